@@ -1,0 +1,23 @@
+"""The values actions pass along: (entity, time) items.
+
+Every action returns a list of items; the next action may take that list as input. An item keeps
+the interval of the fact it came from (a MultiTQ day point, or a CronQuestions year interval that
+may be open), so list operations (before/after/first/last) can compare items exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from tkg_store.temporal import Granularity
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One result row: an entity (or None for a pure time) and the interval of its fact."""
+
+    entity: str | None
+    start: date | None
+    end: date | None
+    granularity: Granularity = Granularity.DAY

@@ -1,0 +1,48 @@
+"""What question analysis hands to the rest of the agent: linked entities, times, relations, type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tkg_store.temporal import Granularity, TimeSpan
+
+# The temporal patterns of MultiTQ, used as the question-type feature.
+PATTERNS = ("equal", "before_after", "first_last", "equal_multi", "after_first", "before_last")
+
+
+@dataclass
+class EntityMention:
+    """A span of the question linked to ranked KG entities (best first; empty: nothing close)."""
+
+    text: str
+    span: tuple[int, int]
+    candidates: list[tuple[str, float]]  # (KG entity name, score in [0, 1])
+
+    @property
+    def best(self) -> str | None:
+        return self.candidates[0][0] if self.candidates else None
+
+
+@dataclass
+class TimeMention:
+    """A time expression of the question, at the granularity it was written."""
+
+    text: str
+    span: tuple[int, int]
+    time: TimeSpan
+    in_kg_range: bool = True
+
+
+@dataclass
+class QuestionAnalysis:
+    """Everything the decider, the judge and the memory may use about a question."""
+
+    question: str
+    masked: str  # entities -> {E1}, {E2}..., times -> {T1}...: the entity-free form the memory clusters
+    entities: list[EntityMention] = field(default_factory=list)  # in order of appearance
+    times: list[TimeMention] = field(default_factory=list)
+    relations: list[tuple[str, float]] = field(default_factory=list)  # ranked KG relations (best first)
+    answer_type: str = "entity"  # "entity" | "time"
+    time_level: Granularity | None = None  # granularity the answer asks for, when a time
+    pattern: str = "equal"  # one of PATTERNS
+    cue: str | None = None  # before | after | first | last | same_day | same_month | same_year | between

@@ -1,0 +1,58 @@
+"""Typed configuration: one field per knob, saved beside every run.
+
+Values come from (lowest to highest precedence) the defaults here, ARI_* environment variables,
+and explicit arguments (CLI options). `to_dict()` is what benchmark runs write next to results.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+
+def ari_home() -> Path:
+    """Where ARI keeps its own files (the built demo store, the default memory)."""
+    return Path(os.environ.get("ARI_HOME", Path.home() / ".local" / "share" / "ari"))
+
+
+@dataclass
+class AgentConfig:
+    decider: str = "offline"  # decider name: offline | openai:<model> | vllm:<model path>
+    max_steps: int = 5  # most KG actions per question (the paper uses 5)
+    top_k: int = 10  # candidates kept after similarity filtering
+    use_filtering: bool = True  # ablation: False keeps every non-empty candidate
+    use_methodology: bool = True  # ablation: False ignores the induced methodologies
+    use_clustering: bool = True  # ablation: False uses one methodology for all questions
+    judge: bool = True  # Judge-Then-Solve answerability checks before and after solving
+    embedding_model: str | None = None  # sentence-transformers path; None: bundled all-MiniLM-L6-v2
+    llm_base_url: str | None = None  # OpenAI-compatible endpoint (env OPENAI_BASE_URL)
+    llm_api_key: str | None = None  # env OPENAI_API_KEY; never written to run configs
+    llm_timeout_s: float = 60.0  # per request
+    llm_retries: int = 3  # retries with exponential backoff on timeouts and 5xx
+    llm_temperature: float = 0.0
+    extra: dict = field(default_factory=dict)  # backend-specific options
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> "AgentConfig":
+        config = cls()
+        env = {
+            "decider": os.environ.get("ARI_DECIDER"),
+            "embedding_model": os.environ.get("ARI_EMBEDDING_MODEL"),
+            "llm_base_url": os.environ.get("OPENAI_BASE_URL"),
+            "llm_api_key": os.environ.get("OPENAI_API_KEY"),
+        }
+        for key, value in {**env, **overrides}.items():
+            if value is not None:
+                setattr(config, key, value)
+        return config
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data.pop("llm_api_key", None)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "AgentConfig":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})

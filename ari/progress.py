@@ -1,0 +1,34 @@
+"""Progress bars on stderr that disappear when quiet or when stderr is not a terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+T = TypeVar("T")
+
+stderr = Console(stderr=True)
+
+
+def progress(items: Iterable[T], description: str, total: int | None = None, quiet: bool = False) -> Iterator[T]:
+    """Yield `items`, drawing a Rich progress bar on stderr when it is a TTY and not quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield from items
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=stderr, transient=True) as bar:
+        task = bar.add_task(description, total=total if total is not None else _len(items))
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def _len(items: Iterable) -> int | None:
+    try:
+        return len(items)  # type: ignore[arg-type]
+    except TypeError:
+        return None

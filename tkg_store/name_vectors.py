@@ -1,0 +1,105 @@
+"""Embeddings of every entity and relation name of a store, computed once and cached with it.
+
+Candidate filtering and linking compare the question with names thousands of times per second;
+embedding names per question would cost seconds. The vectors are computed on first use and saved
+as an .npz file beside the DuckDB file (or under ARI_HOME when that folder is read-only), keyed by
+the embedding model and the store's counts so a re-ingested store gets fresh vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ari.config import ari_home
+from ari.embedding import Embedder
+from tkg_store.store import TKGStore
+
+
+@dataclass
+class NameVectors:
+    """Row i of `entity_matrix` embeds `entities[i]` (its display text); likewise for relations."""
+
+    entities: list[str]
+    entity_matrix: np.ndarray
+    relations: list[str]
+    relation_matrix: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.entity_row = {name: i for i, name in enumerate(self.entities)}
+        self.relation_row = {name: i for i, name in enumerate(self.relations)}
+
+    def entity_vector(self, name: str) -> np.ndarray | None:
+        row = self.entity_row.get(name)
+        return None if row is None else self.entity_matrix[row]
+
+    def relation_vector(self, name: str) -> np.ndarray | None:
+        row = self.relation_row.get(name)
+        return None if row is None else self.relation_matrix[row]
+
+
+_CACHE: dict[tuple[str, str], NameVectors] = {}
+
+
+def name_vectors(store: TKGStore, embedder: Embedder) -> NameVectors:
+    """The store's name vectors for this embedder: from memory, from the cache file, or computed."""
+    key = (str(Path(store.path).resolve()), embedder.name)
+    if key in _CACHE:
+        return _CACHE[key]
+    entities = sorted(store.entity_names())
+    relations = sorted(store.relation_names())
+    path = cache_path(store, embedder)
+    vectors = _read(path, entities, relations)
+    if vectors is None:
+        vectors = NameVectors(
+            entities,
+            embedder.embed_batch([store.display(e) for e in entities]),
+            relations,
+            embedder.embed_batch([store.relation_text(r) for r in relations]),
+        )
+        _write(path, vectors)
+    _CACHE[key] = vectors
+    return vectors
+
+
+def cache_path(store: TKGStore, embedder: Embedder) -> Path:
+    counts = store.counts()
+    tag = hashlib.sha1(f"{embedder.name}|{counts['entities']}|{counts['relations']}".encode()).hexdigest()[:12]
+    db = Path(store.path).resolve()
+    beside = db.with_name(f"{db.name}.vectors-{tag}.npz")
+    if os.access(db.parent, os.W_OK):
+        return beside
+    digest = hashlib.sha1(str(db).encode()).hexdigest()[:12]
+    return ari_home() / "vectors" / f"{db.stem}-{digest}-{tag}.npz"
+
+
+def _read(path: Path, entities: list[str], relations: list[str]) -> NameVectors | None:
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if list(data["entities"]) != entities or list(data["relations"]) != relations:
+                return None
+            return NameVectors(entities, data["entity_matrix"], relations, data["relation_matrix"])
+    except (OSError, ValueError, KeyError):
+        return None  # a damaged cache is rebuilt, never trusted
+
+
+def _write(path: Path, vectors: NameVectors) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(
+            tmp,
+            entities=np.array(vectors.entities, dtype=str),
+            entity_matrix=vectors.entity_matrix,
+            relations=np.array(vectors.relations, dtype=str),
+            relation_matrix=vectors.relation_matrix,
+        )
+        os.replace(tmp, path)
+    except OSError:
+        pass  # caching is an optimisation; a read-only disk just means recomputing next time

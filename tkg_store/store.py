@@ -1,0 +1,258 @@
+"""TKGStore: read access to one temporal KG kept in a DuckDB file.
+
+Entity and relation names are held in memory (id <-> name) so every SQL lookup touches only the
+integer `facts` table. All SQL is assembled from fixed clauses chosen by which arguments were
+given; user or LLM text only ever reaches DuckDB as a bound parameter.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+
+from ari.errors import StoreError
+from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION
+from tkg_store.temporal import Granularity, TimeSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One temporal fact; `start`/`end` are None where the source leaves the interval open."""
+
+    head: str
+    relation: str
+    tail: str
+    start: date | None
+    end: date | None
+    granularity: Granularity
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """One (relation, neighbour, direction) edge group of an entity's 1-hop subgraph."""
+
+    relation: str
+    neighbour: str
+    direction: str  # "out": entity is the head; "in": entity is the tail
+    count: int
+
+
+def normalize_name(text: str) -> str:
+    """Fold a name for matching: accents removed, underscores/punctuation to spaces, lower case."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    cleaned = "".join(c if c.isalnum() else " " for c in stripped.lower())
+    return " ".join(cleaned.split())
+
+
+def display_name(name: str) -> str:
+    """MultiTQ names use underscores for spaces (the gold answers use spaces)."""
+    return name.replace("_", " ")
+
+
+_FACT_COLUMNS = "head, relation, tail, start_day, end_day, granularity"
+
+
+class TKGStore:
+    """One temporal KG. Open with `TKGStore.open(path)`; use as a context manager to close it."""
+
+    def __init__(self, path: Path, connection: duckdb.DuckDBPyConnection) -> None:
+        self.path = path
+        self._con = connection
+        self._load_names()
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path, read_only: bool = True) -> "TKGStore":
+        path = Path(path)
+        if read_only and not path.exists():
+            raise StoreError(f"no KG store at {path} (build one with `ari ingest`)")
+        try:
+            con = duckdb.connect(str(path), read_only=read_only)
+        except duckdb.Error as exc:
+            raise StoreError(f"cannot open KG store {path}: {_first_line(exc)}") from None
+        try:
+            if not read_only:
+                create_schema(con)
+            _check_schema(con, path)
+            con.execute("SET threads = 1")  # point lookups: thread start-up costs more than it saves
+        except BaseException:
+            con.close()
+            raise
+        return cls(path, con)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> "TKGStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        return self._con
+
+    def _load_names(self) -> None:
+        rows = self._con.execute("SELECT id, name, display FROM entities ORDER BY id").fetchall()
+        self._entity_name: dict[int, str] = {r[0]: r[1] for r in rows}
+        self._entity_display: dict[int, str] = {r[0]: r[2] for r in rows}
+        self._entity_id: dict[str, int] = {r[1]: r[0] for r in rows}
+        rels = self._con.execute("SELECT id, name, text FROM relations ORDER BY id").fetchall()
+        self._relation_name: dict[int, str] = {r[0]: r[1] for r in rels}
+        self._relation_text: dict[str, str] = {r[1]: r[2] for r in rels}
+        self._relation_id: dict[str, int] = {r[1]: r[0] for r in rels}
+
+    # -- names -----------------------------------------------------------------------------
+    def has_entity(self, name: str) -> bool:
+        return name in self._entity_id
+
+    def has_relation(self, name: str) -> bool:
+        return name in self._relation_id
+
+    def entity_names(self) -> list[str]:
+        return list(self._entity_id)
+
+    def relation_names(self) -> list[str]:
+        return list(self._relation_id)
+
+    def display(self, entity: str) -> str:
+        """The human form of an entity name (as gold answers write it)."""
+        eid = self._entity_id.get(entity)
+        return self._entity_display[eid] if eid is not None else display_name(entity)
+
+    def relation_text(self, relation: str) -> str:
+        return self._relation_text.get(relation, display_name(relation))
+
+    def find_entities(self, text: str, limit: int = 10) -> list[str]:
+        """Entities whose name matches `text` exactly, then after normalisation, then as a substring."""
+        if text in self._entity_id:
+            return [text]
+        key = normalize_name(text)
+        if not key:
+            return []
+        rows = self._con.execute(
+            """SELECT name FROM entities
+               WHERE normalized = ? OR normalized LIKE '%' || ? || '%'
+               ORDER BY (normalized = ?) DESC, length(normalized), name LIMIT ?""",
+            [key, key, key, limit],
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    # -- facts -----------------------------------------------------------------------------
+    def facts(
+        self,
+        head: str | None = None,
+        relation: str | None = None,
+        tail: str | None = None,
+        within: TimeSpan | None = None,
+    ) -> list[Fact]:
+        """Facts matching every given part; `within` keeps facts whose interval overlaps the span.
+
+        An unknown name matches nothing (it is not an error: the agent asks about arbitrary text).
+        """
+        clauses: list[str] = []
+        params: list[object] = []
+        for column, value, ids in (
+            ("head", head, self._entity_id),
+            ("relation", relation, self._relation_id),
+            ("tail", tail, self._entity_id),
+        ):
+            if value is None:
+                continue
+            key = ids.get(value)
+            if key is None:
+                return []
+            clauses.append(f"{column} = ?")
+            params.append(key)
+        if within is not None:
+            clauses.append("(start_day IS NULL OR start_day <= ?) AND (end_day IS NULL OR end_day >= ?)")
+            params += [within.end, within.start]
+        where = " AND ".join(clauses) if clauses else "TRUE"
+        rows = self._con.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE {where} ORDER BY start_day, end_day, head, relation, tail",
+            params,
+        ).fetchall()
+        return [self._fact(row) for row in rows]
+
+    def _fact(self, row: tuple) -> Fact:
+        h, r, t, start, end, gran = row
+        return Fact(
+            self._entity_name[h], self._relation_name[r], self._entity_name[t], start, end, Granularity(gran)
+        )
+
+    def neighbourhood(self, entity: str, within: TimeSpan | None = None) -> list[Neighbour]:
+        """The 1-hop subgraph of `entity`: (relation, neighbour, direction) with fact counts."""
+        eid = self._entity_id.get(entity)
+        if eid is None:
+            return []
+        window = ""
+        params: list[object] = [eid, eid]
+        if within is not None:
+            window = "AND (start_day IS NULL OR start_day <= ?) AND (end_day IS NULL OR end_day >= ?)"
+            params = [eid, within.end, within.start, eid, within.end, within.start]
+        rows = self._con.execute(
+            f"""SELECT relation, tail, 'out', count(*) FROM facts WHERE head = ? {window} GROUP BY relation, tail
+                UNION ALL
+                SELECT relation, head, 'in', count(*) FROM facts WHERE tail = ? {window} GROUP BY relation, head""",
+            params,
+        ).fetchall()
+        result = [
+            Neighbour(self._relation_name[r], self._entity_name[n], d, int(c)) for r, n, d, c in rows
+        ]
+        result.sort(key=lambda n: (-n.count, n.direction, n.relation, n.neighbour))
+        return result
+
+    # -- KG-wide ---------------------------------------------------------------------------
+    def time_range(self) -> TimeSpan | None:
+        """The days the KG covers (None for an empty KG)."""
+        lo, hi = self._con.execute(
+            "SELECT min(coalesce(start_day, end_day)), max(coalesce(end_day, start_day)) FROM facts"
+        ).fetchone()
+        if lo is None:
+            return None
+        return TimeSpan(lo, hi, Granularity.DAY)
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "entities": len(self._entity_id),
+            "relations": len(self._relation_id),
+            "facts": self._con.execute("SELECT count(*) FROM facts").fetchone()[0],
+        }
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._con.execute("SELECT key, value FROM meta ORDER BY key").fetchall())
+
+    def reload(self) -> None:
+        """Re-read names after the store was written (ingest)."""
+        self._load_names()
+
+
+def create_schema(con: duckdb.DuckDBPyConnection) -> None:
+    for statement in DDL:
+        con.execute(statement)
+    for statement in INDEXES:
+        con.execute(statement)
+    con.execute(
+        "INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO NOTHING", [str(SCHEMA_VERSION)]
+    )
+
+
+def _check_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    tables = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    missing = {"entities", "relations", "facts", "meta"} - tables
+    if missing:
+        raise StoreError(f"{path} is not an ARI KG store (missing tables: {', '.join(sorted(missing))})")
+    version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if version is None or int(version[0]) > SCHEMA_VERSION:
+        raise StoreError(f"{path} was written by a newer ARI (schema {version and version[0]})")
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+

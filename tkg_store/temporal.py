@@ -1,0 +1,115 @@
+"""Time values at day, month or year granularity.
+
+Every time in ARI is a closed span of days plus the granularity it was stated at: "2005" is the
+whole year 2005-01-01..2005-12-31, "2005-11" the month, "2005-11-03" the day. Comparisons in the
+actions and in the store are made on these spans, so granularity never has to be guessed later.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+
+from ari.errors import UsageError
+
+
+class Granularity(str, Enum):
+    """How precisely a time was stated. Ordered from finest to coarsest."""
+
+    DAY = "day"
+    MONTH = "month"
+    YEAR = "year"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+    def coarser(self, other: "Granularity") -> "Granularity":
+        """The coarser of two granularities (a month compared with a year is compared as years)."""
+        return self if self.rank >= other.rank else other
+
+
+_RANK = {Granularity.DAY: 0, Granularity.MONTH: 1, Granularity.YEAR: 2}
+
+_ISO = re.compile(r"^\s*(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?\s*$")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class TimeSpan:
+    """A closed range of days [start, end] stated at `granularity`."""
+
+    start: date
+    end: date
+    granularity: Granularity
+
+    def __post_init__(self) -> None:
+        if self.end < self.start:
+            raise ValueError(f"time span ends before it starts: {self.start} > {self.end}")
+
+    def contains(self, day: date) -> bool:
+        return self.start <= day <= self.end
+
+    def overlaps(self, start: date | None, end: date | None) -> bool:
+        """Whether a (possibly open-ended) interval shares at least one day with this span."""
+        return (start is None or start <= self.end) and (end is None or end >= self.start)
+
+    def at(self, granularity: Granularity) -> "TimeSpan":
+        """The span of the given granularity that contains this span's start."""
+        return span_of(self.start, granularity)
+
+    def __str__(self) -> str:
+        return format_time(self.start, self.granularity)
+
+
+def span_of(day: date, granularity: Granularity) -> TimeSpan:
+    """The day, month or year that contains `day`."""
+    if granularity is Granularity.DAY:
+        return TimeSpan(day, day, granularity)
+    if granularity is Granularity.MONTH:
+        last = calendar.monthrange(day.year, day.month)[1]
+        return TimeSpan(date(day.year, day.month, 1), date(day.year, day.month, last), granularity)
+    return TimeSpan(date(day.year, 1, 1), date(day.year, 12, 31), granularity)
+
+
+def parse_time(text: str) -> TimeSpan:
+    """Parse an ISO-like time ("2005", "2005-11", "2005-11-03") into a span at its own granularity."""
+    match = _ISO.match(text)
+    if not match:
+        raise UsageError(f"not a time (expected YYYY, YYYY-MM or YYYY-MM-DD): {text!r}")
+    year, month, day = match.groups()
+    try:
+        if day is not None:
+            return span_of(date(int(year), int(month), int(day)), Granularity.DAY)
+        if month is not None:
+            return span_of(date(int(year), int(month), 1), Granularity.MONTH)
+        return span_of(date(int(year), 1, 1), Granularity.YEAR)
+    except ValueError as exc:
+        raise UsageError(f"not a valid date: {text!r} ({exc})") from None
+
+
+def format_time(day: date, granularity: Granularity) -> str:
+    """Render a day at a granularity: 2005-11-03 -> "2005-11-03" | "2005-11" | "2005"."""
+    if granularity is Granularity.DAY:
+        return day.isoformat()
+    if granularity is Granularity.MONTH:
+        return f"{day.year:04d}-{day.month:02d}"
+    return f"{day.year:04d}"
+
+
+def truncate(text: str, granularity: Granularity) -> str:
+    """Cut an ISO time string to a coarser granularity ("2005-11-03", MONTH -> "2005-11").
+
+    This is the official MultiTQ rule for comparing a predicted time with a gold one. A time that is
+    already coarser than `granularity` is returned as it is.
+    """
+    span = parse_time(text)
+    if span.granularity.rank >= granularity.rank:
+        return format_time(span.start, span.granularity)
+    return format_time(span.start, granularity)
+
+
+def year_span(year: int) -> TimeSpan:
+    return span_of(date(year, 1, 1), Granularity.YEAR)
