@@ -1,0 +1,220 @@
+"""`Memory`: the one object the agent talks to (record traces, learn, match a question).
+
+Learning = cluster the masked questions of the whole history (a new clustering version) and induce
+one methodology per cluster plus one from all traces (cluster -1, for the no-clustering ablation).
+Matching = nearest centroid of the latest clustering; centroids and methodologies are loaded once
+and kept in memory, so a match with a precomputed embedding is a single small matrix product.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from agents.trace import Trace
+from ari.config import ari_home
+from ari.embedding import Embedder, get_embedder
+from ari.errors import MemoryStoreError, UsageError
+from memory import clustering, induction
+from memory.history import HistoryStore, Member
+from memory.types import ALL_TRACES, Methodology
+
+BUNDLED_DIR = Path(__file__).parent / "bundled"
+BUNDLED_NAME = "demo.sqlite"
+
+
+@dataclass
+class LearnSummary:
+    """What one `learn()` produced."""
+
+    version: int  # the new clustering version
+    k: int  # clusters actually made (requested, clamped to the distinct masked questions)
+    traces: int
+    sizes: dict[int, int] = field(default_factory=dict)  # cluster id -> traces
+    sources: dict[str, int] = field(default_factory=dict)  # induced | llm -> methodologies
+
+
+class Memory:
+    """The history store plus the latest clustering and its methodologies, cached for matching."""
+
+    def __init__(self, history: HistoryStore, embedder: Embedder | None = None, use_clustering: bool = True) -> None:
+        self.history = history
+        self.use_clustering = use_clustering  # False: one methodology induced from all traces
+        self._embedder = embedder
+        self._lock = threading.Lock()
+        self._cache: tuple[int, np.ndarray, str, dict[int, Methodology]] | None = None  # version, centroids, model, methodologies
+
+    @classmethod
+    def open(
+        cls,
+        url: str | Path | None = None,
+        *,
+        create: bool = True,
+        embedder: Embedder | None = None,
+        use_clustering: bool = True,
+    ) -> "Memory":
+        """Open a memory: a SQLite path, a SQLAlchemy URL, or (None) the user's default memory."""
+        target = url if url is not None else default_memory_location()
+        return cls(HistoryStore.open(target, create=create), embedder=embedder, use_clustering=use_clustering)
+
+    def close(self) -> None:
+        self.history.close()
+
+    def __enter__(self) -> "Memory":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def record(self, trace: Trace, dataset: str | None = None, split: str | None = None, question_id: str | None = None) -> int:
+        return self.history.add_trace(trace, dataset=dataset, split=split, question_id=question_id)
+
+    # -- learning ------------------------------------------------------------------------------
+
+    def learn(
+        self,
+        n_clusters: int = 10,
+        embedder: Embedder | None = None,
+        complete: Callable[[str], str] | None = None,
+    ) -> LearnSummary:
+        """Cluster the whole history and induce a methodology per cluster (a new version).
+
+        `complete(prompt) -> str`, when given, writes each methodology's text with an LLM from the
+        reference prompt; without it the text is induced from the traces alone.
+        """
+        if n_clusters < 1:
+            raise UsageError(f"the number of clusters must be at least 1, not {n_clusters}")
+        records = self.history.records()
+        if not records:
+            raise UsageError(f"the memory {self.history.where} has no traces to learn from")
+        embedder = embedder or self._embedder or get_embedder()
+        traces = [r.trace for r in records]
+        vectors = clustering.embed_unique([t.masked_question for t in traces], embedder)
+        labels, centroids = clustering.fit_kmeans(vectors, n_clusters)
+        points = clustering.layout_2d(vectors)
+        members = [Member(r.id, int(c), float(x), float(y)) for r, c, (x, y) in zip(records, labels, points)]
+        version = self.history.save_clustering(embedder.name, centroids, members)
+
+        groups = induction.group_by_cluster(labels.tolist(), traces)
+        groups[ALL_TRACES] = traces
+        methodologies = [self._induce(cluster_id, group, complete) for cluster_id, group in sorted(groups.items())]
+        self.history.save_methodologies(version, methodologies)
+        self.refresh()
+        return LearnSummary(
+            version=version,
+            k=len(centroids),
+            traces=len(traces),
+            sizes={c: len(g) for c, g in sorted(groups.items()) if c != ALL_TRACES},
+            sources=dict(Counter(m.source for m in methodologies)),
+        )
+
+    @staticmethod
+    def _induce(cluster_id: int, traces: list[Trace], complete: Callable[[str], str] | None) -> Methodology:
+        induced = induction.induce(cluster_id, traces)
+        if complete is None:
+            return induced
+        try:
+            return induction.with_llm(induced, traces, complete)
+        except Exception as exc:  # one failed request must not lose the whole clustering
+            print(f"memory: LLM methodology for cluster {cluster_id} failed ({exc}); keeping the induced one", file=sys.stderr)
+            return induced
+
+    # -- matching ------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Forget the cached clustering (another process may have learnt since)."""
+        with self._lock:
+            self._cache = None
+
+    def _loaded(self) -> tuple[int, np.ndarray, str, dict[int, Methodology]] | None:
+        with self._lock:
+            if self._cache is None:
+                latest = self.history.latest_clustering()
+                if latest is None:
+                    return None
+                self._cache = (latest.version, latest.centroids, latest.model, self.history.methodologies(latest.version))
+            return self._cache
+
+    def match(self, question_or_masked: str, embedding: np.ndarray | None = None) -> Methodology | None:
+        """The methodology for a question (pass the masked form, or its embedding when already computed).
+
+        None when nothing has been learnt yet. With `use_clustering=False` every question gets the
+        methodology induced from all traces.
+        """
+        return self.match_many([question_or_masked], None if embedding is None else np.atleast_2d(embedding))[0]
+
+    def match_many(self, texts: list[str], embeddings: np.ndarray | None = None) -> list[Methodology | None]:
+        """`match` for a batch: one embedding call and one matrix product for all questions."""
+        loaded = self._loaded()
+        if loaded is None:
+            return [None] * len(texts)
+        _version, centroids, model, methodologies = loaded
+        if not self.use_clustering:
+            return [methodologies.get(ALL_TRACES)] * len(texts)
+        if embeddings is None:
+            embeddings = self._embedder_for(model).embed_batch(list(texts))
+        embeddings = np.atleast_2d(np.asarray(embeddings, dtype=np.float32))
+        if embeddings.shape[1] != centroids.shape[1]:
+            raise UsageError(
+                f"question embeddings have {embeddings.shape[1]} dimensions but the memory was clustered with "
+                f"{centroids.shape[1]} ({model})"
+            )
+        return [methodologies.get(int(c)) for c in clustering.nearest_centroid(embeddings, centroids)]
+
+    def methodologies(self) -> dict[int, Methodology]:
+        """Every methodology of the latest clustering, by cluster id (-1: all traces)."""
+        loaded = self._loaded()
+        return dict(loaded[3]) if loaded else {}
+
+    def _embedder_for(self, model: str) -> Embedder:
+        if self._embedder is None:
+            # The model the centroids were computed with, when it is a local path; else the default.
+            self._embedder = get_embedder(model if Path(model).is_dir() else None)
+        return self._embedder
+
+
+def bundled_memory_path() -> Path | None:
+    """The demo memory shipped inside the package, or None while none has been generated."""
+    path = BUNDLED_DIR / BUNDLED_NAME
+    return path if path.is_file() else None
+
+
+def default_memory_location() -> str:
+    """The user's memory (ARI_HOME/memory.sqlite), seeded from the bundled demo memory on first use.
+
+    The bundled file is copied rather than opened in place: the package directory may be read-only,
+    and what a user's agent learns belongs in the user's own memory.
+    """
+    path = ari_home() / "memory.sqlite"
+    bundled = bundled_memory_path()
+    if not path.exists() and bundled is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(bundled, path)
+    return str(path)
+
+
+def snapshot(history: HistoryStore, dest: str | Path) -> Path:
+    """Write a self-contained SQLite copy of a memory (e.g. the bundled demo memory).
+
+    For a SQLite memory this is `VACUUM INTO` (consistent, no WAL side files); other backends are
+    not supported here.
+    """
+    dest = Path(dest)
+    if history.engine.dialect.name != "sqlite":
+        raise MemoryStoreError("snapshot copies SQLite memories only")
+    if dest.exists():
+        raise MemoryStoreError(f"{dest} already exists; not overwriting it")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    raw = history.engine.raw_connection()  # VACUUM cannot run inside the transaction SQLAlchemy would begin
+    try:
+        raw.cursor().execute("VACUUM INTO ?", (str(dest),))
+    finally:
+        raw.close()
+    return dest

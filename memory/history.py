@@ -1,0 +1,468 @@
+"""The history store: every trace the agent leaves, its clusterings and methodologies.
+
+One SQLAlchemy engine over a SQLite file (the default: one person, one machine) or any SQLAlchemy
+URL such as `postgresql+psycopg://...` (several workers or machines sharing one memory). SQLite runs
+in WAL mode with a busy timeout and takes its write lock at the start of a write transaction
+(`BEGIN IMMEDIATE`), so concurrent writers from several processes wait for each other instead of
+failing or losing rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from agents.trace import StepRecord, Trace
+from ari.errors import MemoryStoreError
+from memory.migrations import is_current, migrate, now, program_text
+from memory.types import Methodology, ProgramStat
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_BUSY_TIMEOUT_S = 60
+
+# The current schema, as the migrations leave it (used for queries, never to create tables).
+_meta = sa.MetaData()
+traces_table = sa.Table(
+    "traces",
+    _meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("created_at", sa.String),
+    sa.Column("question", sa.Text),
+    sa.Column("masked_question", sa.Text),
+    sa.Column("steps", sa.Text),
+    sa.Column("answers", sa.Text),
+    sa.Column("abstained", sa.Boolean),
+    sa.Column("reason", sa.Text),
+    sa.Column("decider", sa.String),
+    sa.Column("outcome", sa.String),
+    sa.Column("qtype", sa.Text),
+    sa.Column("answer_type", sa.Text),
+    sa.Column("dataset", sa.Text),
+    sa.Column("split", sa.Text),
+    sa.Column("question_id", sa.Text),
+    sa.Column("program", sa.Text),
+    sa.Column("data", sa.Text),
+)
+clusterings_table = sa.Table(
+    "clusterings",
+    _meta,
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("created_at", sa.String),
+    sa.Column("k", sa.Integer),
+    sa.Column("model", sa.Text),
+    sa.Column("dim", sa.Integer),
+    sa.Column("n_traces", sa.Integer),
+    sa.Column("centroids", sa.LargeBinary),
+)
+members_table = sa.Table(
+    "cluster_members",
+    _meta,
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("trace_id", sa.Integer, primary_key=True),
+    sa.Column("cluster_id", sa.Integer),
+    sa.Column("x", sa.Float),
+    sa.Column("y", sa.Float),
+)
+methodologies_table = sa.Table(
+    "methodologies",
+    _meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("created_at", sa.String),
+    sa.Column("clustering_version", sa.Integer),
+    sa.Column("cluster_id", sa.Integer),
+    sa.Column("source", sa.String),
+    sa.Column("text", sa.Text),
+    sa.Column("programs", sa.Text),
+    sa.Column("pitfalls", sa.Text),
+)
+
+# Trace fields stored in their own columns; any other (later, additive) field goes to `data` as JSON.
+_COLUMN_FIELDS = {"question", "masked_question", "steps", "answers", "abstained", "reason", "decider", "outcome", "qtype", "answer_type"}
+_TRACE_FIELDS = {f.name for f in fields(Trace)}
+_STEP_FIELDS = {f.name for f in fields(StepRecord)}
+
+
+@dataclass
+class TraceRecord:
+    """A stored trace with its row id and provenance."""
+
+    id: int
+    trace: Trace
+    created_at: str
+    dataset: str | None = None
+    split: str | None = None
+    question_id: str | None = None
+
+
+@dataclass
+class Clustering:
+    """One K-means run over the history: its version, model and centroids."""
+
+    version: int
+    created_at: str
+    k: int
+    model: str
+    n_traces: int
+    centroids: np.ndarray  # float32 [k, dim]
+
+
+@dataclass
+class Member:
+    trace_id: int
+    cluster_id: int
+    x: float
+    y: float
+
+
+class HistoryStore:
+    """Traces, clusterings and methodologies in one SQL database."""
+
+    def __init__(self, engine: Engine, where: str) -> None:
+        self.engine = engine
+        self.where = where  # the path or URL (password hidden), for messages
+
+    @classmethod
+    def open(cls, target: str | Path, create: bool = True) -> "HistoryStore":
+        """Open (and migrate) the memory at a SQLite path or SQLAlchemy URL.
+
+        `create=False` refuses a SQLite path that does not exist yet, so that inspection commands do
+        not leave an empty memory behind a mistyped path.
+        """
+        engine, where = _engine_for(str(target), create)
+        try:
+            with engine.connect() as conn:
+                current = is_current(conn)
+            if not current:
+                with _write_transaction(engine) as conn:
+                    migrate(conn, where)
+        except MemoryStoreError:
+            engine.dispose()
+            raise
+        except sa.exc.SQLAlchemyError as exc:
+            engine.dispose()
+            raise MemoryStoreError(f"cannot open memory {where}: {_first_line(exc)}") from None
+        return cls(engine, where)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "HistoryStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- traces ------------------------------------------------------------------------------
+
+    def add_trace(self, trace: Trace, dataset: str | None = None, split: str | None = None, question_id: str | None = None) -> int:
+        """Store one trace; returns its id."""
+        return self.add_traces([trace], dataset=dataset, split=split, question_ids=[question_id])[0]
+
+    def add_traces(
+        self,
+        traces: Iterable[Trace],
+        dataset: str | None = None,
+        split: str | None = None,
+        question_ids: Iterable[str | None] | None = None,
+    ) -> list[int]:
+        """Store several traces in one transaction; returns their ids in order."""
+        traces = list(traces)
+        qids = list(question_ids) if question_ids is not None else [None] * len(traces)
+        if len(qids) != len(traces):
+            raise ValueError("question_ids must have one entry per trace")
+        created = now()
+        ids = []
+        with self._writing() as conn:
+            for trace, qid in zip(traces, qids):
+                row = _trace_row(trace, created, dataset, split, None if qid is None else str(qid))
+                ids.append(int(conn.execute(traces_table.insert().values(**row)).inserted_primary_key[0]))
+        return ids
+
+    def records(
+        self,
+        cluster: int | None = None,
+        outcome: str | None = None,
+        limit: int | None = None,
+        version: int | None = None,
+    ) -> list[TraceRecord]:
+        """Stored traces in insertion order, optionally those of one cluster (latest clustering
+        unless `version` is given) and/or with one outcome."""
+        query = sa.select(traces_table).order_by(traces_table.c.id)
+        if cluster is not None:
+            version = version if version is not None else self.latest_version()
+            if version is None:
+                return []
+            query = query.join(members_table, members_table.c.trace_id == traces_table.c.id).where(
+                members_table.c.version == version, members_table.c.cluster_id == cluster
+            )
+        if outcome is not None:
+            query = query.where(traces_table.c.outcome == outcome)
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            return [_record(row) for row in conn.execute(query).mappings()]
+
+    def traces(self, cluster: int | None = None, outcome: str | None = None, limit: int | None = None) -> list[Trace]:
+        return [r.trace for r in self.records(cluster=cluster, outcome=outcome, limit=limit)]
+
+    def count(self, outcome: str | None = None) -> int:
+        query = sa.select(sa.func.count()).select_from(traces_table)
+        if outcome is not None:
+            query = query.where(traces_table.c.outcome == outcome)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
+    def question_ids(self, dataset: str | None, split: str | None) -> set[str]:
+        """Ids of the questions already recorded for a dataset split (to resume a learning run)."""
+        t = traces_table
+        query = sa.select(t.c.question_id).distinct().where(
+            t.c.question_id.is_not(None), _eq(t.c.dataset, dataset), _eq(t.c.split, split)
+        )
+        with self.engine.connect() as conn:
+            return {row[0] for row in conn.execute(query)}
+
+    def stats(self) -> dict:
+        """Counts by outcome, decider and question type, and the latest clustering."""
+        t = traces_table
+        with self.engine.connect() as conn:
+            def grouped(column: sa.Column) -> dict[str, int]:
+                rows = conn.execute(sa.select(column, sa.func.count()).group_by(column))
+                return {str(key): int(n) for key, n in sorted(rows, key=lambda r: -r[1])}
+
+            total = int(conn.execute(sa.select(sa.func.count()).select_from(t)).scalar_one())
+            outcomes = grouped(t.c.outcome)
+            deciders = grouped(t.c.decider)
+            qtypes = grouped(t.c.qtype)
+            n_clusterings = int(conn.execute(sa.select(sa.func.count()).select_from(clusterings_table)).scalar_one())
+        latest = self.latest_clustering()
+        labelled = sum(n for key, n in outcomes.items() if key != "None")
+        return {
+            "memory": self.where,
+            "traces": total,
+            "labelled": labelled,
+            "accuracy": round(outcomes.get("correct", 0) / labelled, 4) if labelled else None,
+            "outcomes": outcomes,
+            "deciders": deciders,
+            "qtypes": qtypes,
+            "clusterings": n_clusterings,
+            "latest_clustering": None
+            if latest is None
+            else {"version": latest.version, "k": latest.k, "model": latest.model, "traces": latest.n_traces, "created_at": latest.created_at},
+        }
+
+    # -- clusterings -------------------------------------------------------------------------
+
+    def save_clustering(self, model: str, centroids: np.ndarray, members: list[Member]) -> int:
+        """Store a new clustering version with its members; returns the version."""
+        centroids = np.ascontiguousarray(centroids, dtype=np.float32)
+        with self._writing() as conn:
+            version = int(
+                conn.execute(
+                    clusterings_table.insert().values(
+                        created_at=now(),
+                        k=int(centroids.shape[0]),
+                        model=model,
+                        dim=int(centroids.shape[1]),
+                        n_traces=len(members),
+                        centroids=centroids.tobytes(),
+                    )
+                ).inserted_primary_key[0]
+            )
+            if members:
+                conn.execute(
+                    members_table.insert(),
+                    [{"version": version, "trace_id": m.trace_id, "cluster_id": m.cluster_id, "x": m.x, "y": m.y} for m in members],
+                )
+        return version
+
+    def latest_version(self) -> int | None:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.max(clusterings_table.c.version))).scalar_one()
+
+    def latest_clustering(self) -> Clustering | None:
+        version = self.latest_version()
+        return None if version is None else self.clustering(version)
+
+    def clustering(self, version: int) -> Clustering:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(clusterings_table).where(clusterings_table.c.version == version)).mappings().first()
+        if row is None:
+            raise MemoryStoreError(f"{self.where} has no clustering version {version}")
+        centroids = np.frombuffer(row["centroids"], dtype=np.float32).reshape(row["k"], row["dim"]).copy()
+        return Clustering(row["version"], row["created_at"], row["k"], row["model"], row["n_traces"], centroids)
+
+    def members(self, version: int) -> list[Member]:
+        m = members_table
+        query = sa.select(m.c.trace_id, m.c.cluster_id, m.c.x, m.c.y).where(m.c.version == version).order_by(m.c.trace_id)
+        with self.engine.connect() as conn:
+            return [Member(*row) for row in conn.execute(query)]
+
+    # -- methodologies -----------------------------------------------------------------------
+
+    def save_methodologies(self, version: int, methodologies: Iterable[Methodology]) -> None:
+        rows = [
+            {
+                "created_at": now(),
+                "clustering_version": version,
+                "cluster_id": m.cluster_id,
+                "source": m.source,
+                "text": m.text,
+                "programs": json.dumps([list(p) for p in m.programs]),
+                "pitfalls": json.dumps([list(p) for p in m.pitfalls]),
+            }
+            for m in methodologies
+        ]
+        if rows:
+            with self._writing() as conn:
+                conn.execute(methodologies_table.insert(), rows)
+
+    def methodologies(self, version: int) -> dict[int, Methodology]:
+        """The newest methodology of each cluster of a clustering version."""
+        t = methodologies_table
+        query = sa.select(t).where(t.c.clustering_version == version).order_by(t.c.id)
+        found: dict[int, Methodology] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(query).mappings():  # later rows replace earlier ones
+                found[row["cluster_id"]] = Methodology(
+                    cluster_id=row["cluster_id"],
+                    text=row["text"],
+                    programs=[ProgramStat(list(p), int(s), float(r)) for p, s, r in json.loads(row["programs"])],
+                    pitfalls=[ProgramStat(list(p), int(s), float(r)) for p, s, r in json.loads(row["pitfalls"])],
+                    source=row["source"],
+                    clustering_version=version,
+                )
+        return found
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        try:
+            with _write_transaction(self.engine) as conn:
+                yield conn
+        except sa.exc.OperationalError as exc:
+            raise MemoryStoreError(f"cannot write to memory {self.where}: {_first_line(exc)}") from None
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _engine_for(target: str, create: bool) -> tuple[Engine, str]:
+    """An engine for a path or URL, with SQLite set up for concurrent writers."""
+    if "://" in target:
+        try:
+            url = sa.engine.make_url(target)
+        except sa.exc.ArgumentError:
+            raise MemoryStoreError(f"not a database URL or path: {target}") from None
+    else:
+        url = sa.engine.URL.create("sqlite", database=str(Path(target).expanduser().resolve()))
+    if url.get_backend_name() != "sqlite":
+        try:
+            engine = sa.create_engine(url, pool_pre_ping=True)
+        except (ImportError, sa.exc.ArgumentError) as exc:
+            raise MemoryStoreError(f"cannot open memory {url.render_as_string(hide_password=True)}: {exc}") from None
+        return engine, url.render_as_string(hide_password=True)
+
+    database = url.database or ""
+    if database in ("", ":memory:"):
+        raise MemoryStoreError("an in-memory SQLite database cannot hold a memory; give a file path")
+    path = Path(database)
+    _check_sqlite_file(path, create)
+    engine = sa.create_engine(url, connect_args={"timeout": _BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
+        dbapi_conn.isolation_level = None  # transactions are begun explicitly below
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # A writer takes the lock up front: a deferred transaction that upgrades to a write can
+        # fail with SQLITE_BUSY at once instead of waiting for the busy timeout.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("ari_write") else "BEGIN")
+
+    return engine, str(path)
+
+
+def _check_sqlite_file(path: Path, create: bool) -> None:
+    """Refuse, without touching it, anything at `path` that is not a SQLite database."""
+    if path.is_dir():
+        raise MemoryStoreError(f"{path} is a directory, not a memory file")
+    if path.exists():
+        with path.open("rb") as handle:
+            head = handle.read(len(_SQLITE_MAGIC))
+        if head and head != _SQLITE_MAGIC:
+            raise MemoryStoreError(f"{path} is not an ARI memory (not a SQLite database)")
+    elif not create:
+        raise MemoryStoreError(f"no memory at {path}")
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+@contextmanager
+def _write_transaction(engine: Engine) -> Iterator[Connection]:
+    with engine.connect() as conn:
+        conn.execution_options(ari_write=True)
+        with conn.begin():
+            yield conn
+
+
+def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | None, question_id: str | None) -> dict:
+    extra = {k: v for k, v in trace.to_dict().items() if k not in _COLUMN_FIELDS}
+    return {
+        "created_at": created,
+        "question": trace.question,
+        "masked_question": trace.masked_question,
+        "steps": json.dumps([s.__dict__ for s in trace.steps], ensure_ascii=False),
+        "answers": json.dumps(list(trace.answers), ensure_ascii=False),
+        "abstained": bool(trace.abstained),
+        "reason": trace.reason,
+        "decider": trace.decider,
+        "outcome": trace.outcome,
+        "qtype": trace.qtype,
+        "answer_type": trace.answer_type,
+        "dataset": dataset,
+        "split": split,
+        "question_id": question_id,
+        "program": program_text(trace.program),
+        "data": json.dumps(extra, ensure_ascii=False) if extra else None,
+    }
+
+
+def _record(row) -> TraceRecord:  # noqa: ANN001
+    steps = [StepRecord(**{k: v for k, v in s.items() if k in _STEP_FIELDS}) for s in json.loads(row["steps"] or "[]")]
+    extra = {k: v for k, v in json.loads(row["data"] or "{}").items() if k in _TRACE_FIELDS}
+    trace = Trace(
+        question=row["question"],
+        masked_question=row["masked_question"],
+        steps=steps,
+        answers=json.loads(row["answers"] or "[]"),
+        abstained=bool(row["abstained"]),
+        reason=row["reason"],
+        decider=row["decider"],
+        outcome=row["outcome"],
+        qtype=row["qtype"],
+        answer_type=row["answer_type"],
+        **extra,
+    )
+    return TraceRecord(row["id"], trace, row["created_at"], row["dataset"], row["split"], row["question_id"])
+
+
+def _eq(column: sa.Column, value: str | None) -> sa.ColumnElement:
+    return column.is_(None) if value is None else column == value
+
+
+def _first_line(exc: Exception) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+

@@ -1,0 +1,226 @@
+"""Methodology induction: how to solve a kind of question, learnt from the attempts themselves.
+
+ARI's knowledge-agnostic half. A cluster holds traces of questions with the same shape; what they
+share is not their entities but their *abstract program*, the entity-free sequence of actions
+(`getTime(E1, R, E2) -> getHeadEntity(E2, R) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)`).
+Without an LLM the methodology is read off the traces:
+
+1. group the labelled traces of the cluster by program;
+2. a program's success rate is correct / all traces that followed it in the cluster, so a program
+   that only works by luck on a few questions is not mistaken for the method;
+3. rank by Laplace-smoothed success rate x support: (c + 1) / (n + 2) * c. Smoothing keeps a
+   program seen once and right once from outranking one right 40 times out of 45; multiplying by c
+   prefers what has been shown to work often;
+4. programs that never succeeded are pitfalls: negative examples the decider should avoid;
+5. render all of it as the same two-part text an LLM would write ("Overall Instruction" +
+   "Step-by-step Guide"), entity-free, so the offline decider (which reads the programs) and an LLM
+   decider (which reads the text) are guided by one methodology.
+
+With an LLM the text comes from the reference summarisation prompt (correct and incorrect samples
+in, methodology out), sent through a `complete(prompt) -> str` callable given by the caller; the
+programs and pitfalls are still the induced ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+
+from agents.trace import Trace
+from memory.types import Methodology, ProgramStat
+
+LABELLED = ("correct", "wrong", "abstained")
+MAX_PROGRAMS = 5  # ranked programs kept per methodology
+MAX_PITFALLS = 3  # failing programs kept as warnings
+ARROW = " -> "
+
+
+def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramStat]]:
+    """(programs that succeeded, best first; pitfalls, most often failed first) over labelled traces."""
+    correct: Counter[tuple[str, ...]] = Counter()
+    total: Counter[tuple[str, ...]] = Counter()
+    for trace in traces:
+        program = tuple(trace.program)
+        if not program or trace.outcome not in LABELLED:
+            continue  # unlabelled attempts say nothing about what works
+        total[program] += 1
+        correct[program] += trace.outcome == "correct"
+
+    def score(p: tuple[str, ...]) -> float:
+        c, n = correct[p], total[p]
+        return (c + 1) / (n + 2) * c
+
+    def stat(p: tuple[str, ...], support: int) -> ProgramStat:
+        return ProgramStat(list(p), support, round(correct[p] / total[p], 4))
+
+    good = sorted((p for p in total if correct[p]), key=lambda p: (-score(p), -correct[p], len(p), p))
+    bad = sorted((p for p in total if not correct[p]), key=lambda p: (-total[p], len(p), p))
+    return [stat(p, correct[p]) for p in good[:MAX_PROGRAMS]], [stat(p, total[p]) for p in bad[:MAX_PITFALLS]]
+
+
+def induce(cluster_id: int, traces: list[Trace]) -> Methodology:
+    """The methodology of one cluster (or of the whole history, cluster -1), without an LLM."""
+    programs, pitfalls = program_stats(traces)
+    text = render(programs, pitfalls, traces)
+    return Methodology(cluster_id=cluster_id, text=text, programs=programs, pitfalls=pitfalls, source="induced")
+
+
+def render(programs: list[ProgramStat], pitfalls: list[ProgramStat], traces: list[Trace]) -> str:
+    """The two-part methodology text, in words, with each step's signature for the offline decider."""
+    lines = ["Overall Instruction:", _overview(traces)]
+    if programs:
+        best = programs[0]
+        lines.append(
+            f"Solve them with this {len(best.program)}-step program, which was right {best.support} times "
+            f"({best.success_rate:.0%} of the attempts that followed it here): {ARROW.join(best.program)}."
+        )
+        for alt in programs[1:]:
+            lines.append(f"If a step finds nothing, an alternative that also worked ({alt.support} times, "
+                         f"{alt.success_rate:.0%}): {ARROW.join(alt.program)}.")
+    else:
+        lines.append("No attempt at these questions has succeeded yet: look up the facts that link the question's "
+                     "entities through its relation, apply its time constraint, and abstain when nothing supports an answer.")
+    for pit in pitfalls:
+        lines.append(f"Pitfall, failed {pit.support} times and never right here: {ARROW.join(pit.program)}.")
+    lines.append("")
+    lines.append("Step-by-step Guide:")
+    if programs:
+        lines += [f"{i}. {describe_step(step)} [{step}]" for i, step in enumerate(programs[0].program, 1)]
+    else:
+        lines.append("1. Find the facts that match the question's entities and relation, then filter them by its time "
+                     "constraint; answer only from what is found.")
+    return "\n".join(lines)
+
+
+def _overview(traces: list[Trace]) -> str:
+    """One sentence on what the questions look like: two common shapes, type and answer kind."""
+    shapes = [q for q, _ in Counter(t.masked_question for t in traces).most_common(2)]
+    qtype = _majority(t.qtype for t in traces)
+    answer = _majority(t.answer_type for t in traces)
+    examples = " / ".join(f'"{s}"' for s in shapes) or "(no examples)"
+    kind = f" ({qtype} questions" + (f" asking for {'a time' if answer == 'time' else 'an entity'})" if answer else ")") if qtype else ""
+    return f"These questions look like {examples}{kind}."
+
+
+def _majority(values) -> str | None:  # noqa: ANN001
+    counts = Counter(v for v in values if v)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+_SIGNATURE = re.compile(r"^\s*(\w+)\((.*)\)\s*$")
+
+
+def describe_step(signature: str) -> str:
+    """An abstract step in words: "getAfter(#2, #1)" -> "Keep the results of step 2 that come after ..."."""
+    match = _SIGNATURE.match(signature)
+    if not match:
+        return f"Apply {signature}."
+    name, args = match.group(1), [a.strip() for a in match.group(2).split(",") if a.strip()]
+    arg = args + [""] * 3
+
+    def when(value: str) -> str:
+        if not value:
+            return ""
+        if value.startswith("#"):
+            return f" in the same period as the time found in step {value[1:]}"
+        return f" at the question's time {value}"
+
+    def ref(value: str) -> str:
+        return f"the earliest time found in step {value[1:]}" if value.startswith("#") else f"the question's time {value}"
+
+    def step(value: str) -> str:
+        return f"step {value[1:]}" if value.startswith("#") else value
+
+    phrases: dict[str, Callable[[], str]] = {
+        "getHeadEntity": lambda: f"Find who or what did R to {arg[0]}{when(arg[2])}.",
+        "getTailEntity": lambda: f"Find who or what {arg[0]} did R to{when(arg[2])}.",
+        "getTime": lambda: f"Find when {arg[0]} did R to {arg[2]}.",
+        "getBefore": lambda: f"Keep the results of {step(arg[0])} that come strictly before {ref(arg[1])}.",
+        "getAfter": lambda: f"Keep the results of {step(arg[0])} that come strictly after {ref(arg[1])}.",
+        "getBetween": lambda: f"Keep the results of {step(arg[0])} between {arg[1]} and {arg[2]}, inclusive.",
+        "getFirst": lambda: f"Keep the earliest result(s) of {step(arg[0])}.",
+        "getLast": lambda: f"Keep the latest result(s) of {step(arg[0])}.",
+        "answer": lambda: f"Answer with the entities of {step(arg[0])}, or its times at the question's granularity.",
+    }
+    return phrases[name]() if name in phrases else f"Apply {signature}."
+
+
+# -- with an LLM ---------------------------------------------------------------------------------
+
+SUMMARY_PROMPT = """Study the correct and incorrect attempts below at one type of temporal question over a knowledge graph. \
+Work out what the correct attempts have in common and where the incorrect ones went wrong, and write a methodology \
+for this type of question: the key steps, which action to use at each step and why, and the pitfalls to avoid.
+
+Actions available to the solver:
+- getHeadEntity(TAIL, RELATION, TIME?): subjects of facts with this relation and object, optionally at a time.
+- getTailEntity(HEAD, RELATION, TIME?): objects of facts with this subject and relation, optionally at a time.
+- getTime(HEAD, RELATION, TAIL): the times of the facts linking two entities.
+- getBefore(STEP, TIME) / getAfter(STEP, TIME): results of an earlier step strictly before / after a time.
+- getBetween(STEP, START, END): results of an earlier step inside a time range.
+- getFirst(STEP) / getLast(STEP): the earliest / latest results of an earlier step.
+- answer(STEP): give the entities (or times) of an earlier step as the answer.
+In abstract programs E1, E2 are the question's entities in order of mention, R its relation, T its time and #k the result of step k.
+
+Programs that worked for this type of question (support, success rate):
+{programs}
+
+Correct samples:
+{correct}
+
+Incorrect samples:
+{incorrect}
+(end of samples)
+
+Write a methodology for the type of question, not for any one sample: name no entities and no dates. \
+Use exactly this format:
+
+Overall Instruction:
+<what this type of question asks and how to approach it>
+
+Step-by-step Guide:
+1. <step: which action to use and why>
+2. ...
+"""
+
+
+def summary_prompt(traces: list[Trace], programs: list[ProgramStat], samples: int = 5) -> str:
+    """The reference summarisation prompt for one cluster: up to `samples` correct and incorrect attempts."""
+    correct = [t for t in traces if t.outcome == "correct"][:samples]
+    incorrect = [t for t in traces if t.outcome in ("wrong", "abstained")][:samples]
+    listed = "\n".join(f"- {ARROW.join(p.program)} ({p.support}, {p.success_rate:.0%})" for p in programs) or "- none yet"
+    return SUMMARY_PROMPT.format(
+        programs=listed,
+        correct="\n\n".join(_sample(t) for t in correct) or "(none)",
+        incorrect="\n\n".join(_sample(t) for t in incorrect) or "(none)",
+    )
+
+
+def _sample(trace: Trace) -> str:
+    lines = [f"Question: {trace.question}"]
+    for s in trace.steps:
+        lines.append(f"Action {s.step}: {s.chosen or s.abstract} -> {s.result_size} results")
+    answer = "abstained" if trace.abstained or not trace.answers else ", ".join(trace.answers[:3])
+    lines.append(f"Answer: {answer} ({trace.outcome})")
+    return "\n".join(lines)
+
+
+def with_llm(induced: Methodology, traces: list[Trace], complete: Callable[[str], str]) -> Methodology:
+    """Replace the induced text with the LLM's; keep the induced programs and pitfalls.
+
+    A reply without a step-by-step part gets the induced guide appended, so the methodology keeps
+    its two-part form whatever the model wrote.
+    """
+    reply = complete(summary_prompt(traces, induced.programs)).strip()
+    start = reply.find("Overall Instruction")
+    text = reply[start:] if start >= 0 else f"Overall Instruction:\n{reply}"
+    if "Step-by-step Guide" not in text:
+        text += "\n\n" + induced.text[induced.text.index("Step-by-step Guide:"):]
+    return Methodology(induced.cluster_id, text, induced.programs, induced.pitfalls, source="llm")
+
+
+def group_by_cluster(labels: list[int], traces: list[Trace]) -> dict[int, list[Trace]]:
+    groups: dict[int, list[Trace]] = defaultdict(list)
+    for label, trace in zip(labels, traces):
+        groups[int(label)].append(trace)
+    return dict(groups)
