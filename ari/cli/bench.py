@@ -1,7 +1,166 @@
-"""`ari bench` commands."""
+"""`ari bench`: batch runs over benchmark datasets, unanswerable splits, and run comparisons."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
 
-app = typer.Typer(help="TODO", no_args_is_help=True)
+from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.progress import stderr
+
+app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
+
+SplitOption = Annotated[str, typer.Option("--split", help="Official split: multitq dev | train_sample80; cronquestions complex_test | complex_valid ...")]
+QuestionsOption = Annotated[
+    Optional[Path], typer.Option("--questions", help="Any questions file in the dataset's official format (overrides --split).")
+]
+DataDirOption = Annotated[
+    Optional[Path], typer.Option("--data-dir", help="Dataset directory holding questions/ (default: $ARI_DATA_DIR/<dataset> or ../shared/data/<dataset>).")
+]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the stratified sample / the rewrites.")]
+SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed records (counted in the summary) instead of stopping.")]
+
+
+@app.command("run")
+def run_command(
+    dataset: Annotated[str, typer.Argument(help="multitq | cronquestions")],
+    out: Annotated[Path, typer.Option("--out", help="Run directory: results.jsonl (resumable), summary.json, report.md/png.")],
+    db: DbOption = None,
+    memory: MemoryOption = None,
+    split: SplitOption = "dev",
+    questions: QuestionsOption = None,
+    data_dir: DataDirOption = None,
+    sample: Annotated[Optional[int], typer.Option("--sample", help="Stratified sample size (by question type).")] = None,
+    seed: SeedOption = 0,
+    shard: Annotated[Optional[str], typer.Option("--shard", help="i/n: this machine's share (0 <= i < n), split by question id.")] = None,
+    decider: DeciderOption = "offline",
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes (each opens its own store connection).")] = 1,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Questions per solver call.")] = 64,
+    no_methodology: Annotated[bool, typer.Option("--no-methodology", help="Ablation: ignore the induced methodologies.")] = False,
+    no_clustering: Annotated[bool, typer.Option("--no-clustering", help="Ablation: one methodology for all questions.")] = False,
+    no_filtering: Annotated[bool, typer.Option("--no-filtering", help="Ablation: keep every non-empty candidate action.")] = False,
+    clusters: Annotated[Optional[int], typer.Option("--clusters", help="Re-learn a private copy of --memory with K clusters.")] = None,
+    gold_annotations: Annotated[bool, typer.Option("--gold-annotations", help="CronQuestions: use the gold entity annotations instead of ARI's linking.")] = False,
+    skip_bad: SkipBadOption = False,
+    json_output: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Answer a dataset split (or a sample, or a shard of it) and write results, summary and report."""
+    from benchmarks.ablations import with_clusters
+    from benchmarks.plan import RunSpec, run
+
+    agent: dict = {"decider": decider}
+    if no_methodology:
+        agent["use_methodology"] = False
+    if no_clustering:
+        agent["use_clustering"] = False
+    if no_filtering:
+        agent["use_filtering"] = False
+    spec = RunSpec(
+        dataset=dataset, out=out, db=db, split=split, questions_file=questions, data_dir=data_dir, sample=sample,
+        seed=seed, shard=shard, gold_annotations=gold_annotations, skip_bad=skip_bad, memory_url=memory,
+        workers=workers, batch_size=batch_size, quiet=quiet, agent=agent,
+    )
+    if clusters is not None:
+        spec = with_clusters(spec, clusters)
+    outcome = run(spec)
+    if not quiet:
+        stderr.print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
+    _print_summary(outcome.summary, json_output)
+
+
+@app.command("report")
+def report_command(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory (from `ari bench run --out`).")],
+    json_output: JsonOption = False,
+) -> None:
+    """Recompute summary.json and the report from a run's results.jsonl (e.g. after an interruption)."""
+    from benchmarks.compare import load_run_info
+    from benchmarks.report import write_report
+    from benchmarks.runner import write_summary
+
+    summary = write_summary(run_dir, None, load_run_info(run_dir))
+    write_report(run_dir, summary)
+    _print_summary(summary, json_output)
+
+
+@app.command("compare")
+def compare_command(
+    run_a: Annotated[Path, typer.Argument(help="Baseline run directory (or its summary.json).")],
+    run_b: Annotated[Path, typer.Argument(help="Run to compare against the baseline.")],
+    json_output: JsonOption = False,
+) -> None:
+    """Show metric deltas (B - A), overall and Hits@1 by question type."""
+    from rich.console import Console
+
+    from benchmarks.compare import deltas, load_summary, rich_table
+
+    rows = deltas(load_summary(run_a), load_summary(run_b))
+    if json_output:
+        print(json.dumps([{"metric": m, "a": a, "b": b, "delta": d} for m, a, b, d in rows], indent=2))
+    else:
+        Console().print(rich_table(str(run_a), str(run_b), rows))
+
+
+@app.command("make-unanswerable")
+def make_unanswerable_command(
+    out: Annotated[Path, typer.Option("--out", help="Where to write the unanswerable questions (official MultiTQ JSON schema).")],
+    db: DbOption = None,
+    dataset: Annotated[str, typer.Option("--dataset", help="Format of the source questions: multitq | cronquestions.")] = "multitq",
+    split: SplitOption = "dev",
+    questions: QuestionsOption = None,
+    data_dir: DataDirOption = None,
+    per_kind: Annotated[int, typer.Option("--per-kind", help="Questions of each kind.")] = 100,
+    kinds: Annotated[str, typer.Option("--kinds", help="Comma-separated: time_outside_kg, entity_not_in_kg, facts_hidden.")] = "time_outside_kg,entity_not_in_kg,facts_hidden",
+    hidden_db: Annotated[Optional[Path], typer.Option("--hidden-db", help="Derived store without the hidden facts (default: beside --out).")] = None,
+    max_hidden_degree: Annotated[int, typer.Option("--max-hidden-degree", help="Only hide entities with at most this many facts.")] = 300,
+    seed: SeedOption = 0,
+    skip_bad: SkipBadOption = False,
+    json_output: JsonOption = False,
+) -> None:
+    """Write questions the KG cannot support (time outside its range, unknown entity, hidden facts), each labelled."""
+    from collections import Counter
+
+    from ari.errors import UsageError
+    from benchmarks.plan import RunSpec, select_questions
+    from benchmarks.unanswerable import build
+
+    if db is None:
+        raise UsageError("--db is required: the store the questions are made unanswerable against")
+    spec = RunSpec(dataset=dataset, out=out, db=db, split=split, questions_file=questions, data_dir=data_dir, skip_bad=skip_bad)
+    source, _ = select_questions(spec)
+    chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
+    result = build(source, db, out, per_kind, seed, chosen, hidden_db, max_hidden_degree)
+    counts = dict(Counter(r["unanswerable_reason"] for r in result.records))
+    report = {
+        "out": str(out),
+        "questions": len(result.records),
+        "by_reason": counts,
+        "hidden_db": str(result.hidden_db) if result.hidden_db else None,
+        "hidden_entities": len(result.hidden_entities),
+        "hidden_facts": result.hidden_facts,
+    }
+    if json_output:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"wrote {report['questions']} unanswerable questions to {out}: {counts}")
+        if result.hidden_db:
+            print(f"hidden-facts store {result.hidden_db}: {result.hidden_facts} facts of {len(result.hidden_entities)} entities removed")
+            print(f"run the facts_hidden questions with --db {result.hidden_db}")
+
+
+def _print_summary(summary: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({k: v for k, v in summary.items() if k != "breakdown"}, indent=2, default=str))
+        return
+    from benchmarks.report import fmt
+
+    keys = ("n", "hits_at_1", "hits_at_10", "accuracy", "abstain_precision", "abstain_recall", "false_unknown_rate",
+            "aurc", "mean_steps", "questions_per_second")
+    for key in keys:
+        print(f"{key:22} {fmt(summary.get(key))}")
+    for qtype, value in summary.get("by_qtype", {}).items():
+        print(f"  {qtype:20} {fmt(value)}")

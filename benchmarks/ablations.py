@@ -1,0 +1,109 @@
+"""The ablation suite (paper Table 2) and the number-of-clusters sweep (paper Figure 7).
+
+Each variant is one `ari bench run` with one AgentConfig switch changed, over the same sample. The
+sweep re-learns a private copy of the memory with K clusters per point, so the shared memory is
+never changed. Run: `python -m benchmarks.ablations --db DB --memory MEM --sample 3000 --out DIR`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from ari.errors import UsageError
+from benchmarks.plan import RunSpec, run
+from benchmarks.report import fmt
+
+VARIANTS: dict[str, dict] = {
+    "full": {},
+    "no_methodology": {"use_methodology": False},
+    "no_clustering": {"use_clustering": False},
+    "no_filtering": {"use_filtering": False},
+}
+DEFAULT_CLUSTERS = (1, 2, 5, 10, 20, 50)
+
+
+def memory_with_clusters(memory_url: str, k: int, directory: Path) -> str:
+    """A SQLite copy of the memory re-learnt with `k` clusters (reused when it already exists)."""
+    from memory.api import Memory, snapshot
+
+    target = Path(directory) / f"memory_k{k}.sqlite"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with Memory.open(memory_url, create=False) as source:
+            snapshot(source.history, target)
+        with Memory.open(str(target), create=False) as copy:
+            copy.learn(n_clusters=k)
+    return str(target)
+
+
+def with_clusters(spec: RunSpec, k: int) -> RunSpec:
+    """The spec with its memory re-learnt at k clusters, k recorded in AgentConfig.extra."""
+    if spec.memory_url is None:
+        raise UsageError("--clusters needs --memory (the memory to re-learn with K clusters)")
+    memory = memory_with_clusters(spec.memory_url, k, Path(spec.out))
+    agent = {**spec.agent, "extra": {**spec.agent.get("extra", {}), "n_clusters": k}}
+    return replace(spec, memory_url=memory, agent=agent)
+
+
+def run_suite(base: RunSpec, root: Path, clusters: tuple[int, ...] = DEFAULT_CLUSTERS) -> list[dict]:
+    """Run every variant and sweep point into `root`/<name>; return one row per run."""
+    rows = []
+    for name, switches in VARIANTS.items():
+        spec = replace(base, out=root / name, agent={**base.agent, **switches})
+        rows.append(_row(name, run(spec).summary))
+    for k in clusters:
+        spec = with_clusters(replace(base, out=root / f"clusters_{k}"), k)
+        rows.append(_row(f"clusters={k}", run(spec).summary))
+    write_table(root, rows)
+    return rows
+
+
+def _row(name: str, summary: dict) -> dict:
+    keys = ("n", "hits_at_1", "hits_at_10", "mean_steps", "false_unknown_rate", "questions_per_second")
+    return {"variant": name, **{k: summary.get(k) for k in keys}, "by_qtype": summary.get("by_qtype", {})}
+
+
+def write_table(root: Path, rows: list[dict]) -> None:
+    """ablations.json and ablations.md (one row per variant, Hits@1 by qtype as columns)."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "ablations.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+    qtypes = sorted({q for row in rows for q in row["by_qtype"]})
+    header = ["variant", "n", "Hits@1", "Hits@10", "steps", "false unknown", "q/s", *qtypes]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    for row in rows:
+        cells = [row["variant"], row["n"], row["hits_at_1"], row["hits_at_10"], row["mean_steps"],
+                 row["false_unknown_rate"], row["questions_per_second"], *(row["by_qtype"].get(q) for q in qtypes)]
+        lines.append("| " + " | ".join(fmt(c) for c in cells) + " |")
+    (root / "ablations.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", default="multitq")
+    parser.add_argument("--split", default="dev")
+    parser.add_argument("--questions", type=Path)
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--memory", required=True)
+    parser.add_argument("--sample", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--decider", default="offline")
+    parser.add_argument("--clusters", default=",".join(map(str, DEFAULT_CLUSTERS)), help="comma-separated K values")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/ablations"))
+    args = parser.parse_args(argv)
+    base = RunSpec(
+        dataset=args.dataset, out=args.out, db=args.db, split=args.split, questions_file=args.questions,
+        sample=args.sample, seed=args.seed, memory_url=args.memory, workers=args.workers,
+        agent={"decider": args.decider},
+    )
+    clusters = tuple(int(k) for k in args.clusters.split(",") if k.strip())
+    rows = run_suite(base, args.out, clusters)
+    print((args.out / "ablations.md").read_text(encoding="utf-8"))
+    print(f"{len(rows)} runs written under {args.out}")
+
+
+if __name__ == "__main__":
+    main()

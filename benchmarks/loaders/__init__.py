@@ -1,0 +1,24 @@
+"""Benchmark dataset loaders: one small module per dataset behind `DatasetLoader`."""
+
+from __future__ import annotations
+
+from ari.errors import UsageError
+from benchmarks.loaders.cronquestions import CronQuestionsLoader
+from benchmarks.loaders.multitq import MultiTQLoader
+from benchmarks.loaders.types import DatasetLoader, LoadResult, Question
+
+DATASETS = ("multitq", "cronquestions")
+
+
+def get_loader(name: str, gold_annotations: bool = False) -> DatasetLoader:
+    """The loader registered under exactly `name`."""
+    if name == "multitq":
+        if gold_annotations:
+            raise UsageError("--gold-annotations applies to cronquestions only (MultiTQ has no annotations)")
+        return MultiTQLoader()
+    if name == "cronquestions":
+        return CronQuestionsLoader(gold_annotations=gold_annotations)
+    raise UsageError(f"unknown dataset {name!r} (known: {', '.join(DATASETS)})")
+
+
+__all__ = ["DATASETS", "CronQuestionsLoader", "DatasetLoader", "LoadResult", "MultiTQLoader", "Question", "get_loader"]

@@ -1,0 +1,100 @@
+"""CronQuestions question pickles (lists of dicts) read with the restricted unpickler.
+
+Two ways to give the agent a question (the report records which):
+- ARI's own linking (default): the natural-language paraphrase ("...position of Member of the
+  Landtag of Lower Saxony"); the agent must find the entities itself.
+- gold annotations (as the reference CronKGQA does): the official `question` field, in which each
+  annotated entity is already written as its KG name (Q17521638), so linking is exact. The gold
+  entities are also kept in `extra["gold_entities"]` (role -> Qid).
+Gold answers are Qids or years; the runner shows entity answers in the store's display form.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ari.errors import DatasetError
+from benchmarks.loaders.safe_pickle import load_plain_pickle
+from benchmarks.loaders.types import LoadResult, Question
+
+_REQUIRED = ("question", "answers", "answer_type", "type", "uniq_id")
+_KEPT = ("template", "entities", "times", "relations", "annotation", "paraphrases")
+
+
+class CronQuestionsLoader:
+    name = "cronquestions"
+
+    def __init__(self, gold_annotations: bool = False) -> None:
+        self.gold_annotations = gold_annotations
+
+    def split_path(self, data_dir: Path, split: str) -> Path:
+        """Splits are the official file stems: complex_test, complex_valid, test, valid, train ..."""
+        return Path(data_dir) / "questions" / f"{split}.pickle"
+
+    def load(self, path: Path, skip_bad: bool = False) -> LoadResult:
+        path = Path(path)
+        records = load_plain_pickle(path)
+        if not isinstance(records, list):
+            raise DatasetError(f"{path}: expected a list of question records, got {type(records).__name__}")
+        questions: list[Question] = []
+        skipped = 0
+        for index, record in enumerate(records):
+            try:
+                questions.append(parse_record(record, self.gold_annotations))
+            except (KeyError, TypeError, ValueError) as exc:
+                if not skip_bad:
+                    why = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+                    raise DatasetError(f"{path}: record {index} is not a CronQuestions question ({why})") from None
+                skipped += 1
+        return LoadResult(questions, path, skipped, notes={"gold_annotations": self.gold_annotations})
+
+
+def parse_record(record: dict, gold_annotations: bool = False) -> Question:
+    """One official record -> Question (raises KeyError/TypeError/ValueError when malformed)."""
+    if not isinstance(record, dict):
+        raise TypeError(f"expected a dict, got {type(record).__name__}")
+    for key in _REQUIRED:
+        record[key]  # noqa: B018 - KeyError names the missing field
+    answers = record["answers"]
+    if not isinstance(answers, (set, frozenset, list, tuple)):
+        raise TypeError("answers must be a set")
+    if record["answer_type"] not in ("entity", "time"):
+        raise ValueError(f"answer_type {record['answer_type']!r} is not entity or time")
+    paraphrases = record.get("paraphrases") or []
+    if not isinstance(paraphrases, list):
+        raise TypeError("paraphrases must be a list")
+    if gold_annotations or not paraphrases:
+        text = record["question"]
+    else:
+        text = paraphrases[0]
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("question must be non-empty text")
+    annotation = record.get("annotation") or {}
+    if not isinstance(annotation, dict):
+        raise TypeError("annotation must be a dict")
+    extra = {key: _plain(record[key]) for key in _KEPT if key in record}
+    extra["gold_entities"] = {role: value for role, value in annotation.items() if _is_qid(value)}
+    extra["gold_annotations"] = gold_annotations
+    gold = sorted(str(a) for a in answers)
+    return Question(
+        qid=str(record["uniq_id"]),
+        text=text,
+        answers=gold,
+        answer_type=record["answer_type"],
+        time_level="year",  # CronQuestions times are years
+        qtype=str(record["type"]),
+        qlabel=None,
+        answerable=bool(gold),
+        extra=extra,
+    )
+
+
+def _is_qid(value: object) -> bool:
+    return isinstance(value, str) and len(value) > 1 and value[0] == "Q" and value[1:].isdigit()
+
+
+def _plain(value: object) -> object:
+    """Sets -> sorted lists so the record serialises to JSON."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return value

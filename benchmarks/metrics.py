@@ -1,0 +1,249 @@
+"""Benchmark metrics, by the official MultiTQ / CronQuestions rule, as pure functions.
+
+Hits@k: a question is a hit when one of the top-k predictions is in the gold set. Entity names are
+compared in display form (underscores are spaces: `Jack_Straw` == `Jack Straw`). A predicted time is
+first cut to the gold answer's granularity (`2008-04-17` against gold `2008-04` compares `2008-04`);
+a prediction coarser than the gold (`2008` against `2008-04`) is a miss.
+
+Abstention: a question whose gold set is empty (or marked unanswerable) is answered correctly only
+by abstaining ("No Answer"). Hits@k are measured over answerable questions only; `accuracy` counts
+every question, abstaining being the right answer to an unanswerable one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ari.errors import UsageError
+from tkg_store.temporal import Granularity, parse_time, truncate
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the metrics need to know about one question and the agent's output for it."""
+
+    qid: str
+    gold: tuple[str, ...]  # display form (entities) or ISO times; empty when unanswerable
+    predictions: tuple[str, ...]  # ranked, display form
+    abstained: bool
+    answer_type: str = "entity"
+    time_level: str | None = None
+    qtype: str = "unknown"
+    qlabel: str | None = None
+    answerable: bool = True
+    unanswerable_reason: str | None = None
+    steps: int = 0
+    llm_calls: int = 0
+    tokens: int = 0
+    elapsed_s: float = 0.0
+    confidence: float | None = None  # None: 1 when answered, 0 when abstained
+
+    @property
+    def hit1(self) -> bool:
+        return not self.abstained and hits_at_k(self.predictions, self.gold, self.answer_type, self.time_level, 1)
+
+    @property
+    def hit10(self) -> bool:
+        return not self.abstained and hits_at_k(self.predictions, self.gold, self.answer_type, self.time_level, 10)
+
+    @property
+    def correct(self) -> bool:
+        """Right answer to an answerable question, or an abstention on an unanswerable one."""
+        return self.abstained if not self.answerable else self.hit1
+
+    @property
+    def score(self) -> float:
+        """Confidence used to rank questions for the risk-coverage curve."""
+        if self.confidence is not None:
+            return float(self.confidence)
+        return 0.0 if self.abstained else 1.0
+
+
+# -- the official hit rule --------------------------------------------------------------------
+
+def entity_key(name: str) -> str:
+    """Display form used to compare entity names: underscores are spaces, runs of spaces collapsed."""
+    return " ".join(name.replace("_", " ").split())
+
+
+def _granularity(text: str, fallback: str | None) -> Granularity | None:
+    try:
+        return parse_time(text).granularity
+    except UsageError:
+        return Granularity(fallback) if fallback in ("day", "month", "year") else None
+
+
+def time_matches(prediction: str, gold: str, time_level: str | None = None) -> bool:
+    """A predicted time cut to the gold's granularity equals the gold (invalid times never match)."""
+    granularity = _granularity(gold, time_level)
+    if granularity is None:
+        return prediction.strip() == gold.strip()
+    try:
+        return truncate(prediction, granularity) == truncate(gold, granularity)
+    except UsageError:
+        return False
+
+
+def hit(prediction: str, gold: Iterable[str], answer_type: str, time_level: str | None = None) -> bool:
+    """Whether one prediction is in the gold set by the official rule."""
+    if answer_type == "time":
+        return any(time_matches(prediction, g, time_level) for g in gold)
+    key = entity_key(prediction)
+    return any(key == entity_key(g) for g in gold)
+
+
+def hits_at_k(
+    predictions: Sequence[str], gold: Iterable[str], answer_type: str, time_level: str | None, k: int
+) -> bool:
+    """Whether any of the top-k predictions is a hit."""
+    gold = list(gold)
+    return any(hit(p, gold, answer_type, time_level) for p in predictions[:k])
+
+
+# -- abstention ---------------------------------------------------------------------------------
+
+def _ratio(num: int, den: int) -> float | None:
+    return num / den if den else None
+
+
+def abstention_metrics(outcomes: Sequence[Outcome]) -> dict[str, float | int | None]:
+    """Precision, recall and F1 of abstaining, with unanswerable questions as the positive class,
+    and the false-unknown rate (abstentions among answerable questions). None where undefined."""
+    abstained = [o for o in outcomes if o.abstained]
+    true_pos = sum(1 for o in abstained if not o.answerable)
+    unanswerable = sum(1 for o in outcomes if not o.answerable)
+    answerable = len(outcomes) - unanswerable
+    precision = _ratio(true_pos, len(abstained))
+    recall = _ratio(true_pos, unanswerable)
+    if precision is None or recall is None:
+        f1 = None
+    else:
+        f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    false_unknown = sum(1 for o in abstained if o.answerable)
+    return {
+        "abstained": len(abstained),
+        "abstain_rate": _ratio(len(abstained), len(outcomes)),
+        "abstain_precision": precision,
+        "abstain_recall": recall,
+        "abstain_f1": f1,
+        "false_unknown_rate": _ratio(false_unknown, answerable),
+    }
+
+
+def risk_coverage(scores: Sequence[float], correct: Sequence[bool]) -> list[tuple[float, float]]:
+    """(coverage, risk) after accepting the k most confident questions, k = 1..n.
+
+    Questions tied on confidence have no order of their own, so within a tie the expected risk over
+    every ordering is used: the tie's errors are spread evenly over it.
+    """
+    n = len(scores)
+    if n != len(correct):
+        raise ValueError("scores and correct differ in length")
+    groups: dict[float, list[bool]] = defaultdict(list)
+    for score, ok in zip(scores, correct):
+        groups[score].append(ok)
+    points: list[tuple[float, float]] = []
+    accepted = 0
+    errors = 0.0
+    for score in sorted(groups, reverse=True):
+        group = groups[score]
+        group_errors = sum(1 for ok in group if not ok)
+        for j in range(1, len(group) + 1):
+            expected = errors + j * group_errors / len(group)
+            points.append(((accepted + j) / n, expected / (accepted + j)))
+        accepted += len(group)
+        errors += group_errors
+    return points
+
+
+def aurc(points: Sequence[tuple[float, float]]) -> float | None:
+    """Area under the risk-coverage curve: the mean risk over k = 1..n (lower is better)."""
+    return sum(risk for _, risk in points) / len(points) if points else None
+
+
+def sample_curve(points: Sequence[tuple[float, float]], steps: int = 20) -> list[list[float]]:
+    """The curve at coverage 1/steps, 2/steps, ..., 1 (for reports)."""
+    n = len(points)
+    if n == 0:
+        return []
+    picked = sorted({max(1, math.ceil(n * i / steps)) for i in range(1, steps + 1)})
+    return [[round(points[k - 1][0], 4), round(points[k - 1][1], 4)] for k in picked]
+
+
+# -- aggregates ---------------------------------------------------------------------------------
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def hits(outcomes: Sequence[Outcome]) -> dict[str, float | int | None]:
+    """Hits@1 and Hits@10 over the answerable questions."""
+    answerable = [o for o in outcomes if o.answerable]
+    return {
+        "n": len(answerable),
+        "hits_at_1": _mean([float(o.hit1) for o in answerable]),
+        "hits_at_10": _mean([float(o.hit10) for o in answerable]),
+    }
+
+
+BREAKDOWNS = ("qtype", "qlabel", "answer_type", "time_level", "unanswerable_reason")
+
+
+def breakdown(outcomes: Sequence[Outcome], attribute: str) -> dict[str, dict]:
+    """Per value of `attribute`: question count, Hits@1/10 (answerable), accuracy and abstention rate."""
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        value = getattr(outcome, attribute)
+        if value is not None:
+            groups[str(value)].append(outcome)
+    result = {}
+    for value in sorted(groups):
+        group = groups[value]
+        h = hits(group)
+        result[value] = {
+            "n": len(group),
+            "hits_at_1": h["hits_at_1"],
+            "hits_at_10": h["hits_at_10"],
+            "accuracy": _mean([float(o.correct) for o in group]),
+            "abstain_rate": _mean([float(o.abstained) for o in group]),
+        }
+    return result
+
+
+@dataclass
+class Throughput:
+    """Wall time of the run itself (all sessions of a resumed run), not the agents' own timers."""
+
+    questions: int = 0
+    wall_s: float = 0.0
+    sessions: list[dict] = field(default_factory=list)
+
+
+def summarize(outcomes: Sequence[Outcome], throughput: Throughput | None = None) -> dict:
+    """Every metric of a run, under stable top-level keys."""
+    h = hits(outcomes)
+    abstention = abstention_metrics(outcomes)
+    curve = risk_coverage([o.score for o in outcomes], [o.correct for o in outcomes])
+    by = {attribute: breakdown(outcomes, attribute) for attribute in BREAKDOWNS}
+    throughput = throughput or Throughput()
+    return {
+        "n": len(outcomes),
+        "n_answerable": h["n"],
+        "n_unanswerable": len(outcomes) - h["n"],
+        "hits_at_1": h["hits_at_1"],
+        "hits_at_10": h["hits_at_10"],
+        "accuracy": _mean([float(o.correct) for o in outcomes]),
+        "by_qtype": {k: v["hits_at_1"] for k, v in by["qtype"].items()},
+        **abstention,
+        "aurc": aurc(curve),
+        "risk_coverage": sample_curve(curve),
+        "mean_steps": _mean([float(o.steps) for o in outcomes]),
+        "llm_calls_per_question": _mean([float(o.llm_calls) for o in outcomes]),
+        "tokens_per_question": _mean([float(o.tokens) for o in outcomes]),
+        "seconds_per_question": _mean([o.elapsed_s for o in outcomes]),
+        "questions_per_second": throughput.questions / throughput.wall_s if throughput.wall_s > 0 else None,
+        "breakdown": by,
+    }

@@ -1,0 +1,108 @@
+"""From command-line choices to a run: load and select the questions, describe the run, pick the solver.
+
+Kept apart from the runner so the runner stays about running and the CLI stays one call.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ari.errors import UsageError
+from benchmarks.loaders import get_loader
+from benchmarks.loaders.types import Question
+from benchmarks.runner import RunOptions, RunOutcome, git_commit, run_benchmark
+from benchmarks.selection import parse_shard, stratified_sample, take_shard
+from benchmarks.solver import AgentSolverFactory, SolverFactory, agent_config
+
+
+@dataclass
+class RunSpec:
+    """Everything `ari bench run` was asked for."""
+
+    dataset: str
+    out: Path
+    db: Path | None
+    split: str | None = "dev"
+    questions_file: Path | None = None  # any file in the dataset's official format (overrides split)
+    data_dir: Path | None = None  # the dataset's directory (holding questions/)
+    sample: int | None = None
+    seed: int = 0
+    shard: str | None = None
+    gold_annotations: bool = False
+    skip_bad: bool = False
+    memory_url: str | None = None
+    workers: int = 1
+    batch_size: int = 64
+    quiet: bool = False
+    agent: dict = field(default_factory=dict)  # AgentConfig overrides (decider, use_methodology, ...)
+
+
+def default_data_dir(dataset: str) -> Path:
+    """$ARI_DATA_DIR/<dataset>, else ../shared/data/<dataset> (the project's data layout)."""
+    root = os.environ.get("ARI_DATA_DIR")
+    return Path(root) / dataset if root else Path("..") / "shared" / "data" / dataset
+
+
+def select_questions(spec: RunSpec) -> tuple[list[Question], dict]:
+    """The questions this run (and shard) covers, and what describes that choice."""
+    loader = get_loader(spec.dataset, gold_annotations=spec.gold_annotations)
+    if spec.questions_file is not None:
+        path = Path(spec.questions_file)
+    else:
+        if spec.split is None:
+            raise UsageError("give --split or --questions")
+        path = loader.split_path(spec.data_dir or default_data_dir(spec.dataset), spec.split)
+    loaded = loader.load(path, skip_bad=spec.skip_bad)
+    sample = stratified_sample(loaded.questions, spec.sample, spec.seed)
+    shard = parse_shard(spec.shard)
+    chosen = take_shard(sample, shard)
+    described = {
+        "dataset": spec.dataset,
+        "split": None if spec.questions_file is not None else spec.split,
+        "questions_file": str(path.resolve()),
+        "questions_in_file": len(loaded.questions) + loaded.skipped,
+        "skipped_bad": loaded.skipped,
+        "sample": spec.sample,
+        "seed": spec.seed,
+        "shard": spec.shard,
+        "questions_in_run": len(chosen),
+        "gold_annotations": spec.gold_annotations,
+    }
+    return chosen, described
+
+
+def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
+    """Select, describe, and run (with the ARI agent unless another solver factory is given)."""
+    if spec.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {spec.workers}")
+    if spec.batch_size < 1:
+        raise UsageError(f"--batch-size must be at least 1, got {spec.batch_size}")
+    questions, described = select_questions(spec)
+    config = agent_config(spec.agent)
+    run_info = {
+        **described,
+        "db": str(spec.db) if spec.db else None,
+        "memory": spec.memory_url,
+        "workers": spec.workers,
+        "batch_size": spec.batch_size,
+        "agent_config": config.to_dict(),
+        "git_commit": git_commit(),
+    }
+    if factory is None:
+        if spec.db is None:
+            raise UsageError("--db is required: the ingested KG store to answer from")
+        factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
+    gold_display = _gold_display(spec.db) if spec.db is not None else None
+    options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, gold_display=gold_display)
+    return run_benchmark(questions, factory, spec.out, run_info, options)
+
+
+def _gold_display(db: Path):  # noqa: ANN202 - Callable[[str], str]
+    """KG name -> display form, read once (CronQuestions gold answers are Qids)."""
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(db) as store:
+        names = {name: store.display(name) for name in store.entity_names()}
+    return lambda name: names.get(name, name)

@@ -1,0 +1,322 @@
+"""Batch runs: answer a list of questions with a solver, append results as they come, summarise.
+
+`run_benchmark` is resumable: results.jsonl in the output directory is keyed by question id, and
+a rerun with the same run identity skips the ids already there. Workers are processes, each with
+its own solver (own read-only DuckDB connection, own embedder); the parent is the only writer.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ari.errors import AriError, DatasetError, UsageError
+from ari.progress import progress
+from benchmarks.loaders.types import Question
+from benchmarks.metrics import Outcome, Throughput, hits_at_k, summarize
+from benchmarks.results_log import ResultsWriter, read_results
+from benchmarks.solver import SolverFactory
+
+RESULTS = "results.jsonl"
+RUN = "run.json"
+SESSIONS = "sessions.jsonl"
+SUMMARY = "summary.json"
+TOP_K_KEPT = 10  # predictions kept per question (enough for Hits@10)
+
+# Keys of run.json that must match for a rerun to resume into the same directory.
+IDENTITY_KEYS = ("dataset", "split", "questions_file", "sample", "seed", "shard", "gold_annotations", "agent_config")
+
+
+@dataclass
+class RunOptions:
+    """How to run (not what is measured): these may change between sessions of one run."""
+
+    workers: int = 1
+    batch_size: int = 64
+    quiet: bool = False
+    gold_display: Callable[[str], str] | None = None  # KG name -> display form (CronQuestions Qids)
+
+
+@dataclass
+class RunOutcome:
+    summary: dict
+    answered_now: int
+    skipped_done: int
+    out_dir: Path
+    files: list[Path] = field(default_factory=list)
+
+
+def run_benchmark(
+    questions: Sequence[Question],
+    solver_factory: SolverFactory,
+    out_dir: Path,
+    run_info: dict,
+    options: RunOptions | None = None,
+) -> RunOutcome:
+    """Answer every question not already in `out_dir`/results.jsonl, then write the summary and report."""
+    options = options or RunOptions()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _check_unique(questions)
+    _claim_run(out_dir / RUN, run_info)
+    done = read_results(out_dir / RESULTS, repair=True)
+    pending = [q for q in questions if q.qid not in done]
+
+    started = time.perf_counter()
+    startup_s = 0.0
+    answered = 0
+    with ResultsWriter(out_dir / RESULTS) as writer:
+        batches = [pending[i : i + options.batch_size] for i in range(0, len(pending), options.batch_size)]
+        solved = _solve(batches, solver_factory, options.workers)
+        try:
+            for batch, results, build_s in progress(solved, "answering", total=len(batches), quiet=options.quiet):
+                startup_s = max(startup_s, build_s)
+                for question, result in zip(batch, results, strict=True):
+                    writer.write(make_record(question, result, options.gold_display))
+                answered += len(batch)
+                writer.sync()
+        finally:
+            wall_s = time.perf_counter() - started
+            if answered:
+                _log_session(out_dir / SESSIONS, answered, wall_s, startup_s, options.workers)
+
+    summary = write_summary(out_dir, questions, run_info)
+    from benchmarks.report import write_report  # matplotlib is only needed here
+
+    files = write_report(out_dir, summary)
+    return RunOutcome(summary, answered, len(questions) - len(pending), out_dir, [out_dir / SUMMARY, *files])
+
+
+def write_summary(out_dir: Path, questions: Sequence[Question] | None, run_info: dict) -> dict:
+    """Recompute every metric from results.jsonl (only the run's own questions when given)."""
+    records = read_results(out_dir / RESULTS)
+    if questions is not None:
+        wanted = {q.qid for q in questions}
+        records = {qid: r for qid, r in records.items() if qid in wanted}
+    outcomes = [outcome_from_record(r) for r in records.values()]
+    summary = summarize(outcomes, read_throughput(out_dir / SESSIONS))
+    summary["complete"] = questions is None or len(records) == len(questions)
+    summary["config"] = run_info
+    (out_dir / SUMMARY).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return summary
+
+
+# -- records ----------------------------------------------------------------------------------
+
+def make_record(question: Question, result: object, gold_display: Callable[[str], str] | None = None) -> dict:
+    """One results.jsonl line: the question, its gold, what the solver said, and whether it hit."""
+    gold = list(question.answers)
+    if gold_display is not None and question.answer_type == "entity":
+        gold = [gold_display(g) for g in gold]
+    abstained = bool(getattr(result, "abstained", False))
+    answers = [str(a) for a in (getattr(result, "answers", None) or [])][:TOP_K_KEPT]
+    answer = getattr(result, "answer", None)
+    if not answers and answer is not None and not abstained:
+        answers = [str(answer)]
+    steps = getattr(result, "steps", None) or []
+    confidence = getattr(result, "confidence", None)
+    record = {
+        "qid": question.qid,
+        "question": question.text,
+        "gold": gold,
+        "answer_type": question.answer_type,
+        "time_level": question.time_level,
+        "qtype": question.qtype,
+        "qlabel": question.qlabel,
+        "answerable": question.answerable,
+        "unanswerable_reason": question.extra.get("unanswerable_reason"),
+        "answer": None if abstained else answer,
+        "answers": [] if abstained else answers,
+        "abstained": abstained,
+        "reason": getattr(result, "reason", None),
+        "steps": len(steps),
+        "program": [getattr(s, "abstract", None) or str(s) for s in steps],
+        "llm_calls": int(getattr(result, "llm_calls", 0) or 0),
+        "tokens": int(getattr(result, "tokens", 0) or 0),
+        "elapsed_s": float(getattr(result, "elapsed_s", 0.0) or 0.0),
+        "confidence": float(confidence) if isinstance(confidence, (int, float)) else None,
+    }
+    record["hit1"] = not abstained and hits_at_k(answers, gold, question.answer_type, question.time_level, 1)
+    record["hit10"] = not abstained and hits_at_k(answers, gold, question.answer_type, question.time_level, 10)
+    return record
+
+
+def outcome_from_record(record: dict) -> Outcome:
+    return Outcome(
+        qid=str(record["qid"]),
+        gold=tuple(record["gold"]),
+        predictions=tuple(record["answers"]),
+        abstained=bool(record["abstained"]),
+        answer_type=record["answer_type"],
+        time_level=record.get("time_level"),
+        qtype=record.get("qtype") or "unknown",
+        qlabel=record.get("qlabel"),
+        answerable=bool(record.get("answerable", True)),
+        unanswerable_reason=record.get("unanswerable_reason"),
+        steps=int(record.get("steps", 0)),
+        llm_calls=int(record.get("llm_calls", 0)),
+        tokens=int(record.get("tokens", 0)),
+        elapsed_s=float(record.get("elapsed_s", 0.0)),
+        confidence=record.get("confidence"),
+    )
+
+
+# -- solving ----------------------------------------------------------------------------------
+
+def _solve(
+    batches: list[list[Question]], factory: SolverFactory, workers: int
+) -> Iterator[tuple[list[Question], list, float]]:
+    """Yield (batch, results, solver build seconds) as batches finish (in order when workers == 1)."""
+    if not batches:
+        return
+    if workers <= 1:
+        started = time.perf_counter()
+        solver = factory()
+        build_s = time.perf_counter() - started
+        for batch in batches:
+            yield batch, _checked(solver([q.text for q in batch]), batch), build_s
+            build_s = 0.0
+        return
+    context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory,)) as pool:
+        queue = list(reversed(batches))
+        running: dict[Future, list[Question]] = {}
+        try:
+            while queue or running:
+                while queue and len(running) < 2 * workers:
+                    batch = queue.pop()
+                    running[pool.submit(_solve_in_worker, [q.text for q in batch])] = batch
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    batch = running.pop(future)
+                    results, build_s = future.result()
+                    yield batch, _checked(results, batch), build_s
+        finally:
+            for future in running:
+                future.cancel()
+
+
+def _checked(results: Sequence, batch: list[Question]) -> list:
+    results = list(results)
+    if len(results) != len(batch):
+        raise AriError(f"solver returned {len(results)} results for {len(batch)} questions (from qid {batch[0].qid})")
+    return results
+
+
+_WORKER_SOLVER = None
+_WORKER_BUILD_S = 0.0
+
+
+def _init_worker(factory: SolverFactory) -> None:
+    global _WORKER_SOLVER, _WORKER_BUILD_S
+    started = time.perf_counter()
+    _WORKER_SOLVER = factory()
+    _WORKER_BUILD_S = time.perf_counter() - started
+
+
+def _solve_in_worker(texts: list[str]) -> tuple[list[_PlainResult], float]:
+    """Runs in a worker: solve, and return plain picklable results (traces stay in the worker)."""
+    global _WORKER_BUILD_S
+    build_s, _WORKER_BUILD_S = _WORKER_BUILD_S, 0.0
+    return [_PlainResult.of(r) for r in _WORKER_SOLVER(texts)], build_s  # type: ignore[misc]
+
+
+@dataclass
+class _PlainResult:
+    answer: str | None
+    answers: list[str]
+    abstained: bool
+    reason: str | None
+    steps: list[str]
+    llm_calls: int
+    tokens: int
+    elapsed_s: float
+    confidence: float | None
+
+    @classmethod
+    def of(cls, result: object) -> "_PlainResult":
+        steps = getattr(result, "steps", None) or []
+        return cls(
+            answer=getattr(result, "answer", None),
+            answers=[str(a) for a in (getattr(result, "answers", None) or [])][:TOP_K_KEPT],
+            abstained=bool(getattr(result, "abstained", False)),
+            reason=getattr(result, "reason", None),
+            steps=[getattr(s, "abstract", None) or str(s) for s in steps],
+            llm_calls=int(getattr(result, "llm_calls", 0) or 0),
+            tokens=int(getattr(result, "tokens", 0) or 0),
+            elapsed_s=float(getattr(result, "elapsed_s", 0.0) or 0.0),
+            confidence=getattr(result, "confidence", None),
+        )
+
+
+# -- run bookkeeping --------------------------------------------------------------------------
+
+def _check_unique(questions: Sequence[Question]) -> None:
+    seen: set[str] = set()
+    for question in questions:
+        if question.qid in seen:
+            raise DatasetError(f"question id {question.qid} appears twice; results are keyed by id")
+        seen.add(question.qid)
+
+
+def _claim_run(path: Path, run_info: dict) -> None:
+    """Write run.json, or check that an existing one describes the same run (so resuming is safe)."""
+    if path.exists():
+        previous = json.loads(path.read_text(encoding="utf-8"))
+        changed = [k for k in IDENTITY_KEYS if previous.get(k) != run_info.get(k)]
+        if changed:
+            raise UsageError(
+                f"{path.parent} holds a different run (differs in: {', '.join(changed)}); use another --out"
+            )
+        return
+    path.write_text(json.dumps(run_info, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _log_session(path: Path, answered: int, wall_s: float, startup_s: float, workers: int) -> None:
+    entry = {
+        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "answered": answered,
+        "wall_s": round(wall_s, 3),
+        "startup_s": round(startup_s, 3),
+        "workers": workers,
+    }
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
+
+
+def read_throughput(path: Path) -> Throughput:
+    """Questions and solving seconds over every session (solver start-up excluded)."""
+    throughput = Throughput()
+    if not path.exists():
+        return throughput
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        throughput.sessions.append(entry)
+        throughput.questions += int(entry["answered"])
+        throughput.wall_s += max(0.0, float(entry["wall_s"]) - float(entry.get("startup_s", 0.0)))
+    return throughput
+
+
+def git_commit(repo: Path | None = None) -> str | None:
+    """The checked-out commit (with "+dirty" when tracked files changed), or None outside git."""
+    cwd = repo or Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit + ("+dirty" if dirty else "")

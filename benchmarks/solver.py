@@ -1,0 +1,74 @@
+"""What the runner needs from whatever answers the questions.
+
+A `Solver` takes a batch of question texts and returns one result per question with the fields of
+`agents.agent.AgentResult` (answer, answers, abstained, reason, steps, llm_calls, tokens,
+elapsed_s, optionally confidence). A `SolverFactory` is a picklable callable that builds one solver
+per worker process, so each process opens its own read-only DuckDB connection and loads the
+embedder once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class SolverResult(Protocol):
+    answer: str | None
+    answers: list[str]
+    abstained: bool
+    reason: str | None
+    steps: list[Any]
+    llm_calls: int
+    tokens: int
+    elapsed_s: float
+
+
+class Solver(Protocol):
+    def __call__(self, questions: list[str]) -> Sequence[SolverResult]: ...
+
+
+SolverFactory = Callable[[], Solver]
+
+
+@dataclass(frozen=True)
+class AgentSolverFactory:
+    """Builds the ARI agent over a store (and optional memory) in the process that calls it."""
+
+    db: str
+    memory_url: str | None = None
+    config: dict = field(default_factory=dict)  # AgentConfig.to_dict() values to apply
+
+    def __call__(self) -> Solver:
+        from agents.agent import Agent  # the agent is optional until it is built
+        from tkg_store.store import TKGStore
+
+        config = agent_config(self.config)
+        store = TKGStore.open(self.db)
+        memory = open_memory(self.memory_url, use_clustering=config.use_clustering)
+        return Agent(store, memory=memory, config=config).ask_many
+
+
+def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
+    """AgentConfig from the environment, then the run's explicit values (the API key stays in env)."""
+    from ari.config import AgentConfig
+
+    config = AgentConfig.from_env()
+    for key, value in values.items():
+        if hasattr(config, key) and key != "llm_api_key":
+            setattr(config, key, value)
+    return config
+
+
+def open_memory(url: str | None, use_clustering: bool = True):  # noqa: ANN201 - memory.Memory
+    """The memory at `url` (never created by a benchmark), or None when no URL is given."""
+    if url is None:
+        return None
+    try:
+        from memory.api import Memory
+    except ImportError:
+        print("warning: the memory module is not available; running without memory", file=sys.stderr)
+        return None
+    return Memory.open(url, create=False, use_clustering=use_clustering)

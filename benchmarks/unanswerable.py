@@ -1,0 +1,297 @@
+"""Questions the KG cannot support, built from answerable ones, each labelled with why.
+
+Three ways to take the support away (reasons as written to `unanswerable_reason`):
+- `time_outside_kg`: the question's stated year moves outside the KG's time range (a "before" time
+  moves before the range, an "after" time after it, so the rewritten question has no facts).
+- `entity_not_in_kg`: a mentioned entity is replaced by a plausible made-up name the store lacks.
+- `facts_hidden`: a derived store is written without any fact touching the question's mentioned
+  entities (the entities stay, their facts go); such records name that store in `db`.
+Mentions are found by matching the store's display names in the question (longest match first,
+case-sensitive, possessives excluded). Everything is deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from ari.errors import StoreError, UsageError
+from benchmarks.loaders.types import Question
+from tkg_store.store import TKGStore, create_schema
+
+KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
+MAX_NAME_TOKENS = 10
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+# A stated time: "14 January 2007", "January 2007", "2007-01-14", "2007-01" or "2007".
+_TIME = re.compile(
+    rf"(?P<time>(?:(?P<day>\d{{1,2}})\s+)?(?:(?P<month>{_MONTHS})\s+)?(?P<year>\d{{4}})(?P<iso>-\d{{2}}(?:-\d{{2}})?)?)\b"
+)
+_DIRECTION = re.compile(r"\b(before|after|since|until|prior)\b", re.IGNORECASE)
+_SYLLABLES = ("va", "lor", "ten", "mi", "ka", "dor", "sel", "ru", "bri", "to", "nar", "esh", "qui", "zan", "vel", "or")
+_ENDINGS = ("ia", "land", "stan", "ora", "mark")
+
+
+@dataclass
+class Mention:
+    entity: str  # KG name
+    text: str  # as written in the question
+    start: int
+    end: int
+
+
+@dataclass
+class UnanswerableSet:
+    records: list[dict]
+    hidden_entities: list[str] = field(default_factory=list)
+    hidden_db: Path | None = None
+    hidden_facts: int = 0
+
+
+# -- finding what a question mentions --------------------------------------------------------
+
+class MentionFinder:
+    """Finds entity display names inside question text (longest match first)."""
+
+    def __init__(self, store: TKGStore) -> None:
+        self._by_display: dict[str, str] = {}
+        for name in store.entity_names():
+            display = store.display(name)
+            if display[:1].isupper() or display[:1].isdigit():
+                self._by_display.setdefault(display, name)
+
+    def find(self, text: str) -> list[Mention]:
+        tokens = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+        found: list[Mention] = []
+        taken: set[int] = set()
+        spans = []
+        for i in range(len(tokens)):
+            for j in range(i + 1, min(len(tokens), i + MAX_NAME_TOKENS) + 1):
+                start, end = tokens[i][1], tokens[j - 1][2]
+                phrase = text[start:end]
+                while phrase and phrase[-1] in "?,.;:!":
+                    phrase, end = phrase[:-1], end - 1
+                if phrase.endswith("'s") or phrase.endswith("’s"):
+                    continue  # "Taiwan's Ministry ...": the possessive is rarely the entity asked about
+                if phrase in self._by_display:
+                    spans.append((end - start, start, end, phrase))
+        for length, start, end, phrase in sorted(spans, key=lambda s: (-s[0], s[1])):
+            if any(k in taken for k in range(start, end)):
+                continue
+            taken.update(range(start, end))
+            found.append(Mention(self._by_display[phrase], phrase, start, end))
+        return sorted(found, key=lambda m: m.start)
+
+
+# -- the three rewrites ------------------------------------------------------------------------
+
+def move_time(text: str, first_year: int, last_year: int, rng: random.Random) -> tuple[str, str] | None:
+    """The question with its stated year moved outside [first_year, last_year], and what changed."""
+    match = _TIME.search(text)
+    if match is None:
+        return None
+    year = int(match.group("year"))
+    if not 1000 <= year <= 2999:
+        return None
+    direction = _DIRECTION.findall(text[max(0, match.start("time") - 30) : match.start("time")])
+    word = direction[-1].lower() if direction else ""
+    offset = rng.randint(2, 12)
+    if word in ("before", "until", "prior"):
+        new_year = first_year - offset
+    elif word in ("after", "since"):
+        new_year = last_year + offset
+    else:
+        new_year = first_year - offset if rng.random() < 0.5 else last_year + offset
+    leap_day = match.group("day") == "29" and match.group("month") == "February" or (match.group("iso") or "").endswith("-02-29")
+    while leap_day and not (new_year % 4 == 0 and (new_year % 100 != 0 or new_year % 400 == 0)):
+        new_year += 1 if new_year > last_year else -1
+    start, end = match.span("year")
+    return text[:start] + f"{new_year:04d}" + text[end:], f"year {year} -> {new_year}"
+
+
+def made_up_name(display: str, store: TKGStore, rng: random.Random) -> str:
+    """A name shaped like `display` (place, person, or "Role (Country)") that the store lacks."""
+    for _ in range(200):
+        def word(ending: str = "") -> str:
+            return ("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3))) + ending).capitalize()
+
+        if "(" in display:
+            candidate = re.sub(r"\(([^)]*)\)", lambda _: f"({word(rng.choice(_ENDINGS))})", display, count=1)
+        elif " " in display:
+            candidate = f"{word()} {word()}"
+        else:
+            candidate = word(rng.choice(_ENDINGS))
+        if not store.find_entities(candidate, limit=1) and not store.has_entity(candidate.replace(" ", "_")):
+            return candidate
+    raise UsageError(f"could not invent a name absent from the store for {display!r}")
+
+
+# -- building the set --------------------------------------------------------------------------
+
+def entity_degrees(store: TKGStore) -> dict[str, int]:
+    """Facts per entity (as head or tail)."""
+    rows = store.connection.execute(
+        """SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f
+           JOIN entities e ON e.id = f.id GROUP BY e.name"""
+    ).fetchall()
+    return {name: int(n) for name, n in rows}
+
+
+def make_unanswerable(
+    questions: Sequence[Question],
+    store: TKGStore,
+    per_kind: int,
+    seed: int = 0,
+    kinds: Sequence[str] = KINDS,
+    max_hidden_degree: int = 300,
+) -> UnanswerableSet:
+    """Up to `per_kind` rewritten questions of each kind (each source question used at most once).
+
+    `facts_hidden` records list the entities whose facts the derived store must drop; write that
+    store with `write_hidden_store` and the set's `hidden_entities`."""
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise UsageError(f"unknown unanswerable kind(s) {', '.join(unknown)} (known: {', '.join(KINDS)})")
+    span = store.time_range()
+    if span is None:
+        raise StoreError(f"{store.path} has no facts")
+    rng = random.Random(seed)
+    order = [q for q in questions if q.answerable]
+    rng.shuffle(order)
+    finder = MentionFinder(store)
+    degrees = entity_degrees(store) if "facts_hidden" in kinds else {}
+    used: set[str] = set()
+    records: list[dict] = []
+    hidden: set[str] = set()
+    for kind in kinds:
+        made = 0
+        for question in order:
+            if made >= per_kind:
+                break
+            if question.qid in used:
+                continue
+            rewrite = _rewrite(kind, question, store, finder, degrees, span, rng, max_hidden_degree)
+            if rewrite is None:
+                continue
+            text, detail, hide = rewrite
+            hidden.update(hide)
+            used.add(question.qid)
+            records.append(_record(question, kind, text, detail))
+            made += 1
+    return UnanswerableSet(records, sorted(hidden))
+
+
+def _rewrite(kind, question, store, finder, degrees, span, rng, max_hidden_degree):  # noqa: ANN001, ANN202
+    """(new text, detail, entities to hide) or None when this question does not suit `kind`."""
+    if kind == "time_outside_kg":
+        moved = move_time(question.text, span.start.year, span.end.year, rng)
+        if moved is None:
+            return None
+        text, change = moved
+        return text, f"{change} (KG covers {span.start}..{span.end})", []
+    mentions = finder.find(question.text)
+    if not mentions:
+        return None
+    if kind == "entity_not_in_kg":
+        mention = max(mentions, key=lambda m: (len(m.text), -m.start))
+        name = made_up_name(mention.text, store, rng)
+        text = question.text[: mention.start] + name + question.text[mention.end :]
+        return text, f"{mention.text!r} -> {name!r} (not in the KG)", []
+    entities = sorted({m.entity for m in mentions})
+    if any(degrees.get(e, 0) > max_hidden_degree for e in entities):
+        return None
+    hidden_facts = sum(degrees.get(e, 0) for e in entities)
+    return question.text, f"{hidden_facts} facts of {', '.join(entities)} hidden", entities
+
+
+def _record(question: Question, kind: str, text: str, detail: str) -> dict:
+    record = {
+        "quid": f"{question.qid}-{kind}",
+        "question": text,
+        "answers": [],
+        "answer_type": question.answer_type,
+        "time_level": question.time_level,
+        "qtype": question.qtype,
+        "qlabel": question.qlabel,
+        "answerable": False,
+        "unanswerable_reason": kind,
+        "unanswerable_detail": detail,
+        "source_quid": question.qid,
+        "source_question": question.text,
+        "source_answers": list(question.answers),
+    }
+    return record
+
+
+def write_hidden_store(source: Path, target: Path, hidden_entities: Sequence[str]) -> int:
+    """Copy the store at `source` to `target` without any fact touching `hidden_entities`.
+
+    Returns the number of facts dropped. The source is only read (attached read-only)."""
+    source, target = Path(source), Path(target)
+    if target.exists():
+        raise UsageError(f"{target} exists; remove it or choose another --hidden-db")
+    con = duckdb.connect(str(target))
+    try:
+        create_schema(con)
+        con.execute(f"ATTACH '{_sql_path(source)}' AS src (READ_ONLY)")
+        con.execute("CREATE TEMP TABLE hidden (name VARCHAR)")
+        con.executemany("INSERT INTO hidden VALUES (?)", [[name] for name in hidden_entities])
+        con.execute("INSERT INTO entities SELECT * FROM src.entities")
+        con.execute("INSERT INTO relations SELECT * FROM src.relations")
+        con.execute(
+            """INSERT INTO facts SELECT f.* FROM src.facts f
+               WHERE f.head NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)
+                 AND f.tail NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)"""
+        )
+        con.execute("INSERT INTO meta SELECT * FROM src.meta ON CONFLICT (key) DO NOTHING")
+        total = con.execute("SELECT count(*) FROM src.facts").fetchone()[0]
+        kept = con.execute("SELECT count(*) FROM facts").fetchone()[0]
+        con.execute(
+            "INSERT INTO meta VALUES ('derived_from', ?), ('hidden_entities', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [str(source), json.dumps(list(hidden_entities))],
+        )
+        con.execute("DETACH src")
+    except duckdb.Error as exc:
+        con.close()
+        target.unlink(missing_ok=True)
+        raise StoreError(f"cannot write derived store {target}: {str(exc).splitlines()[0]}") from None
+    con.close()
+    return int(total - kept)
+
+
+def _sql_path(path: Path) -> str:
+    """ATTACH takes no bound parameter; a path with a quote is refused rather than spliced."""
+    text = str(path.resolve())
+    if "'" in text:
+        raise UsageError(f"store path may not contain a quote: {text}")
+    return text
+
+
+def build(
+    questions: Sequence[Question],
+    db: Path,
+    out: Path,
+    per_kind: int,
+    seed: int = 0,
+    kinds: Sequence[str] = KINDS,
+    hidden_db: Path | None = None,
+    max_hidden_degree: int = 300,
+) -> UnanswerableSet:
+    """Make the set from the store at `db`, write the hidden-facts store, and write `out` (JSON)."""
+    with TKGStore.open(db) as store:
+        result = make_unanswerable(questions, store, per_kind, seed, kinds, max_hidden_degree)
+    if result.hidden_entities:
+        hidden_db = Path(hidden_db) if hidden_db else Path(out).with_suffix(".hidden.duckdb")
+        result.hidden_facts = write_hidden_store(db, hidden_db, result.hidden_entities)
+        result.hidden_db = hidden_db
+        for record in result.records:
+            if record["unanswerable_reason"] == "facts_hidden":
+                record["db"] = str(hidden_db)
+    Path(out).write_text(json.dumps(result.records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return result
