@@ -1,0 +1,69 @@
+"""What an action may read besides the store: earlier results, the question's times, the answer form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from actions.items import Item
+from actions.semantics import period_of, reference_span
+from tkg_store.temporal import Granularity, TimeSpan
+
+if TYPE_CHECKING:
+    from actions.templates import Action
+
+
+@dataclass
+class ActionContext:
+    """The state one action executes in; step references are 1-based (#1 = results[0])."""
+
+    results: list[list[Item]] = field(default_factory=list)
+    """Results of the earlier steps, in order."""
+    times: list[TimeSpan] = field(default_factory=list)
+    """The question's times, in order of mention."""
+    granularity: Granularity | None = None
+    """The granularity the answer asks for (also the granularity of same-period joins)."""
+    answer_type: str = "entity"
+    """'entity' or 'time'."""
+    actions: list[Action | None] = field(default_factory=list)
+    """Optional: the action that produced each result (filtering scores list operations by it)."""
+
+    def result(self, step: int) -> list[Item]:
+        """The result of step `step` (1-based); an unknown step is an empty result."""
+        if 1 <= step <= len(self.results):
+            return self.results[step - 1]
+        return []
+
+    def action(self, step: int) -> Action | None:
+        if 1 <= step <= len(self.actions):
+            return self.actions[step - 1]
+        return None
+
+    @property
+    def join_granularity(self) -> Granularity:
+        """Same-period joins use the answer's granularity, else the question time's, else days."""
+        if self.granularity is not None:
+            return self.granularity
+        if self.times:
+            return self.times[0].granularity
+        return Granularity.DAY
+
+    def reference(self, step: int) -> TimeSpan | None:
+        """The earliest time of step `step`'s result (None when it has no time)."""
+        return reference_span(self.result(step))
+
+    def join_period(self, step: int) -> TimeSpan | None:
+        """The day / month / year that a same-period join with step `step` matches."""
+        reference = self.reference(step)
+        return None if reference is None else period_of(reference, self.join_granularity)
+
+    def with_result(self, items: list[Item], action: Action | None = None) -> "ActionContext":
+        """A new context with one more step result appended."""
+        actions = list(self.actions) + [None] * (len(self.results) - len(self.actions))
+        return ActionContext(
+            results=[*self.results, list(items)],
+            times=list(self.times),
+            granularity=self.granularity,
+            answer_type=self.answer_type,
+            actions=[*actions, action],
+        )

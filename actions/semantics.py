@@ -1,0 +1,151 @@
+"""The exact temporal semantics of ARI's actions, as pure functions over item lists.
+
+The decider only chooses an action; these functions decide what it means. The rules:
+
+* A time constraint matches at its own granularity: "2005" is the whole year, "2005-11" the month,
+  "2005-11-03" the day. An item matches a constraint when its interval shares at least one day with
+  the constraint's span, so "in 2000" matches an interval that overlaps 2000 (`within`).
+* Open interval ends (None, CronQuestions) count as minus infinity (open start) and plus infinity
+  (open end). An item with neither end (no time at all) takes part in no time comparison.
+* before(ref): the item STARTED before the reference's first day (it began before). At the
+  reference's granularity this means "before 2008-05" = starts on or before 2008-04-30.
+* after(ref): the item STARTED after the reference's last day: "after 2008-05" = starts on or after
+  2008-06-01. An item with an open start never counts as after anything.
+* between(t1, t2) is inclusive: the item's interval overlaps [earliest start, latest end] of the
+  two times; for day points (MultiTQ) this is "inside".
+* first: every item tying at the earliest start. last: the latest start, ties broken by the
+  latest end; every item tying at that (start, end) is returned.
+* When the reference is a step result with several times, the reference is its EARLIEST time (the
+  first time the referenced event happened): the earliest-starting item's interval, at that item's
+  granularity (`reference_span`).
+* Same-period joins (MultiTQ equal_multi: "in the same month as ...") take the reference's
+  period at the join granularity (never finer than the reference's own) and keep the items that
+  overlap it (`same_period`).
+* Answers are formatted at the granularity the question asks, never finer than the item's own
+  (`format_answers`).
+
+Every function returns a new list without duplicates (same entity and interval once), keeps the
+input order where it does not sort, and maps an empty input to an empty list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from actions.items import Item
+from tkg_store.temporal import Granularity, TimeSpan, format_time, span_of
+
+_MIN = date.min
+_MAX = date.max
+
+
+def dedupe(items: Iterable[Item]) -> list[Item]:
+    """Items in first-seen order, each (entity, interval, granularity) once."""
+    seen: set[Item] = set()
+    result: list[Item] = []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            result.append(item)
+    return result
+
+
+def is_timed(item: Item) -> bool:
+    return item.start is not None or item.end is not None
+
+
+def start_of(item: Item) -> date:
+    """The item's first day; an open start is minus infinity."""
+    return item.start if item.start is not None else _MIN
+
+
+def end_of(item: Item) -> date:
+    """The item's last day; an open end is plus infinity."""
+    return item.end if item.end is not None else _MAX
+
+
+def within(items: Iterable[Item], span: TimeSpan) -> list[Item]:
+    """Items whose interval shares at least one day with `span` (a time constraint)."""
+    return dedupe(i for i in items if is_timed(i) and start_of(i) <= span.end and end_of(i) >= span.start)
+
+
+def before(items: Iterable[Item], reference: TimeSpan) -> list[Item]:
+    """Items that started strictly before the reference's first day."""
+    return dedupe(i for i in items if is_timed(i) and start_of(i) < reference.start)
+
+
+def after(items: Iterable[Item], reference: TimeSpan) -> list[Item]:
+    """Items that started strictly after the reference's last day (open starts never do)."""
+    return dedupe(i for i in items if i.start is not None and i.start > reference.end)
+
+
+def between(items: Iterable[Item], t1: TimeSpan, t2: TimeSpan) -> list[Item]:
+    """Items inside [t1, t2] inclusive, the two times taken in either order."""
+    lo = min(t1.start, t2.start)
+    hi = max(t1.end, t2.end)
+    return within(items, TimeSpan(lo, hi, t1.granularity.coarser(t2.granularity)))
+
+
+def first(items: Iterable[Item]) -> list[Item]:
+    """Every item tying at the earliest start."""
+    timed = [i for i in items if is_timed(i)]
+    if not timed:
+        return []
+    earliest = min(start_of(i) for i in timed)
+    return dedupe(i for i in timed if start_of(i) == earliest)
+
+
+def last(items: Iterable[Item]) -> list[Item]:
+    """Every item tying at the latest start, ties broken by the latest end."""
+    timed = [i for i in items if is_timed(i)]
+    if not timed:
+        return []
+    latest = max((start_of(i), end_of(i)) for i in timed)
+    return dedupe(i for i in timed if (start_of(i), end_of(i)) == latest)
+
+
+def reference_span(items: Iterable[Item]) -> TimeSpan | None:
+    """The earliest time of a step result, as a span at that item's granularity (None: no time).
+
+    Open ends become date.min / date.max, so before an open-started reference nothing is, and
+    after an open-ended one nothing is.
+    """
+    timed = [i for i in items if is_timed(i)]
+    if not timed:
+        return None
+    earliest = min(timed, key=lambda i: (start_of(i), end_of(i)))
+    return TimeSpan(start_of(earliest), end_of(earliest), earliest.granularity)
+
+
+def period_of(reference: TimeSpan, granularity: Granularity) -> TimeSpan:
+    """The day / month / year containing the reference's first day, never finer than the reference."""
+    return span_of(reference.start, reference.granularity.coarser(granularity))
+
+
+def same_period(items: Iterable[Item], reference: TimeSpan, granularity: Granularity) -> list[Item]:
+    """Items in the same day / month / year as the reference (MultiTQ equal_multi joins)."""
+    return within(items, period_of(reference, granularity))
+
+
+def format_item_time(item: Item, granularity: Granularity | None) -> str | None:
+    """An item's time as an answer string: its start (or its end when the start is open)."""
+    day = item.start if item.start is not None else item.end
+    if day is None:
+        return None
+    level = item.granularity if granularity is None else item.granularity.coarser(granularity)
+    return format_time(day, level)
+
+
+def format_answers(items: Iterable[Item], answer_type: str, granularity: Granularity | None = None) -> list[str]:
+    """The answer strings of a final result: KG entity names, or times at the asked granularity.
+
+    Entities are returned as KG names (`store.display` turns them into the gold form); duplicates
+    are dropped and the input order is kept.
+    """
+    answers: list[str] = []
+    for item in items:
+        text = item.entity if answer_type == "entity" else format_item_time(item, granularity)
+        if text is not None and text not in answers:
+            answers.append(text)
+    return answers
