@@ -43,6 +43,17 @@ class QuestionAnalysis:
     times: list[TimeMention] = field(default_factory=list)
     relations: list[tuple[str, float]] = field(default_factory=list)  # ranked KG relations (best first)
     answer_type: str = "entity"  # "entity" | "time"
-    time_level: Granularity | None = None  # granularity the answer asks for, when a time
+    time_level: Granularity | None = None  # answer granularity for time answers; else the comparison granularity
     pattern: str = "equal"  # one of PATTERNS
     cue: str | None = None  # before | after | first | last | same_day | same_month | same_year | between
+    cues: list[str] = field(default_factory=list)  # every temporal cue found (e.g. ["after", "first"])
+
+    @property
+    def linked_entities(self) -> list[EntityMention]:
+        """Mentions with at least one candidate, in order of appearance (the E1, E2... of programs)."""
+        return [m for m in self.entities if m.candidates]
+
+    @property
+    def no_entity_found(self) -> bool:
+        """True when no span of the question is close enough to any KG entity."""
+        return not self.linked_entities

@@ -1,0 +1,93 @@
+"""QuestionAnalyzer: free-text question -> QuestionAnalysis (entities, times, relations, type).
+
+Everything that can be built once per store (name tables, role vectors, the in-memory fact graph,
+the FAISS index over entity names) is built in the constructor and cached per store file, so a
+question costs a few milliseconds. `analyze_batch` embeds all questions' phrases in one call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.analysis.entities import EntityLinker
+from agents.analysis.graph import fact_graph
+from agents.analysis.question_type import classify, mask
+from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
+from agents.analysis.times import find_times
+from agents.analysis.types import QuestionAnalysis
+from ari.embedding import Embedder
+from tkg_store.store import TKGStore
+
+_LINKERS: dict[tuple[str, str | None], EntityLinker] = {}
+
+
+def default_lexicon(store: TKGStore) -> RelationLexicon | None:
+    """The bundled lexicon for the store's dataset (MultiTQ), when ARI ships one and it fits the store."""
+    source = store.meta().get("source", "")
+    path = bundled_lexicon_path(source) if source else None
+    if path is None or not path.exists():
+        return None
+    lexicon = RelationLexicon.load(path)
+    known = set(store.relation_names())
+    return lexicon if set(lexicon.relation_totals) <= known else None
+
+
+class QuestionAnalyzer:
+    """Analyses questions against one store."""
+
+    def __init__(
+        self,
+        store: TKGStore,
+        embedder: Embedder | None = None,
+        lexicon: RelationLexicon | None = None,
+        max_relations: int = 10,
+        use_default_lexicon: bool = True,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.graph = fact_graph(store)
+        key = (str(Path(store.path).resolve()), embedder.name if embedder is not None else None)
+        if key not in _LINKERS:
+            _LINKERS[key] = EntityLinker(store, embedder)
+        self.entity_linker = _LINKERS[key]
+        if lexicon is None and use_default_lexicon:
+            lexicon = default_lexicon(store)
+        self.relation_linker = RelationLinker(store, self.graph, embedder, lexicon)
+        self.max_relations = max_relations
+        self.kg_range = store.time_range()
+
+    def analyze(self, question: str) -> QuestionAnalysis:
+        return self.analyze_batch([question])[0]
+
+    def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
+        times = [find_times(q, self.kg_range) for q in questions]
+        entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
+        analyses = []
+        for question, ts, ents in zip(questions, times, entities):
+            kind = classify(question, ts)
+            analyses.append(
+                QuestionAnalysis(
+                    question=question,
+                    masked=mask(question, ents, ts),
+                    entities=ents,
+                    times=ts,
+                    answer_type=kind.answer_type,
+                    time_level=kind.time_level,
+                    pattern=kind.pattern,
+                    cue=kind.cue,
+                    cues=kind.cues,
+                )
+            )
+        if rank_relations:
+            self._rank_relations(analyses)
+        return analyses
+
+    def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
+        vectors = [None] * len(analyses)
+        if self.embedder is not None and analyses:
+            vectors = list(self.embedder.embed_batch([predicate_text(a.masked) for a in analyses]))
+        for analysis, vector in zip(analyses, vectors):
+            mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
+            candidates = self.relation_linker.connected(mentions)
+            ranked = self.relation_linker.rank(analysis.masked, candidates, vector)
+            analysis.relations = ranked[: self.max_relations]

@@ -1,0 +1,313 @@
+"""Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
+
+Four sources of candidate mentions, resolved longest-good-match first:
+1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded);
+2. role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
+   ("the Japanese Ministry of Finance", "the citizens of Belgium") scored against that qualifier's roles;
+3. for name-like spans left over, entities containing all of the span's words ("Keng Yaik");
+4. embedding similarity of those spans with every entity name (FAISS), above a floor.
+A span that none of these links closely enough is returned with no candidates: never a random guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agents.analysis.names import NameTables, Token, accepts_case, build_name_tables, ngram_key, tokenize
+from agents.analysis.roles import content_words, role_scores
+from agents.analysis.types import EntityMention
+from ari.embedding import Embedder
+from ari.vector_index import VectorIndex
+from tkg_store.name_vectors import name_vectors
+from tkg_store.store import TKGStore
+
+MAX_CANDIDATES = 5
+ROLE_FLOOR = 0.55  # a role phrase must score this much to stand for a role entity
+EMBEDDING_FLOOR = 0.62  # cosine below which an embedding neighbour is not a candidate
+MAX_ROLE_WORDS = 7
+
+# Words that end a role phrase: verbs' auxiliaries, prepositions that start a new constituent, question words.
+_PHRASE_BREAK = frozenset(
+    "did does do was were is are be been has have had would will could can should may might to in on at with "
+    "after before by from about first last who whom whose which what when that this these those than as "
+    "during since until into towards toward against over 's".split()
+) | frozenset("?,;:()")
+_DETERMINERS = frozenset({"the", "a", "an"})
+_LINKERS = frozenset({"of", "in", "from", "for"})
+_NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
+_NOT_NAMES = frozenset(
+    "who whom whose which what when where why how in on at after before with to did does do was were is are "
+    "could can would will the a an from by during since until for and or of first last same".split()
+)
+
+
+@dataclass
+class _Candidate:
+    start: int  # token index
+    end: int
+    entities: list[tuple[str, float]]
+    kind: str  # exact | role | qualifier | fuzzy | unlinked
+
+    @property
+    def score(self) -> float:
+        return self.entities[0][1] if self.entities else 0.0
+
+
+class EntityLinker:
+    """Links entity mentions of questions against one store. Build once per store; reuse for every question."""
+
+    def __init__(self, store: TKGStore, embedder: Embedder | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.tables: NameTables = build_name_tables(store)
+        self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
+        role_texts: dict[str, int] = {}
+        for qualifier, roles in self.tables.roles.items():
+            entries = []
+            for role, _entity in roles:
+                row = role_texts.setdefault(role, len(role_texts))
+                entries.append((role, content_words(role), row))
+            self._role_lists[qualifier] = entries
+        self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
+        self._role_matrix: np.ndarray | None = None
+        self._entity_index: VectorIndex | None = None
+        self._entity_rows: list[str] = []
+        self._vector_cache: dict[str, np.ndarray] = {}
+        if embedder is not None:
+            self._role_matrix = embedder.embed_batch(list(role_texts)) if role_texts else None
+            vectors = name_vectors(store, embedder)
+            self._entity_rows = vectors.entities
+            self._entity_index = VectorIndex(vectors.entity_matrix)
+
+    # -- public -----------------------------------------------------------------------------
+    def link(self, question: str, time_spans: list[tuple[int, int]] | None = None) -> list[EntityMention]:
+        return self.link_batch([question], [time_spans or []])[0]
+
+    def link_batch(
+        self, questions: list[str], time_spans: list[list[tuple[int, int]]] | None = None
+    ) -> list[list[EntityMention]]:
+        """Mentions of each question in order of appearance; embedding calls are batched over all questions."""
+        time_spans = time_spans or [[] for _ in questions]
+        tokenised = [tokenize(q) for q in questions]
+        blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
+        exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
+        role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
+        self._embed_missing([phrase for requests in role_requests for _, _, phrase, _ in requests])
+        results: list[list[EntityMention]] = []
+        pending: list[tuple[int, list[_Candidate], list[_Candidate]]] = []
+        for n, question in enumerate(questions):
+            roles = self._score_roles(role_requests[n])
+            chosen = _select(exact[n] + roles)
+            runs = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
+            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in runs]))
+        fuzzy_texts = [
+            questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
+            for n, _, runs in pending
+            for c in runs
+        ]
+        self._embed_missing(fuzzy_texts)
+        for n, chosen, runs in pending:
+            toks = tokenised[n]
+            for run in runs:
+                text = questions[n][toks[run.start].start : toks[run.end - 1].end]
+                run.entities = self._fuzzy(text)
+                run.kind = "fuzzy" if run.entities else "unlinked"
+            mentions = sorted(chosen + runs, key=lambda c: c.start)
+            results.append(
+                [
+                    EntityMention(
+                        questions[n][toks[c.start].start : toks[c.end - 1].end],
+                        (toks[c.start].start, toks[c.end - 1].end),
+                        c.entities[:MAX_CANDIDATES],
+                    )
+                    for c in mentions
+                ]
+            )
+        return results
+
+    # -- exact names ------------------------------------------------------------------------
+    def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
+        found = []
+        longest = min(self.tables.max_tokens, 12)
+        for i in range(len(tokens)):
+            if i in blocked or not tokens[i].key or tokens[i].key == "'s":
+                continue
+            for j in range(i + 1, min(len(tokens), i + longest) + 1):
+                if j - 1 in blocked:
+                    break
+                if not tokens[j - 1].key or tokens[j - 1].key == "'s":
+                    continue  # a mention never ends on punctuation or a possessive
+                key = ngram_key(text, tokens, i, j)
+                names = self.tables.by_key.get(key)
+                if not names:
+                    continue
+                surface = text[tokens[i].start : tokens[j - 1].end]
+                if surface.islower() and j - i == 1 and len(surface) < 4:
+                    continue  # "us", "un": pronouns and particles, not names
+                if not accepts_case(self.tables, key, surface):
+                    continue
+                score = 1.0 if any(self.store.display(n) == surface for n in names) else 0.97
+                found.append(_Candidate(i, j, [(name, score) for name in names], "exact"))
+        return found
+
+    # -- role of a qualifier ----------------------------------------------------------------
+    def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
+        """(start, end, qualifiers, is_adjective) for each qualifier name, alias or demonym in the text."""
+        found = []
+        for i in range(len(tokens)):
+            if i in blocked or not tokens[i].key or tokens[i].key == "'s":
+                continue
+            for j in range(i + 1, min(len(tokens), i + 8) + 1):
+                if j - 1 in blocked:
+                    break
+                if not tokens[j - 1].key or tokens[j - 1].key == "'s":
+                    continue
+                key = ngram_key(text, tokens, i, j)
+                qualifiers = self.tables.qualifier_keys.get(key)
+                if not qualifiers:
+                    continue
+                surface = text[tokens[i].start : tokens[j - 1].end]
+                if not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4):
+                    continue
+                found.append((i, j, qualifiers, key in self.tables.adjective_keys))
+        return found
+
+    def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]):
+        """Candidate (mention start, mention end, role phrase, qualifiers) around each qualifier."""
+        requests = []
+        for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
+            possessive = j < len(tokens) and tokens[j].key == "'s"
+            first = j + 1 if possessive else j
+            # forward: "the Japanese Ministry of Finance", "Japan's finance ministry", "the US envoy"
+            for end in range(first + 1, min(len(tokens), first + MAX_ROLE_WORDS) + 1):
+                if end - 1 in blocked or tokens[end - 1].key in _PHRASE_BREAK:
+                    break
+                phrase = text[tokens[first].start : tokens[end - 1].end]
+                requests.append((i, end, phrase, (qualifiers, adjective or possessive)))
+            # backward: "the government of Guinea-Bissau", "the citizens of Belgium"
+            k = i - 1
+            if k >= 0 and tokens[k].key in _DETERMINERS:
+                k -= 1
+            if k >= 1 and tokens[k].key in _LINKERS:
+                for start in range(k - 1, max(-1, k - 1 - MAX_ROLE_WORDS), -1):
+                    if start in blocked or tokens[start].key in _PHRASE_BREAK or tokens[start].key in _DETERMINERS:
+                        break
+                    phrase = text[tokens[start].start : tokens[k - 1].end]
+                    requests.append((start, j, phrase, (qualifiers, True)))
+        return requests
+
+    def _score_roles(self, requests) -> list[_Candidate]:
+        best: dict[tuple[int, int], _Candidate] = {}
+        qualifier_spans: dict[tuple[int, int], list[str]] = {}
+        for start, end, phrase, (qualifiers, attributive) in requests:
+            vector = self._vector_cache.get(phrase)
+            scored: list[tuple[str, float]] = []
+            for qualifier in qualifiers:
+                roles = self._role_lists.get(qualifier, [])
+                scores = role_scores(phrase, roles, vector, self._role_matrix)
+                scored += [(self._role_entity[qualifier][role], s) for (role, _, _), s in zip(roles, scores)]
+            scored.sort(key=lambda pair: -pair[1])
+            floor = ROLE_FLOOR if attributive else ROLE_FLOOR + 0.15
+            if not scored or scored[0][1] < floor:
+                continue
+            own = [self.tables.qualifier_entity[q] for q in qualifiers if q in self.tables.qualifier_entity]
+            top = [(e, round(s, 4)) for e, s in scored[:MAX_CANDIDATES] if s >= 0.3]
+            top += [(e, 0.3) for e in own if e not in dict(top)]
+            candidate = _Candidate(start, end, top, "role")
+            key = (start, end)
+            if key not in best or candidate.score > best[key].score:
+                best[key] = candidate
+        return list(best.values())
+
+    # -- fallbacks for left-over names ------------------------------------------------------
+    def _fuzzy(self, text: str) -> list[tuple[str, float]]:
+        scores: dict[str, float] = {}
+        words = [w for w in text.lower().split() if w]
+        from tkg_store.store import normalize_name
+
+        key_words = [w for w in normalize_name(text).split() if w not in _NAME_CONNECTORS]
+        if key_words:
+            rows = None
+            for word in key_words:
+                posting = self.tables.postings.get(word, set())
+                rows = posting if rows is None else rows & posting
+                if not rows:
+                    break
+            for row in sorted(rows or [])[:200]:
+                tokens = self.tables.entity_tokens[row]
+                ratio = len(set(key_words)) / max(len(set(tokens)), 1)
+                name = self.tables.entities[row]
+                scores[name] = max(scores.get(name, 0.0), 0.55 + 0.4 * ratio)
+        vector = self._vector_cache.get(text)
+        if vector is not None and self._entity_index is not None and words:
+            sims, ids = self._entity_index.search(vector[None, :], MAX_CANDIDATES)
+            for sim, row in zip(sims[0], ids[0]):
+                if row >= 0 and sim >= EMBEDDING_FLOOR:
+                    name = self._entity_rows[row]
+                    scores[name] = max(scores.get(name, 0.0), float(sim) * 0.9)
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+        return [(name, round(score, 4)) for name, score in ranked[:MAX_CANDIDATES]]
+
+    def _embed_missing(self, texts: list[str]) -> None:
+        if self.embedder is None:
+            return
+        missing = sorted({t for t in texts if t not in self._vector_cache})
+        if not missing:
+            return
+        if len(self._vector_cache) > 200_000:
+            self._vector_cache.clear()
+        for text, vector in zip(missing, self.embedder.embed_batch(missing)):
+            self._vector_cache[text] = vector
+
+
+def _blocked_tokens(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:
+    """Tokens inside time expressions: never part of an entity name."""
+    return {k for k, t in enumerate(tokens) for a, b in spans if t.start < b and a < t.end}
+
+
+def _select(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Non-overlapping mentions, longest good match first (a role phrase beats the country inside it)."""
+    ranked = sorted(candidates, key=lambda c: (-(c.end - c.start), -c.score, c.start))
+    chosen: list[_Candidate] = []
+    for candidate in ranked:
+        if all(candidate.end <= c.start or c.end <= candidate.start for c in chosen):
+            chosen.append(candidate)
+    return chosen
+
+
+def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked: set[int]) -> list[tuple[int, int]]:
+    """Capitalised token runs ("Keng Yaik", "the Mainland Affairs Council") no other source explained."""
+    covered = set(blocked)
+    for c in chosen:
+        covered.update(range(c.start, c.end))
+    runs = []
+    k = 0
+    while k < len(tokens):
+        if k in covered or not _name_like(tokens, k):
+            k += 1
+            continue
+        end = k + 1
+        while end < len(tokens) and end not in covered:
+            if _name_like(tokens, end):
+                end += 1
+            elif (
+                tokens[end].key in _NAME_CONNECTORS
+                and end + 1 < len(tokens)
+                and end + 1 not in covered
+                and _name_like(tokens, end + 1)
+            ):
+                end += 2
+            else:
+                break
+        runs.append((k, end))
+        k = end
+    return runs
+
+
+def _name_like(tokens: list[Token], k: int) -> bool:
+    token = tokens[k]
+    if not token.key or token.key == "'s" or not token.text[:1].isupper():
+        return False
+    return not (token.key in _NOT_NAMES)

@@ -1,0 +1,109 @@
+"""Tokens of question text and the name tables built once per store for linking.
+
+Matching is done on `normalize_name` keys of token n-grams, so "Kōichirō Genba", "Koichiro Genba" and
+`Koichiro_Genba` meet at the same key. Names of the form `Role_(Qualifier)` (ICEWS sectors such as
+`Court_Judge_(Malaysia)`) are also indexed by qualifier, so "a Malaysian judge" can be resolved by
+finding the qualifier first and then the role among the few that qualifier has.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.analysis.demonyms import CASE_SENSITIVE, country_aliases
+from tkg_store.store import TKGStore, normalize_name
+
+_TOKEN = re.compile(r"[^\W_]+(?:[.\-'’][^\W_]+)*\.?|['’]s\b|[?,;:/()]")
+_QUALIFIED = re.compile(r"^(?P<role>.+?)[_ ]\((?P<qualifier>[^()]+)\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    key: str  # normalize_name(text); "" for punctuation
+
+
+def tokenize(text: str) -> list[Token]:
+    """Word tokens with character offsets; a possessive "'s" and punctuation are their own tokens."""
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        word = match.group(0)
+        if word[0] not in "'’" and re.search(r"['’]s$", word):
+            # "Japan's" -> "Japan" + "'s"
+            cut = match.end() - 2
+            tokens.append(Token(text[match.start() : cut], match.start(), cut, normalize_name(text[match.start() : cut])))
+            tokens.append(Token(text[cut : match.end()], cut, match.end(), "'s"))
+            continue
+        key = "'s" if word in ("'s", "’s") else normalize_name(word)
+        tokens.append(Token(word, match.start(), match.end(), key))
+    return tokens
+
+
+def ngram_key(text: str, tokens: list[Token], i: int, j: int) -> str:
+    """The normalised key of tokens[i:j] (the original text between them, punctuation folded)."""
+    return normalize_name(text[tokens[i].start : tokens[j - 1].end])
+
+
+@dataclass
+class NameTables:
+    """Lookup tables over one store's entity names."""
+
+    by_key: dict[str, list[str]] = field(default_factory=dict)  # normalised display -> entities
+    qualifier_keys: dict[str, list[str]] = field(default_factory=dict)  # alias key -> qualifier names
+    case_sensitive_keys: dict[str, str] = field(default_factory=dict)  # key -> the only accepted spelling
+    adjective_keys: set[str] = field(default_factory=set)  # alias keys that are not the qualifier's own name
+    roles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # qualifier -> [(role text, entity)]
+    qualifier_entity: dict[str, str] = field(default_factory=dict)  # qualifier -> the entity of that name
+    postings: dict[str, set[int]] = field(default_factory=dict)  # name token -> entity rows
+    entity_tokens: list[tuple[str, ...]] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    max_tokens: int = 1
+
+
+def build_name_tables(store: TKGStore) -> NameTables:
+    tables = NameTables()
+    tables.entities = sorted(store.entity_names())
+    for row, name in enumerate(tables.entities):
+        display = store.display(name)
+        key = normalize_name(display)
+        if key:
+            tables.by_key.setdefault(key, []).append(name)
+        words = tuple(key.split())
+        tables.entity_tokens.append(words)
+        tables.max_tokens = max(tables.max_tokens, len(words))
+        for word in set(words):
+            tables.postings.setdefault(word, set()).add(row)
+        match = _QUALIFIED.match(display)
+        if match:
+            role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
+            tables.roles.setdefault(qualifier, []).append((role, name))
+    for qualifier in tables.roles:
+        key = normalize_name(qualifier)
+        tables.qualifier_keys.setdefault(key, []).append(qualifier)
+        if key.startswith("the "):
+            tables.qualifier_keys.setdefault(key[4:], []).append(qualifier)
+        for entity in tables.by_key.get(key, []):
+            tables.qualifier_entity[qualifier] = entity
+    known = {normalize_name(q): q for q in tables.roles}
+    for country, aliases in country_aliases().items():
+        qualifier = known.get(normalize_name(country))
+        if qualifier is None:
+            continue
+        for alias in aliases:
+            key = normalize_name(alias)
+            if qualifier not in tables.qualifier_keys.setdefault(key, []):
+                tables.qualifier_keys[key].append(qualifier)
+            if alias in CASE_SENSITIVE or alias.replace(".", "") in CASE_SENSITIVE:
+                tables.case_sensitive_keys[key] = alias.replace(".", "")
+            if key != normalize_name(qualifier):
+                tables.adjective_keys.add(key)
+    return tables
+
+
+def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
+    """"US" is the United States, "us" is a pronoun: case-sensitive aliases must be written as listed."""
+    wanted = tables.case_sensitive_keys.get(key)
+    return wanted is None or surface.replace(".", "").replace(" ", "") == wanted

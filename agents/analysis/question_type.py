@@ -1,0 +1,88 @@
+"""Question typing: what kind of answer is asked and which temporal pattern the question follows.
+
+Named question_type.py rather than typing.py so it can never shadow the standard library's `typing`.
+The pattern is read from cue words (before / after / first / last / same day|month|year as / between),
+combined as MultiTQ combines them: "first ... after X" is after_first, "last ... before X" before_last,
+"first ... in 2012" equal_multi. These are features for the decider and the memory, not hard rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.analysis.times import asked_granularity
+from agents.analysis.types import EntityMention, TimeMention
+from tkg_store.temporal import Granularity
+
+_SAME = re.compile(r"\bsame\s+(day|month|year)\b", re.IGNORECASE)
+_FIRST = re.compile(r"\b(?:first|earliest|initially|originally)\b", re.IGNORECASE)
+_LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
+_BEFORE = re.compile(r"\b(?:before|prior\s+to|earlier\s+than|preceding|ahead\s+of)\b", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:after|following|later\s+than|subsequent\s+to|since)\b", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\b.+\band\b", re.IGNORECASE)
+
+
+@dataclass
+class QuestionType:
+    answer_type: str  # "entity" | "time"
+    time_level: Granularity  # answer granularity for time answers; comparison granularity otherwise
+    pattern: str  # one of types.PATTERNS
+    cue: str | None  # the main temporal cue
+    cues: list[str] = field(default_factory=list)  # every cue found, in a fixed order
+
+
+def classify(question: str, times: list[TimeMention]) -> QuestionType:
+    asked = asked_granularity(question)
+    answer_type = "time" if asked is not None else "entity"
+    cues = []
+    same = _SAME.search(question)
+    if same:
+        cues.append(f"same_{same.group(1).lower()}")
+    if _BETWEEN.search(question) and len(times) >= 2:
+        cues.append("between")
+    for name, pattern in (("before", _BEFORE), ("after", _AFTER), ("first", _FIRST), ("last", _LAST)):
+        if pattern.search(question):
+            cues.append(name)
+    ordinal = "first" if "first" in cues else "last" if "last" in cues else None
+    relative = "after" if "after" in cues else "before" if "before" in cues else None
+    if same:
+        pattern, cue = "equal_multi", cues[0]
+    elif ordinal and relative and answer_type == "entity":
+        pattern, cue = ("after_first" if relative == "after" else "before_last"), relative
+    elif ordinal and times and answer_type == "entity":
+        pattern, cue = "equal_multi", ordinal
+    elif ordinal:
+        pattern, cue = "first_last", ordinal
+    elif relative:
+        pattern, cue = "before_after", relative
+    elif "between" in cues:
+        pattern, cue = "before_after", "between"
+    else:
+        pattern, cue = "equal", None
+    if asked is not None:
+        level = asked
+    elif same:
+        level = Granularity(same.group(1).lower())
+    elif times:
+        level = times[0].time.granularity
+    else:
+        level = Granularity.DAY
+    return QuestionType(answer_type, level, pattern, cue, cues)
+
+
+def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:
+    """Entities -> {E1}, {E2}... and times -> {T1}... by order of appearance: the entity-free form."""
+    spans = [(m.span, "E") for m in entities] + [(t.span, "T") for t in times]
+    spans.sort()
+    counters = {"E": 0, "T": 0}
+    pieces, cursor = [], 0
+    for (start, end), kind in spans:
+        if start < cursor:
+            continue
+        counters[kind] += 1
+        pieces.append(question[cursor:start])
+        pieces.append(f"{{{kind}{counters[kind]}}}")
+        cursor = end
+    pieces.append(question[cursor:])
+    return "".join(pieces)

@@ -1,0 +1,215 @@
+"""Relation linking: rank the KG relations that connect a question's entities by fit to its wording.
+
+Two signals. A lexicon learned from questions with known answers: for each such question, the
+relations through which some short program over its linked entities reaches a gold answer are
+credited with the question's word n-grams (entities and times masked), and a naive-Bayes posterior
+over the candidate relations is read from those counts. And embedding similarity between the
+question's predicate and each relation's text, which carries paraphrases the lexicon has not seen.
+The lexicon is a JSON file, so a store or a memory can keep and reload it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+import numpy as np
+
+from agents.analysis.graph import FactGraph
+from ari.embedding import Embedder
+from ari.errors import UsageError
+from tkg_store.name_vectors import name_vectors
+from tkg_store.store import TKGStore
+
+if TYPE_CHECKING:
+    from agents.analysis.analyzer import QuestionAnalyzer
+
+LEXICON_FORMAT = 1
+_SMOOTHING = 0.1
+_PLACEHOLDER = re.compile(r"\{[ET]\d+\}")
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def predicate_ngrams(masked: str, longest: int = 3) -> list[str]:
+    """Word n-grams of a masked question; placeholders become boundaries so no n-gram spans an entity."""
+    grams: list[str] = []
+    for piece in _PLACEHOLDER.split(masked.lower()):
+        words = _WORD.findall(piece)
+        for n in range(1, longest + 1):
+            grams += [" ".join(words[k : k + n]) for k in range(len(words) - n + 1)]
+    return grams
+
+
+def predicate_text(masked: str) -> str:
+    """The masked question without placeholders: the text embedded to compare with relation names."""
+    return " ".join(_PLACEHOLDER.sub(" ", masked).split())
+
+
+@dataclass
+class RelationLexicon:
+    """Learned n-gram -> relation evidence (fractional counts)."""
+
+    counts: dict[str, dict[str, float]] = field(default_factory=dict)
+    relation_totals: dict[str, float] = field(default_factory=dict)  # credited questions per relation
+    gram_totals: dict[str, float] = field(default_factory=dict)  # credited n-grams per relation
+    questions: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, grams: Iterable[str], relations: Iterable[str]) -> None:
+        relations = sorted(set(relations))
+        if not relations:
+            return
+        share = 1.0 / len(relations)
+        self.questions += 1
+        grams = set(grams)
+        for gram in grams:
+            row = self.counts.setdefault(gram, {})
+            for relation in relations:
+                row[relation] = row.get(relation, 0.0) + share
+        for relation in relations:
+            self.relation_totals[relation] = self.relation_totals.get(relation, 0.0) + share
+            self.gram_totals[relation] = self.gram_totals.get(relation, 0.0) + share * len(grams)
+
+    def posterior(self, grams: list[str], candidates: list[str]) -> dict[str, float] | None:
+        """P(relation | n-grams) over the candidates, or None when no n-gram was ever seen."""
+        known = [g for g in set(grams) if g in self.counts]
+        if not known or not candidates:
+            return None
+        vocabulary = max(len(self.counts), 1)
+        total = sum(self.relation_totals.values()) or 1.0
+        logs = []
+        for relation in candidates:
+            prior = self.relation_totals.get(relation, 0.0)
+            score = math.log((prior + _SMOOTHING) / (total + _SMOOTHING * len(candidates)))
+            denominator = math.log(self.gram_totals.get(relation, 0.0) + _SMOOTHING * vocabulary)
+            for gram in known:
+                score += math.log(self.counts[gram].get(relation, 0.0) + _SMOOTHING) - denominator
+            logs.append(score)
+        top = max(logs)
+        weights = [math.exp(v - top) for v in logs]
+        norm = sum(weights)
+        return {relation: w / norm for relation, w in zip(candidates, weights)}
+
+    # -- files ------------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        data = {
+            "format": LEXICON_FORMAT,
+            "questions": self.questions,
+            "meta": self.meta,
+            "relation_totals": {r: round(v, 4) for r, v in sorted(self.relation_totals.items())},
+            "gram_totals": {r: round(v, 4) for r, v in sorted(self.gram_totals.items())},
+            "counts": {
+                g: {r: round(v, 4) for r, v in sorted(row.items())} for g, row in sorted(self.counts.items())
+            },
+        }
+        Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "RelationLexicon":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UsageError(f"cannot read relation lexicon {path}: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != LEXICON_FORMAT:
+            raise UsageError(f"{path} is not a relation lexicon (format {LEXICON_FORMAT})")
+        return cls(
+            data["counts"], data["relation_totals"], data["gram_totals"], int(data.get("questions", 0)), data.get("meta", {})
+        )
+
+
+def bundled_lexicon_path(name: str = "multitq") -> Path:
+    """The lexicon shipped with ARI for a dataset (learned on its dev questions)."""
+    return Path(__file__).parent / "data" / f"{name}_relation_lexicon.json"
+
+
+class RelationLinker:
+    """Ranks a store's relations for questions, restricted to relations connecting the linked entities."""
+
+    def __init__(
+        self,
+        store: TKGStore,
+        graph: FactGraph,
+        embedder: Embedder | None = None,
+        lexicon: RelationLexicon | None = None,
+        lexicon_weight: float = 0.8,
+    ) -> None:
+        self.store = store
+        self.graph = graph
+        self.embedder = embedder
+        self.lexicon = lexicon
+        self.lexicon_weight = lexicon_weight
+        self.all_relations = sorted(store.relation_names())
+        self._vectors = name_vectors(store, embedder) if embedder is not None else None
+
+    def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
+        """Relations linking candidates of two different mentions; else those around any candidate."""
+        linked = [names[:per_mention] for names in mentions if names]
+        between: set[str] = set()
+        for a in range(len(linked)):
+            for b in range(a + 1, len(linked)):
+                for x in linked[a]:
+                    for y in linked[b]:
+                        between |= self.graph.relations_between(x, y)
+        if between:
+            return sorted(between)
+        around: set[str] = set()
+        for names in linked:
+            for name in names:
+                around |= self.graph.relations_of(name)
+        return sorted(around) if around else list(self.all_relations)
+
+    def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
+        """Candidates ranked best first with a score in [0, 1]."""
+        if not candidates:
+            return []
+        similarity = {r: 0.0 for r in candidates}
+        if question_vector is not None and self._vectors is not None:
+            rows = [self._vectors.relation_row[r] for r in candidates]
+            sims = self._vectors.relation_matrix[rows] @ question_vector
+            similarity = {r: max(0.0, float(s)) for r, s in zip(candidates, sims)}
+        posterior = self.lexicon.posterior(predicate_ngrams(masked), candidates) if self.lexicon else None
+        if posterior is None:
+            scores = similarity
+        else:
+            w = self.lexicon_weight
+            scores = {r: w * posterior[r] + (1 - w) * similarity[r] for r in candidates}
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+        return [(r, round(s, 4)) for r, s in ranked]
+
+
+def learn_relation_lexicon(
+    store: TKGStore,
+    questions: list[dict],
+    analyzer: "QuestionAnalyzer",
+    batch_size: int = 512,
+) -> RelationLexicon:
+    """Learn n-gram -> relation evidence from questions with known answers.
+
+    Each question is a dict with `question`, `answers` and `answer_type` (the MultiTQ schema). A relation
+    is credited when a program of the question's own pattern over its linked entities reaches a gold
+    answer through it (any program, when none of its pattern does).
+    """
+    from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
+
+    search = ProgramSearch(store, analyzer.graph)
+    lexicon = RelationLexicon()
+    for offset in range(0, len(questions), batch_size):
+        chunk = questions[offset : offset + batch_size]
+        analyses = analyzer.analyze_batch([q["question"] for q in chunk], rank_relations=False)
+        for record, analysis in zip(chunk, analyses):
+            mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
+            hits = search.reaching(
+                mentions, [t.time for t in analysis.times], list(record["answers"]), record["answer_type"]
+            )
+            if not hits:
+                continue
+            wanted = SHAPES_BY_PATTERN.get((analysis.pattern, analysis.answer_type), frozenset())
+            fitting = [h for h in hits if h.shape in wanted] or hits
+            top = [h for h in fitting if all(rank == 0 for _, rank in h.entities)] or fitting
+            lexicon.add(predicate_ngrams(analysis.masked), {h.relation for h in top})
+    lexicon.meta = {"questions_seen": len(questions), "store": Path(store.path).name}
+    return lexicon

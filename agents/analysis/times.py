@@ -1,0 +1,95 @@
+"""Time expressions in question text, at the granularity they were written.
+
+The datasets write dates as "8 May 2013", "May 2010", "Jun 25th, 2006", "November, 2005", "in Dec, 2008",
+"2005-11", "2005-11-03" or a bare year. Each is read into a `TimeSpan` (day, month or year), and checked
+against the KG's range so a question about 1990 on a 2005-2015 KG is recognised as out of range rather
+than silently matching nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from agents.analysis.types import TimeMention
+from tkg_store.temporal import Granularity, TimeSpan, span_of
+
+MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+    "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+
+# Tried in order; an earlier (more specific) form wins where two overlap.
+_PATTERNS = [
+    re.compile(r"(?<![\d-])(?P<year>\d{4})-(?P<mnum>\d{1,2})(?:-(?P<day>\d{1,2}))?(?![\d-])"),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE),
+    re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
+]
+
+
+def find_times(text: str, kg_range: TimeSpan | None = None) -> list[TimeMention]:
+    """Every date expression of `text`, in order of appearance, non-overlapping."""
+    found: list[TimeMention] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            span = match.span()
+            if any(span[0] < end and start < span[1] for start, end in taken):
+                continue
+            time = _to_span(match)
+            if time is None:
+                continue
+            taken.append(span)
+            found.append(TimeMention(match.group(0), span, time, in_range(time, kg_range)))
+    found.sort(key=lambda mention: mention.span)
+    return found
+
+
+def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
+    """Whether a time shares at least one day with the KG's range (unknown range: assume yes)."""
+    return kg_range is None or time.overlaps(kg_range.start, kg_range.end)
+
+
+def _to_span(match: re.Match[str]) -> TimeSpan | None:
+    parts = match.groupdict()
+    year = int(parts["year"])
+    if parts.get("month"):
+        month = MONTHS[parts["month"].lower()]
+    elif parts.get("mnum"):
+        month = int(parts["mnum"])
+    else:
+        return span_of(date(year, 1, 1), Granularity.YEAR)
+    try:
+        if parts.get("day"):
+            return span_of(date(year, month, int(parts["day"])), Granularity.DAY)
+        return span_of(date(year, month, 1), Granularity.MONTH)
+    except ValueError:
+        return None  # "31 February 2010" or "2010-13": not a date
+
+
+_ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\byear\s+(?:did|was|were|does|is)\b", re.IGNORECASE)
+_ASKS_MONTH = re.compile(r"\b(?:which|what)\s+month\b|\bmonth\s+(?:did|was|were|does|is)\b", re.IGNORECASE)
+_ASKS_DAY = re.compile(
+    r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would)\b|"
+    r"\b(?:which|what)\s+(?:date|day|time)\b|\bon\s+what\b",
+    re.IGNORECASE,
+)
+
+
+def asked_granularity(question: str) -> Granularity | None:
+    """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
+    if _ASKS_YEAR.search(question):
+        return Granularity.YEAR
+    if _ASKS_MONTH.search(question):
+        return Granularity.MONTH
+    if _ASKS_DAY.search(question):
+        return Granularity.DAY
+    return None
