@@ -1,0 +1,178 @@
+"""Batch runs end to end with a real brute-force solver over a real DuckDB store."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ari.errors import UsageError
+from bench_support import QUESTIONS, BruteForceFactory, BruteForceSolver, build_store, question_records
+from benchmarks.loaders import get_loader
+from benchmarks.plan import RunSpec, run
+from benchmarks.results_log import read_results
+from benchmarks.runner import RunOptions, run_benchmark
+from benchmarks.selection import shard_of, stratified_sample, take_shard, parse_shard
+from benchmarks.loaders.types import Question
+
+SUMMARY_KEYS = {"n", "hits_at_1", "hits_at_10", "by_qtype", "abstain_precision", "abstain_recall",
+                "false_unknown_rate", "mean_steps", "questions_per_second", "config"}
+
+
+@pytest.fixture()
+def setup(tmp_path):
+    db = build_store(tmp_path / "kg.duckdb")
+    qfile = tmp_path / "questions.json"
+    qfile.write_text(json.dumps(question_records()), encoding="utf-8")
+    return db, qfile
+
+
+def _spec(db, qfile, out, **kw):
+    return RunSpec(dataset="multitq", out=out, db=db, questions_file=qfile, quiet=True, **kw)
+
+
+def test_run_end_to_end_writes_results_summary_and_report(setup, tmp_path):
+    db, qfile = setup
+    out = tmp_path / "run"
+    outcome = run(_spec(db, qfile, out), factory=BruteForceFactory(str(db)))
+    assert outcome.answered_now == len(QUESTIONS)
+    summary = json.loads((out / "summary.json").read_text())
+    assert SUMMARY_KEYS <= set(summary)
+    assert summary["n"] == 9 and summary["n_answerable"] == 8
+    assert summary["hits_at_1"] == 1.0  # the brute-force solver is exact on its own KG
+    assert summary["by_qtype"] == {"equal": 1.0, "first_last": 1.0}
+    assert summary["abstain_precision"] == 1.0 and summary["abstain_recall"] == 1.0
+    assert summary["false_unknown_rate"] == 0.0
+    assert summary["mean_steps"] == pytest.approx(sum([2, 2, 3, 3, 3, 2, 2, 3, 1]) / 9)
+    assert summary["config"]["agent_config"]["decider"] == "offline"
+    assert summary["config"]["questions_in_run"] == 9 and summary["complete"]
+    records = read_results(out / "results.jsonl")
+    assert records["4"]["answers"] == ["2010-05-01"] and records["4"]["hit1"]  # day cut to the gold month
+    assert records["9"]["abstained"] and records["9"]["answer"] is None
+    assert (out / "report.png").stat().st_size > 1000
+    assert "| equal | 5 |" in (out / "report.md").read_text()
+
+
+def test_ablation_switches_reach_the_config(setup, tmp_path):
+    db, qfile = setup
+    spec = _spec(db, qfile, tmp_path / "abl", agent={"use_methodology": False, "use_filtering": False})
+    summary = run(spec, factory=BruteForceFactory(str(db))).summary
+    assert summary["config"]["agent_config"]["use_methodology"] is False
+    assert summary["config"]["agent_config"]["use_filtering"] is False
+    assert summary["config"]["agent_config"]["use_clustering"] is True
+
+
+def test_resume_after_a_crash_answers_each_question_once(setup, tmp_path):
+    db, qfile = setup
+    questions = get_loader("multitq").load(qfile).questions
+    out = tmp_path / "run"
+    crashing = BruteForceSolver(db, fail_after=5)
+    with pytest.raises(RuntimeError, match="simulated"):
+        run_benchmark(questions, lambda: crashing, out, {"dataset": "multitq"}, RunOptions(batch_size=2, quiet=True))
+    assert len(read_results(out / "results.jsonl")) == 4  # two whole batches were written before the crash
+    again = BruteForceSolver(db)
+    outcome = run_benchmark(questions, lambda: again, out, {"dataset": "multitq"}, RunOptions(batch_size=2, quiet=True))
+    assert outcome.skipped_done == 4 and outcome.answered_now == 5
+    assert again.asked == [q.text for q in questions[4:]]  # nothing already answered is asked again
+    lines = (out / "results.jsonl").read_text().splitlines()
+    assert Counter(json.loads(line)["qid"] for line in lines) == Counter(q.qid for q in questions)
+    assert outcome.summary["n"] == 9 and outcome.summary["hits_at_1"] == 1.0
+
+
+def test_resume_cuts_a_torn_last_line(setup, tmp_path):
+    db, qfile = setup
+    questions = get_loader("multitq").load(qfile).questions
+    out = tmp_path / "run"
+    run_benchmark(questions[:3], BruteForceFactory(str(db)), out, {"dataset": "multitq"}, RunOptions(quiet=True))
+    with (out / "results.jsonl").open("a") as handle:
+        handle.write('{"qid": "4", "question": "When did Ang')  # killed mid-write
+    outcome = run_benchmark(questions, BruteForceFactory(str(db)), out, {"dataset": "multitq"}, RunOptions(quiet=True))
+    assert outcome.answered_now == 6
+    lines = (out / "results.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["qid"] for line in lines) == sorted(q.qid for q in questions)
+
+
+_KILLABLE = """
+import sys, json
+sys.path.insert(0, {tests!r})
+from bench_support import BruteForceFactory
+from benchmarks.loaders import get_loader
+from benchmarks.runner import RunOptions, run_benchmark
+qs = get_loader("multitq").load({qfile!r}).questions
+run_benchmark(qs, BruteForceFactory({db!r}, delay_s={delay}), {out!r}, {{"dataset": "multitq"}},
+              RunOptions(batch_size=1, quiet=True))
+"""
+
+
+def test_run_killed_halfway_resumes_without_redoing_or_losing(setup, tmp_path):
+    db, qfile = setup
+    out = tmp_path / "killed"
+    tests = str(Path(__file__).parent)
+    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=0.4)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    results = out / "results.jsonl"
+    deadline = time.time() + 60
+    while time.time() < deadline and (not results.exists() or len(results.read_text().splitlines()) < 3):
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    first = read_results(results)
+    assert 3 <= len(first) < len(QUESTIONS)
+    questions = get_loader("multitq").load(qfile).questions
+    solver = BruteForceSolver(db)
+    outcome = run_benchmark(questions, lambda: solver, out, {"dataset": "multitq"}, RunOptions(quiet=True))
+    assert set(solver.asked).isdisjoint(first[q]["question"] for q in first)
+    qids = [json.loads(line)["qid"] for line in results.read_text().splitlines()]
+    assert sorted(qids) == sorted(q.qid for q in questions) and outcome.summary["n"] == len(QUESTIONS)
+
+
+def test_rerun_with_a_different_identity_is_refused(setup, tmp_path):
+    db, qfile = setup
+    out = tmp_path / "run"
+    run(_spec(db, qfile, out), factory=BruteForceFactory(str(db)))
+    with pytest.raises(UsageError, match="different run .*agent_config"):
+        run(_spec(db, qfile, out, agent={"use_filtering": False}), factory=BruteForceFactory(str(db)))
+
+
+def test_worker_processes_give_the_same_results(setup, tmp_path):
+    db, qfile = setup
+    one = run(_spec(db, qfile, tmp_path / "one"), factory=BruteForceFactory(str(db))).summary
+    two = run(_spec(db, qfile, tmp_path / "two", workers=2, batch_size=2), factory=BruteForceFactory(str(db))).summary
+    assert {k: one[k] for k in ("n", "hits_at_1", "by_qtype", "mean_steps")} == {
+        k: two[k] for k in ("n", "hits_at_1", "by_qtype", "mean_steps")
+    }
+    assert len(read_results(tmp_path / "two" / "results.jsonl")) == 9
+
+
+def _questions(n: int) -> list[Question]:
+    qtypes = ["equal"] * 6 + ["first_last"] * 3 + ["before_after"]
+    return [Question(str(1000 + i), f"q{i}", ["a"], "entity", qtype=qtypes[i % 10]) for i in range(n)]
+
+
+def test_shards_cover_every_question_exactly_once():
+    questions = _questions(500)
+    shards = [take_shard(questions, (i, 4)) for i in range(4)]
+    ids = [q.qid for shard in shards for q in shard]
+    assert sorted(ids) == sorted(q.qid for q in questions)
+    assert all(60 < len(shard) < 190 for shard in shards)
+    assert shard_of("1234", 4) == shard_of("1234", 4)
+    assert parse_shard("2/4") == (2, 4)
+    for bad in ("4/4", "x", "1/0"):
+        with pytest.raises(UsageError):
+            parse_shard(bad)
+
+
+def test_stratified_sample_keeps_the_type_mix_and_is_seeded():
+    questions = _questions(1000)
+    sample = stratified_sample(questions, 100, seed=7)
+    assert Counter(q.qtype for q in sample) == {"equal": 60, "first_last": 30, "before_after": 10}
+    assert [q.qid for q in sample] == [q.qid for q in stratified_sample(questions, 100, seed=7)]
+    assert [q.qid for q in sample] != [q.qid for q in stratified_sample(questions, 100, seed=8)]
+    assert len(stratified_sample(questions, 5000)) == 1000
