@@ -1,6 +1,7 @@
 """ARI's memory: the history of attempts, their clusters, and the methodologies induced from them."""
 
-from memory.api import LearnSummary, Memory, bundled_memory_path, default_memory_location, snapshot
+from memory.api import LearnSummary, Memory, snapshot
+from memory.bundled import bundled_memory_path
 from memory.history import HistoryStore, TraceRecord
 from memory.types import ALL_TRACES, Methodology, ProgramStat
 
@@ -13,6 +14,5 @@ __all__ = [
     "ProgramStat",
     "TraceRecord",
     "bundled_memory_path",
-    "default_memory_location",
     "snapshot",
 ]

@@ -8,7 +8,6 @@ and kept in memory, so a match with a precomputed embedding is a single small ma
 
 from __future__ import annotations
 
-import shutil
 import sys
 import threading
 from collections import Counter
@@ -19,16 +18,11 @@ from typing import Callable
 import numpy as np
 
 from agents.trace import Trace
-from ari.config import ari_home
 from ari.embedding import Embedder, get_embedder
 from ari.errors import MemoryStoreError, UsageError
 from memory import clustering, induction
 from memory.history import HistoryStore, Member
 from memory.types import ALL_TRACES, Methodology
-
-BUNDLED_DIR = Path(__file__).parent / "bundled"
-BUNDLED_NAME = "demo.sqlite"
-
 
 @dataclass
 class LearnSummary:
@@ -54,15 +48,14 @@ class Memory:
     @classmethod
     def open(
         cls,
-        url: str | Path | None = None,
+        url: str | Path,
         *,
         create: bool = True,
         embedder: Embedder | None = None,
         use_clustering: bool = True,
     ) -> "Memory":
-        """Open a memory: a SQLite path, a SQLAlchemy URL, or (None) the user's default memory."""
-        target = url if url is not None else default_memory_location()
-        return cls(HistoryStore.open(target, create=create), embedder=embedder, use_clustering=use_clustering)
+        """Open (creating and migrating as needed) a memory: a SQLite path or a SQLAlchemy URL."""
+        return cls(HistoryStore.open(url, create=create), embedder=embedder, use_clustering=use_clustering)
 
     def close(self) -> None:
         self.history.close()
@@ -178,26 +171,6 @@ class Memory:
             # The model the centroids were computed with, when it is a local path; else the default.
             self._embedder = get_embedder(model if Path(model).is_dir() else None)
         return self._embedder
-
-
-def bundled_memory_path() -> Path | None:
-    """The demo memory shipped inside the package, or None while none has been generated."""
-    path = BUNDLED_DIR / BUNDLED_NAME
-    return path if path.is_file() else None
-
-
-def default_memory_location() -> str:
-    """The user's memory (ARI_HOME/memory.sqlite), seeded from the bundled demo memory on first use.
-
-    The bundled file is copied rather than opened in place: the package directory may be read-only,
-    and what a user's agent learns belongs in the user's own memory.
-    """
-    path = ari_home() / "memory.sqlite"
-    bundled = bundled_memory_path()
-    if not path.exists() and bundled is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(bundled, path)
-    return str(path)
 
 
 def snapshot(history: HistoryStore, dest: str | Path) -> Path:

@@ -1,10 +1,11 @@
 """Learning from a labelled question set: answer, label each trace against the gold, record, learn.
 
 The caller supplies the agent as a plain callable (`answer(question_text)` returning an
-`AgentResult` or a `Trace`), and optionally an offline program search (`search_programs(question_text)
--> list[Trace]`, bounded by the caller); both the correct and the wrong traces the search finds are
-recorded, the wrong ones being the negative examples that become pitfalls. Each question's traces
-are written in one transaction, so an interrupted run resumes where it stopped.
+`AgentResult` or a `Trace`) and, optionally, an offline program search (`search_programs(gold)
+-> list[Trace]`, bounded by the caller; it gets the `GoldQuestion` so it can tell right from wrong
+with `is_hit`). Both the correct and the wrong traces the search finds are recorded, the wrong ones
+being the negative examples that become pitfalls. Each question's traces are written in one
+transaction, so an interrupted run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def learn_from_dataset(
     *,
     dataset: str | None = None,
     split: str | None = None,
-    search_programs: Callable[[str], list[Trace]] | None = None,
+    search_programs: Callable[[GoldQuestion], list[Trace]] | None = None,
     display: Callable[[str], str] | None = None,
     n_clusters: int = 10,
     embedder: Embedder | None = None,
@@ -145,7 +146,7 @@ def learn_from_dataset(
         report.questions += 1
         setattr(report, trace.outcome, getattr(report, trace.outcome) + 1)
         if search_programs is not None:
-            found = [_labelled(t, gold, display) for t in search_programs(gold.text)]
+            found = [_labelled(t, gold, display) for t in search_programs(gold)]
             report.searched += len(found)
             report.searched_correct += sum(t.outcome == "correct" for t in found)
             traces += found

@@ -142,7 +142,7 @@ def applied(conn: Connection) -> list[str] | None:
 
 def is_current(conn: Connection) -> bool:
     done = applied(conn)
-    return done is not None and set(done) >= {m.__name__ for m in MIGRATIONS}
+    return done is not None and set(done) == {m.__name__ for m in MIGRATIONS}
 
 
 def migrate(conn: Connection, where: str) -> list[str]:

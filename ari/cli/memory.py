@@ -1,7 +1,233 @@
-"""`ari memory` commands."""
+"""`ari memory` commands: inspect what the agent has learnt, and learn from a labelled question set."""
 
 from __future__ import annotations
 
-import typer
+import json
+from pathlib import Path
+from typing import Annotated, Optional
 
-app = typer.Typer(help="TODO", no_args_is_help=True)
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.errors import AriError, UsageError
+
+app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
+
+ClustersOption = Annotated[int, typer.Option("--clusters", "-k", min=1, help="Number of K-means clusters (clamped to the history).")]
+
+
+def _open(memory: str | None, db: Path | None = None, create: bool = False):  # noqa: ANN202
+    """The memory named by --memory, else the one `ari ask` would use for the store."""
+    from memory import Memory
+
+    if memory is None:
+        from ari.api import resolve_db, resolve_memory
+
+        memory = resolve_memory(None, resolve_db(db))
+        if memory is None:
+            raise UsageError("no memory to use: give --memory PATH_OR_URL (or set ARI_MEMORY)")
+    return Memory.open(memory, create=create)
+
+
+@app.command()
+def stats(memory: MemoryOption = None, json_out: JsonOption = False) -> None:
+    """Counts of stored traces by outcome, decider and question type, and the latest clustering."""
+    with _open(memory) as mem:
+        data = mem.history.stats()
+    if json_out:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+        return
+    out = Console()
+    out.print(f"[bold]{data['memory']}[/bold]")
+    accuracy = "-" if data["accuracy"] is None else f"{data['accuracy']:.1%}"
+    out.print(f"traces: {data['traces']}  labelled: {data['labelled']}  accuracy: {accuracy}")
+    for key in ("outcomes", "deciders", "qtypes"):
+        out.print(f"{key}: " + (", ".join(f"{k} {n}" for k, n in data[key].items()) or "-"))
+    latest = data["latest_clustering"]
+    out.print("clustering: " + ("none yet" if latest is None else
+              f"version {latest['version']} of {data['clusterings']}, k={latest['k']}, {latest['traces']} traces, {latest['created_at']}"))
+
+
+@app.command()
+def clusters(
+    memory: MemoryOption = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Masked questions shown per cluster.")] = 3,
+    json_out: JsonOption = False,
+) -> None:
+    """One row per cluster of the latest clustering: size, accuracy and its commonest masked questions."""
+    from memory.inspection import cluster_summaries
+
+    with _open(memory) as mem:
+        summaries = cluster_summaries(mem.history, top=top)
+    if json_out:
+        typer.echo(json.dumps([s.__dict__ for s in summaries], ensure_ascii=False))
+        return
+    table = Table(title="Clusters")
+    table.add_column("id", justify="right")
+    table.add_column("size", justify="right")
+    table.add_column("accuracy", justify="right")
+    table.add_column("top masked questions")
+    for s in summaries:
+        accuracy = "-" if s.accuracy is None else f"{s.accuracy:.1%}"
+        table.add_row(str(s.cluster_id), str(s.size), accuracy, "\n".join(f"{q} ({n})" for q, n in s.top_questions))
+    Console().print(table)
+
+
+@app.command()
+def show(
+    cluster: Annotated[int, typer.Argument(help="Cluster id (see `ari memory clusters`); -1: the methodology of all traces.")],
+    memory: MemoryOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """A cluster's methodology text and the programs (and pitfalls) it was induced from."""
+    from memory.induction import ARROW
+    from memory.inspection import methodology
+
+    with _open(memory) as mem:
+        found = methodology(mem.history, cluster)
+    if json_out:
+        typer.echo(json.dumps(found.to_dict(), ensure_ascii=False))
+        return
+    out = Console()
+    out.print(f"[bold]Cluster {found.cluster_id}[/bold] (clustering version {found.clustering_version}, {found.source})\n")
+    out.print(found.text, markup=False, highlight=False)
+    table = Table(title="Programs")
+    for column, justify in (("", "left"), ("program", "left"), ("support", "right"), ("success", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for p in found.programs:
+        table.add_row("program", ARROW.join(p.program), str(p.support), f"{p.success_rate:.0%}")
+    for p in found.pitfalls:
+        table.add_row("pitfall", ARROW.join(p.program), str(p.support), f"{p.success_rate:.0%}")
+    out.print(table)
+
+
+@app.command()
+def export(
+    fmt: Annotated[str, typer.Option("--format", help="json | markdown")] = "json",
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write to this file instead of stdout.")] = None,
+    memory: MemoryOption = None,
+) -> None:
+    """The latest clustering, its cluster summaries and methodologies, as JSON or Markdown."""
+    from memory.inspection import export as export_memory
+
+    with _open(memory) as mem:
+        text = export_memory(mem.history, fmt)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        typer.echo(str(out))
+
+
+@app.command()
+def plot(
+    out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("clusters.png"),
+    memory: MemoryOption = None,
+) -> None:
+    """A 2-D picture (PCA) of the clustered masked questions, one colour per cluster."""
+    from memory.inspection import plot_clusters
+
+    with _open(memory) as mem:
+        path = plot_clusters(mem.history, out)
+    typer.echo(str(path))
+
+
+@app.command()
+def induce(memory: MemoryOption = None, clusters: ClustersOption = 10, json_out: JsonOption = False) -> None:
+    """Re-cluster the stored history and induce new methodologies (a new version), without running the agent."""
+    with _open(memory) as mem:
+        summary = mem.learn(n_clusters=clusters)
+    _print_learnt(summary.__dict__, json_out)
+
+
+@app.command()
+def learn(
+    dataset: Annotated[str, typer.Option("--dataset", help="Dataset name (multitq | cronquestions).")] = "multitq",
+    split: Annotated[str, typer.Option("--split", help="Split file of the dataset (e.g. dev).")] = "dev",
+    data_dir: Annotated[
+        Optional[Path], typer.Option("--data-dir", help="The dataset's directory (default: $ARI_DATA/<dataset>).", envvar="ARI_DATA_DIR")
+    ] = None,
+    questions: Annotated[Optional[Path], typer.Option("--questions", help="A question file to read instead of the split.")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Learn from the first N questions only.")] = None,
+    search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
+    clusters: ClustersOption = 10,
+    db: DbOption = None,
+    memory: MemoryOption = None,
+    decider: DeciderOption = "offline",
+    json_out: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Answer labelled questions with the agent, record the labelled traces, then cluster and induce."""
+    from ari.api import resolve_db, resolve_memory
+    from ari.config import AgentConfig
+    from memory import Memory
+    from memory.learn import learn_from_dataset
+    from tkg_store.store import TKGStore
+
+    items = _load_questions(dataset, split, data_dir, questions, limit)
+    path = resolve_db(db)
+    target = memory or resolve_memory(None, path) or str(path.with_name(path.name + ".memory.sqlite"))
+    try:
+        from agents.agent import Agent
+    except ImportError as exc:
+        raise AriError(f"the agent is not available in this build ({exc})") from None
+    config = AgentConfig.from_env(decider=decider)
+    with TKGStore.open(path) as store, Memory.open(target, create=True) as mem:
+        agent = Agent(store, mem, config)
+        report = learn_from_dataset(
+            mem,
+            agent.ask,
+            items,
+            dataset=dataset if questions is None else str(questions),
+            split=split,
+            search_programs=_search_hook(agent) if search else None,
+            n_clusters=clusters,
+            quiet=quiet,
+        )
+    _print_learnt(report.to_dict(), json_out)
+
+
+def _load_questions(dataset: str, split: str, data_dir: Path | None, questions: Path | None, limit: int | None) -> list:
+    from benchmarks.loaders import get_loader
+
+    loader = get_loader(dataset)
+    if questions is None:
+        if data_dir is None:
+            import os
+
+            root = os.environ.get("ARI_DATA")
+            if not root:
+                raise UsageError("where is the dataset? give --data-dir DIR (or set ARI_DATA to the folder of datasets)")
+            data_dir = Path(root) / dataset
+        questions = loader.split_path(data_dir, split)
+    loaded = loader.load(questions).questions
+    return loaded[:limit] if limit else loaded
+
+
+def _search_hook(agent):  # noqa: ANN001, ANN202
+    """The agent's offline program search as `search_programs(gold) -> list[Trace]`."""
+    try:
+        from agents.explore import search_programs
+    except ImportError as exc:
+        raise AriError(f"program search is not available in this build ({exc})") from None
+    from memory.learn import is_hit
+
+    def search(gold):  # noqa: ANN001, ANN202
+        analysis = agent.analyzer.analyze_batch([gold.text])[0]
+
+        def is_correct(answers: list[str]) -> bool:
+            return bool(answers) and is_hit(answers[0], gold.answers, gold.answer_type)
+
+        return search_programs(agent.store, analysis, is_correct, max_steps=agent.config.max_steps)
+
+    return search
+
+
+def _print_learnt(data: dict, json_out: bool) -> None:
+    if json_out:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+        return
+    typer.echo(" ".join(f"{k}={v}" for k, v in data.items()))
