@@ -23,6 +23,7 @@ import duckdb
 
 from ari.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
+from tkg_store.schema import rebuild_layout
 from tkg_store.store import TKGStore, create_schema
 
 KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
@@ -249,6 +250,7 @@ def write_hidden_store(source: Path, target: Path, hidden_entities: Sequence[str
                WHERE f.head NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)
                  AND f.tail NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)"""
         )
+        rebuild_layout(con)  # the store's physical layout (sorted copies) for the kept facts
         con.execute("INSERT INTO meta SELECT * FROM src.meta ON CONFLICT (key) DO NOTHING")
         total = con.execute("SELECT count(*) FROM src.facts").fetchone()[0]
         kept = con.execute("SELECT count(*) FROM facts").fetchone()[0]

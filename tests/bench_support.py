@@ -5,14 +5,12 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 
-from tkg_store.store import TKGStore, normalize_name
+from tkg_store.ingest import ingest
+from tkg_store.store import TKGStore
 from tkg_store.temporal import format_time, parse_time
 
-ENTITIES = ["Jack_Straw", "China", "Japan", "Barack_Obama", "Kenya", "Angela_Merkel", "Police_(Kenya)"]
-RELATIONS = ["Make_a_visit", "Express_intent_to_meet_or_negotiate"]
 FACTS = [
     ("Jack_Straw", "Make_a_visit", "China", "2005-03-14"),
     ("Barack_Obama", "Make_a_visit", "China", "2009-11-15"),
@@ -25,20 +23,10 @@ FACTS = [
 
 
 def build_store(path: Path) -> Path:
-    """Write the tiny KG as a real ARI DuckDB store."""
-    store = TKGStore.open(path, read_only=False)
-    con = store.connection
-    for i, name in enumerate(ENTITIES):
-        con.execute("INSERT INTO entities VALUES (?, ?, ?, ?)", [i, name, name.replace("_", " "), normalize_name(name)])
-    for i, name in enumerate(RELATIONS):
-        con.execute("INSERT INTO relations VALUES (?, ?, ?)", [i, name, name.replace("_", " ").lower()])
-    for head, rel, tail, day in FACTS:
-        d = date.fromisoformat(day)
-        con.execute(
-            "INSERT INTO facts VALUES (?, ?, ?, ?, ?, 'day')",
-            [ENTITIES.index(head), RELATIONS.index(rel), ENTITIES.index(tail), d, d],
-        )
-    store.close()
+    """Write the tiny KG through the real ingest (a TSV file of facts)."""
+    tsv = path.with_suffix(".tsv")
+    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in FACTS), encoding="utf-8")
+    ingest("tsv", tsv, path)
     return path
 
 
