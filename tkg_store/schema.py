@@ -1,11 +1,32 @@
-"""DuckDB schema of one temporal KG.
+"""DuckDB schema of one temporal KG, and the physical layout that makes lookups fast.
 
 Names live once in `entities` / `relations`; `facts` holds only integer ids and dates so the hot
 lookups scan narrow integer columns. Times are closed day ranges: a MultiTQ event is a point
 (start = end), a CronQuestions fact a year interval whose ends may be open (NULL).
+
+Layout (schema 2): `facts` is kept physically sorted by (head, relation, start) and a second copy,
+`facts_by_tail`, by (tail, relation, start), both in small row groups. A lookup's equality filter
+then lets DuckDB's per-row-group min/max (zone maps) skip all but one row group, which measured
+faster than an ART index (benchmarks/results/store_bench.md). Ingest rebuilds both copies.
 """
 
-SCHEMA_VERSION = 1
+from __future__ import annotations
+
+import duckdb
+
+SCHEMA_VERSION = 2
+
+# Rows per row group of stores that ARI writes: small groups make zone-map pruning sharp.
+ROW_GROUP_SIZE = 16384
+
+_FACT_COLUMNS_DDL = """(
+        head INTEGER NOT NULL,
+        relation INTEGER NOT NULL,
+        tail INTEGER NOT NULL,
+        start_day DATE,                    -- NULL: open start
+        end_day DATE,                      -- NULL: open end
+        granularity VARCHAR NOT NULL       -- day | month | year: how the source stated the time
+    )"""
 
 DDL = [
     """CREATE TABLE IF NOT EXISTS entities (
@@ -19,23 +40,35 @@ DDL = [
         name VARCHAR NOT NULL UNIQUE,      -- as in the source (Make_statement, P39)
         text VARCHAR NOT NULL              -- readable (make statement, position held)
     )""",
-    """CREATE TABLE IF NOT EXISTS facts (
-        head INTEGER NOT NULL,
-        relation INTEGER NOT NULL,
-        tail INTEGER NOT NULL,
-        start_day DATE,                    -- NULL: open start
-        end_day DATE,                      -- NULL: open end
-        granularity VARCHAR NOT NULL       -- day | month | year: how the source stated the time
-    )""",
+    f"CREATE TABLE IF NOT EXISTS facts {_FACT_COLUMNS_DDL}",
+    # The same rows as `facts`, sorted by (tail, relation, start): serves tail-side lookups.
+    f"CREATE TABLE IF NOT EXISTS facts_by_tail {_FACT_COLUMNS_DDL}",
     """CREATE TABLE IF NOT EXISTS meta (
         key VARCHAR PRIMARY KEY,
         value VARCHAR NOT NULL
     )""",
 ]
 
-# Lookups filter on (head, relation), (tail, relation) and single entities; DuckDB's ART indexes
-# serve those point lookups without a scan.
-INDEXES = [
-    "CREATE INDEX IF NOT EXISTS facts_head_rel ON facts (head, relation)",
-    "CREATE INDEX IF NOT EXISTS facts_tail_rel ON facts (tail, relation)",
-]
+# Schema 1 kept ART indexes on facts; on sorted facts they measured slower than a zone-map scan
+# (the optimizer prefers them), so schema 2 has none. Kept as a name for importers.
+INDEXES: list[str] = []
+
+_SORT_KEYS = {
+    "facts": "head, relation, start_day, end_day, tail, granularity",
+    "facts_by_tail": "tail, relation, start_day, end_day, head, granularity",
+}
+
+
+def rebuild_layout(con: duckdb.DuckDBPyConnection) -> None:
+    """Rewrite `facts` and `facts_by_tail` sorted by their lookup keys (call inside a transaction).
+
+    Rows are rewritten into fresh tables and swapped in, so the sort holds even after appends.
+    """
+    con.execute("DROP INDEX IF EXISTS facts_head_rel")
+    con.execute("DROP INDEX IF EXISTS facts_tail_rel")
+    for table, keys in _SORT_KEYS.items():
+        con.execute(f"CREATE TABLE {table}__new {_FACT_COLUMNS_DDL}")
+        con.execute(f"INSERT INTO {table}__new SELECT * FROM facts ORDER BY {keys}")
+    for table in _SORT_KEYS:
+        con.execute(f"DROP TABLE {table}")
+        con.execute(f"ALTER TABLE {table}__new RENAME TO {table}")

@@ -55,6 +55,7 @@ def display_name(name: str) -> str:
 
 
 _FACT_COLUMNS = "head, relation, tail, start_day, end_day, granularity"
+_GRANULARITY = {g.value: g for g in Granularity}  # a dict lookup is several times faster than Granularity(text)
 
 
 class TKGStore:
@@ -63,6 +64,9 @@ class TKGStore:
     def __init__(self, path: Path, connection: duckdb.DuckDBPyConnection) -> None:
         self.path = path
         self._con = connection
+        # Schema 2 keeps a copy of the facts sorted by tail; older stores serve tail lookups from `facts`.
+        version = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        self._tail_table = "facts_by_tail" if version is not None and int(version[0]) >= 2 else "facts"
         self._load_names()
 
     # -- opening ---------------------------------------------------------------------------
@@ -154,6 +158,7 @@ class TKGStore:
     ) -> list[Fact]:
         """Facts matching every given part; `within` keeps facts whose interval overlaps the span.
 
+        Returned in time order (start, then end; an open start counts as earliest, an open end as latest).
         An unknown name matches nothing (it is not an error: the agent asks about arbitrary text).
         """
         clauses: list[str] = []
@@ -174,16 +179,15 @@ class TKGStore:
             clauses.append("(start_day IS NULL OR start_day <= ?) AND (end_day IS NULL OR end_day >= ?)")
             params += [within.end, within.start]
         where = " AND ".join(clauses) if clauses else "TRUE"
-        rows = self._con.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE {where} ORDER BY start_day, end_day, head, relation, tail",
-            params,
-        ).fetchall()
+        table = self._tail_table if head is None and tail is not None else "facts"
+        rows = self._con.execute(f"SELECT {_FACT_COLUMNS} FROM {table} WHERE {where}", params).fetchall()
+        rows.sort(key=_fact_order)  # in Python: cheaper than an SQL sort for the few rows a lookup returns
         return [self._fact(row) for row in rows]
 
     def _fact(self, row: tuple) -> Fact:
         h, r, t, start, end, gran = row
         return Fact(
-            self._entity_name[h], self._relation_name[r], self._entity_name[t], start, end, Granularity(gran)
+            self._entity_name[h], self._relation_name[r], self._entity_name[t], start, end, _GRANULARITY[gran]
         )
 
     def neighbourhood(self, entity: str, within: TimeSpan | None = None) -> list[Neighbour]:
@@ -199,7 +203,8 @@ class TKGStore:
         rows = self._con.execute(
             f"""SELECT relation, tail, 'out', count(*) FROM facts WHERE head = ? {window} GROUP BY relation, tail
                 UNION ALL
-                SELECT relation, head, 'in', count(*) FROM facts WHERE tail = ? {window} GROUP BY relation, head""",
+                SELECT relation, head, 'in', count(*) FROM {self._tail_table} WHERE tail = ? {window}
+                GROUP BY relation, head""",
             params,
         ).fetchall()
         result = [
@@ -231,6 +236,12 @@ class TKGStore:
     def reload(self) -> None:
         """Re-read names after the store was written (ingest)."""
         self._load_names()
+
+
+def _fact_order(row: tuple) -> tuple:
+    """Facts in time order: by start (an open start first), end (an open end last), then ids."""
+    h, r, t, start, end, _ = row
+    return (start or date.min, end or date.max, h, r, t)
 
 
 def create_schema(con: duckdb.DuckDBPyConnection) -> None:

@@ -1,1 +1,49 @@
+"""Dataset ingest: one small reader per format, one shared bulk writer.
 
+    summary = ingest("multitq", Path("../shared/data/multitq"), Path("multitq.duckdb"))
+
+A reader turns files into a `ParsedKG` (names, times) and reports malformed lines with file and
+line number; `write_kg` appends it to a store in one transaction (idempotent: facts already
+stored are not added again).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from ari.errors import UsageError
+from tkg_store.ingest import cronquestions, multitq, tsv
+from tkg_store.ingest.core import IngestSummary, ParsedKG, Step, write_kg
+
+# Format name -> reader(path, skip_bad) -> ParsedKG.
+READERS: dict[str, Callable[[Path, bool], ParsedKG]] = {
+    multitq.NAME: multitq.read,
+    cronquestions.NAME: cronquestions.read,
+    tsv.NAME: tsv.read,
+}
+
+
+def read_dataset(fmt: str, path: Path, skip_bad: bool = False) -> ParsedKG:
+    reader = READERS.get(fmt)
+    if reader is None:
+        raise UsageError(f"unknown dataset format {fmt!r} (known: {', '.join(READERS)})")
+    return reader(Path(path), skip_bad)
+
+
+def ingest(
+    fmt: str,
+    path: Path,
+    db: Path,
+    skip_bad: bool = False,
+    steps: Callable[[list[tuple[str, Step]]], None] | None = None,
+) -> IngestSummary:
+    """Read a dataset and append it to the store at `db` (created when missing)."""
+    started = time.perf_counter()
+    summary = write_kg(read_dataset(fmt, path, skip_bad), Path(db), steps)
+    return replace(summary, elapsed_s=time.perf_counter() - started)
+
+
+__all__ = ["READERS", "IngestSummary", "ParsedKG", "ingest", "read_dataset", "write_kg"]

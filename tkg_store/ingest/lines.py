@@ -1,0 +1,112 @@
+"""Reading tab-separated dataset files exactly, and the strict time formats they state.
+
+Fields are split on tabs only: no quoting, no trimming, no CSV sniffing, so names with commas,
+quotes, parentheses, slashes or non-breaking spaces come through byte for byte. Every problem is
+reported as `file:line: what is wrong`; a `BadLines` collector either raises it (the default) or
+counts it (`skip_bad`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ari.errors import IngestError
+from tkg_store.temporal import Granularity, span_of
+
+_STATED_TIME = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+_YEAR = re.compile(r"^\d{1,4}$")
+
+# A parsed time: (first day, last day, granularity it was stated at).
+Stated = tuple[date, date, Granularity]
+
+
+class BadLine(ValueError):
+    """One line of a dataset file is malformed; the message says why (without file and line)."""
+
+
+@dataclass
+class BadLines:
+    """Collects malformed lines: raises the first as IngestError, or counts them when skipping."""
+
+    skip: bool = False
+    count: int = 0
+    examples: list[str] = field(default_factory=list)  # the first few messages, for the summary
+
+    def report(self, path: Path, lineno: int, problem: str) -> None:
+        message = f"{path}:{lineno}: {problem}"
+        if not self.skip:
+            raise IngestError(message + " (use --skip-bad to skip malformed lines)")
+        self.count += 1
+        if len(self.examples) < 5:
+            self.examples.append(message)
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Yield (line number, text without its line ending) for every non-empty line of a UTF-8 file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise IngestError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        raise IngestError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if line:
+            yield lineno, line
+
+
+def check_name(value: str, what: str) -> str:
+    """A name must have at least one visible character; it is kept exactly as written."""
+    if not value.strip():
+        raise BadLine(f"empty {what} name")
+    return value
+
+
+def parse_stated_time(text: str) -> Stated:
+    """Parse YYYY, YYYY-MM or YYYY-MM-DD strictly into the span it states."""
+    match = _STATED_TIME.match(text)
+    if not match:
+        raise BadLine(f"bad time {text!r} (expected YYYY, YYYY-MM or YYYY-MM-DD)")
+    year, month, day = match.groups()
+    try:
+        if day is not None:
+            span = span_of(date(int(year), int(month), int(day)), Granularity.DAY)
+        elif month is not None:
+            span = span_of(date(int(year), int(month), 1), Granularity.MONTH)
+        else:
+            span = span_of(date(int(year), 1, 1), Granularity.YEAR)
+    except ValueError:
+        raise BadLine(f"bad time {text!r} (no such date)") from None
+    return span.start, span.end, span.granularity
+
+
+def parse_year(text: str) -> Stated:
+    """Parse a CronQuestions year (1..9999, unpadded allowed) into that year's span."""
+    if not _YEAR.match(text) or int(text) < 1:
+        raise BadLine(f"bad year {text!r} (expected a year 1..9999)")
+    span = span_of(date(int(text), 1, 1), Granularity.YEAR)
+    return span.start, span.end, span.granularity
+
+
+class TimeCache:
+    """Memoises a time parser: a KG states the same few thousand times hundreds of thousands of times."""
+
+    def __init__(self, parse) -> None:
+        self._parse = parse
+        self._seen: dict[str, Stated] = {}
+
+    def __call__(self, text: str) -> Stated:
+        stated = self._seen.get(text)
+        if stated is None:
+            stated = self._seen[text] = self._parse(text)
+        return stated
