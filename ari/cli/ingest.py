@@ -1,7 +1,125 @@
-"""`ari ingest` commands."""
+"""`ari ingest`: load a dataset's temporal KG into a store (created when missing, appended otherwise)."""
 
 from __future__ import annotations
 
-import typer
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
 
-app = typer.Typer(help="TODO", no_args_is_help=True)
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ari.cli.options import DbOption, JsonOption, QuietOption
+from ari.errors import UsageError
+from ari.progress import stderr
+
+app = typer.Typer(
+    help="Load a temporal KG (MultiTQ, CronQuestions, or a generic TSV file) into a DuckDB store.",
+    no_args_is_help=True,
+)
+
+SkipBadOption = Annotated[
+    bool, typer.Option("--skip-bad", help="Skip malformed lines and count them (default: stop, store unchanged).")
+]
+DirArgument = Annotated[Path, typer.Argument(help="Dataset directory in its official layout (with kg/).")]
+
+
+@app.command()
+def multitq(
+    directory: DirArgument,
+    db: DbOption = None,
+    skip_bad: SkipBadOption = False,
+    quiet: QuietOption = False,
+    json_out: JsonOption = False,
+) -> None:
+    """MultiTQ: DIR/kg/full.txt (head, relation, tail, YYYY-MM-DD) and the official id maps."""
+    _run("multitq", directory, db, skip_bad, quiet, json_out)
+
+
+@app.command()
+def cronquestions(
+    directory: DirArgument,
+    db: DbOption = None,
+    skip_bad: SkipBadOption = False,
+    quiet: QuietOption = False,
+    json_out: JsonOption = False,
+) -> None:
+    """CronQuestions (wikidata_big): DIR/kg/full.txt or train/valid/test.txt, plus the id-to-text files."""
+    _run("cronquestions", directory, db, skip_bad, quiet, json_out)
+
+
+@app.command()
+def tsv(
+    file: Annotated[Path, typer.Argument(help="Lines of head, relation, tail, time | start, end (tab-separated).")],
+    db: DbOption = None,
+    skip_bad: SkipBadOption = False,
+    quiet: QuietOption = False,
+    json_out: JsonOption = False,
+) -> None:
+    """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
+    _run("tsv", file, db, skip_bad, quiet, json_out)
+
+
+def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool) -> None:
+    from tkg_store.ingest import ingest
+
+    if db is None:
+        raise UsageError("say where to write the store: --db PATH (or set ARI_DB)")
+    with _PhaseBar(quiet) as bar:
+        summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar)
+    if json_out:
+        typer.echo(json.dumps({"db": str(db), **summary.to_dict()}, ensure_ascii=False))
+        return
+    _print_summary(db, summary)
+    if summary.skipped_examples and not quiet:
+        for example in summary.skipped_examples:
+            stderr.print(f"skipped {example}", markup=False, highlight=False)
+
+
+class _PhaseBar:
+    """A Rich progress bar over the ingest phases, on stderr, only when it is a terminal and not quiet."""
+
+    PHASES = 6  # reading + the writer's phases (schema, entities, facts, sorting, metadata)
+
+    def __init__(self, quiet: bool) -> None:
+        self._bar = None
+        if not quiet and sys.stderr.isatty():
+            columns = (TextColumn("{task.description:<18}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
+            self._bar = Progress(*columns, console=stderr, transient=True)
+
+    def __enter__(self) -> "_PhaseBar":
+        if self._bar is not None:
+            self._bar.start()
+            self._task = self._bar.add_task("ingest", total=self.PHASES)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def __call__(self, phases) -> None:  # noqa: ANN001 - list of (name, step)
+        for name, step in phases:
+            if self._bar is not None:
+                self._bar.update(self._task, description=name)
+            step()
+            if self._bar is not None:
+                self._bar.advance(self._task)
+
+
+def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
+    table = Table(title=f"{summary.source} -> {db}")
+    table.add_column("")
+    table.add_column("added", justify="right")
+    table.add_column("total", justify="right")
+    table.add_row("entities", f"{summary.entities_added:,}", f"{summary.entities:,}")
+    table.add_row("relations", f"{summary.relations_added:,}", f"{summary.relations:,}")
+    table.add_row("facts", f"{summary.facts_added:,}", f"{summary.facts:,}")
+    table.add_row("lines read", f"{summary.facts_read:,}", "")
+    table.add_row("skipped lines", f"{summary.skipped_lines:,}", "")
+    span = summary.time_range
+    table.add_row("time range", "", f"{span.start} .. {span.end}" if span else "-")
+    table.add_row("seconds", "", f"{summary.elapsed_s:.1f}")
+    Console().print(table)

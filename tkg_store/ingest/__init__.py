@@ -40,10 +40,22 @@ def ingest(
     skip_bad: bool = False,
     steps: Callable[[list[tuple[str, Step]]], None] | None = None,
 ) -> IngestSummary:
-    """Read a dataset and append it to the store at `db` (created when missing)."""
+    """Read a dataset and append it to the store at `db` (created when missing).
+
+    `steps` runs named phases (reading, then the writer's); the CLI passes a progress bar.
+    """
     started = time.perf_counter()
-    summary = write_kg(read_dataset(fmt, path, skip_bad), Path(db), steps)
+    run = steps or run_steps
+    read: list[ParsedKG] = []
+    run([(f"reading {fmt}", lambda: read.append(read_dataset(fmt, path, skip_bad)))])
+    summary = write_kg(read[0], Path(db), run)
     return replace(summary, elapsed_s=time.perf_counter() - started)
+
+
+def run_steps(phases: list[tuple[str, Step]]) -> None:
+    """Run named phases in order (no progress display)."""
+    for _, step in phases:
+        step()
 
 
 __all__ = ["READERS", "IngestSummary", "ParsedKG", "ingest", "read_dataset", "write_kg"]
