@@ -92,7 +92,7 @@ def show(
         return
     out = Console()
     out.print(f"[bold]Cluster {found.cluster_id}[/bold] (clustering version {found.clustering_version}, {found.source})\n")
-    out.print(found.text, markup=False, highlight=False)
+    typer.echo(found.text)  # verbatim: the text is what a decider reads, not to be re-wrapped
     table = Table(title="Programs")
     for column, justify in (("", "left"), ("program", "left"), ("support", "right"), ("success", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
