@@ -76,12 +76,14 @@ def enumerate_candidates(
     entities: Sequence[str],
     times: Sequence[TimeSpan] | None = None,
     step: int | None = None,
+    lookups: bool = True,
 ) -> list[Candidate]:
     """Every non-empty candidate for step `step` (default: the next one), lookups first.
 
     `entities` are the current entities (KG names in role order); `times` the question's times
     (default: the context's). Unknown entity names are skipped, and so are actions the context
-    records as already taken (repeating a step cannot add anything).
+    records as already taken (repeating a step cannot add anything). `lookups=False` enumerates
+    only list operations and answers (for a program search that has used up its lookups).
     """
     times = list(context.times if times is None else times)
     step = len(context.results) + 1 if step is None else step
@@ -93,7 +95,7 @@ def enumerate_candidates(
         period = context.join_period(k)
         if period is not None:
             windows.append((k, period))
-    for entity in current:
+    for entity in current if lookups else []:
         for arg, span in windows:
             _add_lookups(candidates, entity, arg, neighbours(store, entity, span))
         _add_times(candidates, entity, current, neighbours(store, entity))

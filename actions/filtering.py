@@ -3,7 +3,8 @@
 A candidate's score is a weighted mix of cosines with the question vector and two word-level
 signals (`actions.cues`), all computed from vectors cached once per store / embedder:
   relation  - cosine with the relation's name vector (ranked once per question through a FAISS
-              index), plus the share of the relation's content words found in the question;
+              index), plus the share of the relation's content words found in the question, or,
+              when question analysis ranked relations, that score instead (`relation_hints`);
   entity    - the mean cosine of its entities' name vectors;
   template  - cosine with a short text per (template, kind of time argument), embedded once per
               embedder, plus a bonus when the question's cue words ask for it ("before", "first",
@@ -21,7 +22,7 @@ result is always offered, so the agent can always stop.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,7 +30,7 @@ import numpy as np
 from actions.context import ActionContext
 from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate
-from actions.templates import Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
+from actions.templates import LOOKUPS, Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
 from ari.embedding import Embedder
 from ari.vector_index import VectorIndex
 from tkg_store.name_vectors import NameVectors, name_vectors
@@ -119,52 +120,77 @@ class CandidateFilter:
         candidates: Sequence[Candidate],
         context: ActionContext | None = None,
         text: str | None = None,
+        relation_hints: Mapping[str, float] | None = None,
     ) -> list[ScoredCandidate]:
-        """Every candidate scored, best first (ties: by rendering). `text` enables the word signals."""
+        """Every candidate scored, best first (ties keep the enumeration order).
+
+        `text` enables the word signals; `relation_hints` (relation -> score in [0, 1], e.g.
+        `QuestionAnalysis.relations`) replaces the word overlap of relations.
+        """
+        values = self._values(question_vector, candidates, context or ActionContext(), text, relation_hints)
+        return [ScoredCandidate(candidates[i].action, float(values[i]), candidates[i].size) for i in _order(values)]
+
+    def _values(
+        self,
+        question_vector: np.ndarray,
+        candidates: Sequence[Candidate],
+        context: ActionContext,
+        text: str | None,
+        relation_hints: Mapping[str, float] | None,
+    ) -> np.ndarray:
+        """The score of every candidate, in the candidates' order (one tight loop, no model call)."""
         if not candidates:
-            return []
-        context = context or ActionContext()
+            return np.zeros(0, dtype=np.float32)
         w = self.weights
         q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
         relation_score = self.relation_scores(q)
-        if text:
+        if relation_hints is not None:
+            for relation, hint in relation_hints.items():
+                if relation in relation_score:
+                    relation_score[relation] += float(hint) * w.relation_words / w.relation
+        elif text:
             stems = content_stems(text)
-            for relation in {a.relation for a in (c.action for c in candidates) if hasattr(a, "relation")}:
+            for relation in relation_score:
                 overlap = word_overlap(stems, self.store.relation_text(relation))
-                relation_score[relation] = relation_score.get(relation, 0.0) + overlap * w.relation_words / w.relation
+                relation_score[relation] += overlap * w.relation_words / w.relation
         cues = question_cues(text) if text else frozenset()
-        template_score = self.template_matrix @ q
-        for row, (template, kind) in enumerate(_KINDS):
-            if cue_matches(template, kind, cues):
-                template_score[row] += w.cue / w.template
-        entity_score = self._entity_scores(q, candidates, context)
-        best_relation = max(relation_score.values(), default=0.0)
-        best_entity = max(entity_score.values(), default=0.0)
-        scored = []
-        for candidate in candidates:
+        template = self.template_matrix @ q
+        for row, (name, kind) in enumerate(_KINDS):
+            if cue_matches(name, kind, cues):
+                template[row] += w.cue / w.template
+        entity_all = (self.names.entity_matrix @ q).tolist()
+        entity_row = self.names.entity_row
+
+        def entity(name: str) -> float:
+            row = entity_row.get(name)
+            return 0.0 if row is None else entity_all[row]
+
+        n = len(candidates)
+        rel = [0.0] * n
+        ent = [0.0] * n
+        kinds = [0] * n
+        inherited: list[int] = []
+        time_row = _KIND_ROW[("getTime", "none")]
+        for i, candidate in enumerate(candidates):
             action = candidate.action
+            if type(action) is GetTime:  # the bulk of a hub's candidates: kept inline
+                rel[i] = relation_score.get(action.relation, 0.0)
+                ent[i] = (entity(action.head) + entity(action.tail)) / 2
+                kinds[i] = time_row
+                continue
+            kinds[i] = _KIND_ROW[kind_of(action)]
             lookup = _lookup_behind(action, context)
             if lookup is None:
-                rel, ent = best_relation, best_entity
-            else:
-                rel = relation_score.get(lookup.relation, 0.0)
-                names = _entities(lookup)
-                ent = sum(entity_score.get(e, 0.0) for e in names) / len(names)
-            value = w.relation * rel + w.entity * ent + w.template * float(template_score[_KIND_ROW[kind_of(action)]])
-            scored.append(ScoredCandidate(action, value, candidate.size))
-        scored.sort(key=lambda s: (-s.score, s.action.render()))
-        return scored
-
-    def _entity_scores(
-        self, q: np.ndarray, candidates: Sequence[Candidate], context: ActionContext
-    ) -> dict[str, float]:
-        names = {e for c in candidates for e in _entities(c.action)}
-        names |= {e for a in context.actions if a is not None for e in _entities(a)}
-        rows = [(n, self.names.entity_row[n]) for n in names if n in self.names.entity_row]
-        if not rows:
-            return {}
-        values = self.names.entity_matrix[[r for _, r in rows]] @ q
-        return {name: float(v) for (name, _), v in zip(rows, values)}
+                inherited.append(i)
+                continue
+            rel[i] = relation_score.get(lookup.relation, 0.0)
+            names = _entities(lookup)
+            ent[i] = sum(entity(e) for e in names) / len(names)
+        if inherited:  # list operations whose source's action is unknown: assume the best lookup
+            best_rel, best_ent = max(relation_score.values(), default=0.0), max(ent, default=0.0)
+            for i in inherited:
+                rel[i], ent[i] = best_rel, best_ent
+        return w.relation * np.asarray(rel) + w.entity * np.asarray(ent) + w.template * template[np.asarray(kinds, dtype=np.int64)]
 
     def filter(
         self,
@@ -174,6 +200,7 @@ class CandidateFilter:
         top_k: int = 10,
         max_per_shape: int | None = None,
         text: str | None = None,
+        relation_hints: Mapping[str, float] | None = None,
     ) -> list[ScoredCandidate]:
         """The top-K candidates, best first (see the module docstring for the two guarantees).
 
@@ -186,12 +213,21 @@ class CandidateFilter:
             q = self.embed_question(question)
         else:
             q = question
-        ranked = self.score(q, candidates, context, text)
-        return select(ranked, top_k, max(1, top_k - 2) if max_per_shape is None else max_per_shape)
+        values = self._values(q, candidates, context or ActionContext(), text, relation_hints)
+        ranked = (ScoredCandidate(candidates[i].action, float(values[i]), candidates[i].size) for i in _order(values))
+        answers = [i for i, c in enumerate(candidates) if type(c.action) is Answer]
+        latest = max(answers, key=lambda i: candidates[i].action.source, default=None)
+        keep = None if latest is None else ScoredCandidate(
+            candidates[latest].action, float(values[latest]), candidates[latest].size
+        )
+        return select(ranked, top_k, max(1, top_k - 2) if max_per_shape is None else max_per_shape, keep)
 
 
-def select(ranked: list[ScoredCandidate], top_k: int, max_per_shape: int) -> list[ScoredCandidate]:
-    """The best `top_k`, at most `max_per_shape` per shape while others remain, latest answer kept."""
+def select(
+    ranked: Iterable[ScoredCandidate], top_k: int, max_per_shape: int, keep: ScoredCandidate | None = None
+) -> list[ScoredCandidate]:
+    """The best `top_k` of a best-first ranking, at most `max_per_shape` per shape while others
+    remain, and `keep` (the latest answer) always among them."""
     if top_k <= 0:
         return []
     chosen: list[ScoredCandidate] = []
@@ -204,17 +240,19 @@ def select(ranked: list[ScoredCandidate], top_k: int, max_per_shape: int) -> lis
             chosen.append(item)
             if len(chosen) == top_k:
                 break
-        else:
+        elif len(overflow) < top_k:
             overflow.append(item)
     if len(chosen) < top_k:
         chosen += overflow[: top_k - len(chosen)]
-    answers = [s for s in ranked if isinstance(s.action, Answer)]
-    if answers:
-        latest = max(answers, key=lambda s: s.action.source)
-        if latest not in chosen:
-            chosen = chosen[: top_k - 1] + [latest] if len(chosen) >= top_k else chosen + [latest]
+    if keep is not None and all(c.action != keep.action for c in chosen):
+        chosen = chosen[: top_k - 1] + [keep] if len(chosen) >= top_k else chosen + [keep]
     chosen.sort(key=lambda s: (-s.score, s.action.render()))
     return chosen
+
+
+def _order(values: np.ndarray) -> np.ndarray:
+    """Indices best first; a stable sort keeps the enumeration order among equal scores."""
+    return np.argsort(-values, kind="stable")
 
 
 def _entities(action: Action) -> list[str]:
@@ -229,6 +267,8 @@ def _entities(action: Action) -> list[str]:
 
 def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Action | None:
     """The KG lookup an action is or reads from (following list operations back through the steps)."""
+    if type(action) in LOOKUPS:
+        return action
     source = source_of(action)
     if source is None:
         return action
@@ -257,9 +297,12 @@ def filter_candidates(
     context: ActionContext | None = None,
     top_k: int = 10,
     text: str | None = None,
+    relation_hints: Mapping[str, float] | None = None,
 ) -> list[ScoredCandidate]:
     """Convenience: the shared filter's top-K (`AgentConfig.top_k`) for one question."""
-    return get_filter(store, embedder).filter(question, candidates, context, top_k, text=text)
+    return get_filter(store, embedder).filter(
+        question, candidates, context, top_k, text=text, relation_hints=relation_hints
+    )
 
 
 def roles_of(entities: Sequence[str]) -> Mapping[str, str]:
