@@ -16,6 +16,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ari.errors import UsageError
 from tkg_store.temporal import Granularity, parse_time, truncate
@@ -41,13 +42,20 @@ class Outcome:
     elapsed_s: float = 0.0
     confidence: float | None = None  # None: 1 when answered, 0 when abstained
 
+    @cached_property
+    def rank(self) -> int | None:
+        """1-based rank of the first hit among the top 10 predictions (None: no hit, or abstained)."""
+        if self.abstained:
+            return None
+        return first_hit(self.predictions, self.gold, self.answer_type, self.time_level, 10)
+
     @property
     def hit1(self) -> bool:
-        return not self.abstained and hits_at_k(self.predictions, self.gold, self.answer_type, self.time_level, 1)
+        return self.rank == 1
 
     @property
     def hit10(self) -> bool:
-        return not self.abstained and hits_at_k(self.predictions, self.gold, self.answer_type, self.time_level, 10)
+        return self.rank is not None
 
     @property
     def correct(self) -> bool:
@@ -95,12 +103,22 @@ def hit(prediction: str, gold: Iterable[str], answer_type: str, time_level: str 
     return any(key == entity_key(g) for g in gold)
 
 
+def first_hit(
+    predictions: Sequence[str], gold: Iterable[str], answer_type: str, time_level: str | None, k: int
+) -> int | None:
+    """1-based rank of the first top-k prediction that is a hit, or None."""
+    gold = list(gold)
+    for rank, prediction in enumerate(predictions[:k], start=1):
+        if hit(prediction, gold, answer_type, time_level):
+            return rank
+    return None
+
+
 def hits_at_k(
     predictions: Sequence[str], gold: Iterable[str], answer_type: str, time_level: str | None, k: int
 ) -> bool:
     """Whether any of the top-k predictions is a hit."""
-    gold = list(gold)
-    return any(hit(p, gold, answer_type, time_level) for p in predictions[:k])
+    return first_hit(predictions, gold, answer_type, time_level, k) is not None
 
 
 # -- abstention ---------------------------------------------------------------------------------

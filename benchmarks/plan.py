@@ -24,7 +24,7 @@ class RunSpec:
     dataset: str
     out: Path
     db: Path | None
-    split: str | None = "dev"
+    split: str | None = None  # None: the dataset's default split (DEFAULT_SPLITS)
     questions_file: Path | None = None  # any file in the dataset's official format (overrides split)
     data_dir: Path | None = None  # the dataset's directory (holding questions/)
     sample: int | None = None
@@ -39,6 +39,9 @@ class RunSpec:
     agent: dict = field(default_factory=dict)  # AgentConfig overrides (decider, use_methodology, ...)
 
 
+DEFAULT_SPLITS = {"multitq": "dev", "cronquestions": "complex_valid"}
+
+
 def default_data_dir(dataset: str) -> Path:
     """$ARI_DATA_DIR/<dataset>, else ../shared/data/<dataset> (the project's data layout)."""
     root = os.environ.get("ARI_DATA_DIR")
@@ -48,19 +51,19 @@ def default_data_dir(dataset: str) -> Path:
 def select_questions(spec: RunSpec) -> tuple[list[Question], dict]:
     """The questions this run (and shard) covers, and what describes that choice."""
     loader = get_loader(spec.dataset, gold_annotations=spec.gold_annotations)
+    split = None
     if spec.questions_file is not None:
         path = Path(spec.questions_file)
     else:
-        if spec.split is None:
-            raise UsageError("give --split or --questions")
-        path = loader.split_path(spec.data_dir or default_data_dir(spec.dataset), spec.split)
+        split = spec.split or DEFAULT_SPLITS[spec.dataset]
+        path = loader.split_path(spec.data_dir or default_data_dir(spec.dataset), split)
     loaded = loader.load(path, skip_bad=spec.skip_bad)
     sample = stratified_sample(loaded.questions, spec.sample, spec.seed)
     shard = parse_shard(spec.shard)
     chosen = take_shard(sample, shard)
     described = {
         "dataset": spec.dataset,
-        "split": None if spec.questions_file is not None else spec.split,
+        "split": None if spec.questions_file is not None else split,
         "questions_file": str(path.resolve()),
         "questions_in_file": len(loaded.questions) + loaded.skipped,
         "skipped_bad": loaded.skipped,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import subprocess
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -20,7 +21,7 @@ from pathlib import Path
 from ari.errors import AriError, DatasetError, UsageError
 from ari.progress import progress
 from benchmarks.loaders.types import Question
-from benchmarks.metrics import Outcome, Throughput, hits_at_k, summarize
+from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
 from benchmarks.results_log import ResultsWriter, read_results
 from benchmarks.solver import SolverFactory
 
@@ -143,8 +144,9 @@ def make_record(question: Question, result: object, gold_display: Callable[[str]
         "elapsed_s": float(getattr(result, "elapsed_s", 0.0) or 0.0),
         "confidence": float(confidence) if isinstance(confidence, (int, float)) else None,
     }
-    record["hit1"] = not abstained and hits_at_k(answers, gold, question.answer_type, question.time_level, 1)
-    record["hit10"] = not abstained and hits_at_k(answers, gold, question.answer_type, question.time_level, 10)
+    rank = None if abstained else first_hit(answers, gold, question.answer_type, question.time_level, TOP_K_KEPT)
+    record["hit1"] = rank == 1
+    record["hit10"] = rank is not None
     return record
 
 
@@ -185,7 +187,8 @@ def _solve(
             build_s = 0.0
         return
     context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory,)) as pool:
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads)) as pool:
         queue = list(reversed(batches))
         running: dict[Future, list[Question]] = {}
         try:
@@ -214,8 +217,12 @@ _WORKER_SOLVER = None
 _WORKER_BUILD_S = 0.0
 
 
-def _init_worker(factory: SolverFactory) -> None:
+def _init_worker(factory: SolverFactory, threads: int) -> None:
+    """Build this process's solver once; numeric libraries get their share of the cores only."""
     global _WORKER_SOLVER, _WORKER_BUILD_S
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(variable, str(threads))
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     started = time.perf_counter()
     _WORKER_SOLVER = factory()
     _WORKER_BUILD_S = time.perf_counter() - started

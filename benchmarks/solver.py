@@ -9,6 +9,7 @@ embedder once.
 
 from __future__ import annotations
 
+import atexit
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ class AgentSolverFactory:
 
         config = agent_config(self.config)
         store = TKGStore.open(self.db)
+        atexit.register(store.close)  # a worker's connection closes before its interpreter does
         memory = open_memory(self.memory_url, use_clustering=config.use_clustering)
         return Agent(store, memory=memory, config=config).ask_many
 

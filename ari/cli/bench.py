@@ -13,7 +13,10 @@ from ari.progress import stderr
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
 
-SplitOption = Annotated[str, typer.Option("--split", help="Official split: multitq dev | train_sample80; cronquestions complex_test | complex_valid ...")]
+SplitOption = Annotated[
+    Optional[str],
+    typer.Option("--split", help="Official split (default: multitq dev, cronquestions complex_valid; also train_sample80, complex_test ...)."),
+]
 QuestionsOption = Annotated[
     Optional[Path], typer.Option("--questions", help="Any questions file in the dataset's official format (overrides --split).")
 ]
@@ -30,7 +33,7 @@ def run_command(
     out: Annotated[Path, typer.Option("--out", help="Run directory: results.jsonl (resumable), summary.json, report.md/png.")],
     db: DbOption = None,
     memory: MemoryOption = None,
-    split: SplitOption = "dev",
+    split: SplitOption = None,
     questions: QuestionsOption = None,
     data_dir: DataDirOption = None,
     sample: Annotated[Optional[int], typer.Option("--sample", help="Stratified sample size (by question type).")] = None,
@@ -110,7 +113,7 @@ def make_unanswerable_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the unanswerable questions (official MultiTQ JSON schema).")],
     db: DbOption = None,
     dataset: Annotated[str, typer.Option("--dataset", help="Format of the source questions: multitq | cronquestions.")] = "multitq",
-    split: SplitOption = "dev",
+    split: SplitOption = None,
     questions: QuestionsOption = None,
     data_dir: DataDirOption = None,
     per_kind: Annotated[int, typer.Option("--per-kind", help="Questions of each kind.")] = 100,
