@@ -1,0 +1,86 @@
+"""`ari ingest` and `ari kg` through the real CLI (Typer's CliRunner; one real subprocess for exit codes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ari.cli import app
+
+runner = CliRunner()
+
+
+def write_multitq(root: Path) -> Path:
+    (root / "kg").mkdir(parents=True)
+    (root / "kg" / "full.txt").write_text(
+        "Armed_Gang_(Palestinian_Territory,_Occupied)\tPraise_or_endorse\tMahmoud_Abbas\t2005-01-01\n"
+        "Iran\tMake_a_visit\tChina\t2007-03-04\n"
+        "Iran\tMake_a_visit\tChina\t2009-03-04\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_ingest_multitq_summary_then_info_and_facts(tmp_path: Path) -> None:
+    db = tmp_path / "kg.duckdb"
+    result = runner.invoke(app, ["ingest", "multitq", str(write_multitq(tmp_path / "m")), "--db", str(db), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "facts" in result.stdout and "2005-01-01 .. 2009-03-04" in result.stdout
+    again = runner.invoke(app, ["ingest", "multitq", str(tmp_path / "m"), "--db", str(db), "--json"])
+    data = json.loads(again.stdout)
+    assert (data["facts_added"], data["facts"], data["entities"], data["skipped_lines"]) == (0, 3, 4, 0)
+
+    info = runner.invoke(app, ["kg", "info", "--db", str(db), "--json"])
+    data = json.loads(info.stdout)
+    assert data["counts"] == {"entities": 4, "relations": 2, "facts": 3}
+    assert data["time_range"] == {"start": "2005-01-01", "end": "2009-03-04"}
+    assert data["meta"]["source"] == "multitq" and len(data["meta"]["ingests"]) == 2
+
+    facts = runner.invoke(app, ["kg", "facts", "--db", str(db), "--head", "Iran", "--relation", "Make_a_visit", "--time", "2009", "--json"])
+    assert json.loads(facts.stdout) == [
+        {"head": "Iran", "relation": "Make_a_visit", "tail": "China", "start": "2009-03-04", "end": "2009-03-04", "granularity": "day"}
+    ]
+
+
+def test_ingest_tsv_skip_bad_and_cronquestions(tmp_path: Path) -> None:
+    tsv = tmp_path / "kg.tsv"
+    tsv.write_text("A\tR\tB\t2005\nbroken line\nC\tR\tB\t2006-13\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", "tsv", str(tsv), "--db", str(tmp_path / "t.duckdb"), "--skip-bad", "--json"])
+    data = json.loads(result.stdout)
+    assert (data["facts_added"], data["skipped_lines"]) == (1, 2)
+    (tmp_path / "cron" / "kg").mkdir(parents=True)
+    (tmp_path / "cron" / "kg" / "full.txt").write_text("Q1\tP39\tQ2\t1990\t\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", "cronquestions", str(tmp_path / "cron"), "--db", str(tmp_path / "c.duckdb"), "--json"])
+    assert json.loads(result.stdout)["facts_added"] == 1
+
+
+def test_errors_are_one_line_with_exit_codes(tmp_path: Path) -> None:
+    tsv = tmp_path / "kg.tsv"
+    tsv.write_text("A\tR\tB\t2005\nA\tR\n", encoding="utf-8")
+    db = tmp_path / "kg.duckdb"
+    done = subprocess.run([sys.executable, "-c", "from ari.cli import main; main()", "ingest", "tsv", str(tsv), "--db", str(db)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [f"Error: {tsv}:2: expected 4 or 5 tab-separated fields (head, relation, tail, time | start, end), found 2 (use --skip-bad to skip malformed lines)"]
+    assert done.stdout == "" and not db.exists()
+
+
+def test_kg_defaults_to_the_demo_store(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("ARI_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("ARI_DB", raising=False)
+    info = runner.invoke(app, ["kg", "info", "--json"])
+    assert info.exit_code == 0, info.output
+    assert json.loads(info.stdout)["db"] == str(tmp_path / "home" / "demo.duckdb")
+    unknown = runner.invoke(app, ["kg", "facts", "--head", "Musharraf"])
+    assert unknown.exit_code != 0 and "Pervez_Musharraf" in str(unknown.exception)
+
+
+def test_every_command_has_help() -> None:
+    for args in (["ingest"], ["ingest", "multitq"], ["ingest", "cronquestions"], ["ingest", "tsv"], ["kg"], ["kg", "info"], ["kg", "facts"]):
+        result = runner.invoke(app, [*args, "--help"])
+        assert result.exit_code == 0 and "Usage" in result.stdout, args
+        assert "TODO" not in result.stdout

@@ -1,0 +1,163 @@
+"""TKGStore lookups checked against a brute-force Python filter over generated KGs.
+
+Each KG is written as a TSV file and loaded through the real ingest into a real DuckDB file, so the
+sorted layout (facts / facts_by_tail) is what is being checked.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tkg_store.ingest import ingest
+from tkg_store.schema import ROW_GROUP_SIZE
+from tkg_store.store import TKGStore
+from tkg_store.temporal import Granularity, TimeSpan, format_time, span_of
+
+ENTITIES = ["Iran", "China", "Jack_Straw", "Citizen_(Belgium)", "Armed_Gang_(Palestinian_Territory,_Occupied)", "Q42", "Côte_d'Ivoire"]
+RELATIONS = ["Make_a_visit", "Criticize_or_denounce", "P39"]
+
+Row = tuple[str, str, str, date | None, date | None, str]
+
+
+def _stated(day: date, level: Granularity) -> tuple[str, date, date]:
+    span = span_of(day, level)
+    return format_time(day, level), span.start, span.end
+
+
+def random_kg(rng: random.Random, n: int, entities: list[str], relations: list[str]) -> tuple[list[str], list[Row]]:
+    """TSV lines and the facts they state (deduped by (head, relation, tail, start, end))."""
+    lines: list[str] = []
+    rows: dict[tuple, Row] = {}
+    for _ in range(n):
+        head, tail = rng.choice(entities), rng.choice(entities)
+        relation = rng.choice(relations)
+        day = date(2005, 1, 1) + timedelta(days=rng.randrange(11 * 365))
+        level = rng.choice([Granularity.DAY, Granularity.DAY, Granularity.MONTH, Granularity.YEAR])
+        text, start, end = _stated(day, level)
+        if rng.random() < 0.15:  # an interval, possibly open at either end
+            other = day + timedelta(days=rng.randrange(3000))
+            end_text, _, end = _stated(other, level)
+            if rng.random() < 0.3:
+                text, start = "", None
+            elif rng.random() < 0.3:
+                end_text, end = "", None
+            lines.append(f"{head}\t{relation}\t{tail}\t{text}\t{end_text}")
+        else:
+            lines.append(f"{head}\t{relation}\t{tail}\t{text}")
+        rows.setdefault((head, relation, tail, start, end), (head, relation, tail, start, end, level.value))
+    return lines, list(rows.values())
+
+
+def build(tmp: Path, lines: list[str]) -> TKGStore:
+    tsv = tmp / "kg.tsv"
+    tsv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp / "kg.duckdb"
+    ingest("tsv", tsv, db)
+    return TKGStore.open(db)
+
+
+def overlaps(row: Row, within: TimeSpan | None) -> bool:
+    return within is None or within.overlaps(row[3], row[4])
+
+
+def _key(row: tuple) -> tuple:
+    return tuple((x is None, x or date.min) if i in (3, 4) else x for i, x in enumerate(row))
+
+
+def expected_facts(rows: list[Row], head=None, relation=None, tail=None, within=None) -> list[tuple]:  # noqa: ANN001
+    return sorted(
+        (r
+        for r in rows
+        if (head is None or r[0] == head) and (relation is None or r[1] == relation) and (tail is None or r[2] == tail) and overlaps(r, within)),
+        key=_key,
+    )
+
+
+def got_facts(store: TKGStore, **query) -> list[tuple]:  # noqa: ANN003
+    facts = store.facts(**query)
+    keys = [(f.start or date.min, f.end or date.max) for f in facts]
+    assert keys == sorted(keys), "facts must come in time order"
+    return sorted(((f.head, f.relation, f.tail, f.start, f.end, f.granularity.value) for f in facts), key=_key)
+
+
+def expected_neighbourhood(rows: list[Row], entity: str, within: TimeSpan | None) -> Counter:
+    counts: Counter = Counter()
+    for h, r, t, *_ in (row for row in rows if overlaps(row, within)):
+        if h == entity:
+            counts[(r, t, "out")] += 1
+        if t == entity:
+            counts[(r, h, "in")] += 1
+    return counts
+
+
+WINDOWS = st.one_of(
+    st.none(),
+    st.builds(
+        lambda y, m, level: span_of(date(y, m, 1), level),
+        st.integers(2004, 2016),
+        st.integers(1, 12),
+        st.sampled_from(list(Granularity)),
+    ),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), size=st.integers(0, 60), window=WINDOWS, data=st.data())
+def test_lookups_match_brute_force(tmp_path_factory: pytest.TempPathFactory, seed: int, size: int, window, data) -> None:  # noqa: ANN001
+    lines, rows = random_kg(random.Random(seed), size, ENTITIES, RELATIONS)
+    with build(tmp_path_factory.mktemp("kg"), lines) as store:
+        head = data.draw(st.sampled_from(ENTITIES + ["Atlantis"]))
+        tail = data.draw(st.sampled_from(ENTITIES))
+        relation = data.draw(st.sampled_from(RELATIONS + ["Unknown_relation"]))
+        for query in (
+            {"head": head, "relation": relation},
+            {"tail": tail, "relation": relation},
+            {"head": head, "relation": relation, "tail": tail},
+            {"head": head},
+            {"tail": tail},
+            {"relation": relation},
+            {},
+        ):
+            assert got_facts(store, **query, within=window) == expected_facts(rows, **query, within=window), query
+        got = Counter({(n.relation, n.neighbour, n.direction): n.count for n in store.neighbourhood(head, within=window)})
+        assert got == expected_neighbourhood(rows, head, window)
+
+
+def test_lookups_across_many_row_groups(tmp_path: Path) -> None:
+    """A KG several row groups long: zone-map pruning must never drop a matching row."""
+    rng = random.Random(7)
+    entities = [f"Entity_{i}_(X,_Y)" for i in range(300)]
+    relations = [f"Rel_{i}" for i in range(20)]
+    lines, rows = random_kg(rng, 3 * ROW_GROUP_SIZE, entities, relations)
+    with build(tmp_path, lines) as store:
+        assert store.counts()["facts"] == len(rows)
+        for _ in range(60):
+            e, r = rng.choice(entities), rng.choice(relations)
+            window = span_of(date(rng.randrange(2005, 2016), rng.randrange(1, 13), 1), Granularity.MONTH) if rng.random() < 0.5 else None
+            assert got_facts(store, head=e, relation=r, within=window) == expected_facts(rows, head=e, relation=r, within=window)
+            assert got_facts(store, tail=e, relation=r, within=window) == expected_facts(rows, tail=e, relation=r, within=window)
+            t = rng.choice(entities)
+            assert got_facts(store, head=e, relation=r, tail=t) == expected_facts(rows, head=e, relation=r, tail=t)
+        entity = entities[0]
+        got = Counter({(n.relation, n.neighbour, n.direction): n.count for n in store.neighbourhood(entity)})
+        assert got == expected_neighbourhood(rows, entity, None)
+
+
+def test_names_display_and_find(tmp_path: Path) -> None:
+    lines = ["Armed_Gang_(Palestinian_Territory,_Occupied)\tPraise_or_endorse\tMahmoud_Abbas\t2005-01-01",
+             "Militant_(Xinjiang\xa0Uyghur)\tMake_a_visit\tChina\t2006"]
+    with build(tmp_path, lines) as store:
+        assert store.has_entity("Militant_(Xinjiang\xa0Uyghur)")
+        assert store.display("Armed_Gang_(Palestinian_Territory,_Occupied)") == "Armed Gang (Palestinian Territory, Occupied)"
+        assert store.relation_text("Praise_or_endorse") == "Praise or endorse"
+        assert store.find_entities("mahmoud abbas") == ["Mahmoud_Abbas"]
+        assert store.find_entities("Xinjiang Uyghur") == ["Militant_(Xinjiang\xa0Uyghur)"]
+        assert store.time_range() == TimeSpan(date(2005, 1, 1), date(2006, 12, 31), Granularity.DAY)
+        assert store.facts(head="Nobody") == [] and store.neighbourhood("Nobody") == []
