@@ -1,0 +1,220 @@
+"""Store benchmark: MultiTQ ingest time and size, and lookup latency next to a pandas mask filter.
+
+    python -m benchmarks.store_bench ../shared/data/multitq [--lookups 10000] [--pandas-lookups 300]
+
+The reference ARI implementation runs every action as a boolean mask over a DataFrame of the whole
+KG with string columns (df[(df.head == h) & (df.relation == r)]). Here each lookup kind runs through
+the store's public API (TKGStore.facts / .neighbourhood, Fact objects out) and as that pandas filter,
+on the same random keys in the same process. Keys come from random facts (so popular entities come
+up as often as questions ask about them) or, with --keys distinct, uniformly from distinct keys.
+The pandas filter costs the same for every key (it scans all rows), so it is timed on a random
+subset of the store's lookups (--pandas-lookups) to keep the run short; both p50s are reported.
+Results: benchmarks/results/store_bench.{json,md}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from tkg_store.ingest import ingest
+from tkg_store.store import TKGStore
+from tkg_store.temporal import TimeSpan, span_of, Granularity
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dataset", type=Path, help="MultiTQ directory (with kg/full.txt)")
+    parser.add_argument("--lookups", type=int, default=10_000, help="store lookups per kind")
+    parser.add_argument("--pandas-lookups", type=int, default=300, help="pandas lookups per kind (a subset of the same keys)")
+    parser.add_argument("--keys", choices=["facts", "distinct"], default="facts", help="how lookup keys are drawn")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    report = run(args.dataset, args.lookups, args.pandas_lookups, args.keys, args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    suffix = "" if args.keys == "facts" else f"_{args.keys}"
+    (args.out / f"store_bench{suffix}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    (args.out / f"store_bench{suffix}.md").write_text(markdown(report), encoding="utf-8")
+    print(markdown(report))
+
+
+def run(dataset: Path, lookups: int, pandas_lookups: int, keys: str, seed: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "multitq.duckdb"
+        started = time.perf_counter()
+        summary = ingest("multitq", dataset, db)
+        ingest_s = time.perf_counter() - started
+        size = db.stat().st_size
+        frame = pd.read_csv(
+            dataset / "kg" / "full.txt", sep="\t", header=None, names=["head", "relation", "tail", "time"],
+            dtype=str, quoting=3, keep_default_na=False, na_filter=False, engine="c",
+        )
+        with TKGStore.open(db) as store:
+            samples = draw_keys(store, lookups, keys, random.Random(seed))
+            kinds = lookup_kinds(store, frame)
+            rows = []
+            for name, (store_fn, pandas_fn) in kinds.items():
+                subset = random.Random(seed + 1).sample(samples, min(pandas_lookups, len(samples)))
+                store_times, sizes = timed(store_fn, samples)
+                pandas_times, _ = timed(pandas_fn, subset)
+                rows.append(row(name, store_times, pandas_times, sizes))
+                print(f"{name:28s} store p50 {rows[-1]['store_p50_us']:8.0f} us  pandas p50 {rows[-1]['pandas_p50_us']:8.0f} us  x{rows[-1]['ratio_p50']:.0f}", flush=True)
+    return {
+        "dataset": str(dataset),
+        "facts": summary.facts,
+        "ingest_s": round(ingest_s, 2),
+        "db_bytes": size,
+        "lookups_per_kind": lookups,
+        "pandas_lookups_per_kind": pandas_lookups,
+        "keys": keys,
+        "seed": seed,
+        "machine": {"python": platform.python_version(), "duckdb": duckdb.__version__, "pandas": pd.__version__,
+                    "cpus": os.cpu_count(), "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]},
+        "kinds": rows,
+    }
+
+
+Sample = tuple[str, str, str, TimeSpan]
+
+
+def draw_keys(store: TKGStore, n: int, keys: str, rng: random.Random) -> list[Sample]:
+    """(head, relation, tail, window) per lookup; the window is the year (or month) of a real fact."""
+    con = store.connection
+    if keys == "facts":
+        total = con.execute("SELECT count(*) FROM facts").fetchone()[0]
+        picks = sorted(rng.randrange(total) for _ in range(n))
+        rows = con.execute(
+            "SELECT head, relation, tail, start_day FROM (SELECT *, row_number() OVER () - 1 AS i FROM facts) WHERE i IN (SELECT unnest(?))",
+            [picks],
+        ).fetchall()
+        rows = [rows[i % len(rows)] for i in range(n)]
+    else:
+        pairs = con.execute("SELECT head, relation, any_value(tail), min(start_day) FROM facts GROUP BY head, relation").fetchall()
+        rows = [rng.choice(pairs) for _ in range(n)]
+    rng.shuffle(rows)
+    names = {i: name for name, i in con.execute("SELECT name, id FROM entities").fetchall()}
+    rels = {i: name for name, i in con.execute("SELECT name, id FROM relations").fetchall()}
+    return [
+        (names[h], rels[r], names[t], span_of(day, Granularity.YEAR if rng.random() < 0.5 else Granularity.MONTH))
+        for h, r, t, day in rows
+    ]
+
+
+def lookup_kinds(store: TKGStore, df: pd.DataFrame) -> dict[str, tuple[Callable, Callable]]:
+    def window(frame: pd.DataFrame, mask, span: TimeSpan):  # noqa: ANN001, ANN202
+        return frame[mask & (frame["time"] >= span.start.isoformat()) & (frame["time"] <= span.end.isoformat())]
+
+    def neighbourhood(frame: pd.DataFrame, entity: str, span: TimeSpan | None):  # noqa: ANN202
+        out_mask, in_mask = frame["head"] == entity, frame["tail"] == entity
+        if span is not None:
+            inside = (frame["time"] >= span.start.isoformat()) & (frame["time"] <= span.end.isoformat())
+            out_mask, in_mask = out_mask & inside, in_mask & inside
+        return frame[out_mask].groupby(["relation", "tail"]).size(), frame[in_mask].groupby(["relation", "head"]).size()
+
+    return {
+        "facts(head, relation)": (
+            lambda s: store.facts(head=s[0], relation=s[1]),
+            lambda s: df[(df["head"] == s[0]) & (df["relation"] == s[1])],
+        ),
+        "facts(head, relation, time)": (
+            lambda s: store.facts(head=s[0], relation=s[1], within=s[3]),
+            lambda s: window(df, (df["head"] == s[0]) & (df["relation"] == s[1]), s[3]),
+        ),
+        "facts(tail, relation)": (
+            lambda s: store.facts(tail=s[2], relation=s[1]),
+            lambda s: df[(df["tail"] == s[2]) & (df["relation"] == s[1])],
+        ),
+        "facts(tail, relation, time)": (
+            lambda s: store.facts(tail=s[2], relation=s[1], within=s[3]),
+            lambda s: window(df, (df["tail"] == s[2]) & (df["relation"] == s[1]), s[3]),
+        ),
+        "facts(head, relation, tail)": (
+            lambda s: store.facts(head=s[0], relation=s[1], tail=s[2]),
+            lambda s: df[(df["head"] == s[0]) & (df["relation"] == s[1]) & (df["tail"] == s[2])],
+        ),
+        "facts(head, relation, tail, time)": (
+            lambda s: store.facts(head=s[0], relation=s[1], tail=s[2], within=s[3]),
+            lambda s: window(df, (df["head"] == s[0]) & (df["relation"] == s[1]) & (df["tail"] == s[2]), s[3]),
+        ),
+        "neighbourhood(entity)": (
+            lambda s: store.neighbourhood(s[0]),
+            lambda s: neighbourhood(df, s[0], None),
+        ),
+        "neighbourhood(entity, time)": (
+            lambda s: store.neighbourhood(s[0], within=s[3]),
+            lambda s: neighbourhood(df, s[0], s[3]),
+        ),
+    }
+
+
+def timed(fn: Callable, samples: list) -> tuple[list[float], list[int]]:
+    for sample in samples[:20]:  # warm caches
+        fn(sample)
+    times, sizes = [], []
+    for sample in samples:
+        started = time.perf_counter()
+        result = fn(sample)
+        times.append(time.perf_counter() - started)
+        sizes.append(len(result) if not isinstance(result, tuple) else sum(map(len, result)))
+    return times, sizes
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def row(name: str, store_times: list[float], pandas_times: list[float], sizes: list[int]) -> dict:
+    s50, s99 = percentile(store_times, 0.5) * 1e6, percentile(store_times, 0.99) * 1e6
+    p50, p99 = percentile(pandas_times, 0.5) * 1e6, percentile(pandas_times, 0.99) * 1e6
+    return {
+        "kind": name,
+        "store_p50_us": round(s50, 1),
+        "store_p99_us": round(s99, 1),
+        "pandas_p50_us": round(p50, 1),
+        "pandas_p99_us": round(p99, 1),
+        "ratio_p50": round(p50 / s50, 1),
+        "ratio_p99": round(p99 / s99, 1),
+        "median_rows": statistics.median(sizes),
+        "store_n": len(store_times),
+        "pandas_n": len(pandas_times),
+    }
+
+
+def markdown(report: dict) -> str:
+    lines = [
+        f"# Store benchmark (MultiTQ, {report['facts']:,} facts)",
+        "",
+        f"Ingest {report['ingest_s']} s; DuckDB file {report['db_bytes'] / 2**20:.1f} MiB. Keys: {report['keys']}; "
+        f"{report['lookups_per_kind']:,} store lookups and {report['pandas_lookups_per_kind']:,} pandas lookups per kind; "
+        f"DuckDB {report['machine']['duckdb']}, pandas {report['machine']['pandas']}, {report['machine']['cpus']} CPUs, "
+        f"load average at end {report['machine']['loadavg_at_end']}.",
+        "",
+        "| lookup | store p50 (us) | store p99 (us) | pandas p50 (us) | pandas p99 (us) | p50 speed-up | median rows |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in report["kinds"]:
+        lines.append(
+            f"| {r['kind']} | {r['store_p50_us']:.0f} | {r['store_p99_us']:.0f} | {r['pandas_p50_us']:.0f} | "
+            f"{r['pandas_p99_us']:.0f} | {r['ratio_p50']:.0f}x | {r['median_rows']:g} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
