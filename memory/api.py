@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 from agents.trace import Trace
-from ari.embedding import Embedder, get_embedder
+from ari.embedding import Embedder, default_model_path, get_embedder
 from ari.errors import MemoryStoreError, UsageError
 from memory import clustering, induction
 from memory.history import HistoryStore, Member
@@ -35,6 +35,9 @@ class LearnSummary:
     sources: dict[str, int] = field(default_factory=dict)  # induced | llm -> methodologies
 
 
+_MAX_REMEMBERED = 50_000  # masked-question embeddings kept for matching (~75 MB at 384 dims)
+
+
 class Memory:
     """The history store plus the latest clustering and its methodologies, cached for matching."""
 
@@ -44,6 +47,7 @@ class Memory:
         self._embedder = embedder
         self._lock = threading.Lock()
         self._cache: tuple[int, np.ndarray, str, dict[int, Methodology]] | None = None  # version, centroids, model, methodologies
+        self._vectors: dict[str, np.ndarray] = {}  # masked question -> embedding
 
     @classmethod
     def open(
@@ -152,7 +156,7 @@ class Memory:
         if not self.use_clustering:
             return [methodologies.get(ALL_TRACES)] * len(texts)
         if embeddings is None:
-            embeddings = self._embedder_for(model).embed_batch(list(texts))
+            embeddings = self._embed(list(texts), model)
         embeddings = np.atleast_2d(np.asarray(embeddings, dtype=np.float32))
         if embeddings.shape[1] != centroids.shape[1]:
             raise UsageError(
@@ -166,10 +170,24 @@ class Memory:
         loaded = self._loaded()
         return dict(loaded[3]) if loaded else {}
 
+    def _embed(self, texts: list[str], model: str) -> np.ndarray:
+        """Embeddings of masked questions, remembered: few shapes recur across many questions."""
+        found = {t: self._vectors.get(t) for t in dict.fromkeys(texts)}
+        missing = [t for t, vector in found.items() if vector is None]
+        if missing:
+            fresh = dict(zip(missing, self._embedder_for(model).embed_batch(missing)))
+            found.update(fresh)
+            if len(self._vectors) > _MAX_REMEMBERED:
+                self._vectors = {}
+            self._vectors.update(fresh)
+        return np.stack([found[t] for t in texts])
+
     def _embedder_for(self, model: str) -> Embedder:
         if self._embedder is None:
-            # The model the centroids were computed with, when it is a local path; else the default.
-            self._embedder = get_embedder(model if Path(model).is_dir() else None)
+            # The model the centroids were computed with, when it is a local path other than the
+            # default (asking for the default by None shares the one instance the agent loaded).
+            custom = Path(model).is_dir() and model != default_model_path()
+            self._embedder = get_embedder(model if custom else None)
         return self._embedder
 
 
