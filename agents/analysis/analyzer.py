@@ -42,6 +42,7 @@ class QuestionAnalyzer:
         lexicon: RelationLexicon | None = None,
         max_relations: int = 10,
         use_default_lexicon: bool = True,
+        relation_embeddings: bool = False,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -52,7 +53,10 @@ class QuestionAnalyzer:
         self.entity_linker = _LINKERS[key]
         if lexicon is None and use_default_lexicon:
             lexicon = default_lexicon(store)
-        self.relation_linker = RelationLinker(store, self.graph, embedder, lexicon)
+        # with a lexicon, relation-name similarity adds nothing measurable (benchmarks/results/linking_bench.md)
+        # and costs an embedding per question; without one it is the only relation signal
+        use_vectors = embedder is not None and (relation_embeddings or lexicon is None)
+        self.relation_linker = RelationLinker(store, self.graph, embedder if use_vectors else None, lexicon)
         self.max_relations = max_relations
         self.kg_range = store.time_range()
 
@@ -63,12 +67,14 @@ class QuestionAnalyzer:
         times = [find_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
-        for question, ts, ents in zip(questions, times, entities):
-            kind = classify(question, ts)
+        for question, ts, mentions in zip(questions, times, entities):
+            ents = [m for m in mentions if m.candidates]
+            masked = mask(question, ents, ts)
+            kind = classify(question, ts, masked)
             analyses.append(
                 QuestionAnalysis(
                     question=question,
-                    masked=mask(question, ents, ts),
+                    masked=masked,
                     entities=ents,
                     times=ts,
                     answer_type=kind.answer_type,
@@ -76,6 +82,7 @@ class QuestionAnalyzer:
                     pattern=kind.pattern,
                     cue=kind.cue,
                     cues=kind.cues,
+                    unlinked=[m for m in mentions if not m.candidates],
                 )
             )
         if rank_relations:
@@ -84,7 +91,7 @@ class QuestionAnalyzer:
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         vectors = [None] * len(analyses)
-        if self.embedder is not None and analyses:
+        if self.relation_linker.embedder is not None and analyses:
             vectors = list(self.embedder.embed_batch([predicate_text(a.masked) for a in analyses]))
         for analysis, vector in zip(analyses, vectors):
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.analysis.names import NameTables, Token, accepts_case, build_name_tables, ngram_key, tokenize
-from agents.analysis.roles import content_words, role_scores
+from agents.analysis.roles import content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.types import EntityMention
 from ari.embedding import Embedder
 from ari.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors
-from tkg_store.store import TKGStore
+from tkg_store.store import TKGStore, normalize_name
 
 MAX_CANDIDATES = 5
 ROLE_FLOOR = 0.55  # a role phrase must score this much to stand for a role entity
@@ -35,6 +35,7 @@ _PHRASE_BREAK = frozenset(
     "during since until into towards toward against over 's".split()
 ) | frozenset("?,;:()")
 _DETERMINERS = frozenset({"the", "a", "an"})
+_ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
 _NOT_NAMES = frozenset(
@@ -71,6 +72,7 @@ class EntityLinker:
                 entries.append((role, content_words(role), row))
             self._role_lists[qualifier] = entries
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
+        self._role_vocabulary = role_vocabulary(role_texts)
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -94,7 +96,7 @@ class EntityLinker:
         blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
-        self._embed_missing([phrase for requests in role_requests for _, _, phrase, _ in requests])
+        self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
         results: list[list[EntityMention]] = []
         pending: list[tuple[int, list[_Candidate], list[_Candidate]]] = []
         for n, question in enumerate(questions):
@@ -102,17 +104,25 @@ class EntityLinker:
             chosen = _select(exact[n] + roles)
             runs = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
             pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in runs]))
-        fuzzy_texts = [
-            questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-            for n, _, runs in pending
-            for c in runs
-        ]
-        self._embed_missing(fuzzy_texts)
+        lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
+        for n, _, runs in pending:
+            for c in runs:
+                text = questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
+                lexical[(n, c.start)] = self._contained(text)
+        # embeddings only for left-over names that no entity name contains
+        self._embed_missing(
+            [
+                questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
+                for n, _, runs in pending
+                for c in runs
+                if not lexical[(n, c.start)]
+            ]
+        )
         for n, chosen, runs in pending:
             toks = tokenised[n]
             for run in runs:
                 text = questions[n][toks[run.start].start : toks[run.end - 1].end]
-                run.entities = self._fuzzy(text)
+                run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             results.append(
@@ -141,6 +151,11 @@ class EntityLinker:
                     continue  # a mention never ends on punctuation or a possessive
                 key = ngram_key(text, tokens, i, j)
                 names = self.tables.by_key.get(key)
+                if not names and j == i + 1 and tokens[i].text.isupper() and len(tokens[i].text) >= 3:
+                    expansions = self.tables.acronyms.get(key, [])[:MAX_CANDIDATES]
+                    if expansions:
+                        found.append(_Candidate(i, j, [(name, 0.8) for name in expansions], "acronym"))
+                    continue
                 if not names:
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
@@ -174,45 +189,107 @@ class EntityLinker:
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
 
+    def _in_vocabulary(self, token: Token) -> bool:
+        return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
+
+    def _phrase_end(self, tokens: list[Token], first: int, blocked: set[int]) -> int:
+        """End of the longest run of role words from `first` ("Ministry of National Defence and Security")."""
+        end = first
+        k = first
+        while k < len(tokens) and k - first < MAX_ROLE_WORDS and k not in blocked:
+            if tokens[k].key in _PHRASE_BREAK:
+                break
+            if self._in_vocabulary(tokens[k]):
+                end = k = k + 1
+            elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
+                k += 1
+            else:
+                break
+        return end
+
+    def _phrase_start(self, tokens: list[Token], last: int, blocked: set[int]) -> int:
+        """Start of the longest run of role words ending at `last` ("member of the Legislative Council")."""
+        start = last + 1
+        k = last
+        while k >= 0 and last - k < MAX_ROLE_WORDS and k not in blocked:
+            if tokens[k].key in _PHRASE_BREAK or tokens[k].key in _DETERMINERS:
+                break
+            if self._in_vocabulary(tokens[k]):
+                start = k
+                k -= 1
+            elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
+                k -= 1
+            else:
+                break
+        return start
+
     def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]):
-        """Candidate (mention start, mention end, role phrase, qualifiers) around each qualifier."""
+        """Candidate (mention start, mention end, role phrase, (qualifiers, attributive)) around each qualifier.
+
+        A qualifier with no role phrase next to it is returned with phrase None: the bare country.
+        """
         requests = []
         for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
             possessive = j < len(tokens) and tokens[j].key == "'s"
             first = j + 1 if possessive else j
+            attributive = adjective or possessive
+            found = False
             # forward: "the Japanese Ministry of Finance", "Japan's finance ministry", "the US envoy"
-            for end in range(first + 1, min(len(tokens), first + MAX_ROLE_WORDS) + 1):
-                if end - 1 in blocked or tokens[end - 1].key in _PHRASE_BREAK:
-                    break
-                phrase = text[tokens[first].start : tokens[end - 1].end]
-                requests.append((i, end, phrase, (qualifiers, adjective or possessive)))
+            end = self._phrase_end(tokens, first, blocked)
+            if end > first:
+                requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
+                found = True
+            elif attributive:
+                # an unknown noun after a demonym ("the Myanmar migrants"): let embeddings judge one or two words
+                for width in (1, 2):
+                    last = first + width - 1
+                    if last >= len(tokens) or last in blocked or not tokens[last].key:
+                        break
+                    if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
+                        break
+                    requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"
             k = i - 1
             if k >= 0 and tokens[k].key in _DETERMINERS:
                 k -= 1
             if k >= 1 and tokens[k].key in _LINKERS:
-                for start in range(k - 1, max(-1, k - 1 - MAX_ROLE_WORDS), -1):
-                    if start in blocked or tokens[start].key in _PHRASE_BREAK or tokens[start].key in _DETERMINERS:
-                        break
-                    phrase = text[tokens[start].start : tokens[k - 1].end]
-                    requests.append((start, j, phrase, (qualifiers, True)))
+                start = self._phrase_start(tokens, k - 1, blocked)
+                if start <= k - 1:
+                    requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
+                    found = True
+                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES:
+                    # "the assassin of China": one unknown noun, judged by embeddings
+                    requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
+            if not found:
+                requests.append((i, j, None, (qualifiers, attributive)))
         return requests
 
     def _score_roles(self, requests) -> list[_Candidate]:
         best: dict[tuple[int, int], _Candidate] = {}
-        qualifier_spans: dict[tuple[int, int], list[str]] = {}
         for start, end, phrase, (qualifiers, attributive) in requests:
+            own = [self.tables.qualifier_entity[q] for q in qualifiers if q in self.tables.qualifier_entity]
+            if phrase is None:
+                if own:
+                    continue  # the exact match of the country's own entity covers it
+                # a country that is no entity itself ("the UK" in ICEWS): its most active roles
+                ranked = sorted(
+                    ((e, self.tables.fact_count.get(e, 0)) for q in qualifiers for _, e in self.tables.roles.get(q, [])),
+                    key=lambda pair: -pair[1],
+                )
+                top = [(e, 0.5) for e, _ in ranked[:MAX_CANDIDATES]]
+                if top:
+                    best.setdefault((start, end), _Candidate(start, end, top, "qualifier"))
+                continue
             vector = self._vector_cache.get(phrase)
             scored: list[tuple[str, float]] = []
             for qualifier in qualifiers:
                 roles = self._role_lists.get(qualifier, [])
                 scores = role_scores(phrase, roles, vector, self._role_matrix)
                 scored += [(self._role_entity[qualifier][role], s) for (role, _, _), s in zip(roles, scores)]
-            scored.sort(key=lambda pair: -pair[1])
+            scored.sort(key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0)))
             floor = ROLE_FLOOR if attributive else ROLE_FLOOR + 0.15
             if not scored or scored[0][1] < floor:
                 continue
-            own = [self.tables.qualifier_entity[q] for q in qualifiers if q in self.tables.qualifier_entity]
             top = [(e, round(s, 4)) for e, s in scored[:MAX_CANDIDATES] if s >= 0.3]
             top += [(e, 0.3) for e in own if e not in dict(top)]
             candidate = _Candidate(start, end, top, "role")
@@ -222,11 +299,21 @@ class EntityLinker:
         return list(best.values())
 
     # -- fallbacks for left-over names ------------------------------------------------------
-    def _fuzzy(self, text: str) -> list[tuple[str, float]]:
-        scores: dict[str, float] = {}
-        words = [w for w in text.lower().split() if w]
-        from tkg_store.store import normalize_name
+    def _needs_vector(self, request) -> bool:
+        """Embed a role phrase only where word overlap is inconclusive and the phrase is attributive."""
+        _, _, phrase, (qualifiers, attributive) = request
+        if phrase is None or len(phrase.split()) > 5 or self.embedder is None:
+            return False
+        words = content_words(phrase)
+        best = max(
+            (overlap_score(words, role_words) for q in qualifiers for _, role_words, _ in self._role_lists.get(q, [])),
+            default=0.0,
+        )
+        return best < 0.99
 
+    def _contained(self, text: str) -> list[tuple[str, float]]:
+        """Entities whose name contains every word of `text` ("Keng Yaik" -> Lim Keng Yaik)."""
+        scores: dict[str, float] = {}
         key_words = [w for w in normalize_name(text).split() if w not in _NAME_CONNECTORS]
         if key_words:
             rows = None
@@ -240,6 +327,13 @@ class EntityLinker:
                 ratio = len(set(key_words)) / max(len(set(tokens)), 1)
                 name = self.tables.entities[row]
                 scores[name] = max(scores.get(name, 0.0), 0.55 + 0.4 * ratio)
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+        return [(name, round(score, 4)) for name, score in ranked[:MAX_CANDIDATES]]
+
+    def _nearest(self, text: str) -> list[tuple[str, float]]:
+        """Entities whose name embedding is close to the span's (cosine above EMBEDDING_FLOOR)."""
+        scores: dict[str, float] = {}
+        words = text.split()
         vector = self._vector_cache.get(text)
         if vector is not None and self._entity_index is not None and words:
             sims, ids = self._entity_index.search(vector[None, :], MAX_CANDIDATES)

@@ -60,12 +60,19 @@ class NameTables:
     postings: dict[str, set[int]] = field(default_factory=dict)  # name token -> entity rows
     entity_tokens: list[tuple[str, ...]] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
+    fact_count: dict[str, int] = field(default_factory=dict)  # facts each entity takes part in
+    acronyms: dict[str, list[str]] = field(default_factory=dict)  # "unhcr" -> UN High Commissioner for Refugees
     max_tokens: int = 1
 
 
 def build_name_tables(store: TKGStore) -> NameTables:
     tables = NameTables()
     tables.entities = sorted(store.entity_names())
+    rows = store.connection.execute(
+        """SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f
+           JOIN entities e ON e.id = f.id GROUP BY e.name"""
+    ).fetchall()
+    tables.fact_count = {name: int(count) for name, count in rows}
     for row, name in enumerate(tables.entities):
         display = store.display(name)
         key = normalize_name(display)
@@ -76,6 +83,9 @@ def build_name_tables(store: TKGStore) -> NameTables:
         tables.max_tokens = max(tables.max_tokens, len(words))
         for word in set(words):
             tables.postings.setdefault(word, set()).add(row)
+        acronym = _acronym(display)
+        if acronym:
+            tables.acronyms.setdefault(acronym, []).append(name)
         match = _QUALIFIED.match(display)
         if match:
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
@@ -107,3 +117,12 @@ def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
     """"US" is the United States, "us" is a pronoun: case-sensitive aliases must be written as listed."""
     wanted = tables.case_sensitive_keys.get(key)
     return wanted is None or surface.replace(".", "").replace(" ", "") == wanted
+
+
+def _acronym(display: str) -> str | None:
+    """Initials of a name of three or more capitalised words ("United Nations High Commissioner for Refugees")."""
+    words = [w for w in re.split(r"[\s\-/]+", display) if w]
+    initials = [w[0] for w in words if w[0].isupper()]
+    if len(initials) < 3 or "(" in display:
+        return None
+    return "".join(initials).lower()

@@ -32,8 +32,10 @@ class QuestionType:
     cues: list[str] = field(default_factory=list)  # every cue found, in a fixed order
 
 
-def classify(question: str, times: list[TimeMention]) -> QuestionType:
+def classify(question: str, times: list[TimeMention], masked: str | None = None) -> QuestionType:
+    """Type a question; cues are read from `masked` when given, so "People First Party" is no "first"."""
     asked = asked_granularity(question)
+    question = masked if masked is not None else question
     answer_type = "time" if asked is not None else "entity"
     cues = []
     same = _SAME.search(question)

@@ -29,8 +29,23 @@ _EQUIVALENT = {
     "businessmen": "businessperson", "businesspeople": "businessperson", "attorney": "lawyer",
     "attorneys": "lawyer", "lawyers": "lawyer", "troops": "military", "soldiers": "military personnel",
     "soldier": "military personnel", "navy": "naval", "diplomat": "envoy", "ambassador": "envoy",
-    "legislative": "legislature", "parliament": "legislature",
+    "legislative": "legislature", "parliament": "legislature", "leader": "head government",
+    "leaders": "head government", "migrant": "immigrant", "migrants": "immigrant",
 }  # fmt: skip
+
+
+def role_vocabulary(role_texts) -> frozenset[str]:
+    """Every content word of every role name, and every word with a listed equivalent: the words a role phrase is made of."""
+    words: set[str] = set()
+    for text in role_texts:
+        words |= content_words(text)
+    for word, meaning in _EQUIVALENT.items():
+        words.add(stem(word))
+        words.update(stem(w) for w in meaning.split())
+    for phrase, meaning in _PHRASES.items():
+        words.update(stem(w) for w in phrase.split() if w not in _FUNCTION_WORDS)
+        words.update(stem(w) for w in meaning.split())
+    return frozenset(words)
 
 
 def stem(word: str) -> str:
@@ -46,7 +61,7 @@ def stem(word: str) -> str:
 _PHRASES = {
     "prime minister": "head government", "head of state": "head government", "foreign minister": "foreign affairs",
     "foreign ministry": "foreign affairs", "member of parliament": "member parliament",
-    "armed forces": "military", "police force": "police", "security forces": "police",
+    "armed forces": "military", "military forces": "military", "police force": "police", "security forces": "police",
 }  # fmt: skip
 
 

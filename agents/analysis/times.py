@@ -30,7 +30,8 @@ _PATTERNS = [
     re.compile(r"(?<![\d-])(?P<year>\d{4})-(?P<mnum>\d{1,2})(?:-(?P<day>\d{1,2}))?(?![\d-])"),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE),
+    re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
+    re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
 ]
 
@@ -75,8 +76,14 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         return None  # "31 February 2010" or "2010-13": not a date
 
 
-_ASKS_YEAR = re.compile(r"\b(?:which|what)\s+year\b|\byear\s+(?:did|was|were|does|is)\b", re.IGNORECASE)
-_ASKS_MONTH = re.compile(r"\b(?:which|what)\s+month\b|\bmonth\s+(?:did|was|were|does|is)\b", re.IGNORECASE)
+_ASKS_YEAR = re.compile(
+    r"\b(?:which|what|exact|specific|precise)\s+year\b|\byear\s+(?:did|was|were|does|is|when|in\s+which)\b",
+    re.IGNORECASE,
+)
+_ASKS_MONTH = re.compile(
+    r"\b(?:which|what|exact|specific|precise)\s+month\b|\bmonth\s+(?:did|was|were|does|is|when|in\s+which)\b",
+    re.IGNORECASE,
+)
 _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would)\b|"
     r"\b(?:which|what)\s+(?:date|day|time)\b|\bon\s+what\b",

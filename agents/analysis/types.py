@@ -39,7 +39,7 @@ class QuestionAnalysis:
 
     question: str
     masked: str  # entities -> {E1}, {E2}..., times -> {T1}...: the entity-free form the memory clusters
-    entities: list[EntityMention] = field(default_factory=list)  # in order of appearance
+    entities: list[EntityMention] = field(default_factory=list)  # linked mentions, in order of appearance
     times: list[TimeMention] = field(default_factory=list)
     relations: list[tuple[str, float]] = field(default_factory=list)  # ranked KG relations (best first)
     answer_type: str = "entity"  # "entity" | "time"
@@ -47,13 +47,9 @@ class QuestionAnalysis:
     pattern: str = "equal"  # one of PATTERNS
     cue: str | None = None  # before | after | first | last | same_day | same_month | same_year | between
     cues: list[str] = field(default_factory=list)  # every temporal cue found (e.g. ["after", "first"])
-
-    @property
-    def linked_entities(self) -> list[EntityMention]:
-        """Mentions with at least one candidate, in order of appearance (the E1, E2... of programs)."""
-        return [m for m in self.entities if m.candidates]
+    unlinked: list[EntityMention] = field(default_factory=list)  # name-like spans no entity is close to
 
     @property
     def no_entity_found(self) -> bool:
         """True when no span of the question is close enough to any KG entity."""
-        return not self.linked_entities
+        return not self.entities

@@ -1,0 +1,187 @@
+"""Linking benchmark on MultiTQ dev: how often the analysis leaves a path to a gold answer open.
+
+Reachability is the share of questions for which some action program of at most 5 steps over the
+linked candidates (top entity candidates of each mention x the ranked relation shortlist) reaches a
+gold answer: the ceiling of the whole agent. The relation lexicon is learned on one half of dev (a
+fixed split by quid) and everything is measured on the other half, so the figures are out-of-sample.
+The lexicon learned on the whole of dev is saved as the package's default for MultiTQ stores.
+
+    python benchmarks/linking_bench.py [--store PATH] [--questions PATH] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
+from agents.analysis.relations import bundled_lexicon_path, learn_relation_lexicon
+from ari.embedding import get_embedder
+from tkg_store.store import TKGStore
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def held_out(quid: object) -> bool:
+    """The fixed split: half of dev (by a hash of the quid) is held out from lexicon learning."""
+    return hashlib.sha1(str(quid).encode()).digest()[0] % 2 == 1
+
+
+def measure(store, analyzer, questions, batch_size=512) -> dict:
+    search = ProgramSearch(store, analyzer.graph)
+    totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    analysis_seconds = 0.0
+    for offset in range(0, len(questions), batch_size):
+        chunk = questions[offset : offset + batch_size]
+        started = time.perf_counter()
+        analyses = analyzer.analyze_batch([q["question"] for q in chunk])
+        analysis_seconds += time.perf_counter() - started
+        for record, analysis in zip(chunk, analyses):
+            row = _score(search, record, analysis)
+            for group in ("all", record["qtype"], f"{record['qtype']}/{record['answer_type']}"):
+                totals[group]["n"] += 1
+                for key, value in row.items():
+                    totals[group][key] += value
+    report = {
+        group: {k: (v / t["n"] if k != "n" else int(v)) for k, v in sorted(t.items())}
+        for group, t in sorted(totals.items())
+    }
+    report["all"]["analysis_ms_per_question_batched"] = 1000 * analysis_seconds / max(len(questions), 1)
+    return report
+
+
+def _score(search: ProgramSearch, record: dict, analysis) -> dict[str, float]:
+    mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
+    relations = [r for r, _ in analysis.relations]
+    times = [t.time for t in analysis.times]
+    hits = search.reaching(mentions, times, list(record["answers"]), record["answer_type"], relations)
+    wanted = SHAPES_BY_PATTERN.get((record["qtype"], record["answer_type"]), frozenset())
+    typed = [h for h in hits if h.shape in wanted]
+    top_entity = [h for h in hits if all(rank == 0 for _, rank in h.entities)]
+    top_relation = [h for h in hits if relations and h.relation == relations[0]]
+    top_both = [h for h in top_entity if relations and h.relation == relations[0]]
+    return {
+        "reachable": float(bool(hits)),
+        "reachable_pattern_shape": float(bool(typed)),
+        "top1_entity_on_program": float(bool(top_entity)),
+        "top1_relation_on_program": float(bool(top_relation)),
+        "top1_entity_and_relation": float(bool(top_both)),
+        "no_entity_found": float(analysis.no_entity_found),
+        "answer_type_correct": float(analysis.answer_type == record["answer_type"]),
+        "pattern_correct": float(analysis.pattern == record["qtype"]),
+        "time_level_correct": float(analysis.time_level is not None and analysis.time_level.value == record["time_level"]),
+    }
+
+
+def single_latency(analyzer, questions, n=300) -> float:
+    sample = questions[:n]
+    started = time.perf_counter()
+    for q in sample:
+        analyzer.analyze(q["question"])
+    return 1000 * (time.perf_counter() - started) / max(len(sample), 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", default="/work/dev/multitq.duckdb")
+    parser.add_argument("--questions", default="../shared/data/multitq/questions/dev.json")
+    parser.add_argument("--limit", type=int, default=0, help="use N questions spread over the file (quick runs)")
+    parser.add_argument("--no-save-lexicon", action="store_true", help="do not rewrite the bundled lexicon")
+    args = parser.parse_args(argv)
+
+    questions = json.loads(Path(args.questions).read_text(encoding="utf-8"))
+    if args.limit:
+        questions = questions[:: max(1, len(questions) // args.limit)][: args.limit]
+    learn_half = [q for q in questions if not held_out(q["quid"])]
+    test_half = [q for q in questions if held_out(q["quid"])]
+    store = TKGStore.open(args.store)
+    embedder = get_embedder()
+    started = time.perf_counter()
+    plain = QuestionAnalyzer(store, embedder, use_default_lexicon=False)
+    setup_s = time.perf_counter() - started
+
+    started = time.perf_counter()
+    lexicon = learn_relation_lexicon(store, learn_half, plain)
+    learn_s = time.perf_counter() - started
+    print(f"lexicon learned on {len(learn_half)} questions in {learn_s:.1f}s", file=sys.stderr)
+
+    analyzer = QuestionAnalyzer(store, embedder, lexicon=lexicon)
+    held = measure(store, analyzer, test_half)
+    no_lexicon = measure(store, plain, test_half)
+    with_vectors = measure(store, QuestionAnalyzer(store, embedder, lexicon=lexicon, relation_embeddings=True), test_half)
+    latency_single = single_latency(analyzer, test_half)
+
+    if not args.no_save_lexicon and not args.limit:
+        full = learn_relation_lexicon(store, questions, plain)
+        full.meta["split"] = "all of MultiTQ dev.json"
+        path = bundled_lexicon_path("multitq")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        full.save(path)
+        print(f"saved {path}", file=sys.stderr)
+
+    result = {
+        "config": {
+            "store": args.store,
+            "questions": args.questions,
+            "limit": args.limit,
+            "split": "sha1(quid)[0] % 2: even bytes learn the lexicon, odd bytes are measured",
+            "learn_questions": len(learn_half),
+            "measured_questions": len(test_half),
+            "entity_candidates_per_mention": 5,
+            "relation_shortlist": analyzer.max_relations,
+            "embedder": embedder.name,
+        },
+        "setup_s": setup_s,
+        "lexicon_learn_s": learn_s,
+        "held_out": held,
+        "held_out_without_lexicon": no_lexicon,
+        "held_out_lexicon_with_relation_embeddings": with_vectors,
+        "analysis_ms_per_question_single": latency_single,
+    }
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "linking_bench.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    (RESULTS / "linking_bench.md").write_text(_markdown(result), encoding="utf-8")
+    print(_markdown(result))
+    return 0
+
+
+def _markdown(result: dict) -> str:
+    cols = [
+        "n", "reachable", "reachable_pattern_shape", "top1_entity_on_program", "top1_relation_on_program",
+        "top1_entity_and_relation", "no_entity_found", "answer_type_correct", "pattern_correct", "time_level_correct",
+    ]  # fmt: skip
+    lines = [
+        "# Linking benchmark (MultiTQ dev, held-out half)",
+        "",
+        f"Lexicon learned on {result['config']['learn_questions']} questions, measured on "
+        f"{result['config']['measured_questions']} others. Candidates: top "
+        f"{result['config']['entity_candidates_per_mention']} entities per mention, top "
+        f"{result['config']['relation_shortlist']} relations. Analysis latency: "
+        f"{result['held_out']['all']['analysis_ms_per_question_batched']:.2f} ms/question batched, "
+        f"{result['analysis_ms_per_question_single']:.2f} ms single.",
+        "",
+        "| group | " + " | ".join(cols) + " |",
+        "| --- | " + " | ".join("---" for _ in cols) + " |",
+    ]
+    variants = (
+        ("", result["held_out"]),
+        ("no lexicon: ", result["held_out_without_lexicon"]),
+        ("lexicon + relation embeddings: ", result["held_out_lexicon_with_relation_embeddings"]),
+    )
+    for name, table in variants:
+        for group, row in table.items():
+            if name and group != "all":
+                continue
+            cells = [str(row["n"])] + [f"{row.get(c, 0):.3f}" for c in cols[1:]]
+            lines.append(f"| {name}{group} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
