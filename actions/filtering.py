@@ -238,9 +238,12 @@ def select(
     ranked: Iterable[ScoredCandidate], top_k: int, max_per_shape: int, keep: ScoredCandidate | None = None
 ) -> list[ScoredCandidate]:
     """The best `top_k` of a best-first ranking, at most `max_per_shape` per shape while others
-    remain, and `keep` (the latest answer) always among them."""
+    remain, and `keep` always among them (default, for a list: its latest answer)."""
     if top_k <= 0:
         return []
+    if keep is None and isinstance(ranked, Sequence):
+        answers = [s for s in ranked if type(s.action) is Answer]
+        keep = max(answers, key=lambda s: s.action.source, default=None)
     chosen: list[ScoredCandidate] = []
     overflow: list[ScoredCandidate] = []
     per_shape: dict[str, int] = {}

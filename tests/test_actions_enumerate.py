@@ -9,7 +9,7 @@ import pytest
 from test_actions_kg import UKRAINE_MILITARY, build_store
 
 from actions.context import ActionContext
-from actions.enumerate import enumerate_candidates
+from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.templates import (
     Answer,
@@ -119,3 +119,20 @@ def test_list_operations_on_a_result_without_times(store: TKGStore) -> None:
     context = ActionContext().with_result([Item("X", None, None, Granularity.YEAR)])
     actions = {c.action for c in enumerate_candidates(store, context, [])}
     assert actions == {Answer(1)}
+
+
+def test_list_operations_over_chosen_sources_are_not_executed(store: TKGStore) -> None:
+    context = ActionContext(times=[parse_time("2009")])
+    context = context.with_result(GetHeadEntity("China", "Make_a_visit").execute(store, context))
+    context = context.with_result([Item(None, date(2008, 5, 31), date(2008, 5, 31), Granularity.DAY)])
+    actions = list_operations(context, context.times, [2])
+    assert actions == [
+        GetBefore(2, parse_time("2009")),
+        GetAfter(2, parse_time("2009")),  # empty, but offered: the caller executes
+        GetBefore(2, 1),
+        GetAfter(2, 1),
+        GetFirst(2),
+        GetLast(2),
+        Answer(2),
+    ]
+    assert list_operations(ActionContext().with_result([]), [], [1]) == []

@@ -87,7 +87,7 @@ def scored(action, score: float) -> ScoredCandidate:
 def test_select_caps_one_shape_and_keeps_the_given_answer() -> None:
     ranked = [scored(GetTime("A", f"R{i}", "B"), 1.0 - i / 100) for i in range(8)]
     ranked += [scored(GetTailEntity("A", "R0"), 0.5), scored(GetFirst(1), 0.4), scored(Answer(1), 0.1), scored(Answer(2), 0.05)]
-    chosen = select(ranked, top_k=5, max_per_shape=3, keep=ranked[-1])
+    chosen = select(ranked, top_k=5, max_per_shape=3)  # a list: its latest answer is kept
     shapes = [shape_of(s.action) for s in chosen]
     assert shapes.count("getTime:none") == 3
     assert len(chosen) == 5
