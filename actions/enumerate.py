@@ -130,30 +130,6 @@ def _add_times(out: dict[Action, int], entity: str, current: list[str], edges: l
         out.setdefault(action, edge.count)
 
 
-def list_operations(context: ActionContext, times: list[TimeSpan], sources: list[int]) -> list[Action]:
-    """Every list operation whose source is one of `sources` (unexecuted), plus their answers.
-
-    References are the question's times and every other earlier step that carries times.
-    """
-    step = len(context.results) + 1
-    timed = [k for k in range(1, step) if any(is_timed(i) for i in context.result(k))]
-    ordered_times = sorted(dict.fromkeys(times))
-    actions: list[Action] = []
-    for k in sources:
-        if not context.result(k):
-            continue
-        if k in timed:
-            references: list[TimeSpan | int] = [*ordered_times, *(j for j in timed if j != k)]
-            for reference in references:
-                actions += [GetBefore(k, reference), GetAfter(k, reference)]
-            for i, t1 in enumerate(ordered_times):
-                for t2 in ordered_times[i + 1 :]:
-                    actions.append(GetBetween(k, t1, t2))
-            actions += [GetFirst(k), GetLast(k)]
-        actions.append(Answer(k))
-    return actions
-
-
 def list_operations(context: ActionContext, times: Sequence[TimeSpan], sources: Sequence[int]) -> list[Action]:
     """List operations and answers over the given source steps (not executed; may be empty).
 
