@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.analysis.names import NameTables, Token, accepts_case, build_name_tables, ngram_key, tokenize
+from agents.analysis.times import find_times
 from agents.analysis.roles import content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.types import EntityMention
 from ari.embedding import Embedder
@@ -85,13 +86,15 @@ class EntityLinker:
 
     # -- public -----------------------------------------------------------------------------
     def link(self, question: str, time_spans: list[tuple[int, int]] | None = None) -> list[EntityMention]:
-        return self.link_batch([question], [time_spans or []])[0]
+        """Mentions of one question; `time_spans` (character spans of its dates) are found when not given."""
+        return self.link_batch([question], None if time_spans is None else [time_spans])[0]
 
     def link_batch(
         self, questions: list[str], time_spans: list[list[tuple[int, int]]] | None = None
     ) -> list[list[EntityMention]]:
         """Mentions of each question in order of appearance; embedding calls are batched over all questions."""
-        time_spans = time_spans or [[] for _ in questions]
+        if time_spans is None:
+            time_spans = [[t.span for t in find_times(q)] for q in questions]
         tokenised = [tokenize(q) for q in questions]
         blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]

@@ -1,0 +1,77 @@
+"""Time expressions: every date form the datasets use, KG range checks, asked granularity."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from agents.analysis.times import asked_granularity, find_times
+from tkg_store.temporal import Granularity, TimeSpan, parse_time
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "expected"),
+    [
+        ("Who visited Iraq on 8 May 2013?", "8 May 2013", "2013-05-08"),
+        ("Who visited Iraq in May 2010?", "May 2010", "2010-05"),
+        ("Who praised China on Jun 25th, 2006?", "Jun 25th, 2006", "2006-06-25"),
+        ("Who praised China in 2005-11?", "2005-11", "2005-11"),
+        ("Who praised China in 2008?", "2008", "2008"),
+        ("Who praised China in November, 2005?", "November, 2005", "2005-11"),
+        ("Who praised China on 14 January 2007?", "14 January 2007", "2007-01-14"),
+        ("Who praised China in Dec, 2008?", "Dec, 2008", "2008-12"),
+        ("Who praised China on 2005-11-03?", "2005-11-03", "2005-11-03"),
+        ("Who praised China on 18.09.2006?", "18.09.2006", "2006-09-18"),
+        ("Before the 12th of February 2011, who left?", "12th of February 2011", "2011-02-12"),
+        ("In Oct, the year of 2008, who asked for China?", "Oct, the year of 2008", "2008-10"),
+        ("Who threatened China after May in 2014?", "May in 2014", "2014-05"),
+        ("Who met Iraq on June 5, 2006?", "June 5, 2006", "2006-06-05"),
+    ],
+)
+def test_each_date_form(text: str, surface: str, expected: str) -> None:
+    (mention,) = find_times(text)
+    assert mention.text == surface
+    assert text[mention.span[0] : mention.span[1]] == surface
+    assert mention.time == parse_time(expected)
+
+
+def test_two_times_in_order_and_between() -> None:
+    mentions = find_times("Who visited China between March 2006 and 2008-02-01?")
+    assert [str(m.time) for m in mentions] == ["2006-03", "2008-02-01"]
+    assert [m.time.granularity for m in mentions] == [Granularity.MONTH, Granularity.DAY]
+
+
+def test_time_outside_kg_range_is_flagged() -> None:
+    kg = TimeSpan(date(2005, 1, 1), date(2015, 12, 31), Granularity.DAY)
+    inside, outside = find_times("Who went there in 2010, and who in March 1990?", kg)
+    assert inside.in_kg_range is True
+    assert outside.in_kg_range is False and str(outside.time) == "1990-03"
+
+
+def test_invalid_dates_and_plain_numbers_are_not_times() -> None:
+    (mention,) = find_times("Who met on 31 February 2010?")  # no such day: only the month stands
+    assert str(mention.time) == "2010-02"
+    assert find_times("Who sent 300 troops to Iraq?") == []
+
+
+def test_may_as_a_verb_is_not_a_month() -> None:
+    assert find_times("Who may visit China?") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "level"),
+    [
+        ("In which year did Iraq praise China?", Granularity.YEAR),
+        ("In what year did Iraq praise China?", Granularity.YEAR),
+        ("Which month did Iraq praise China?", Granularity.MONTH),
+        ("Could you tell me the exact month when Iraq praised China?", Granularity.MONTH),
+        ("When did Iraq praise China?", Granularity.DAY),
+        ("On what date did Iraq praise China?", Granularity.DAY),
+        ("At what time did Iraq praise China?", Granularity.DAY),
+        ("Who praised China in the same month as Iraq?", None),
+        ("Who praised China?", None),
+    ],
+)
+def test_asked_granularity(question: str, level: Granularity | None) -> None:
+    assert asked_granularity(question) == level

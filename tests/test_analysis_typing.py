@@ -1,0 +1,48 @@
+"""Question typing: answer type, temporal pattern and cue, comparison granularity, masking."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.analysis.question_type import classify, mask
+from agents.analysis.times import find_times
+from agents.analysis.types import EntityMention
+from tkg_store.temporal import Granularity
+
+
+@pytest.mark.parametrize(
+    ("question", "answer_type", "pattern", "cue", "level"),
+    [
+        ("Who visited Iraq on 25 August 2015?", "entity", "equal", None, Granularity.DAY),
+        ("In which month did Pakistan ask Malaysia for help?", "time", "equal", None, Granularity.MONTH),
+        ("Which country did Ethiopia accuse before 13 December 2005?", "entity", "before_after", "before", Granularity.DAY),
+        ("Who did Burundi appeal to after the East African Community?", "entity", "before_after", "after", Granularity.DAY),
+        ("Who was the first to accuse Thailand?", "entity", "first_last", "first", Granularity.DAY),
+        ("In which year did Xi Jinping last visit Iraq?", "time", "first_last", "last", Granularity.YEAR),
+        ("Who praised Djibouti in the same year as Lee Myung Bak?", "entity", "equal_multi", "same_year", Granularity.YEAR),
+        ("In 2012, to whom did China first express the intention to meet?", "entity", "equal_multi", "first", Granularity.YEAR),
+        ("Who made the first optimistic remarks about Iraq after Eshaq Jahangiri?", "entity", "after_first", "after", Granularity.DAY),
+        ("Who was the last person to visit China before Edward Fenech Adami?", "entity", "before_last", "before", Granularity.DAY),
+        ("Before Aug 2007, which country did Ethiopia want to negotiate with?", "entity", "before_after", "before", Granularity.MONTH),
+    ],
+)
+def test_patterns(question, answer_type, pattern, cue, level) -> None:
+    kind = classify(question, find_times(question))
+    assert (kind.answer_type, kind.pattern, kind.cue, kind.time_level) == (answer_type, pattern, cue, level)
+
+
+def test_cues_are_read_from_the_masked_question() -> None:
+    question = "Who did People First Party Korea praise before China?"
+    entity = EntityMention("People First Party Korea", (8, 32), [("People_First_Party_Korea", 1.0)])
+    masked = mask(question, [entity], [])
+    assert masked == "Who did {E1} praise before China?"
+    assert classify(question, [], masked).pattern == "before_after"
+    assert classify(question, []).pattern == "before_last"  # what reading the raw text would get wrong
+
+
+def test_mask_numbers_entities_and_times_by_appearance() -> None:
+    question = "After 6 May 2015, which country was criticised by Iraq and Iran?"
+    times = find_times(question)
+    iraq = EntityMention("Iraq", (question.index("Iraq"), question.index("Iraq") + 4), [("Iraq", 1.0)])
+    iran = EntityMention("Iran", (question.index("Iran"), question.index("Iran") + 4), [("Iran", 1.0)])
+    assert mask(question, [iran, iraq], times) == "After {T1}, which country was criticised by {E1} and {E2}?"
