@@ -201,6 +201,9 @@ def run(args: argparse.Namespace) -> dict:
             "total_ms_p50": percentile(stats["total_ms"], 50),
             "total_ms_p99": percentile(stats["total_ms"], 99),
         }
+    if args.gc_freeze:
+        gc.unfreeze()
+    store.close()
     every = [v for stats in per_step.values() for v in stats["total_ms"]]
     return {
         "questions_file": str(args.questions),
