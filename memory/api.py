@@ -21,7 +21,7 @@ from agents.trace import Trace
 from ari.embedding import Embedder, default_model_path, get_embedder
 from ari.errors import MemoryStoreError, UsageError
 from memory import clustering, induction
-from memory.history import HistoryStore, Member
+from memory.history import Clustering, HistoryStore, Member
 from memory.types import ALL_TRACES, Methodology
 
 @dataclass
@@ -35,6 +35,14 @@ class LearnSummary:
     sources: dict[str, int] = field(default_factory=dict)  # induced | llm -> methodologies
 
 
+@dataclass
+class _Loaded:
+    """The latest clustering and its methodologies, as cached for matching."""
+
+    clustering: Clustering
+    methodologies: dict[int, Methodology]
+
+
 _MAX_REMEMBERED = 50_000  # masked-question embeddings kept for matching (~75 MB at 384 dims)
 
 
@@ -46,7 +54,7 @@ class Memory:
         self.use_clustering = use_clustering  # False: one methodology induced from all traces
         self._embedder = embedder
         self._lock = threading.Lock()
-        self._cache: tuple[int, np.ndarray, str, dict[int, Methodology]] | None = None  # version, centroids, model, methodologies
+        self._cache: _Loaded | None = None
         self._vectors: dict[str, np.ndarray] = {}  # masked question -> embedding
 
     @classmethod
@@ -93,11 +101,12 @@ class Memory:
             raise UsageError(f"the memory {self.history.where} has no traces to learn from")
         embedder = embedder or self._embedder or get_embedder()
         traces = [r.trace for r in records]
-        vectors = clustering.embed_unique([t.masked_question for t in traces], embedder)
+        texts = [clustering.clustering_text(t.masked_question, clustering.FEATURES) for t in traces]
+        vectors = clustering.embed_unique(texts, embedder)
         labels, centroids = clustering.fit_kmeans(vectors, n_clusters)
         points = clustering.layout_2d(vectors)
         members = [Member(r.id, int(c), float(x), float(y)) for r, c, (x, y) in zip(records, labels, points)]
-        version = self.history.save_clustering(embedder.name, centroids, members)
+        version = self.history.save_clustering(embedder.name, centroids, members, clustering.FEATURES)
 
         groups = induction.group_by_cluster(labels.tolist(), traces)
         groups[ALL_TRACES] = traces
@@ -130,20 +139,21 @@ class Memory:
         with self._lock:
             self._cache = None
 
-    def _loaded(self) -> tuple[int, np.ndarray, str, dict[int, Methodology]] | None:
+    def _loaded(self) -> _Loaded | None:
         with self._lock:
             if self._cache is None:
                 latest = self.history.latest_clustering()
                 if latest is None:
                     return None
-                self._cache = (latest.version, latest.centroids, latest.model, self.history.methodologies(latest.version))
+                self._cache = _Loaded(latest, self.history.methodologies(latest.version))
             return self._cache
 
     def match(self, question_or_masked: str, embedding: np.ndarray | None = None) -> Methodology | None:
-        """The methodology for a question (pass the masked form, or its embedding when already computed).
+        """The methodology for a (masked) question; None when nothing has been learnt yet.
 
-        None when nothing has been learnt yet. With `use_clustering=False` every question gets the
-        methodology induced from all traces.
+        `embedding`, when given, must embed `self.key(masked)` (what the clustering embedded);
+        without it the memory embeds the key itself, remembering keys it has seen. With
+        `use_clustering=False` every question gets the methodology induced from all traces.
         """
         return self.match_many([question_or_masked], None if embedding is None else np.atleast_2d(embedding))[0]
 
@@ -152,23 +162,28 @@ class Memory:
         loaded = self._loaded()
         if loaded is None:
             return [None] * len(texts)
-        _version, centroids, model, methodologies = loaded
         if not self.use_clustering:
-            return [methodologies.get(ALL_TRACES)] * len(texts)
+            return [loaded.methodologies.get(ALL_TRACES)] * len(texts)
+        centroids = loaded.clustering.centroids
         if embeddings is None:
-            embeddings = self._embed(list(texts), model)
+            embeddings = self._embed([self.key(t) for t in texts], loaded.clustering.model)
         embeddings = np.atleast_2d(np.asarray(embeddings, dtype=np.float32))
         if embeddings.shape[1] != centroids.shape[1]:
             raise UsageError(
                 f"question embeddings have {embeddings.shape[1]} dimensions but the memory was clustered with "
-                f"{centroids.shape[1]} ({model})"
+                f"{centroids.shape[1]} ({loaded.clustering.model})"
             )
-        return [methodologies.get(int(c)) for c in clustering.nearest_centroid(embeddings, centroids)]
+        return [loaded.methodologies.get(int(c)) for c in clustering.nearest_centroid(embeddings, centroids)]
+
+    def key(self, masked: str) -> str:
+        """The text the latest clustering embeds for a masked question (its shape, for new memories)."""
+        loaded = self._loaded()
+        return clustering.clustering_text(masked, loaded.clustering.features if loaded else clustering.FEATURES)
 
     def methodologies(self) -> dict[int, Methodology]:
         """Every methodology of the latest clustering, by cluster id (-1: all traces)."""
         loaded = self._loaded()
-        return dict(loaded[3]) if loaded else {}
+        return dict(loaded.methodologies) if loaded else {}
 
     def _embed(self, texts: list[str], model: str) -> np.ndarray:
         """Embeddings of masked questions, remembered: few shapes recur across many questions."""

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from agents.trace import StepRecord, Trace
 from ari.errors import MemoryStoreError
+from memory.clustering import FEATURES, RAW
 from memory.migrations import is_current, migrate, now, program_text
 from memory.types import Methodology, ProgramStat
 
@@ -61,6 +62,7 @@ clusterings_table = sa.Table(
     sa.Column("dim", sa.Integer),
     sa.Column("n_traces", sa.Integer),
     sa.Column("centroids", sa.LargeBinary),
+    sa.Column("features", sa.Text),
 )
 members_table = sa.Table(
     "cluster_members",
@@ -112,6 +114,7 @@ class Clustering:
     model: str
     n_traces: int
     centroids: np.ndarray  # float32 [k, dim]
+    features: str  # what was embedded: memory.clustering.FEATURES (question shapes) or RAW
 
 
 @dataclass
@@ -260,7 +263,7 @@ class HistoryStore:
 
     # -- clusterings -------------------------------------------------------------------------
 
-    def save_clustering(self, model: str, centroids: np.ndarray, members: list[Member]) -> int:
+    def save_clustering(self, model: str, centroids: np.ndarray, members: list[Member], features: str = FEATURES) -> int:
         """Store a new clustering version with its members; returns the version."""
         centroids = np.ascontiguousarray(centroids, dtype=np.float32)
         with self._writing() as conn:
@@ -273,6 +276,7 @@ class HistoryStore:
                         dim=int(centroids.shape[1]),
                         n_traces=len(members),
                         centroids=centroids.tobytes(),
+                        features=features,
                     )
                 ).inserted_primary_key[0]
             )
@@ -297,7 +301,8 @@ class HistoryStore:
         if row is None:
             raise MemoryStoreError(f"{self.where} has no clustering version {version}")
         centroids = np.frombuffer(row["centroids"], dtype=np.float32).reshape(row["k"], row["dim"]).copy()
-        return Clustering(row["version"], row["created_at"], row["k"], row["model"], row["n_traces"], centroids)
+        features = row["features"] or RAW
+        return Clustering(row["version"], row["created_at"], row["k"], row["model"], row["n_traces"], centroids, features)
 
     def members(self, version: int) -> list[Member]:
         m = members_table

@@ -124,6 +124,12 @@ def m005_trace_data(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE traces ADD COLUMN data TEXT")
 
 
+@migration
+def m006_clustering_features(conn: Connection) -> None:
+    """What each clustering embedded: question shapes from now on; NULL (the masked question) before."""
+    conn.exec_driver_sql("ALTER TABLE clusterings ADD COLUMN features TEXT")
+
+
 def program_text(program: list[str]) -> str:
     """A program as one comparable string: "getTime(E1, R, E2) -> answer(#1)"."""
     return " -> ".join(step for step in program if step)

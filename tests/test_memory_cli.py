@@ -156,12 +156,12 @@ def test_learn_runs_the_agent_on_labelled_questions(tmp_path):
     questions = tmp_path / "questions.json"
     questions.write_text(json.dumps(json.loads((demo / "demo_questions.json").read_text())[:8]))
     memory = tmp_path / "learnt.sqlite"
-    result = invoke("learn", "--questions", str(questions), "--db", str(db), "--memory", str(memory),
+    result = invoke("learn", "--questions", str(questions), "--limit", "6", "--db", str(db), "--memory", str(memory),
                     "--clusters", "2", "--json", "--quiet")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["questions"] == 8 and report["correct"] + report["wrong"] + report["abstained"] == 8
-    assert report["learnt"]["traces"] == 8
+    assert report["questions"] == 6 and report["correct"] + report["wrong"] + report["abstained"] == 6
+    assert report["learnt"]["traces"] == 6
     with Memory.open(memory) as learnt:
-        assert learnt.history.count() == 8
+        assert learnt.history.count() == 6
         assert {t.outcome for t in learnt.history.traces()} <= {"correct", "wrong", "abstained"}

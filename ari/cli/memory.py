@@ -151,7 +151,7 @@ def learn(
         Optional[Path], typer.Option("--data-dir", help="The dataset's directory (default: $ARI_DATA/<dataset>).", envvar="ARI_DATA_DIR")
     ] = None,
     questions: Annotated[Optional[Path], typer.Option("--questions", help="A question file to read instead of the split.")] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Learn from the first N questions only.")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Learn from N questions (a fixed stratified sample).")] = None,
     search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
     clusters: ClustersOption = 10,
     db: DbOption = None,
@@ -204,7 +204,11 @@ def _load_questions(dataset: str, split: str, data_dir: Path | None, questions: 
             data_dir = Path(root) / dataset
         questions = loader.split_path(data_dir, split)
     loaded = loader.load(questions).questions
-    return loaded[:limit] if limit else loaded
+    if not limit:
+        return loaded
+    from benchmarks.selection import stratified_sample
+
+    return stratified_sample(loaded, limit, seed=0)  # every question type, in proportion
 
 
 def _search_hook(agent):  # noqa: ANN001, ANN202
