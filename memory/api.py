@@ -1,6 +1,6 @@
 """`Memory`: the one object the agent talks to (record traces, learn, match a question).
 
-Learning = cluster the masked questions of the whole history (a new clustering version) and induce
+Learning = cluster the question shapes of the whole history (a new clustering version) and induce
 one methodology per cluster plus one from all traces (cluster -1, for the no-clustering ablation).
 Matching = nearest centroid of the latest clustering; centroids and methodologies are loaded once
 and kept in memory, so a match with a precomputed embedding is a single small matrix product.
@@ -24,12 +24,13 @@ from memory import clustering, induction
 from memory.history import Clustering, HistoryStore, Member
 from memory.types import ALL_TRACES, Methodology
 
+
 @dataclass
 class LearnSummary:
     """What one `learn()` produced."""
 
     version: int  # the new clustering version
-    k: int  # clusters actually made (requested, clamped to the distinct masked questions)
+    k: int  # clusters actually made (requested, clamped to the distinct question shapes)
     traces: int
     sizes: dict[int, int] = field(default_factory=dict)  # cluster id -> traces
     sources: dict[str, int] = field(default_factory=dict)  # induced | llm -> methodologies
@@ -43,7 +44,7 @@ class _Loaded:
     methodologies: dict[int, Methodology]
 
 
-_MAX_REMEMBERED = 50_000  # masked-question embeddings kept for matching (~75 MB at 384 dims)
+_MAX_REMEMBERED = 50_000  # question-shape embeddings kept for matching (~75 MB at 384 dims)
 
 
 class Memory:
@@ -55,7 +56,7 @@ class Memory:
         self._embedder = embedder
         self._lock = threading.Lock()
         self._cache: _Loaded | None = None
-        self._vectors: dict[str, np.ndarray] = {}  # masked question -> embedding
+        self._vectors: dict[str, np.ndarray] = {}  # clustering key (question shape) -> embedding
 
     @classmethod
     def open(
@@ -100,6 +101,7 @@ class Memory:
         if not records:
             raise UsageError(f"the memory {self.history.where} has no traces to learn from")
         embedder = embedder or self._embedder or get_embedder()
+        self._embedder = self._embedder or embedder  # match() embeds with the model it clusters with
         traces = [r.trace for r in records]
         texts = [clustering.clustering_text(t.masked_question, clustering.FEATURES) for t in traces]
         vectors = clustering.embed_unique(texts, embedder)
@@ -160,13 +162,14 @@ class Memory:
     def match_many(self, texts: list[str], embeddings: np.ndarray | None = None) -> list[Methodology | None]:
         """`match` for a batch: one embedding call and one matrix product for all questions."""
         loaded = self._loaded()
-        if loaded is None:
+        if loaded is None or not texts:
             return [None] * len(texts)
         if not self.use_clustering:
             return [loaded.methodologies.get(ALL_TRACES)] * len(texts)
         centroids = loaded.clustering.centroids
         if embeddings is None:
-            embeddings = self._embed([self.key(t) for t in texts], loaded.clustering.model)
+            keys = [clustering.clustering_text(t, loaded.clustering.features) for t in texts]
+            embeddings = self._embed(keys, loaded.clustering.model)
         embeddings = np.atleast_2d(np.asarray(embeddings, dtype=np.float32))
         if embeddings.shape[1] != centroids.shape[1]:
             raise UsageError(
@@ -186,7 +189,7 @@ class Memory:
         return dict(loaded.methodologies) if loaded else {}
 
     def _embed(self, texts: list[str], model: str) -> np.ndarray:
-        """Embeddings of masked questions, remembered: few shapes recur across many questions."""
+        """Embeddings of clustering keys, remembered: few shapes recur across many questions."""
         found = {t: self._vectors.get(t) for t in dict.fromkeys(texts)}
         missing = [t for t, vector in found.items() if vector is None]
         if missing:
