@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.analysis.names import NameTables, Token, accepts_case, build_name_tables, ngram_key, tokenize
+from agents.analysis.names import NameTables, Token, accepts_case, build_name_tables, key_prefixes, ngram_key, tokenize
 from agents.analysis.times import find_times
 from agents.analysis.roles import content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.types import EntityMention
@@ -64,6 +64,8 @@ class EntityLinker:
         self.store = store
         self.embedder = embedder
         self.tables: NameTables = build_name_tables(store)
+        self._name_prefixes = key_prefixes(self.tables.by_key)
+        self._qualifier_prefixes = key_prefixes(self.tables.qualifier_keys)
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
         role_texts: dict[str, int] = {}
         for qualifier, roles in self.tables.roles.items():
@@ -153,6 +155,8 @@ class EntityLinker:
                 if not tokens[j - 1].key or tokens[j - 1].key == "'s":
                     continue  # a mention never ends on punctuation or a possessive
                 key = ngram_key(text, tokens, i, j)
+                if key not in self._name_prefixes and not (j == i + 1 and key in self.tables.acronyms):
+                    break
                 names = self.tables.by_key.get(key)
                 if not names and j == i + 1 and tokens[i].text.isupper() and len(tokens[i].text) >= 3:
                     expansions = self.tables.acronyms.get(key, [])[:MAX_CANDIDATES]
@@ -183,6 +187,8 @@ class EntityLinker:
                 if not tokens[j - 1].key or tokens[j - 1].key == "'s":
                     continue
                 key = ngram_key(text, tokens, i, j)
+                if key not in self._qualifier_prefixes:
+                    break
                 qualifiers = self.tables.qualifier_keys.get(key)
                 if not qualifiers:
                     continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from agents.analysis.demonyms import CASE_SENSITIVE, country_aliases
 from tkg_store.store import TKGStore, normalize_name
@@ -26,6 +27,12 @@ class Token:
     key: str  # normalize_name(text); "" for punctuation
 
 
+@lru_cache(maxsize=200_000)
+def _word_key(word: str) -> str:
+    """normalize_name of one word, cached: question words repeat across a dataset."""
+    return normalize_name(word)
+
+
 def tokenize(text: str) -> list[Token]:
     """Word tokens with character offsets; a possessive "'s" and punctuation are their own tokens."""
     tokens = []
@@ -34,17 +41,27 @@ def tokenize(text: str) -> list[Token]:
         if word[0] not in "'’" and re.search(r"['’]s$", word):
             # "Japan's" -> "Japan" + "'s"
             cut = match.end() - 2
-            tokens.append(Token(text[match.start() : cut], match.start(), cut, normalize_name(text[match.start() : cut])))
+            tokens.append(Token(text[match.start() : cut], match.start(), cut, _word_key(text[match.start() : cut])))
             tokens.append(Token(text[cut : match.end()], cut, match.end(), "'s"))
             continue
-        key = "'s" if word in ("'s", "’s") else normalize_name(word)
+        key = "'s" if word in ("'s", "’s") else _word_key(word)
         tokens.append(Token(word, match.start(), match.end(), key))
     return tokens
 
 
 def ngram_key(text: str, tokens: list[Token], i: int, j: int) -> str:
-    """The normalised key of tokens[i:j] (the original text between them, punctuation folded)."""
-    return normalize_name(text[tokens[i].start : tokens[j - 1].end])
+    """The normalised key of tokens[i:j]: `normalize_name` of the text they span, built from token keys."""
+    return " ".join(k for k in (("s" if t.key == "'s" else t.key) for t in tokens[i:j]) if k)
+
+
+def key_prefixes(keys) -> set[str]:
+    """Every word-prefix of every key, so an n-gram scan can stop as soon as no name starts that way."""
+    prefixes: set[str] = set()
+    for key in keys:
+        words = key.split()
+        for n in range(1, len(words) + 1):
+            prefixes.add(" ".join(words[:n]))
+    return prefixes
 
 
 @dataclass
