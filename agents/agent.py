@@ -1,0 +1,134 @@
+"""The library entry point: `Agent(store, memory, config).ask(question)`.
+
+The CLI, the benchmark runner and the memory's learning loop all go through this class, so what a
+user sees from `ari ask` is exactly what the benchmarks measure.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from agents.analysis.types import QuestionAnalysis
+from agents.deciders.base import Decider, get_decider
+from agents.graph import build_graph
+from agents.state import AgentContext, AgentState
+from agents.trace import StepRecord, Trace
+from ari.config import AgentConfig
+from ari.embedding import get_embedder
+from tkg_store.store import TKGStore
+
+NO_ANSWER = "No Answer"
+
+
+@dataclass
+class AgentResult:
+    question: str
+    answer: str | None  # top answer in display form; None when abstaining
+    answers: list[str]  # ranked
+    abstained: bool
+    reason: str | None  # what is missing, when abstaining
+    steps: list[StepRecord]
+    trace: Trace
+    confidence: float = 0.0
+    llm_calls: int = 0
+    tokens: int = 0
+    elapsed_s: float = 0.0
+    judgement: list[str] = field(default_factory=list)  # the answerability audit lines
+    analysis: QuestionAnalysis | None = None
+
+    def to_dict(self) -> dict:
+        """The stable JSON form printed by `ari ask --json`."""
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "answers": self.answers,
+            "abstained": self.abstained,
+            "reason": self.reason,
+            "confidence": self.confidence,
+            "steps": [asdict(s) for s in self.steps],
+            "judgement": self.judgement,
+            "llm_calls": self.llm_calls,
+            "tokens": self.tokens,
+            "elapsed_s": round(self.elapsed_s, 4),
+        }
+
+
+class Agent:
+    """Answers temporal questions over one store, optionally guided by a memory."""
+
+    def __init__(
+        self,
+        store: TKGStore,
+        memory: Any = None,
+        config: AgentConfig | None = None,
+        decider: Decider | None = None,
+        analyzer: Any = None,
+        embedder: Any = None,
+    ) -> None:
+        from actions.filtering import get_filter
+        from agents.analysis.analyzer import QuestionAnalyzer
+
+        self.store = store
+        self.memory = memory
+        self.config = config or AgentConfig()
+        self.embedder = embedder or get_embedder(self.config.embedding_model)
+        self.decider = decider or get_decider(self.config.decider, self.config)
+        if hasattr(self.decider, "attach"):
+            self.decider.attach(store)
+        self.analyzer = analyzer or QuestionAnalyzer(store, self.embedder)
+        self.candidate_filter = get_filter(store, self.embedder)
+        self._context = AgentContext(store, self.decider, self.config, self.analyzer, self.candidate_filter, memory)
+        self._graph = build_graph()
+
+    def ask(self, question: str) -> AgentResult:
+        return self.ask_many([question])[0]
+
+    def ask_many(self, questions: list[str]) -> list[AgentResult]:
+        """Answer several questions, embedding and analysing them in batches first."""
+        started = time.perf_counter()
+        analyses = self.analyzer.analyze_batch(questions)
+        vectors = self.embedder.embed_batch(questions)
+        methodologies = [None] * len(questions)
+        if self.memory is not None and self.config.use_methodology:
+            methodologies = self.memory.match_many([a.masked for a in analyses])
+        shared = (time.perf_counter() - started) / max(1, len(questions))
+        results = []
+        for question, analysis, vector, methodology in zip(questions, analyses, vectors, methodologies):
+            began = time.perf_counter()
+            state = AgentState(
+                question=question.strip(), analysis=analysis, question_vector=vector, methodology=methodology
+            )
+            final = AgentState(**self._graph.invoke(state, context=self._context))
+            results.append(self._result(final, shared + time.perf_counter() - began))
+        return results
+
+    def _result(self, state: AgentState, elapsed: float) -> AgentResult:
+        analysis = state.analysis
+        trace = Trace(
+            question=state.question,
+            masked_question=analysis.masked if analysis else state.question,
+            steps=state.records,
+            answers=state.answers,
+            abstained=state.abstained,
+            reason=state.reason,
+            decider=self.decider.name,
+            qtype=analysis.pattern if analysis else None,
+            answer_type=analysis.answer_type if analysis else None,
+        )
+        return AgentResult(
+            question=state.question,
+            answer=None if state.abstained or not state.answers else state.answers[0],
+            answers=[] if state.abstained else state.answers,
+            abstained=state.abstained,
+            reason=state.reason,
+            steps=state.records,
+            trace=trace,
+            confidence=state.confidence,
+            llm_calls=state.llm_calls,
+            tokens=state.tokens,
+            elapsed_s=elapsed,
+            judgement=state.judgement.audit if state.judgement else [],
+            analysis=analysis,
+        )

@@ -1,0 +1,54 @@
+"""Turning the answer step's items into ranked display strings, and a confidence for risk-coverage."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from actions.items import Item
+from agents.analysis.types import QuestionAnalysis
+from tkg_store.store import TKGStore
+from tkg_store.temporal import Granularity, format_time
+
+if TYPE_CHECKING:
+    from agents.state import AgentState
+
+
+def format_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: list[Item]) -> list[str]:
+    """Entities in display form, or times at the granularity the question asks; most supported first.
+
+    Ranking by the number of supporting facts puts the best-attested answer at rank 1; ties keep
+    the order of the items (which is time order).
+    """
+    wants_time = analysis is not None and analysis.answer_type == "time"
+    level = (analysis.time_level if analysis else None) or Granularity.DAY
+    counts: Counter[str] = Counter()
+    for item in items:
+        if wants_time or item.entity is None:
+            if item.start is None:
+                continue
+            counts[format_time(item.start, level.coarser(item.granularity))] += 1
+        else:
+            counts[store.display(item.entity)] += 1
+    return [text for text, _ in sorted(counts.items(), key=lambda kv: -kv[1])]
+
+
+def confidence(state: "AgentState") -> float:
+    """A score in [0, 1] for ranking answers by trust (risk-coverage): linking certainty x program evidence."""
+    if state.abstained or not state.answers:
+        return 0.0
+    analysis = state.analysis
+    linking = 1.0
+    if analysis is not None:
+        for mention in analysis.entities:
+            if mention.candidates:
+                linking *= max(0.0, min(1.0, mention.candidates[0][1]))
+    program = 0.5
+    if state.methodology is not None and getattr(state.methodology, "programs", None):
+        done = [r.abstract for r in state.records]
+        for prog, _support, success in state.methodology.programs:
+            if list(prog) == done:
+                program = float(success)
+                break
+    spread = 1.0 / len(state.answers) ** 0.5
+    return round(linking * (0.5 + 0.5 * program) * (0.5 + 0.5 * spread), 4)

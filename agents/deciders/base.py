@@ -1,0 +1,82 @@
+"""The one interface every decider implements, and the exact-name registry that finds them.
+
+A decider only *chooses* among the candidates the agent has enumerated and filtered; executing the
+action and all temporal arithmetic stay in our code. Backends live one per file beside this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from ari.config import AgentConfig
+from ari.errors import UnknownDeciderError
+
+if TYPE_CHECKING:
+    from agents.state import AgentState
+
+
+@dataclass
+class Decision:
+    """What a decider chose: an index into `state.candidates` (None: it could not choose)."""
+
+    index: int | None
+    reason: str = ""
+    raw: str = ""  # the model's reply, for the trace
+    llm_calls: int = 0
+    tokens: int = 0
+    error: str | None = None  # why no choice was made (unreachable endpoint, unparseable replies)
+
+
+@dataclass
+class Judgement:
+    """A Judge-Then-Solve verdict with the audit that supports it."""
+
+    answerable: bool
+    audit: list[str]
+    missing: str | None = None  # what the KG lacks, said to the user when abstaining
+    raw: str = ""
+    llm_calls: int = 0
+    tokens: int = 0
+
+
+class Decider(Protocol):
+    name: str
+
+    def choose(self, state: "AgentState") -> Decision:
+        """Pick one of `state.candidates` for the next step."""
+        ...
+
+    def judge(self, state: "AgentState", audit: Judgement) -> Judgement:
+        """Return the answerability verdict; `audit` is the code's own check, which the decider may
+        only make stricter (code, not the model, decides that UNANSWERABLE stops the run)."""
+        ...
+
+
+DeciderFactory = Callable[[str, AgentConfig], Decider]
+_REGISTRY: dict[str, DeciderFactory] = {}
+
+
+def register_decider(prefix: str, factory: DeciderFactory) -> None:
+    """Register a backend under an exact prefix: `offline`, or `openai` for names `openai:<model>`."""
+    _REGISTRY[prefix] = factory
+
+
+def get_decider(name: str, config: AgentConfig | None = None) -> Decider:
+    """Resolve `offline`, `openai:<model>` or `vllm:<model path>` by exact prefix; never by substring."""
+    _load_builtin_backends()
+    prefix, _, argument = name.partition(":")
+    factory = _REGISTRY.get(prefix)
+    if factory is None:
+        known = ", ".join(sorted(f"{p}:<model>" if p != "offline" else p for p in _REGISTRY))
+        raise UnknownDeciderError(f"unknown decider {name!r} (known: {known})")
+    if prefix != "offline" and not argument:
+        raise UnknownDeciderError(f"decider {name!r} needs a model: {prefix}:<model>")
+    return factory(argument, config or AgentConfig())
+
+
+def _load_builtin_backends() -> None:
+    if _REGISTRY.keys() >= {"offline", "openai", "vllm"}:
+        return
+    from agents.deciders import offline, openai_compatible, vllm_local  # noqa: F401  (they register)

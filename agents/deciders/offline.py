@@ -1,0 +1,104 @@
+"""`offline`: the built-in decider that needs no LLM.
+
+It follows the matched cluster's methodology: the abstract action programs induced from past
+traces (e.g. `getTime(E1, R, E2) -> getHeadEntity(E2, R) -> getAfter(#2, #1) -> getFirst(#3) ->
+answer(#4)`), best first. Before the first step it *plans*: it binds each program to the question
+(entity roles by linking score, R by the relation ranking, see `agents.planner`), executes the
+bound program on the KG, and commits to the first one that yields an answer of the asked kind,
+falling back to the programs induced over all questions when none of the cluster's fits. Each
+step then picks, among the offered candidates, the action the plan calls for.
+
+Without a methodology (no memory, or the "without methodology" ablation) it falls back to greedy
+choice by similarity score, answering once a list operation has run or the step budget is nearly
+spent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agents.deciders.base import Decision, Judgement, register_decider
+from agents.planner import Plan, bind_program
+from ari.config import AgentConfig
+
+if TYPE_CHECKING:
+    from agents.state import AgentState
+    from tkg_store.store import TKGStore
+
+_LIST_TEMPLATES = {"getBefore", "getAfter", "getBetween", "getFirst", "getLast"}
+
+
+class OfflineDecider:
+    name = "offline"
+
+    def __init__(self, config: AgentConfig) -> None:
+        self.config = config
+        # a relation must score at least this share of the best relation's score to be bound
+        self.relation_floor = float(config.extra.get("relation_floor", 0.5))
+        self.store: "TKGStore | None" = None
+        self._plan: tuple[str, Plan | None, str] | None = None  # (question, plan, why) of the current question
+
+    def attach(self, store: "TKGStore") -> None:
+        """The offline decider plans on the KG, so the agent hands it the store."""
+        self.store = store
+
+    # -- choosing ----------------------------------------------------------------------------
+    def choose(self, state: "AgentState") -> Decision:
+        programs = _programs(state.methodology) + _programs(state.fallback_methodology)
+        if not programs or self.store is None:
+            return self._greedy(state)
+        if not state.actions or self._plan is None or self._plan[0] != state.question:
+            self._plan = (state.question, *self._make_plan(state, programs))
+        _question, plan, why = self._plan
+        if plan is None:
+            return Decision(None, error=why)
+        step = len(state.actions)
+        wanted = plan.actions[step]
+        for pool in (state.candidates, state.all_candidates):
+            for index, candidate in enumerate(pool):
+                if candidate.action == wanted:
+                    if pool is not state.candidates:
+                        state.candidates.append(candidate)
+                        index = len(state.candidates) - 1
+                    return Decision(index, reason=f"{why}; step {step + 1}: {plan.program[step]}")
+        return Decision(None, error=f"the planned action {wanted.render()} is not among the candidates")
+
+    def _make_plan(self, state: "AgentState", programs) -> tuple[Plan | None, str]:
+        seen: set[tuple[str, ...]] = set()
+        for rank, (program, support, success) in enumerate(programs, 1):
+            if tuple(program) in seen:
+                continue
+            seen.add(tuple(program))
+            plan = bind_program(self.store, state.analysis, program, self.relation_floor)
+            if plan is not None:
+                return plan, f"methodology program {rank} (right {support} times, success {success:.2f})"
+        return None, (
+            f"none of the {len(seen)} programs of the methodology can be carried out on the KG "
+            "for this question's entities and relation"
+        )
+
+    def _greedy(self, state: "AgentState") -> Decision:
+        if not state.candidates:
+            return Decision(None, error="no candidate action")
+        ran_list_op = any(getattr(a, "template", "") in _LIST_TEMPLATES for a in state.actions)
+        near_budget = len(state.actions) + 1 >= self.config.max_steps
+        answers = [i for i, c in enumerate(state.candidates) if c.action.template == "answer"]
+        if answers and (ran_list_op or near_budget):
+            last = max(answers, key=lambda i: (getattr(state.candidates[i].action, "source", 0), state.candidates[i].score))
+            return Decision(last, reason="greedy: answer the latest result")
+        others = [i for i, c in enumerate(state.candidates) if c.action.template != "answer"]
+        index = others[0] if others else answers[0]
+        return Decision(index, reason=f"greedy: highest similarity ({state.candidates[index].score:.3f})")
+
+    # -- judging -----------------------------------------------------------------------------
+    def judge(self, state: "AgentState", audit: Judgement) -> Judgement:
+        return audit  # the code audit is the whole judgement when no model is involved
+
+
+def _programs(methodology) -> list[tuple[list[str], int, float]]:
+    if methodology is None:
+        return []
+    return [(list(p), int(s), float(r)) for p, s, r in getattr(methodology, "programs", [])]
+
+
+register_decider("offline", lambda _model, config: OfflineDecider(config))

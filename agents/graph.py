@@ -1,0 +1,205 @@
+"""The agent loop as a LangGraph graph.
+
+    analyse -> match_methodology -> judge --UNANSWERABLE--> END (abstain, saying what is missing)
+                                          \\-> [enumerate -> filter -> decide -> execute]* -> audit -> END
+
+Nodes are plain functions of (state, runtime); the store, decider, analyzer, filter and memory come
+in through the runtime context, so tests run the whole graph with real parts. Every failure inside
+the loop ends in an abstention with a reason instead of an exception.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from actions.context import ActionContext
+from actions.enumerate import enumerate_candidates
+from agents.answers import confidence, format_answers
+from agents.judge import audit_answerability, missing_evidence
+from agents.roles import current_entities, entity_roles
+from agents.state import AgentContext, AgentState, Candidate
+from agents.trace import StepRecord
+from memory.types import ALL_TRACES
+
+log = logging.getLogger("ari.agent")
+
+
+def analyse(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    ctx = runtime.context
+    update: dict = {}
+    if state.analysis is None:
+        update["analysis"] = ctx.analyzer.analyze(state.question)
+    if state.question_vector is None:
+        update["question_vector"] = ctx.candidate_filter.embed_question(state.question)
+    return update
+
+
+def match_methodology(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    ctx = runtime.context
+    if ctx.memory is None or not ctx.config.use_methodology:
+        return {}
+    update = {"fallback_methodology": ctx.memory.methodologies().get(ALL_TRACES)}
+    if state.methodology is None:
+        update["methodology"] = ctx.memory.match(state.analysis.masked)
+    return update
+
+
+def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    ctx = runtime.context
+    if not ctx.config.judge:
+        return {}
+    verdict = ctx.decider.judge(state, audit_answerability(ctx.store, state.analysis))
+    update: dict = {
+        "judgement": verdict,
+        "llm_calls": state.llm_calls + verdict.llm_calls,
+        "tokens": state.tokens + verdict.tokens,
+    }
+    if not verdict.answerable:
+        update.update(done=True, abstained=True, reason=verdict.missing)
+    return update
+
+
+def route_after_judge(state: AgentState) -> Literal["enumerate", "__end__"]:
+    return END if state.done else "enumerate"
+
+
+def action_context(state: AgentState) -> ActionContext:
+    analysis = state.analysis
+    return ActionContext(
+        results=list(state.results),
+        times=[t.time for t in analysis.times] if analysis else [],
+        granularity=analysis.time_level if analysis else None,
+        answer_type=analysis.answer_type if analysis else "entity",
+        actions=list(state.actions),
+    )
+
+
+def enumerate_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1)."""
+    ctx = runtime.context
+    context = action_context(state)
+    found = enumerate_candidates(ctx.store, context, current_entities(state.analysis))
+    roles = entity_roles(state.analysis)
+    everything = [
+        Candidate(c.action, c.size, 0.0, c.action.render(), c.action.abstract(roles)) for c in found
+    ]
+    return {"all_candidates": everything, "candidates": []}
+
+
+def filter_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Score every candidate by similarity to the question and keep the top K."""
+    ctx = runtime.context
+    if not state.all_candidates:
+        return {}
+    from actions.enumerate import Candidate as Enumerated
+    from actions.filtering import select
+
+    by_action = {c.action: c for c in state.all_candidates}
+    ranked = ctx.candidate_filter.score(
+        state.question_vector, [Enumerated(c.action, c.size) for c in state.all_candidates], action_context(state)
+    )
+    everything = []
+    for scored in ranked:
+        candidate = by_action[scored.action]
+        candidate.score = scored.score
+        everything.append(candidate)
+    if ctx.config.use_filtering:
+        kept = select(ranked, ctx.config.top_k, max(1, ctx.config.top_k - 2))
+        offered = [by_action[s.action] for s in kept]
+    else:
+        offered = everything
+    return {"all_candidates": everything, "candidates": offered}
+
+
+def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    ctx = runtime.context
+    if not state.candidates and not state.all_candidates:
+        return _abstain("no KG action applies to the question's entities at this step")
+    decision = ctx.decider.choose(state)
+    update: dict = {"llm_calls": state.llm_calls + decision.llm_calls, "tokens": state.tokens + decision.tokens}
+    if decision.index is None:
+        return {**update, **_abstain(f"step {len(state.actions) + 1} failed: {decision.error or 'no choice'}")}
+    return {**update, "chosen": state.candidates[decision.index], "choice_reason": decision.reason,
+            "candidates": state.candidates}
+
+
+def route_after_decide(state: AgentState) -> Literal["execute", "audit"]:
+    return "audit" if state.done else "execute"
+
+
+def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Run the chosen action on the KG and record the step."""
+    ctx = runtime.context
+    chosen = state.chosen
+    result = chosen.action.execute(ctx.store, action_context(state))
+    step = len(state.actions) + 1
+    record = StepRecord(
+        step=step,
+        candidates=[c.rendering for c in state.candidates],
+        chosen=chosen.rendering,
+        abstract=chosen.abstract,
+        result_size=len(result),
+        reason=state.choice_reason,
+    )
+    log.info("step=%d action=%s size=%d reason=%s", step, chosen.rendering, len(result), state.choice_reason)
+    update: dict = {
+        "actions": state.actions + [chosen.action],
+        "results": state.results + [result],
+        "records": state.records + [record],
+        "chosen": None,
+    }
+    if chosen.action.template == "answer":
+        update.update(answers=format_answers(ctx.store, state.analysis, result), done=True)
+    elif step >= ctx.config.max_steps:
+        update.update(_abstain(f"no answer within {ctx.config.max_steps} steps"))
+    return update
+
+
+def route_after_execute(state: AgentState) -> Literal["enumerate", "audit"]:
+    return "audit" if state.done else "enumerate"
+
+
+def audit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """After solving: abstain when the trajectory found no supporting facts."""
+    ctx = runtime.context
+    if state.abstained:
+        return {}
+    relation = next((r for a in state.actions if isinstance(r := getattr(a, "relation", None), str)), None)
+    missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
+    if missing is not None:
+        return {"abstained": True, "reason": missing, "answers": []}
+    return {"confidence": confidence(state)}
+
+
+def _abstain(why: str) -> dict:
+    """End the loop gracefully: abstain, saying why (never raise out of the graph)."""
+    return {"done": True, "abstained": True, "reason": why, "answers": []}
+
+
+def build_graph():
+    graph = StateGraph(AgentState, context_schema=AgentContext)
+    for name, node in (
+        ("analyse", analyse),
+        ("match_methodology", match_methodology),
+        ("judge", judge),
+        ("enumerate", enumerate_step),
+        ("filter", filter_step),
+        ("decide", decide),
+        ("execute", execute),
+        ("audit", audit),
+    ):
+        graph.add_node(name, node)
+    graph.add_edge(START, "analyse")
+    graph.add_edge("analyse", "match_methodology")
+    graph.add_edge("match_methodology", "judge")
+    graph.add_conditional_edges("judge", route_after_judge)
+    graph.add_edge("enumerate", "filter")
+    graph.add_edge("filter", "decide")
+    graph.add_conditional_edges("decide", route_after_decide)
+    graph.add_conditional_edges("execute", route_after_execute)
+    graph.add_edge("audit", END)
+    return graph.compile()

@@ -1,0 +1,63 @@
+"""Judge-Then-Solve: can the KG support an answer, before solving and after?
+
+Before solving, the code checks what the question needs against the KG: its entities exist, a
+fact links them, its time lies inside the KG's range, and there are facts about the entity at that
+time. A question that fails any check is UNANSWERABLE and ends at once, with no KG actions, saying
+what is missing. After solving, the evidence audit abstains when the chosen program found no
+supporting facts.
+"""
+
+from __future__ import annotations
+
+from agents.analysis.types import QuestionAnalysis
+from agents.deciders.base import Judgement
+from tkg_store.store import TKGStore
+
+
+def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgement:
+    audit: list[str] = []
+    linked = [m for m in analysis.entities if m.best is not None]
+    if not linked:
+        unknown = ", ".join(repr(m.text) for m in analysis.entities)
+        missing = f"no entity of the question is in the KG ({unknown})" if unknown else "no known entity found in the question"
+        return Judgement(False, [missing], missing=missing)
+    names = [m.best for m in linked]
+    audit.append("entities found: " + ", ".join(store.display(n) for n in names))
+
+    kg_range = store.time_range()
+    for mention in analysis.times:
+        if kg_range is not None and not kg_range.overlaps(mention.time.start, mention.time.end):
+            missing = (
+                f"the KG covers {kg_range.start.isoformat()} to {kg_range.end.isoformat()}; "
+                f"the question asks about {mention.time}"
+            )
+            return Judgement(False, audit + [missing], missing=missing)
+    if analysis.times:
+        audit.append("times inside the KG's range: " + ", ".join(str(t.time) for t in analysis.times))
+
+    if len(names) >= 2:
+        first, second = names[0], names[1]
+        links = [n for n in store.neighbourhood(first) if n.neighbour == second]
+        if not links:
+            missing = f"no fact links {store.display(first)} and {store.display(second)}"
+            return Judgement(False, audit + [missing], missing=missing)
+        audit.append(f"{len(links)} relation(s) link {store.display(first)} and {store.display(second)}")
+    else:
+        window = analysis.times[0].time if analysis.times else None
+        if not store.neighbourhood(names[0], within=window):
+            when = f" in {window}" if window is not None else ""
+            missing = f"the KG has no fact about {store.display(names[0])}{when}"
+            return Judgement(False, audit + [missing], missing=missing)
+        audit.append(f"facts about {store.display(names[0])} exist" + (f" in {window}" if window else ""))
+    return Judgement(True, audit)
+
+
+def missing_evidence(analysis: QuestionAnalysis | None, answers: list[str], store: TKGStore, relation: str | None) -> str | None:
+    """Why the solved trajectory does not support an answer (None: it does)."""
+    if answers:
+        return None
+    names = [m.best for m in (analysis.entities if analysis else []) if m.best]
+    what = " and ".join(store.display(n) for n in names[:2]) or "the question's entities"
+    through = f" through {store.relation_text(relation)}" if relation else ""
+    when = f" in {analysis.times[0].time}" if analysis and analysis.times else ""
+    return f"no supporting fact links {what}{through}{when}"

@@ -1,0 +1,97 @@
+"""The state that flows through the agent graph, and what the graph's nodes may read beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from actions.items import Item
+from agents.analysis.types import QuestionAnalysis
+from agents.deciders.base import Judgement
+from agents.trace import StepRecord
+
+if TYPE_CHECKING:
+    from agents.deciders.base import Decider
+    from ari.config import AgentConfig
+    from tkg_store.store import TKGStore
+
+
+@dataclass
+class Candidate:
+    """An enumerated non-empty action with its filtering score and entity-free signature."""
+
+    action: Any  # an actions.templates action
+    size: int  # how many facts / items it returns (> 0)
+    score: float
+    rendering: str
+    abstract: str
+
+
+@dataclass
+class AgentState:
+    question: str
+    """The question as the user asked it."""
+
+    analysis: QuestionAnalysis | None = None
+    """Linked entities, times, relations and the question's type."""
+
+    question_vector: np.ndarray | None = None
+    """The question's embedding, computed once and reused for filtering and memory matching."""
+
+    judgement: Judgement | None = None
+    """The answerability verdict made before any KG action."""
+
+    methodology: Any = None
+    """The matched cluster's methodology (memory.Methodology), or None."""
+
+    fallback_methodology: Any = None
+    """The methodology induced over all questions, tried when the cluster's programs do not fit."""
+
+    actions: list[Any] = field(default_factory=list)
+    """Actions executed so far, in order; action k's result is results[k-1] (step #k)."""
+
+    results: list[list[Item]] = field(default_factory=list)
+    """Result of each executed action."""
+
+    records: list[StepRecord] = field(default_factory=list)
+    """One record per step, for the trace and `--trace`."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    """The filtered candidates offered at the current step, best first."""
+
+    all_candidates: list[Candidate] = field(default_factory=list)
+    """Every non-empty candidate of the current step, best first (the offline decider may widen to them)."""
+
+    chosen: Candidate | None = None
+    """The decider's choice, waiting to be executed."""
+
+    choice_reason: str = ""
+
+    feedback: str | None = None
+    """A parse error to show the decider on its next try."""
+
+    answers: list[str] = field(default_factory=list)
+    """Ranked answers in display form."""
+
+    done: bool = False
+    abstained: bool = False
+    reason: str | None = None
+    """Why the agent abstained, or notes about the evidence."""
+
+    confidence: float = 0.0
+    llm_calls: int = 0
+    tokens: int = 0
+
+
+@dataclass
+class AgentContext:
+    """What the graph's nodes need beside the state; passed in so tests can run the whole graph."""
+
+    store: "TKGStore"
+    decider: "Decider"
+    config: "AgentConfig"
+    analyzer: Any
+    candidate_filter: Any  # actions.filtering.CandidateFilter
+    memory: Any = None

@@ -1,0 +1,103 @@
+"""The library API behind the CLI: open a store and a memory, build an agent, answer.
+
+Scripts call these directly; `ari ask` is a thin wrapper around `answer_question`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ari.config import AgentConfig, ari_home
+from tkg_store.store import TKGStore
+
+
+def resolve_db(db: str | Path | None) -> Path:
+    """An explicit path, else $ARI_DB, else the bundled demo KG (built on first use)."""
+    if db is not None:
+        return Path(db)
+    if os.environ.get("ARI_DB"):
+        return Path(os.environ["ARI_DB"])
+    from tkg_store.demo import demo_store_path
+
+    return demo_store_path()
+
+
+def is_demo(db: Path) -> bool:
+    return db.resolve() == (ari_home() / "demo.duckdb").resolve()
+
+
+def resolve_memory(memory: str | None, db: Path) -> str | None:
+    """An explicit path/URL, else $ARI_MEMORY, else the bundled demo memory for the demo KG, else
+    `<db>.memory.sqlite` beside the store when one was learned there, else none."""
+    if memory:
+        return memory
+    if os.environ.get("ARI_MEMORY"):
+        return os.environ["ARI_MEMORY"]
+    if is_demo(db):
+        return str(demo_memory_path())
+    beside = db.with_name(db.name + ".memory.sqlite")
+    return str(beside) if beside.exists() else None
+
+
+def demo_memory_path() -> Path:
+    """A writable copy of the bundled demo memory under ARI_HOME (the package folder may be read-only)."""
+    from memory.bundled import bundled_memory_path
+
+    target = ari_home() / "demo-memory.sqlite"
+    source = bundled_memory_path()
+    if source.exists() and (not target.exists() or target.stat().st_mtime < source.stat().st_mtime):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".tmp")
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+    return target
+
+
+def open_memory(memory: str | None, config: AgentConfig | None = None) -> Any:
+    if memory is None:
+        return None
+    from memory import Memory
+
+    use_clustering = config.use_clustering if config is not None else True
+    return Memory.open(memory, use_clustering=use_clustering)
+
+
+def build_agent(
+    db: str | Path | None = None,
+    memory: str | None = None,
+    config: AgentConfig | None = None,
+) -> tuple[Any, TKGStore, Any]:
+    """(agent, store, memory) for a store path and memory URL, with the defaults above."""
+    from agents.agent import Agent
+
+    config = config or AgentConfig.from_env()
+    path = resolve_db(db)
+    store = TKGStore.open(path)
+    mem = open_memory(resolve_memory(memory, path), config)
+    return Agent(store, mem, config), store, mem
+
+
+def answer_question(
+    question: str,
+    db: str | Path | None = None,
+    memory: str | None = None,
+    decider: str = "offline",
+    max_steps: int = 5,
+    top_k: int = 10,
+    record: bool = True,
+):
+    """Answer one question; the trace is recorded in the memory (when there is one)."""
+    config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
+    agent, store, mem = build_agent(db, memory, config)
+    try:
+        result = agent.ask(question)
+        if record and mem is not None:
+            mem.record(result.trace)
+        return result
+    finally:
+        store.close()
+        if mem is not None and hasattr(mem, "close"):
+            mem.close()
