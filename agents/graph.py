@@ -83,11 +83,7 @@ def enumerate_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
     context = action_context(state)
     found = enumerate_candidates(ctx.store, context, current_entities(state.analysis))
-    roles = entity_roles(state.analysis)
-    everything = [
-        Candidate(c.action, c.size, 0.0, c.action.render(), c.action.abstract(roles)) for c in found
-    ]
-    return {"all_candidates": everything, "candidates": []}
+    return {"all_candidates": [Candidate(c.action, c.size) for c in found], "candidates": []}
 
 
 def filter_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -141,7 +137,7 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         step=step,
         candidates=[c.rendering for c in state.candidates],
         chosen=chosen.rendering,
-        abstract=chosen.abstract,
+        abstract=chosen.action.abstract(entity_roles(state.analysis)),
         result_size=len(result),
         reason=state.choice_reason,
     )

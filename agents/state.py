@@ -20,13 +20,18 @@ if TYPE_CHECKING:
 
 @dataclass
 class Candidate:
-    """An enumerated non-empty action with its filtering score and entity-free signature."""
+    """An enumerated non-empty action with its filtering score.
+
+    Hubs offer thousands of candidates a step, so the rendering is made only when asked for.
+    """
 
     action: Any  # an actions.templates action
     size: int  # how many facts / items it returns (> 0)
-    score: float
-    rendering: str
-    abstract: str
+    score: float = 0.0
+
+    @property
+    def rendering(self) -> str:
+        return self.action.render()
 
 
 @dataclass

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.trace import Trace
+from benchmarks.metrics import hit
 from ari.embedding import Embedder
 from ari.errors import UsageError
 from ari.progress import progress
 from memory.api import LearnSummary, Memory
-from tkg_store.temporal import parse_time, truncate
 
 
 @dataclass
@@ -76,17 +76,8 @@ def gold_question(question: Any) -> GoldQuestion:
 
 
 def is_hit(prediction: str, gold: list[str], answer_type: str) -> bool:
-    """Official MultiTQ rule: the prediction is in the gold set; a time is first cut to the gold's granularity."""
-    if answer_type != "time":
-        return prediction in gold
-    for answer in gold:
-        try:
-            if truncate(prediction, parse_time(answer).granularity) == answer:
-                return True
-        except UsageError:  # not a time: compare as text
-            if prediction == answer:
-                return True
-    return False
+    """Official MultiTQ rule (one implementation for learning and benchmarks: `benchmarks.metrics.hit`)."""
+    return hit(prediction, gold, answer_type)
 
 
 def outcome(prediction: str | None, abstained: bool, gold: GoldQuestion, display: Callable[[str], str] | None = None) -> str:
@@ -106,7 +97,8 @@ def _labelled(result: Any, gold: GoldQuestion, display: Callable[[str], str] | N
     if prediction is None and trace.answers:
         prediction = trace.answers[0]
     abstained = bool(getattr(result, "abstained", trace.abstained))
-    trace.outcome = outcome(prediction, abstained, gold, display)
+    if not (trace.decider == "search" and trace.outcome in ("correct", "wrong")):
+        trace.outcome = outcome(prediction, abstained, gold, display)  # the program search labels its own
     trace.qtype = gold.qtype or trace.qtype  # the dataset's label, when known, over the analysed one
     trace.answer_type = gold.answer_type or trace.answer_type
     return trace

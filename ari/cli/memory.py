@@ -211,6 +211,9 @@ def _load_questions(dataset: str, split: str, data_dir: Path | None, questions: 
     return stratified_sample(loaded, limit, seed=0)  # every question type, in proportion
 
 
+MAX_WRONG_SEARCH_TRACES = 30  # per question: enough pitfalls, without flooding the history
+
+
 def _search_hook(agent):  # noqa: ANN001, ANN202
     """The agent's offline program search as `search_programs(gold) -> list[Trace]`."""
     try:
@@ -221,11 +224,13 @@ def _search_hook(agent):  # noqa: ANN001, ANN202
 
     def search(gold):  # noqa: ANN001, ANN202
         analysis = agent.analyzer.analyze_batch([gold.text])[0]
-
-        def is_correct(answers: list[str]) -> bool:
-            return bool(answers) and is_hit(answers[0], gold.answers, gold.answer_type)
-
-        return search_programs(agent.store, analysis, is_correct, max_steps=agent.config.max_steps)
+        found = search_programs(
+            agent.store, analysis, lambda answer: is_hit(answer, gold.answers, gold.answer_type),
+            max_steps=agent.config.max_steps,
+        )
+        # every correct program, and the best-bound failing ones as negative examples
+        correct = [t for t in found if t.outcome == "correct"]
+        return correct + [t for t in found if t.outcome != "correct"][:MAX_WRONG_SEARCH_TRACES]
 
     return search
 
