@@ -221,3 +221,15 @@ def test_learned_lexicon_credits_the_reaching_relation(store, embedder) -> None:
     # Kuwait also visited Iraq in 2005, so the first question credits both relations by half
     assert lexicon.relation_totals == pytest.approx({"Make_optimistic_comment": 1.5, "Make_a_visit": 0.5})
     assert "optimistic remarks" in lexicon.counts
+
+
+def test_relations_without_embedder_or_lexicon_use_word_overlap(store) -> None:
+    analyzer = QuestionAnalyzer(store, None)
+    analysis = analyzer.analyze("Who made an optimistic comment about Iraq in 2009?")
+    assert analysis.entities[0].best == "Iraq"
+    assert analysis.relations[0][0] == "Make_optimistic_comment"
+
+
+def test_parenthesised_names_keep_their_closing_parenthesis(linker: EntityLinker) -> None:
+    (mention, *_rest) = linker.link("When did Citizen (Belgium) sign an agreement with China?")
+    assert (mention.text, mention.best) == ("Citizen (Belgium)", "Citizen_(Belgium)")

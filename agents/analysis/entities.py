@@ -130,16 +130,7 @@ class EntityLinker:
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
             mentions = sorted(chosen + runs, key=lambda c: c.start)
-            results.append(
-                [
-                    EntityMention(
-                        questions[n][toks[c.start].start : toks[c.end - 1].end],
-                        (toks[c.start].start, toks[c.end - 1].end),
-                        c.entities[:MAX_CANDIDATES],
-                    )
-                    for c in mentions
-                ]
-            )
+            results.append([_mention(questions[n], toks, c) for c in mentions])
         return results
 
     # -- exact names ------------------------------------------------------------------------
@@ -363,6 +354,13 @@ class EntityLinker:
             self._vector_cache.clear()
         for text, vector in zip(missing, self.embedder.embed_batch(missing)):
             self._vector_cache[text] = vector
+
+
+def _mention(question: str, tokens: list[Token], candidate: _Candidate) -> EntityMention:
+    start, end = tokens[candidate.start].start, tokens[candidate.end - 1].end
+    if question[start:end].count("(") > question[start:end].count(")") and question[end : end + 1] == ")":
+        end += 1  # "Citizen (Belgium)": the closing parenthesis belongs to the name
+    return EntityMention(question[start:end], (start, end), candidate.entities[:MAX_CANDIDATES])
 
 
 def _blocked_tokens(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 
 from agents.analysis.graph import FactGraph
+from agents.analysis.roles import content_words, overlap_score
 from ari.embedding import Embedder
 from ari.errors import UsageError
 from tkg_store.name_vectors import name_vectors
@@ -73,6 +74,15 @@ class RelationLexicon:
         for relation in relations:
             self.relation_totals[relation] = self.relation_totals.get(relation, 0.0) + share
             self.gram_totals[relation] = self.gram_totals.get(relation, 0.0) + share * len(grams)
+
+    def prune(self, min_count: float) -> None:
+        """Drop n-gram/relation cells credited less than `min_count` (smoothing covers them); keeps files small."""
+        pruned = {}
+        for gram, row in self.counts.items():
+            kept = {r: v for r, v in row.items() if v >= min_count}
+            if kept:
+                pruned[gram] = kept
+        self.counts = pruned
 
     def posterior(self, grams: list[str], candidates: list[str]) -> dict[str, float] | None:
         """P(relation | n-grams) over the candidates, or None when no n-gram was ever seen."""
@@ -166,12 +176,17 @@ class RelationLinker:
         """Candidates ranked best first with a score in [0, 1]."""
         if not candidates:
             return []
-        similarity = {r: 0.0 for r in candidates}
+        posterior = self.lexicon.posterior(predicate_ngrams(masked), candidates) if self.lexicon else None
         if question_vector is not None and self._vectors is not None:
             rows = [self._vectors.relation_row[r] for r in candidates]
             sims = self._vectors.relation_matrix[rows] @ question_vector
             similarity = {r: max(0.0, float(s)) for r, s in zip(candidates, sims)}
-        posterior = self.lexicon.posterior(predicate_ngrams(masked), candidates) if self.lexicon else None
+        elif posterior is None:
+            # neither embeddings nor lexicon evidence: word overlap of the question with the relation's text
+            words = content_words(predicate_text(masked))
+            similarity = {r: overlap_score(words, content_words(self.store.relation_text(r))) for r in candidates}
+        else:
+            similarity = {r: 0.0 for r in candidates}
         if posterior is None:
             scores = similarity
         else:
@@ -186,12 +201,14 @@ def learn_relation_lexicon(
     questions: list[dict],
     analyzer: "QuestionAnalyzer",
     batch_size: int = 512,
+    min_count: float = 1.0,
 ) -> RelationLexicon:
     """Learn n-gram -> relation evidence from questions with known answers.
 
     Each question is a dict with `question`, `answers` and `answer_type` (the MultiTQ schema). A relation
     is credited when a program of the question's own pattern over its linked entities reaches a gold
-    answer through it (any program, when none of its pattern does).
+    answer through it (any program, when none of its pattern does). Cells credited less than
+    `min_count` are dropped at the end.
     """
     from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
 
@@ -211,5 +228,6 @@ def learn_relation_lexicon(
             fitting = [h for h in hits if h.shape in wanted] or hits
             top = [h for h in fitting if all(rank == 0 for _, rank in h.entities)] or fitting
             lexicon.add(predicate_ngrams(analysis.masked), {h.relation for h in top})
-    lexicon.meta = {"questions_seen": len(questions), "store": Path(store.path).name}
+    lexicon.prune(min_count)
+    lexicon.meta = {"questions_seen": len(questions), "store": Path(store.path).name, "min_count": min_count}
     return lexicon
