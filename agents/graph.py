@@ -23,6 +23,7 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, Candidate
 from agents.trace import StepRecord
+from memory.induction import rank_for_question
 from memory.types import ALL_TRACES
 
 log = logging.getLogger("ari.agent")
@@ -42,7 +43,8 @@ def match_methodology(state: AgentState, runtime: Runtime[AgentContext]) -> dict
     ctx = runtime.context
     if ctx.memory is None or not ctx.config.use_methodology:
         return {}
-    update = {"fallback_methodology": ctx.memory.methodologies().get(ALL_TRACES)}
+    overall = ctx.memory.methodologies().get(ALL_TRACES)
+    update = {"fallback_methodology": rank_for_question(overall, state.analysis.masked)}
     if state.methodology is None:
         update["methodology"] = ctx.memory.match(state.analysis.masked)
     return update

@@ -339,8 +339,8 @@ class HistoryStore:
                 found[row["cluster_id"]] = Methodology(
                     cluster_id=row["cluster_id"],
                     text=row["text"],
-                    programs=[ProgramStat(list(p), int(s), float(r)) for p, s, r in json.loads(row["programs"])],
-                    pitfalls=[ProgramStat(list(p), int(s), float(r)) for p, s, r in json.loads(row["pitfalls"])],
+                    programs=[_program_stat(*row) for row in json.loads(row["programs"])],
+                    pitfalls=[_program_stat(*row) for row in json.loads(row["pitfalls"])],
                     source=row["source"],
                     clustering_version=version,
                 )
@@ -471,3 +471,8 @@ def _first_line(exc: Exception) -> str:
     orig = getattr(exc, "orig", None) or exc
     return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
 
+
+
+def _program_stat(program: list[str], support: int, success_rate: float, exemplars: list[str] | None = None) -> ProgramStat:
+    """A stored program row; rows written before exemplars were kept have three fields."""
+    return ProgramStat(list(program), int(support), float(success_rate), tuple(exemplars or ()))

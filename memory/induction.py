@@ -26,12 +26,14 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 
 from agents.trace import Trace
 from memory.types import Methodology, ProgramStat
 
 LABELLED = ("correct", "wrong", "abstained")
-MAX_PROGRAMS = 5  # ranked programs kept per methodology
+MAX_PROGRAMS = 12  # ranked programs kept per methodology (a cluster may hold several wordings)
+MAX_EXEMPLARS = 8  # masked questions kept per program
 MAX_PITFALLS = 3  # failing programs kept as warnings
 ARROW = " -> "
 
@@ -40,19 +42,23 @@ def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramS
     """(programs that succeeded, best first; pitfalls, most often failed first) over labelled traces."""
     correct: Counter[tuple[str, ...]] = Counter()
     total: Counter[tuple[str, ...]] = Counter()
+    solved: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
     for trace in traces:
         program = tuple(trace.program)
         if not program or trace.outcome not in LABELLED:
             continue  # unlabelled attempts say nothing about what works
         total[program] += 1
         correct[program] += trace.outcome == "correct"
+        if trace.outcome == "correct":
+            solved[program][trace.masked_question] += 1
 
     def score(p: tuple[str, ...]) -> float:
         c, n = correct[p], total[p]
         return (c + 1) / (n + 2) * c
 
     def stat(p: tuple[str, ...], support: int) -> ProgramStat:
-        return ProgramStat(list(p), support, round(correct[p] / total[p], 4))
+        exemplars = tuple(q for q, _ in solved[p].most_common(MAX_EXEMPLARS))
+        return ProgramStat(list(p), support, round(correct[p] / total[p], 4), exemplars)
 
     good = sorted((p for p in total if correct[p]), key=lambda p: (-score(p), -correct[p], len(p), p))
     bad = sorted((p for p in total if not correct[p]), key=lambda p: (-total[p], len(p), p))
@@ -217,6 +223,37 @@ def with_llm(induced: Methodology, traces: list[Trace], complete: Callable[[str]
     if "Step-by-step Guide" not in text:
         text += "\n\n" + induced.text[induced.text.index("Step-by-step Guide:"):]
     return Methodology(induced.cluster_id, text, induced.programs, induced.pitfalls, source="llm")
+
+
+_WORD = re.compile(r"[a-z]+|\{[A-Z]\d*\}")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower().replace("{e", "{E").replace("{t", "{T")))
+
+
+def rank_for_question(methodology: Methodology | None, masked: str) -> Methodology | None:
+    """The methodology with its programs ordered for one question.
+
+    A cluster can hold several wordings of one kind of question ("which country visited {E2}" and
+    "which country received the visit from {E2}"), and they need different programs (the head or
+    the tail of the relation). Programs whose solved questions read most like this one (word
+    overlap of the masked forms) come first; ties keep the cluster's own order.
+    """
+    if methodology is None or not methodology.programs:
+        return methodology
+    words = _words(masked)
+
+    def likeness(stat: ProgramStat) -> float:
+        best = 0.0
+        for exemplar in stat.exemplars:
+            other = _words(exemplar)
+            union = len(words | other)
+            best = max(best, len(words & other) / union if union else 0.0)
+        return best
+
+    order = sorted(range(len(methodology.programs)), key=lambda i: (-round(likeness(methodology.programs[i]), 6), i))
+    return replace(methodology, programs=[methodology.programs[i] for i in order])
 
 
 def group_by_cluster(labels: list[int], traces: list[Trace]) -> dict[int, list[Trace]]:
