@@ -72,12 +72,21 @@ def build_agent(
 ) -> tuple[Any, TKGStore, Any]:
     """(agent, store, memory) for a store path and memory URL, with the defaults above."""
     from agents.agent import Agent
+    from agents.deciders.base import get_decider
 
     config = config or AgentConfig.from_env()
+    decider = get_decider(config.decider, config)  # an unknown name fails before anything is loaded
     path = resolve_db(db)
     store = TKGStore.open(path)
-    mem = open_memory(resolve_memory(memory, path), config)
-    return Agent(store, mem, config), store, mem
+    mem = None
+    try:
+        mem = open_memory(resolve_memory(memory, path), config)
+        return Agent(store, mem, config, decider=decider), store, mem
+    except BaseException:
+        store.close()
+        if mem is not None:
+            mem.close()
+        raise
 
 
 def answer_question(

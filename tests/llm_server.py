@@ -1,7 +1,8 @@
 """A real local HTTP server speaking the OpenAI chat-completions protocol, replying from a script.
 
-Each scripted entry is a reply text, an int HTTP status to fail with, or ("sleep", seconds, text)
-to answer late (for timeouts). Every request body is kept in `requests` so tests can check the
+Each scripted entry is a reply text, an int HTTP status to fail with, ("sleep", seconds, text)
+to answer late (for timeouts), or a callable that gets the request body and returns one of those
+(to reply from what the request offers). Every request body is kept in `requests` so tests can check the
 prompts the decider sent.
 """
 
@@ -29,6 +30,8 @@ class ScriptedChatServer:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append(body)
                 entry = server.script.popleft() if server.script else 500
+                if callable(entry):
+                    entry = entry(body)
                 if isinstance(entry, tuple) and entry[0] == "sleep":
                     time.sleep(entry[1])
                     entry = entry[2]

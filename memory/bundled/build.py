@@ -1,0 +1,81 @@
+"""Regenerate the bundled demo memory: `python -m memory.bundled.build [--clusters K] [--out PATH]`.
+
+It runs the real learning path on the demo KG's own labelled questions, exactly as
+`ari memory learn --questions <demo_questions.json> --search --clusters K` does: the offline agent
+answers each question, the bounded program search adds the correct programs it finds (and some
+failing ones as pitfalls), every trace is labelled against the gold answers, and the history is
+clustered and one methodology induced per cluster. The result is written as a compact SQLite
+snapshot (no WAL side files) to `memory/bundled/demo.sqlite`, which ships as package data.
+
+Everything is deterministic (the agent, the search, K-means with a fixed seed); only the
+timestamps in the file change between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from memory.bundled import bundled_memory_path
+
+DEFAULT_CLUSTERS = 6  # 48 questions of 6 MultiTQ types: about one cluster per question shape
+# Failing programs kept per question as pitfalls. The CLI keeps 30; 10 keeps the shipped file
+# well under 2 MB while still recording the commonest wrong programs of each question.
+WRONG_PER_QUESTION = 10
+DATASET, SPLIT = "demo", "demo"  # how the traces are labelled in the shipped memory
+
+
+def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int = WRONG_PER_QUESTION) -> dict:
+    """Learn a fresh memory from the demo questions and snapshot it to `out` (replaced if present)."""
+    from agents.agent import Agent
+    from agents.explore import search_programs
+    from ari.config import AgentConfig
+    from memory import Memory, snapshot
+    from memory.learn import is_hit, learn_from_dataset
+    from tkg_store.demo import demo_questions, demo_store_path
+    from tkg_store.store import TKGStore
+
+    questions = demo_questions()
+    config = AgentConfig(decider="offline")  # no environment: the shipped file must not depend on it
+    with tempfile.TemporaryDirectory(prefix="ari-bundled-") as work:
+        scratch = Path(work) / "learn.sqlite"
+        with TKGStore.open(demo_store_path()) as store, Memory.open(scratch, create=True) as memory:
+            agent = Agent(store, memory, config)
+
+            def search(gold):  # noqa: ANN001, ANN202  (memory.learn's search hook)
+                analysis = agent.analyzer.analyze_batch([gold.text])[0]
+                found = search_programs(
+                    store, analysis, lambda answer: is_hit(answer, gold.answers, gold.answer_type),
+                    max_steps=config.max_steps,
+                )
+                correct = [t for t in found if t.outcome == "correct"]
+                return correct + [t for t in found if t.outcome != "correct"][:wrong_per_question]
+
+            report = learn_from_dataset(
+                memory, agent.ask, questions, dataset=DATASET, split=SPLIT,
+                search_programs=search, n_clusters=n_clusters, quiet=True,
+            )
+            tmp = out.with_name(out.name + ".tmp")
+            tmp.unlink(missing_ok=True)
+            snapshot(memory.history, tmp)
+    os.replace(tmp, out)
+    return report.to_dict()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clusters", type=int, default=DEFAULT_CLUSTERS, help="K-means clusters")
+    parser.add_argument("--wrong", type=int, default=WRONG_PER_QUESTION, help="failing programs kept per question")
+    parser.add_argument("--out", type=Path, default=bundled_memory_path(), help="where to write the SQLite file")
+    args = parser.parse_args(argv)
+    report = build(args.out, args.clusters, args.wrong)
+    print(json.dumps(report), file=sys.stderr)
+    print(f"{args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""The whole agent graph with the offline decider on the demo KG and the bundled demo memory.
+
+Gold answers come from demo_questions.json, computed by the demo generator's brute force over the
+KG; the bundled memory was learnt from these same questions, so this checks that the agent can
+carry out what it learnt (held-out accuracy is the benchmarks' job, not these tests').
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from agents.agent import Agent, AgentResult
+from ari.config import AgentConfig
+from benchmarks.metrics import hit
+from memory import Memory, bundled_memory_path
+from tkg_store.demo import demo_questions
+
+GOLD = {q["quid"]: q for q in demo_questions()}
+# one or more questions of every MultiTQ type, entity and time answers, day/month/year levels
+SOLVED = [1, 2, 11, 16, 22, 29, 33, 42]
+UNKNOWN_ENTITY = "Who visited Atlantis in 2009?"
+OUTSIDE_RANGE = "Who criticised Iran in 1998?"
+UNLINKED = "When did Iran criticise Thailand?"  # both are in the KG; no fact links them
+UNANSWERABLE = [UNKNOWN_ENTITY, OUTSIDE_RANGE, UNLINKED]
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory):
+    """A private copy of the bundled demo memory (the agent never writes the packaged file)."""
+    assert bundled_memory_path().is_file(), "the bundled demo memory is missing: python -m memory.bundled.build"
+    copy = tmp_path_factory.mktemp("memory") / "demo-memory.sqlite"
+    shutil.copyfile(bundled_memory_path(), copy)
+    with Memory.open(copy, create=False) as mem:
+        yield mem
+
+
+@pytest.fixture(scope="module")
+def agent(demo_store_file, memory):
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(demo_store_file) as store:
+        yield Agent(store, memory, AgentConfig(decider="offline"))
+
+
+@pytest.fixture(scope="module")
+def results(agent) -> dict:
+    """Every question of this module answered in one batch (as the benchmark runner does)."""
+    texts = [GOLD[q]["question"] for q in SOLVED] + UNANSWERABLE
+    return dict(zip(texts, agent.ask_many(texts)))
+
+
+def test_the_bundled_memory_has_methodologies(memory):
+    methodologies = memory.methodologies()
+    assert -1 in methodologies and len(methodologies) >= 3
+    assert all(m.programs for m in methodologies.values())
+    assert all("Overall Instruction" in m.text and "Step-by-step Guide" in m.text for m in methodologies.values())
+
+
+def test_the_chosen_questions_cover_every_type():
+    assert {GOLD[q]["qtype"] for q in SOLVED} == {q["qtype"] for q in GOLD.values()}
+    assert {GOLD[q]["answer_type"] for q in SOLVED} == {"entity", "time"}
+
+
+@pytest.mark.parametrize("quid", SOLVED, ids=[f"{q}-{GOLD[q]['qtype']}" for q in SOLVED])
+def test_demo_question_is_answered_correctly(results, quid):
+    gold = GOLD[quid]
+    result: AgentResult = results[gold["question"]]
+    assert not result.abstained, result.reason
+    assert hit(result.answer, gold["answers"], gold["answer_type"]), (result.answer, gold["answers"])
+    assert result.answers[0] == result.answer
+    assert 0.0 < result.confidence <= 1.0
+
+
+@pytest.mark.parametrize("quid", SOLVED, ids=[f"{q}-{GOLD[q]['qtype']}" for q in SOLVED])
+def test_steps_are_recorded_with_abstract_signatures(results, quid):
+    result = results[GOLD[quid]["question"]]
+    steps = result.steps
+    assert 2 <= len(steps) <= 5
+    assert [s.step for s in steps] == list(range(1, len(steps) + 1))
+    for step in steps:
+        assert step.result_size > 0
+        assert step.chosen in step.candidates  # the choice was among what was offered
+        assert "methodology program" in step.reason
+        # entity-free: roles, relation placeholder, question times and step references only
+        assert re.fullmatch(r"\w+\(([^()]*)\)", step.abstract), step.abstract
+        arguments = [a.strip() for a in step.abstract[step.abstract.index("(") + 1 : -1].split(",")]
+        assert all(re.fullmatch(r"E\d+|R|T\d*|#\d+", a) for a in arguments), step.abstract
+    assert steps[-1].abstract == f"answer(#{len(steps) - 1})"
+    assert result.trace.program == [s.abstract for s in steps]
+    assert result.trace.decider == "offline"
+    assert result.trace.masked_question != result.question  # entities were masked
+
+
+def test_json_form_has_the_stable_keys(results):
+    data = results[GOLD[1]["question"]].to_dict()
+    assert {"answer", "answers", "abstained", "reason", "steps"} <= set(data)
+    assert data["answer"] == "Condoleezza Rice" and data["abstained"] is False
+    assert {"step", "chosen", "abstract", "result_size", "candidates", "reason"} <= set(data["steps"][0])
+
+
+def test_unknown_entity_abstains_naming_what_is_missing(results):
+    result = results[UNKNOWN_ENTITY]
+    assert result.abstained and result.answer is None and result.answers == []
+    assert "entit" in result.reason
+    assert result.steps == []
+
+
+def test_time_outside_the_kg_says_the_kg_range(results, demo_store_file):
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(demo_store_file) as store:
+        span = store.time_range()
+    result = results[OUTSIDE_RANGE]
+    assert result.abstained and result.answer is None
+    assert f"the KG covers {span.start.isoformat()} to {span.end.isoformat()}" in result.reason
+    assert "1998" in result.reason
+    assert result.steps == []
+
+
+def test_unlinked_entities_say_no_fact_links_them(results):
+    result = results[UNLINKED]
+    assert result.abstained
+    assert result.reason == "no fact links Iran and Thailand"
+    assert result.steps == []
+    assert result.trace.abstained and result.trace.steps == []
+
+
+def test_abstention_is_recorded_in_the_trace_with_its_reason(results):
+    trace = results[OUTSIDE_RANGE].trace
+    assert trace.abstained and trace.answers == [] and "KG covers" in trace.reason
+
+
+def test_without_memory_the_agent_still_answers_or_abstains_cleanly(demo_store_file, agent):
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(demo_store_file) as store:
+        bare = Agent(store, None, AgentConfig(), analyzer=agent.analyzer, embedder=agent.embedder)
+        result = bare.ask(GOLD[11]["question"])
+    assert result.abstained or result.answer is not None
+    assert all("greedy" in s.reason for s in result.steps)
+
+
+def test_max_steps_bounds_the_trajectory(demo_store_file, agent, memory):
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(demo_store_file) as store:
+        short = Agent(store, memory, AgentConfig(max_steps=1), analyzer=agent.analyzer, embedder=agent.embedder)
+        result = short.ask(GOLD[1]["question"])  # needs four steps
+    assert len(result.steps) <= 1
+    assert result.abstained and result.reason
