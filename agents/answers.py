@@ -46,9 +46,9 @@ def confidence(state: "AgentState") -> float:
     program = 0.5
     if state.methodology is not None and getattr(state.methodology, "programs", None):
         done = [r.abstract for r in state.records]
-        for prog, _support, success in state.methodology.programs:
-            if list(prog) == done:
-                program = float(success)
+        for stat in state.methodology.programs:
+            if list(stat.program) == done:
+                program = float(stat.success_rate)
                 break
     spread = 1.0 / len(state.answers) ** 0.5
     return round(linking * (0.5 + 0.5 * program) * (0.5 + 0.5 * spread), 4)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.analysis.question_type import classify, mask
+from agents.analysis.question_type import in_role_order, classify, mask
 from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from tkg_store.temporal import Granularity
@@ -40,9 +40,32 @@ def test_cues_are_read_from_the_masked_question() -> None:
     assert classify(question, []).pattern == "before_last"  # what reading the raw text would get wrong
 
 
-def test_mask_numbers_entities_and_times_by_appearance() -> None:
+def test_mask_numbers_entities_in_role_order_and_times_by_appearance() -> None:
     question = "After 6 May 2015, which country was criticised by Iraq and Iran?"
     times = find_times(question)
     iraq = EntityMention("Iraq", (question.index("Iraq"), question.index("Iraq") + 4), [("Iraq", 1.0)])
     iran = EntityMention("Iran", (question.index("Iran"), question.index("Iran") + 4), [("Iran", 1.0)])
-    assert mask(question, [iran, iraq], times) == "After {T1}, which country was criticised by {E1} and {E2}?"
+    assert mask(question, [iraq, iran], times) == "After {T1}, which country was criticised by {E1} and {E2}?"
+    assert mask(question, [iran, iraq], times) == "After {T1}, which country was criticised by {E2} and {E1}?"
+
+
+def _mention(question: str, text: str) -> EntityMention:
+    start = question.index(text)
+    return EntityMention(text, (start, start + len(text)), [(text, 1.0)])
+
+
+def test_the_entity_a_temporal_cue_points_at_takes_the_last_role() -> None:
+    for question in (
+        "Before Kuwait, which country received the visit from Seyoum Mesfin last?",
+        "Which country received the visit from Seyoum Mesfin last before Kuwait?",
+    ):
+        mentions = [_mention(question, "Kuwait"), _mention(question, "Seyoum Mesfin")]
+        mentions.sort(key=lambda m: m.span)
+        ordered = in_role_order(question, mentions)
+        assert [m.text for m in ordered] == ["Seyoum Mesfin", "Kuwait"]
+    question = "Who visited China in the same month as the military of Taiwan?"
+    mentions = [_mention(question, "China"), _mention(question, "military of Taiwan")]
+    assert [m.text for m in in_role_order(question, mentions)] == ["China", "military of Taiwan"]
+    question = "Who did Iraq and Iran criticise?"
+    mentions = [_mention(question, "Iraq"), _mention(question, "Iran")]
+    assert [m.text for m in in_role_order(question, mentions)] == ["Iraq", "Iran"]

@@ -73,18 +73,38 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     return QuestionType(answer_type, level, pattern, cue, cues)
 
 
+_REFERENCE_CUE = re.compile(r"\b(before|after|as|than)\s+(the\s+)?$", re.IGNORECASE)
+
+
+def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMention]:
+    """Mentions in role order: by appearance, except that the one a temporal cue points at
+    ("before X", "after the X", "the same month as X") comes last.
+
+    Roles must mean the same thing in every wording: "Before {E2}, which country did {E1} visit
+    last?" and "Which country did {E1} visit last before {E2}?" then share one program, where
+    numbering by appearance alone would swap E1 and E2 between the two.
+    """
+    referenced = [m for m in entities if _REFERENCE_CUE.search(question[: m.span[0]])]
+    if len(referenced) != 1 or len(entities) < 2:
+        return list(entities)
+    return [m for m in entities if m is not referenced[0]] + referenced
+
+
 def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:
-    """Entities -> {E1}, {E2}... and times -> {T1}... by order of appearance: the entity-free form."""
-    spans = [(m.span, "E") for m in entities] + [(t.span, "T") for t in times]
-    spans.sort()
-    counters = {"E": 0, "T": 0}
+    """Entities -> {E1}, {E2}... in the order given (role order), times -> {T1}... by appearance."""
+    role = {id(m): i for i, m in enumerate(entities, 1)}
+    spans = [(m.span, "E", role[id(m)]) for m in entities] + [(t.span, "T", 0) for t in times]
+    spans.sort(key=lambda s: s[0])
+    times_seen = 0
     pieces, cursor = [], 0
-    for (start, end), kind in spans:
+    for (start, end), kind, number in spans:
         if start < cursor:
             continue
-        counters[kind] += 1
+        if kind == "T":
+            times_seen += 1
+            number = times_seen
         pieces.append(question[cursor:start])
-        pieces.append(f"{{{kind}{counters[kind]}}}")
+        pieces.append(f"{{{kind}{number}}}")
         cursor = end
     pieces.append(question[cursor:])
     return "".join(pieces)

@@ -98,7 +98,7 @@ class OfflineDecider:
 def _programs(methodology) -> list[tuple[list[str], int, float]]:
     if methodology is None:
         return []
-    return [(list(p), int(s), float(r)) for p, s, r in getattr(methodology, "programs", [])]
+    return [(list(p.program), int(p.support), float(p.success_rate)) for p in getattr(methodology, "programs", [])]
 
 
 register_decider("offline", lambda _model, config: OfflineDecider(config))
