@@ -152,6 +152,9 @@ def learn(
     ] = None,
     questions: Annotated[Optional[Path], typer.Option("--questions", help="A question file to read instead of the split.")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Learn from N questions (a fixed stratified sample).")] = None,
+    shard: Annotated[
+        Optional[str], typer.Option("--shard", help="i/n: learn only from this share of the questions (split by id, as `ari bench run --shard`), e.g. 0/2 to keep 1/2 for evaluation.")
+    ] = None,
     search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
     clusters: ClustersOption = 10,
     db: DbOption = None,
@@ -167,7 +170,7 @@ def learn(
     from memory.learn import learn_from_dataset
     from tkg_store.store import TKGStore
 
-    items = _load_questions(dataset, split, data_dir, questions, limit)
+    items = _load_questions(dataset, split, data_dir, questions, limit, shard)
     path = resolve_db(db)
     target = memory or resolve_memory(None, path) or str(path.with_name(path.name + ".memory.sqlite"))
     try:
@@ -190,8 +193,11 @@ def learn(
     _print_learnt(report.to_dict(), json_out)
 
 
-def _load_questions(dataset: str, split: str, data_dir: Path | None, questions: Path | None, limit: int | None) -> list:
+def _load_questions(
+    dataset: str, split: str, data_dir: Path | None, questions: Path | None, limit: int | None, shard: str | None = None
+) -> list:
     from benchmarks.loaders import get_loader
+    from benchmarks.selection import parse_shard, take_shard
 
     loader = get_loader(dataset)
     if questions is None:
@@ -203,7 +209,7 @@ def _load_questions(dataset: str, split: str, data_dir: Path | None, questions: 
                 raise UsageError("where is the dataset? give --data-dir DIR (or set ARI_DATA to the folder of datasets)")
             data_dir = Path(root) / dataset
         questions = loader.split_path(data_dir, split)
-    loaded = loader.load(questions).questions
+    loaded = take_shard(loader.load(questions).questions, parse_shard(shard))
     if not limit:
         return loaded
     from benchmarks.selection import stratified_sample
