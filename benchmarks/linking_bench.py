@@ -166,6 +166,11 @@ def _markdown(result: dict) -> str:
         f"{result['held_out']['all']['analysis_ms_per_question_batched']:.2f} ms/question batched, "
         f"{result['analysis_ms_per_question_single']:.2f} ms single.",
         "",
+        "reachable: some program of at most 5 steps (MultiTQ shapes, any pattern) over the candidates yields a gold",
+        "answer (first/last ties count if any tied item is gold); reachable_pattern_shape: a program of the question's",
+        "own qtype does; top1_*: such a program uses only top-1 entities / the top-1 relation. Type columns compare",
+        "with the dataset's answer_type, qtype and time_level labels.",
+        "",
         "| group | " + " | ".join(cols) + " |",
         "| --- | " + " | ".join("---" for _ in cols) + " |",
     ]
