@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +51,14 @@ def demo_memory_path() -> Path:
     source = bundled_memory_path()
     if source.exists() and (not target.exists() or target.stat().st_mtime < source.stat().st_mtime):
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".tmp")
-        shutil.copyfile(source, tmp)
-        os.replace(tmp, target)
+        # a private temporary name: two first runs at once must not write into each other's copy
+        fd, name = tempfile.mkstemp(prefix=".demo-memory-", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        try:
+            shutil.copyfile(source, name)
+            os.replace(name, target)
+        finally:
+            Path(name).unlink(missing_ok=True)
     return target
 
 

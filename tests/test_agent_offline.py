@@ -25,6 +25,12 @@ UNKNOWN_ENTITY = "Who visited Atlantis in 2009?"
 OUTSIDE_RANGE = "Who criticised Iran in 1998?"
 UNLINKED = "When did Iran criticise Thailand?"  # both are in the KG; no fact links them
 UNANSWERABLE = [UNKNOWN_ENTITY, OUTSIDE_RANGE, UNLINKED]
+# known weaknesses of the agent, kept as expectations (strict: they fail once fixed, to drop the mark)
+KNOWN_UNKNOWN_MIX = "Who was the last to praise Wakanda before Iran did?"  # one made-up entity, one known
+WRONG_RELATION = "When did Citizen (Belgium) sign a formal agreement with Japan?"  # linked, not by that relation
+ONE_ENTITY_TWO_MENTIONS = GOLD[20]  # "Military Wing (Lord's Resistance Army)" yields two mentions of one entity
+SAME_PERIOD = GOLD[27]  # "... on the same day as South Korea": the reference is not an answer
+KNOWN_ISSUES = [KNOWN_UNKNOWN_MIX, WRONG_RELATION, ONE_ENTITY_TWO_MENTIONS["question"], SAME_PERIOD["question"]]
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +54,7 @@ def agent(demo_store_file, memory):
 @pytest.fixture(scope="module")
 def results(agent) -> dict:
     """Every question of this module answered in one batch (as the benchmark runner does)."""
-    texts = [GOLD[q]["question"] for q in SOLVED] + UNANSWERABLE
+    texts = [GOLD[q]["question"] for q in SOLVED] + UNANSWERABLE + KNOWN_ISSUES
     return dict(zip(texts, agent.ask_many(texts)))
 
 
@@ -151,3 +157,34 @@ def test_max_steps_bounds_the_trajectory(demo_store_file, agent, memory):
         result = short.ask(GOLD[1]["question"])  # needs four steps
     assert len(result.steps) <= 1
     assert result.abstained and result.reason
+
+
+@pytest.mark.xfail(strict=True, reason="the judge ignores a mention it cannot link when another one links")
+def test_a_made_up_entity_beside_a_known_one_abstains(results):
+    result = results[KNOWN_UNKNOWN_MIX]
+    assert result.abstained and "Wakanda" in result.reason
+
+
+@pytest.mark.xfail(strict=True, reason="the unknown-entity reason does not name the mention (analysis drops it)")
+def test_the_unknown_entity_is_named(results):
+    assert "Atlantis" in results[UNKNOWN_ENTITY].reason
+
+
+@pytest.mark.xfail(strict=True, reason="the judge checks that some fact links the entities, not the asked relation")
+def test_entities_linked_by_another_relation_abstain(results):
+    result = results[WRONG_RELATION]
+    assert result.abstained and "no fact links Citizen (Belgium) and Japan" in result.reason
+
+
+@pytest.mark.xfail(strict=True, reason="two mentions linked to one entity make the judge look for a fact linking it to itself")
+def test_one_entity_named_by_two_mentions_is_one_entity(results):
+    result = results[ONE_ENTITY_TWO_MENTIONS["question"]]
+    assert "and Military Wing" not in (result.reason or "")
+    assert result.answer in ONE_ENTITY_TWO_MENTIONS["answers"]
+
+
+@pytest.mark.xfail(strict=True, reason="a same-period join can answer with the reference entity itself")
+def test_same_period_question_does_not_answer_its_reference(results):
+    result = results[SAME_PERIOD["question"]]
+    assert "South Korea" not in result.answers
+    assert result.answer in SAME_PERIOD["answers"]
