@@ -7,7 +7,8 @@ answers; both kinds feed the memory, which turns them into methodologies (progra
 and pitfalls (programs that fail).
 
 The space is bounded by rules that only remove redundant programs:
-- at most `max_lookups` KG lookups per program, and one relation for the whole program (R);
+- at most `max_lookups` KG lookups per program, never the same lookup twice, and one relation
+  for the whole program (R);
 - lookups come first, then list operations (any program can be written so, a same-period join
   reading the time step directly); list operations and the answer read the latest result, while a
   *reference* time may come from any earlier step;
@@ -133,7 +134,10 @@ def search_programs(
             )
             options = search.list_operations(context) if partial.results else []
             if partial.lookups < max_lookups and partial.lookups == len(partial.actions):
-                options += [o for o in search.lookups(context) if partial.relation in (None, o[0].relation)]
+                options += [
+                    o for o in search.lookups(context)
+                    if partial.relation in (None, o[0].relation) and o[0] not in partial.actions
+                ]
             for action, abstract, score in _best_bindings(options, bindings_per_step):
                 result = search.execute(action, context)
                 if not result:

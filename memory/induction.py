@@ -238,7 +238,7 @@ def rank_for_question(methodology: Methodology | None, masked: str) -> Methodolo
     A cluster can hold several wordings of one kind of question ("which country visited {E2}" and
     "which country received the visit from {E2}"), and they need different programs (the head or
     the tail of the relation). Programs whose solved questions read most like this one (word
-    overlap of the masked forms) come first; ties keep the cluster's own order.
+    overlap of the masked forms) come first; among those, the more reliable and then the shorter.
     """
     if methodology is None or not methodology.programs:
         return methodology
@@ -252,7 +252,13 @@ def rank_for_question(methodology: Methodology | None, masked: str) -> Methodolo
             best = max(best, len(words & other) / union if union else 0.0)
         return best
 
-    order = sorted(range(len(methodology.programs)), key=lambda i: (-round(likeness(methodology.programs[i]), 6), i))
+    def key(i: int) -> tuple:
+        stat = methodology.programs[i]
+        # among programs that solved questions worded alike, the more reliable, then the shorter
+        # (a longer program that also worked is usually the short one with a redundant detour)
+        return (-round(likeness(stat), 2), -stat.success_rate, len(stat.program), i)
+
+    order = sorted(range(len(methodology.programs)), key=key)
     return replace(methodology, programs=[methodology.programs[i] for i in order])
 
 

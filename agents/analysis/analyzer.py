@@ -7,6 +7,8 @@ question costs a few milliseconds. `analyze_batch` embeds all questions' phrases
 
 from __future__ import annotations
 
+import os
+
 from pathlib import Path
 
 from agents.analysis.entities import EntityLinker
@@ -22,9 +24,11 @@ _LINKERS: dict[tuple[str, str | None], EntityLinker] = {}
 
 
 def default_lexicon(store: TKGStore) -> RelationLexicon | None:
-    """The bundled lexicon for the store's dataset (MultiTQ), when ARI ships one and it fits the store."""
+    """$ARI_RELATION_LEXICON when set (e.g. one learned on a training share only, for a fair
+    evaluation), else the bundled lexicon for the store's dataset (MultiTQ), when it fits the store."""
     source = store.meta().get("source", "")
-    path = bundled_lexicon_path(source) if source else None
+    configured = os.environ.get("ARI_RELATION_LEXICON")
+    path = Path(configured) if configured else bundled_lexicon_path(source) if source else None
     if path is None or not path.exists():
         return None
     lexicon = RelationLexicon.load(path)
