@@ -6,20 +6,23 @@ user sees from `ari ask` is exactly what the benchmarks measure.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Decider, get_decider
-from agents.graph import build_graph
+from agents.graph import build_graph, guidance
 from agents.state import AgentContext, AgentState
 from agents.trace import StepRecord, Trace
 from ari.config import AgentConfig
 from ari.embedding import get_embedder
+from ari.errors import AriError
 from tkg_store.store import TKGStore
 
 NO_ANSWER = "No Answer"
+log = logging.getLogger("ari.agent")
 
 
 @dataclass
@@ -90,17 +93,30 @@ class Agent:
         started = time.perf_counter()
         analyses = self.analyzer.analyze_batch(questions)
         vectors = self.embedder.embed_batch(questions)
-        methodologies = [None] * len(questions)
+        guides = [(None, None)] * len(questions)
         if self.memory is not None and self.config.use_methodology:
-            methodologies = self.memory.match_many([a.masked for a in analyses])
+            guides = guidance(self.memory, [a.masked for a in analyses])
         shared = (time.perf_counter() - started) / max(1, len(questions))
         results = []
-        for question, analysis, vector, methodology in zip(questions, analyses, vectors, methodologies):
+        for question, analysis, vector, (methodology, fallback) in zip(questions, analyses, vectors, guides):
             began = time.perf_counter()
             state = AgentState(
-                question=question.strip(), analysis=analysis, question_vector=vector, methodology=methodology
+                question=question.strip(),
+                analysis=analysis,
+                question_vector=vector,
+                methodology=methodology,
+                fallback_methodology=fallback,
             )
-            final = AgentState(**self._graph.invoke(state, context=self._context))
+            try:
+                final = AgentState(**self._graph.invoke(state, context=self._context))
+            except AriError:
+                raise
+            except Exception as exc:  # one question's bug must not end a batch run; it is logged and reported
+                log.exception("agent failed on %r", question)
+                final = AgentState(
+                    question=state.question, analysis=analysis, abstained=True, done=True,
+                    reason=f"internal error: {type(exc).__name__}: {exc}",
+                )
             results.append(self._result(final, shared + time.perf_counter() - began))
         return results
 

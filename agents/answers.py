@@ -30,7 +30,10 @@ def format_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: li
             counts[format_time(item.start, level.coarser(item.granularity))] += 1
         else:
             counts[store.display(item.entity)] += 1
-    return [text for text, _ in sorted(counts.items(), key=lambda kv: -kv[1])]
+    # the question's own entities answer it only as a last resort ("... the same day as X": X
+    # itself is in the same-day join, but the question asks for the others)
+    asked = {store.display(m.best) for m in (analysis.entities if analysis else []) if m.best}
+    return [text for text, _ in sorted(counts.items(), key=lambda kv: (kv[0] in asked, -kv[1]))]
 
 
 def confidence(state: "AgentState") -> float:

@@ -11,7 +11,8 @@ the loop ends in an abstention with a reason instead of an exception.
 from __future__ import annotations
 
 import logging
-from typing import Literal
+from dataclasses import replace
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -23,8 +24,6 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, Candidate
 from agents.trace import StepRecord
-from memory.induction import rank_for_question
-from memory.types import ALL_TRACES
 
 log = logging.getLogger("ari.agent")
 
@@ -41,13 +40,24 @@ def analyse(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 def match_methodology(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
-    if ctx.memory is None or not ctx.config.use_methodology:
+    if ctx.memory is None or not ctx.config.use_methodology or state.methodology is not None:
         return {}
-    overall = ctx.memory.methodologies().get(ALL_TRACES)
-    update = {"fallback_methodology": rank_for_question(overall, state.analysis.masked)}
-    if state.methodology is None:
-        update["methodology"] = ctx.memory.match(state.analysis.masked)
-    return update
+    primary, fallback = guidance(ctx.memory, [state.analysis.masked])[0]
+    return {"methodology": primary, "fallback_methodology": fallback}
+
+
+def guidance(memory, masked: list[str], nearest: int = 3) -> list[tuple[Any, Any]]:
+    """(methodology of the nearest cluster, the next clusters' and the overall programs merged)
+    for each masked question, every program list ordered for that question."""
+    pairs = []
+    for found in memory.match_nearest(masked, k=nearest):
+        if not found:
+            pairs.append((None, None))
+            continue
+        rest = [p for m in found[1:] for p in m.programs]
+        fallback = replace(found[0], cluster_id=-2, text="", programs=rest, pitfalls=[]) if rest else None
+        pairs.append((found[0], fallback))
+    return pairs
 
 
 def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:

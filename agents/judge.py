@@ -18,10 +18,10 @@ def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgemen
     audit: list[str] = []
     linked = [m for m in analysis.entities if m.best is not None]
     if not linked:
-        unknown = ", ".join(repr(m.text) for m in analysis.entities)
+        unknown = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
         missing = f"no entity of the question is in the KG ({unknown})" if unknown else "no known entity found in the question"
         return Judgement(False, [missing], missing=missing)
-    names = [m.best for m in linked]
+    names = list(dict.fromkeys(m.best for m in linked))  # two mentions of one entity are one entity
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 
     kg_range = store.time_range()

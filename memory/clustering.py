@@ -97,9 +97,18 @@ def nearest_centroid(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     argmin |x - c|^2 = argmax (x.c - |c|^2 / 2): one matrix product, fast enough for one question
     at a time and for whole batches.
     """
+    return _centroid_scores(vectors, centroids).argmax(axis=1)
+
+
+def nearest_centroids(vectors: np.ndarray, centroids: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the `k` nearest centroids for each row, nearest first."""
+    scores = _centroid_scores(vectors, centroids)
+    return np.argsort(-scores, axis=1, kind="stable")[:, : max(1, min(k, centroids.shape[0]))]
+
+
+def _centroid_scores(vectors: np.ndarray, centroids: np.ndarray) -> np.ndarray:
     vectors = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
-    scores = vectors @ centroids.T - 0.5 * np.einsum("ij,ij->i", centroids, centroids)[None, :]
-    return scores.argmax(axis=1)
+    return vectors @ centroids.T - 0.5 * np.einsum("ij,ij->i", centroids, centroids)[None, :]
 
 
 def layout_2d(vectors: np.ndarray, seed: int = SEED) -> np.ndarray:

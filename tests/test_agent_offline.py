@@ -165,7 +165,6 @@ def test_a_made_up_entity_beside_a_known_one_abstains(results):
     assert result.abstained and "Wakanda" in result.reason
 
 
-@pytest.mark.xfail(strict=True, reason="the unknown-entity reason does not name the mention (analysis drops it)")
 def test_the_unknown_entity_is_named(results):
     assert "Atlantis" in results[UNKNOWN_ENTITY].reason
 
@@ -176,7 +175,6 @@ def test_entities_linked_by_another_relation_abstain(results):
     assert result.abstained and "no fact links Citizen (Belgium) and Japan" in result.reason
 
 
-@pytest.mark.xfail(strict=True, reason="two mentions linked to one entity make the judge look for a fact linking it to itself")
 def test_one_entity_named_by_two_mentions_is_one_entity(results):
     result = results[ONE_ENTITY_TWO_MENTIONS["question"]]
     assert "and Military Wing" not in (result.reason or "")
