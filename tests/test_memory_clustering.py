@@ -71,3 +71,18 @@ def test_a_clustering_made_before_shapes_still_matches_on_the_masked_text(tmp_pa
     with Memory.open(path, embedder=get_embedder()) as memory:
         assert memory.key("Who praised {E1} in {T1}?") == "Who praised {E1} in {T1}?"
         assert memory.match("Who praised {E1} in {T1}?").cluster_id == 0
+
+
+def test_nearest_centroids_are_ordered_and_start_with_the_nearest():
+    from memory.clustering import nearest_centroids
+
+    rng = np.random.default_rng(3)
+    centroids = rng.normal(size=(7, 5)).astype(np.float32)
+    queries = rng.normal(size=(20, 5)).astype(np.float32)
+    order = nearest_centroids(queries, centroids, 3)
+    assert order.shape == (20, 3)
+    assert (order[:, 0] == nearest_centroid(queries, centroids)).all()
+    distances = ((queries[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
+    for row, ranked in zip(distances, order):
+        assert list(ranked) == list(np.argsort(row, kind="stable")[:3])
+    assert nearest_centroids(queries, centroids, 99).shape == (20, 7)
