@@ -48,7 +48,7 @@ def match_methodology(state: AgentState, runtime: Runtime[AgentContext]) -> dict
 
 def guidance(memory, masked: list[str], nearest: int = 3) -> list[tuple[Any, Any]]:
     """(methodology of the nearest cluster, the next clusters' and the overall programs merged)
-    for each masked question, every program list ordered for that question."""
+    for each masked question."""
     pairs = []
     for found in memory.match_nearest(masked, k=nearest):
         if not found:

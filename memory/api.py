@@ -165,7 +165,7 @@ class Memory:
         if loaded is None or not texts:
             return [None] * len(texts)
         if not self.use_clustering:
-            return [induction.rank_for_question(loaded.methodologies.get(ALL_TRACES), t) for t in texts]
+            return [loaded.methodologies.get(ALL_TRACES)] * len(texts)
         centroids = loaded.clustering.centroids
         if embeddings is None:
             keys = [clustering.clustering_text(t, loaded.clustering.features) for t in texts]
@@ -176,12 +176,11 @@ class Memory:
                 f"question embeddings have {embeddings.shape[1]} dimensions but the memory was clustered with "
                 f"{centroids.shape[1]} ({loaded.clustering.model})"
             )
-        nearest = clustering.nearest_centroid(embeddings, centroids)
-        return [induction.rank_for_question(loaded.methodologies.get(int(c)), t) for c, t in zip(nearest, texts)]
+        return [loaded.methodologies.get(int(c)) for c in clustering.nearest_centroid(embeddings, centroids)]
 
     def match_nearest(self, texts: list[str], k: int = 3) -> list[list[Methodology]]:
         """For each question, the methodologies of its `k` nearest clusters (nearest first), then
-        the one induced from all traces, each with its programs ordered for that question.
+        the one induced from all traces.
 
         The offline decider falls back along this list when the nearest cluster's programs cannot
         be carried out (a question near the border of two clusters, or of an unusual shape).
@@ -191,15 +190,15 @@ class Memory:
             return [[] for _ in texts]
         overall = loaded.methodologies.get(ALL_TRACES)
         if not self.use_clustering:
-            return [[m] if (m := induction.rank_for_question(overall, t)) else [] for t in texts]
+            return [[overall] if overall else [] for _ in texts]
         centroids = loaded.clustering.centroids
         keys = [clustering.clustering_text(t, loaded.clustering.features) for t in texts]
         vectors = np.atleast_2d(np.asarray(self._embed(keys, loaded.clustering.model), dtype=np.float32))
         order = clustering.nearest_centroids(vectors, centroids, k)
         found = []
-        for text, row in zip(texts, order):
+        for row in order:
             chosen = [loaded.methodologies.get(int(c)) for c in row] + [overall]
-            found.append([induction.rank_for_question(m, text) for m in chosen if m is not None])
+            found.append([m for m in chosen if m is not None])
         return found
 
     def key(self, masked: str) -> str:

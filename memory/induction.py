@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import replace
 
 from agents.trace import Trace
 from memory.types import Methodology, ProgramStat
@@ -223,43 +222,6 @@ def with_llm(induced: Methodology, traces: list[Trace], complete: Callable[[str]
     if "Step-by-step Guide" not in text:
         text += "\n\n" + induced.text[induced.text.index("Step-by-step Guide:"):]
     return Methodology(induced.cluster_id, text, induced.programs, induced.pitfalls, source="llm")
-
-
-_WORD = re.compile(r"[a-z]+|\{[A-Z]\d*\}")
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower().replace("{e", "{E").replace("{t", "{T")))
-
-
-def rank_for_question(methodology: Methodology | None, masked: str) -> Methodology | None:
-    """The methodology with its programs ordered for one question.
-
-    A cluster can hold several wordings of one kind of question ("which country visited {E2}" and
-    "which country received the visit from {E2}"), and they need different programs (the head or
-    the tail of the relation). Programs whose solved questions read most like this one (word
-    overlap of the masked forms) come first; among those, the more reliable and then the shorter.
-    """
-    if methodology is None or not methodology.programs:
-        return methodology
-    words = _words(masked)
-
-    def likeness(stat: ProgramStat) -> float:
-        best = 0.0
-        for exemplar in stat.exemplars:
-            other = _words(exemplar)
-            union = len(words | other)
-            best = max(best, len(words & other) / union if union else 0.0)
-        return best
-
-    def key(i: int) -> tuple:
-        stat = methodology.programs[i]
-        # among programs that solved questions worded alike, the more reliable, then the shorter
-        # (a longer program that also worked is usually the short one with a redundant detour)
-        return (-round(likeness(stat), 2), -stat.success_rate, len(stat.program), i)
-
-    order = sorted(range(len(methodology.programs)), key=key)
-    return replace(methodology, programs=[methodology.programs[i] for i in order])
 
 
 def group_by_cluster(labels: list[int], traces: list[Trace]) -> dict[int, list[Trace]]:

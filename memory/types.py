@@ -18,7 +18,7 @@ class ProgramStat(NamedTuple):
     program: list[str]  # entity-free step signatures, e.g. ["getTime(E1, R, E2)", "answer(#1)"]
     support: int
     success_rate: float  # correct / all labelled traces with this program in the cluster
-    exemplars: tuple[str, ...] = ()  # masked questions it solved, most frequent first (for per-question ranking)
+    exemplars: tuple[str, ...] = ()  # masked questions it solved, most frequent first (for inspection)
 
 
 @dataclass

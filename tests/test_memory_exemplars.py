@@ -1,7 +1,6 @@
-"""Per-question ordering of a methodology's programs by the questions each program solved."""
+"""A methodology's programs keep the questions each of them solved."""
 
-from memory.induction import program_stats, rank_for_question
-from memory.types import Methodology, ProgramStat
+from memory.induction import program_stats
 from agents.trace import StepRecord, Trace
 
 HEAD = ["getHeadEntity(E1, R)", "answer(#1)"]
@@ -24,19 +23,3 @@ def test_program_stats_keep_the_questions_each_program_solved():
     by_program = {tuple(p.program): p for p in programs}
     assert by_program[tuple(HEAD)].exemplars == ("Who visited {E1}?",)
     assert by_program[tuple(TAIL)].exemplars == ("Whom did {E1} visit?",)
-
-
-def test_programs_are_ordered_by_likeness_to_the_question():
-    methodology = Methodology(
-        cluster_id=0,
-        text="",
-        programs=[
-            ProgramStat(HEAD, 9, 1.0, ("Which country visited {E1} last?",)),
-            ProgramStat(TAIL, 7, 1.0, ("Which country received the visit from {E1} last?",)),
-        ],
-    )
-    ranked = rank_for_question(methodology, "Which country received the visit from {E1} first?")
-    assert [p.program for p in ranked.programs] == [TAIL, HEAD]
-    unchanged = rank_for_question(methodology, "Which country visited {E1} first?")
-    assert [p.program for p in unchanged.programs] == [HEAD, TAIL]
-    assert rank_for_question(None, "anything") is None
