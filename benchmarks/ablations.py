@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dataset", default="multitq")
     parser.add_argument("--split", default="dev")
     parser.add_argument("--questions", type=Path)
+    parser.add_argument("--data-dir", type=Path, help="the dataset's directory (default: ../shared/data/<dataset>)")
+    parser.add_argument("--shard", help="i/n: only this share of the sample (e.g. the share the memory did not learn from)")
     parser.add_argument("--db", type=Path, required=True)
     parser.add_argument("--memory", required=True)
     parser.add_argument("--sample", type=int, default=3000)
@@ -97,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     base = RunSpec(
         dataset=args.dataset, out=args.out, db=args.db, split=args.split, questions_file=args.questions,
         sample=args.sample, seed=args.seed, memory_url=args.memory, workers=args.workers,
-        agent={"decider": args.decider},
+        data_dir=args.data_dir, shard=args.shard, quiet=True, agent={"decider": args.decider},
     )
     clusters = tuple(int(k) for k in args.clusters.split(",") if k.strip())
     rows = run_suite(base, args.out, clusters)
