@@ -217,7 +217,7 @@ def _load_questions(
     return stratified_sample(loaded, limit, seed=0)  # every question type, in proportion
 
 
-MAX_WRONG_SEARCH_TRACES = 30  # per question: enough pitfalls, without flooding the history
+MAX_WRONG_SEARCH_TRACES = 10  # per question: enough pitfalls, without flooding the history
 
 
 def _search_hook(agent):  # noqa: ANN001, ANN202
