@@ -18,4 +18,4 @@ demo: install
 	$(BIN)/ari ask "Who was the last to criticise Iran before Pervez Musharraf did?" --trace
 
 test: install
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest tests
