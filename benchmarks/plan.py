@@ -72,6 +72,8 @@ def select_questions(spec: RunSpec) -> tuple[list[Question], dict]:
         "shard": spec.shard,
         "questions_in_run": len(chosen),
         "gold_annotations": spec.gold_annotations,
+        # a relation lexicon other than the bundled one (e.g. learned on the other shard only)
+        "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON"),
     }
     return chosen, described
 
