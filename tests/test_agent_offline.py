@@ -159,7 +159,6 @@ def test_max_steps_bounds_the_trajectory(demo_store_file, agent, memory):
     assert result.abstained and result.reason
 
 
-@pytest.mark.xfail(strict=True, reason="the judge ignores a mention it cannot link when another one links")
 def test_a_made_up_entity_beside_a_known_one_abstains(results):
     result = results[KNOWN_UNKNOWN_MIX]
     assert result.abstained and "Wakanda" in result.reason

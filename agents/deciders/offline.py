@@ -5,8 +5,10 @@ traces (e.g. `getTime(E1, R, E2) -> getHeadEntity(E2, R) -> getAfter(#2, #1) -> 
 answer(#4)`), best first. Before the first step it *plans*: it binds each program to the question
 (entity roles by linking score, R by the relation ranking, see `agents.planner`), executes the
 bound program on the KG, and commits to the first one that yields an answer of the asked kind,
-falling back to the programs induced over all questions when none of the cluster's fits. Each
-step then picks, among the offered candidates, the action the plan calls for.
+falling back to the next clusters' programs and those induced over all questions when none of the
+cluster's fits. Programs whose temporal operations (before, after, first, last, between, a
+same-period join) are exactly those the question's cue words ask for are tried first. Each step
+then picks, among the offered candidates, the action the plan calls for.
 
 Without a methodology (no memory, or the "without methodology" ablation) it falls back to greedy
 choice by similarity score, answering once a list operation has run or the step budget is nearly
@@ -65,6 +67,9 @@ class OfflineDecider:
 
     def _make_plan(self, state: "AgentState", programs) -> tuple[Plan | None, str]:
         seen: set[tuple[str, ...]] = set()
+        asked = temporal_operations(state.analysis.cues if state.analysis else [])
+        # programs whose temporal operations are exactly the ones the question asks for come first
+        programs = sorted(programs, key=lambda p: program_operations(p[0]) != asked)
         for rank, (program, support, success) in enumerate(programs, 1):
             if tuple(program) in seen:
                 continue
@@ -93,6 +98,27 @@ class OfflineDecider:
     # -- judging -----------------------------------------------------------------------------
     def judge(self, state: "AgentState", audit: Judgement) -> Judgement:
         return audit  # the code audit is the whole judgement when no model is involved
+
+
+_CUE_OPERATION = {"before": "before", "after": "after", "first": "first", "last": "last", "between": "between"}
+_TEMPLATE_OPERATION = {"getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between"}
+
+
+def temporal_operations(cues: list[str]) -> frozenset[str]:
+    """The temporal operations a question's cue words ask for ("same month as" -> a same-period join)."""
+    return frozenset("same" if cue.startswith("same") else _CUE_OPERATION.get(cue, cue) for cue in cues)
+
+
+def program_operations(program: list[str]) -> frozenset[str]:
+    """The temporal operations an abstract program performs (a lookup joined on #k is "same")."""
+    found = set()
+    for step in program:
+        name, _, args = step.partition("(")
+        if name in _TEMPLATE_OPERATION:
+            found.add(_TEMPLATE_OPERATION[name])
+        elif name in ("getHeadEntity", "getTailEntity") and args.rstrip(")").split(",")[-1].strip().startswith("#"):
+            found.add("same")
+    return frozenset(found)
 
 
 def _programs(methodology) -> list[tuple[list[str], int, float]]:
