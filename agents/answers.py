@@ -6,9 +6,10 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from actions.items import Item
+from actions.semantics import format_item_time
 from agents.analysis.types import QuestionAnalysis
 from tkg_store.store import TKGStore
-from tkg_store.temporal import Granularity, format_time
+from tkg_store.temporal import Granularity
 
 if TYPE_CHECKING:
     from agents.state import AgentState
@@ -27,7 +28,7 @@ def format_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: li
         if wants_time or item.entity is None:
             if item.start is None:
                 continue
-            counts[format_time(item.start, level.coarser(item.granularity))] += 1
+            counts[format_item_time(item, level)] += 1
         else:
             counts[store.display(item.entity)] += 1
     # the question's own entities answer it only as a last resort ("... the same day as X": X

@@ -31,7 +31,7 @@ from actions.enumerate import enumerate_candidates, list_operations, time_result
 from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import format_answers
-from agents.planner import has_dead_steps
+from agents.planner import LIST_OPERATIONS, has_dead_steps, question_context
 from agents.roles import binding_score, current_entities, entity_roles
 from agents.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
@@ -119,19 +119,12 @@ def search_programs(
 ) -> list[Trace]:
     """Traces of the complete programs found (one per abstract program, its best binding)."""
     search = _Search(store, analysis, entity_roles(analysis), current_entities(analysis), bindings_per_step, relation_floor)
-    times = [t.time for t in analysis.times]
     frontier = [_Partial()]
     found: dict[tuple[str, ...], Trace] = {}
     for depth in range(1, max_steps + 1):
         grown: list[_Partial] = []
         for partial in frontier:
-            context = ActionContext(
-                results=partial.results,
-                times=times,
-                granularity=analysis.time_level,
-                answer_type=analysis.answer_type,
-                actions=partial.actions,
-            )
+            context = question_context(analysis, partial.results, partial.actions)
             options = search.list_operations(context) if partial.results else []
             if partial.lookups < max_lookups and partial.lookups == len(partial.actions):
                 options += [
@@ -160,7 +153,7 @@ def search_programs(
 
 
 _EXTREMES = {"getFirst", "getLast"}
-_WINDOWS = {"getBefore", "getAfter", "getBetween"}
+_WINDOWS = LIST_OPERATIONS - _EXTREMES
 
 
 def _redundant(previous, action) -> bool:

@@ -21,6 +21,7 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from agents.answers import confidence, format_answers
 from agents.judge import audit_answerability, missing_evidence
+from agents.planner import question_context, relation_of
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, Candidate
 from agents.trace import StepRecord
@@ -80,14 +81,7 @@ def route_after_judge(state: AgentState) -> Literal["enumerate", "__end__"]:
 
 
 def action_context(state: AgentState) -> ActionContext:
-    analysis = state.analysis
-    return ActionContext(
-        results=list(state.results),
-        times=[t.time for t in analysis.times] if analysis else [],
-        granularity=analysis.time_level if analysis else None,
-        answer_type=analysis.answer_type if analysis else "entity",
-        actions=list(state.actions),
-    )
+    return question_context(state.analysis, state.results, state.actions)
 
 
 def enumerate_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -176,8 +170,7 @@ def audit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
     if state.abstained:
         return {}
-    relation = next((r for a in state.actions if isinstance(r := getattr(a, "relation", None), str)), None)
-    missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
+    missing = missing_evidence(state.analysis, state.answers, ctx.store, relation_of(state.actions))
     if missing is not None:
         return {"abstained": True, "reason": missing, "answers": []}
     return {"confidence": confidence(state)}

@@ -43,6 +43,23 @@ def has_dead_steps(actions: list) -> bool:
     return any(k not in read for k in range(1, len(actions)))
 
 
+LIST_OPERATIONS = frozenset({"getBefore", "getAfter", "getBetween", "getFirst", "getLast"})
+
+
+def question_context(
+    analysis: QuestionAnalysis | None, results: list[list[Item]] | None = None, actions: list | None = None
+) -> ActionContext:
+    """The context actions execute in for a question: its times, the asked answer form, and the
+    steps taken so far (the agent, the planner and the program search all build it here)."""
+    return ActionContext(
+        results=list(results or []),
+        times=[t.time for t in analysis.times] if analysis else [],
+        granularity=analysis.time_level if analysis else None,
+        answer_type=analysis.answer_type if analysis else "entity",
+        actions=list(actions or []),
+    )
+
+
 def relation_of(actions: list) -> str | None:
     return next((r for a in actions if isinstance(r := getattr(a, "relation", None), str)), None)
 
@@ -61,11 +78,7 @@ def bind_program(
     """
     roles = entity_roles(analysis)
     entities = current_entities(analysis)
-    base = ActionContext(
-        times=[t.time for t in analysis.times],
-        granularity=analysis.time_level,
-        answer_type=analysis.answer_type,
-    )
+    base = question_context(analysis)
 
     def extend(context: ActionContext, actions: list, scores: list[float]) -> Plan | None:
         step = len(actions)
@@ -75,7 +88,7 @@ def bind_program(
             mean = sum(scores) / len(scores) if scores else 0.0
             return Plan(program, actions, context.results, mean)
         options = []
-        lookups = program[step].split("(")[0] not in _LIST_TEMPLATES
+        lookups = program[step].split("(")[0] not in LIST_OPERATIONS | {"answer"}
         bound_relation = relation_of(actions)
         for candidate in enumerate_candidates(store, context, entities, lookups=lookups):
             action = candidate.action
@@ -99,9 +112,6 @@ def bind_program(
         return None
 
     return extend(base, [], [])
-
-
-_LIST_TEMPLATES = {"getBefore", "getAfter", "getBetween", "getFirst", "getLast", "answer"}
 
 
 def _answers_fit(analysis: QuestionAnalysis, items: list[Item]) -> bool:

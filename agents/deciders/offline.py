@@ -20,14 +20,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agents.deciders.base import Decision, Judgement, register_decider
-from agents.planner import Plan, bind_program
+from agents.planner import LIST_OPERATIONS, Plan, bind_program
 from ari.config import AgentConfig
 
 if TYPE_CHECKING:
     from agents.state import AgentState
     from tkg_store.store import TKGStore
 
-_LIST_TEMPLATES = {"getBefore", "getAfter", "getBetween", "getFirst", "getLast"}
 
 
 class OfflineDecider:
@@ -85,7 +84,7 @@ class OfflineDecider:
     def _greedy(self, state: "AgentState") -> Decision:
         if not state.candidates:
             return Decision(None, error="no candidate action")
-        ran_list_op = any(getattr(a, "template", "") in _LIST_TEMPLATES for a in state.actions)
+        ran_list_op = any(getattr(a, "template", "") in LIST_OPERATIONS for a in state.actions)
         near_budget = len(state.actions) + 1 >= self.config.max_steps
         answers = [i for i, c in enumerate(state.candidates) if c.action.template == "answer"]
         if answers and (ran_list_op or near_budget):
