@@ -1,7 +1,9 @@
 """TKGStore lookups checked against a brute-force Python filter over generated KGs.
 
 Each KG is written as a TSV file and loaded through the real ingest into a real DuckDB file, so the
-sorted layout (facts / facts_by_tail) is what is being checked.
+sorted layout (facts / facts_by_tail) is what is being checked. Every KG is opened twice: with the
+in-memory fact index (the default) and with memory_index=False (SQL per lookup); both must agree
+with the brute force and return identical lists, order included.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from hypothesis import strategies as st
 
 from tkg_store.ingest import ingest
 from tkg_store.schema import ROW_GROUP_SIZE
-from tkg_store.store import TKGStore
+from tkg_store.store import Neighbour, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, format_time, span_of
 
 ENTITIES = ["Iran", "China", "Jack_Straw", "Citizen_(Belgium)", "Armed_Gang_(Palestinian_Territory,_Occupied)", "Q42", "Côte_d'Ivoire"]
@@ -55,12 +57,12 @@ def random_kg(rng: random.Random, n: int, entities: list[str], relations: list[s
     return lines, list(rows.values())
 
 
-def build(tmp: Path, lines: list[str]) -> TKGStore:
+def build(tmp: Path, lines: list[str]) -> Path:
     tsv = tmp / "kg.tsv"
     tsv.write_text("\n".join(lines) + "\n", encoding="utf-8")
     db = tmp / "kg.duckdb"
     ingest("tsv", tsv, db)
-    return TKGStore.open(db)
+    return db
 
 
 def overlaps(row: Row, within: TimeSpan | None) -> bool:
@@ -87,14 +89,34 @@ def got_facts(store: TKGStore, **query) -> list[tuple]:  # noqa: ANN003
     return sorted(((f.head, f.relation, f.tail, f.start, f.end, f.granularity.value) for f in facts), key=_key)
 
 
-def expected_neighbourhood(rows: list[Row], entity: str, within: TimeSpan | None) -> Counter:
+def expected_neighbourhood(rows: list[Row], entity: str, within: TimeSpan | None) -> list[Neighbour]:
     counts: Counter = Counter()
     for h, r, t, *_ in (row for row in rows if overlaps(row, within)):
         if h == entity:
             counts[(r, t, "out")] += 1
         if t == entity:
             counts[(r, h, "in")] += 1
-    return counts
+    groups = [Neighbour(r, n, d, c) for (r, n, d), c in counts.items()]
+    return sorted(groups, key=lambda n: (-n.count, n.direction, n.relation, n.neighbour))
+
+
+def check_facts(stores: tuple[TKGStore, TKGStore], rows: list[Row], **query) -> None:  # noqa: ANN003
+    indexed, sql = stores
+    assert got_facts(indexed, **query) == expected_facts(rows, **query), query
+    assert indexed.facts(**query) == sql.facts(**query), query
+
+
+def check_neighbourhood(
+    stores: tuple[TKGStore, TKGStore], rows: list[Row], entity: str, within: TimeSpan | None
+) -> None:
+    indexed, sql = stores
+    assert indexed.neighbourhood(entity, within=within) == expected_neighbourhood(rows, entity, within)
+    assert sql.neighbourhood(entity, within=within) == expected_neighbourhood(rows, entity, within)
+
+
+def open_both(db: Path) -> tuple[TKGStore, TKGStore]:
+    """The store with its in-memory index, and the same file on the SQL path."""
+    return TKGStore.open(db), TKGStore.open(db, memory_index=False)
 
 
 WINDOWS = st.one_of(
@@ -112,7 +134,9 @@ WINDOWS = st.one_of(
 @given(seed=st.integers(0, 10**6), size=st.integers(0, 60), window=WINDOWS, data=st.data())
 def test_lookups_match_brute_force(tmp_path_factory: pytest.TempPathFactory, seed: int, size: int, window, data) -> None:  # noqa: ANN001
     lines, rows = random_kg(random.Random(seed), size, ENTITIES, RELATIONS)
-    with build(tmp_path_factory.mktemp("kg"), lines) as store:
+    indexed, sql = stores = open_both(build(tmp_path_factory.mktemp("kg"), lines))
+    with indexed, sql:
+        assert indexed.fact_index is not None and sql.fact_index is None
         head = data.draw(st.sampled_from(ENTITIES + ["Atlantis"]))
         tail = data.draw(st.sampled_from(ENTITIES))
         relation = data.draw(st.sampled_from(RELATIONS + ["Unknown_relation"]))
@@ -120,14 +144,15 @@ def test_lookups_match_brute_force(tmp_path_factory: pytest.TempPathFactory, see
             {"head": head, "relation": relation},
             {"tail": tail, "relation": relation},
             {"head": head, "relation": relation, "tail": tail},
+            {"head": head, "tail": tail},
             {"head": head},
             {"tail": tail},
             {"relation": relation},
             {},
         ):
-            assert got_facts(store, **query, within=window) == expected_facts(rows, **query, within=window), query
-        got = Counter({(n.relation, n.neighbour, n.direction): n.count for n in store.neighbourhood(head, within=window)})
-        assert got == expected_neighbourhood(rows, head, window)
+            check_facts(stores, rows, **query, within=window)
+        check_neighbourhood(stores, rows, head, window)
+        check_neighbourhood(stores, rows, tail, None)
 
 
 def test_lookups_across_many_row_groups(tmp_path: Path) -> None:
@@ -136,24 +161,23 @@ def test_lookups_across_many_row_groups(tmp_path: Path) -> None:
     entities = [f"Entity_{i}_(X,_Y)" for i in range(300)]
     relations = [f"Rel_{i}" for i in range(20)]
     lines, rows = random_kg(rng, 3 * ROW_GROUP_SIZE, entities, relations)
-    with build(tmp_path, lines) as store:
-        assert store.counts()["facts"] == len(rows)
+    indexed, sql = stores = open_both(build(tmp_path, lines))
+    with indexed, sql:
+        assert indexed.counts()["facts"] == len(rows) == len(indexed.fact_index)
         for _ in range(60):
             e, r = rng.choice(entities), rng.choice(relations)
             window = span_of(date(rng.randrange(2005, 2016), rng.randrange(1, 13), 1), Granularity.MONTH) if rng.random() < 0.5 else None
-            assert got_facts(store, head=e, relation=r, within=window) == expected_facts(rows, head=e, relation=r, within=window)
-            assert got_facts(store, tail=e, relation=r, within=window) == expected_facts(rows, tail=e, relation=r, within=window)
-            t = rng.choice(entities)
-            assert got_facts(store, head=e, relation=r, tail=t) == expected_facts(rows, head=e, relation=r, tail=t)
-        entity = entities[0]
-        got = Counter({(n.relation, n.neighbour, n.direction): n.count for n in store.neighbourhood(entity)})
-        assert got == expected_neighbourhood(rows, entity, None)
+            check_facts(stores, rows, head=e, relation=r, within=window)
+            check_facts(stores, rows, tail=e, relation=r, within=window)
+            check_facts(stores, rows, head=e, relation=r, tail=rng.choice(entities), within=window)
+            check_neighbourhood(stores, rows, e, window)
+        check_neighbourhood(stores, rows, entities[0], None)
 
 
 def test_names_display_and_find(tmp_path: Path) -> None:
     lines = ["Armed_Gang_(Palestinian_Territory,_Occupied)\tPraise_or_endorse\tMahmoud_Abbas\t2005-01-01",
              "Militant_(Xinjiang\xa0Uyghur)\tMake_a_visit\tChina\t2006"]
-    with build(tmp_path, lines) as store:
+    with TKGStore.open(build(tmp_path, lines)) as store:
         assert store.has_entity("Militant_(Xinjiang\xa0Uyghur)")
         assert store.display("Armed_Gang_(Palestinian_Territory,_Occupied)") == "Armed Gang (Palestinian Territory, Occupied)"
         assert store.relation_text("Praise_or_endorse") == "Praise or endorse"
