@@ -27,6 +27,8 @@ class ActionContext:
     """'entity' or 'time'."""
     actions: list[Action | None] = field(default_factory=list)
     """Optional: the action that produced each result (filtering scores list operations by it)."""
+    _references: dict[int, TimeSpan | None] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Memo of `reference`: results do not change once recorded, and list operations ask often."""
 
     def result(self, step: int) -> list[Item]:
         """The result of step `step` (1-based); an unknown step is an empty result."""
@@ -50,7 +52,9 @@ class ActionContext:
 
     def reference(self, step: int) -> TimeSpan | None:
         """The earliest time of step `step`'s result (None when it has no time)."""
-        return reference_span(self.result(step))
+        if step not in self._references:
+            self._references[step] = reference_span(self.result(step))
+        return self._references[step]
 
     def join_period(self, step: int) -> TimeSpan | None:
         """The day / month / year that a same-period join with step `step` matches."""
@@ -60,10 +64,12 @@ class ActionContext:
     def with_result(self, items: list[Item], action: Action | None = None) -> "ActionContext":
         """A new context with one more step result appended."""
         actions = list(self.actions) + [None] * (len(self.results) - len(self.actions))
-        return ActionContext(
+        extended = ActionContext(
             results=[*self.results, list(items)],
             times=list(self.times),
             granularity=self.granularity,
             answer_type=self.answer_type,
             actions=[*actions, action],
         )
+        extended._references.update(self._references)
+        return extended

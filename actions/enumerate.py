@@ -8,13 +8,17 @@ non-empty when executed; `size` is its fact count (lookups) or its exact item co
 
 Time windows of a lookup: none, each question time, and a same-period join (`#k`) with every
 earlier *time result* (a step whose items are all pure times, i.e. a getTime result).
+
+A hub entity offers thousands of lookups at every step, so lookups are kept as `LookupBlock`s:
+the lookups of one entity, template and time argument, built once per store and reused across
+steps and questions (a bounded cache). The filter scores a block with array arithmetic and the
+planner matches an abstract step against a block at once; only the few candidates that are
+offered or chosen become Python objects in the agent's hot path.
 """
 
 from __future__ import annotations
 
-import weakref
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from actions.context import ActionContext
@@ -32,6 +36,7 @@ from actions.templates import (
     GetTime,
     TimeArg,
 )
+from tkg_store.memo import memoised
 from tkg_store.store import Neighbour, TKGStore
 from tkg_store.temporal import TimeSpan
 
@@ -44,20 +49,124 @@ class Candidate:
     size: int
 
 
-_NEIGHBOURS: "weakref.WeakKeyDictionary[TKGStore, dict]" = weakref.WeakKeyDictionary()
-_NEIGHBOUR_CACHE_SIZE = 256
+class LookupBlock:
+    """Lookups sharing a template, an anchor entity and a time argument, held as columns.
+
+    `relations[i]` is action i's relation; for getTime blocks `others[i]` is its other entity
+    (head or tail). Blocks are immutable once built and shared between pools.
+    """
+
+    __slots__ = ("template", "entity", "time", "candidates", "relations", "others", "_positions", "_by_other", "__weakref__")
+
+    def __init__(self, template: str, entity: str, time: TimeArg, candidates: list[Candidate], others: list[str]) -> None:
+        self.template = template
+        self.entity = entity
+        self.time = time
+        self.candidates = tuple(candidates)
+        self.relations = tuple(c.action.relation for c in candidates)  # type: ignore[union-attr]
+        self.others = tuple(others)
+        self._positions: dict[Action, int] | None = None
+        self._by_other: dict[str, list[int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def position(self, action: Action) -> int | None:
+        if self._positions is None:
+            self._positions = {c.action: i for i, c in enumerate(self.candidates)}
+        return self._positions.get(action)
+
+    def matching(self, step: str, roles: Mapping[str, str]) -> list[int]:
+        """Positions of the actions whose abstract form (`Action.abstract(roles)`) is `step`."""
+        if not self.candidates or not step.startswith(self.template + "("):
+            return []
+        if self.template != "getTime":  # one anchor and one time argument: one abstract form
+            return list(range(len(self))) if self.candidates[0].action.abstract(roles) == step else []
+        if "E?" in step:  # an unnamed other entity: any neighbour may play it
+            positions: Sequence[int] = range(len(self))
+        else:
+            if self._by_other is None:
+                self._by_other = {}
+                for i, other in enumerate(self.others):
+                    self._by_other.setdefault(other, []).append(i)
+            positions = sorted(i for name in roles if name in self._by_other for i in self._by_other[name])
+        return [i for i in positions if self.candidates[i].action.abstract(roles) == step]
+
+
+class CandidatePool(Sequence[Candidate]):
+    """One step's candidates: lookup blocks (minus the actions already taken), then list
+    operations and answers. A read-only sequence of `Candidate`s in that order."""
+
+    def __init__(self, blocks: Sequence[LookupBlock] = (), extras: Sequence[Candidate] = (), taken: frozenset = frozenset()) -> None:
+        self.blocks = tuple(b for b in blocks if len(b))
+        self.extras = tuple(extras)
+        self.excluded: dict[int, frozenset[int]] = {}  # block index -> positions of taken lookups
+        for index, block in enumerate(self.blocks):
+            positions = frozenset(p for a in taken if (p := block.position(a)) is not None)
+            if positions:
+                self.excluded[index] = positions
+        self._flat: list[Candidate] | None = None
+
+    @classmethod
+    def of(cls, candidates: Sequence[Candidate]) -> "CandidatePool":
+        """A pool of arbitrary candidates (no blocks): how a plain list is scored."""
+        return candidates if isinstance(candidates, CandidatePool) else cls(extras=candidates)
+
+    def _all(self) -> list[Candidate]:
+        if self._flat is None:
+            flat: list[Candidate] = []
+            for index, block in enumerate(self.blocks):
+                skip = self.excluded.get(index)
+                if skip:
+                    flat += [c for i, c in enumerate(block.candidates) if i not in skip]
+                else:
+                    flat += block.candidates
+            self._flat = flat + list(self.extras)
+        return self._flat
+
+    def __len__(self) -> int:
+        return sum(len(b) - len(self.excluded.get(i, ())) for i, b in enumerate(self.blocks)) + len(self.extras)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, CandidatePool)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def index_of(self, action: Action) -> int | None:
+        """The position of `action` in the pool (None: not offered at this step)."""
+        offset = 0
+        for index, block in enumerate(self.blocks):
+            skip = self.excluded.get(index, frozenset())
+            position = block.position(action)
+            if position is not None and position not in skip:
+                return offset + position - sum(1 for p in skip if p < position)
+            offset += len(block) - len(skip)
+        for position, candidate in enumerate(self.extras):
+            if candidate.action == action:
+                return offset + position
+        return None
+
+    def matching(self, step: str, roles: Mapping[str, str]) -> Iterator[Candidate]:
+        """The candidates whose abstract form is `step` (e.g. "getTime(E1, R, E2)")."""
+        for index, block in enumerate(self.blocks):
+            skip = self.excluded.get(index, frozenset())
+            for position in block.matching(step, roles):
+                if position not in skip:
+                    yield block.candidates[position]
+        for candidate in self.extras:
+            if candidate.action.abstract(roles) == step:
+                yield candidate
 
 
 def neighbours(store: TKGStore, entity: str, within: TimeSpan | None = None) -> list[Neighbour]:
-    """`store.neighbourhood`, memoised per store: an agent asks for the same entity at every step."""
-    cache = _NEIGHBOURS.setdefault(store, {})
-    key = (entity, within)
-    hit = cache.get(key)
-    if hit is None:
-        if len(cache) >= _NEIGHBOUR_CACHE_SIZE:
-            cache.pop(next(iter(cache)))
-        hit = cache[key] = store.neighbourhood(entity, within=within)
-    return hit
+    """`store.neighbourhood`, memoised per store."""
+    return memoised(store, ("neighbours", entity, within), lambda: store.neighbourhood(entity, within=within))
 
 
 def time_results(context: ActionContext, before_step: int) -> list[int]:
@@ -77,57 +186,63 @@ def enumerate_candidates(
     times: Sequence[TimeSpan] | None = None,
     step: int | None = None,
     lookups: bool = True,
-) -> list[Candidate]:
+    operations: bool = True,
+) -> CandidatePool:
     """Every non-empty candidate for step `step` (default: the next one), lookups first.
 
     `entities` are the current entities (KG names in role order); `times` the question's times
     (default: the context's). Unknown entity names are skipped, and so are actions the context
     records as already taken (repeating a step cannot add anything). `lookups=False` enumerates
-    only list operations and answers (for a program search that has used up its lookups).
+    only list operations and answers (for a program search that has used up its lookups),
+    `operations=False` only lookups.
     """
     times = list(context.times if times is None else times)
     step = len(context.results) + 1 if step is None else step
-    current = [e for e in dict.fromkeys(entities) if store.has_entity(e)]
-    candidates: dict[Action, int] = {}
+    current = tuple(e for e in dict.fromkeys(entities) if store.has_entity(e))
     windows: list[tuple[TimeArg, TimeSpan | None]] = [(None, None)]
     windows += [(t, t) for t in dict.fromkeys(times)]
     for k in time_results(context, step):
         period = context.join_period(k)
         if period is not None:
             windows.append((k, period))
-    for entity in current if lookups else []:
+    blocks: list[LookupBlock] = []
+    for position, entity in enumerate(current if lookups else ()):
         for arg, span in windows:
-            _add_lookups(candidates, entity, arg, neighbours(store, entity, span))
-        _add_times(candidates, entity, current, neighbours(store, entity))
-    for action, size in _list_operations(context, times, step):
-        candidates.setdefault(action, size)
-    taken = set(context.actions[: step - 1])
-    return [Candidate(a, size) for a, size in candidates.items() if size > 0 and a not in taken]
+            blocks += memoised(store, ("lookups", entity, arg, span), lambda: _lookup_blocks(store, entity, arg, span))
+        # with two or more current entities, getTime only between them, each pair once
+        # (edges to entities listed earlier belong to their block)
+        restrict = frozenset(current[position:]) if len(current) >= 2 else None
+        blocks.append(memoised(store, ("times", entity, restrict), lambda: _time_block(store, entity, restrict)))
+    taken = frozenset(context.actions[: step - 1])
+    extras = [Candidate(a, n) for a, n in _list_operations(context, times, step) if n > 0 and a not in taken] if operations else []
+    return CandidatePool(blocks, extras, taken)
 
 
-def _add_lookups(out: dict[Action, int], entity: str, time: TimeArg, edges: list[Neighbour]) -> None:
-    sizes: dict[tuple[str, str], int] = defaultdict(int)
-    for edge in edges:
-        sizes[(edge.relation, edge.direction)] += edge.count
-    for (relation, direction), size in sizes.items():
-        if direction == "out":
-            action: Action = GetTailEntity(entity, relation, time)
-        else:
-            action = GetHeadEntity(entity, relation, time)
-        out.setdefault(action, size)
+def _lookup_blocks(store: TKGStore, entity: str, time: TimeArg, span: TimeSpan | None) -> tuple[LookupBlock, LookupBlock]:
+    """getHeadEntity and getTailEntity lookups of `entity` per relation, sized by fact count."""
+    sizes: dict[tuple[str, str], int] = {}
+    for edge in neighbours(store, entity, span):
+        key = (edge.relation, edge.direction)
+        sizes[key] = sizes.get(key, 0) + edge.count
+    heads = [Candidate(GetHeadEntity(entity, r, time), n) for (r, d), n in sizes.items() if d == "in"]
+    tails = [Candidate(GetTailEntity(entity, r, time), n) for (r, d), n in sizes.items() if d == "out"]
+    return LookupBlock("getHeadEntity", entity, time, heads, []), LookupBlock("getTailEntity", entity, time, tails, [])
 
 
-def _add_times(out: dict[Action, int], entity: str, current: list[str], edges: list[Neighbour]) -> None:
-    """getTime per edge; with two or more current entities only edges between them."""
-    restrict = set(current) if len(current) >= 2 else None
-    for edge in edges:
+def _time_block(store: TKGStore, entity: str, restrict: frozenset[str] | None) -> LookupBlock:
+    """getTime per edge of `entity` (only to the `restrict` entities when given)."""
+    found: dict[Action, tuple[int, str]] = {}
+    for edge in neighbours(store, entity):
         if restrict is not None and edge.neighbour not in restrict:
             continue
         if edge.direction == "out":
             action = GetTime(entity, edge.relation, edge.neighbour)
         else:
             action = GetTime(edge.neighbour, edge.relation, entity)
-        out.setdefault(action, edge.count)
+        found.setdefault(action, (edge.count, edge.neighbour))
+    return LookupBlock(
+        "getTime", entity, None, [Candidate(a, n) for a, (n, _) in found.items()], [o for _, o in found.values()]
+    )
 
 
 def list_operations(context: ActionContext, times: Sequence[TimeSpan], sources: Sequence[int]) -> list[Action]:

@@ -29,7 +29,7 @@ import numpy as np
 
 from actions.context import ActionContext
 from actions.cues import content_stems, cue_matches, question_cues, word_overlap
-from actions.enumerate import Candidate
+from actions.enumerate import Candidate, CandidatePool, LookupBlock
 from actions.templates import LOOKUPS, Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
 from ari.embedding import Embedder
 from ari.vector_index import VectorIndex
@@ -115,6 +115,7 @@ class CandidateFilter:
         self.names: NameVectors = name_vectors(store, embedder)
         self.relation_index = VectorIndex(self.names.relation_matrix)
         self.template_matrix = template_vectors(embedder)
+        self._block_rows: "weakref.WeakKeyDictionary[LookupBlock, tuple]" = weakref.WeakKeyDictionary()
 
     def embed_question(self, question: str) -> np.ndarray:
         return self.embedder.embed_batch([question])[0]
@@ -137,20 +138,23 @@ class CandidateFilter:
         `text` enables the word signals; `relation_hints` (relation -> score in [0, 1], e.g.
         `QuestionAnalysis.relations`) replaces the word overlap of relations.
         """
-        values = self._values(question_vector, candidates, context or ActionContext(), text, relation_hints)
+        values = self.values(question_vector, candidates, context, text, relation_hints)
         return [ScoredCandidate(candidates[i].action, float(values[i]), candidates[i].size) for i in _order(values)]
 
-    def _values(
+    def values(
         self,
         question_vector: np.ndarray,
         candidates: Sequence[Candidate],
-        context: ActionContext,
-        text: str | None,
-        relation_hints: Mapping[str, float] | None,
+        context: ActionContext | None = None,
+        text: str | None = None,
+        relation_hints: Mapping[str, float] | None = None,
     ) -> np.ndarray:
-        """The score of every candidate, in the candidates' order (one tight loop, no model call)."""
-        if not candidates:
+        """The score of every candidate, in the candidates' order: lookup blocks with array
+        arithmetic, the few list operations and answers one by one."""
+        pool = CandidatePool.of(candidates)
+        if not len(pool):
             return np.zeros(0, dtype=np.float32)
+        context = context or ActionContext()
         w = self.weights
         q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
         relation_score = self.relation_scores(q)
@@ -168,26 +172,61 @@ class CandidateFilter:
         for row, (name, kind) in enumerate(_KINDS):
             if cue_matches(name, kind, cues):
                 template[row] += w.cue / w.template
-        entity_all = _matvec(self.names.entity_matrix, q).tolist()
+        # one padding slot at the end of each array scores unknown names 0
+        relation_all = np.array([relation_score.get(r, 0.0) for r in self.names.relations] + [0.0])
+        entity_all = np.append(_matvec(self.names.entity_matrix, q), 0.0)
+
+        parts: list[np.ndarray] = []
+        best_entity = 0.0
+        for index, block in enumerate(pool.blocks):
+            relation_rows, anchor_row, other_rows = self._rows(block)
+            entity = entity_all[anchor_row]
+            if other_rows is not None:  # getTime: the mean of its two entities
+                entity = (entity + entity_all[other_rows]) / 2
+            values = w.relation * relation_all[relation_rows] + w.entity * entity + w.template * template[_KIND_ROW[_block_kind(block)]]
+            best_entity = max(best_entity, float(np.max(entity)))
+            skip = pool.excluded.get(index)
+            parts.append(np.delete(values, sorted(skip)) if skip else values)
+        parts.append(self._extra_values(pool.extras, context, relation_score, entity_all, template, best_entity))
+        return np.concatenate(parts)
+
+    def _rows(self, block: LookupBlock) -> tuple[np.ndarray, int, np.ndarray | None]:
+        """(relation rows, anchor entity row, other entity rows) of a block, cached with the filter."""
+        rows = self._block_rows.get(block)
+        if rows is None:
+            unknown_relation, unknown_entity = len(self.names.relations), len(self.names.entities)
+            relation_rows = np.array([self.names.relation_row.get(r, unknown_relation) for r in block.relations], dtype=np.int64)
+            anchor = self.names.entity_row.get(block.entity, unknown_entity)
+            others = None
+            if block.template == "getTime":
+                others = np.array([self.names.entity_row.get(o, unknown_entity) for o in block.others], dtype=np.int64)
+            rows = self._block_rows[block] = (relation_rows, anchor, others)
+        return rows
+
+    def _extra_values(
+        self,
+        candidates: Sequence[Candidate],
+        context: ActionContext,
+        relation_score: Mapping[str, float],
+        entity_all: np.ndarray,
+        template: np.ndarray,
+        best_entity: float,
+    ) -> np.ndarray:
+        """Scores of candidates outside lookup blocks (list operations, answers, plain lists)."""
+        w = self.weights
         entity_row = self.names.entity_row
+        unknown = len(entity_all) - 1
 
         def entity(name: str) -> float:
-            row = entity_row.get(name)
-            return 0.0 if row is None else entity_all[row]
+            return float(entity_all[entity_row.get(name, unknown)])
 
         n = len(candidates)
         rel = [0.0] * n
         ent = [0.0] * n
         kinds = [0] * n
         inherited: list[int] = []
-        time_row = _KIND_ROW[("getTime", "none")]
         for i, candidate in enumerate(candidates):
             action = candidate.action
-            if type(action) is GetTime:  # the bulk of a hub's candidates: kept inline
-                rel[i] = relation_score.get(action.relation, 0.0)
-                ent[i] = (entity(action.head) + entity(action.tail)) / 2
-                kinds[i] = time_row
-                continue
             kinds[i] = _KIND_ROW[kind_of(action)]
             lookup = _lookup_behind(action, context)
             if lookup is None:
@@ -197,7 +236,7 @@ class CandidateFilter:
             names = _entities(lookup)
             ent[i] = sum(entity(e) for e in names) / len(names)
         if inherited:  # list operations whose source's action is unknown: assume the best lookup
-            best_rel, best_ent = max(relation_score.values(), default=0.0), max(ent, default=0.0)
+            best_rel, best_ent = max(relation_score.values(), default=0.0), max([best_entity, *ent])
             for i in inherited:
                 rel[i], ent[i] = best_rel, best_ent
         kind_scores = template[np.asarray(kinds, dtype=np.int64)]
@@ -224,14 +263,26 @@ class CandidateFilter:
             q = self.embed_question(question)
         else:
             q = question
-        values = self._values(q, candidates, context or ActionContext(), text, relation_hints)
-        ranked = (ScoredCandidate(candidates[i].action, float(values[i]), candidates[i].size) for i in _order(values))
-        answers = [i for i, c in enumerate(candidates) if type(c.action) is Answer]
-        latest = max(answers, key=lambda i: candidates[i].action.source, default=None)
-        keep = None if latest is None else ScoredCandidate(
-            candidates[latest].action, float(values[latest]), candidates[latest].size
-        )
-        return select(ranked, top_k, max(1, top_k - 2) if max_per_shape is None else max_per_shape, keep)
+        values = self.values(q, candidates, context, text, relation_hints)
+        return top(candidates, values, top_k, max(1, top_k - 2) if max_per_shape is None else max_per_shape)
+
+
+def top(candidates: Sequence[Candidate], values: np.ndarray, top_k: int, max_per_shape: int) -> list[ScoredCandidate]:
+    """The selection of `select` over scored candidates, without scoring objects for the rest:
+    the best `top_k`, at most `max_per_shape` per shape while others remain, and the answer of
+    the latest result always among them; best first."""
+    if top_k <= 0 or not len(candidates):
+        return []
+    pool = CandidatePool.of(candidates)
+    order = _order(values)
+    chosen = _select_positions(order, _shape_ids(pool), top_k, max_per_shape)
+    answers = [i for i, c in enumerate(pool.extras, len(pool) - len(pool.extras)) if type(c.action) is Answer]
+    latest = max(answers, key=lambda i: pool[i].action.source, default=None)
+    if latest is not None and latest not in chosen:
+        chosen = chosen[: top_k - 1] + [latest] if len(chosen) >= top_k else chosen + [latest]
+    kept = [ScoredCandidate(pool[i].action, float(values[i]), pool[i].size) for i in chosen]
+    kept.sort(key=lambda s: (-s.score, s.action.render()))
+    return kept
 
 
 def select(
@@ -244,24 +295,44 @@ def select(
     if keep is None and isinstance(ranked, Sequence):
         answers = [s for s in ranked if type(s.action) is Answer]
         keep = max(answers, key=lambda s: s.action.source, default=None)
-    chosen: list[ScoredCandidate] = []
-    overflow: list[ScoredCandidate] = []
-    per_shape: dict[str, int] = {}
-    for item in ranked:
-        shape = shape_of(item.action)
-        if per_shape.get(shape, 0) < max_per_shape:
-            per_shape[shape] = per_shape.get(shape, 0) + 1
-            chosen.append(item)
-            if len(chosen) == top_k:
-                break
-        elif len(overflow) < top_k:
-            overflow.append(item)
-    if len(chosen) < top_k:
-        chosen += overflow[: top_k - len(chosen)]
+    ranked = list(ranked)
+    ids: dict[str, int] = {}
+    shapes = np.array([ids.setdefault(shape_of(s.action), len(ids)) for s in ranked], dtype=np.int64)
+    chosen = [ranked[i] for i in _select_positions(np.arange(len(ranked)), shapes, top_k, max_per_shape)]
     if keep is not None and all(c.action != keep.action for c in chosen):
         chosen = chosen[: top_k - 1] + [keep] if len(chosen) >= top_k else chosen + [keep]
     chosen.sort(key=lambda s: (-s.score, s.action.render()))
     return chosen
+
+
+def _select_positions(order: np.ndarray, shapes: np.ndarray, top_k: int, max_per_shape: int) -> list[int]:
+    """Positions (in rank order) of the first `top_k` items that are among the first
+    `max_per_shape` of their shape, topped up with the best of the rest when too few are."""
+    ranked_shapes = shapes[order]
+    eligible = np.zeros(len(order), dtype=bool)
+    for shape in np.unique(ranked_shapes):
+        eligible[np.flatnonzero(ranked_shapes == shape)[:max_per_shape]] = True
+    chosen = order[eligible][:top_k].tolist()
+    if len(chosen) < top_k:
+        chosen += order[~eligible][: top_k - len(chosen)].tolist()
+    return chosen
+
+
+def _block_kind(block: LookupBlock) -> tuple[str, str]:
+    time = block.time
+    return (block.template, "none" if time is None else "join" if isinstance(time, int) else "time")
+
+
+def _shape_ids(pool: CandidatePool) -> np.ndarray:
+    """An integer per candidate naming its shape (`shape_of`), blocks at once."""
+    ids: dict[str, int] = {}
+    parts = []
+    for index, block in enumerate(pool.blocks):
+        template, kind = _block_kind(block)
+        n = len(block) - len(pool.excluded.get(index, ()))
+        parts.append(np.full(n, ids.setdefault(f"{template}:{kind}", len(ids)), dtype=np.int64))
+    parts.append(np.array([ids.setdefault(shape_of(c.action), len(ids)) for c in pool.extras], dtype=np.int64))
+    return np.concatenate(parts)
 
 
 def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
@@ -341,4 +412,5 @@ __all__ = [
     "roles_of",
     "select",
     "shape_of",
+    "top",
 ]

@@ -32,7 +32,7 @@ from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import format_answers
 from agents.planner import LIST_OPERATIONS, has_dead_steps, question_context
-from agents.roles import binding_score, current_entities, entity_roles
+from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
 
@@ -68,6 +68,9 @@ class _Search:
     lookup_cache: dict = field(default_factory=dict)
     result_cache: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.scorer = binding_scorer(self.analysis, self.relation_floor)
+
     def lookups(self, context: ActionContext) -> list[tuple[object, str, float]]:
         """Scored lookups for this context; they differ between steps only by same-period joins."""
         step = len(context.results) + 1
@@ -78,7 +81,7 @@ class _Search:
                 action = candidate.action
                 if getattr(action, "relation", None) is None:
                     continue
-                score = binding_score(self.analysis, action, self.relation_floor)
+                score = self.scorer(action)
                 if score is None:
                     continue
                 abstract = action.abstract(self.roles)

@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
+from actions.filtering import top
 from agents.answers import confidence, format_answers
 from agents.judge import audit_answerability, missing_evidence
 from agents.planner import question_context, relation_of
@@ -87,39 +88,25 @@ def action_context(state: AgentState) -> ActionContext:
 def enumerate_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1)."""
     ctx = runtime.context
-    context = action_context(state)
-    found = enumerate_candidates(ctx.store, context, current_entities(state.analysis))
-    return {"all_candidates": [Candidate(c.action, c.size) for c in found], "candidates": []}
+    pool = enumerate_candidates(ctx.store, action_context(state), current_entities(state.analysis))
+    return {"all_candidates": pool, "all_scores": None, "candidates": []}
 
 
 def filter_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Score every candidate by similarity to the question and keep the top K."""
     ctx = runtime.context
-    if not state.all_candidates:
+    pool = state.all_candidates
+    if not len(pool):
         return {}
-    from actions.enumerate import Candidate as Enumerated
-    from actions.filtering import select
-
-    by_action = {c.action: c for c in state.all_candidates}
-    ranked = ctx.candidate_filter.score(
-        state.question_vector, [Enumerated(c.action, c.size) for c in state.all_candidates], action_context(state)
-    )
-    everything = []
-    for scored in ranked:
-        candidate = by_action[scored.action]
-        candidate.score = scored.score
-        everything.append(candidate)
-    if ctx.config.use_filtering:
-        kept = select(ranked, ctx.config.top_k, max(1, ctx.config.top_k - 2))
-        offered = [by_action[s.action] for s in kept]
-    else:
-        offered = everything
-    return {"all_candidates": everything, "candidates": offered}
+    values = ctx.candidate_filter.values(state.question_vector, pool, action_context(state))
+    top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)
+    kept = top(pool, values, top_k, max(1, top_k - 2))
+    return {"all_scores": values, "candidates": [Candidate(s.action, s.size, s.score) for s in kept]}
 
 
 def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
-    if not state.candidates and not state.all_candidates:
+    if not state.candidates and not len(state.all_candidates):
         return _abstain("no KG action applies to the question's entities at this step")
     decision = ctx.decider.choose(state)
     update: dict = {"llm_calls": state.llm_calls + decision.llm_calls, "tokens": state.tokens + decision.tokens}

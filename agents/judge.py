@@ -9,8 +9,10 @@ supporting facts.
 
 from __future__ import annotations
 
+from actions.enumerate import neighbours
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
+from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 
 
@@ -30,7 +32,7 @@ def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgemen
     names = list(dict.fromkeys(m.best for m in linked))  # two mentions of one entity are one entity
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 
-    kg_range = store.time_range()
+    kg_range = memoised(store, "time_range", store.time_range)
     for mention in analysis.times:
         if kg_range is not None and not kg_range.overlaps(mention.time.start, mention.time.end):
             missing = (
@@ -43,14 +45,14 @@ def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgemen
 
     if len(names) >= 2:
         first, second = names[0], names[1]
-        links = [n for n in store.neighbourhood(first) if n.neighbour == second]
+        links = [n for n in neighbours(store, first) if n.neighbour == second]
         if not links:
             missing = f"no fact links {store.display(first)} and {store.display(second)}"
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"{len(links)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
         window = analysis.times[0].time if analysis.times else None
-        if not store.neighbourhood(names[0], within=window):
+        if not neighbours(store, names[0], within=window):
             when = f" in {window}" if window is not None else ""
             missing = f"the KG has no fact about {store.display(names[0])}{when}"
             return Judgement(False, audit + [missing], missing=missing)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from actions.context import ActionContext
-from actions.enumerate import enumerate_candidates
+from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
-from agents.roles import binding_score, current_entities, entity_roles
+from agents.roles import binding_scorer, current_entities, entity_roles
 from tkg_store.store import TKGStore
 
 
@@ -79,6 +79,7 @@ def bind_program(
     roles = entity_roles(analysis)
     entities = current_entities(analysis)
     base = question_context(analysis)
+    scorer = binding_scorer(analysis, relation_floor)
 
     def extend(context: ActionContext, actions: list, scores: list[float]) -> Plan | None:
         step = len(actions)
@@ -88,16 +89,12 @@ def bind_program(
             mean = sum(scores) / len(scores) if scores else 0.0
             return Plan(program, actions, context.results, mean)
         options = []
-        lookups = program[step].split("(")[0] not in LIST_OPERATIONS | {"answer"}
         bound_relation = relation_of(actions)
-        for candidate in enumerate_candidates(store, context, entities, lookups=lookups):
-            action = candidate.action
+        for action in _step_options(store, context, entities, program[step], roles):
             relation = getattr(action, "relation", None)
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue
-            if action.abstract(roles) != program[step]:
-                continue
-            score = binding_score(analysis, action, relation_floor)
+            score = scorer(action)
             if score is not None:
                 options.append((score, action))
         options.sort(key=lambda o: (-o[0], o[1].render()))
@@ -112,6 +109,18 @@ def bind_program(
         return None
 
     return extend(base, [], [])
+
+
+def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: str, roles: dict[str, str]):
+    """The non-empty actions of the current step whose abstract form is `step`: lookups from the
+    candidate pool, list operations over the earlier results (only the matching ones are run)."""
+    if step.split("(")[0] not in LIST_OPERATIONS | {"answer"}:
+        return [c.action for c in enumerate_candidates(store, context, entities, operations=False).matching(step, roles)]
+    sources = range(1, len(context.results) + 1)
+    return [
+        a for a in list_operations(context, context.times, sources)
+        if a not in context.actions and a.abstract(roles) == step and a.execute(store, context)
+    ]
 
 
 def _answers_fit(analysis: QuestionAnalysis, items: list[Item]) -> bool:

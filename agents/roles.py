@@ -6,6 +6,9 @@ decides the mapping, so the agent, the program search and the memory agree on it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from agents.analysis.types import QuestionAnalysis
 
 
@@ -30,33 +33,32 @@ def current_entities(analysis: QuestionAnalysis | None, per_mention: int = 2) ->
     return names
 
 
-def entity_score(analysis: QuestionAnalysis | None, name: str) -> float:
-    """The linking score of `name` for the mention that proposed it (0 if none did)."""
-    if analysis is None:
-        return 0.0
-    return max((s for m in analysis.entities for n, s in m.candidates if n == name), default=0.0)
+def binding_scorer(analysis: QuestionAnalysis | None, relation_floor: float = 0.5) -> Callable[[Any], float | None]:
+    """`binding_score` for one question, its entity and relation scores looked up once (the
+    planner scores hundreds of candidate bindings per question)."""
+    entities: dict[str, float] = {}
+    for mention in analysis.entities if analysis is not None else []:
+        for name, value in mention.candidates:
+            entities[name] = max(entities.get(name, 0.0), value)
+    ranked = dict(analysis.relations) if analysis is not None and analysis.relations else None
+    best = max(ranked.values()) if ranked else 0.0
 
-
-def relation_fit(analysis: QuestionAnalysis | None, relation: str) -> float | None:
-    """The relation's linking score relative to the best relation (1.0 = best; None: no ranking)."""
-    if analysis is None or not analysis.relations:
-        return None
-    ranked = dict(analysis.relations)
-    best = max(ranked.values())
-    return ranked.get(relation, 0.0) / best if best > 0 else 0.0
-
-
-def binding_score(analysis: QuestionAnalysis | None, action, relation_floor: float = 0.5) -> float | None:
-    """How well an action's entities and relation fit the question; None when its relation falls
-    below `relation_floor` of the best relation (the question is not about that relation)."""
-    entities = [v for f in ("head", "tail") if isinstance(v := getattr(action, f, None), str)]
-    relation = getattr(action, "relation", None)
-    # mean, not sum: a lookup naming two entities is not better bound than one naming one
-    score = sum(entity_score(analysis, e) for e in entities) / max(1, len(entities))
-    if isinstance(relation, str):
-        fit = relation_fit(analysis, relation)
-        if fit is not None:
+    def score(action: Any) -> float | None:
+        names = [v for f in ("head", "tail") if isinstance(v := getattr(action, f, None), str)]
+        relation = getattr(action, "relation", None)
+        # mean, not sum: a lookup naming two entities is not better bound than one naming one
+        value = sum(entities.get(e, 0.0) for e in names) / max(1, len(names))
+        if isinstance(relation, str) and ranked is not None:
+            fit = ranked.get(relation, 0.0) / best if best > 0 else 0.0
             if fit < relation_floor:
                 return None
-            score += fit
+            value += fit
+        return value
+
     return score
+
+
+def binding_score(analysis: QuestionAnalysis | None, action: Any, relation_floor: float = 0.5) -> float | None:
+    """How well an action's entities and relation fit the question; None when its relation falls
+    below `relation_floor` of the best relation (the question is not about that relation)."""
+    return binding_scorer(analysis, relation_floor)(action)

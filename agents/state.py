@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -66,8 +67,12 @@ class AgentState:
     candidates: list[Candidate] = field(default_factory=list)
     """The filtered candidates offered at the current step, best first."""
 
-    all_candidates: list[Candidate] = field(default_factory=list)
-    """Every non-empty candidate of the current step, best first (the offline decider may widen to them)."""
+    all_candidates: Sequence[Any] = ()
+    """Every non-empty candidate of the current step (an `actions.enumerate.CandidatePool`, in
+    enumeration order; the offline decider may widen to them)."""
+
+    all_scores: np.ndarray | None = None
+    """The filter's score of each of `all_candidates`, in the same order."""
 
     chosen: Candidate | None = None
     """The decider's choice, waiting to be executed."""

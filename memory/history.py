@@ -10,6 +10,8 @@ failing or losing rows.
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
@@ -386,7 +388,7 @@ def _engine_for(target: str, create: bool) -> tuple[Engine, str]:
         dbapi_conn.isolation_level = None  # transactions are begun explicitly below
         cursor = dbapi_conn.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
@@ -397,6 +399,20 @@ def _engine_for(target: str, create: bool) -> tuple[Engine, str]:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("ari_write") else "BEGIN")
 
     return engine, str(path)
+
+
+def _switch_to_wal(cursor) -> None:  # noqa: ANN001
+    """PRAGMA journal_mode = WAL, retried: while another process switches a new file, SQLite
+    answers "database is locked" at once, without waiting for the busy timeout."""
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _check_sqlite_file(path: Path, create: bool) -> None:

@@ -23,6 +23,8 @@ from agents.deciders.base import Decision, Judgement, register_decider
 from agents.planner import LIST_OPERATIONS, Plan, bind_program
 from ari.config import AgentConfig
 
+from agents.state import Candidate
+
 if TYPE_CHECKING:
     from agents.state import AgentState
     from tkg_store.store import TKGStore
@@ -55,14 +57,15 @@ class OfflineDecider:
             return Decision(None, error=why)
         step = len(state.actions)
         wanted = plan.actions[step]
-        for pool in (state.candidates, state.all_candidates):
-            for index, candidate in enumerate(pool):
-                if candidate.action == wanted:
-                    if pool is not state.candidates:
-                        state.candidates.append(candidate)
-                        index = len(state.candidates) - 1
-                    return Decision(index, reason=f"{why}; step {step + 1}: {plan.program[step]}")
-        return Decision(None, error=f"the planned action {wanted.render()} is not among the candidates")
+        reason = f"{why}; step {step + 1}: {plan.program[step]}"
+        for index, candidate in enumerate(state.candidates):
+            if candidate.action == wanted:
+                return Decision(index, reason=reason)
+        widened = _find(state, wanted)  # planned, but not among the filtered top K
+        if widened is None:
+            return Decision(None, error=f"the planned action {wanted.render()} is not among the candidates")
+        state.candidates.append(widened)
+        return Decision(len(state.candidates) - 1, reason=reason)
 
     def _make_plan(self, state: "AgentState", programs) -> tuple[Plan | None, str]:
         seen: set[tuple[str, ...]] = set()
@@ -118,6 +121,18 @@ def program_operations(program: list[str]) -> frozenset[str]:
         elif name in ("getHeadEntity", "getTailEntity") and args.rstrip(")").split(",")[-1].strip().startswith("#"):
             found.add("same")
     return frozenset(found)
+
+
+def _find(state: "AgentState", action) -> Candidate | None:
+    """`action` as one of the step's candidates, with its size and score (None: not one)."""
+    pool = state.all_candidates
+    index = pool.index_of(action) if hasattr(pool, "index_of") else next(
+        (i for i, c in enumerate(pool) if c.action == action), None
+    )
+    if index is None:
+        return None
+    score = 0.0 if state.all_scores is None else float(state.all_scores[index])
+    return Candidate(action, pool[index].size, score)
 
 
 def _programs(methodology) -> list[tuple[list[str], int, float]]:
