@@ -116,6 +116,7 @@ class CandidateFilter:
         self.relation_index = VectorIndex(self.names.relation_matrix)
         self.template_matrix = template_vectors(embedder)
         self._block_rows: "weakref.WeakKeyDictionary[LookupBlock, tuple]" = weakref.WeakKeyDictionary()
+        self._last_question: tuple | None = None
 
     def embed_question(self, question: str) -> np.ndarray:
         return self.embedder.embed_batch([question])[0]
@@ -157,7 +158,7 @@ class CandidateFilter:
         context = context or ActionContext()
         w = self.weights
         q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
-        relation_score = self.relation_scores(q)
+        relation_score, entity_all, template = self._question_scores(q)
         if relation_hints is not None:
             for relation, hint in relation_hints.items():
                 if relation in relation_score:
@@ -168,13 +169,11 @@ class CandidateFilter:
                 overlap = word_overlap(stems, self.store.relation_text(relation))
                 relation_score[relation] += overlap * w.relation_words / w.relation
         cues = question_cues(text) if text else frozenset()
-        template = _matvec(self.template_matrix, q)
         for row, (name, kind) in enumerate(_KINDS):
             if cue_matches(name, kind, cues):
                 template[row] += w.cue / w.template
         # one padding slot at the end of each array scores unknown names 0
         relation_all = np.array([relation_score.get(r, 0.0) for r in self.names.relations] + [0.0])
-        entity_all = np.append(_matvec(self.names.entity_matrix, q), 0.0)
 
         parts: list[np.ndarray] = []
         best_entity = 0.0
@@ -189,6 +188,17 @@ class CandidateFilter:
             parts.append(np.delete(values, sorted(skip)) if skip else values)
         parts.append(self._extra_values(pool.extras, context, relation_score, entity_all, template, best_entity))
         return np.concatenate(parts)
+
+    def _question_scores(self, q: np.ndarray) -> tuple[dict[str, float], np.ndarray, np.ndarray]:
+        """Cosines of the question with every relation, entity (plus a 0 for unknown names) and
+        template text: fresh copies, computed once per question (every step asks again)."""
+        key = q.tobytes()
+        cached = self._last_question  # read once: agents in threads share the filter
+        if cached is None or cached[0] != key:
+            entity_all = np.append(_matvec(self.names.entity_matrix, q), 0.0)
+            cached = self._last_question = (key, self.relation_scores(q), entity_all, _matvec(self.template_matrix, q))
+        _key, relations, entities, templates = cached
+        return dict(relations), entities, templates.copy()
 
     def _rows(self, block: LookupBlock) -> tuple[np.ndarray, int, np.ndarray | None]:
         """(relation rows, anchor entity row, other entity rows) of a block, cached with the filter."""

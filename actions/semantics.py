@@ -14,7 +14,9 @@ The decider only chooses an action; these functions decide what it means. The ru
 * between(t1, t2) is inclusive: the item's interval overlaps [earliest start, latest end] of the
   two times; for day points (MultiTQ) this is "inside".
 * first: every item tying at the earliest start. last: the latest start, ties broken by the
-  latest end; every item tying at that (start, end) is returned.
+  latest end; every item tying at that (start, end) is returned. Results are in KG order (time,
+  then the source's own order within a time), so first keeps the tying items in that order and
+  last reverses it: on the last day, the event recorded last is the last one.
 * When the reference is a step result with several times, the reference is its EARLIEST time (the
   first time the referenced event happened): the earliest-starting item's interval, at that item's
   granularity (`reference_span`).
@@ -42,13 +44,7 @@ _MAX = date.max
 
 def dedupe(items: Iterable[Item]) -> list[Item]:
     """Items in first-seen order, each (entity, interval, granularity) once."""
-    seen: set[Item] = set()
-    result: list[Item] = []
-    for item in items:
-        if item not in seen:
-            seen.add(item)
-            result.append(item)
-    return result
+    return list(dict.fromkeys(items))
 
 
 def is_timed(item: Item) -> bool:
@@ -67,12 +63,17 @@ def end_of(item: Item) -> date:
 
 def within(items: Iterable[Item], span: TimeSpan) -> list[Item]:
     """Items whose interval shares at least one day with `span` (a time constraint)."""
-    return dedupe(i for i in items if is_timed(i) and start_of(i) <= span.end and end_of(i) >= span.start)
+    lo, hi = span.start, span.end  # (inlined: list operations run on every candidate enumeration)
+    return dedupe(
+        i for i in items
+        if (i.start is not None or i.end is not None) and (i.start is None or i.start <= hi) and (i.end is None or i.end >= lo)
+    )
 
 
 def before(items: Iterable[Item], reference: TimeSpan) -> list[Item]:
-    """Items that started strictly before the reference's first day."""
-    return dedupe(i for i in items if is_timed(i) and start_of(i) < reference.start)
+    """Items that started strictly before the reference's first day (an open start always did)."""
+    lo = reference.start
+    return dedupe(i for i in items if (i.start < lo if i.start is not None else i.end is not None and _MIN < lo))
 
 
 def after(items: Iterable[Item], reference: TimeSpan) -> list[Item]:
@@ -97,12 +98,13 @@ def first(items: Iterable[Item]) -> list[Item]:
 
 
 def last(items: Iterable[Item]) -> list[Item]:
-    """Every item tying at the latest start, ties broken by the latest end."""
+    """Every item tying at the latest start, ties broken by the latest end; the tying items in
+    reverse input order (a result is in KG order, so the one recorded last comes first)."""
     timed = [i for i in items if is_timed(i)]
     if not timed:
         return []
     latest = max((start_of(i), end_of(i)) for i in timed)
-    return dedupe(i for i in timed if (start_of(i), end_of(i)) == latest)
+    return dedupe(i for i in reversed(timed) if (start_of(i), end_of(i)) == latest)
 
 
 def reference_span(items: Iterable[Item]) -> TimeSpan | None:

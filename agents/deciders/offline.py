@@ -17,6 +17,7 @@ spent.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from agents.deciders.base import Decision, Judgement, register_decider
@@ -69,16 +70,19 @@ class OfflineDecider:
 
     def _make_plan(self, state: "AgentState", programs) -> tuple[Plan | None, str]:
         seen: set[tuple[str, ...]] = set()
-        asked = temporal_operations(state.analysis.cues if state.analysis else [])
+        analysis = state.analysis
+        asked = temporal_operations(analysis.cues if analysis else [])
+        if analysis is not None and analysis.times:
+            programs = [variant for p in programs for variant in _dated(p)]
         # programs whose temporal operations are exactly the ones the question asks for come first
         programs = sorted(programs, key=lambda p: program_operations(p[0]) != asked)
-        for rank, (program, support, success) in enumerate(programs, 1):
+        for rank, (program, support, success, *note) in enumerate(programs, 1):
             if tuple(program) in seen:
                 continue
             seen.add(tuple(program))
-            plan = bind_program(self.store, state.analysis, program, self.relation_floor)
+            plan = bind_program(self.store, analysis, program, self.relation_floor)
             if plan is not None:
-                return plan, f"methodology program {rank} (right {support} times, success {success:.2f})"
+                return plan, f"methodology program {rank}{''.join(note)} (right {support} times, success {success:.2f})"
         return None, (
             f"none of the {len(seen)} programs of the methodology can be carried out on the KG "
             "for this question's entities and relation"
@@ -133,6 +137,32 @@ def _find(state: "AgentState", action) -> Candidate | None:
         return None
     score = 0.0 if state.all_scores is None else float(state.all_scores[index])
     return Candidate(action, pool[index].size, score)
+
+
+def uses_time(program: list[str]) -> bool:
+    """Whether an abstract program constrains by a question time (T, T1, T2)."""
+    return any(_TIME_ARGUMENT.search(step) for step in program)
+
+
+def _dated(entry: tuple) -> list[tuple]:
+    """For a question that states a time: a program that ignores it, first tried with its answer
+    lookup (the last entity lookup without a time) restricted to that time, then as it is.
+
+    "Who first criticised Iraq in 2006?" fits the cluster of "Who first criticised Iraq?" except
+    for the year; the methodology need not have seen the dated form of every program."""
+    program = entry[0]
+    if uses_time(program):
+        return [entry]
+    for index in range(len(program) - 1, -1, -1):
+        match = _UNDATED_LOOKUP.fullmatch(program[index])
+        if match:
+            dated = [*program[:index], f"{match.group(1)}, T)", *program[index + 1 :]]
+            return [(dated, *entry[1:], ", restricted to the question's time"), entry]
+    return [entry]
+
+
+_TIME_ARGUMENT = re.compile(r"\bT\d?\b")
+_UNDATED_LOOKUP = re.compile(r"(get(?:Head|Tail)Entity\(E\d+, R)\)")
 
 
 def _programs(methodology) -> list[tuple[list[str], int, float]]:
