@@ -49,14 +49,19 @@ def match_methodology(state: AgentState, runtime: Runtime[AgentContext]) -> dict
 
 
 def guidance(memory, masked: list[str], nearest: int = 3) -> list[tuple[Any, Any]]:
-    """(methodology of the nearest cluster, the next clusters' and the overall programs merged)
-    for each masked question."""
+    """(methodology of the nearest cluster, a fallback) for each masked question. The fallback
+    holds the next clusters' programs, those induced over all traces, then every other program the
+    memory knows (most supported first), so that a question whose nearest clusters lack the kind
+    of program it asks for ("the last to ..." near "the last ... before X") can still find one."""
+    library = memory.program_library()
     pairs = []
     for found in memory.match_nearest(masked, k=nearest):
         if not found:
             pairs.append((None, None))
             continue
         rest = [p for m in found[1:] for p in m.programs]
+        known = {tuple(p.program) for p in found[0].programs + rest}
+        rest += [p for p in library if tuple(p.program) not in known]
         fallback = replace(found[0], cluster_id=-2, text="", programs=rest, pitfalls=[]) if rest else None
         pairs.append((found[0], fallback))
     return pairs

@@ -22,7 +22,7 @@ from ari.embedding import Embedder, default_model_path, get_embedder
 from ari.errors import MemoryStoreError, UsageError
 from memory import clustering, induction
 from memory.history import Clustering, HistoryStore, Member
-from memory.types import ALL_TRACES, Methodology
+from memory.types import ALL_TRACES, Methodology, ProgramStat
 
 
 @dataclass
@@ -42,6 +42,7 @@ class _Loaded:
 
     clustering: Clustering
     methodologies: dict[int, Methodology]
+    library: list[ProgramStat] | None = None  # `Memory.program_library`, merged on first use
 
 
 _MAX_REMEMBERED = 50_000  # question-shape embeddings kept for matching (~75 MB at 384 dims)
@@ -205,6 +206,28 @@ class Memory:
         """The text the latest clustering embeds for a masked question (its shape, for new memories)."""
         loaded = self._loaded()
         return clustering.clustering_text(masked, loaded.clustering.features if loaded else clustering.FEATURES)
+
+    def program_library(self) -> list[ProgramStat]:
+        """Every program of the latest clustering's methodologies, merged across clusters (support
+        summed), most supported first: what the offline decider falls back on when a question's
+        nearest clusters know no program of the kind it asks for."""
+        loaded = self._loaded()
+        if loaded is None:
+            return []
+        if loaded.library is None:
+            support: Counter[tuple[str, ...]] = Counter()
+            tried: Counter[tuple[str, ...]] = Counter()
+            for cluster, methodology in loaded.methodologies.items():
+                if cluster == ALL_TRACES:
+                    continue
+                for stat in methodology.programs:
+                    support[tuple(stat.program)] += stat.support
+                    tried[tuple(stat.program)] += stat.support / stat.success_rate if stat.success_rate > 0 else 0
+            loaded.library = [
+                ProgramStat(list(program), n, n / tried[program] if tried[program] else 0.0)
+                for program, n in sorted(support.items(), key=lambda kv: (-kv[1], kv[0]))
+            ]
+        return loaded.library
 
     def methodologies(self) -> dict[int, Methodology]:
         """Every methodology of the latest clustering, by cluster id (-1: all traces)."""

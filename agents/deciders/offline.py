@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 
 
+MAX_TRIED = 64  # distinct programs bound before giving up (a binding costs about a millisecond)
+
+
 class OfflineDecider:
     name = "offline"
 
@@ -74,11 +77,15 @@ class OfflineDecider:
         asked = temporal_operations(analysis.cues if analysis else [])
         if analysis is not None and analysis.times:
             programs = [variant for p in programs for variant in _dated(p)]
+        mentions = len(analysis.entities) if analysis is not None else 0
+        programs = [p for p in programs if roles_used(p[0]) <= {f"E{i}" for i in range(1, mentions + 1)}]
         # programs whose temporal operations are exactly the ones the question asks for come first
         programs = sorted(programs, key=lambda p: program_operations(p[0]) != asked)
         for rank, (program, support, success, *note) in enumerate(programs, 1):
             if tuple(program) in seen:
                 continue
+            if len(seen) >= MAX_TRIED:
+                break
             seen.add(tuple(program))
             plan = bind_program(self.store, analysis, program, self.relation_floor)
             if plan is not None:
@@ -144,6 +151,11 @@ def uses_time(program: list[str]) -> bool:
     return any(_TIME_ARGUMENT.search(step) for step in program)
 
 
+def roles_used(program: list[str]) -> set[str]:
+    """The entity roles (E1, E2 ...) a program binds: a question with fewer mentions cannot bind it."""
+    return set(_ROLE.findall(" ".join(program)))
+
+
 def _dated(entry: tuple) -> list[tuple]:
     """For a question that states a time: a program that ignores it, first tried with its answer
     lookup (the last entity lookup without a time) restricted to that time, then as it is.
@@ -161,6 +173,7 @@ def _dated(entry: tuple) -> list[tuple]:
     return [entry]
 
 
+_ROLE = re.compile(r"\bE\d+\b")
 _TIME_ARGUMENT = re.compile(r"\bT\d?\b")
 _UNDATED_LOOKUP = re.compile(r"(get(?:Head|Tail)Entity\(E\d+, R)\)")
 
