@@ -20,9 +20,11 @@ the int32 maximum, so the SQL overlap test `(start IS NULL OR start <= w.end) AN
 end >= w.start)` becomes two comparisons. Day numbers become `datetime.date`s through a table of
 the KG's distinct days (a few thousand), not one conversion per row.
 
-Trade-off: memory and open time. For MultiTQ (461,329 facts) the arrays take ~24 MiB and building
-them takes ~0.2 s when the store opens (benchmarks/results/store_bench.md has the measured figures).
-A KG too large for RAM opens with `TKGStore.open(path, memory_index=False)`, the per-query SQL path.
+Trade-off: memory and open time. For MultiTQ (461,329 facts) the arrays take 23.7 MiB and the
+store's ready `Neighbour` objects (store.py) another ~23 MiB, 46.7 MiB of Python heap in all; building
+both adds 0.30 s to opening the store (0.34 s against 0.04 s; benchmarks/results/store_bench.md).
+Lookups then take 4-120 us at p50 instead of 0.5-2.3 ms. A KG too large for RAM opens with
+`TKGStore.open(path, memory_index=False)`: every lookup is then one SQL query, nothing is held.
 """
 
 from __future__ import annotations
