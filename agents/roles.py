@@ -13,10 +13,15 @@ from agents.analysis.types import QuestionAnalysis
 
 
 def entity_roles(analysis: QuestionAnalysis | None, per_mention: int | None = None) -> dict[str, str]:
-    """KG name -> "E<i>" for the candidates of each mention (first mention wins a shared name)."""
+    """KG name -> "E<i>" for the candidates of each mention. A mention's best candidate plays its
+    role even when an earlier mention lists it lower ("the Indigenous People of Thailand ...
+    Thailand": Thailand is E2); otherwise the first mention wins a shared name."""
     roles: dict[str, str] = {}
     if analysis is None:
         return roles
+    for index, mention in enumerate(analysis.entities):
+        if mention.candidates:
+            roles.setdefault(mention.candidates[0][0], f"E{index + 1}")
     for index, mention in enumerate(analysis.entities):
         for name, _score in mention.candidates[:per_mention]:
             roles.setdefault(name, f"E{index + 1}")

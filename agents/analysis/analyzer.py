@@ -13,7 +13,7 @@ from pathlib import Path
 
 from agents.analysis.entities import EntityLinker
 from agents.analysis.graph import fact_graph
-from agents.analysis.question_type import in_role_order, classify, mask
+from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.times import find_times
 from agents.analysis.types import QuestionAnalysis
@@ -72,8 +72,9 @@ class QuestionAnalyzer:
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
         for question, ts, mentions in zip(questions, times, entities):
-            ents = in_role_order(question, [m for m in mentions if m.candidates])
-            masked = mask(question, ents, ts)
+            ordered = in_role_order(question, [m for m in mentions if m.candidates])
+            masked = mask(question, ordered, ts)
+            ents = distinct_entities(ordered)
             kind = classify(question, ts, masked)
             analyses.append(
                 QuestionAnalysis(

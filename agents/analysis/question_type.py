@@ -90,9 +90,18 @@ def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMe
     return [m for m in entities if m is not referenced[0]] + referenced
 
 
+def distinct_entities(entities: list[EntityMention]) -> list[EntityMention]:
+    """The first mention of each linked entity: "Who received Thailand's visit from Thailand
+    after Oman did?" is about two entities (E1, E2), not three."""
+    seen: set[str | None] = set()
+    return [m for m in entities if not (m.best in seen or seen.add(m.best))]
+
+
 def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:
-    """Entities -> {E1}, {E2}... in the order given (role order), times -> {T1}... by appearance."""
-    role = {id(m): i for i, m in enumerate(entities, 1)}
+    """Entities -> {E1}, {E2}... in the order given (role order; mentions of one entity share a
+    number), times -> {T1}... by appearance."""
+    numbers: dict[str | None, int] = {}
+    role = {id(m): numbers.setdefault(m.best, len(numbers) + 1) for m in entities}
     spans = [(m.span, "E", role[id(m)]) for m in entities] + [(t.span, "T", 0) for t in times]
     spans.sort(key=lambda s: s[0])
     times_seen = 0
