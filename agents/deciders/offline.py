@@ -17,20 +17,17 @@ spent.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from agents.abstract_programs import consistent_joins, dated, program_operations, roles_used, temporal_operations
 from agents.deciders.base import Decision, Judgement, register_decider
 from agents.planner import LIST_OPERATIONS, Plan, bind_program
-from ari.config import AgentConfig
-
 from agents.state import Candidate
+from ari.config import AgentConfig
 
 if TYPE_CHECKING:
     from agents.state import AgentState
     from tkg_store.store import TKGStore
-
-
 
 MAX_TRIED = 64  # distinct programs bound before giving up (a binding costs about a millisecond)
 
@@ -76,11 +73,15 @@ class OfflineDecider:
         analysis = state.analysis
         asked = temporal_operations(analysis.cues if analysis else [])
         if analysis is not None and analysis.times:
-            programs = [variant for p in programs for variant in _dated(p)]
+            programs = [variant for entry in programs for variant in _with_dated(entry)]
         mentions = len(analysis.entities) if analysis is not None else 0
-        programs = [p for p in programs if roles_used(p[0]) <= {f"E{i}" for i in range(1, mentions + 1)}]
-        # programs whose temporal operations are exactly the ones the question asks for come first
-        programs = sorted(programs, key=lambda p: program_operations(p[0]) != asked)
+        roles = {f"E{i}" for i in range(1, mentions + 1)}
+        programs = [p for p in programs if roles_used(tuple(p[0])) <= roles]
+        # programs whose temporal operations are exactly the ones the question asks for come
+        # first, and among them those whose same-period joins keep their entity in place
+        programs = sorted(
+            programs, key=lambda p: (program_operations(tuple(p[0])) != asked, not consistent_joins(tuple(p[0])))
+        )
         for rank, (program, support, success, *note) in enumerate(programs, 1):
             if tuple(program) in seen:
                 continue
@@ -113,27 +114,6 @@ class OfflineDecider:
         return audit  # the code audit is the whole judgement when no model is involved
 
 
-_CUE_OPERATION = {"before": "before", "after": "after", "first": "first", "last": "last", "between": "between"}
-_TEMPLATE_OPERATION = {"getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between"}
-
-
-def temporal_operations(cues: list[str]) -> frozenset[str]:
-    """The temporal operations a question's cue words ask for ("same month as" -> a same-period join)."""
-    return frozenset("same" if cue.startswith("same") else _CUE_OPERATION.get(cue, cue) for cue in cues)
-
-
-def program_operations(program: list[str]) -> frozenset[str]:
-    """The temporal operations an abstract program performs (a lookup joined on #k is "same")."""
-    found = set()
-    for step in program:
-        name, _, args = step.partition("(")
-        if name in _TEMPLATE_OPERATION:
-            found.add(_TEMPLATE_OPERATION[name])
-        elif name in ("getHeadEntity", "getTailEntity") and args.rstrip(")").split(",")[-1].strip().startswith("#"):
-            found.add("same")
-    return frozenset(found)
-
-
 def _find(state: "AgentState", action) -> Candidate | None:
     """`action` as one of the step's candidates, with its size and score (None: not one)."""
     pool = state.all_candidates
@@ -146,36 +126,11 @@ def _find(state: "AgentState", action) -> Candidate | None:
     return Candidate(action, pool[index].size, score)
 
 
-def uses_time(program: list[str]) -> bool:
-    """Whether an abstract program constrains by a question time (T, T1, T2)."""
-    return any(_TIME_ARGUMENT.search(step) for step in program)
-
-
-def roles_used(program: list[str]) -> set[str]:
-    """The entity roles (E1, E2 ...) a program binds: a question with fewer mentions cannot bind it."""
-    return set(_ROLE.findall(" ".join(program)))
-
-
-def _dated(entry: tuple) -> list[tuple]:
-    """For a question that states a time: a program that ignores it, first tried with its answer
-    lookup (the last entity lookup without a time) restricted to that time, then as it is.
-
-    "Who first criticised Iraq in 2006?" fits the cluster of "Who first criticised Iraq?" except
-    for the year; the methodology need not have seen the dated form of every program."""
-    program = entry[0]
-    if uses_time(program):
-        return [entry]
-    for index in range(len(program) - 1, -1, -1):
-        match = _UNDATED_LOOKUP.fullmatch(program[index])
-        if match:
-            dated = [*program[:index], f"{match.group(1)}, T)", *program[index + 1 :]]
-            return [(dated, *entry[1:], ", restricted to the question's time"), entry]
-    return [entry]
-
-
-_ROLE = re.compile(r"\bE\d+\b")
-_TIME_ARGUMENT = re.compile(r"\bT\d?\b")
-_UNDATED_LOOKUP = re.compile(r"(get(?:Head|Tail)Entity\(E\d+, R)\)")
+def _with_dated(entry: tuple) -> list[tuple]:
+    """For a question that states a time: a program that ignores it, first restricted to it."""
+    program, *rest = entry
+    variant = dated(tuple(program))
+    return [(list(variant), *rest, ", restricted to the question's time"), entry] if variant else [entry]
 
 
 def _programs(methodology) -> list[tuple[list[str], int, float]]:
