@@ -31,10 +31,12 @@ def format_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: li
             counts[format_item_time(item, level)] += 1
         else:
             counts[store.display(item.entity)] += 1
-    # the question's own entities answer it only as a last resort ("... the same day as X": X
-    # itself is in the same-day join, but the question asks for the others)
+    # the question's own entities answer it only when nothing else does ("... the same day as X":
+    # X itself is in the same-day join, but the question asks for the others)
     asked = {store.display(m.best) for m in (analysis.entities if analysis else []) if m.best}
-    return [text for text, _ in sorted(counts.items(), key=lambda kv: (kv[0] in asked, -kv[1]))]
+    ranked = [text for text, _ in sorted(counts.items(), key=lambda kv: -kv[1])]
+    others = [text for text in ranked if text not in asked]
+    return others or ranked
 
 
 def confidence(state: "AgentState") -> float:

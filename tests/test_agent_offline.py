@@ -180,7 +180,6 @@ def test_one_entity_named_by_two_mentions_is_one_entity(results):
     assert result.answer in ONE_ENTITY_TWO_MENTIONS["answers"]
 
 
-@pytest.mark.xfail(strict=True, reason="a same-period join can answer with the reference entity itself")
 def test_same_period_question_does_not_answer_its_reference(results):
     result = results[SAME_PERIOD["question"]]
     assert "South Korea" not in result.answers

@@ -1,0 +1,37 @@
+"""Ranking the answer step's items: most supported first, the question's own entities only as a
+last resort (a real demo store for display names)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from actions.items import Item
+from agents.analysis.types import EntityMention, QuestionAnalysis
+from agents.answers import format_answers
+from tkg_store.demo import demo_store_path
+from tkg_store.store import TKGStore
+
+
+@pytest.fixture(scope="module")
+def store():
+    with TKGStore.open(demo_store_path()) as opened:
+        yield opened
+
+
+def _analysis(*names: str) -> QuestionAnalysis:
+    return QuestionAnalysis(question="q", masked="q", entities=[EntityMention(n, (0, 1), [(n, 1.0)]) for n in names])
+
+
+def _item(entity: str, day: int = 1) -> Item:
+    return Item(entity, date(2005, 1, day), date(2005, 1, day))
+
+
+def test_most_supported_first_and_question_entities_dropped(store: TKGStore) -> None:
+    items = [_item("South_Korea"), _item("Denmark", 2), _item("Japan"), _item("Japan", 3)]
+    assert format_answers(store, _analysis("South_Korea"), items) == ["Japan", "Denmark"]
+
+
+def test_a_question_entity_is_kept_when_nothing_else_answers(store: TKGStore) -> None:
+    assert format_answers(store, _analysis("South_Korea"), [_item("South_Korea")]) == ["South Korea"]
