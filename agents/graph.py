@@ -53,7 +53,8 @@ def guidance(memory, masked: list[str], nearest: int = 3) -> list[tuple[Any, Any
     holds the next clusters' programs, those induced over all traces, then every other program the
     memory knows (most supported first), so that a question whose nearest clusters lack the kind
     of program it asks for ("the last to ..." near "the last ... before X") can still find one."""
-    library = memory.program_library()
+    # without clustering (the ablation) the one methodology induced over all traces is all there is
+    library = memory.program_library() if memory.use_clustering else []
     pairs = []
     for found in memory.match_nearest(masked, k=nearest):
         if not found:
