@@ -46,6 +46,16 @@ class Weights:
     cue: float = 0.15  # the question's cue words ask for this template
 
 
+@dataclass(frozen=True)
+class QuestionScores:
+    """Cosines of one question with every relation (by name), entity (by row, plus a trailing 0
+    for unknown names) and template text (by `_KINDS` row)."""
+
+    relations: dict[str, float]
+    entities: np.ndarray
+    templates: np.ndarray
+
+
 @dataclass(frozen=True, slots=True)
 class ScoredCandidate:
     action: Action
@@ -116,7 +126,6 @@ class CandidateFilter:
         self.relation_index = VectorIndex(self.names.relation_matrix)
         self.template_matrix = template_vectors(embedder)
         self._block_rows: "weakref.WeakKeyDictionary[LookupBlock, tuple]" = weakref.WeakKeyDictionary()
-        self._last_question: tuple | None = None
 
     def embed_question(self, question: str) -> np.ndarray:
         return self.embedder.embed_batch([question])[0]
@@ -144,21 +153,22 @@ class CandidateFilter:
 
     def values(
         self,
-        question_vector: np.ndarray,
+        question: np.ndarray | QuestionScores,
         candidates: Sequence[Candidate],
         context: ActionContext | None = None,
         text: str | None = None,
         relation_hints: Mapping[str, float] | None = None,
     ) -> np.ndarray:
         """The score of every candidate, in the candidates' order: lookup blocks with array
-        arithmetic, the few list operations and answers one by one."""
+        arithmetic, the few list operations and answers one by one. `question` is the question's
+        vector or its `question_scores`."""
         pool = CandidatePool.of(candidates)
         if not len(pool):
             return np.zeros(0, dtype=np.float32)
         context = context or ActionContext()
         w = self.weights
-        q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
-        relation_score, entity_all, template = self._question_scores(q)
+        scores = question if isinstance(question, QuestionScores) else self.question_scores(question)
+        relation_score, entity_all, template = dict(scores.relations), scores.entities, scores.templates.copy()
         if relation_hints is not None:
             for relation, hint in relation_hints.items():
                 if relation in relation_score:
@@ -189,16 +199,12 @@ class CandidateFilter:
         parts.append(self._extra_values(pool.extras, context, relation_score, entity_all, template, best_entity))
         return np.concatenate(parts)
 
-    def _question_scores(self, q: np.ndarray) -> tuple[dict[str, float], np.ndarray, np.ndarray]:
-        """Cosines of the question with every relation, entity (plus a 0 for unknown names) and
-        template text: fresh copies, computed once per question (every step asks again)."""
-        key = q.tobytes()
-        cached = self._last_question  # read once: agents in threads share the filter
-        if cached is None or cached[0] != key:
-            entity_all = np.append(_matvec(self.names.entity_matrix, q), 0.0)
-            cached = self._last_question = (key, self.relation_scores(q), entity_all, _matvec(self.template_matrix, q))
-        _key, relations, entities, templates = cached
-        return dict(relations), entities, templates.copy()
+    def question_scores(self, question_vector: np.ndarray) -> QuestionScores:
+        """A question's cosines with every relation, entity and template text: what scoring its
+        candidates needs, computed once per question (the agent keeps it for every step)."""
+        q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
+        entities = np.append(_matvec(self.names.entity_matrix, q), 0.0)  # a 0 for unknown names
+        return QuestionScores(self.relation_scores(q), entities, _matvec(self.template_matrix, q))
 
     def _rows(self, block: LookupBlock) -> tuple[np.ndarray, int, np.ndarray | None]:
         """(relation rows, anchor entity row, other entity rows) of a block, cached with the filter."""
@@ -413,6 +419,7 @@ def roles_of(entities: Sequence[str]) -> Mapping[str, str]:
 
 __all__ = [
     "CandidateFilter",
+    "QuestionScores",
     "ScoredCandidate",
     "TEMPLATE_TEXTS",
     "Weights",

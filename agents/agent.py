@@ -6,23 +6,20 @@ user sees from `ari ask` is exactly what the benchmarks measure.
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Decider, get_decider
-from agents.graph import build_graph, guidance
-from agents.state import AgentContext, AgentState
+from agents.graph import build_graph, guidance, recursion_limit
+from agents.state import AgentContext, AgentState, BatchState
 from agents.trace import StepRecord, Trace
 from ari.config import AgentConfig
 from ari.embedding import get_embedder
-from ari.errors import AriError
 from tkg_store.store import TKGStore
 
 NO_ANSWER = "No Answer"
-log = logging.getLogger("ari.agent")
 
 
 @dataclass
@@ -89,36 +86,28 @@ class Agent:
         return self.ask_many([question])[0]
 
     def ask_many(self, questions: list[str]) -> list[AgentResult]:
-        """Answer several questions, embedding and analysing them in batches first."""
+        """Answer several questions: embedded and analysed in one batch, then solved in lockstep
+        through the graph (one question's failure is its own abstention, never the batch's)."""
         started = time.perf_counter()
         analyses = self.analyzer.analyze_batch(questions)
         vectors = self.embedder.embed_batch(questions)
         guides = [(None, None)] * len(questions)
         if self.memory is not None and self.config.use_methodology:
             guides = guidance(self.memory, [a.masked for a in analyses])
-        shared = (time.perf_counter() - started) / max(1, len(questions))
-        results = []
-        for question, analysis, vector, (methodology, fallback) in zip(questions, analyses, vectors, guides):
-            began = time.perf_counter()
-            state = AgentState(
+        states = [
+            AgentState(
                 question=question.strip(),
                 analysis=analysis,
                 question_vector=vector,
                 methodology=methodology,
                 fallback_methodology=fallback,
             )
-            try:
-                final = AgentState(**self._graph.invoke(state, context=self._context))
-            except AriError:
-                raise
-            except Exception as exc:  # one question's bug must not end a batch run; it is logged and reported
-                log.exception("agent failed on %r", question)
-                final = AgentState(
-                    question=state.question, analysis=analysis, abstained=True, done=True,
-                    reason=f"internal error: {type(exc).__name__}: {exc}",
-                )
-            results.append(self._result(final, shared + time.perf_counter() - began))
-        return results
+            for question, analysis, vector, (methodology, fallback) in zip(questions, analyses, vectors, guides)
+        ]
+        limit = {"recursion_limit": recursion_limit(self.config.max_steps)}
+        final = self._graph.invoke(BatchState(states), context=self._context, config=limit)["questions"]
+        each = (time.perf_counter() - started) / max(1, len(questions))
+        return [self._result(state, each) for state in final]
 
     def _result(self, state: AgentState, elapsed: float) -> AgentResult:
         analysis = state.analysis

@@ -3,9 +3,15 @@
     analyse -> match_methodology -> judge --UNANSWERABLE--> END (abstain, saying what is missing)
                                           \\-> [enumerate -> filter -> decide -> execute]* -> audit -> END
 
-Nodes are plain functions of (state, runtime); the store, decider, analyzer, filter and memory come
-in through the runtime context, so tests run the whole graph with real parts. Every failure inside
-the loop ends in an abstention with a reason instead of an exception.
+Each node is a plain function of one question's state and the runtime; the store, decider,
+analyzer, filter and memory come in through the runtime context, so tests run the whole graph with
+real parts. Every failure inside the loop ends in an abstention with a reason instead of an
+exception.
+
+The graph runs a *batch* of questions in lockstep (`BatchState`): every node applies its function
+to each question still on that path, and the loop goes on while any question is unfinished. Per
+question this is exactly the loop above; one graph step for many questions keeps LangGraph's own
+cost per step (about 0.2 ms) from adding up to a fifth of a question's time on a dataset run.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from agents.answers import confidence, format_answers
 from agents.judge import audit_answerability, missing_evidence
 from agents.planner import question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.state import AgentContext, AgentState, Candidate
+from agents.state import AgentContext, AgentState, BatchState, Candidate
+from ari.errors import AriError
 from agents.trace import StepRecord
 
 log = logging.getLogger("ari.agent")
@@ -83,10 +90,6 @@ def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return update
 
 
-def route_after_judge(state: AgentState) -> Literal["enumerate", "__end__"]:
-    return END if state.done else "enumerate"
-
-
 def action_context(state: AgentState) -> ActionContext:
     return question_context(state.analysis, state.results, state.actions)
 
@@ -104,10 +107,12 @@ def filter_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     pool = state.all_candidates
     if not len(pool):
         return {}
-    values = ctx.candidate_filter.values(state.question_vector, pool, action_context(state))
+    scores = state.question_scores or ctx.candidate_filter.question_scores(state.question_vector)
+    values = ctx.candidate_filter.values(scores, pool, action_context(state))
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)
     kept = top(pool, values, top_k, max(1, top_k - 2))
-    return {"all_scores": values, "candidates": [Candidate(s.action, s.size, s.score) for s in kept]}
+    offered = [Candidate(s.action, s.size, s.score) for s in kept]
+    return {"question_scores": scores, "all_scores": values, "candidates": offered}
 
 
 def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -120,10 +125,6 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return {**update, **_abstain(f"step {len(state.actions) + 1} failed: {decision.error or 'no choice'}")}
     return {**update, "chosen": state.candidates[decision.index], "choice_reason": decision.reason,
             "candidates": state.candidates}
-
-
-def route_after_decide(state: AgentState) -> Literal["execute", "audit"]:
-    return "audit" if state.done else "execute"
 
 
 def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -154,10 +155,6 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return update
 
 
-def route_after_execute(state: AgentState) -> Literal["enumerate", "audit"]:
-    return "audit" if state.done else "enumerate"
-
-
 def audit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """After solving: abstain when the trajectory found no supporting facts."""
     ctx = runtime.context
@@ -174,26 +171,68 @@ def _abstain(why: str) -> dict:
     return {"done": True, "abstained": True, "reason": why, "answers": []}
 
 
+def _unfinished(state: AgentState) -> bool:
+    return not state.done
+
+
+def _every(state: AgentState) -> bool:
+    return True
+
+
+def for_each(node, applies=_unfinished):
+    """A batch node: `node` applied to every question it `applies` to. One question's bug makes
+    that question abstain (and is logged); it never ends the batch."""
+
+    def batch_node(batch: BatchState, runtime: Runtime[AgentContext]) -> dict:
+        states = []
+        for state in batch.questions:
+            if applies(state):
+                try:
+                    update = node(state, runtime)
+                except AriError:
+                    raise
+                except Exception as exc:  # reported as this question's abstention
+                    log.exception("agent failed on %r", state.question)
+                    update = _abstain(f"internal error: {type(exc).__name__}: {exc}")
+                if update:
+                    state = replace(state, **update)
+            states.append(state)
+        return {"questions": states}
+
+    batch_node.__name__ = node.__name__
+    return batch_node
+
+
+def route_batch(batch: BatchState) -> Literal["enumerate", "audit"]:
+    """Around the loop again while any question is unfinished."""
+    return "enumerate" if any(not s.done for s in batch.questions) else "audit"
+
+
+def recursion_limit(max_steps: int) -> int:
+    """Graph steps a batch can take: three before the loop, four per action step, the audit."""
+    return 3 + 4 * max_steps + 2
+
+
 def build_graph():
-    graph = StateGraph(AgentState, context_schema=AgentContext)
-    for name, node in (
-        ("analyse", analyse),
-        ("match_methodology", match_methodology),
-        ("judge", judge),
-        ("enumerate", enumerate_step),
-        ("filter", filter_step),
-        ("decide", decide),
-        ("execute", execute),
-        ("audit", audit),
+    graph = StateGraph(BatchState, context_schema=AgentContext)
+    for name, node, applies in (
+        ("analyse", analyse, _every),
+        ("match_methodology", match_methodology, _every),
+        ("judge", judge, _every),
+        ("enumerate", enumerate_step, _unfinished),
+        ("filter", filter_step, _unfinished),
+        ("decide", decide, _unfinished),
+        ("execute", execute, _unfinished),
+        ("audit", audit, _every),
     ):
-        graph.add_node(name, node)
+        graph.add_node(name, for_each(node, applies))
     graph.add_edge(START, "analyse")
     graph.add_edge("analyse", "match_methodology")
     graph.add_edge("match_methodology", "judge")
-    graph.add_conditional_edges("judge", route_after_judge)
+    graph.add_conditional_edges("judge", route_batch)
     graph.add_edge("enumerate", "filter")
     graph.add_edge("filter", "decide")
-    graph.add_conditional_edges("decide", route_after_decide)
-    graph.add_conditional_edges("execute", route_after_execute)
+    graph.add_edge("decide", "execute")
+    graph.add_conditional_edges("execute", route_batch)
     graph.add_edge("audit", END)
     return graph.compile()

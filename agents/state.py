@@ -46,6 +46,10 @@ class AgentState:
     question_vector: np.ndarray | None = None
     """The question's embedding, computed once and reused for filtering and memory matching."""
 
+    question_scores: Any = None
+    """Its cosines with every relation, entity and template (`actions.filtering.QuestionScores`),
+    computed at the first filtering step and reused at the others."""
+
     judgement: Judgement | None = None
     """The answerability verdict made before any KG action."""
 
@@ -93,6 +97,13 @@ class AgentState:
     confidence: float = 0.0
     llm_calls: int = 0
     tokens: int = 0
+
+
+@dataclass
+class BatchState:
+    """The graph's state: the questions of one batch, each with its own `AgentState`."""
+
+    questions: list[AgentState] = field(default_factory=list)
 
 
 @dataclass

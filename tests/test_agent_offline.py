@@ -184,3 +184,45 @@ def test_same_period_question_does_not_answer_its_reference(results):
     result = results[SAME_PERIOD["question"]]
     assert "South Korea" not in result.answers
     assert result.answer in SAME_PERIOD["answers"]
+
+
+def test_a_batch_solves_each_question_as_alone(agent, results):
+    """The graph runs a batch in lockstep; every question's trajectory is the one it has alone."""
+    for quid in SOLVED[:4]:
+        question = GOLD[quid]["question"]
+        alone = agent.ask(question)
+        batched = results[question]
+        assert [s.chosen for s in alone.steps] == [s.chosen for s in batched.steps]
+        assert alone.answers == batched.answers
+
+
+class _FailsOnIran:
+    """A decider plugin that breaks on one question: the others of its batch must not notice."""
+
+    name = "fails-on-iran"
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def choose(self, state):
+        if "Iran" in state.question:
+            raise ValueError("boom")
+        return self.inner.choose(state)
+
+    def judge(self, state, audit):
+        return self.inner.judge(state, audit)
+
+
+def test_one_question_failing_does_not_end_its_batch(demo_store_file, agent, memory):
+    from agents.deciders.offline import OfflineDecider
+    from tkg_store.store import TKGStore
+
+    good = next(GOLD[q] for q in SOLVED if "Iran" not in GOLD[q]["question"])
+    bad = next(q for q in GOLD.values() if "Iran" in q["question"] and q["answers"])
+    with TKGStore.open(demo_store_file) as store:
+        offline = OfflineDecider(AgentConfig())
+        offline.attach(store)
+        failing = Agent(store, memory, decider=_FailsOnIran(offline), analyzer=agent.analyzer, embedder=agent.embedder)
+        broken, fine = failing.ask_many([bad["question"], good["question"]])
+    assert broken.abstained and "internal error: ValueError: boom" in broken.reason
+    assert not fine.abstained and hit(fine.answer, good["answers"], good["answer_type"])

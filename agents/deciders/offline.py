@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from agents.state import AgentState
     from tkg_store.store import TKGStore
 
+_PLANS_KEPT = 4096  # plans of questions in flight (a batch is a few dozen)
 MAX_TRIED = 64  # distinct programs bound before giving up (a binding costs about a millisecond)
 
 
@@ -40,7 +41,8 @@ class OfflineDecider:
         # a relation must score at least this share of the best relation's score to be bound
         self.relation_floor = float(config.extra.get("relation_floor", 0.5))
         self.store: "TKGStore | None" = None
-        self._plan: tuple[str, Plan | None, str] | None = None  # (question, plan, why) of the current question
+        # question -> (plan, why): the agent runs a batch of questions in lockstep, a step of each in turn
+        self._plans: dict[str, tuple[Plan | None, str]] = {}
 
     def attach(self, store: "TKGStore") -> None:
         """The offline decider plans on the KG, so the agent hands it the store."""
@@ -51,9 +53,11 @@ class OfflineDecider:
         programs = _programs(state.methodology) + _programs(state.fallback_methodology)
         if not programs or self.store is None:
             return self._greedy(state)
-        if not state.actions or self._plan is None or self._plan[0] != state.question:
-            self._plan = (state.question, *self._make_plan(state, programs))
-        _question, plan, why = self._plan
+        if not state.actions or state.question not in self._plans:
+            if len(self._plans) >= _PLANS_KEPT:
+                self._plans.clear()
+            self._plans[state.question] = self._make_plan(state, programs)
+        plan, why = self._plans[state.question]
         if plan is None:
             return Decision(None, error=why)
         step = len(state.actions)
