@@ -87,6 +87,17 @@ methodologies_table = sa.Table(
     sa.Column("programs", sa.Text),
     sa.Column("pitfalls", sa.Text),
 )
+key_vectors_table = sa.Table(
+    "key_vectors",
+    _meta,
+    sa.Column("model", sa.Text, primary_key=True),
+    sa.Column("text", sa.Text, primary_key=True),
+    sa.Column("vector", sa.LargeBinary),
+    sa.Column("version", sa.Integer),
+    sa.Column("traces", sa.Integer),
+)
+# Names the key_vectors rewrite among PostgreSQL advisory locks (SQLite's BEGIN IMMEDIATE serialises it).
+_PG_KEYS_LOCK = 0x4152494B
 
 # Trace fields stored in their own columns; any other (later, additive) field goes to `data` as JSON.
 _COLUMN_FIELDS = {"question", "masked_question", "steps", "answers", "abstained", "reason", "decider", "outcome", "qtype", "answer_type"}
@@ -117,6 +128,15 @@ class Clustering:
     n_traces: int
     centroids: np.ndarray  # float32 [k, dim]
     features: str  # what was embedded: memory.clustering.FEATURES (question shapes) or RAW
+
+
+@dataclass
+class KeyVector:
+    """The embedding of one distinct clustering key, and how many of the clustered traces had it."""
+
+    text: str
+    vector: np.ndarray  # float32 [dim]
+    traces: int
 
 
 @dataclass
@@ -265,9 +285,23 @@ class HistoryStore:
 
     # -- clusterings -------------------------------------------------------------------------
 
-    def save_clustering(self, model: str, centroids: np.ndarray, members: list[Member], features: str = FEATURES) -> int:
-        """Store a new clustering version with its members; returns the version."""
+    def save_clustering(
+        self,
+        model: str,
+        centroids: np.ndarray,
+        members: list[Member],
+        features: str = FEATURES,
+        keys: Iterable[KeyVector] = (),
+    ) -> int:
+        """Store a new clustering version with its members; returns the version.
+
+        `keys`, the embedded clustering keys, replace the model's stored key vectors in the same
+        transaction, so the table holds what the latest clustering of each model embedded.
+        """
         centroids = np.ascontiguousarray(centroids, dtype=np.float32)
+        keys = list(keys)
+        if any(np.asarray(k.vector).shape != (centroids.shape[1],) for k in keys):
+            raise ValueError(f"key vectors must have the centroids' {centroids.shape[1]} dimensions")
         with self._writing() as conn:
             version = int(
                 conn.execute(
@@ -287,7 +321,20 @@ class HistoryStore:
                     members_table.insert(),
                     [{"version": version, "trace_id": m.trace_id, "cluster_id": m.cluster_id, "x": m.x, "y": m.y} for m in members],
                 )
+            if keys:
+                _replace_key_vectors(conn, model, version, keys)
         return version
+
+    def key_vectors(self, model: str, dim: int, limit: int | None = None) -> dict[str, np.ndarray]:
+        """Stored embeddings of clustering keys for a model (the commonest first when limited)."""
+        t = key_vectors_table
+        query = sa.select(t.c.text, t.c.vector).where(t.c.model == model).order_by(t.c.traces.desc(), t.c.text)
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        # rows of another dimension cannot be compared with the centroids; they are embedded afresh
+        return {text: np.frombuffer(blob, dtype=np.float32) for text, blob in rows if len(blob) == 4 * dim}
 
     def latest_version(self) -> int | None:
         with self.engine.connect() as conn:
@@ -436,6 +483,18 @@ def _write_transaction(engine: Engine) -> Iterator[Connection]:
         conn.execution_options(ari_write=True)
         with conn.begin():
             yield conn
+
+
+def _replace_key_vectors(conn: Connection, model: str, version: int, keys: list[KeyVector]) -> None:
+    if conn.dialect.name == "postgresql":  # two learners must not interleave delete and insert
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_KEYS_LOCK})
+    conn.execute(key_vectors_table.delete().where(key_vectors_table.c.model == model))
+    rows = {
+        k.text: {"model": model, "text": k.text, "vector": np.asarray(k.vector, dtype=np.float32).tobytes(),
+                 "version": version, "traces": int(k.traces)}
+        for k in keys
+    }
+    conn.execute(key_vectors_table.insert(), list(rows.values()))
 
 
 def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | None, question_id: str | None) -> dict:

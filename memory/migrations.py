@@ -130,6 +130,29 @@ def m006_clustering_features(conn: Connection) -> None:
     conn.exec_driver_sql("ALTER TABLE clusterings ADD COLUMN features TEXT")
 
 
+@migration
+def m007_key_vectors(conn: Connection) -> None:
+    """The embedding of each distinct clustering key (question shape) a clustering was made from.
+
+    Kept per embedding model, not per clustering version: a vector depends only on the model and
+    the text, so each learn replaces its model's rows instead of copying the same few thousand
+    vectors once per version. Matching loads them so that a shape seen in learning is not embedded
+    again. `traces` (how many traces had the key) lets a loader keep the commonest when it must
+    keep fewer. A memory made before this migration gets an empty table and embeds as before.
+    """
+    meta = sa.MetaData()
+    sa.Table(
+        "key_vectors",
+        meta,
+        sa.Column("model", sa.Text, primary_key=True),  # as `clusterings.model`
+        sa.Column("text", sa.Text, primary_key=True),  # memory.clustering.clustering_text(...)
+        sa.Column("vector", sa.LargeBinary, nullable=False),  # float32 [dim], dim as the clustering's
+        sa.Column("version", sa.Integer, nullable=False),  # the clustering that wrote it
+        sa.Column("traces", sa.Integer, nullable=False),
+    )
+    meta.create_all(conn)
+
+
 def program_text(program: list[str]) -> str:
     """A program as one comparable string: "getTime(E1, R, E2) -> answer(#1)"."""
     return " -> ".join(step for step in program if step)
