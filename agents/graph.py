@@ -79,7 +79,9 @@ def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx = runtime.context
     if not ctx.config.judge:
         return {}
-    verdict = ctx.decider.judge(state, audit_answerability(ctx.store, state.analysis))
+    linker = getattr(ctx.analyzer, "relation_linker", None)
+    audit = audit_answerability(ctx.store, state.analysis, getattr(linker, "unlinked_relation", None))
+    verdict = ctx.decider.judge(state, audit)
     update: dict = {
         "judgement": verdict,
         "llm_calls": state.llm_calls + verdict.llm_calls,

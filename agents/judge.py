@@ -9,6 +9,8 @@ supporting facts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from actions.enumerate import neighbours
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
@@ -16,7 +18,13 @@ from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 
 
-def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgement:
+def audit_answerability(
+    store: TKGStore, analysis: QuestionAnalysis, unlinked_relation: Callable[[str, set[str]], str | None] | None = None
+) -> Judgement:
+    """`unlinked_relation(masked question, linking relations)`, when given (the analyzer's
+    `RelationLinker.unlinked_relation`), names a relation the question clearly asks about that
+    none of the linking facts has: "When did X sign an agreement with Y?" is unanswerable when X
+    and Y are linked only by accusations."""
     audit: list[str] = []
     linked = [m for m in analysis.entities if m.best is not None]
     if not linked:
@@ -49,6 +57,10 @@ def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgemen
         if not links:
             missing = f"no fact links {store.display(first)} and {store.display(second)}"
             return Judgement(False, audit + [missing], missing=missing)
+        asked = unlinked_relation(analysis.masked, _linking_relations(store, linked)) if unlinked_relation else None
+        if asked is not None:
+            missing = f"no fact links {store.display(first)} and {store.display(second)} through {store.relation_text(asked)}"
+            return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"{len(links)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
         window = analysis.times[0].time if analysis.times else None
@@ -58,6 +70,17 @@ def audit_answerability(store: TKGStore, analysis: QuestionAnalysis) -> Judgemen
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"facts about {store.display(names[0])} exist" + (f" in {window}" if window else ""))
     return Judgement(True, audit)
+
+
+def _linking_relations(store: TKGStore, mentions: list) -> set[str]:
+    """Relations of the facts between the first two mentions, over the candidates the agent acts
+    from (`agents.roles.current_entities`: two per mention), not only the best-linked names."""
+    distinct = list({m.best: m for m in mentions}.values())
+    if len(distinct) < 2:
+        return set()
+    ones = [n for n, _ in distinct[0].candidates[:2]]
+    others = {n for n, _ in distinct[1].candidates[:2]}
+    return {edge.relation for name in ones for edge in neighbours(store, name) if edge.neighbour in others}
 
 
 def missing_evidence(analysis: QuestionAnalysis | None, answers: list[str], store: TKGStore, relation: str | None) -> str | None:

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from agents.analysis.analyzer import QuestionAnalyzer
 
 LEXICON_FORMAT = 1
+ASKED_CONFIDENCE = 0.5  # see RelationLinker.unlinked_relation
+LINK_SHARE = 0.05
 _SMOOTHING = 0.1
 _PLACEHOLDER = re.compile(r"\{[ET]\d+\}")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -154,6 +156,7 @@ class RelationLinker:
         self.lexicon_weight = lexicon_weight
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
+        self._relation_words: dict[str, frozenset[str]] | None = None
 
     def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate."""
@@ -171,6 +174,29 @@ class RelationLinker:
             for name in names:
                 around |= self.graph.relations_of(name)
         return sorted(around) if around else list(self.all_relations)
+
+    def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:
+        """The relation the question clearly asks about when none of `linking` (the relations
+        that link its entities) can be it; None when one may be, or the evidence is weak.
+
+        Clearly: the lexicon's P(relation | wording) over every relation of the KG gives it at least
+        ASKED_CONFIDENCE and its text shares a content word with the question's predicate (without
+        a lexicon: word overlap alone). None of the linking relations may share a word with the
+        predicate or get LINK_SHARE of its probability: naive Bayes is overconfident, and "hosted
+        the visit" must not rule out Make_a_visit."""
+        words = content_words(predicate_text(masked))
+        if self._relation_words is None:
+            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
+        overlap = {r: overlap_score(words, self._relation_words.get(r, frozenset())) for r in self.all_relations}
+        asked = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations) if self.lexicon else overlap
+        if not asked:
+            return None
+        relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
+        if confidence < ASKED_CONFIDENCE or overlap.get(relation, 0.0) == 0.0:
+            return None
+        if any(overlap.get(r, 0.0) > 0.0 or asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
+            return None
+        return relation
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
         """Candidates ranked best first with a score in [0, 1]."""
