@@ -179,6 +179,23 @@ def test_relations_restricted_to_those_connecting_the_entities(store) -> None:
     assert linker.connected([["Court_Judge_(Malaysia)"]]) == ["Criticize_or_denounce"]
 
 
+def test_a_relation_asked_that_no_link_has(store) -> None:
+    """The judge's relation check: clear evidence for a relation that none of the links can be."""
+    lexicon = RelationLexicon()
+    for _ in range(5):
+        lexicon.add(predicate_ngrams("Who made optimistic remarks about {E1}?"), ["Make_optimistic_comment"])
+        lexicon.add(predicate_ngrams("Who visited {E1}?"), ["Make_a_visit"])
+        lexicon.add(predicate_ngrams("Who criticized {E1}?"), ["Criticize_or_denounce"])
+    linker = RelationLinker(store, FactGraph(store), None, lexicon)
+    question = "Who criticized {E1} before {E2}?"
+    assert linker.unlinked_relation(question, {"Make_a_visit"}) == "Criticize_or_denounce"
+    assert linker.unlinked_relation(question, {"Make_a_visit", "Criticize_or_denounce"}) is None
+    # the links share a word with the question: they may be what it asks
+    assert linker.unlinked_relation("When did {E1} visit {E2}?", {"Host_a_visit"}) is None
+    assert linker.unlinked_relation("When did {E1} meet {E2}?", {"Make_a_visit"}) is None  # no evidence
+    # (without a lexicon, word overlap alone: see tests/test_agent_offline.py, the demo KG has none)
+
+
 def test_relation_embeddings_rank_without_a_lexicon(store, embedder) -> None:
     analyzer = QuestionAnalyzer(store, embedder)
     analysis = analyzer.analyze("Who made optimistic comments about Iraq in 2009?")

@@ -187,14 +187,17 @@ class RelationLinker:
         words = content_words(predicate_text(masked))
         if self._relation_words is None:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
-        overlap = {r: overlap_score(words, self._relation_words.get(r, frozenset())) for r in self.all_relations}
-        asked = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations) if self.lexicon else overlap
+        shares = {r: _share_a_word(words, self._relation_words.get(r, frozenset())) for r in self.all_relations}
+        if self.lexicon is not None:
+            asked = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations)
+        else:
+            asked = {r: overlap_score(words, self._relation_words.get(r, frozenset())) for r in self.all_relations}
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < ASKED_CONFIDENCE or overlap.get(relation, 0.0) == 0.0:
+        if confidence < ASKED_CONFIDENCE or not shares.get(relation):
             return None
-        if any(overlap.get(r, 0.0) > 0.0 or asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
+        if any(shares.get(r) or asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
             return None
         return relation
 
@@ -220,6 +223,13 @@ class RelationLinker:
             scores = {r: w * posterior[r] + (1 - w) * similarity[r] for r in candidates}
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(r, round(s, 4)) for r, s in ranked]
+
+
+def _share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
+    """Whether two word sets share a word of four letters or more, by its first five letters
+    ("criticised" / "criticize", "visited" / "visit")."""
+    prefixes = {w[:5] for w in words if len(w) >= 4}
+    return any(w[:5] in prefixes for w in others if len(w) >= 4)
 
 
 def learn_relation_lexicon(
