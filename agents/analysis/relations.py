@@ -184,20 +184,22 @@ class RelationLinker:
         a lexicon: word overlap alone). None of the linking relations may share a word with the
         predicate or get LINK_SHARE of its probability: naive Bayes is overconfident, and "hosted
         the visit" must not rule out Make_a_visit."""
-        words = content_words(predicate_text(masked))
         if self._relation_words is None:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
-        shares = {r: _share_a_word(words, self._relation_words.get(r, frozenset())) for r in self.all_relations}
+        relation_words = self._relation_words
+        words = content_words(predicate_text(masked))
+        if any(_share_a_word(words, relation_words.get(r, frozenset())) for r in linking):
+            return None  # checked first: it settles most questions without the posterior
         if self.lexicon is not None:
             asked = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations)
         else:
-            asked = {r: overlap_score(words, self._relation_words.get(r, frozenset())) for r in self.all_relations}
+            asked = {r: overlap_score(words, relation_words[r]) for r in self.all_relations}
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < ASKED_CONFIDENCE or not shares.get(relation):
+        if confidence < ASKED_CONFIDENCE or not _share_a_word(words, relation_words.get(relation, frozenset())):
             return None
-        if any(shares.get(r) or asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
+        if any(asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
             return None
         return relation
 
