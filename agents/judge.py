@@ -53,15 +53,15 @@ def audit_answerability(
 
     if len(names) >= 2:
         first, second = names[0], names[1]
-        links = [n for n in neighbours(store, first) if n.neighbour == second]
-        if not links:
+        linking = _linking_relations(store, linked)
+        if not linking:
             missing = f"no fact links {store.display(first)} and {store.display(second)}"
             return Judgement(False, audit + [missing], missing=missing)
-        asked = unlinked_relation(analysis.masked, _linking_relations(store, linked)) if unlinked_relation else None
+        asked = unlinked_relation(analysis.masked, linking) if unlinked_relation else None
         if asked is not None:
             missing = f"no fact links {store.display(first)} and {store.display(second)} through {store.relation_text(asked)}"
             return Judgement(False, audit + [missing], missing=missing)
-        audit.append(f"{len(links)} relation(s) link {store.display(first)} and {store.display(second)}")
+        audit.append(f"{len(linking)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
         window = analysis.times[0].time if analysis.times else None
         if not neighbours(store, names[0], within=window):
