@@ -99,13 +99,14 @@ def test_a_memory_learnt_before_key_vectors_opens_and_matches(tmp_path):
         assert {r[0] for r in conn.execute("SELECT name FROM _migrations")} == {m.__name__ for m in MIGRATIONS}
 
 
-def test_a_copy_of_the_bundled_memory_opens_with_an_empty_table(tmp_path):
+def test_a_copy_of_the_bundled_memory_opens_with_its_shape_vectors(tmp_path):
     source = bundled_memory_path()
     before = source.read_bytes()
     copy = tmp_path / "demo.sqlite"
     shutil.copyfile(source, copy)
     with Memory.open(copy) as memory:
         latest = memory.history.latest_clustering()
-        assert memory.history.key_vectors(latest.model, latest.centroids.shape[1]) == {}
-        assert memory.methodologies()  # loading for matching reads the (empty) table without error
+        stored = memory.history.key_vectors(latest.model, latest.centroids.shape[1])
+        assert stored and all(v.shape == (latest.centroids.shape[1],) for v in stored.values())
+        assert memory.methodologies()
     assert source.read_bytes() == before
