@@ -192,7 +192,7 @@ class CandidateFilter:
             entity = entity_all[anchor_row]
             if other_rows is not None:  # getTime: the mean of its two entities
                 entity = (entity + entity_all[other_rows]) / 2
-            values = w.relation * relation_all[relation_rows] + w.entity * entity + w.template * template[_KIND_ROW[_block_kind(block)]]
+            values = w.relation * relation_all[relation_rows] + w.entity * entity + w.template * template[_KIND_ROW[kind_of(block.candidates[0].action)]]
             best_entity = max(best_entity, float(np.max(entity)))
             skip = pool.excluded.get(index)
             parts.append(np.delete(values, sorted(skip)) if skip else values)
@@ -334,19 +334,13 @@ def _select_positions(order: np.ndarray, shapes: np.ndarray, top_k: int, max_per
     return chosen
 
 
-def _block_kind(block: LookupBlock) -> tuple[str, str]:
-    time = block.time
-    return (block.template, "none" if time is None else "join" if isinstance(time, int) else "time")
-
-
 def _shape_ids(pool: CandidatePool) -> np.ndarray:
     """An integer per candidate naming its shape (`shape_of`), blocks at once."""
     ids: dict[str, int] = {}
     parts = []
     for index, block in enumerate(pool.blocks):
-        template, kind = _block_kind(block)
-        n = len(block) - len(pool.excluded.get(index, ()))
-        parts.append(np.full(n, ids.setdefault(f"{template}:{kind}", len(ids)), dtype=np.int64))
+        n = len(block) - len(pool.excluded.get(index, ()))  # a block's actions share one shape
+        parts.append(np.full(n, ids.setdefault(shape_of(block.candidates[0].action), len(ids)), dtype=np.int64))
     parts.append(np.array([ids.setdefault(shape_of(c.action), len(ids)) for c in pool.extras], dtype=np.int64))
     return np.concatenate(parts)
 

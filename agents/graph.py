@@ -31,8 +31,8 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.planner import question_context, relation_of
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, BatchState, Candidate
-from ari.errors import AriError
 from agents.trace import StepRecord
+from ari.errors import AriError
 
 log = logging.getLogger("ari.agent")
 
@@ -207,7 +207,7 @@ def for_each(node, applies=_unfinished):
 
 def route_batch(batch: BatchState) -> Literal["enumerate", "audit"]:
     """Around the loop again while any question is unfinished."""
-    return "enumerate" if any(not s.done for s in batch.questions) else "audit"
+    return "enumerate" if any(map(_unfinished, batch.questions)) else "audit"
 
 
 def recursion_limit(max_steps: int) -> int:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
+from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
+from agents.roles import ACTED_PER_MENTION
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 
@@ -74,12 +76,12 @@ def audit_answerability(
 
 def _linking_relations(store: TKGStore, mentions: list) -> set[str]:
     """Relations of the facts between the first two mentions, over the candidates the agent acts
-    from (`agents.roles.current_entities`: two per mention), not only the best-linked names."""
-    distinct = list({m.best: m for m in mentions}.values())
+    from (`agents.roles.current_entities`), not only the best-linked names."""
+    distinct = distinct_entities(mentions)
     if len(distinct) < 2:
         return set()
-    ones = [n for n, _ in distinct[0].candidates[:2]]
-    others = {n for n, _ in distinct[1].candidates[:2]}
+    ones = [n for n, _ in distinct[0].candidates[:ACTED_PER_MENTION]]
+    others = {n for n, _ in distinct[1].candidates[:ACTED_PER_MENTION]}
     return {edge.relation for name in ones for edge in neighbours(store, name) if edge.neighbour in others}
 
 

@@ -28,7 +28,10 @@ def entity_roles(analysis: QuestionAnalysis | None, per_mention: int | None = No
     return roles
 
 
-def current_entities(analysis: QuestionAnalysis | None, per_mention: int = 2) -> list[str]:
+ACTED_PER_MENTION = 2  # candidates of each mention the agent acts from
+
+
+def current_entities(analysis: QuestionAnalysis | None, per_mention: int = ACTED_PER_MENTION) -> list[str]:
     """The entities the agent acts from: the best few candidates of every mention, in role order."""
     if analysis is None:
         return []
@@ -39,8 +42,10 @@ def current_entities(analysis: QuestionAnalysis | None, per_mention: int = 2) ->
 
 
 def binding_scorer(analysis: QuestionAnalysis | None, relation_floor: float = 0.5) -> Callable[[Any], float | None]:
-    """`binding_score` for one question, its entity and relation scores looked up once (the
-    planner scores hundreds of candidate bindings per question)."""
+    """How well an action's entities and relation fit the question: a function of the action,
+    None when its relation falls below `relation_floor` of the best relation (the question is not
+    about that relation). The question's entity and relation scores are looked up once: the
+    planner scores hundreds of candidate bindings per question."""
     entities: dict[str, float] = {}
     for mention in analysis.entities if analysis is not None else []:
         for name, value in mention.candidates:
@@ -61,9 +66,3 @@ def binding_scorer(analysis: QuestionAnalysis | None, relation_floor: float = 0.
         return value
 
     return score
-
-
-def binding_score(analysis: QuestionAnalysis | None, action: Any, relation_floor: float = 0.5) -> float | None:
-    """How well an action's entities and relation fit the question; None when its relation falls
-    below `relation_floor` of the best relation (the question is not about that relation)."""
-    return binding_scorer(analysis, relation_floor)(action)
