@@ -31,8 +31,8 @@ from actions.context import ActionContext
 from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate, CandidatePool, LookupBlock
 from actions.templates import LOOKUPS, Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
-from ari.embedding import Embedder
-from ari.vector_index import VectorIndex
+from ari.base.embedding import Embedder
+from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import NameVectors, name_vectors
 from tkg_store.store import TKGStore
 

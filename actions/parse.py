@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from actions.templates import TEMPLATES, Action, source_of
-from ari.errors import AriError
+from ari.base.errors import AriError
 
 EXPECTED_FORMAT = (
     "Action: templateName(arguments) with one of the offered candidates, e.g. "

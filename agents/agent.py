@@ -14,9 +14,9 @@ from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Decider, get_decider
 from agents.graph import build_graph, guidance, recursion_limit
 from agents.state import AgentContext, AgentState, BatchState
-from agents.trace import StepRecord, Trace
-from ari.config import AgentConfig
-from ari.embedding import get_embedder
+from memory.trace import StepRecord, Trace
+from ari.base.config import AgentConfig
+from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore
 
 NO_ANSWER = "No Answer"

@@ -33,7 +33,7 @@ from agents.analysis.types import QuestionAnalysis
 from agents.answers import format_answers
 from agents.planner import LIST_OPERATIONS, has_dead_steps, question_context
 from agents.roles import binding_scorer, current_entities, entity_roles
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
 
 IsCorrect = Callable[[str], bool]  # is one answer (display form) in the gold set?

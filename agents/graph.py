@@ -31,8 +31,8 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.planner import question_context, relation_of
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, BatchState, Candidate
-from agents.trace import StepRecord
-from ari.errors import AriError
+from memory.trace import StepRecord
+from ari.base.errors import AriError
 
 log = logging.getLogger("ari.agent")
 

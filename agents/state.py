@@ -11,11 +11,11 @@ import numpy as np
 from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
-from agents.trace import StepRecord
+from memory.trace import StepRecord
 
 if TYPE_CHECKING:
     from agents.deciders.base import Decider
-    from ari.config import AgentConfig
+    from ari.base.config import AgentConfig
     from tkg_store.store import TKGStore
 
 

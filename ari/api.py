@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ari.config import AgentConfig, ari_home
+from ari.base.config import AgentConfig, ari_home
 from tkg_store.store import TKGStore
 
 

@@ -12,8 +12,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from ari.errors import UsageError
-from benchmarks.plan import RunSpec, run
+from benchmarks.plan import RunSpec, run, with_clusters
 from benchmarks.report import fmt
 
 VARIANTS: dict[str, dict] = {
@@ -23,29 +22,6 @@ VARIANTS: dict[str, dict] = {
     "no_filtering": {"use_filtering": False},
 }
 DEFAULT_CLUSTERS = (1, 2, 5, 10, 20, 50)
-
-
-def memory_with_clusters(memory_url: str, k: int, directory: Path) -> str:
-    """A SQLite copy of the memory re-learnt with `k` clusters (reused when it already exists)."""
-    from memory.api import Memory, snapshot
-
-    target = Path(directory) / f"memory_k{k}.sqlite"
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with Memory.open(memory_url, create=False) as source:
-            snapshot(source.history, target)
-        with Memory.open(str(target), create=False) as copy:
-            copy.learn(n_clusters=k)
-    return str(target)
-
-
-def with_clusters(spec: RunSpec, k: int) -> RunSpec:
-    """The spec with its memory re-learnt at k clusters, k recorded in AgentConfig.extra."""
-    if spec.memory_url is None:
-        raise UsageError("--clusters needs --memory (the memory to re-learn with K clusters)")
-    memory = memory_with_clusters(spec.memory_url, k, Path(spec.out))
-    agent = {**spec.agent, "extra": {**spec.agent.get("extra", {}), "n_clusters": k}}
-    return replace(spec, memory_url=memory, agent=agent)
 
 
 def run_suite(base: RunSpec, root: Path, clusters: tuple[int, ...] = DEFAULT_CLUSTERS) -> list[dict]:

@@ -29,8 +29,8 @@ from pathlib import Path
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.filtering import get_filter
-from actions.templates import Answer, GetTime, answer_strings
-from ari.embedding import get_embedder
+from actions.templates import Answer, answer_strings
+from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import Granularity, TimeSpan, parse_time, span_of
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ari.errors import DatasetError
+from ari.base.errors import DatasetError
 
 OVERALL = (
     "n", "hits_at_1", "hits_at_10", "accuracy", "abstain_precision", "abstain_recall", "abstain_f1",

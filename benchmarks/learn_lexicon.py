@@ -15,7 +15,7 @@ from pathlib import Path
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import learn_relation_lexicon
-from ari.embedding import get_embedder
+from ari.base.embedding import get_embedder
 from benchmarks.selection import parse_shard, shard_of
 from tkg_store.store import TKGStore
 

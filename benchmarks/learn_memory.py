@@ -24,8 +24,8 @@ MAX_WRONG = 10  # failing programs kept per question: enough pitfalls without fl
 def learn_part(db: str, memory: str, questions: list[dict], part: int, parts: int, dataset: str) -> None:
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.explore import search_programs
-    from ari.embedding import get_embedder
-    from benchmarks.metrics import hit
+    from ari.base.embedding import get_embedder
+    from memory.labels import hit
     from memory import Memory
     from tkg_store.store import TKGStore
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
 from agents.analysis.relations import bundled_lexicon_path, learn_relation_lexicon
-from ari.embedding import get_embedder
+from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore
 
 RESULTS = Path(__file__).parent / "results"

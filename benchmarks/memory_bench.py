@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from benchmarks.loaders import get_loader
 from benchmarks.selection import stratified_sample
 from memory import HistoryStore, Memory

@@ -6,10 +6,10 @@ Kept apart from the runner so the runner stays about running and the CLI stays o
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
 from benchmarks.runner import RunOptions, RunOutcome, git_commit, run_benchmark
@@ -111,3 +111,26 @@ def _gold_display(db: Path):  # noqa: ANN202 - Callable[[str], str]
     with TKGStore.open(db) as store:
         names = {name: store.display(name) for name in store.entity_names()}
     return lambda name: names.get(name, name)
+
+
+def memory_with_clusters(memory_url: str, k: int, directory: Path) -> str:
+    """A SQLite copy of the memory re-learnt with `k` clusters (reused when it already exists)."""
+    from memory.api import Memory, snapshot
+
+    target = Path(directory) / f"memory_k{k}.sqlite"
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with Memory.open(memory_url, create=False) as source:
+            snapshot(source.history, target)
+        with Memory.open(str(target), create=False) as copy:
+            copy.learn(n_clusters=k)
+    return str(target)
+
+
+def with_clusters(spec: RunSpec, k: int) -> RunSpec:
+    """The spec with its memory re-learnt at k clusters, k recorded in AgentConfig.extra."""
+    if spec.memory_url is None:
+        raise UsageError("--clusters needs --memory (the memory to re-learn with K clusters)")
+    memory = memory_with_clusters(spec.memory_url, k, Path(spec.out))
+    agent = {**spec.agent, "extra": {**spec.agent.get("extra", {}), "n_clusters": k}}
+    return replace(spec, memory_url=memory, agent=agent)

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import IO
 
-from ari.errors import DatasetError
+from ari.base.errors import DatasetError
 
 
 def read_results(path: Path, repair: bool = False) -> dict[str, dict]:

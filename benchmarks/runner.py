@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ari.errors import AriError, DatasetError, UsageError
-from ari.progress import progress
+from ari.base.errors import AriError, DatasetError, UsageError
+from ari.base.progress import progress
 from benchmarks.loaders.types import Question
 from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
 from benchmarks.results_log import ResultsWriter, read_results

@@ -12,7 +12,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from benchmarks.loaders.types import Question
 
 

@@ -55,7 +55,7 @@ class AgentSolverFactory:
 
 def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
     """AgentConfig from the environment, then the run's explicit values (the API key stays in env)."""
-    from ari.config import AgentConfig
+    from ari.base.config import AgentConfig
 
     config = AgentConfig.from_env()
     for key, value in values.items():

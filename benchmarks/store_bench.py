@@ -27,7 +27,6 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 
 import duckdb

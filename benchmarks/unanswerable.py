@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from ari.errors import StoreError, UsageError
+from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import TKGStore, create_schema

@@ -19,9 +19,9 @@ from typing import Callable
 
 import numpy as np
 
-from agents.trace import Trace
-from ari.embedding import Embedder, default_model_path, get_embedder
-from ari.errors import MemoryStoreError, UsageError
+from memory.trace import Trace
+from ari.base.embedding import Embedder, default_model_path, get_embedder
+from ari.base.errors import MemoryStoreError, UsageError
 from memory import clustering, induction
 from memory.history import Clustering, HistoryStore, KeyVector, Member
 from memory.types import ALL_TRACES, Methodology, ProgramStat

@@ -17,7 +17,7 @@ import re
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ari.embedding import Embedder
+from ari.base.embedding import Embedder
 
 SEED = 0
 # scikit-learn's OpenMP/BLAS threads spin-wait; on a shared or busy machine that made K-means 5-30x

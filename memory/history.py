@@ -22,8 +22,8 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
-from agents.trace import StepRecord, Trace
-from ari.errors import MemoryStoreError
+from memory.trace import StepRecord, Trace
+from ari.base.errors import MemoryStoreError
 from memory.clustering import FEATURES, RAW
 from memory.migrations import is_current, migrate, now, program_text
 from memory.types import Methodology, ProgramStat

@@ -27,7 +27,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from agents.trace import Trace
+from memory.trace import Trace
 from memory.types import Methodology, ProgramStat
 
 LABELLED = ("correct", "wrong", "abstained")

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from memory.history import HistoryStore
 from memory.induction import ARROW
 from memory.types import ALL_TRACES, Methodology

@@ -3,7 +3,7 @@
 The caller supplies the agent as a plain callable (`answer(question_text)` returning an
 `AgentResult` or a `Trace`) and, optionally, an offline program search (`search_programs(gold)
 -> list[Trace]`, bounded by the caller; it gets the `GoldQuestion` so it can tell right from wrong
-with `is_hit`). Both the correct and the wrong traces the search finds are recorded, the wrong ones
+with `memory.labels.hit`). Both the correct and the wrong traces the search finds are recorded, the wrong ones
 being the negative examples that become pitfalls. Each question's traces are written in one
 transaction, so an interrupted run resumes where it stopped.
 """
@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.trace import Trace
-from benchmarks.metrics import hit
-from ari.embedding import Embedder
-from ari.errors import UsageError
-from ari.progress import progress
+from memory.trace import Trace
+from memory.labels import hit
+from ari.base.embedding import Embedder
+from ari.base.errors import UsageError
+from ari.base.progress import progress
 from memory.api import LearnSummary, Memory
 
 
@@ -75,11 +75,6 @@ def gold_question(question: Any) -> GoldQuestion:
     )
 
 
-def is_hit(prediction: str, gold: list[str], answer_type: str) -> bool:
-    """Official MultiTQ rule (one implementation for learning and benchmarks: `benchmarks.metrics.hit`)."""
-    return hit(prediction, gold, answer_type)
-
-
 def outcome(prediction: str | None, abstained: bool, gold: GoldQuestion, display: Callable[[str], str] | None = None) -> str:
     """correct | wrong | abstained. For an unanswerable question (no gold) abstaining is correct."""
     if not gold.answers:
@@ -87,7 +82,7 @@ def outcome(prediction: str | None, abstained: bool, gold: GoldQuestion, display
     if abstained or prediction is None:
         return "abstained"
     shown = display(prediction) if display and gold.answer_type != "time" else prediction
-    return "correct" if is_hit(shown, gold.answers, gold.answer_type) else "wrong"
+    return "correct" if hit(shown, gold.answers, gold.answer_type) else "wrong"
 
 
 def _labelled(result: Any, gold: GoldQuestion, display: Callable[[str], str] | None) -> Trace:

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from ari.errors import MemoryStoreError
+from ari.base.errors import MemoryStoreError
 
 Migration = Callable[[Connection], None]
 MIGRATIONS: list[Migration] = []
@@ -120,7 +120,7 @@ def m004_methodologies(conn: Connection) -> None:
 
 @migration
 def m005_trace_data(conn: Connection) -> None:
-    """Trace fields added to `agents.trace.Trace` after the columns above, kept as JSON."""
+    """Trace fields added to `memory.trace.Trace` after the columns above, kept as JSON."""
     conn.exec_driver_sql("ALTER TABLE traces ADD COLUMN data TEXT")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 from test_actions_kg import UKRAINE_MILITARY, build_store

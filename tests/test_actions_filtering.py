@@ -10,7 +10,7 @@ from actions.context import ActionContext
 from actions.enumerate import Candidate, enumerate_candidates
 from actions.filtering import ScoredCandidate, get_filter, roles_of, select, shape_of
 from actions.templates import Answer, GetBefore, GetFirst, GetHeadEntity, GetTailEntity, GetTime
-from ari.embedding import get_embedder
+from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, parse_time
 

@@ -7,7 +7,7 @@ import pytest
 from actions.enumerate import Candidate
 from actions.parse import ActionParseError, extract_call, parse_action
 from actions.templates import Answer, GetBefore, GetFirst, GetHeadEntity, GetTailEntity, GetTime
-from ari.errors import AriError
+from ari.base.errors import AriError
 from tkg_store.temporal import parse_time
 
 GANG = "Armed_Gang_(Palestinian_Territory,_Occupied)"

@@ -13,8 +13,8 @@ import shutil
 import pytest
 
 from agents.agent import Agent, AgentResult
-from ari.config import AgentConfig
-from benchmarks.metrics import hit
+from ari.base.config import AgentConfig
+from memory.labels import hit
 from memory import Memory, bundled_memory_path
 from tkg_store.demo import demo_questions
 
@@ -36,7 +36,7 @@ KNOWN_ISSUES = [KNOWN_UNKNOWN_MIX, WRONG_RELATION, ONE_ENTITY_TWO_MENTIONS["ques
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory):
     """A private copy of the bundled demo memory (the agent never writes the packaged file)."""
-    assert bundled_memory_path().is_file(), "the bundled demo memory is missing: python -m memory.bundled.build"
+    assert bundled_memory_path().is_file(), "the bundled demo memory is missing: python -m benchmarks.build_demo_memory"
     copy = tmp_path_factory.mktemp("memory") / "demo-memory.sqlite"
     shutil.copyfile(bundled_memory_path(), copy)
     with Memory.open(copy, create=False) as mem:

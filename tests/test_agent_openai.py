@@ -15,7 +15,7 @@ import pytest
 from agents.agent import Agent
 from agents.deciders.base import get_decider
 from agents.prompts import ACTION_DEFINITIONS, REPLY_FORMAT
-from ari.config import AgentConfig
+from ari.base.config import AgentConfig
 from memory import Memory, bundled_memory_path
 from tests.llm_server import ScriptedChatServer
 from tkg_store.demo import demo_questions

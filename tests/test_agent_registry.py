@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents.deciders.base import get_decider
-from ari.config import AgentConfig
-from ari.errors import UnknownDeciderError, UsageError
+from ari.base.config import AgentConfig
+from ari.base.errors import UnknownDeciderError, UsageError
 
 
 def test_offline_is_the_default_backend():

@@ -15,8 +15,8 @@ from agents.analysis.entities import EntityLinker
 from agents.analysis.graph import FactGraph
 from agents.analysis.programs import ProgramSearch
 from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams
-from ari.embedding import get_embedder
-from ari.errors import UsageError
+from ari.base.embedding import get_embedder
+from ari.base.errors import UsageError
 from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 

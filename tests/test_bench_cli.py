@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
 from bench_support import build_store, question_records
 
 
 def _ari(*args):
-    return subprocess.run(["ari", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "ari", *args], capture_output=True, text=True, timeout=120)
 
 
 def _summary(path, hits, by_qtype):

@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from ari.errors import DatasetError, UsageError
+from ari.base.errors import DatasetError, UsageError
 from benchmarks.loaders import get_loader
 from benchmarks.loaders.safe_pickle import load_plain_pickle
 
@@ -135,7 +135,7 @@ def test_restricted_unpickler_refuses_code_and_runs_nothing(tmp_path):
 def test_restricted_unpickler_refuses_classes_and_damaged_files(tmp_path):
     path = tmp_path / "class.pickle"
     path.write_bytes(pickle.dumps(DatasetError("x")))
-    with pytest.raises(DatasetError, match="refusing to load ari.errors.DatasetError"):
+    with pytest.raises(DatasetError, match="refusing to load ari.base.errors.DatasetError"):
         load_plain_pickle(path)
     torn = tmp_path / "torn.pickle"
     torn.write_bytes(pickle.dumps(CRON)[:100])

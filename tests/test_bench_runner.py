@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from bench_support import QUESTIONS, BruteForceFactory, BruteForceSolver, build_store, question_records
 from benchmarks.loaders import get_loader
 from benchmarks.plan import RunSpec, run

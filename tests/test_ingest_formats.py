@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ari.errors import IngestError, StoreError
+from ari.base.errors import IngestError, StoreError
 from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity

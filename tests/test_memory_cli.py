@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from ari.cli import app
-from ari.embedding import get_embedder
-from ari.errors import MemoryStoreError, UsageError
+from ari.base.embedding import get_embedder
+from ari.base.errors import MemoryStoreError, UsageError
 from memory import Memory
 
 runner = CliRunner()

@@ -7,7 +7,7 @@ import sqlite3
 import numpy as np
 from sklearn.cluster import KMeans
 
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from memory import Memory
 from memory.clustering import FEATURES, RAW, clustering_text, fit_kmeans, layout_2d, nearest_centroid, question_shape
 
@@ -58,7 +58,7 @@ def test_layout_is_two_dimensional_even_for_tiny_histories():
 
 
 def test_a_clustering_made_before_shapes_still_matches_on_the_masked_text(tmp_path):
-    from ari.embedding import get_embedder
+    from ari.base.embedding import get_embedder
 
     path = tmp_path / "m.sqlite"
     with Memory.open(path, embedder=get_embedder()) as memory:

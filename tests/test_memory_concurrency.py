@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from memory import HistoryStore
 
 WORKERS = 4

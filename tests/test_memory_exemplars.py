@@ -1,7 +1,7 @@
 """A methodology's programs keep the questions each of them solved."""
 
 from memory.induction import program_stats
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 
 HEAD = ["getHeadEntity(E1, R)", "answer(#1)"]
 TAIL = ["getTailEntity(E1, R)", "answer(#1)"]

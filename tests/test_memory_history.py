@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from agents.trace import StepRecord, Trace
-from ari.errors import MemoryStoreError
+from memory.trace import StepRecord, Trace
+from ari.base.errors import MemoryStoreError
 from memory import HistoryStore
 from memory.migrations import MIGRATIONS
 

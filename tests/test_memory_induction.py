@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from memory.induction import describe_step, induce, program_stats, summary_prompt, with_llm
 
 

@@ -9,7 +9,7 @@ import sqlite3
 
 import numpy as np
 
-from agents.trace import StepRecord, Trace
+from memory.trace import StepRecord, Trace
 from memory import Memory, bundled_memory_path
 from memory.clustering import FEATURES, clustering_text
 from memory.migrations import MIGRATIONS

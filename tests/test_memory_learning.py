@@ -8,11 +8,12 @@ import time
 import numpy as np
 import pytest
 
-from agents.trace import StepRecord, Trace
-from ari.embedding import get_embedder
-from ari.errors import UsageError
+from memory.trace import StepRecord, Trace
+from ari.base.embedding import get_embedder
+from ari.base.errors import UsageError
 from memory import ALL_TRACES, Memory
-from memory.learn import GoldQuestion, is_hit, learn_from_dataset, outcome
+from memory.labels import hit
+from memory.learn import GoldQuestion, learn_from_dataset, outcome
 
 # Three kinds of question, each with the program that solves it and one that fails on it.
 KINDS = {
@@ -185,14 +186,14 @@ def test_embedding_of_the_wrong_size_is_a_clear_error(learnt):
 
 
 def test_official_hit_rule():
-    assert is_hit("Jack Straw", ["Jack Straw", "Iran"], "entity")
-    assert is_hit("Jack_Straw", ["Jack Straw"], "entity")  # one rule with the benchmarks: underscores are spaces
-    assert not is_hit("Jack Strawberry", ["Jack Straw"], "entity")
-    assert is_hit("2005-11-03", ["2005-11"], "time")  # cut to the gold's granularity
-    assert is_hit("2005-11", ["2005"], "time")
-    assert not is_hit("2005", ["2005-11"], "time")  # a coarser prediction is not cut finer
-    assert not is_hit("2006-01-01", ["2005"], "time")
-    assert not is_hit("Iran", ["2005"], "time")
+    assert hit("Jack Straw", ["Jack Straw", "Iran"], "entity")
+    assert hit("Jack_Straw", ["Jack Straw"], "entity")  # one rule with the benchmarks: underscores are spaces
+    assert not hit("Jack Strawberry", ["Jack Straw"], "entity")
+    assert hit("2005-11-03", ["2005-11"], "time")  # cut to the gold's granularity
+    assert hit("2005-11", ["2005"], "time")
+    assert not hit("2005", ["2005-11"], "time")  # a coarser prediction is not cut finer
+    assert not hit("2006-01-01", ["2005"], "time")
+    assert not hit("Iran", ["2005"], "time")
 
 
 def test_outcome_rules():

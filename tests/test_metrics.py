@@ -10,11 +10,11 @@ from benchmarks.metrics import (
     abstention_metrics,
     aurc,
     breakdown,
-    hit,
     hits_at_k,
     risk_coverage,
     summarize,
 )
+from memory.labels import hit
 
 
 def test_multi_answer_gold_hits_on_any_member():
@@ -23,14 +23,12 @@ def test_multi_answer_gold_hits_on_any_member():
     assert hit("China", gold, "entity")
     assert not hit("Ethiopia", gold, "entity")
 
-
 def test_entity_underscores_and_spaces_compare_equal():
     assert hit("Jack_Straw", ["Jack Straw"], "entity")
     assert hit("Jack Straw", ["Jack_Straw"], "entity")
     assert hit("Defense_/_Security_Ministry_(Denmark)", ["Defense / Security Ministry (Denmark)"], "entity")
     assert not hit("Jack Straws", ["Jack Straw"], "entity")
     assert not hit("jack straw", ["Jack Straw"], "entity")  # the official rule is exact
-
 
 @pytest.mark.parametrize(
     ("prediction", "gold", "expected"),
@@ -51,10 +49,8 @@ def test_entity_underscores_and_spaces_compare_equal():
 def test_time_prediction_is_cut_to_the_gold_granularity(prediction, gold, expected):
     assert hit(prediction, [gold], "time", None) is expected
 
-
 def test_time_with_several_gold_granularities():
     assert hit("2009-11-15", ["2007", "2009-11"], "time", "month")
-
 
 def test_hits_at_10_looks_at_the_top_ten_only():
     preds = [f"Wrong {i}" for i in range(20)]
@@ -64,11 +60,9 @@ def test_hits_at_10_looks_at_the_top_ten_only():
     late = [f"Wrong {i}" for i in range(10)] + ["Jack Straw"]
     assert not hits_at_k(late, ["Jack Straw"], "entity", None, 10)
 
-
 def _o(qid, answerable=True, abstained=False, preds=("A",), gold=("A",), **kw) -> Outcome:
     return Outcome(qid=qid, gold=tuple(gold) if answerable else (), predictions=tuple(preds), abstained=abstained,
                    answerable=answerable, **kw)
-
 
 def test_abstention_precision_recall_f1_and_false_unknown():
     outcomes = [
@@ -88,19 +82,16 @@ def test_abstention_precision_recall_f1_and_false_unknown():
     assert m["abstain_f1"] == pytest.approx(2 / 3)
     assert m["false_unknown_rate"] == pytest.approx(1 / 5)
 
-
 def test_abstention_metrics_undefined_without_positives():
     m = abstention_metrics([_o("1"), _o("2")])
     assert m["abstain_precision"] is None and m["abstain_recall"] is None and m["abstain_f1"] is None
     assert m["false_unknown_rate"] == 0.0
-
 
 def test_correctness_of_abstaining():
     assert _o("1", answerable=False, abstained=True).correct
     assert not _o("2", answerable=False, abstained=False).correct
     assert not _o("3", answerable=True, abstained=True).correct
     assert _o("4", preds=("B", "A"), gold=("A",)).hit10 and not _o("4", preds=("B", "A"), gold=("A",)).correct
-
 
 def test_risk_coverage_and_aurc_by_hand():
     # confidences 0.9, 0.8, 0.1 with correct, wrong, correct:
@@ -110,7 +101,6 @@ def test_risk_coverage_and_aurc_by_hand():
     assert [r for _, r in points] == pytest.approx([0.0, 0.5, 1 / 3])
     assert aurc(points) == pytest.approx((0 + 0.5 + 1 / 3) / 3)
 
-
 def test_risk_coverage_spreads_errors_evenly_over_ties():
     # two tied at 1.0 (one wrong), then one correct at 0: k=1 expected risk 1/2, k=2 1/2, k=3 1/3
     points = risk_coverage([1.0, 1.0, 0.0], [True, False, True])
@@ -118,13 +108,11 @@ def test_risk_coverage_spreads_errors_evenly_over_ties():
     assert aurc(points) == pytest.approx((0.5 + 0.5 + 1 / 3) / 3)
     assert aurc([]) is None
 
-
 def test_default_confidence_ranks_answers_before_abstentions():
     answered_wrong = _o("1", preds=("B",))
     abstained_right = _o("2", answerable=False, abstained=True)
     assert answered_wrong.score == 1.0 and abstained_right.score == 0.0
     assert _o("3", confidence=0.25).score == 0.25
-
 
 def test_breakdown_and_summary_keys():
     outcomes = [

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, span_of, truncate, year_span
 
 D, M, Y = Granularity.DAY, Granularity.MONTH, Granularity.YEAR

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ari.config import ari_home
-from ari.embedding import Embedder
+from ari.base.config import ari_home
+from ari.base.embedding import Embedder
 from tkg_store.store import TKGStore
 
 

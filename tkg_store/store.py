@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 
-from ari.errors import StoreError
+from ari.base.errors import StoreError
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number
 from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION
 from tkg_store.temporal import Granularity, TimeSpan

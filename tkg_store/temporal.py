@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 
 
 class Granularity(str, Enum):

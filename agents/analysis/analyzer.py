@@ -17,7 +17,7 @@ from agents.analysis.question_type import classify, distinct_entities, in_role_o
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.times import find_times
 from agents.analysis.types import QuestionAnalysis
-from ari.embedding import Embedder
+from ari.base.embedding import Embedder
 from tkg_store.store import TKGStore
 
 _LINKERS: dict[tuple[str, str | None], EntityLinker] = {}

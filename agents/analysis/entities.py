@@ -19,8 +19,8 @@ from agents.analysis.names import NameTables, Token, accepts_case, build_name_ta
 from agents.analysis.times import find_times
 from agents.analysis.roles import content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.types import EntityMention
-from ari.embedding import Embedder
-from ari.vector_index import VectorIndex
+from ari.base.embedding import Embedder
+from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore, normalize_name
 

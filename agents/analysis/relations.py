@@ -21,8 +21,8 @@ import numpy as np
 
 from agents.analysis.graph import FactGraph
 from agents.analysis.roles import content_words, overlap_score
-from ari.embedding import Embedder
-from ari.errors import UsageError
+from ari.base.embedding import Embedder
+from ari.base.errors import UsageError
 from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore
 

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ari.config import AgentConfig
-from ari.errors import UnknownDeciderError
+from ari.base.config import AgentConfig
+from ari.base.errors import UnknownDeciderError
 
 if TYPE_CHECKING:
     from agents.state import AgentState

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from agents import prompts
 from agents.deciders.base import Decision, Judgement
-from ari.errors import AriError, DeciderError
+from ari.base.errors import AriError, DeciderError
 
 if TYPE_CHECKING:
     from agents.state import AgentState

@@ -23,7 +23,7 @@ from agents.abstract_programs import consistent_joins, dated, program_operations
 from agents.deciders.base import Decision, Judgement, register_decider
 from agents.planner import LIST_OPERATIONS, Plan, bind_program
 from agents.state import Candidate
-from ari.config import AgentConfig
+from ari.base.config import AgentConfig
 
 if TYPE_CHECKING:
     from agents.state import AgentState

@@ -6,8 +6,8 @@ The `openai` client retries timeouts, connection errors, 429 and 5xx with expone
 
 from __future__ import annotations
 
-from ari.config import AgentConfig
-from ari.errors import DeciderError
+from ari.base.config import AgentConfig
+from ari.base.errors import DeciderError
 from agents.deciders.base import register_decider
 from agents.deciders.chat import ChatDecider
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ari.config import AgentConfig
-from ari.errors import DeciderError
+from ari.base.config import AgentConfig
+from ari.base.errors import DeciderError
 from agents.deciders.base import register_decider
 from agents.deciders.chat import ChatDecider
 

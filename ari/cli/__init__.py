@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from ari.errors import AriError
+from ari.base.errors import AriError
 
 app = typer.Typer(
     name="ari",

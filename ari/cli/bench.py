@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
-from ari.progress import stderr
+from ari.base.progress import stderr
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
 
@@ -52,8 +52,7 @@ def run_command(
     quiet: QuietOption = False,
 ) -> None:
     """Answer a dataset split (or a sample, or a shard of it) and write results, summary and report."""
-    from benchmarks.ablations import with_clusters
-    from benchmarks.plan import RunSpec, run
+    from benchmarks.plan import RunSpec, run, with_clusters
 
     agent: dict = {"decider": decider}
     if no_methodology:
@@ -127,7 +126,7 @@ def make_unanswerable_command(
     """Write questions the KG cannot support (time outside its range, unknown entity, hidden facts), each labelled."""
     from collections import Counter
 
-    from ari.errors import UsageError
+    from ari.base.errors import UsageError
     from benchmarks.plan import RunSpec, select_questions
     from benchmarks.unanswerable import build
 

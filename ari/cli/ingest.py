@@ -13,8 +13,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ari.cli.options import DbOption, JsonOption, QuietOption
-from ari.errors import UsageError
-from ari.progress import stderr
+from ari.base.errors import UsageError
+from ari.base.progress import stderr
 
 app = typer.Typer(
     help="Load a temporal KG (MultiTQ, CronQuestions, or a generic TSV file) into a DuckDB store.",

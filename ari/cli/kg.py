@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ari.cli.options import DbOption, JsonOption
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 
 app = typer.Typer(help="Inspect a temporal KG store: summary and fact lookups.", no_args_is_help=True)
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
-from ari.errors import AriError, UsageError
+from ari.base.errors import AriError, UsageError
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
 
@@ -165,7 +165,7 @@ def learn(
 ) -> None:
     """Answer labelled questions with the agent, record the labelled traces, then cluster and induce."""
     from ari.api import resolve_db, resolve_memory
-    from ari.config import AgentConfig
+    from ari.base.config import AgentConfig
     from memory import Memory
     from memory.learn import learn_from_dataset
     from tkg_store.store import TKGStore
@@ -226,12 +226,12 @@ def _search_hook(agent):  # noqa: ANN001, ANN202
         from agents.explore import search_programs
     except ImportError as exc:
         raise AriError(f"program search is not available in this build ({exc})") from None
-    from memory.learn import is_hit
+    from memory.labels import hit
 
     def search(gold):  # noqa: ANN001, ANN202
         analysis = agent.analyzer.analyze_batch([gold.text])[0]
         found = search_programs(
-            agent.store, analysis, lambda answer: is_hit(answer, gold.answers, gold.answer_type),
+            agent.store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
             max_steps=agent.config.max_steps,
         )
         # every correct program, and the best-bound failing ones as negative examples

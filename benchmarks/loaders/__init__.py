@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from benchmarks.loaders.cronquestions import CronQuestionsLoader
 from benchmarks.loaders.multitq import MultiTQLoader
 from benchmarks.loaders.types import DatasetLoader, LoadResult, Question

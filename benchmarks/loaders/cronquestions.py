@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ari.errors import DatasetError
+from ari.base.errors import DatasetError
 from benchmarks.loaders.safe_pickle import load_plain_pickle
 from benchmarks.loaders.types import LoadResult, Question
 

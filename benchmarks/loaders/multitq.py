@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ari.errors import DatasetError
+from ari.base.errors import DatasetError
 from benchmarks.loaders.types import LoadResult, Question
 
 _ANSWER_TYPES = {"entity", "time"}

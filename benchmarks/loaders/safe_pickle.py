@@ -10,7 +10,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from ari.errors import DatasetError
+from ari.base.errors import DatasetError
 
 _ALLOWED = frozenset(
     {"set", "frozenset", "list", "dict", "tuple", "str", "int", "float", "bool", "complex", "bytes", "bytearray"}

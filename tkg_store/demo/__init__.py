@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 
-from ari.config import ari_home
+from ari.base.config import ari_home
 
 HERE = Path(__file__).parent
 DEMO_TSV = HERE / "demo_kg.tsv"

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 from tkg_store.ingest import cronquestions, multitq, tsv
 from tkg_store.ingest.core import IngestSummary, ParsedKG, Step, write_kg
 

@@ -21,7 +21,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from ari.errors import StoreError
+from ari.base.errors import StoreError
 from tkg_store.schema import DDL, ROW_GROUP_SIZE, SCHEMA_VERSION, rebuild_layout
 from tkg_store.store import display_name, normalize_name
 from tkg_store.temporal import Granularity, TimeSpan

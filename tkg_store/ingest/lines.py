@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from ari.errors import IngestError
+from ari.base.errors import IngestError
 from tkg_store.temporal import Granularity, span_of
 
 _STATED_TIME = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")

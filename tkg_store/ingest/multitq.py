@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ari.errors import IngestError
+from ari.base.errors import IngestError
 from tkg_store.ingest.core import ParsedKG
 from tkg_store.ingest.lines import BadLine, BadLines, TimeCache, check_name, parse_stated_time, read_lines
 from tkg_store.temporal import Granularity

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ari.errors import UsageError
+from ari.base.errors import UsageError
 
 
 class Embedder(Protocol):

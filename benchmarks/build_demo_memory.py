@@ -1,4 +1,4 @@
-"""Regenerate the bundled demo memory: `python -m memory.bundled.build [--clusters K] [--out PATH]`.
+"""Regenerate the bundled demo memory: `python -m benchmarks.build_demo_memory [--clusters K] [--out PATH]`.
 
 It runs the real learning path on the demo KG's own labelled questions, exactly as
 `ari memory learn --questions <demo_questions.json> --search --clusters K` does: the offline agent
@@ -37,9 +37,10 @@ def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int
     """Learn a fresh memory from the demo questions and snapshot it to `out` (replaced if present)."""
     from agents.agent import Agent
     from agents.explore import search_programs
-    from ari.config import AgentConfig
+    from ari.base.config import AgentConfig
     from memory import Memory, snapshot
-    from memory.learn import is_hit, learn_from_dataset
+    from memory.labels import hit
+    from memory.learn import learn_from_dataset
     from tkg_store.demo import demo_questions, demo_store_path
     from tkg_store.store import TKGStore
 
@@ -53,7 +54,7 @@ def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int
             def search(gold):  # noqa: ANN001, ANN202  (memory.learn's search hook)
                 analysis = agent.analyzer.analyze_batch([gold.text])[0]
                 found = search_programs(
-                    store, analysis, lambda answer: is_hit(answer, gold.answers, gold.answer_type),
+                    store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
                     max_steps=config.max_steps,
                 )
                 correct = [t for t in found if t.outcome == "correct"]
@@ -101,8 +102,8 @@ def check(memory_path: Path, fresh_seed: int = 2) -> dict:
     from collections import Counter
 
     from agents.agent import Agent
-    from ari.config import AgentConfig
-    from benchmarks.metrics import hit
+    from ari.base.config import AgentConfig
+    from memory.labels import hit
     from memory import Memory
     from tkg_store.demo import demo_questions, demo_store_path
     from tkg_store.store import TKGStore
