@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from actions.context import ActionContext
+from actions.programs import AbstractStep
 from actions.semantics import is_timed
 from actions.templates import (
     Action,
@@ -76,13 +77,14 @@ class LookupBlock:
             self._positions = {c.action: i for i, c in enumerate(self.candidates)}
         return self._positions.get(action)
 
-    def matching(self, step: str, roles: Mapping[str, str]) -> list[int]:
+    def matching(self, step: AbstractStep, roles: Mapping[str, str]) -> list[int]:
         """Positions of the actions whose abstract form (`Action.abstract(roles)`) is `step`."""
-        if not self.candidates or not step.startswith(self.template + "("):
+        if not self.candidates or step.template != self.template:
             return []
+        text = step.render()
         if self.template != "getTime":  # one anchor and one time argument: one abstract form
-            return list(range(len(self))) if self.candidates[0].action.abstract(roles) == step else []
-        if "E?" in step:  # an unnamed other entity: any neighbour may play it
+            return list(range(len(self))) if self.candidates[0].action.abstract(roles) == text else []
+        if "E?" in step.args:  # an unnamed other entity: any neighbour may play it
             positions: Sequence[int] = range(len(self))
         else:
             if self._by_other is None:
@@ -90,7 +92,7 @@ class LookupBlock:
                 for i, other in enumerate(self.others):
                     self._by_other.setdefault(other, []).append(i)
             positions = sorted(i for name in roles if name in self._by_other for i in self._by_other[name])
-        return [i for i in positions if self.candidates[i].action.abstract(roles) == step]
+        return [i for i in positions if self.candidates[i].action.abstract(roles) == text]
 
 
 class CandidatePool(Sequence[Candidate]):
@@ -152,15 +154,15 @@ class CandidatePool(Sequence[Candidate]):
                 return offset + position
         return None
 
-    def matching(self, step: str, roles: Mapping[str, str]) -> Iterator[Candidate]:
-        """The candidates whose abstract form is `step` (e.g. "getTime(E1, R, E2)")."""
+    def matching(self, step: AbstractStep, roles: Mapping[str, str]) -> Iterator[Candidate]:
+        """The candidates whose abstract form is `step` (e.g. getTime(E1, R, E2))."""
         for index, block in enumerate(self.blocks):
             skip = self.excluded.get(index, frozenset())
             for position in block.matching(step, roles):
                 if position not in skip:
                     yield block.candidates[position]
         for candidate in self.extras:
-            if candidate.action.abstract(roles) == step:
+            if candidate.action.abstract(roles) == step.render():
                 yield candidate
 
 

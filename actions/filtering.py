@@ -30,7 +30,8 @@ import numpy as np
 from actions.context import ActionContext
 from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate, CandidatePool, LookupBlock
-from actions.templates import LOOKUPS, Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
+from actions.programs import LOOKUPS
+from actions.templates import Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import NameVectors, name_vectors
@@ -368,7 +369,7 @@ def _entities(action: Action) -> list[str]:
 
 def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Action | None:
     """The KG lookup an action is or reads from (following list operations back through the steps)."""
-    if type(action) in LOOKUPS:
+    if action.template in LOOKUPS:
         return action
     source = source_of(action)
     if source is None:

@@ -16,6 +16,7 @@ from typing import ClassVar, Union
 from actions import semantics
 from actions.context import ActionContext
 from actions.items import Item
+from actions.programs import render_step
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import TimeSpan
 
@@ -74,14 +75,14 @@ class GetHeadEntity:
 
     def render(self) -> str:
         parts = [self.tail, self.relation] + ([_render_time(self.time)] if self.time is not None else [])
-        return f"{self.template}({', '.join(parts)})"
+        return render_step(self.template, parts)
 
     def describe(self, store: TKGStore) -> str:
         return f"who {store.relation_text(self.relation)} {store.display(self.tail)}{_describe_time(self.time)}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
         parts = [roles.get(self.tail, "E?"), "R"] + ([_abstract_time(self.time)] if self.time is not None else [])
-        return f"{self.template}({', '.join(parts)})"
+        return render_step(self.template, parts)
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         usable, span = _window(self.time, context)
@@ -101,14 +102,14 @@ class GetTailEntity:
 
     def render(self) -> str:
         parts = [self.head, self.relation] + ([_render_time(self.time)] if self.time is not None else [])
-        return f"{self.template}({', '.join(parts)})"
+        return render_step(self.template, parts)
 
     def describe(self, store: TKGStore) -> str:
         return f"{store.display(self.head)} {store.relation_text(self.relation)} whom{_describe_time(self.time)}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
         parts = [roles.get(self.head, "E?"), "R"] + ([_abstract_time(self.time)] if self.time is not None else [])
-        return f"{self.template}({', '.join(parts)})"
+        return render_step(self.template, parts)
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         usable, span = _window(self.time, context)
@@ -127,13 +128,13 @@ class GetTime:
     template: ClassVar[str] = "getTime"
 
     def render(self) -> str:
-        return f"{self.template}({self.head}, {self.relation}, {self.tail})"
+        return render_step(self.template, (self.head, self.relation, self.tail))
 
     def describe(self, store: TKGStore) -> str:
         return f"when did {store.display(self.head)} {store.relation_text(self.relation)} {store.display(self.tail)}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
-        return f"{self.template}({roles.get(self.head, 'E?')}, R, {roles.get(self.tail, 'E?')})"
+        return render_step(self.template, (roles.get(self.head, "E?"), "R", roles.get(self.tail, "E?")))
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return _items(store.facts(head=self.head, relation=self.relation, tail=self.tail), "")
@@ -148,13 +149,13 @@ class GetBefore:
     template: ClassVar[str] = "getBefore"
 
     def render(self) -> str:
-        return f"{self.template}({_step(self.source)}, {_render_time(self.reference)})"
+        return render_step(self.template, (_step(self.source), _render_time(self.reference)))
 
     def describe(self, store: TKGStore) -> str:
         return f"results of step {self.source} before {_render_time(self.reference)}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
-        return f"{self.template}({_step(self.source)}, {_abstract_time(self.reference)})"
+        return render_step(self.template, (_step(self.source), _abstract_time(self.reference)))
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         reference = _reference(self.reference, context)
@@ -170,13 +171,13 @@ class GetAfter:
     template: ClassVar[str] = "getAfter"
 
     def render(self) -> str:
-        return f"{self.template}({_step(self.source)}, {_render_time(self.reference)})"
+        return render_step(self.template, (_step(self.source), _render_time(self.reference)))
 
     def describe(self, store: TKGStore) -> str:
         return f"results of step {self.source} after {_render_time(self.reference)}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
-        return f"{self.template}({_step(self.source)}, {_abstract_time(self.reference)})"
+        return render_step(self.template, (_step(self.source), _abstract_time(self.reference)))
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         reference = _reference(self.reference, context)
@@ -193,13 +194,13 @@ class GetBetween:
     template: ClassVar[str] = "getBetween"
 
     def render(self) -> str:
-        return f"{self.template}({_step(self.source)}, {self.start}, {self.end})"
+        return render_step(self.template, (_step(self.source), str(self.start), str(self.end)))
 
     def describe(self, store: TKGStore) -> str:
         return f"results of step {self.source} between {self.start} and {self.end}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
-        return f"{self.template}({_step(self.source)}, T1, T2)"
+        return render_step(self.template, (_step(self.source), "T1", "T2"))
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.between(context.result(self.source), self.start, self.end)
@@ -213,7 +214,7 @@ class GetFirst:
     template: ClassVar[str] = "getFirst"
 
     def render(self) -> str:
-        return f"{self.template}({_step(self.source)})"
+        return render_step(self.template, (_step(self.source),))
 
     def describe(self, store: TKGStore) -> str:
         return f"the first, earliest of the results of step {self.source}"
@@ -233,7 +234,7 @@ class GetLast:
     template: ClassVar[str] = "getLast"
 
     def render(self) -> str:
-        return f"{self.template}({_step(self.source)})"
+        return render_step(self.template, (_step(self.source),))
 
     def describe(self, store: TKGStore) -> str:
         return f"the last, latest of the results of step {self.source}"
@@ -253,7 +254,7 @@ class Answer:
     template: ClassVar[str] = "answer"
 
     def render(self) -> str:
-        return f"{self.template}({_step(self.source)})"
+        return render_step(self.template, (_step(self.source),))
 
     def describe(self, store: TKGStore) -> str:
         return f"answer with the results of step {self.source}"
@@ -266,10 +267,9 @@ class Answer:
 
 
 Action = Union[GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer]
-LOOKUPS = (GetHeadEntity, GetTailEntity, GetTime)
-LIST_OPERATIONS = (GetBefore, GetAfter, GetBetween, GetFirst, GetLast)
 TEMPLATES: dict[str, type] = {
-    cls.template: cls for cls in (*LOOKUPS, *LIST_OPERATIONS, Answer)
+    cls.template: cls
+    for cls in (GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer)
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Decider, get_decider
-from agents.graph import build_graph, guidance, recursion_limit
+from agents.graph import build_graph, recursion_limit
 from agents.state import AgentContext, AgentState, BatchState
 from memory.trace import StepRecord, Trace
 from ari.base.config import AgentConfig
@@ -75,35 +75,19 @@ class Agent:
         self.config = config or AgentConfig()
         self.embedder = embedder or get_embedder(self.config.embedding_model)
         self.decider = decider or get_decider(self.config.decider, self.config)
-        if hasattr(self.decider, "attach"):
-            self.decider.attach(store)
         self.analyzer = analyzer or QuestionAnalyzer(store, self.embedder)
         self.candidate_filter = get_filter(store, self.embedder)
-        self._context = AgentContext(store, self.decider, self.config, self.analyzer, self.candidate_filter, memory)
+        self._context = AgentContext(store, self.decider, self.config, self.analyzer, self.candidate_filter, self.embedder, memory)
         self._graph = build_graph()
 
     def ask(self, question: str) -> AgentResult:
         return self.ask_many([question])[0]
 
     def ask_many(self, questions: list[str]) -> list[AgentResult]:
-        """Answer several questions: embedded and analysed in one batch, then solved in lockstep
-        through the graph (one question's failure is its own abstention, never the batch's)."""
+        """Answer several questions in one pass of the graph: analysed and embedded in one batch,
+        then solved in lockstep (one question's failure is its own abstention, never the batch's)."""
         started = time.perf_counter()
-        analyses = self.analyzer.analyze_batch(questions)
-        vectors = self.embedder.embed_batch(questions)
-        guides = [(None, None)] * len(questions)
-        if self.memory is not None and self.config.use_methodology:
-            guides = guidance(self.memory, [a.masked for a in analyses])
-        states = [
-            AgentState(
-                question=question.strip(),
-                analysis=analysis,
-                question_vector=vector,
-                methodology=methodology,
-                fallback_methodology=fallback,
-            )
-            for question, analysis, vector, (methodology, fallback) in zip(questions, analyses, vectors, guides)
-        ]
+        states = [AgentState(question=question.strip()) for question in questions]
         limit = {"recursion_limit": recursion_limit(self.config.max_steps)}
         final = self._graph.invoke(BatchState(states), context=self._context, config=limit)["questions"]
         each = (time.perf_counter() - started) / max(1, len(questions))

@@ -51,9 +51,9 @@ def confidence(state: "AgentState") -> float:
                 linking *= max(0.0, min(1.0, mention.candidates[0][1]))
     program = 0.5
     if state.methodology is not None and getattr(state.methodology, "programs", None):
-        done = [r.abstract for r in state.records]
+        done = tuple(r.abstract for r in state.records)
         for stat in state.methodology.programs:
-            if list(stat.program) == done:
+            if stat.program.texts == done:
                 program = float(stat.success_rate)
                 break
     spread = 1.0 / len(state.answers) ** 0.5

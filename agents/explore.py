@@ -21,7 +21,6 @@ The space is bounded by rules that only remove redundant programs:
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable
@@ -29,15 +28,15 @@ from typing import Callable
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations, time_results
 from actions.items import Item
+from actions.programs import LIST_OPERATIONS, Program
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import format_answers
-from agents.planner import LIST_OPERATIONS, has_dead_steps, question_context
+from agents.planner import question_context
 from agents.roles import binding_scorer, current_entities, entity_roles
 from memory.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
 
 IsCorrect = Callable[[str], bool]  # is one answer (display form) in the gold set?
-_ROLE = re.compile(r"\b(E\d+|T\d*)\b")
 
 
 @dataclass
@@ -53,8 +52,7 @@ class _Partial:
         """Linking fit plus how much of what the question mentions the program uses: a program
         that reads every entity and time of the question is better grounded than one that
         ignores some."""
-        used = {r for a in self.abstracts for r in _ROLE.findall(a)}
-        return self.score + len(used) / max(1, mentioned)
+        return self.score + len(Program.parse(self.abstracts).mentioned) / max(1, mentioned)
 
 
 @dataclass
@@ -140,7 +138,7 @@ def search_programs(
                     continue
                 if action.template == "answer":
                     program = tuple(partial.abstracts + [abstract])
-                    if program not in found and not has_dead_steps(partial.actions + [action]):
+                    if program not in found and not Program.parse(program).has_dead_steps:
                         answers = format_answers(store, analysis, result)
                         correct = _precise_hit(answers, is_correct, min_precision)
                         found[program] = _trace(analysis, partial, action, abstract, result, answers, correct, decider)

@@ -1,24 +1,36 @@
-"""The agent loop as a LangGraph graph.
+"""The agent, as a LangGraph graph: this file is the whole path a question takes.
 
-    analyse -> match_methodology -> judge --UNANSWERABLE--> END (abstain, saying what is missing)
-                                          \\-> [enumerate -> filter -> decide -> execute]* -> audit -> END
+    analyse -> judge --UNANSWERABLE--> answer (abstain, saying what is missing)
+                    \\-> match_methodology -> plan -> [enumerate -> filter -> decide -> execute]* -> audit -> answer
 
-Each node is a plain function of one question's state and the runtime; the store, decider,
+- analyse: link entities, times and relations; embed the question (one batch call for the batch).
+- judge: Judge-Then-Solve before solving: can the KG support an answer at all?
+- match_methodology: the nearest cluster's methodology and a fallback (`agents.methodology`).
+- plan: bind the methodology's programs to the question, best first (`agents.planner`); the plan
+  lives in the state.
+- enumerate: every non-empty action from the 1-hop subgraph of the question's entities.
+- filter: the top K by similarity to the question, plus the plan's next action (marked suggested):
+  the candidate list every decider sees.
+- decide: the decider picks one candidate (`agents.deciders`).
+- execute: run it on the KG and record the step.
+- audit: after solving, abstain when the trajectory found no supporting facts.
+- answer: the final answers and their confidence.
+
+Every node reads the state and returns an update; nothing else changes it. The store, decider,
 analyzer, filter and memory come in through the runtime context, so tests run the whole graph with
-real parts. Every failure inside the loop ends in an abstention with a reason instead of an
-exception.
-
-The graph runs a *batch* of questions in lockstep (`BatchState`): every node applies its function
-to each question still on that path, and the loop goes on while any question is unfinished. Per
-question this is exactly the loop above; one graph step for many questions keeps LangGraph's own
-cost per step (about 0.2 ms) from adding up to a fifth of a question's time on a dataset run.
+real parts. The graph runs a *batch* of questions in lockstep (`BatchState`): each node applies to
+every question still on its path, and the loop goes on while any question is unfinished, so
+LangGraph's own cost per step is paid once per batch. One question's failure is its own abstention
+("internal error: ..."), never the batch's; `AriError`s (a misconfigured decider, an unreachable
+endpoint) still end the call.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -28,61 +40,44 @@ from actions.enumerate import enumerate_candidates
 from actions.filtering import top
 from agents.answers import confidence, format_answers
 from agents.judge import audit_answerability, missing_evidence
-from agents.planner import question_context, relation_of
+from agents.methodology import match_methodologies, programs_for
+from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, BatchState, Candidate
-from memory.trace import StepRecord
 from ari.base.errors import AriError
+from memory.trace import StepRecord
 
 log = logging.getLogger("ari.agent")
+Update = dict
 
 
-def analyse(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    ctx = runtime.context
-    update: dict = {}
-    if state.analysis is None:
-        update["analysis"] = ctx.analyzer.analyze(state.question)
-    if state.question_vector is None:
-        update["question_vector"] = ctx.candidate_filter.embed_question(state.question)
-    return update
+# -- nodes over the whole batch ---------------------------------------------------------------------
+
+def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
+    """Analyse and embed the questions in one batch call each (the embedding model is the cost)."""
+    texts = [s.question for s in states]
+    analyses = ctx.analyzer.analyze_batch(texts)
+    vectors = ctx.embedder.embed_batch(texts)
+    return [{"analysis": a, "question_vector": v} for a, v in zip(analyses, vectors)]
 
 
-def match_methodology(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    ctx = runtime.context
-    if ctx.memory is None or not ctx.config.use_methodology or state.methodology is not None:
-        return {}
-    primary, fallback = guidance(ctx.memory, [state.analysis.masked])[0]
-    return {"methodology": primary, "fallback_methodology": fallback}
+def match_methodology(states: list[AgentState], ctx: AgentContext) -> list[Update]:
+    """The nearest cluster's methodology and a fallback, matched for the batch at once."""
+    if ctx.memory is None or not ctx.config.use_methodology:
+        return [{} for _ in states]
+    pairs = match_methodologies(ctx.memory, [s.analysis.masked for s in states])
+    return [{"methodology": primary, "fallback_methodology": fallback} for primary, fallback in pairs]
 
 
-def guidance(memory, masked: list[str], nearest: int = 3) -> list[tuple[Any, Any]]:
-    """(methodology of the nearest cluster, a fallback) for each masked question. The fallback
-    holds the next clusters' programs, those induced over all traces, then every other program the
-    memory knows (most supported first), so that a question whose nearest clusters lack the kind
-    of program it asks for ("the last to ..." near "the last ... before X") can still find one."""
-    # without clustering (the ablation) the one methodology induced over all traces is all there is
-    library = memory.program_library() if memory.use_clustering else []
-    pairs = []
-    for found in memory.match_nearest(masked, k=nearest):
-        if not found:
-            pairs.append((None, None))
-            continue
-        rest = [p for m in found[1:] for p in m.programs]
-        known = {tuple(p.program) for p in found[0].programs + rest}
-        rest += [p for p in library if tuple(p.program) not in known]
-        fallback = replace(found[0], cluster_id=-2, text="", programs=rest, pitfalls=[]) if rest else None
-        pairs.append((found[0], fallback))
-    return pairs
+# -- nodes over one question -----------------------------------------------------------------------
 
-
-def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    ctx = runtime.context
+def judge(state: AgentState, ctx: AgentContext) -> Update:
     if not ctx.config.judge:
         return {}
     linker = getattr(ctx.analyzer, "relation_linker", None)
     audit = audit_answerability(ctx.store, state.analysis, getattr(linker, "unlinked_relation", None))
     verdict = ctx.decider.judge(state, audit)
-    update: dict = {
+    update: Update = {
         "judgement": verdict,
         "llm_calls": state.llm_calls + verdict.llm_calls,
         "tokens": state.tokens + verdict.tokens,
@@ -92,46 +87,61 @@ def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return update
 
 
+def plan(state: AgentState, ctx: AgentContext) -> Update:
+    """Bind the methodology's programs to the question; the first that yields an answer of the
+    asked kind is the plan. `plan_note` says why there is none when a methodology was there."""
+    methodologies = [m for m in (state.methodology, state.fallback_methodology) if m is not None and m.programs]
+    if not methodologies:
+        return {}
+    found, why = make_plan(ctx.store, state.analysis, programs_for(state.analysis, *methodologies), ctx.config.planner)
+    return {"plan": found, "plan_note": why}
+
+
 def action_context(state: AgentState) -> ActionContext:
     return question_context(state.analysis, state.results, state.actions)
 
 
-def enumerate_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
     """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1)."""
-    ctx = runtime.context
     pool = enumerate_candidates(ctx.store, action_context(state), current_entities(state.analysis))
-    return {"all_candidates": pool, "all_scores": None, "candidates": []}
+    return {"all_candidates": pool, "candidates": []}
 
 
-def filter_step(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Score every candidate by similarity to the question and keep the top K."""
-    ctx = runtime.context
+def filter_step(state: AgentState, ctx: AgentContext) -> Update:
+    """Score every candidate by similarity to the question and keep the top K; the plan's next
+    action always has a seat (marked suggested), whatever its score, for every decider."""
     pool = state.all_candidates
     if not len(pool):
         return {}
     scores = state.question_scores or ctx.candidate_filter.question_scores(state.question_vector)
     values = ctx.candidate_filter.values(scores, pool, action_context(state))
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)
-    kept = top(pool, values, top_k, max(1, top_k - 2))
-    offered = [Candidate(s.action, s.size, s.score) for s in kept]
-    return {"question_scores": scores, "all_scores": values, "candidates": offered}
+    offered = [Candidate(s.action, s.size, s.score) for s in top(pool, values, top_k, max(1, top_k - 2))]
+    wanted = state.plan.next_action(len(state.actions)) if state.plan is not None else None
+    if wanted is not None:
+        seated = next((c for c in offered if c.action == wanted), None)
+        if seated is None:
+            index = pool.index_of(wanted)
+            if index is not None:
+                seated = Candidate(wanted, pool[index].size, float(values[index]))
+                offered.append(seated)
+        if seated is not None:
+            seated.suggested = True
+    return {"question_scores": scores, "candidates": offered}
 
 
-def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    ctx = runtime.context
+def decide(state: AgentState, ctx: AgentContext) -> Update:
     if not state.candidates and not len(state.all_candidates):
         return _abstain("no KG action applies to the question's entities at this step")
     decision = ctx.decider.choose(state)
-    update: dict = {"llm_calls": state.llm_calls + decision.llm_calls, "tokens": state.tokens + decision.tokens}
+    update: Update = {"llm_calls": state.llm_calls + decision.llm_calls, "tokens": state.tokens + decision.tokens}
     if decision.index is None:
         return {**update, **_abstain(f"step {len(state.actions) + 1} failed: {decision.error or 'no choice'}")}
-    return {**update, "chosen": state.candidates[decision.index], "choice_reason": decision.reason,
-            "candidates": state.candidates}
+    return {**update, "chosen": state.candidates[decision.index], "choice_reason": decision.reason}
 
 
-def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+def execute(state: AgentState, ctx: AgentContext) -> Update:
     """Run the chosen action on the KG and record the step."""
-    ctx = runtime.context
     chosen = state.chosen
     result = chosen.action.execute(ctx.store, action_context(state))
     step = len(state.actions) + 1
@@ -144,7 +154,7 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         reason=state.choice_reason,
     )
     log.info("step=%d action=%s size=%d reason=%s", step, chosen.rendering, len(result), state.choice_reason)
-    update: dict = {
+    update: Update = {
         "actions": state.actions + [chosen.action],
         "results": state.results + [result],
         "records": state.records + [record],
@@ -157,45 +167,58 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return update
 
 
-def audit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+def audit(state: AgentState, ctx: AgentContext) -> Update:
     """After solving: abstain when the trajectory found no supporting facts."""
-    ctx = runtime.context
-    if state.abstained:
-        return {}
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation_of(state.actions))
     if missing is not None:
         return {"abstained": True, "reason": missing, "answers": []}
+    return {}
+
+
+def answer(state: AgentState, ctx: AgentContext) -> Update:
+    """The final answers: none when abstaining, else ranked, with a confidence for risk-coverage."""
+    if state.abstained:
+        return {"answers": [], "confidence": 0.0}
     return {"confidence": confidence(state)}
 
 
-def _abstain(why: str) -> dict:
+def _abstain(why: str) -> Update:
     """End the loop gracefully: abstain, saying why (never raise out of the graph)."""
     return {"done": True, "abstained": True, "reason": why, "answers": []}
 
 
+# -- batching: which questions a node applies to, and one question's failure as its own -------------
+
 def _unfinished(state: AgentState) -> bool:
     return not state.done
+
+
+def _solved(state: AgentState) -> bool:
+    return not state.abstained
 
 
 def _every(state: AgentState) -> bool:
     return True
 
 
-def for_each(node, applies=_unfinished):
-    """A batch node: `node` applied to every question it `applies` to. One question's bug makes
-    that question abstain (and is logged); it never ends the batch."""
+def _guarded(state: AgentState, work: Callable[[], Update]) -> Update:
+    try:
+        return work()
+    except AriError:
+        raise
+    except Exception as exc:  # reported as this question's abstention
+        log.exception("agent failed on %r", state.question)
+        return _abstain(f"internal error: {type(exc).__name__}: {exc}")
+
+
+def for_each(node: Callable[[AgentState, AgentContext], Update], applies: Callable[[AgentState], bool] = _unfinished):
+    """A batch node: `node` applied to every question it `applies` to."""
 
     def batch_node(batch: BatchState, runtime: Runtime[AgentContext]) -> dict:
         states = []
         for state in batch.questions:
             if applies(state):
-                try:
-                    update = node(state, runtime)
-                except AriError:
-                    raise
-                except Exception as exc:  # reported as this question's abstention
-                    log.exception("agent failed on %r", state.question)
-                    update = _abstain(f"internal error: {type(exc).__name__}: {exc}")
+                update = _guarded(state, lambda s=state: node(s, runtime.context))
                 if update:
                     state = replace(state, **update)
             states.append(state)
@@ -205,36 +228,65 @@ def for_each(node, applies=_unfinished):
     return batch_node
 
 
-def route_batch(batch: BatchState) -> Literal["enumerate", "audit"]:
+def for_all(node: Callable[[list[AgentState], AgentContext], list[Update]], applies: Callable[[AgentState], bool] = _unfinished):
+    """A batch node whose work is one call for all the questions it applies to (embedding, memory
+    matching). When that call fails, each question is retried alone, so a bad one fails by itself."""
+
+    def batch_node(batch: BatchState, runtime: Runtime[AgentContext]) -> dict:
+        states = list(batch.questions)
+        chosen = [i for i, s in enumerate(states) if applies(s)]
+        if not chosen:
+            return {"questions": states}
+        try:
+            updates = node([states[i] for i in chosen], runtime.context)
+        except AriError:
+            raise
+        except Exception:
+            updates = [_guarded(states[i], lambda s=states[i]: node([s], runtime.context)[0]) for i in chosen]
+        for i, update in zip(chosen, updates):
+            if update:
+                states[i] = replace(states[i], **update)
+        return {"questions": states}
+
+    batch_node.__name__ = node.__name__
+    return batch_node
+
+
+def after_judge(batch: BatchState) -> Literal["match_methodology", "answer"]:
+    return "match_methodology" if any(map(_unfinished, batch.questions)) else "answer"
+
+
+def around_the_loop(batch: BatchState) -> Literal["enumerate", "audit"]:
     """Around the loop again while any question is unfinished."""
     return "enumerate" if any(map(_unfinished, batch.questions)) else "audit"
 
 
 def recursion_limit(max_steps: int) -> int:
-    """Graph steps a batch can take: three before the loop, four per action step, the audit."""
-    return 3 + 4 * max_steps + 2
+    """Graph steps a batch can take: four before the loop, four per action step, audit and answer."""
+    return 4 + 4 * max_steps + 3
 
 
-def build_graph():
+def build_graph():  # noqa: ANN201 - a compiled LangGraph graph
     graph = StateGraph(BatchState, context_schema=AgentContext)
-    for name, node, applies in (
-        ("analyse", analyse, _every),
-        ("match_methodology", match_methodology, _every),
-        ("judge", judge, _every),
-        ("enumerate", enumerate_step, _unfinished),
-        ("filter", filter_step, _unfinished),
-        ("decide", decide, _unfinished),
-        ("execute", execute, _unfinished),
-        ("audit", audit, _every),
-    ):
-        graph.add_node(name, for_each(node, applies))
+    graph.add_node("analyse", for_all(analyse, _every))
+    graph.add_node("judge", for_each(judge))
+    graph.add_node("match_methodology", for_all(match_methodology))
+    graph.add_node("plan", for_each(plan))
+    graph.add_node("enumerate", for_each(enumerate_step))
+    graph.add_node("filter", for_each(filter_step))
+    graph.add_node("decide", for_each(decide))
+    graph.add_node("execute", for_each(execute))
+    graph.add_node("audit", for_each(audit, _solved))
+    graph.add_node("answer", for_each(answer, _every))
     graph.add_edge(START, "analyse")
-    graph.add_edge("analyse", "match_methodology")
-    graph.add_edge("match_methodology", "judge")
-    graph.add_conditional_edges("judge", route_batch)
+    graph.add_edge("analyse", "judge")
+    graph.add_conditional_edges("judge", after_judge)
+    graph.add_edge("match_methodology", "plan")
+    graph.add_edge("plan", "enumerate")
     graph.add_edge("enumerate", "filter")
     graph.add_edge("filter", "decide")
     graph.add_edge("decide", "execute")
-    graph.add_conditional_edges("execute", route_batch)
-    graph.add_edge("audit", END)
+    graph.add_conditional_edges("execute", around_the_loop)
+    graph.add_edge("audit", "answer")
+    graph.add_edge("answer", END)
     return graph.compile()

@@ -1,49 +1,61 @@
-"""Binding abstract programs to a question: from `getTime(E1, R, E2) -> ...` to concrete actions.
+"""Planning: binding a methodology's abstract programs to a question, before any action is taken.
 
-The offline decider plans before it acts: it takes the methodology's programs best first, binds
-each abstract step to the concrete candidate the question supports best (entity roles, relation
-fit), executes the bound program on the KG, and commits to the first program that yields an
-answer of the kind the question asks for. Acting then follows the plan step by step through the
-normal enumerate -> filter -> decide -> execute loop.
+The plan node of the graph takes the question's programs best first (`agents.methodology`), binds
+each abstract step to the concrete candidate the question supports best (entity roles, relation fit),
+executes the bound program on the KG, and keeps the first program that yields an answer of the kind
+the question asks for. The plan lives in the question's state: the filter gives its next action a
+seat among the candidates every decider sees, the offline decider follows it, and an LLM decider
+is shown it as grounded guidance.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
+from actions.programs import AbstractStep, Program
 from agents.analysis.types import QuestionAnalysis
+from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
+from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
 
 
 @dataclass
 class Plan:
-    program: list[str]  # the abstract program
+    program: Program  # the abstract program
     actions: list  # its binding, one concrete action per step
     results: list[list[Item]]
     score: float  # mean binding score of its lookups
+    why: str = ""  # which methodology program it is, and its record
+    bindings: dict[str, str] = field(default_factory=dict)  # "E1" -> KG name, "R" -> relation
+
+    def next_action(self, step: int):  # noqa: ANN201 - an actions.templates action, or None
+        """The planned action of step `step` (0-based), None past the plan's end."""
+        return self.actions[step] if step < len(self.actions) else None
 
 
-def reads(action) -> set[int]:
-    """The earlier steps an action reads: its source, a reference step, or a same-period join."""
-    steps = set()
-    for name in ("source", "reference", "time"):
-        value = getattr(action, name, None)
-        if isinstance(value, int) and not isinstance(value, bool):
-            steps.add(value)
-    return steps
-
-
-def has_dead_steps(actions: list) -> bool:
-    """Whether some step's result is never read by a later step (the last step is the answer)."""
-    read = set().union(*(reads(a) for a in actions)) if actions else set()
-    return any(k not in read for k in range(1, len(actions)))
-
-
-LIST_OPERATIONS = frozenset({"getBefore", "getAfter", "getBetween", "getFirst", "getLast"})
+def make_plan(
+    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig
+) -> tuple[Plan | None, str]:
+    """The first of `guides` that binds, with why it was chosen; or None and why none did."""
+    seen: set[Program] = set()
+    for rank, guide in enumerate(guides, 1):
+        if guide.program in seen:
+            continue
+        if len(seen) >= config.max_programs:
+            break
+        seen.add(guide.program)
+        plan = bind_program(store, analysis, guide.program, config)
+        if plan is not None:
+            plan.why = guide.describe(rank)
+            return plan, plan.why
+    return None, (
+        f"none of the {len(seen)} programs of the methodology can be carried out on the KG "
+        "for this question's entities and relation"
+    )
 
 
 def question_context(
@@ -64,22 +76,15 @@ def relation_of(actions: list) -> str | None:
     return next((r for a in actions if isinstance(r := getattr(a, "relation", None), str)), None)
 
 
-def bind_program(
-    store: TKGStore,
-    analysis: QuestionAnalysis,
-    program: list[str],
-    relation_floor: float = 0.5,
-    alternatives: int = 3,
-) -> Plan | None:
+def bind_program(store: TKGStore, analysis: QuestionAnalysis, program: Program, config: PlannerConfig) -> Plan | None:
     """The best binding of `program` whose every step is non-empty and whose answer fits the question.
 
     Each step takes the best-scoring candidate with the wanted signature; when a binding leads to an
-    empty step, the next `alternatives` bindings of that step are tried (depth-first).
+    empty step, the next `config.alternatives` bindings of that step are tried (depth-first).
     """
     roles = entity_roles(analysis)
     entities = current_entities(analysis)
-    base = question_context(analysis)
-    scorer = binding_scorer(analysis, relation_floor)
+    scorer = binding_scorer(analysis, config.relation_floor)
 
     def extend(context: ActionContext, actions: list, scores: list[float]) -> Plan | None:
         step = len(actions)
@@ -87,7 +92,7 @@ def bind_program(
             if not _answers_fit(analysis, context.results[-1]):
                 return None
             mean = sum(scores) / len(scores) if scores else 0.0
-            return Plan(program, actions, context.results, mean)
+            return Plan(program, actions, context.results, mean, bindings=_bindings(program, actions))
         options = []
         bound_relation = relation_of(actions)
         for action in _step_options(store, context, entities, program[step], roles):
@@ -98,7 +103,7 @@ def bind_program(
             if score is not None:
                 options.append((score, action))
         options.sort(key=lambda o: (-o[0], o[1].render()))
-        for score, action in options[:alternatives]:
+        for score, action in options[: config.alternatives]:
             result = action.execute(store, context)
             if not result:
                 continue
@@ -108,19 +113,36 @@ def bind_program(
                 return plan
         return None
 
-    return extend(base, [], [])
+    return extend(question_context(analysis), [], [])
 
 
-def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: str, roles: dict[str, str]):
+def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: AbstractStep, roles: dict[str, str]):
     """The non-empty actions of the current step whose abstract form is `step`: lookups from the
     candidate pool, list operations over the earlier results (only the matching ones are run)."""
-    if step.split("(")[0] not in LIST_OPERATIONS | {"answer"}:
+    if step.is_lookup:
         return [c.action for c in enumerate_candidates(store, context, entities, operations=False).matching(step, roles)]
+    text = step.render()
     sources = range(1, len(context.results) + 1)
     return [
         a for a in list_operations(context, context.times, sources)
-        if a not in context.actions and a.abstract(roles) == step and a.execute(store, context)
+        if a not in context.actions and a.abstract(roles) == text and a.execute(store, context)
     ]
+
+
+def _bindings(program: Program, actions: list) -> dict[str, str]:
+    """Which KG name plays each role of the program, and which relation R is ("E1" -> "Iran")."""
+    bound: dict[str, str] = {}
+    for step, action in zip(program, actions):
+        if not step.is_lookup:
+            continue
+        names = [getattr(action, f) for f in ("head", "tail") if isinstance(getattr(action, f, None), str)]
+        for role, name in zip([a for a in step.args if a.startswith("E")], names):
+            if role in step.roles:  # "E?" is an entity the question does not mention
+                bound.setdefault(role, name)
+        relation = getattr(action, "relation", None)
+        if isinstance(relation, str):
+            bound.setdefault("R", relation)
+    return bound
 
 
 def _answers_fit(analysis: QuestionAnalysis, items: list[Item]) -> bool:

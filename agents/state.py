@@ -11,6 +11,7 @@ import numpy as np
 from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
+from agents.planner import Plan
 from memory.trace import StepRecord
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ class Candidate:
     action: Any  # an actions.templates action
     size: int  # how many facts / items it returns (> 0)
     score: float = 0.0
+    suggested: bool = False  # the plan's next action (the matched methodology's step, bound to the question)
 
     @property
     def rendering(self) -> str:
@@ -57,7 +59,14 @@ class AgentState:
     """The matched cluster's methodology (memory.Methodology), or None."""
 
     fallback_methodology: Any = None
-    """The methodology induced over all questions, tried when the cluster's programs do not fit."""
+    """The next clusters' programs and every other program the memory knows, tried when the
+    cluster's programs do not fit (`agents.methodology.match_methodologies`)."""
+
+    plan: Plan | None = None
+    """The methodology program bound to this question (`agents.planner`), or None."""
+
+    plan_note: str = ""
+    """Why the plan was chosen, or why no program of the methodology could be bound."""
 
     actions: list[Any] = field(default_factory=list)
     """Actions executed so far, in order; action k's result is results[k-1] (step #k)."""
@@ -73,18 +82,12 @@ class AgentState:
 
     all_candidates: Sequence[Any] = ()
     """Every non-empty candidate of the current step (an `actions.enumerate.CandidatePool`, in
-    enumeration order; the offline decider may widen to them)."""
-
-    all_scores: np.ndarray | None = None
-    """The filter's score of each of `all_candidates`, in the same order."""
+    enumeration order)."""
 
     chosen: Candidate | None = None
     """The decider's choice, waiting to be executed."""
 
     choice_reason: str = ""
-
-    feedback: str | None = None
-    """A parse error to show the decider on its next try."""
 
     answers: list[str] = field(default_factory=list)
     """Ranked answers in display form."""
@@ -113,6 +116,7 @@ class AgentContext:
     store: "TKGStore"
     decider: "Decider"
     config: "AgentConfig"
-    analyzer: Any
+    analyzer: Any  # agents.analysis.analyzer.QuestionAnalyzer
     candidate_filter: Any  # actions.filtering.CandidateFilter
+    embedder: Any  # ari.base.embedding.Embedder
     memory: Any = None

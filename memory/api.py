@@ -19,6 +19,7 @@ from typing import Callable
 
 import numpy as np
 
+from actions.programs import Program
 from memory.trace import Trace
 from ari.base.embedding import Embedder, default_model_path, get_embedder
 from ari.base.errors import MemoryStoreError, UsageError
@@ -241,10 +242,10 @@ class Memory:
                 if cluster == ALL_TRACES:
                     continue
                 for stat in methodology.programs:
-                    support[tuple(stat.program)] += stat.support
-                    tried[tuple(stat.program)] += stat.support / stat.success_rate if stat.success_rate > 0 else 0
+                    support[stat.program.texts] += stat.support
+                    tried[stat.program.texts] += stat.support / stat.success_rate if stat.success_rate > 0 else 0
             loaded.library = [
-                ProgramStat(list(program), n, n / tried[program] if tried[program] else 0.0)
+                ProgramStat(Program.parse(program), n, n / tried[program] if tried[program] else 0.0)
                 for program, n in sorted(support.items(), key=lambda kv: (-kv[1], kv[0]))
             ]
         return loaded.library

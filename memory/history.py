@@ -24,8 +24,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from memory.trace import StepRecord, Trace
 from ari.base.errors import MemoryStoreError
+from actions.programs import Program
 from memory.clustering import FEATURES, RAW
-from memory.migrations import is_current, migrate, now, program_text
+from memory.migrations import is_current, migrate, now
 from memory.types import Methodology, ProgramStat
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -369,8 +370,8 @@ class HistoryStore:
                 "cluster_id": m.cluster_id,
                 "source": m.source,
                 "text": m.text,
-                "programs": json.dumps([list(p) for p in m.programs]),
-                "pitfalls": json.dumps([list(p) for p in m.pitfalls]),
+                "programs": json.dumps([_stat_row(p) for p in m.programs]),
+                "pitfalls": json.dumps([_stat_row(p) for p in m.pitfalls]),
             }
             for m in methodologies
         ]
@@ -514,7 +515,7 @@ def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | Non
         "dataset": dataset,
         "split": split,
         "question_id": question_id,
-        "program": program_text(trace.program),
+        "program": trace.program.render(),
         "data": json.dumps(extra, ensure_ascii=False) if extra else None,
     }
 
@@ -550,4 +551,9 @@ def _first_line(exc: Exception) -> str:
 
 def _program_stat(program: list[str], support: int, success_rate: float, exemplars: list[str] | None = None) -> ProgramStat:
     """A stored program row; rows written before exemplars were kept have three fields."""
-    return ProgramStat(list(program), int(support), float(success_rate), tuple(exemplars or ()))
+    return ProgramStat(Program.parse(program), int(support), float(success_rate), tuple(exemplars or ()))
+
+
+def _stat_row(stat: ProgramStat) -> list:
+    """How a program's record is stored: [step texts, support, success rate, exemplars]."""
+    return [list(stat.program.texts), stat.support, stat.success_rate, list(stat.exemplars)]

@@ -23,10 +23,10 @@ programs and pitfalls are still the induced ones.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from actions.programs import Program, describe_step
 from memory.trace import Trace
 from memory.types import Methodology, ProgramStat
 
@@ -34,7 +34,6 @@ LABELLED = ("correct", "wrong", "abstained")
 MAX_PROGRAMS = 12  # ranked programs kept per methodology (a cluster may hold several wordings)
 MAX_EXEMPLARS = 8  # masked questions kept per program
 MAX_PITFALLS = 3  # failing programs kept as warnings
-ARROW = " -> "
 
 
 def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramStat]]:
@@ -43,7 +42,7 @@ def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramS
     total: Counter[tuple[str, ...]] = Counter()
     solved: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
     for trace in traces:
-        program = tuple(trace.program)
+        program = trace.program.texts
         if not program or trace.outcome not in LABELLED:
             continue  # unlabelled attempts say nothing about what works
         total[program] += 1
@@ -57,7 +56,7 @@ def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramS
 
     def stat(p: tuple[str, ...], support: int) -> ProgramStat:
         exemplars = tuple(q for q, _ in solved[p].most_common(MAX_EXEMPLARS))
-        return ProgramStat(list(p), support, round(correct[p] / total[p], 4), exemplars)
+        return ProgramStat(Program.parse(p), support, round(correct[p] / total[p], 4), exemplars)
 
     good = sorted((p for p in total if correct[p]), key=lambda p: (-score(p), -correct[p], len(p), p))
     bad = sorted((p for p in total if not correct[p]), key=lambda p: (-total[p], len(p), p))
@@ -78,16 +77,16 @@ def render(programs: list[ProgramStat], pitfalls: list[ProgramStat], traces: lis
         best = programs[0]
         lines.append(
             f"Solve them with this {len(best.program)}-step program, which was right {best.support} times "
-            f"({best.success_rate:.0%} of the attempts that followed it here): {ARROW.join(best.program)}."
+            f"({best.success_rate:.0%} of the attempts that followed it here): {best.program.render()}."
         )
         for alt in programs[1:]:
             lines.append(f"If a step finds nothing, an alternative that also worked ({alt.support} times, "
-                         f"{alt.success_rate:.0%}): {ARROW.join(alt.program)}.")
+                         f"{alt.success_rate:.0%}): {alt.program.render()}.")
     else:
         lines.append("No attempt at these questions has succeeded yet: look up the facts that link the question's "
                      "entities through its relation, apply its time constraint, and abstain when nothing supports an answer.")
     for pit in pitfalls:
-        lines.append(f"Pitfall, failed {pit.support} times and never right here: {ARROW.join(pit.program)}.")
+        lines.append(f"Pitfall, failed {pit.support} times and never right here: {pit.program.render()}.")
     lines.append("")
     lines.append("Step-by-step Guide:")
     if programs:
@@ -111,44 +110,6 @@ def _overview(traces: list[Trace]) -> str:
 def _majority(values) -> str | None:  # noqa: ANN001
     counts = Counter(v for v in values if v)
     return counts.most_common(1)[0][0] if counts else None
-
-
-_SIGNATURE = re.compile(r"^\s*(\w+)\((.*)\)\s*$")
-
-
-def describe_step(signature: str) -> str:
-    """An abstract step in words: "getAfter(#2, #1)" -> "Keep the results of step 2 that come after ..."."""
-    match = _SIGNATURE.match(signature)
-    if not match:
-        return f"Apply {signature}."
-    name, args = match.group(1), [a.strip() for a in match.group(2).split(",") if a.strip()]
-    arg = args + [""] * 3
-
-    def when(value: str) -> str:
-        if not value:
-            return ""
-        if value.startswith("#"):
-            return f" in the same period as the time found in step {value[1:]}"
-        return f" at the question's time {value}"
-
-    def ref(value: str) -> str:
-        return f"the earliest time found in step {value[1:]}" if value.startswith("#") else f"the question's time {value}"
-
-    def step(value: str) -> str:
-        return f"step {value[1:]}" if value.startswith("#") else value
-
-    phrases: dict[str, Callable[[], str]] = {
-        "getHeadEntity": lambda: f"Find who or what did R to {arg[0]}{when(arg[2])}.",
-        "getTailEntity": lambda: f"Find who or what {arg[0]} did R to{when(arg[2])}.",
-        "getTime": lambda: f"Find when {arg[0]} did R to {arg[2]}.",
-        "getBefore": lambda: f"Keep the results of {step(arg[0])} that come strictly before {ref(arg[1])}.",
-        "getAfter": lambda: f"Keep the results of {step(arg[0])} that come strictly after {ref(arg[1])}.",
-        "getBetween": lambda: f"Keep the results of {step(arg[0])} between {arg[1]} and {arg[2]}, inclusive.",
-        "getFirst": lambda: f"Keep the earliest result(s) of {step(arg[0])}.",
-        "getLast": lambda: f"Keep the latest result(s) of {step(arg[0])}.",
-        "answer": lambda: f"Answer with the entities of {step(arg[0])}, or its times at the question's granularity.",
-    }
-    return phrases[name]() if name in phrases else f"Apply {signature}."
 
 
 # -- with an LLM ---------------------------------------------------------------------------------
@@ -193,7 +154,7 @@ def summary_prompt(traces: list[Trace], programs: list[ProgramStat], samples: in
     """The reference summarisation prompt for one cluster: up to `samples` correct and incorrect attempts."""
     correct = [t for t in traces if t.outcome == "correct"][:samples]
     incorrect = [t for t in traces if t.outcome in ("wrong", "abstained")][:samples]
-    listed = "\n".join(f"- {ARROW.join(p.program)} ({p.support}, {p.success_rate:.0%})" for p in programs) or "- none yet"
+    listed = "\n".join(f"- {p.program.render()} ({p.support}, {p.success_rate:.0%})" for p in programs) or "- none yet"
     return SUMMARY_PROMPT.format(
         programs=listed,
         correct="\n\n".join(_sample(t) for t in correct) or "(none)",

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ari.base.errors import UsageError
 from memory.history import HistoryStore
-from memory.induction import ARROW
 from memory.types import ALL_TRACES, Methodology
 
 
@@ -110,8 +109,8 @@ def export(history: HistoryStore, fmt: str, version: int | None = None) -> str:
 def _markdown_methodology(m: Methodology) -> list[str]:
     lines = [f"Methodology ({m.source}):", "", "```text", m.text, "```", ""]
     lines += ["| program | support | success |", "| --- | ---: | ---: |"]
-    lines += [f"| `{ARROW.join(p.program)}` | {p.support} | {p.success_rate:.0%} |" for p in m.programs]
-    lines += [f"| pitfall: `{ARROW.join(p.program)}` | {p.support} | {p.success_rate:.0%} |" for p in m.pitfalls]
+    lines += [f"| `{p.program.render()}` | {p.support} | {p.success_rate:.0%} |" for p in m.programs]
+    lines += [f"| pitfall: `{p.program.render()}` | {p.support} | {p.success_rate:.0%} |" for p in m.pitfalls]
     return lines
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from actions.programs import Program
+
 
 @dataclass
 class StepRecord:
@@ -33,9 +35,9 @@ class Trace:
     answer_type: str | None = None
 
     @property
-    def program(self) -> list[str]:
+    def program(self) -> Program:
         """The abstract action program this trace followed."""
-        return [s.abstract for s in self.steps if s.abstract]
+        return Program.parse([s.abstract for s in self.steps if s.abstract])
 
     def to_dict(self) -> dict:
         return asdict(self)

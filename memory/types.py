@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from actions.programs import Program
+
 ALL_TRACES = -1  # cluster id of the methodology induced from every trace (the no-clustering ablation)
 
 
@@ -15,7 +17,7 @@ class ProgramStat(NamedTuple):
     pitfall it is the number of traces that followed it, none of them correct.
     """
 
-    program: list[str]  # entity-free step signatures, e.g. ["getTime(E1, R, E2)", "answer(#1)"]
+    program: Program  # entity-free steps, e.g. getTime(E1, R, E2) -> answer(#1)
     support: int
     success_rate: float  # correct / all labelled traces with this program in the cluster
     exemplars: tuple[str, ...] = ()  # masked questions it solved, most frequent first (for inspection)
@@ -38,6 +40,11 @@ class Methodology:
             "clustering_version": self.clustering_version,
             "source": self.source,
             "text": self.text,
-            "programs": [p._asdict() for p in self.programs],
-            "pitfalls": [p._asdict() for p in self.pitfalls],
+            "programs": [stat_dict(p) for p in self.programs],
+            "pitfalls": [stat_dict(p) for p in self.pitfalls],
         }
+
+
+def stat_dict(stat: ProgramStat) -> dict:
+    """A program's record in JSON form (the program as its list of step texts)."""
+    return {**stat._asdict(), "program": list(stat.program.texts), "exemplars": list(stat.exemplars)}

@@ -108,5 +108,5 @@ def test_postgresql_round_trip_and_learning_tables(postgres_url):
         store.save_methodologies(version, [Methodology(1, "Overall Instruction: x", [ProgramStat(["answer(#1)"], 1, 1.0)])])
         assert store.latest_clustering().centroids.tolist() == [[1.0, 0.0], [0.0, 1.0]]
         [stat] = store.methodologies(version)[1].programs
-        assert (stat.program, stat.support, stat.success_rate) == (["answer(#1)"], 1, 1.0)
+        assert (list(stat.program.texts), stat.support, stat.success_rate) == (["answer(#1)"], 1, 1.0)
         assert [r.id for r in store.records(cluster=1)] == [trace_id]

@@ -20,6 +20,6 @@ def test_program_stats_keep_the_questions_each_program_solved():
         _trace("Whom did {E1} visit?", HEAD, "wrong"),
     ]
     programs, _ = program_stats(traces)
-    by_program = {tuple(p.program): p for p in programs}
+    by_program = {p.program.texts: p for p in programs}
     assert by_program[tuple(HEAD)].exemplars == ("Who visited {E1}?",)
     assert by_program[tuple(TAIL)].exemplars == ("Whom did {E1} visit?",)

@@ -31,7 +31,7 @@ def test_round_trip_keeps_every_field(tmp_path):
     assert record.id == trace_id
     assert record.trace == trace
     assert (record.dataset, record.split, record.question_id) == ("multitq", "dev", "42")
-    assert record.trace.program == ["getTailEntity(E1, R, T)", "answer(#1)"]
+    assert list(record.trace.program.texts) == ["getTailEntity(E1, R, T)", "answer(#1)"]
     assert record.trace.steps[0].candidates[1] == "getHeadEntity(Iran, Criticize, 2005)"
 
 
@@ -99,7 +99,7 @@ def test_old_schema_memory_opens_after_migration(tmp_path):
     assert trace.question == "When did A first visit B?"
     assert trace.decider == "openai:gpt-4o-mini" and trace.outcome == "correct"
     assert trace.answers == ["2005-03-02"]
-    assert trace.program == ["getTime(E1, R, E2)", "getFirst(#1)", "answer(#2)"]
+    assert list(trace.program.texts) == ["getTime(E1, R, E2)", "getFirst(#1)", "answer(#2)"]
     assert trace.steps[0].reason == ""  # the field v1 lacked takes its default
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT program FROM traces WHERE id = 1").fetchone()[0] == (

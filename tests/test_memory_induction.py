@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from memory.trace import StepRecord, Trace
-from memory.induction import describe_step, induce, program_stats, summary_prompt, with_llm
+from actions.programs import describe_step
+from memory.induction import induce, program_stats, summary_prompt, with_llm
 
 
 def stats(found: list) -> list[tuple]:
     """(program, support, success_rate) of each ProgramStat; fields added later are not compared here."""
-    return [(p.program, p.support, p.success_rate) for p in found]
+    return [(list(p.program.texts), p.support, p.success_rate) for p in found]
 
 
 def trace(program: list[str], outcome: str | None, masked: str = "Who did {E1} criticise in {T1}?") -> Trace:
@@ -37,7 +38,7 @@ def test_ranking_is_smoothed_rate_times_support():
     # (9+1)/(30+2)*9 = 2.81 beats (3+1)/(3+2)*3 = 2.4 although its rate is far lower
     traces = [trace(TAIL, "correct")] * 9 + [trace(TAIL, "wrong")] * 21 + [trace(LONG, "correct")] * 3
     programs, _ = program_stats(traces)
-    assert [p.program for p in programs] == [TAIL, LONG]
+    assert [list(p.program.texts) for p in programs] == [TAIL, LONG]
 
 
 def test_induced_text_has_both_parts_entity_free_and_numbered():

@@ -92,9 +92,9 @@ def test_three_kinds_give_three_clusters_with_their_program_and_pitfall(learnt):
         [cluster] = {c for c in range(3) if all(t.qtype == qtype for t in memory.history.traces(cluster=c))
                      and memory.history.traces(cluster=c)}
         m = methodologies[cluster]
-        assert m.programs[0].program == good and m.programs[0].support == 3 * len(questions)
+        assert list(m.programs[0].program.texts) == good and m.programs[0].support == 3 * len(questions)
         assert m.programs[0].success_rate == 1.0
-        assert [p.program for p in m.pitfalls] == [bad]
+        assert [list(p.program.texts) for p in m.pitfalls] == [bad]
         assert "Step-by-step Guide:" in m.text
 
 
@@ -102,7 +102,7 @@ def test_match_assigns_new_questions_to_their_kind(learnt, embedder):
     memory, _ = learnt
     for qtype, question in NEW_QUESTIONS.items():
         m = memory.match(question)
-        assert m is not None and m.programs[0].program == KINDS[qtype][1], qtype
+        assert m is not None and list(m.programs[0].program.texts) == KINDS[qtype][1], qtype
         precomputed = memory.match(question, embedding=embedder.embed_batch([memory.key(question)])[0])
         assert precomputed.cluster_id == m.cluster_id
 
@@ -117,7 +117,7 @@ def test_match_is_fast_with_precomputed_embeddings(learnt, embedder):
     per_second = 300 / (time.perf_counter() - started)
     assert per_second > 1000, per_second
     batch = memory.match_many(["q"] * 3, embeddings=vectors)
-    assert [m.programs[0].program for m in batch] == [KINDS[k][1] for k in NEW_QUESTIONS]
+    assert [list(m.programs[0].program.texts) for m in batch] == [KINDS[k][1] for k in NEW_QUESTIONS]
 
 
 def test_without_clustering_one_methodology_from_all_traces(learnt, embedder):
@@ -127,7 +127,7 @@ def test_without_clustering_one_methodology_from_all_traces(learnt, embedder):
     assert matched == {ALL_TRACES}
     m = flat.match("anything")
     # 12 correct equal traces outrank 9 + 9 of the other kinds; between equals the shorter program first
-    assert [p.program for p in m.programs] == [KINDS["equal"][1], KINDS["first_last"][1], KINDS["before_last"][1]]
+    assert [list(p.program.texts) for p in m.programs] == [KINDS["equal"][1], KINDS["first_last"][1], KINDS["before_last"][1]]
 
 
 def test_relearning_makes_a_new_version_and_clamps_k(tmp_path, embedder):

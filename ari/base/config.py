@@ -17,6 +17,21 @@ def ari_home() -> Path:
 
 
 @dataclass
+class PlannerConfig:
+    """How the planner binds a methodology's abstract programs to one question (`agents.planner`)."""
+
+    relation_floor: float = 0.5
+    """A lookup's relation must score at least this share of the question's best relation to be
+    bound: below it the question is not about that relation. Also bounds the program search."""
+
+    max_programs: int = 64
+    """Distinct programs bound per question before giving up (a binding costs about a millisecond)."""
+
+    alternatives: int = 3
+    """Bindings of one step tried, best first, when the best one leads to an empty step."""
+
+
+@dataclass
 class AgentConfig:
     decider: str = "offline"  # decider name: offline | openai:<model> | vllm:<model path>
     max_steps: int = 5  # most KG actions per question (the paper uses 5)
@@ -31,7 +46,8 @@ class AgentConfig:
     llm_timeout_s: float = 60.0  # per request
     llm_retries: int = 3  # retries with exponential backoff on timeouts and 5xx
     llm_temperature: float = 0.0
-    extra: dict = field(default_factory=dict)  # backend-specific options
+    planner: PlannerConfig = field(default_factory=PlannerConfig)  # binding methodology programs
+    extra: dict = field(default_factory=dict)  # backend-specific options (vllm engine arguments)
 
     @classmethod
     def from_env(cls, **overrides: object) -> "AgentConfig":
@@ -55,4 +71,7 @@ class AgentConfig:
     @classmethod
     def from_dict(cls, data: dict) -> "AgentConfig":
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        known = {k: v for k, v in data.items() if k in names}
+        if isinstance(known.get("planner"), dict):
+            known["planner"] = PlannerConfig(**known["planner"])
+        return cls(**known)

@@ -82,7 +82,6 @@ def show(
     json_out: JsonOption = False,
 ) -> None:
     """A cluster's methodology text and the programs (and pitfalls) it was induced from."""
-    from memory.induction import ARROW
     from memory.inspection import methodology
 
     with _open(memory) as mem:
@@ -97,9 +96,9 @@ def show(
     for column, justify in (("", "left"), ("program", "left"), ("support", "right"), ("success", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for p in found.programs:
-        table.add_row("program", ARROW.join(p.program), str(p.support), f"{p.success_rate:.0%}")
+        table.add_row("program", p.program.render(), str(p.support), f"{p.success_rate:.0%}")
     for p in found.pitfalls:
-        table.add_row("pitfall", ARROW.join(p.program), str(p.support), f"{p.success_rate:.0%}")
+        table.add_row("pitfall", p.program.render(), str(p.support), f"{p.success_rate:.0%}")
     out.print(table)
 
 

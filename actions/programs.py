@@ -1,0 +1,236 @@
+"""Abstract programs: the entity-free form of an action sequence, parsed and rendered here only.
+
+An abstract step names a template and its arguments by role: `E1`, `E2` (the question's entities,
+`E?` one it does not mention), `R` (the relation), `T`, `T1`, `T2` (the question's times) and `#k`
+(the result of step k, 1-based):
+
+    getTime(E1, R, E2) -> getHeadEntity(E2, R) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)
+
+This is the vocabulary shared by the actions (`Action.abstract(roles)` renders with `render_step`),
+the program search, the planner, the memory (which stores programs as their step texts) and the
+prompts. Everything a planner reads off a program (its temporal operations, the roles it binds,
+its dated variant, whether its joins keep their entity in place) is a property of `Program`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+ARROW = " -> "
+LOOKUPS = frozenset({"getHeadEntity", "getTailEntity", "getTime"})
+LIST_OPERATIONS = frozenset({"getBefore", "getAfter", "getBetween", "getFirst", "getLast"})
+OPERATION_OF = {"getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between"}
+"""The temporal operation each list operation performs (a lookup joined on #k performs "same")."""
+
+
+def render_step(template: str, args: Sequence[str]) -> str:
+    """The one text form of a step: `getAfter(#2, #1)` (an unparsed text stays as it was)."""
+    if not args and not template.isidentifier():
+        return template
+    return f"{template}({', '.join(args)})"
+
+
+@dataclass(frozen=True, slots=True)
+class AbstractStep:
+    template: str
+    args: tuple[str, ...]
+
+    @staticmethod
+    def parse(text: str) -> AbstractStep:
+        return _parse_step(text.strip())
+
+    def render(self) -> str:
+        return render_step(self.template, self.args)
+
+    __str__ = render
+
+    @property
+    def is_lookup(self) -> bool:
+        return self.template in LOOKUPS
+
+    @property
+    def is_list_operation(self) -> bool:
+        return self.template in LIST_OPERATIONS
+
+    @property
+    def reads(self) -> tuple[int, ...]:
+        """The earlier steps this step reads (`#k` arguments)."""
+        return tuple(int(a[1:]) for a in self.args if a.startswith("#") and a[1:].isdigit())
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The question entities it names (`E1`, `E2` ...; `E?` is no role)."""
+        return frozenset(a for a in self.args if a.startswith("E") and a[1:].isdigit())
+
+    @property
+    def times(self) -> frozenset[str]:
+        """The question times it constrains by (`T`, `T1`, `T2`)."""
+        return frozenset(a for a in self.args if a == "T" or (a.startswith("T") and a[1:].isdigit()))
+
+    @property
+    def uses_time(self) -> bool:
+        return bool(self.times)
+
+    @property
+    def joins(self) -> int | None:
+        """The step a same-period lookup joins on (`getHeadEntity(E1, R, #1)` -> 1), else None."""
+        if self.template in ("getHeadEntity", "getTailEntity") and len(self.args) == 3 and self.args[2].startswith("#"):
+            return int(self.args[2][1:])
+        return None
+
+    @property
+    def operation(self) -> str | None:
+        """The temporal operation it performs: before, after, between, first, last, same (a join)."""
+        return "same" if self.joins is not None else OPERATION_OF.get(self.template)
+
+
+@lru_cache(maxsize=8192)
+def _parse_step(text: str) -> AbstractStep:
+    name, bracket, rest = text.partition("(")
+    if not bracket or not rest.endswith(")") or not name.isidentifier():
+        return AbstractStep(text, ())  # not a step of ours: kept as an opaque name
+    args = tuple(a.strip() for a in rest[:-1].split(",") if a.strip())
+    return AbstractStep(name, args)
+
+
+@dataclass(frozen=True)
+class Program:
+    """A sequence of abstract steps; hashable, so programs key dictionaries and caches."""
+
+    steps: tuple[AbstractStep, ...]
+
+    @staticmethod
+    def parse(program: str | Iterable[str] | Program) -> Program:
+        """From "a -> b", or a sequence of step texts (as the memory stores them)."""
+        if isinstance(program, Program):
+            return program
+        texts = program.split(ARROW.strip()) if isinstance(program, str) else program
+        return _parse_program(tuple(t.strip() for t in texts if t.strip()))
+
+    def render(self) -> str:
+        return ARROW.join(self.texts)
+
+    __str__ = render
+
+    @cached_property
+    def texts(self) -> tuple[str, ...]:
+        """The step texts, as stored in the memory and shown in traces."""
+        return tuple(step.render() for step in self.steps)
+
+    def __iter__(self) -> Iterator[AbstractStep]:
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __getitem__(self, index: int) -> AbstractStep:
+        return self.steps[index]
+
+    @cached_property
+    def operations(self) -> frozenset[str]:
+        """The temporal operations it performs."""
+        return frozenset(op for step in self.steps if (op := step.operation) is not None)
+
+    @cached_property
+    def roles(self) -> frozenset[str]:
+        """The entity roles it binds: a question that mentions fewer entities cannot bind it."""
+        return frozenset().union(*(step.roles for step in self.steps))
+
+    @cached_property
+    def uses_time(self) -> bool:
+        return any(step.uses_time for step in self.steps)
+
+    @cached_property
+    def mentioned(self) -> frozenset[str]:
+        """What of the question it uses: entity roles and times."""
+        return self.roles.union(*(step.times for step in self.steps))
+
+    @cached_property
+    def has_dead_steps(self) -> bool:
+        """Whether some step's result is never read by a later one (the last step is the answer)."""
+        read = {k for step in self.steps for k in step.reads}
+        return any(k not in read for k in range(1, len(self.steps)))
+
+    def dated(self) -> Program | None:
+        """The program with its answer lookup (the last entity lookup without a time) restricted to
+        the question's time; None when it already uses a time or has no such lookup.
+
+        "Who first criticised Iraq in 2006?" fits the cluster of "Who first criticised Iraq?" except
+        for the year: the methodology need not have seen the dated form of every program."""
+        if self.uses_time:
+            return None
+        for index in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[index]
+            undated = len(step.args) == 2 and step.args[1] == "R" and step.args[0] in step.roles
+            if step.template in ("getHeadEntity", "getTailEntity") and undated:
+                restricted = AbstractStep(step.template, (*step.args, "T"))
+                return Program((*self.steps[:index], restricted, *self.steps[index + 1 :]))
+        return None
+
+    @cached_property
+    def consistent_joins(self) -> bool:
+        """Whether every same-period join keeps its entity where the referenced getTime had it.
+
+        After getTime(E2, R, E1) (E1 the tail), "who else did R to E1 that day" is
+        getHeadEntity(E1, R, #1): E1 stays the tail. getTailEntity(E1, R, #1) asks what E1 did to
+        others, which answers the question only when R happens to be symmetric."""
+        for step in self.steps:
+            reference = step.joins
+            if reference is None or not 1 <= reference <= len(self.steps):
+                continue
+            referenced = self.steps[reference - 1]
+            if referenced.template != "getTime" or len(referenced.args) != 3:
+                continue
+            head, _relation, tail = referenced.args
+            entity = step.args[0]
+            if entity == tail and step.template != "getHeadEntity":
+                return False
+            if entity == head and entity != tail and step.template != "getTailEntity":
+                return False
+        return True
+
+
+@lru_cache(maxsize=8192)
+def _parse_program(texts: tuple[str, ...]) -> Program:
+    return Program(tuple(_parse_step(t) for t in texts))
+
+
+def asked_operations(cues: Iterable[str]) -> frozenset[str]:
+    """The temporal operations a question's cue words ask for ("same_month" -> a same-period join),
+    in the vocabulary of `Program.operations`."""
+    return frozenset("same" if cue.startswith("same") else cue for cue in cues)
+
+
+def describe_step(step: AbstractStep | str) -> str:
+    """An abstract step in words: "getAfter(#2, #1)" -> "Keep the results of step 2 that come after ..."."""
+    step = AbstractStep.parse(step) if isinstance(step, str) else step
+    arg = [*step.args, "", "", ""]
+
+    def when(value: str) -> str:
+        if not value:
+            return ""
+        if value.startswith("#"):
+            return f" in the same period as the time found in step {value[1:]}"
+        return f" at the question's time {value}"
+
+    def ref(value: str) -> str:
+        return f"the earliest time found in step {value[1:]}" if value.startswith("#") else f"the question's time {value}"
+
+    def source(value: str) -> str:
+        return f"step {value[1:]}" if value.startswith("#") else value
+
+    phrases = {
+        "getHeadEntity": lambda: f"Find who or what did R to {arg[0]}{when(arg[2])}.",
+        "getTailEntity": lambda: f"Find who or what {arg[0]} did R to{when(arg[2])}.",
+        "getTime": lambda: f"Find when {arg[0]} did R to {arg[2]}.",
+        "getBefore": lambda: f"Keep the results of {source(arg[0])} that come strictly before {ref(arg[1])}.",
+        "getAfter": lambda: f"Keep the results of {source(arg[0])} that come strictly after {ref(arg[1])}.",
+        "getBetween": lambda: f"Keep the results of {source(arg[0])} between {arg[1]} and {arg[2]}, inclusive.",
+        "getFirst": lambda: f"Keep the earliest result(s) of {source(arg[0])}.",
+        "getLast": lambda: f"Keep the latest result(s) of {source(arg[0])}.",
+        "answer": lambda: f"Answer with the entities of {source(arg[0])}, or its times at the question's granularity.",
+    }
+    phrase = phrases.get(step.template)
+    return phrase() if phrase is not None and step.args else f"Apply {step.render()}."

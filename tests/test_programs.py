@@ -1,0 +1,83 @@
+"""Abstract programs: parsed and rendered in one place, and what the planner reads off them."""
+
+from __future__ import annotations
+
+import pytest
+
+from actions.programs import AbstractStep, Program, asked_operations, describe_step
+
+JOIN_HEADS = Program.parse(("getTime(E2, R, E1)", "getHeadEntity(E1, R, #1)", "answer(#2)"))
+JOIN_MIXED = Program.parse(("getTime(E2, R, E1)", "getTailEntity(E1, R, #1)", "answer(#2)"))
+BEFORE_LAST = Program.parse("getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getLast(#3) -> answer(#4)")
+
+
+def test_parse_and_render_round_trip() -> None:
+    text = "getTime(E1, R, E2) -> getHeadEntity(E2, R, T) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)"
+    program = Program.parse(text)
+    assert program.render() == str(program) == text
+    assert Program.parse(program.texts) == program  # the memory stores the step texts
+    assert program[1] == AbstractStep("getHeadEntity", ("E2", "R", "T"))
+    assert AbstractStep.parse("not a step").render() == "not a step"
+
+
+def test_steps_know_what_they_read_and_name() -> None:
+    step = AbstractStep.parse("getAfter(#2, #1)")
+    assert step.reads == (2, 1) and step.operation == "after" and step.is_list_operation
+    join = AbstractStep.parse("getHeadEntity(E1, R, #1)")
+    assert join.joins == 1 and join.operation == "same" and join.roles == {"E1"} and join.is_lookup
+    assert AbstractStep.parse("getTailEntity(E?, R)").roles == frozenset()
+    assert AbstractStep.parse("getBetween(#1, T1, T2)").times == {"T1", "T2"}
+
+
+def test_operations_of_questions_and_programs_meet() -> None:
+    assert asked_operations(["before", "last"]) == BEFORE_LAST.operations == {"before", "last"}
+    assert asked_operations(["same_month"]) == JOIN_HEADS.operations == {"same"}
+    assert Program.parse(("getTailEntity(E1, R, T)", "answer(#1)")).operations == frozenset()
+
+
+def test_time_and_roles_used() -> None:
+    assert Program.parse(("getTailEntity(E1, R)", "getBefore(#1, T)", "answer(#2)")).uses_time
+    assert Program.parse(("getTailEntity(E1, R)", "getBetween(#1, T1, T2)", "answer(#2)")).uses_time
+    assert not BEFORE_LAST.uses_time
+    assert BEFORE_LAST.roles == {"E1", "E2"}
+    assert Program.parse(("getHeadEntity(E1, R)", "getFirst(#1)", "answer(#2)")).roles == {"E1"}
+    assert Program.parse(("getTailEntity(E1, R, T)", "answer(#1)")).mentioned == {"E1", "T"}
+
+
+def test_dead_steps() -> None:
+    assert not BEFORE_LAST.has_dead_steps
+    assert Program.parse(("getTailEntity(E1, R)", "getTailEntity(E2, R)", "answer(#2)")).has_dead_steps
+    assert not JOIN_HEADS.has_dead_steps  # the join reads #1
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        (("getTailEntity(E1, R)", "getFirst(#1)", "answer(#2)"), ("getTailEntity(E1, R, T)", "getFirst(#1)", "answer(#2)")),
+        # the answer lookup (the last undated one) takes the time
+        (
+            ("getHeadEntity(E2, R)", "getHeadEntity(E1, R)", "getAfter(#2, #1)", "answer(#3)"),
+            ("getHeadEntity(E2, R)", "getHeadEntity(E1, R, T)", "getAfter(#2, #1)", "answer(#3)"),
+        ),
+        (("getTailEntity(E1, R)", "getBefore(#1, T)", "answer(#2)"), None),  # uses the time already
+        (("getTime(E1, R, E2)", "getLast(#1)", "answer(#2)"), None),  # no entity lookup to restrict
+        (("getTailEntity(E?, R)", "answer(#1)"), None),  # an entity the question does not mention
+    ],
+)
+def test_dated_variant(program: tuple[str, ...], expected: tuple[str, ...] | None) -> None:
+    dated = Program.parse(program).dated()
+    assert (dated.texts if dated is not None else None) == expected
+
+
+def test_a_join_keeps_its_entity_where_get_time_had_it() -> None:
+    assert JOIN_HEADS.consistent_joins
+    assert Program.parse(("getTime(E1, R, E2)", "getTailEntity(E1, R, #1)", "answer(#2)")).consistent_joins
+    assert not JOIN_MIXED.consistent_joins
+    assert not Program.parse(("getTime(E1, R, E2)", "getHeadEntity(E1, R, #1)", "answer(#2)")).consistent_joins
+    assert BEFORE_LAST.consistent_joins  # no join at all
+
+
+def test_steps_in_words() -> None:
+    assert describe_step("getTime(E1, R, E2)") == "Find when E1 did R to E2."
+    assert describe_step(AbstractStep.parse("getFirst(#3)")) == "Keep the earliest result(s) of step 3."
+    assert describe_step("somethingNew(#1)") == "Apply somethingNew(#1)."
