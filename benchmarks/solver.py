@@ -57,11 +57,7 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
     """AgentConfig from the environment, then the run's explicit values (the API key stays in env)."""
     from ari.base.config import AgentConfig
 
-    config = AgentConfig.from_env()
-    for key, value in values.items():
-        if hasattr(config, key) and key != "llm_api_key":
-            setattr(config, key, value)
-    return config
+    return AgentConfig.from_env(**{k: v for k, v in values.items() if k in AgentConfig.field_names() and k != "llm_api_key"})
 
 
 def open_memory(url: str | None, use_clustering: bool = True):  # noqa: ANN201 - memory.Memory

@@ -7,7 +7,8 @@ and explicit arguments (CLI options). `to_dict()` is what benchmark runs write n
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
+from typing import get_type_hints
 from pathlib import Path
 
 
@@ -49,6 +50,13 @@ class AgentConfig:
     planner: PlannerConfig = field(default_factory=PlannerConfig)  # binding methodology programs
     extra: dict = field(default_factory=dict)  # backend-specific options (vllm engine arguments)
 
+    def __post_init__(self) -> None:
+        # a config read back from JSON (run.json, a worker process) carries its groups as dicts
+        for name, kind in get_type_hints(type(self)).items():
+            value = getattr(self, name)
+            if is_dataclass(kind) and isinstance(value, dict):
+                setattr(self, name, kind(**value))
+
     @classmethod
     def from_env(cls, **overrides: object) -> "AgentConfig":
         config = cls()
@@ -58,10 +66,7 @@ class AgentConfig:
             "llm_base_url": os.environ.get("OPENAI_BASE_URL"),
             "llm_api_key": os.environ.get("OPENAI_API_KEY"),
         }
-        for key, value in {**env, **overrides}.items():
-            if value is not None:
-                setattr(config, key, value)
-        return config
+        return replace(config, **{k: v for k, v in {**env, **overrides}.items() if v is not None})
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -69,9 +74,9 @@ class AgentConfig:
         return data
 
     @classmethod
+    def field_names(cls) -> frozenset[str]:
+        return frozenset(f.name for f in fields(cls))
+
+    @classmethod
     def from_dict(cls, data: dict) -> "AgentConfig":
-        names = {f.name for f in fields(cls)}
-        known = {k: v for k, v in data.items() if k in names}
-        if isinstance(known.get("planner"), dict):
-            known["planner"] = PlannerConfig(**known["planner"])
-        return cls(**known)
+        return cls(**{k: v for k, v in data.items() if k in cls.field_names()})
