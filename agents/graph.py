@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -65,7 +66,7 @@ def match_methodology(states: list[AgentState], ctx: AgentContext) -> list[Updat
     """The nearest cluster's methodology and a fallback, matched for the batch at once."""
     if ctx.memory is None or not ctx.config.use_methodology:
         return [{} for _ in states]
-    pairs = match_methodologies(ctx.memory, [s.analysis.masked for s in states])
+    pairs = match_methodologies(ctx.memory, [s.analysed.masked for s in states])
     return [{"methodology": primary, "fallback_methodology": fallback} for primary, fallback in pairs]
 
 
@@ -75,7 +76,7 @@ def judge(state: AgentState, ctx: AgentContext) -> Update:
     if not ctx.config.judge:
         return {}
     linker = getattr(ctx.analyzer, "relation_linker", None)
-    audit = audit_answerability(ctx.store, state.analysis, getattr(linker, "unlinked_relation", None))
+    audit = audit_answerability(ctx.store, state.analysed, getattr(linker, "unlinked_relation", None))
     verdict = ctx.decider.judge(state, audit)
     update: Update = {
         "judgement": verdict,
@@ -93,7 +94,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     methodologies = [m for m in (state.methodology, state.fallback_methodology) if m is not None and m.programs]
     if not methodologies:
         return {}
-    found, why = make_plan(ctx.store, state.analysis, programs_for(state.analysis, *methodologies), ctx.config.planner)
+    found, why = make_plan(ctx.store, state.analysed, programs_for(state.analysed, *methodologies), ctx.config.planner)
     return {"plan": found, "plan_note": why}
 
 
@@ -143,6 +144,8 @@ def decide(state: AgentState, ctx: AgentContext) -> Update:
 def execute(state: AgentState, ctx: AgentContext) -> Update:
     """Run the chosen action on the KG and record the step."""
     chosen = state.chosen
+    if chosen is None:
+        return _abstain("no action was chosen")
     result = chosen.action.execute(ctx.store, action_context(state))
     step = len(state.actions) + 1
     record = StepRecord(
@@ -218,7 +221,7 @@ def for_each(node: Callable[[AgentState, AgentContext], Update], applies: Callab
         states = []
         for state in batch.questions:
             if applies(state):
-                update = _guarded(state, lambda s=state: node(s, runtime.context))
+                update = _guarded(state, partial(node, state, runtime.context))
                 if update:
                     state = replace(state, **update)
             states.append(state)
@@ -242,7 +245,7 @@ def for_all(node: Callable[[list[AgentState], AgentContext], list[Update]], appl
         except AriError:
             raise
         except Exception:
-            updates = [_guarded(states[i], lambda s=states[i]: node([s], runtime.context)[0]) for i in chosen]
+            updates = [_guarded(states[i], partial(_alone, node, states[i], runtime.context)) for i in chosen]
         for i, update in zip(chosen, updates):
             if update:
                 states[i] = replace(states[i], **update)
@@ -250,6 +253,10 @@ def for_all(node: Callable[[list[AgentState], AgentContext], list[Update]], appl
 
     batch_node.__name__ = node.__name__
     return batch_node
+
+
+def _alone(node: Callable[[list[AgentState], AgentContext], list[Update]], state: AgentState, ctx: AgentContext) -> Update:
+    return node([state], ctx)[0]
 
 
 def after_judge(batch: BatchState) -> Literal["match_methodology", "answer"]:

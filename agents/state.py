@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from actions.enumerate import CandidatePool
 from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
@@ -80,9 +81,8 @@ class AgentState:
     candidates: list[Candidate] = field(default_factory=list)
     """The filtered candidates offered at the current step, best first."""
 
-    all_candidates: Sequence[Any] = ()
-    """Every non-empty candidate of the current step (an `actions.enumerate.CandidatePool`, in
-    enumeration order)."""
+    all_candidates: CandidatePool = field(default_factory=CandidatePool)
+    """Every non-empty candidate of the current step, in enumeration order."""
 
     chosen: Candidate | None = None
     """The decider's choice, waiting to be executed."""
@@ -100,6 +100,13 @@ class AgentState:
     confidence: float = 0.0
     llm_calls: int = 0
     tokens: int = 0
+
+    @property
+    def analysed(self) -> QuestionAnalysis:
+        """The analysis, which every node after `analyse` may rely on."""
+        if self.analysis is None:
+            raise RuntimeError(f"question not analysed yet: {self.question!r}")
+        return self.analysis
 
 
 @dataclass

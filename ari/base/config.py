@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
-from typing import get_type_hints
+from typing import Any, get_type_hints
 from pathlib import Path
 
 
@@ -54,11 +54,11 @@ class AgentConfig:
         # a config read back from JSON (run.json, a worker process) carries its groups as dicts
         for name, kind in get_type_hints(type(self)).items():
             value = getattr(self, name)
-            if is_dataclass(kind) and isinstance(value, dict):
+            if isinstance(kind, type) and is_dataclass(kind) and isinstance(value, dict):
                 setattr(self, name, kind(**value))
 
     @classmethod
-    def from_env(cls, **overrides: object) -> "AgentConfig":
+    def from_env(cls, **overrides: Any) -> "AgentConfig":
         config = cls()
         env = {
             "decider": os.environ.get("ARI_DECIDER"),
