@@ -22,7 +22,7 @@ result is always offered, so the agent can always stop.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,53 +136,43 @@ class CandidateFilter:
         scores, ids = self.relation_index.search(question_vector, self.relation_index.size)
         return {self.names.relations[i]: float(s) for s, i in zip(scores[0], ids[0]) if i >= 0}
 
-    def score(
-        self,
-        question_vector: np.ndarray,
-        candidates: Sequence[Candidate],
-        context: ActionContext | None = None,
-        text: str | None = None,
-        relation_hints: Mapping[str, float] | None = None,
-    ) -> list[ScoredCandidate]:
-        """Every candidate scored, best first (ties keep the enumeration order).
+    def question_scores(
+        self, question_vector: np.ndarray, text: str | None = None, relation_hints: Mapping[str, float] | None = None
+    ) -> QuestionScores:
+        """What scoring a question's candidates needs, computed once per question (the agent keeps
+        it for every step): its cosines with every relation, entity and template text, with the
+        word signals folded in. `relation_hints` (relation -> score in [0, 1], the analysis's
+        ranked relations) add to the relation cosines; without them, the share of each relation's
+        content words found in `text` does. The cue words of `text` ("before", "first", "same
+        month", "when" ...) add to the templates they ask for."""
+        q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
+        w = self.weights
+        relations = self.relation_scores(q)
+        if relation_hints is not None:
+            for relation, hint in relation_hints.items():
+                if relation in relations:
+                    relations[relation] += float(hint) * w.relation_words / w.relation
+        elif text:
+            stems = content_stems(text)
+            for relation in relations:
+                relations[relation] += word_overlap(stems, self.store.relation_text(relation)) * w.relation_words / w.relation
+        templates = _matvec(self.template_matrix, q)
+        cues = question_cues(text) if text else frozenset()
+        for row, (name, kind) in enumerate(_KINDS):
+            if cue_matches(name, kind, cues):
+                templates[row] += w.cue / w.template
+        entities = np.append(_matvec(self.names.entity_matrix, q), 0.0)  # a 0 for unknown names
+        return QuestionScores(relations, entities, templates)
 
-        `text` enables the word signals; `relation_hints` (relation -> score in [0, 1], e.g.
-        `QuestionAnalysis.relations`) replaces the word overlap of relations.
-        """
-        values = self.values(question_vector, candidates, context, text, relation_hints)
-        return [ScoredCandidate(candidates[i].action, float(values[i]), candidates[i].size) for i in _order(values)]
-
-    def values(
-        self,
-        question: np.ndarray | QuestionScores,
-        candidates: Sequence[Candidate],
-        context: ActionContext | None = None,
-        text: str | None = None,
-        relation_hints: Mapping[str, float] | None = None,
-    ) -> np.ndarray:
+    def values(self, scores: QuestionScores, candidates: Sequence[Candidate], context: ActionContext | None = None) -> np.ndarray:
         """The score of every candidate, in the candidates' order: lookup blocks with array
-        arithmetic, the few list operations and answers one by one. `question` is the question's
-        vector or its `question_scores`."""
+        arithmetic, the few list operations and answers one by one."""
         pool = CandidatePool.of(candidates)
         if not len(pool):
             return np.zeros(0, dtype=np.float32)
         context = context or ActionContext()
         w = self.weights
-        scores = question if isinstance(question, QuestionScores) else self.question_scores(question)
-        relation_score, entity_all, template = dict(scores.relations), scores.entities, scores.templates.copy()
-        if relation_hints is not None:
-            for relation, hint in relation_hints.items():
-                if relation in relation_score:
-                    relation_score[relation] += float(hint) * w.relation_words / w.relation
-        elif text:
-            stems = content_stems(text)
-            for relation in relation_score:
-                overlap = word_overlap(stems, self.store.relation_text(relation))
-                relation_score[relation] += overlap * w.relation_words / w.relation
-        cues = question_cues(text) if text else frozenset()
-        for row, (name, kind) in enumerate(_KINDS):
-            if cue_matches(name, kind, cues):
-                template[row] += w.cue / w.template
+        relation_score, entity_all, template = scores.relations, scores.entities, scores.templates
         # one padding slot at the end of each array scores unknown names 0
         relation_all = np.array([relation_score.get(r, 0.0) for r in self.names.relations] + [0.0])
 
@@ -200,12 +190,13 @@ class CandidateFilter:
         parts.append(self._extra_values(pool.extras, context, relation_score, entity_all, template, best_entity))
         return np.concatenate(parts)
 
-    def question_scores(self, question_vector: np.ndarray) -> QuestionScores:
-        """A question's cosines with every relation, entity and template text: what scoring its
-        candidates needs, computed once per question (the agent keeps it for every step)."""
-        q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
-        entities = np.append(_matvec(self.names.entity_matrix, q), 0.0)  # a 0 for unknown names
-        return QuestionScores(self.relation_scores(q), entities, _matvec(self.template_matrix, q))
+    def keep(
+        self, scores: QuestionScores, candidates: Sequence[Candidate], context: ActionContext | None = None, top_k: int = 10
+    ) -> list[ScoredCandidate]:
+        """The top-K candidates, best first (see the module docstring for the two guarantees): what
+        the agent's filter node offers every decider. At most K - 2 places go to one shape while
+        others wait."""
+        return top(candidates, self.values(scores, candidates, context), top_k, max(1, top_k - 2))
 
     def _rows(self, block: LookupBlock) -> tuple[np.ndarray, int, np.ndarray | None]:
         """(relation rows, anchor entity row, other entity rows) of a block, cached with the filter."""
@@ -259,30 +250,6 @@ class CandidateFilter:
         kind_scores = template[np.asarray(kinds, dtype=np.int64)]
         return w.relation * np.asarray(rel) + w.entity * np.asarray(ent) + w.template * kind_scores
 
-    def filter(
-        self,
-        question: str | np.ndarray,
-        candidates: Sequence[Candidate],
-        context: ActionContext | None = None,
-        top_k: int = 10,
-        max_per_shape: int | None = None,
-        text: str | None = None,
-        relation_hints: Mapping[str, float] | None = None,
-    ) -> list[ScoredCandidate]:
-        """The top-K candidates, best first (see the module docstring for the two guarantees).
-
-        `question` is the text or its vector; pass the text as `text` with a vector to keep the
-        word signals. `max_per_shape` defaults to K - 2, so any abstract shape leaves at least two
-        places to others when others exist; pass top_k for a plain top-K.
-        """
-        if isinstance(question, str):
-            text = question if text is None else text
-            q = self.embed_question(question)
-        else:
-            q = question
-        values = self.values(q, candidates, context, text, relation_hints)
-        return top(candidates, values, top_k, max(1, top_k - 2) if max_per_shape is None else max_per_shape)
-
 
 def top(candidates: Sequence[Candidate], values: np.ndarray, top_k: int, max_per_shape: int) -> list[ScoredCandidate]:
     """The selection of `select` over scored candidates, without scoring objects for the rest:
@@ -300,26 +267,6 @@ def top(candidates: Sequence[Candidate], values: np.ndarray, top_k: int, max_per
     kept = [ScoredCandidate(pool[i].action, float(values[i]), pool[i].size) for i in chosen]
     kept.sort(key=lambda s: (-s.score, s.action.render()))
     return kept
-
-
-def select(
-    ranked: Iterable[ScoredCandidate], top_k: int, max_per_shape: int, keep: ScoredCandidate | None = None
-) -> list[ScoredCandidate]:
-    """The best `top_k` of a best-first ranking, at most `max_per_shape` per shape while others
-    remain, and `keep` always among them (default, for a list: its latest answer)."""
-    if top_k <= 0:
-        return []
-    if keep is None and isinstance(ranked, Sequence):
-        answers = [s for s in ranked if type(s.action) is Answer]
-        keep = max(answers, key=lambda s: s.action.source, default=None)
-    ranked = list(ranked)
-    ids: dict[str, int] = {}
-    shapes = np.array([ids.setdefault(shape_of(s.action), len(ids)) for s in ranked], dtype=np.int64)
-    chosen = [ranked[i] for i in _select_positions(np.arange(len(ranked)), shapes, top_k, max_per_shape)]
-    if keep is not None and all(c.action != keep.action for c in chosen):
-        chosen = chosen[: top_k - 1] + [keep] if len(chosen) >= top_k else chosen + [keep]
-    chosen.sort(key=lambda s: (-s.score, s.action.render()))
-    return chosen
 
 
 def _select_positions(order: np.ndarray, shapes: np.ndarray, top_k: int, max_per_shape: int) -> list[int]:
@@ -391,22 +338,6 @@ def get_filter(store: TKGStore, embedder: Embedder) -> CandidateFilter:
     return per_store[embedder.name]
 
 
-def filter_candidates(
-    store: TKGStore,
-    embedder: Embedder,
-    question: str | np.ndarray,
-    candidates: Sequence[Candidate],
-    context: ActionContext | None = None,
-    top_k: int = 10,
-    text: str | None = None,
-    relation_hints: Mapping[str, float] | None = None,
-) -> list[ScoredCandidate]:
-    """Convenience: the shared filter's top-K (`AgentConfig.top_k`) for one question."""
-    return get_filter(store, embedder).filter(
-        question, candidates, context, top_k, text=text, relation_hints=relation_hints
-    )
-
-
 def roles_of(entities: Sequence[str]) -> Mapping[str, str]:
     """Abstract roles by order of mention: first entity E1, second E2, ..."""
     return {name: f"E{i}" for i, name in enumerate(dict.fromkeys(entities), start=1)}
@@ -418,11 +349,9 @@ __all__ = [
     "ScoredCandidate",
     "TEMPLATE_TEXTS",
     "Weights",
-    "filter_candidates",
     "get_filter",
     "kind_of",
     "roles_of",
-    "select",
     "shape_of",
     "top",
 ]

