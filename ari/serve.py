@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import sys
 import threading
 import time
 from concurrent.futures import Future
@@ -114,24 +115,39 @@ class AgentWorker:
             self._answer(batch)
 
     def _answer(self, batch: list[_Job]) -> None:
+        """Answer first, then record: a reply never waits for the memory, nor is lost when it fails."""
         questions = [job.question or "" for job in batch]
         try:
-            results = self.agent.ask_many(questions)
+            results: list[Any] = self.agent.ask_many(questions)
         except Exception:  # noqa: BLE001 - one bad question must not fail the others: ask them one by one
-            results = None
-        if results is None:
-            for job in batch:
-                _settle(job.future, lambda q=job.question: self._record(self.agent.ask(q)).to_dict())
-        else:
-            for job, result in zip(batch, results):
-                _settle(job.future, lambda r=result: self._record(r).to_dict())
+            results = [_attempt(self.agent.ask, q) for q in questions]
+        for job, result in zip(batch, results):
+            _settle(job.future, lambda r=result: _raise_or(r).to_dict())
         self.batches += 1
         self.questions += len(batch)
-
-    def _record(self, result: Any) -> Any:
         if self.record and self.memory is not None:
+            for result in results:
+                if not isinstance(result, BaseException):
+                    self._record(result)
+
+    def _record(self, result: Any) -> None:
+        try:
             self.memory.record(result.trace)
-        return result
+        except Exception as exc:  # noqa: BLE001 - the answer is out; say why its trace is not kept
+            print(f"ari serve: trace not recorded: {exc}".splitlines()[0], file=sys.stderr)
+
+
+def _attempt(fn: Callable[[str], Any], question: str) -> Any:
+    try:
+        return fn(question)
+    except Exception as exc:  # noqa: BLE001 - returned, raised to the request that asked
+        return exc
+
+
+def _raise_or(result: Any) -> Any:
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 def _settle(future: Future, fn: Callable[[], Any]) -> None:
