@@ -71,6 +71,12 @@ def stop(process: subprocess.Popen) -> None:
         process.kill()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc): less sensitive to other jobs than wall time."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def timed_asks(url: str, questions: list[str], concurrency: int) -> dict:
     """Every question asked once, by `concurrency` clients each holding one keep-alive connection."""
     chunks = [questions[i::concurrency] for i in range(concurrency)]
@@ -105,11 +111,14 @@ def cold_asks(db: str, memory: str, questions: list[str]) -> list[dict]:
     runs = []
     for question in questions:
         out = subprocess.run(
-            ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "ari", "ask", question, "--db", db, "--memory", memory],
+            ["/usr/bin/time", "-f", "%e %U %S %M", sys.executable, "-m", "ari", "ask", question, "--db", db, "--memory", memory],
             cwd=ROOT, capture_output=True, text=True, check=True,
         )
-        wall, rss_kb = out.stderr.strip().splitlines()[-1].split()
-        runs.append({"question": question, "wall_s": float(wall), "peak_rss_mb": round(int(rss_kb) / 1024), "answer": out.stdout.strip()})
+        wall, user, system, rss_kb = out.stderr.strip().splitlines()[-1].split()
+        runs.append({
+            "question": question, "wall_s": float(wall), "cpu_s": round(float(user) + float(system), 2),
+            "peak_rss_mb": round(int(rss_kb) / 1024), "answer": out.stdout.strip().replace("\n", " "),
+        })
     return runs
 
 
@@ -143,7 +152,9 @@ def main() -> None:
             try:
                 httpx.post(url + "/ask", json={"question": questions[0]}, timeout=120)  # first-call warm-up
                 for concurrency in args.concurrency:
+                    cpu = cpu_seconds(process.pid)
                     row = {"gather_ms": gather, "startup_s": round(startup, 2), **timed_asks(url, questions, concurrency)}
+                    row["server_cpu_ms_per_question"] = round((cpu_seconds(process.pid) - cpu) * 1000 / len(questions), 1)
                     health = httpx.get(url + "/health").json()
                     row["mean_batch"] = round(health["questions_answered"] / max(1, health["batches"]), 2)
                     report["runs"].append(row)
@@ -169,17 +180,17 @@ def write(report: dict, name: str) -> None:
         "",
         f"`{report['command']}` (ARI_RELATION_LEXICON={report['lexicon']}), {report['cpus']} CPUs.",
         "",
-        "| batch window ms | clients | questions | p50 ms | p90 ms | p99 ms | q/s | mean batch | server start s |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| batch window ms | clients | questions | p50 ms | p90 ms | p99 ms | q/s | mean batch | server CPU ms/question | server start s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in report["runs"]:
         lines.append(
             f"| {r['gather_ms']} | {r['concurrency']} | {r['questions']} | {r['p50_ms']} | {r['p90_ms']} | {r['p99_ms']} "
-            f"| {r['questions_per_s']} | {r['mean_batch']} | {r['startup_s']} |"
+            f"| {r['questions_per_s']} | {r['mean_batch']} | {r['server_cpu_ms_per_question']} | {r['startup_s']} |"
         )
     lines += ["", "Cold `ari ask` (a new process per question, store caches already built):", "",
-              "| wall s | peak RSS MB | answer |", "| --- | --- | --- |"]
-    lines += [f"| {c['wall_s']} | {c['peak_rss_mb']} | {c['answer']} |" for c in report.get("cold_ask", [])]
+              "| wall s | CPU s (user + sys) | peak RSS MB | answer |", "| --- | --- | --- | --- |"]
+    lines += [f"| {c['wall_s']} | {c['cpu_s']} | {c['peak_rss_mb']} | {c['answer']} |" for c in report.get("cold_ask", [])]
     lines += [
         "",
         f"Load average (1, 5, 15 min) before {report['load_average_before']}, after {report['load_average_after']}:",

@@ -45,7 +45,8 @@ def _environment(home: Path) -> dict[str, str]:
 
 def _ari(home: Path, *args: str, timeout: float = STARTUP_S) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "ari", *args], cwd=ROOT, env=_environment(home), capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "ari", *args],
+        cwd=ROOT, env=_environment(home), capture_output=True, text=True, timeout=timeout, check=False,
     )
 
 
@@ -63,23 +64,20 @@ def files(tmp_path_factory, demo_store_file) -> dict[str, Path]:
 def server(files) -> str:
     """The URL of an `ari serve` process, stopped after the module's tests."""
     port = _free_port()
-    log = open(files["home"] / "serve.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ari", "serve", "--db", str(files["db"]), "--memory", str(files["memory"]), "--port", str(port)],
-        cwd=ROOT, env=_environment(files["home"]), stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, process, files["home"] / "serve.log")
-        yield url
-    finally:
-        process.terminate()
+    command = [sys.executable, "-m", "ari", "serve", "--db", str(files["db"]), "--memory", str(files["memory"]), "--port", str(port)]
+    with open(files["home"] / "serve.log", "w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=_environment(files["home"]), stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
         try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+            _wait_until_up(url, process, files["home"] / "serve.log")
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def _wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
@@ -188,7 +186,7 @@ def test_ari_ask_server_prints_what_a_local_ask_prints(server, files):
 def test_ari_server_from_the_environment(server, files):
     env = _environment(files["home"]) | {"ARI_SERVER": server}
     run = subprocess.run([sys.executable, "-m", "ari", "ask", QUESTION, "--json"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["answer"] == "Condoleezza Rice"
 

@@ -18,7 +18,6 @@ from datetime import date
 from pathlib import Path
 
 import duckdb
-import numpy as np
 
 from ari.base.errors import StoreError
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number

@@ -49,11 +49,11 @@ class FactGraph:
         )
 
     @cached_property
-    def by_head(self) -> "_Grouped":
+    def by_head(self) -> _Grouped:
         return _Grouped(self._head, self._rel, self._tail, self._start, self._end)
 
     @cached_property
-    def by_tail(self) -> "_Grouped":
+    def by_tail(self) -> _Grouped:
         return _Grouped(self._tail, self._rel, self._head, self._start, self._end)
 
     @cached_property

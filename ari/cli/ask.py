@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.cli.options import (
+    DbOption,
+    DeciderOption,
+    JsonOption,
+    MemoryOption,
+    QuietOption,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -25,7 +31,7 @@ def register(app: typer.Typer) -> None:
         top_k: Annotated[int, typer.Option("--top-k", min=1, help="Candidates kept after filtering.")] = 10,
         quiet: QuietOption = False,
         server: Annotated[
-            Optional[str],
+            str | None,
             typer.Option(
                 "--server",
                 envvar="ARI_SERVER",
