@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ari.base.embedding import SentenceTransformerEmbedder, bundled_model_path, get_embedder
+from ari.base.embedding import (
+    SentenceTransformerEmbedder,
+    bundled_model_path,
+    get_embedder,
+)
 from ari.base.errors import UsageError
 from ari.base.minilm import NumpyMiniLMEmbedder, is_minilm_folder
 
