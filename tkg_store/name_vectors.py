@@ -66,15 +66,41 @@ def name_vectors(store: TKGStore, embedder: Embedder) -> NameVectors:
     return vectors
 
 
-def cache_path(store: TKGStore, embedder: Embedder) -> Path:
+def text_vectors(store: TKGStore, embedder: Embedder, label: str, texts: list[str]) -> np.ndarray:
+    """Embeddings of a fixed list of texts derived from the store (e.g. role phrases of its names),
+    cached beside it as the name vectors are: row i embeds texts[i]."""
+    digest = hashlib.sha1("\n".join(texts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    key = (str(Path(store.path).resolve()), f"{embedder.name}|{label}|{digest}")
+    if key in _TEXT_CACHE:
+        return _TEXT_CACHE[key]
+    path = cache_path(store, embedder, f"{label}-{digest}")
+    matrix = None
+    if path.exists():
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if list(data["texts"]) == texts:
+                    matrix = data["matrix"]
+        except (OSError, ValueError, KeyError):
+            matrix = None  # a damaged cache is rebuilt, never trusted
+    if matrix is None:
+        matrix = embedder.embed_batch(texts)
+        _save(path, texts=np.array(texts, dtype=str), matrix=matrix)
+    _TEXT_CACHE[key] = matrix
+    return matrix
+
+
+_TEXT_CACHE: dict[tuple[str, str], np.ndarray] = {}
+
+
+def cache_path(store: TKGStore, embedder: Embedder, what: str = "vectors") -> Path:
     counts = store.counts()
     tag = hashlib.sha1(f"{embedder.name}|{counts['entities']}|{counts['relations']}".encode()).hexdigest()[:12]
     db = Path(store.path).resolve()
-    beside = db.with_name(f"{db.name}.vectors-{tag}.npz")
+    beside = db.with_name(f"{db.name}.{what}-{tag}.npz")
     if os.access(db.parent, os.W_OK):
         return beside
     digest = hashlib.sha1(str(db).encode()).hexdigest()[:12]
-    return ari_home() / "vectors" / f"{db.stem}-{digest}-{tag}.npz"
+    return ari_home() / "vectors" / f"{db.stem}-{digest}-{what}-{tag}.npz"
 
 
 def _read(path: Path, entities: list[str], relations: list[str]) -> NameVectors | None:
@@ -90,16 +116,20 @@ def _read(path: Path, entities: list[str], relations: list[str]) -> NameVectors 
 
 
 def _write(path: Path, vectors: NameVectors) -> None:
+    _save(
+        path,
+        entities=np.array(vectors.entities, dtype=str),
+        entity_matrix=vectors.entity_matrix,
+        relations=np.array(vectors.relations, dtype=str),
+        relation_matrix=vectors.relation_matrix,
+    )
+
+
+def _save(path: Path, **arrays: np.ndarray) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(
-            tmp,
-            entities=np.array(vectors.entities, dtype=str),
-            entity_matrix=vectors.entity_matrix,
-            relations=np.array(vectors.relations, dtype=str),
-            relation_matrix=vectors.relation_matrix,
-        )
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")  # two first runs at once must not share a file
+        np.savez(tmp, **arrays)
         os.replace(tmp, path)
     except OSError:
         pass  # caching is an optimisation; a read-only disk just means recomputing next time

@@ -18,7 +18,6 @@ from datetime import date
 from pathlib import Path
 
 import duckdb
-import numpy as np
 
 from ari.base.errors import StoreError
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number
@@ -73,7 +72,7 @@ class TKGStore:
         self._con = connection
         self._memory_index = memory_index
         self._index: FactIndex | None = None
-        self._neighbours = np.empty(0, dtype=object)  # with the index: every entity's Neighbours, see reload()
+        self._neighbours: dict[int, list[Neighbour]] = {}  # with the index: each asked entity's Neighbours, see reload()
         # Schema 2 keeps a copy of the facts sorted by tail; older stores serve tail lookups from `facts`.
         version = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         self._tail_table = "facts_by_tail" if version is not None and int(version[0]) >= 2 else "facts"
@@ -224,8 +223,10 @@ class TKGStore:
         if self._index is None:
             return self._sql_neighbourhood(eid, within)
         if within is None:
-            lo, hi = self._index.neighbour_range(eid)
-            return self._neighbours[lo:hi].tolist()
+            known = self._neighbours.get(eid)
+            if known is None:
+                known = self._neighbours[eid] = _neighbour_list(self._index.neighbours(eid))
+            return list(known)
         return list(map(Neighbour, *self._index.neighbours(eid, _window(within))))
 
     def _sql_neighbourhood(self, eid: int, within: TimeSpan | None) -> list[Neighbour]:
@@ -272,24 +273,23 @@ class TKGStore:
         self._load_names()
         if self._memory_index:
             self._index = FactIndex.load(self._con, self._entity_name, self._relation_name)
-            # Every entity's neighbourhood as ready objects (frozen, so shared safely): a lookup is one
-            # slice. Building ~600 objects per call would cost more than the 100x budget over pandas.
-            self._neighbours = _neighbour_array(self._index.all_neighbours())
+            # Each entity's neighbourhood is kept as ready objects once asked for: building ~600
+            # objects per call would cost more than the 100x budget over pandas.
+            self._neighbours = {}
 
 
-def _neighbour_array(columns: EdgeColumns) -> np.ndarray:
-    """Neighbours as an object array. The garbage collector is paused meanwhile: it would only re-scan
-    the new objects, which hold no cycles, and that doubles the time (0.3 s for MultiTQ's 333k groups)."""
+def _neighbour_list(columns: EdgeColumns) -> list[Neighbour]:
+    """One entity's neighbours as ready objects (frozen, so shared safely), built on its first lookup
+    and kept: a later lookup is a list copy. Building all 333k of MultiTQ up front cost a cold start
+    ~0.4 s. The garbage collector is paused meanwhile: it would only re-scan the new objects, which
+    hold no cycles."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        neighbours = list(map(Neighbour, *columns))
+        return list(map(Neighbour, *columns))
     finally:
         if was_enabled:
             gc.enable()
-    array = np.empty(len(neighbours), dtype=object)
-    array[:] = neighbours
-    return array
 
 
 def _window(within: TimeSpan | None) -> Window | None:

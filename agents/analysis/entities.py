@@ -21,7 +21,7 @@ from agents.analysis.roles import content_words, overlap_score, role_scores, rol
 from agents.analysis.types import EntityMention
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
-from tkg_store.name_vectors import name_vectors
+from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.store import TKGStore, normalize_name
 
 MAX_CANDIDATES = 5
@@ -81,7 +81,7 @@ class EntityLinker:
         self._entity_rows: list[str] = []
         self._vector_cache: dict[str, np.ndarray] = {}
         if embedder is not None:
-            self._role_matrix = embedder.embed_batch(list(role_texts)) if role_texts else None
+            self._role_matrix = text_vectors(store, embedder, "roles", list(role_texts)) if role_texts else None
             vectors = name_vectors(store, embedder)
             self._entity_rows = vectors.entities
             self._entity_index = VectorIndex(vectors.entity_matrix)

@@ -2,11 +2,12 @@
 
 Relation linking asks "which relations connect these entities?" and the program search asks "which
 tails does (X, r) reach, and when?". Issuing SQL for each costs ~1 ms; these tables answer in
-microseconds. Built once per store (about a second for MultiTQ's 461k facts) and shared.
+microseconds. Built once per store and shared.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,11 @@ _EPOCH = np.datetime64("1970-01-01", "D")
 
 
 class FactGraph:
-    """Facts as integer arrays sorted by (head, relation) and by (tail, relation); days since 1970."""
+    """Facts as integer arrays sorted by (head, relation) and by (tail, relation); days since 1970.
+
+    What answering needs (which relations link two entities, or touch one) is two sorted code arrays
+    searched with numpy; the per-pair tables the program search walks (`by_head`, `by_tail`, `pairs`)
+    are built on first use, so a cold `ari ask` does not pay for them."""
 
     def __init__(self, store: TKGStore) -> None:
         con = store.connection
@@ -30,33 +35,59 @@ class FactGraph:
         self.relation_id = {name: i for i, name in relations}
         self.relation_name = {i: name for i, name in relations}
         cols = con.execute("SELECT head, relation, tail, start_day, end_day FROM facts").fetchnumpy()
-        head = np.asarray(cols["head"], dtype=np.int64)
-        rel = np.asarray(cols["relation"], dtype=np.int64)
-        tail = np.asarray(cols["tail"], dtype=np.int64)
-        start = _days(cols["start_day"], _OPEN_START)
-        end = _days(cols["end_day"], _OPEN_END)
-        self.by_head = _Grouped(head, rel, tail, start, end)
-        self.by_tail = _Grouped(tail, rel, head, start, end)
-        self._relations_of: dict[int, set[int]] = {}
-        self.pairs: dict[tuple[int, int], set[int]] = {}  # (head id, tail id) -> relation ids
-        for h, r, t in zip(head.tolist(), rel.tolist(), tail.tolist()):
-            self.pairs.setdefault((h, t), set()).add(r)
-        for (h, t), rels in self.pairs.items():
-            self._relations_of.setdefault(h, set()).update(rels)
-            self._relations_of.setdefault(t, set()).update(rels)
+        self._head = np.asarray(cols["head"], dtype=np.int64)
+        self._rel = np.asarray(cols["relation"], dtype=np.int64)
+        self._tail = np.asarray(cols["tail"], dtype=np.int64)
+        self._start = _days(cols["start_day"], _OPEN_START)
+        self._end = _days(cols["end_day"], _OPEN_END)
+        # codes: (head * E + tail) * R + relation, and entity * R + relation (either side), sorted and unique
+        self._E = max((i for i, _ in entities), default=-1) + 1
+        self._R = max((i for i, _ in relations), default=-1) + 1
+        self._pair_codes = np.unique((self._head * self._E + self._tail) * self._R + self._rel)
+        self._entity_codes = np.unique(
+            np.concatenate((self._head * self._R + self._rel, self._tail * self._R + self._rel))
+        )
+
+    @cached_property
+    def by_head(self) -> _Grouped:
+        return _Grouped(self._head, self._rel, self._tail, self._start, self._end)
+
+    @cached_property
+    def by_tail(self) -> _Grouped:
+        return _Grouped(self._tail, self._rel, self._head, self._start, self._end)
+
+    @cached_property
+    def pairs(self) -> dict[tuple[int, int], set[int]]:
+        """(head id, tail id) -> relation ids."""
+        pairs: dict[tuple[int, int], set[int]] = {}
+        pair, rel = np.divmod(self._pair_codes, self._R)
+        head, tail = np.divmod(pair, self._E)
+        for h, t, r in zip(head.tolist(), tail.tolist(), rel.tolist()):
+            pairs.setdefault((h, t), set()).add(r)
+        return pairs
 
     def relations_of(self, entity: str) -> set[str]:
         """Relations of every fact the entity takes part in, either side."""
         eid = self.entity_id.get(entity)
-        return {self.relation_name[r] for r in self._relations_of.get(eid, ())} if eid is not None else set()
+        if eid is None:
+            return set()
+        return {self.relation_name[r] for r in _codes_in(self._entity_codes, eid * self._R, self._R)}
 
     def relations_between(self, a: str, b: str) -> set[str]:
         """Relations of facts linking a and b in either direction."""
         ia, ib = self.entity_id.get(a), self.entity_id.get(b)
         if ia is None or ib is None:
             return set()
-        found = self.pairs.get((ia, ib), set()) | self.pairs.get((ib, ia), set())
+        found: set[int] = set()
+        for h, t in ((ia, ib), (ib, ia)):
+            found.update(_codes_in(self._pair_codes, (h * self._E + t) * self._R, self._R))
         return {self.relation_name[r] for r in found}
+
+
+def _codes_in(codes: np.ndarray, first: int, width: int) -> list[int]:
+    """The offsets (code - first) of the sorted codes in [first, first + width)."""
+    lo, hi = np.searchsorted(codes, [first, first + width])
+    return (codes[lo:hi] - first).tolist()
 
 
 class _Grouped:

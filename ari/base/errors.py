@@ -35,3 +35,7 @@ class MemoryStoreError(AriError):
 
 class DatasetError(AriError):
     """A benchmark dataset file is missing or malformed."""
+
+
+class ServerError(AriError):
+    """An `ari serve` server cannot be reached, or refused the request (its one-line message)."""

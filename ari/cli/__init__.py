@@ -20,13 +20,14 @@ app = typer.Typer(
 
 def _register() -> None:
     # Imported here so each command group stays in its own module.
-    from ari.cli import ask, bench, ingest, kg, memory
+    from ari.cli import ask, bench, ingest, kg, memory, serve
 
     app.add_typer(ingest.app, name="ingest")
     app.add_typer(kg.app, name="kg")
     app.add_typer(memory.app, name="memory")
     app.add_typer(bench.app, name="bench")
     ask.register(app)
+    serve.register(app)
 
 
 _register()

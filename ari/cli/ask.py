@@ -9,7 +9,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.cli.options import (
+    DbOption,
+    DeciderOption,
+    JsonOption,
+    MemoryOption,
+    QuietOption,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -24,32 +30,47 @@ def register(app: typer.Typer) -> None:
         max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Most KG actions.")] = 5,
         top_k: Annotated[int, typer.Option("--top-k", min=1, help="Candidates kept after filtering.")] = 10,
         quiet: QuietOption = False,
+        server: Annotated[
+            str | None,
+            typer.Option(
+                "--server",
+                envvar="ARI_SERVER",
+                help="Ask a running `ari serve` at this URL (its store, memory and settings apply).",
+            ),
+        ] = None,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
-        from ari.api import answer_question
+        if server:
+            from ari.client import ask_server
 
-        result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
+            result = ask_server(server, question)
+        else:
+            from ari.api import answer_question
+
+            answered = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
+            result = answered.to_dict()
         if json_out:
-            typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+            typer.echo(json.dumps(result, ensure_ascii=False))
             return
         out = Console()
-        if result.abstained:
-            out.print(f"[bold]No Answer[/bold] — {result.reason}")
+        if result["abstained"]:
+            out.print(f"[bold]No Answer[/bold] — {result['reason']}")
         else:
-            more = f"  (also: {', '.join(result.answers[1:6])})" if len(result.answers) > 1 else ""
-            out.print(f"[bold]{result.answer}[/bold]{more}")
+            answers = result["answers"]
+            more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
+            out.print(f"[bold]{result['answer']}[/bold]{more}")
         if trace:
             out.print(_trace_table(result))
 
 
-def _trace_table(result) -> Table:
+def _trace_table(result: dict) -> Table:
     table = Table(title="Trace", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("action")
     table.add_column("result", justify="right")
     table.add_column("chosen because")
-    for line in result.judgement:
+    for line in result["judgement"]:
         table.add_row("", "[dim]judge[/dim]", "", line)
-    for step in result.steps:
-        table.add_row(str(step.step), step.chosen, str(step.result_size), step.reason)
+    for step in result["steps"]:
+        table.add_row(str(step["step"]), step["chosen"], str(step["result_size"]), step["reason"])
     return table

@@ -1,0 +1,158 @@
+"""The bundled all-MiniLM-L6-v2 as a numpy forward pass: the same vectors as sentence-transformers,
+without importing torch.
+
+Importing sentence-transformers (transformers, torch, sklearn) takes ~8 s and ~600 MB before the
+first question can be answered; this module needs only `tokenizers`, `safetensors` and numpy. It
+runs the 6-layer BERT encoder, mean-pools the token vectors under the attention mask and
+L2-normalises them, exactly the three modules of the model's `modules.json`.
+`benchmarks/embedding_parity.py` measures the difference from sentence-transformers.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import numpy as np
+
+MAX_TOKENS = 256  # sentence_bert_config.json: max_seq_length
+
+
+def is_minilm_folder(model_path: str) -> bool:
+    """True for a sentence-transformers folder of a mean-pooled, normalised BERT with safetensors weights."""
+    folder = Path(model_path)
+    try:
+        config = json.loads((folder / "config.json").read_text())
+        modules = [m["type"].rsplit(".", 1)[-1] for m in json.loads((folder / "modules.json").read_text())]
+        pooling = json.loads((folder / "1_Pooling" / "config.json").read_text())
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return (
+        config.get("model_type") == "bert"
+        and config.get("hidden_act") == "gelu"
+        and config.get("position_embedding_type", "absolute") == "absolute"
+        and modules == ["Transformer", "Pooling", "Normalize"]
+        and pooling.get("pooling_mode_mean_tokens") is True
+        and not any(pooling.get(k) for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens"))
+        and (folder / "model.safetensors").exists()
+        and (folder / "tokenizer.json").exists()
+    )
+
+
+class NumpyMiniLMEmbedder:
+    """A BERT sentence encoder (mean pooling, normalised) computed with numpy in float32."""
+
+    def __init__(self, model_path: str, batch_size: int = 64) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        folder = Path(model_path)
+        config = json.loads((folder / "config.json").read_text())
+        self.name = model_path
+        self.dim = int(config["hidden_size"])
+        self._heads = int(config["num_attention_heads"])
+        self._layers = int(config["num_hidden_layers"])
+        self._eps = float(config["layer_norm_eps"])
+        self._batch_size = batch_size
+        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(max_length=min(MAX_TOKENS, int(config["max_position_embeddings"])))
+        self._lock = threading.Lock()  # the tokenizer's settings are shared state
+        self._blas = _one_blas_thread()
+        weights = load_file(str(folder / "model.safetensors"))
+        self._w = {_short(k): np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items() if v.dtype.kind == "f"}
+        # linear layers as (in, out) so a forward pass is x @ W + b
+        for key in [k for k in self._w if k.endswith(".weight") and self._w[k].ndim == 2 and "embeddings" not in k]:
+            self._w[key] = np.ascontiguousarray(self._w[key].T)
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        with self._lock:
+            encodings = self._tokenizer.encode_batch(list(texts))
+        ids = [e.ids for e in encodings]
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
+        with self._blas():
+            for start in range(0, len(order), self._batch_size):
+                rows = order[start : start + self._batch_size]
+                out[rows] = self._encode([ids[i] for i in rows])
+        return out
+
+    def _encode(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in batch)
+        tokens = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.float32)
+        for row, ids in enumerate(batch):
+            tokens[row, : len(ids)] = ids
+            mask[row, : len(ids)] = 1.0
+        w = self._w
+        x = w["embeddings.word_embeddings.weight"][tokens]
+        x = x + w["embeddings.position_embeddings.weight"][:width] + w["embeddings.token_type_embeddings.weight"][0]
+        x = self._norm(x, "embeddings.LayerNorm")
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]  # padding gets no attention
+        for layer in range(self._layers):
+            x = self._layer(x, bias, f"encoder.layer.{layer}.")
+        pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+    def _layer(self, x: np.ndarray, bias: np.ndarray, p: str) -> np.ndarray:
+        batch, width, hidden = x.shape
+        head = hidden // self._heads
+
+        def split(t: np.ndarray) -> np.ndarray:  # (batch, heads, width, head), contiguous: numpy's
+            # stacked matmul only reaches BLAS for contiguous operands
+            return np.ascontiguousarray(t.reshape(batch, width, self._heads, head).transpose(0, 2, 1, 3))
+
+        q = split(self._linear(x, p + "attention.self.query"))
+        k = split(self._linear(x, p + "attention.self.key"))
+        v = split(self._linear(x, p + "attention.self.value"))
+        scores = q @ np.ascontiguousarray(k.transpose(0, 1, 3, 2)) / np.float32(np.sqrt(head)) + bias
+        scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        scores /= scores.sum(axis=-1, keepdims=True)
+        context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, width, hidden)
+        x = self._norm(x + self._linear(context, p + "attention.output.dense"), p + "attention.output.LayerNorm")
+        inner = _gelu(self._linear(x, p + "intermediate.dense"))
+        return self._norm(x + self._linear(inner, p + "output.dense"), p + "output.LayerNorm")
+
+    def _linear(self, x: np.ndarray, name: str) -> np.ndarray:
+        weight = self._w[name + ".weight"]
+        flat = x.reshape(-1, x.shape[-1]) @ weight + self._w[name + ".bias"]  # one BLAS call for the batch
+        return flat.reshape(*x.shape[:-1], weight.shape[1])
+
+    def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / np.sqrt(var + self._eps) * self._w[name + ".weight"] + self._w[name + ".bias"]
+
+
+def _one_blas_thread():
+    """A context that runs BLAS on one thread. These matrices are small: on 2 shared cores a second
+    BLAS thread made one question's embedding 8x slower (16 ms -> 130 ms, measured while other
+    jobs ran), and the other core is better spent on the store and the other requests."""
+    import contextlib
+
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return contextlib.nullcontext
+    controller = ThreadpoolController()
+    return lambda: controller.limit(limits=1, user_api="blas")
+
+
+def _short(key: str) -> str:
+    """Weight names without a leading model prefix ("bert." in some exports)."""
+    for prefix in ("bert.", "model."):
+        if key.startswith(prefix):
+            return key[len(prefix) :]
+    return key
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, x * Phi(x), with erf from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7)."""
+    z = np.abs(x) * np.float32(1 / np.sqrt(2))
+    t = 1.0 / (1.0 + np.float32(0.3275911) * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = (1.0 - poly.astype(np.float32) * np.exp(-z * z)) * np.sign(x)
+    return (np.float32(0.5) * x * (1.0 + erf)).astype(np.float32)

@@ -1,0 +1,319 @@
+"""`ari serve`: the agent behind an HTTP JSON API, loaded once and kept warm.
+
+Loading MultiTQ's store, its memory and the embedder takes seconds; answering one question takes
+milliseconds. The server pays the first once. The Agent is not thread-safe, so one worker thread
+owns it (and the memory): requests queue their questions, and the worker answers everything queued
+while it was busy as one `Agent.ask_many` batch, which embeds and analyses the questions together.
+It can also wait `gather_s` for more after the first; benchmarks/serve_bench.py found no larger
+batches from waiting 3 ms (1.77 vs 1.73 questions per batch with 8 clients), so by default it does not.
+
+    POST /ask          {"question": "..."}           -> the JSON of `ari ask --json`
+    POST /ask/batch    {"questions": ["...", ...]}   -> {"results": [...]}
+    GET  /health                                     -> {"status": "ok", ...}
+    GET  /memory/clusters                            -> the rows of `ari memory clusters --json`
+    GET  /docs                                       -> OpenAPI docs
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from ari.base.errors import AriError
+
+GATHER_S = 0.0  # how long the worker waits for more questions after the first of a batch
+MAX_BATCH = 64  # questions per Agent.ask_many call
+MAX_REQUEST_BATCH = 1000  # questions per POST /ask/batch
+
+
+@dataclass
+class ServeSettings:
+    """What `ari serve` loads once at start-up."""
+
+    db: str | Path | None = None  # DuckDB store (default: $ARI_DB, else the demo KG)
+    memory: str | None = None  # history store path/URL (default as `ari ask`)
+    decider: str = "offline"
+    record: bool = True  # store each answer's trace in the memory, as `ari ask` does
+    gather_s: float = GATHER_S
+    max_batch: int = MAX_BATCH
+
+
+@dataclass
+class _Job:
+    """A question to answer, or any other call that must run on the agent's thread."""
+
+    future: Future
+    question: str | None = None
+    call: Callable[[], Any] | None = None
+
+
+_STOP = object()  # put on the queue to end the worker
+
+
+class AgentWorker:
+    """One thread that owns the agent and memory; questions that arrive together are asked together."""
+
+    def __init__(self, agent: Any, memory: Any, record: bool, gather_s: float = GATHER_S, max_batch: int = MAX_BATCH) -> None:
+        self.agent, self.memory, self.record = agent, memory, record
+        self.gather_s, self.max_batch = gather_s, max_batch
+        self.batches = 0
+        self.questions = 0
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="ari-agent", daemon=True)
+        self._thread.start()
+
+    def ask(self, question: str) -> Future:
+        job = _Job(Future(), question=question)
+        self._jobs.put(job)
+        return job.future
+
+    def call(self, fn: Callable[[], Any]) -> Future:
+        job = _Job(Future(), call=fn)
+        self._jobs.put(job)
+        return job.future
+
+    def stop(self) -> None:
+        self._jobs.put(_STOP)
+        self._thread.join(timeout=30)
+
+    def pending(self) -> int:
+        return self._jobs.qsize()
+
+    def _run(self) -> None:
+        held: _Job | object | None = None
+        while True:
+            job, held = (held if held is not None else self._jobs.get()), None
+            if job is _STOP:
+                return
+            if job.call is not None:
+                _settle(job.future, job.call)
+                continue
+            batch = [job]
+            deadline = time.perf_counter() + self.gather_s
+            while len(batch) < self.max_batch:
+                try:
+                    more = self._jobs.get(timeout=max(0.0, deadline - time.perf_counter()))
+                except queue.Empty:
+                    break
+                if more is _STOP or more.call is not None:
+                    held = more  # handled after this batch, in arrival order
+                    break
+                batch.append(more)
+            self._answer(batch)
+
+    def _answer(self, batch: list[_Job]) -> None:
+        """Answer first, then record: a reply never waits for the memory, nor is lost when it fails."""
+        questions = [job.question or "" for job in batch]
+        try:
+            results: list[Any] = self.agent.ask_many(questions)
+        except Exception:  # noqa: BLE001 - one bad question must not fail the others: ask them one by one
+            results = [_attempt(self.agent.ask, q) for q in questions]
+        for job, result in zip(batch, results):
+            _settle(job.future, lambda r=result: _raise_or(r).to_dict())
+        self.batches += 1
+        self.questions += len(batch)
+        if self.record and self.memory is not None:
+            for result in results:
+                if not isinstance(result, BaseException):
+                    self._record(result)
+
+    def _record(self, result: Any) -> None:
+        try:
+            self.memory.record(result.trace)
+        except Exception as exc:  # noqa: BLE001 - the answer is out; say why its trace is not kept
+            print(f"ari serve: trace not recorded: {exc}".splitlines()[0], file=sys.stderr)
+
+
+def _attempt(fn: Callable[[str], Any], question: str) -> Any:
+    try:
+        return fn(question)
+    except Exception as exc:  # noqa: BLE001 - returned, raised to the request that asked
+        return exc
+
+
+def _raise_or(result: Any) -> Any:
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _settle(future: Future, fn: Callable[[], Any]) -> None:
+    try:
+        future.set_result(fn())
+    except BaseException as exc:  # noqa: BLE001 - handed to the request that asked
+        future.set_exception(exc)
+
+
+class AskRequest(BaseModel):
+    question: str = Field(description="The question, in free text.", examples=["Who visited China in 2010?"])
+
+
+class BatchRequest(BaseModel):
+    questions: list[str] = Field(description=f"Questions, at most {MAX_REQUEST_BATCH}.")
+
+
+class ClientError(AriError):
+    """A request the server cannot answer as sent (HTTP 4xx)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def check_question(question: str, where: str = "question") -> str:
+    if not question.strip():
+        raise ClientError(f"{where} is empty")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClientError(f"{where} is not valid Unicode (a lone surrogate?)") from None
+    return question
+
+
+@dataclass
+class Loaded:
+    """The store, memory and agent a server answers from, and the worker thread that owns them."""
+
+    db: str
+    memory_url: str | None
+    decider: str
+    store: Any
+    memory: Any
+    worker: AgentWorker
+
+    @classmethod
+    def open(cls, settings: ServeSettings) -> Loaded:
+        """Everything loaded up front, so a bad --db or --memory fails before the server listens."""
+        from ari.api import build_agent, resolve_db, resolve_memory
+        from ari.base.config import AgentConfig
+
+        config = AgentConfig.from_env(decider=settings.decider)
+        db = resolve_db(settings.db)
+        memory_url = resolve_memory(settings.memory, db)
+        agent, store, memory = build_agent(db, memory_url, config)
+        worker = AgentWorker(agent, memory, settings.record, settings.gather_s, settings.max_batch)
+        return cls(str(db), memory_url, settings.decider, store, memory, worker)
+
+    def close(self) -> None:
+        self.worker.stop()
+        self.store.close()
+        if self.memory is not None:
+            self.memory.close()
+
+
+def create_app(loaded: Loaded) -> FastAPI:
+    """The FastAPI app over what `Loaded.open` loaded; closes it when the app stops."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        try:
+            yield
+        finally:
+            loaded.close()
+
+    app = FastAPI(
+        title="ARI",
+        description="Temporal knowledge-graph question answering by abstract reasoning induction.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if "json" not in request.headers.get("content-type", ""):
+            # FastAPI reads a body as JSON only when told so: a page in a browser cannot post one
+            # to this local server without a CORS preflight
+            return _error("send the body as JSON, with the header Content-Type: application/json", 415)
+        return _error(_validation_message(exc), 400 if _is_json_error(exc) else 422)
+
+    @app.exception_handler(AriError)
+    async def ari_error(_request: Request, exc: AriError) -> JSONResponse:
+        return _error(str(exc), exc.status if isinstance(exc, ClientError) else 500)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception) -> JSONResponse:
+        return _error(f"internal error: {type(exc).__name__}: {exc}".splitlines()[0], 500)
+
+    @app.post("/ask", summary="Answer one question (the JSON of `ari ask --json`).")
+    async def ask(body: AskRequest) -> dict:
+        check_question(body.question)
+        return await asyncio.wrap_future(loaded.worker.ask(body.question))
+
+    @app.post("/ask/batch", summary="Answer several questions, in order.")
+    async def ask_batch(body: BatchRequest) -> dict:
+        if len(body.questions) > MAX_REQUEST_BATCH:
+            raise ClientError(f"questions: at most {MAX_REQUEST_BATCH} per request, got {len(body.questions)}")
+        for n, question in enumerate(body.questions):
+            check_question(question, f"questions[{n}]")
+        futures = [asyncio.wrap_future(loaded.worker.ask(q)) for q in body.questions]
+        return {"results": list(await asyncio.gather(*futures))}
+
+    @app.get("/health", summary="Liveness and what the server has loaded.")
+    async def health() -> dict:
+        worker = loaded.worker
+        return {
+            "status": "ok",
+            "db": loaded.db,
+            "memory": loaded.memory_url,
+            "decider": loaded.decider,
+            "questions_answered": worker.questions,
+            "batches": worker.batches,
+            "pending": worker.pending(),
+        }
+
+    @app.get("/memory/clusters", summary="The latest clustering of the memory, one row per cluster.")
+    async def clusters(top: int = 3) -> list[dict]:
+        if loaded.memory is None:
+            raise ClientError("this server has no memory", status=404)
+        if top < 1:
+            raise ClientError("top must be at least 1")
+        from memory.inspection import cluster_summaries
+
+        rows = await asyncio.wrap_future(loaded.worker.call(lambda: cluster_summaries(loaded.memory.history, top=top)))
+        return [row.__dict__ for row in rows]
+
+    return app
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _is_json_error(exc: RequestValidationError) -> bool:
+    return any(e.get("type") == "json_invalid" for e in exc.errors())
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    """The first problem, in one line: "question: Field required", "body is not valid JSON: ..."."""
+    errors = exc.errors()
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        why = (first.get("ctx") or {}).get("error", "")
+        return f"body is not valid JSON{': ' + str(why) if why else ''}"
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    return f"{where}: {first.get('msg', 'invalid')}".replace("\n", " ")
+
+
+def serve(settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
+    """Load, then answer until interrupted (uvicorn: one process, one event loop, one agent thread)."""
+    import uvicorn
+
+    loaded = Loaded.open(settings)
+    uvicorn.run(create_app(loaded), host=host, port=port, log_level=log_level)

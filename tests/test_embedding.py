@@ -1,0 +1,61 @@
+"""The numpy MiniLM gives sentence-transformers' vectors, and the backend is chosen explicitly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ari.base.embedding import (
+    SentenceTransformerEmbedder,
+    bundled_model_path,
+    get_embedder,
+)
+from ari.base.errors import UsageError
+from ari.base.minilm import NumpyMiniLMEmbedder, is_minilm_folder
+
+TEXTS = [
+    "Who was the last to criticise Iran before Pervez Musharraf did?",
+    "Ministry of Foreign Affairs (Japan)",
+    "Café naïve — Zürich, 2015-12-13",  # accents and punctuation
+    "a",
+    " ".join(["very long question"] * 120),  # past the 256-token limit: truncated as sentence-transformers does
+]
+
+
+def test_numpy_vectors_equal_sentence_transformers():
+    path = bundled_model_path()
+    ours = NumpyMiniLMEmbedder(path).embed_batch(TEXTS)
+    theirs = SentenceTransformerEmbedder(path).embed_batch(TEXTS)
+    assert ours.dtype == np.float32 and ours.shape == (len(TEXTS), 384)
+    assert np.abs(ours - theirs).max() < 1e-5
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-6)
+
+
+def test_a_batch_gives_each_text_its_own_vector():
+    embedder = NumpyMiniLMEmbedder(bundled_model_path(), batch_size=2)
+    together = embedder.embed_batch(TEXTS)
+    alone = np.vstack([embedder.embed_batch([t]) for t in TEXTS])
+    assert np.abs(together - alone).max() < 1e-5  # padding never leaks into a shorter text
+    assert embedder.embed_batch([]).shape == (0, 384)
+
+
+def test_the_bundled_model_runs_on_numpy_unless_told_otherwise(monkeypatch):
+    monkeypatch.delenv("ARI_EMBEDDING_BACKEND", raising=False)
+    get_embedder.cache_clear()
+    assert isinstance(get_embedder(), NumpyMiniLMEmbedder)
+    monkeypatch.setenv("ARI_EMBEDDING_BACKEND", "sentence-transformers")
+    get_embedder.cache_clear()
+    assert isinstance(get_embedder(), SentenceTransformerEmbedder)
+    get_embedder.cache_clear()
+
+
+def test_a_bad_backend_is_a_usage_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("ARI_EMBEDDING_BACKEND", "onnx")
+    get_embedder.cache_clear()
+    with pytest.raises(UsageError, match="ARI_EMBEDDING_BACKEND"):
+        get_embedder()
+    monkeypatch.setenv("ARI_EMBEDDING_BACKEND", "numpy")
+    assert not is_minilm_folder(str(tmp_path))
+    with pytest.raises(UsageError, match="mean-pooled BERT"):
+        get_embedder(str(tmp_path))
+    get_embedder.cache_clear()
