@@ -249,7 +249,7 @@ def _delta_label(runs: list[Run], changed: list[dict], i: int) -> str:
     label = f"{_letter(i)} - A"
     if all(r.records for r in runs):
         fixed, broken = fixed_and_broken(changed, i)
-        label += f": {fixed} questions now right, {broken} now wrong"
+        label += f": now right {fixed}, now wrong {broken} (questions)"
     return label
 
 

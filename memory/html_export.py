@@ -15,10 +15,10 @@ import numpy as np
 
 from memory.history import HistoryStore
 from memory.induction import ARROW
-from memory.plots import ClusterMap, cluster_colours, cluster_map, label_order, label_text
+from memory.plots import ClusterMap, cluster_colours, cluster_map, dot_sizes, label_order, label_text, stacked
 from memory.types import ALL_TRACES, Methodology, ProgramStat
 
-MAX_POINTS = 40_000  # points drawn in all (an even sample per cluster beyond it): keeps the page light
+MAX_POINTS = 40_000  # distinct places drawn at most (traces sharing a place are one dot): keeps the page light
 MAP_WIDTH, MAP_HEIGHT = 1100, 700  # pixels of the map, also used to keep its labels apart
 LABEL_CHAR_PX, LABEL_LINE_PX = 6.6, 18  # size of a character / line of an 11px label, in pixels
 
@@ -36,8 +36,9 @@ def export_html(history: HistoryStore, version: int | None = None, max_labels: i
         f"<h1>{_e(title)}</h1>",
         f"<p class=meta>{_e(history.where)} · embeddings <code>{_e(clustering.model)}</code> · "
         f"{_e(clustering.created_at)}</p>",
-        "<p>Each dot is a stored trace at its place in the first two principal components of the clustering "
-        "keys. Hover a dot for its cluster's size, accuracy and most common masked questions.</p>",
+        "<p>Each dot is a place in the first two principal components of the clustering keys; its area grows "
+        "with the stored traces there. Hover a dot for its cluster's size, accuracy and most common masked "
+        "questions.</p>",
         plot,
         _overview(cmap),
         *(_cluster_section(cmap, c, methods.get(c)) for c in sorted(cmap.summaries)),
@@ -52,15 +53,18 @@ def map_figure(cmap: ClusterMap, max_labels: int = 20):  # noqa: ANN201 (a plotl
     """One scatter trace per cluster (hover: the cluster's summary); the largest clusters labelled where room allows."""
     import plotly.graph_objects as go
 
-    keep = _sample(cmap, MAX_POINTS)
+    x, y, count, (cluster,) = stacked(cmap, [cmap.cluster.astype(float)])
+    keep = np.zeros(len(count), dtype=bool)
+    keep[np.argsort(-count, kind="stable")[:MAX_POINTS]] = True  # the places standing for most traces
+    sizes = np.sqrt(dot_sizes(count)) * 1.3  # plotly sizes are diameters
     colours = cluster_colours(cmap.k)
     fig = go.Figure()
     for i, cluster_id in enumerate(sorted(cmap.summaries)):
-        mask = keep & (cmap.cluster == cluster_id)
+        mask = keep & (cluster == cluster_id)
         r, g, b = (int(255 * v) for v in colours[i])
         fig.add_trace(go.Scattergl(
-            x=np.round(cmap.x[mask], 4), y=np.round(cmap.y[mask], 4), mode="markers", name=f"cluster {cluster_id}",
-            marker={"size": 4 if len(cmap.x) > 5000 else 6, "color": f"rgba({r},{g},{b},0.6)"},
+            x=np.round(x[mask], 5), y=np.round(y[mask], 5), mode="markers", name=f"cluster {cluster_id}",
+            marker={"size": np.round(sizes[mask], 1), "color": f"rgba({r},{g},{b},0.6)"},
             hovertemplate=_hover(cmap, cluster_id), hoverlabel={"align": "left"},
         ))
     labelled = pick_labels(cmap, label_order(cmap)[:max_labels])
@@ -69,7 +73,7 @@ def map_figure(cmap: ClusterMap, max_labels: int = 20):  # noqa: ANN201 (a plotl
         text=[label_text(cmap.summaries[c]) for c in labelled], textposition="top center", textfont={"size": 11, "color": "black"},
         hoverinfo="skip", showlegend=False, name="labels",
     ))
-    shown = "" if keep.all() else f" ({int(keep.sum())} of {len(cmap.x)} traces drawn)"
+    shown = "" if keep.all() else f" (the {int(keep.sum())} most used of {len(keep)} places drawn)"
     fig.update_layout(
         title={"text": f"{cmap.k} clusters{shown}; labelled: the {len(labelled)} largest whose labels fit, "
                        "the rest on hover", "font": {"size": 14}},
@@ -91,8 +95,8 @@ def pick_labels(cmap: ClusterMap, order: list[int]) -> list[int]:
     for cluster_id in order:
         cx, cy = cmap.centroid(cluster_id)
         half_w = len(label_text(cmap.summaries[cluster_id])) * LABEL_CHAR_PX / 2 + 4
-        box = ((cx - x0) * sx - half_w, (cy - y0) * sy - LABEL_LINE_PX / 2, (cx - x0) * sx + half_w,
-               (cy - y0) * sy + LABEL_LINE_PX / 2)
+        box = ((cx - x0) * sx - half_w, (cy - y0) * sy, (cx - x0) * sx + half_w,
+               (cy - y0) * sy + LABEL_LINE_PX)  # drawn just above the centroid
         if not any(_overlap(box, other) for other in boxes):
             boxes.append(box)
             chosen.append(cluster_id)
@@ -101,20 +105,6 @@ def pick_labels(cmap: ClusterMap, order: list[int]) -> list[int]:
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _sample(cmap: ClusterMap, limit: int) -> np.ndarray:
-    """Which points to draw: all, or an even share of every cluster (each keeps at least a few)."""
-    n = len(cmap.x)
-    if n <= limit:
-        return np.ones(n, dtype=bool)
-    keep = np.zeros(n, dtype=bool)
-    rng = np.random.default_rng(0)
-    for cluster_id in cmap.summaries:
-        index = np.flatnonzero(cmap.cluster == cluster_id)
-        take = max(min(len(index), 20), int(len(index) * limit / n))
-        keep[rng.choice(index, size=take, replace=False)] = True
-    return keep
 
 
 def _hover(cmap: ClusterMap, cluster_id: int) -> str:

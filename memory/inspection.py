@@ -6,10 +6,11 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+import sqlalchemy as sa
+
 from ari.base.errors import UsageError
-from memory.history import HistoryStore
+from memory.history import HistoryStore, members_table, traces_table
 from memory.induction import ARROW
-from memory.trace import Trace
 from memory.types import ALL_TRACES, Methodology
 
 
@@ -33,32 +34,55 @@ def require_clustering(history: HistoryStore, version: int | None) -> int:
 
 def cluster_summaries(history: HistoryStore, version: int | None = None, top: int = 3) -> list[ClusterSummary]:
     """Size, outcomes and most common masked questions of each cluster of a clustering version."""
-    groups = clustered_traces(history, require_clustering(history, version))
-    return [summarize(cluster_id, [t for _, t in groups[cluster_id]], top) for cluster_id in sorted(groups)]
+    groups = rows_by_cluster(member_rows(history, require_clustering(history, version)))
+    return [summarize(cluster_id, groups[cluster_id], top) for cluster_id in sorted(groups)]
 
 
-def clustered_traces(history: HistoryStore, version: int) -> dict[int, list[tuple[int, Trace]]]:
-    """The (trace id, trace) pairs of each cluster of a clustering version, read in one pass."""
-    cluster_of = {m.trace_id: m.cluster_id for m in history.members(version)}
-    groups: dict[int, list[tuple[int, Trace]]] = {}
-    for record in history.records():
-        if record.id in cluster_of:
-            groups.setdefault(cluster_of[record.id], []).append((record.id, record.trace))
+@dataclass(frozen=True)
+class MemberRow:
+    """What the summaries and the map need of one clustered trace (read without parsing its steps)."""
+
+    trace_id: int
+    cluster_id: int
+    x: float
+    y: float
+    masked_question: str
+    outcome: str | None
+    qtype: str | None
+
+
+def member_rows(history: HistoryStore, version: int) -> list[MemberRow]:
+    """Every member of a clustering version with its trace's masked question, outcome and type: one query."""
+    m, t = members_table, traces_table
+    query = (
+        sa.select(m.c.trace_id, m.c.cluster_id, m.c.x, m.c.y, t.c.masked_question, t.c.outcome, t.c.qtype)
+        .join(t, t.c.id == m.c.trace_id)
+        .where(m.c.version == version)
+        .order_by(m.c.trace_id)
+    )
+    with history.engine.connect() as conn:
+        return [MemberRow(*row) for row in conn.execute(query)]
+
+
+def rows_by_cluster(rows: list[MemberRow]) -> dict[int, list[MemberRow]]:
+    groups: dict[int, list[MemberRow]] = {}
+    for row in rows:
+        groups.setdefault(row.cluster_id, []).append(row)
     return groups
 
 
-def summarize(cluster_id: int, traces: list[Trace], top: int = 3) -> ClusterSummary:
+def summarize(cluster_id: int, rows: list[MemberRow], top: int = 3) -> ClusterSummary:
     """One cluster's size, outcomes and most common masked questions."""
-    outcomes = Counter(t.outcome for t in traces)
+    outcomes = Counter(r.outcome for r in rows)
     labelled = outcomes["correct"] + outcomes["wrong"] + outcomes["abstained"]
     return ClusterSummary(
         cluster_id=cluster_id,
-        size=len(traces),
+        size=len(rows),
         correct=outcomes["correct"],
         wrong=outcomes["wrong"],
         abstained=outcomes["abstained"],
         accuracy=round(outcomes["correct"] / labelled, 4) if labelled else None,
-        top_questions=Counter(t.masked_question for t in traces).most_common(top),
+        top_questions=Counter(r.masked_question for r in rows).most_common(top),
     )
 
 

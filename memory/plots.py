@@ -17,7 +17,7 @@ import numpy as np
 
 from ari.base.errors import UsageError
 from memory.history import HistoryStore
-from memory.inspection import ClusterSummary, clustered_traces, require_clustering, summarize
+from memory.inspection import ClusterSummary, member_rows, require_clustering, rows_by_cluster, summarize
 
 COLOR_BY = ("cluster", "accuracy", "qtype")
 MAX_LEGEND = 12  # entries a legend beside the map holds without crowding it
@@ -52,21 +52,20 @@ class ClusterMap:
 
 
 def cluster_map(history: HistoryStore, version: int | None = None, top: int = 5) -> ClusterMap:
-    """Read a clustering version's members, traces and summaries from the memory."""
+    """Read a clustering version's members and summaries from the memory."""
     version = require_clustering(history, version)
-    position = {m.trace_id: (m.x, m.y) for m in history.members(version)}
-    groups = clustered_traces(history, version)
-    xs, ys, clusters, qtypes = [], [], [], []
-    for cluster_id, pairs in groups.items():
-        for trace_id, trace in pairs:
-            x, y = position[trace_id]
-            xs.append(x)
-            ys.append(y)
-            clusters.append(cluster_id)
-            qtypes.append(trace.qtype or NO_QTYPE)
-    summaries = {c: summarize(c, [t for _, t in groups[c]], top) for c in sorted(groups)}
-    return ClusterMap(version, np.array(xs, float), np.array(ys, float), np.array(clusters, int), qtypes,
-                      summaries, history.where)
+    rows = member_rows(history, version)
+    groups = rows_by_cluster(rows)
+    summaries = {c: summarize(c, groups[c], top) for c in sorted(groups)}
+    return ClusterMap(
+        version,
+        np.array([r.x for r in rows], float),
+        np.array([r.y for r in rows], float),
+        np.array([r.cluster_id for r in rows], int),
+        [r.qtype or NO_QTYPE for r in rows],
+        summaries,
+        history.where,
+    )
 
 
 def label_text(summary: ClusterSummary) -> str:
@@ -129,9 +128,7 @@ def draw_cluster_map(cmap: ClusterMap, color: str = "cluster", max_labels: int =
 
     order = label_order(cmap, selected)
     fig, ax = plt.subplots(figsize=(11, 7.5), dpi=110)
-    size = float(np.clip(30000 / max(len(cmap.x), 1), 1.0, 16.0))  # dots shrink as traces grow
-    alpha = 0.7 if len(cmap.x) < 5000 else 0.35
-    side = _draw_points(fig, ax, cmap, color, size, alpha)
+    side = _draw_points(fig, ax, cmap, color)
     ax.set_xlabel("PC 1 of the clustering keys")
     ax.set_ylabel("PC 2")
     ax.set_title(_title(cmap, color, min(max_labels, cmap.k), bool(selected)), fontsize=10, loc="left")
@@ -146,22 +143,23 @@ def draw_cluster_map(cmap: ClusterMap, color: str = "cluster", max_labels: int =
 def _title(cmap: ClusterMap, color: str, labelled: int, selected: bool = False) -> str:
     coloured = {"cluster": "one colour per cluster", "accuracy": "coloured by cluster accuracy",
                 "qtype": "coloured by question type"}[color]
-    first = (f"ARI memory: {len(cmap.x)} traces in {cmap.k} clusters (clustering v{cmap.version}), {coloured}")
+    first = f"ARI memory: {len(cmap.x)} traces in {cmap.k} clusters (clustering v{cmap.version}), {coloured}"
     which = "selected and largest" if selected else "largest"
     second = (f"labels: cluster (size, accuracy) for the {labelled} {which} clusters whose labels do not overlap"
               if labelled < cmap.k else "labels: cluster (size, accuracy)")
-    return "\n".join(textwrap.wrap(first, 110) + [second])
+    return "\n".join(textwrap.wrap(first, 110) + textwrap.wrap(second + "; a dot's area grows with the traces at its place", 120))
 
 
-def _draw_points(fig, ax, cmap: ClusterMap, color: str, size: float, alpha: float):  # noqa: ANN001, ANN202
+def _draw_points(fig, ax, cmap: ClusterMap, color: str):  # noqa: ANN001, ANN202
     """Scatter the traces; add a legend or colour bar only where it fits. Returns it (or None)."""
-    common = {"s": size, "alpha": alpha, "linewidths": 0, "rasterized": True}
     if color == "accuracy":
         accuracy = np.array([np.nan if cmap.summaries[c].accuracy is None else cmap.summaries[c].accuracy
                              for c in cmap.cluster])
-        known = ~np.isnan(accuracy)
-        ax.scatter(cmap.x[~known], cmap.y[~known], color="0.7", **common)
-        points = ax.scatter(cmap.x[known], cmap.y[known], c=accuracy[known], cmap="RdYlGn", vmin=0, vmax=1, **common)
+        x, y, count, (value,) = stacked(cmap, [accuracy])
+        known = ~np.isnan(value)
+        sizes = dot_sizes(count)
+        ax.scatter(x[~known], y[~known], s=sizes[~known], color="0.7", **_DOTS)
+        points = ax.scatter(x[known], y[known], s=sizes[known], c=value[known], cmap="RdYlGn", vmin=0, vmax=1, **_DOTS)
         bar = fig.colorbar(points, ax=ax, fraction=0.04, pad=0.02)
         bar.set_label("accuracy of the trace's cluster")
         bar.solids.set_alpha(1)
@@ -170,24 +168,46 @@ def _draw_points(fig, ax, cmap: ClusterMap, color: str, size: float, alpha: floa
         kinds = [q for q, _ in Counter(cmap.qtype).most_common()]
         shown = kinds if len(kinds) <= MAX_LEGEND else kinds[: MAX_LEGEND - 1]
         colours = dict(zip(shown, cluster_colours(len(shown))))
-        qtypes = np.array(cmap.qtype)
-        for kind in kinds:
-            mask = qtypes == kind
-            label = kind if kind in colours else None
-            ax.scatter(cmap.x[mask], cmap.y[mask], color=colours.get(kind, (0.6, 0.6, 0.6)), label=label, **common)
+        kind_index = {q: i for i, q in enumerate(kinds)}
+        x, y, count, (kind,) = stacked(cmap, [np.array([kind_index[q] for q in cmap.qtype], float)])
+        sizes = dot_sizes(count)
+        for i, name in enumerate(kinds):
+            mask = kind == i
+            label = name if name in colours else None
+            ax.scatter(x[mask], y[mask], s=sizes[mask], color=colours.get(name, (0.6, 0.6, 0.6)), label=label, **_DOTS)
         if len(shown) < len(kinds):
             ax.scatter([], [], color=(0.6, 0.6, 0.6), label=f"{len(kinds) - len(shown)} other types")
         return _legend_beside(ax, "question type")
     palette = cluster_colours(cmap.k)
     index = {c: i for i, c in enumerate(sorted(cmap.summaries))}
-    colours = np.array([palette[index[c]] for c in cmap.cluster]).reshape(-1, 3)
+    x, y, count, (cluster,) = stacked(cmap, [cmap.cluster.astype(float)])
+    sizes = dot_sizes(count)
     if cmap.k > MAX_LEGEND:
-        ax.scatter(cmap.x, cmap.y, c=colours, **common)
+        ax.scatter(x, y, s=sizes, c=np.array([palette[index[int(c)]] for c in cluster]).reshape(-1, 3), **_DOTS)
         return None
     for c in sorted(cmap.summaries):
-        mask = cmap.cluster == c
-        ax.scatter(cmap.x[mask], cmap.y[mask], color=palette[index[c]], label=f"cluster {c}", **common)
+        mask = cluster == c
+        ax.scatter(x[mask], y[mask], s=sizes[mask], color=palette[index[c]], label=f"cluster {c}", **_DOTS)
     return _legend_beside(ax, "cluster")
+
+
+_DOTS = {"alpha": 0.55, "linewidths": 0, "rasterized": True}
+
+
+def stacked(cmap: ClusterMap, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Traces that share a position and a colour key drawn once (many traces share a question shape):
+    the distinct (x, y, key...) with how many traces each stands for."""
+    table = np.column_stack([cmap.x, cmap.y, *keys]) if len(cmap.x) else np.zeros((0, 2 + len(keys)))
+    table = np.where(np.isnan(table), -1e300, table)  # unique() treats NaNs as distinct
+    distinct, count = np.unique(table, axis=0, return_counts=True)
+    distinct = np.where(distinct == -1e300, np.nan, distinct)
+    return distinct[:, 0], distinct[:, 1], count, [distinct[:, 2 + i] for i in range(len(keys))]
+
+
+def dot_sizes(count: np.ndarray) -> np.ndarray:
+    """Dot areas: smaller as dots grow many, larger (by the square root) as a dot stands for more traces."""
+    base = float(np.clip(15000 / max(len(count), 1), 4.0, 24.0))
+    return base * np.clip(np.sqrt(count / max(float(np.median(count)), 1.0)), 0.6, 8.0)
 
 
 def _legend_beside(ax, title: str):  # noqa: ANN001, ANN202

@@ -100,7 +100,7 @@ def test_changed_questions_and_the_comparison_picture(tmp_path):
     top, bottom = fig.axes
     assert len(top.patches) == 3 * 4 and len(bottom.patches) == 2 * 4  # runs x (all + three types)
     assert [t.get_text() for t in bottom.get_legend().get_texts()] == [
-        "B - A: 1 questions now right, 1 now wrong", "C - A: 1 questions now right, 0 now wrong"]
+        "B - A: now right 1, now wrong 1 (questions)", "C - A: now right 1, now wrong 0 (questions)"]
     assert text_outside_figure(fig) == []
 
 
