@@ -41,7 +41,7 @@ def export_html(history: HistoryStore, version: int | None = None, max_labels: i
         "questions.</p>",
         plot,
         _overview(cmap),
-        *(_cluster_section(cmap, c, methods.get(c)) for c in sorted(cmap.summaries)),
+        *(_cluster_section(cmap, c, methods.get(c)) for c in cmap.by_size()),
     ]
     if ALL_TRACES in methods:
         parts.append(_methodology_section("all-traces", "Methodology induced from every trace (no clustering)",
@@ -68,11 +68,11 @@ def map_figure(cmap: ClusterMap, max_labels: int = 20):  # noqa: ANN201 (a plotl
             hovertemplate=_hover(cmap, cluster_id), hoverlabel={"align": "left"},
         ))
     labelled = pick_labels(cmap, label_order(cmap)[:max_labels])
-    fig.add_trace(go.Scatter(
-        x=[cmap.centroid(c)[0] for c in labelled], y=[cmap.centroid(c)[1] for c in labelled], mode="text",
-        text=[label_text(cmap.summaries[c]) for c in labelled], textposition="top center", textfont={"size": 11, "color": "black"},
-        hoverinfo="skip", showlegend=False, name="labels",
-    ))
+    for cluster_id in labelled:  # boxed annotations: readable over the dots
+        cx, cy = cmap.centroid(cluster_id)
+        fig.add_annotation(x=cx, y=cy, text=label_text(cmap.summaries[cluster_id]), showarrow=False, yshift=10,
+                           font={"size": 11, "color": "black"}, bgcolor="rgba(255,255,255,0.85)",
+                           bordercolor="#777", borderwidth=1, borderpad=2, name=f"cluster-label-{cluster_id}")
     shown = "" if keep.all() else f" (the {int(keep.sum())} most used of {len(keep)} places drawn)"
     fig.update_layout(
         title={"text": f"{cmap.k} clusters{shown}; labelled: the {len(labelled)} largest whose labels fit, "
@@ -124,8 +124,11 @@ def _overview(cmap: ClusterMap) -> str:
         example = _e(s.top_questions[0][0]) if s.top_questions else ""
         rows.append(f"<tr><td><a href='#cluster-{c}'>{c}</a></td><td class=n>{s.size}</td>"
                     f"<td class=n>{accuracy}</td><td>{example}</td></tr>")
-    return ("<h2>Clusters, largest first</h2><table><tr><th>cluster</th><th>size</th><th>accuracy</th>"
-            "<th>most common masked question</th></tr>" + "".join(rows) + "</table>")
+    return ("<h2>Clusters, largest first</h2><div class=scroll><table><tr><th>cluster</th><th>size</th>"
+            "<th>accuracy</th><th>most common masked question</th></tr>" + "".join(rows) + "</table></div>"
+            "<p>Below, each cluster (largest first): its most common masked questions, the methodology induced "
+            "from it, the programs it was induced from (support: correct traces that followed the program) "
+            "and its pitfalls (programs that never succeeded here).</p>")
 
 
 def _cluster_section(cmap: ClusterMap, cluster_id: int, methodology: Methodology | None) -> str:
@@ -172,6 +175,7 @@ h3 { font-size: 15px; margin-bottom: 4px; } .meta { color: #666; margin-top: 0; 
 table { border-collapse: collapse; margin: 6px 0; } td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; }
 td.n { text-align: right; } pre { background: #f6f6f6; padding: 8px; white-space: pre-wrap; }
 code { font-size: 12.5px; } ul.questions { margin: 4px 0; }
+div.scroll { max-height: 330px; overflow-y: auto; display: inline-block; border-bottom: 1px solid #ddd; }
 """
 
 

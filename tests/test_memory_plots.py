@@ -140,8 +140,8 @@ def test_html_export_is_one_offline_page_with_the_map_and_every_methodology(memo
         assert f"<section id='{anchor}'>" in page
         assert methodology.text.split("\n")[1].replace('"', "&quot;") in page
     assert page.count("<h3>Programs</h3>") == len(methods) and page.count("<h3>Pitfalls</h3>") == len(methods)
-    figure = json.loads(re.search(r'Plotly\.newPlot\(\s*"cluster-map",\s*(\[.*?\]),\s*\{', page, re.S).group(1))
-    clusters = [t for t in figure if t.get("name", "").startswith("cluster ")]
-    assert len(clusters) == 4
-    assert all("accuracy 67%" in t["hovertemplate"] and "{E1}" in t["hovertemplate"] for t in clusters)
-    assert len(next(t for t in figure if t.get("name") == "labels")["text"]) == 4
+    call = re.search(r'Plotly\.newPlot\(\s*"cluster-map",\s*(\[.*?\]),\s*(\{.*?\}),\s*\{"displaylogo"', page, re.S)
+    traces, layout = json.loads(call.group(1)), json.loads(call.group(2))
+    assert [t["name"] for t in traces] == [f"cluster {c}" for c in range(4)]
+    assert all("accuracy 67%" in t["hovertemplate"] and "{E1}" in t["hovertemplate"] for t in traces)
+    assert sorted(a["name"] for a in layout["annotations"]) == [f"cluster-label-{c}" for c in range(4)]
