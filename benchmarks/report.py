@@ -101,15 +101,6 @@ def run_records(run_dir: Path) -> list[dict]:
     return []
 
 
-def chart(summary: dict, path: Path, records: list[dict] | None = None) -> None:
-    """report.png alone (see `figure`)."""
-    import matplotlib.pyplot as plt
-
-    fig = figure(summary, records or [])
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def figure(summary: dict, records: list[dict]):  # noqa: ANN201 (a matplotlib Figure)
     """The report's panels in one figure; abstention panels only when the set has unanswerable questions."""
     import matplotlib
