@@ -166,7 +166,8 @@ BREAKDOWNS = ("qtype", "qlabel", "answer_type", "time_level", "unanswerable_reas
 
 
 def breakdown(outcomes: Sequence[Outcome], attribute: str) -> dict[str, dict]:
-    """Per value of `attribute`: question count, Hits@1/10 (answerable), accuracy and abstention rate."""
+    """Per value of `attribute`: question count (and answerable ones), Hits@1/10 (answerable), accuracy
+    and abstention rate."""
     groups: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in outcomes:
         value = getattr(outcome, attribute)
@@ -178,6 +179,7 @@ def breakdown(outcomes: Sequence[Outcome], attribute: str) -> dict[str, dict]:
         h = hits(group)
         result[value] = {
             "n": len(group),
+            "n_answerable": h["n"],
             "hits_at_1": h["hits_at_1"],
             "hits_at_10": h["hits_at_10"],
             "accuracy": _mean([float(o.correct) for o in group]),

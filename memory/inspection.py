@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+
+import sqlalchemy as sa
 
 from ari.base.errors import UsageError
-from memory.history import HistoryStore
+from memory.history import HistoryStore, members_table, traces_table
 from memory.types import ALL_TRACES, Methodology
 
 
@@ -23,7 +24,7 @@ class ClusterSummary:
     top_questions: list[tuple[str, int]] = field(default_factory=list)  # (masked question, count)
 
 
-def _require_clustering(history: HistoryStore, version: int | None) -> int:
+def require_clustering(history: HistoryStore, version: int | None) -> int:
     version = version if version is not None else history.latest_version()
     if version is None:
         raise UsageError(f"the memory {history.where} has not been clustered yet; run `ari memory learn` first")
@@ -32,33 +33,60 @@ def _require_clustering(history: HistoryStore, version: int | None) -> int:
 
 def cluster_summaries(history: HistoryStore, version: int | None = None, top: int = 3) -> list[ClusterSummary]:
     """Size, outcomes and most common masked questions of each cluster of a clustering version."""
-    version = _require_clustering(history, version)
-    cluster_of = {m.trace_id: m.cluster_id for m in history.members(version)}
-    groups: dict[int, list] = {}
-    for record in history.records():
-        if record.id in cluster_of:
-            groups.setdefault(cluster_of[record.id], []).append(record.trace)
-    summaries = []
-    for cluster_id in sorted(groups):
-        traces = groups[cluster_id]
-        outcomes = Counter(t.outcome for t in traces)
-        labelled = outcomes["correct"] + outcomes["wrong"] + outcomes["abstained"]
-        summaries.append(
-            ClusterSummary(
-                cluster_id=cluster_id,
-                size=len(traces),
-                correct=outcomes["correct"],
-                wrong=outcomes["wrong"],
-                abstained=outcomes["abstained"],
-                accuracy=round(outcomes["correct"] / labelled, 4) if labelled else None,
-                top_questions=Counter(t.masked_question for t in traces).most_common(top),
-            )
-        )
-    return summaries
+    groups = rows_by_cluster(member_rows(history, require_clustering(history, version)))
+    return [summarize(cluster_id, groups[cluster_id], top) for cluster_id in sorted(groups)]
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """What the summaries and the map need of one clustered trace (read without parsing its steps)."""
+
+    trace_id: int
+    cluster_id: int
+    x: float
+    y: float
+    masked_question: str
+    outcome: str | None
+    qtype: str | None
+
+
+def member_rows(history: HistoryStore, version: int) -> list[MemberRow]:
+    """Every member of a clustering version with its trace's masked question, outcome and type: one query."""
+    m, t = members_table, traces_table
+    query = (
+        sa.select(m.c.trace_id, m.c.cluster_id, m.c.x, m.c.y, t.c.masked_question, t.c.outcome, t.c.qtype)
+        .join(t, t.c.id == m.c.trace_id)
+        .where(m.c.version == version)
+        .order_by(m.c.trace_id)
+    )
+    with history.engine.connect() as conn:
+        return [MemberRow(*row) for row in conn.execute(query)]
+
+
+def rows_by_cluster(rows: list[MemberRow]) -> dict[int, list[MemberRow]]:
+    groups: dict[int, list[MemberRow]] = {}
+    for row in rows:
+        groups.setdefault(row.cluster_id, []).append(row)
+    return groups
+
+
+def summarize(cluster_id: int, rows: list[MemberRow], top: int = 3) -> ClusterSummary:
+    """One cluster's size, outcomes and most common masked questions."""
+    outcomes = Counter(r.outcome for r in rows)
+    labelled = outcomes["correct"] + outcomes["wrong"] + outcomes["abstained"]
+    return ClusterSummary(
+        cluster_id=cluster_id,
+        size=len(rows),
+        correct=outcomes["correct"],
+        wrong=outcomes["wrong"],
+        abstained=outcomes["abstained"],
+        accuracy=round(outcomes["correct"] / labelled, 4) if labelled else None,
+        top_questions=Counter(r.masked_question for r in rows).most_common(top),
+    )
 
 
 def methodology(history: HistoryStore, cluster_id: int, version: int | None = None) -> Methodology:
-    version = _require_clustering(history, version)
+    version = require_clustering(history, version)
     found = history.methodologies(version)
     if cluster_id not in found:
         known = ", ".join(str(c) for c in sorted(found))
@@ -67,10 +95,15 @@ def methodology(history: HistoryStore, cluster_id: int, version: int | None = No
 
 
 def export(history: HistoryStore, fmt: str, version: int | None = None) -> str:
-    """The latest (or a given) clustering with its summaries and methodologies, as JSON or Markdown."""
-    if fmt not in ("json", "markdown"):
-        raise UsageError(f"unknown export format {fmt!r} (json | markdown)")
-    version = _require_clustering(history, version)
+    """The latest (or a given) clustering with its summaries and methodologies, as JSON, Markdown or
+    a self-contained HTML page (memory.html_export)."""
+    if fmt not in ("json", "markdown", "html"):
+        raise UsageError(f"unknown export format {fmt!r} (json | markdown | html)")
+    version = require_clustering(history, version)
+    if fmt == "html":
+        from memory.html_export import export_html  # plotly is only needed here
+
+        return export_html(history, version)
     clustering = history.clustering(version)
     summaries = cluster_summaries(history, version)
     methods = history.methodologies(version)
@@ -112,38 +145,3 @@ def _markdown_methodology(m: Methodology) -> list[str]:
     lines += [f"| `{p.program.render()}` | {p.support} | {p.success_rate:.0%} |" for p in m.programs]
     lines += [f"| pitfall: `{p.program.render()}` | {p.support} | {p.success_rate:.0%} |" for p in m.pitfalls]
     return lines
-
-
-def plot_clusters(history: HistoryStore, out: str | Path, version: int | None = None) -> Path:
-    """A PNG of the clustered masked questions in 2-D (PCA at learning time), one colour per cluster,
-    each cluster labelled at its centroid with its size and accuracy (cf. Figure 8 of the ARI paper)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    version = _require_clustering(history, version)
-    members = history.members(version)
-    summaries = {s.cluster_id: s for s in cluster_summaries(history, version)}
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig, ax = plt.subplots(figsize=(8, 6), dpi=120)
-    cmap = plt.get_cmap("tab10" if len(summaries) <= 10 else "tab20")
-    for i, cluster_id in enumerate(sorted(summaries)):
-        points = np.array([(m.x, m.y) for m in members if m.cluster_id == cluster_id])
-        colour = cmap(i % cmap.N)
-        ax.scatter(points[:, 0], points[:, 1], s=14, alpha=0.6, color=colour, label=f"cluster {cluster_id}")
-        cx, cy = points.mean(axis=0)  # PCA is linear: the centroid's position is the members' mean
-        s = summaries[cluster_id]
-        accuracy = "" if s.accuracy is None else f", {s.accuracy:.0%}"
-        ax.annotate(f"{cluster_id} (n={s.size}{accuracy})", (cx, cy), fontsize=8, weight="bold",
-                    ha="center", bbox={"boxstyle": "round", "fc": "white", "alpha": 0.8, "ec": colour})
-    ax.set_title(f"ARI memory: {len(members)} traces in {len(summaries)} clusters (version {version})")
-    ax.set_xlabel("PC 1 of masked-question embeddings")
-    ax.set_ylabel("PC 2")
-    ax.legend(fontsize=7, loc="best", markerscale=1.5)
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
-    return out

@@ -24,11 +24,14 @@ def test_compare_prints_deltas(tmp_path):
     b = _summary(tmp_path / "b", 0.75, {"equal": 0.5})
     done = _ari("bench", "compare", str(a), str(b), "--json")
     assert done.returncode == 0, done.stderr
-    rows = {r["metric"]: r for r in json.loads(done.stdout)}
-    assert rows["hits_at_1"]["delta"] == 0.25
-    assert abs(rows["qtype:equal"]["delta"] - 0.1) < 1e-9 and rows["qtype:first_last"]["delta"] is None
+    data = json.loads(done.stdout)
+    rows = {r["metric"]: r for r in data["metrics"]}
+    assert data["runs"] == ["a", "b"] and data["changed"] == []  # summaries alone: no per-question records
+    assert rows["hits_at_1"]["values"] == [0.5, 0.75] and rows["hits_at_1"]["deltas"] == [None, 0.25]
+    assert abs(rows["qtype:equal"]["deltas"][1] - 0.1) < 1e-9 and rows["qtype:first_last"]["deltas"] == [None, None]
     table = _ari("bench", "compare", str(a), str(b))
     assert "hits_at_1" in table.stdout and "+0.250" in table.stdout
+    assert "changed questions: not listed" in table.stdout
 
 
 def test_compare_missing_run_is_one_line_error(tmp_path):

@@ -91,20 +91,45 @@ def report_command(
 
 @app.command("compare")
 def compare_command(
-    run_a: Annotated[Path, typer.Argument(help="Baseline run directory (or its summary.json).")],
-    run_b: Annotated[Path, typer.Argument(help="Run to compare against the baseline.")],
+    runs: Annotated[list[Path], typer.Argument(help="Run directories (or their summary.json): the first is the baseline A.")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also write compare.png, compare.md and changed.jsonl here.")] = None,
+    show: Annotated[int, typer.Option("--show", min=0, help="List at most N changed questions on stdout.")] = 20,
     json_output: JsonOption = False,
 ) -> None:
-    """Show metric deltas (B - A), overall and Hits@1 by question type."""
+    """Runs side by side: metric differences against the first run (overall and Hits@1 by type), and the
+    questions whose outcome changed."""
+    from dataclasses import asdict
+
+    from benchmarks.compare import changed_questions, load_runs, metric_rows, write_comparison
+
+    loaded = load_runs(runs)
+    rows, changed = metric_rows(loaded), changed_questions(loaded)
+    written = write_comparison(loaded, out) if out is not None else []
+    if json_output:
+        print(json.dumps({"runs": [r.name for r in loaded], "metrics": [asdict(r) for r in rows], "changed": changed,
+                          "files": [str(p) for p in written]}, indent=2, ensure_ascii=False))
+        return
+    _print_comparison(loaded, rows, changed, show)
+    for path in written:
+        typer.echo(f"wrote {path}", err=True)
+
+
+def _print_comparison(runs: list, rows: list, changed: list[dict], show: int) -> None:
     from rich.console import Console
 
-    from benchmarks.compare import deltas, load_summary, rich_table
+    from benchmarks.compare import rich_table
 
-    rows = deltas(load_summary(run_a), load_summary(run_b))
-    if json_output:
-        print(json.dumps([{"metric": m, "a": a, "b": b, "delta": d} for m, a, b, d in rows], indent=2))
-    else:
-        Console().print(rich_table(str(run_a), str(run_b), rows))
+    console = Console()
+    console.print(rich_table(runs, rows))
+    if not all(r.records for r in runs):
+        print("changed questions: not listed (a run has no results.jsonl)")
+        return
+    print(f"changed questions: {len(changed)}")
+    for c in changed[:show]:
+        outcomes = " | ".join(f"{chr(65 + i)} {'✓' if r['correct'] else '✗'} {r['answer']}" for i, r in enumerate(c["runs"]))
+        print(f"  {c['qid']} [{c['qtype']}] {c['question']}  =>  {outcomes}")
+    if len(changed) > show:
+        print(f"  ... {len(changed) - show} more (--show N, or --out DIR for all)")
 
 
 @app.command("make-unanswerable")

@@ -104,11 +104,11 @@ def show(
 
 @app.command()
 def export(
-    fmt: Annotated[str, typer.Option("--format", help="json | markdown")] = "json",
+    fmt: Annotated[str, typer.Option("--format", help="json | markdown | html (one self-contained page with an interactive map).")] = "json",
     out: Annotated[Optional[Path], typer.Option("--out", help="Write to this file instead of stdout.")] = None,
     memory: MemoryOption = None,
 ) -> None:
-    """The latest clustering, its cluster summaries and methodologies, as JSON or Markdown."""
+    """The latest clustering, its cluster summaries and methodologies, as JSON, Markdown or HTML."""
     from memory.inspection import export as export_memory
 
     with _open(memory) as mem:
@@ -124,13 +124,16 @@ def export(
 @app.command()
 def plot(
     out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("clusters.png"),
+    color: Annotated[str, typer.Option("--color", help="cluster | accuracy (of each trace's cluster) | qtype.")] = "cluster",
+    labels: Annotated[int, typer.Option("--labels", min=0, help="Label at most N clusters (largest first, where labels do not overlap).")] = 20,
+    select: Annotated[Optional[list[int]], typer.Option("--select", help="Label this cluster first (repeatable).")] = None,
     memory: MemoryOption = None,
 ) -> None:
-    """A 2-D picture (PCA) of the clustered masked questions, one colour per cluster."""
-    from memory.inspection import plot_clusters
+    """A 2-D map (PCA) of the clustered traces: colours by cluster, accuracy or question type; labels that never overlap."""
+    from memory.plots import plot_cluster_map
 
     with _open(memory) as mem:
-        path = plot_clusters(mem.history, out)
+        path = plot_cluster_map(mem.history, out, color=color, max_labels=labels, selected=select)
     typer.echo(str(path))
 
 
