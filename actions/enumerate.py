@@ -44,10 +44,18 @@ from tkg_store.temporal import TimeSpan
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """An applicable action and how many facts / items it returns (always > 0)."""
+    """An applicable action and how many facts / items it returns (always > 0); once filtered, its
+    similarity score, and whether it is the plan's next action (the matched methodology's step,
+    bound to the question). Hubs offer thousands a step, so the rendering is made only when asked."""
 
     action: Action
     size: int
+    score: float = 0.0
+    suggested: bool = False
+
+    @property
+    def rendering(self) -> str:
+        return self.action.render()
 
 
 class LookupBlock:

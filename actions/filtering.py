@@ -57,13 +57,6 @@ class QuestionScores:
     templates: np.ndarray
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredCandidate:
-    action: Action
-    score: float
-    size: int
-
-
 # What each (template, time kind) asks; the template component compares the question with these.
 TEMPLATE_TEXTS: dict[tuple[str, str], str] = {
     ("getHeadEntity", "none"): "who did this to them? which country or person did it?",
@@ -192,7 +185,7 @@ class CandidateFilter:
 
     def keep(
         self, scores: QuestionScores, candidates: Sequence[Candidate], context: ActionContext | None = None, top_k: int = 10
-    ) -> list[ScoredCandidate]:
+    ) -> list[Candidate]:
         """The top-K candidates, best first (see the module docstring for the two guarantees): what
         the agent's filter node offers every decider. At most K - 2 places go to one shape while
         others wait."""
@@ -251,7 +244,7 @@ class CandidateFilter:
         return w.relation * np.asarray(rel) + w.entity * np.asarray(ent) + w.template * kind_scores
 
 
-def top(candidates: Sequence[Candidate], values: np.ndarray, top_k: int, max_per_shape: int) -> list[ScoredCandidate]:
+def top(candidates: Sequence[Candidate], values: np.ndarray, top_k: int, max_per_shape: int) -> list[Candidate]:
     """The selection of `select` over scored candidates, without scoring objects for the rest:
     the best `top_k`, at most `max_per_shape` per shape while others remain, and the answer of
     the latest result always among them; best first."""
@@ -264,7 +257,7 @@ def top(candidates: Sequence[Candidate], values: np.ndarray, top_k: int, max_per
     latest = max(answers, key=lambda i: pool[i].action.source, default=None)
     if latest is not None and latest not in chosen:
         chosen = chosen[: top_k - 1] + [latest] if len(chosen) >= top_k else chosen + [latest]
-    kept = [ScoredCandidate(pool[i].action, float(values[i]), pool[i].size) for i in chosen]
+    kept = [Candidate(pool[i].action, pool[i].size, float(values[i])) for i in chosen]
     kept.sort(key=lambda s: (-s.score, s.action.render()))
     return kept
 
@@ -346,7 +339,6 @@ def roles_of(entities: Sequence[str]) -> Mapping[str, str]:
 __all__ = [
     "CandidateFilter",
     "QuestionScores",
-    "ScoredCandidate",
     "TEMPLATE_TEXTS",
     "Weights",
     "get_filter",

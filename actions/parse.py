@@ -94,7 +94,7 @@ def _action_of(candidate: object) -> Action:
 
 
 def parse_action(reply: str, candidates: Sequence[C], previous_step: int | None = None) -> C:
-    """The candidate (Action, Candidate or ScoredCandidate, as given) that the reply chose.
+    """The candidate (an Action or a Candidate, as given) that the reply chose.
 
     `previous_step` is what `{entities}` means (default: the latest step any candidate reads).
     """

@@ -24,7 +24,7 @@ The decider only chooses an action; these functions decide what it means. The ru
   period at the join granularity (never finer than the reference's own) and keep the items that
   overlap it (`same_period`).
 * Answers are formatted at the granularity the question asks, never finer than the item's own
-  (`format_answers`).
+  (`answer_texts`).
 
 Every function returns a new list without duplicates (same entity and interval once), keeps the
 input order where it does not sort, and maps an empty input to an empty list.
@@ -139,7 +139,7 @@ def format_item_time(item: Item, granularity: Granularity | None) -> str | None:
     return format_time(day, level)
 
 
-def format_answers(items: Iterable[Item], answer_type: str, granularity: Granularity | None = None) -> list[str]:
+def answer_texts(items: Iterable[Item], answer_type: str, granularity: Granularity | None = None) -> list[str]:
     """The answer strings of a final result: KG entity names, or times at the asked granularity.
 
     Entities are returned as KG names (`store.display` turns them into the gold form); duplicates

@@ -248,7 +248,7 @@ class GetLast:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """Ends the episode with step `source`'s result (format it with `answer_strings`)."""
+    """Ends the episode with step `source`'s result (its texts: `semantics.answer_texts`)."""
 
     source: int
     template: ClassVar[str] = "answer"
@@ -271,11 +271,6 @@ TEMPLATES: dict[str, type] = {
     cls.template: cls
     for cls in (GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer)
 }
-
-
-def answer_strings(items: list[Item], context: ActionContext) -> list[str]:
-    """The answer of a final result in the question's form (KG names, or times at its granularity)."""
-    return semantics.format_answers(items, context.answer_type, context.granularity)
 
 
 def source_of(action: Action) -> int | None:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from agents.state import AgentState
 
 
-def format_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: list[Item]) -> list[str]:
+def ranked_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: list[Item]) -> list[str]:
     """Entities in display form, or times at the granularity the question asks; most supported first.
 
     Ranking by the number of supporting facts puts the best-attested answer at rank 1; ties keep

@@ -30,7 +30,7 @@ from actions.enumerate import enumerate_candidates, list_operations, time_result
 from actions.items import Item
 from actions.programs import LIST_OPERATIONS, Program
 from agents.analysis.types import QuestionAnalysis
-from agents.answers import format_answers
+from agents.answers import ranked_answers
 from agents.planner import question_context
 from agents.roles import binding_scorer, current_entities, entity_roles
 from memory.trace import StepRecord, Trace
@@ -139,7 +139,7 @@ def search_programs(
                 if action.template == "answer":
                     program = tuple(partial.abstracts + [abstract])
                     if program not in found and not Program.parse(program).has_dead_steps:
-                        answers = format_answers(store, analysis, result)
+                        answers = ranked_answers(store, analysis, result)
                         correct = _precise_hit(answers, is_correct, min_precision)
                         found[program] = _trace(analysis, partial, action, abstract, result, answers, correct, decider)
                     continue

@@ -37,13 +37,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from actions.context import ActionContext
-from actions.enumerate import enumerate_candidates
-from agents.answers import confidence, format_answers
+from actions.enumerate import Candidate, enumerate_candidates
+from agents.answers import confidence, ranked_answers
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.state import AgentContext, AgentState, BatchState, Candidate
+from agents.state import AgentContext, AgentState, BatchState
 from ari.base.errors import AriError
 from memory.trace import StepRecord
 
@@ -118,18 +118,15 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     )
     context = action_context(state)
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)
-    offered = [Candidate(s.action, s.size, s.score) for s in ctx.candidate_filter.keep(scores, pool, context, top_k)]
+    offered = ctx.candidate_filter.keep(scores, pool, context, top_k)
     wanted = state.plan.next_action(len(state.actions)) if state.plan is not None else None
     if wanted is not None:
-        seated = next((c for c in offered if c.action == wanted), None)
-        if seated is None:
-            index = pool.index_of(wanted)
-            if index is not None:
-                score = float(ctx.candidate_filter.values(scores, [pool[index]], context)[0])
-                seated = Candidate(wanted, pool[index].size, score)
-                offered.append(seated)
-        if seated is not None:
-            seated.suggested = True
+        seat = next((i for i, c in enumerate(offered) if c.action == wanted), None)
+        if seat is not None:
+            offered[seat] = replace(offered[seat], suggested=True)
+        elif (index := pool.index_of(wanted)) is not None:
+            score = float(ctx.candidate_filter.values(scores, [pool[index]], context)[0])
+            offered.append(Candidate(wanted, pool[index].size, score, suggested=True))
     return {"question_scores": scores, "candidates": offered}
 
 
@@ -166,7 +163,7 @@ def execute(state: AgentState, ctx: AgentContext) -> Update:
         "chosen": None,
     }
     if chosen.action.template == "answer":
-        update.update(answers=format_answers(ctx.store, state.analysis, result), done=True)
+        update.update(answers=ranked_answers(ctx.store, state.analysis, result), done=True)
     elif step >= ctx.config.max_steps:
         update.update(_abstain(f"no answer within {ctx.config.max_steps} steps"))
     return update

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from actions.enumerate import CandidatePool
+from actions.enumerate import Candidate, CandidatePool
 from actions.items import Item
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
@@ -18,23 +18,6 @@ if TYPE_CHECKING:
     from agents.deciders.base import Decider
     from ari.base.config import AgentConfig
     from tkg_store.store import TKGStore
-
-
-@dataclass
-class Candidate:
-    """An enumerated non-empty action with its filtering score.
-
-    Hubs offer thousands of candidates a step, so the rendering is made only when asked for.
-    """
-
-    action: Any  # an actions.templates action
-    size: int  # how many facts / items it returns (> 0)
-    score: float = 0.0
-    suggested: bool = False  # the plan's next action (the matched methodology's step, bound to the question)
-
-    @property
-    def rendering(self) -> str:
-        return self.action.render()
 
 
 @dataclass

@@ -29,7 +29,8 @@ from pathlib import Path
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.filtering import get_filter
-from actions.templates import Answer, answer_strings
+from actions.semantics import answer_texts
+from actions.templates import Answer
 from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import Granularity, TimeSpan, parse_time, span_of
@@ -129,7 +130,7 @@ def gold_in(items, question: dict, context: ActionContext, store: TKGStore) -> b
     gold = set(question["answers"])
     if question["answer_type"] == "entity":
         return any(store.display(i.entity) in gold for i in items if i.entity)
-    return bool(set(answer_strings(items, context)) & gold)
+    return bool(set(answer_texts(items, context.answer_type, context.granularity)) & gold)
 
 
 def run(args: argparse.Namespace) -> dict:

@@ -213,4 +213,4 @@ def test_results_hold_each_entity_and_interval_once() -> None:
 def test_answers_are_formatted_at_the_asked_granularity(
     items: list[Item], answer_type: str, granularity: Granularity | None, expected: list[str]
 ) -> None:
-    assert sem.format_answers(items, answer_type, granularity) == expected
+    assert sem.answer_texts(items, answer_type, granularity) == expected

@@ -9,6 +9,7 @@ from test_actions_kg import ARMED_GANG, UKRAINE_MILITARY, build_store
 
 from actions.context import ActionContext
 from actions.items import Item
+from actions.semantics import answer_texts
 from actions.templates import (
     Answer,
     GetAfter,
@@ -19,7 +20,6 @@ from actions.templates import (
     GetLast,
     GetTailEntity,
     GetTime,
-    answer_strings,
 )
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, parse_time
@@ -162,7 +162,7 @@ def test_before_last_program(store: TKGStore) -> None:
     for action in program:
         context = context.with_result(action.execute(store, context), action)
     assert context.results[2] == [day("Kenya", "2008-04-30"), day("Japan", "2008-05-01")]
-    assert answer_strings(context.results[-1], context) == ["Japan"]
+    assert answer_texts(context.results[-1], context.answer_type, context.granularity) == ["Japan"]
 
 
 def test_after_first_program(store: TKGStore) -> None:
@@ -176,7 +176,7 @@ def test_after_first_program(store: TKGStore) -> None:
     ]
     for action in program:
         context = context.with_result(action.execute(store, context), action)
-    assert answer_strings(context.results[-1], context) == ["Iran", UKRAINE_MILITARY]  # a tie on 2008-05-31
+    assert answer_texts(context.results[-1], context.answer_type, context.granularity) == ["Iran", UKRAINE_MILITARY]  # a tie on 2008-05-31
 
 
 @pytest.mark.parametrize(
@@ -204,6 +204,6 @@ def test_time_answers_use_the_question_granularity(store: TKGStore) -> None:
     context = ActionContext(granularity=MONTH, answer_type="time")
     items = GetTime("Ethiopia", "Accuse", "Eritrea").execute(store, context)
     context = context.with_result(items)
-    assert answer_strings(GetFirst(1).execute(store, context), context) == ["2005-12"]
+    assert answer_texts(GetFirst(1).execute(store, context), context.answer_type, context.granularity) == ["2005-12"]
     year = ActionContext(granularity=YEAR, answer_type="time").with_result(items)
-    assert answer_strings(Answer(1).execute(store, year), year) == ["2005"]
+    assert answer_texts(Answer(1).execute(store, year), year.answer_type, year.granularity) == ["2005"]

@@ -9,7 +9,7 @@ import pytest
 
 from actions.items import Item
 from agents.analysis.types import EntityMention, QuestionAnalysis
-from agents.answers import format_answers
+from agents.answers import ranked_answers
 from tkg_store.demo import demo_store_path
 from tkg_store.store import TKGStore
 
@@ -30,8 +30,8 @@ def _item(entity: str, day: int = 1) -> Item:
 
 def test_most_supported_first_and_question_entities_dropped(store: TKGStore) -> None:
     items = [_item("South_Korea"), _item("Denmark", 2), _item("Japan"), _item("Japan", 3)]
-    assert format_answers(store, _analysis("South_Korea"), items) == ["Japan", "Denmark"]
+    assert ranked_answers(store, _analysis("South_Korea"), items) == ["Japan", "Denmark"]
 
 
 def test_a_question_entity_is_kept_when_nothing_else_answers(store: TKGStore) -> None:
-    assert format_answers(store, _analysis("South_Korea"), [_item("South_Korea")]) == ["South Korea"]
+    assert ranked_answers(store, _analysis("South_Korea"), [_item("South_Korea")]) == ["South Korea"]
