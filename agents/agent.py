@@ -17,6 +17,7 @@ from agents.state import AgentContext, AgentState, BatchState
 from memory.trace import StepRecord, Trace
 from ari.base.config import AgentConfig
 from ari.base.embedding import get_embedder
+from ari.base.text import readable
 from tkg_store.store import TKGStore
 
 NO_ANSWER = "No Answer"
@@ -89,6 +90,7 @@ class Agent:
         """Answer several questions: embedded and analysed in one batch, then solved in lockstep
         through the graph (one question's failure is its own abstention, never the batch's)."""
         started = time.perf_counter()
+        questions = [readable(q) for q in questions]  # an unencodable character must not fail the batch
         analyses = self.analyzer.analyze_batch(questions)
         vectors = self.embedder.embed_batch(questions)
         guides = [(None, None)] * len(questions)

@@ -27,7 +27,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
         from ari.api import answer_question
+        from ari.base.errors import UsageError
+        from ari.base.text import unreadable
 
+        why = unreadable(question)
+        if why is not None:  # e.g. bytes that are not UTF-8 in argv
+            raise UsageError(f"the question cannot be read: {why}")
         result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
         if json_out:
             typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
