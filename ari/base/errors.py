@@ -35,3 +35,7 @@ class MemoryStoreError(AriError):
 
 class DatasetError(AriError):
     """A benchmark dataset file is missing or malformed."""
+
+
+class NoMemoryError(AriError):
+    """The offline decider has no learned memory to follow: it would only guess (a greedy walk)."""

@@ -23,6 +23,10 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOption = False,
         max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Most KG actions.")] = 5,
         top_k: Annotated[int, typer.Option("--top-k", min=1, help="Candidates kept after filtering.")] = 10,
+        unguided: Annotated[
+            bool,
+            typer.Option("--unguided", help="Without a learned memory, answer anyway by a greedy walk (marked unguided; often wrong)."),
+        ] = False,
         quiet: QuietOption = False,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
@@ -33,16 +37,19 @@ def register(app: typer.Typer) -> None:
         why = unreadable(question)
         if why is not None:  # e.g. bytes that are not UTF-8 in argv
             raise UsageError(f"the question cannot be read: {why}")
-        result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
+        result = answer_question(
+            question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided
+        )
         if json_out:
-            typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+            typer.echo(json.dumps({**result.to_dict(), "unguided": unguided}, ensure_ascii=False))
             return
         out = Console()
+        mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if unguided else ""
         if result.abstained:
-            out.print(f"[bold]No Answer[/bold] — {result.reason}")
+            out.print(f"[bold]No Answer[/bold] — {result.reason}{mark}")
         else:
             more = f"  (also: {', '.join(result.answers[1:6])})" if len(result.answers) > 1 else ""
-            out.print(f"[bold]{result.answer}[/bold]{more}")
+            out.print(f"[bold]{result.answer}[/bold]{more}{mark}")
         if trace:
             out.print(_trace_table(result))
 
