@@ -95,10 +95,6 @@ def test_before_and_after_move_the_right_way():
 
 
 def test_move_time_only_crosses_a_closed_bound():
-    import random
-
-    from benchmarks.unanswerable import move_time
-
     for seed in range(20):
         text, _ = move_time("Who visited China after 2009?", 2005, None, random.Random(seed))
         assert int(text[-5:-1]) < 2005  # no time lies after an open end
