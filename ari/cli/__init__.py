@@ -3,6 +3,7 @@ function, and turns an `AriError` into a one-line message on stderr with a non-z
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -58,7 +59,7 @@ def run(args: list[str] | None = None) -> int:
         print(f"Error: {exc}", file=sys.stderr)
         return exc.exit_code
     except BrokenPipeError:  # `ari kg facts | head`: the reader left, nothing more to say
-        sys.stderr.close()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush cannot fail
         return 1
     except Exception as exc:
         if _is_click_error(exc):
