@@ -107,9 +107,12 @@ def answer_question(
 ):
     """Answer one question; the trace is recorded in the memory (when there is one).
 
-    The offline decider answers only from a learned memory: without one it raises NoMemoryError,
-    unless `unguided` asks for the greedy walk (the first non-empty action at each step)."""
+    The offline decider answers only from a learned memory: without one it raises NoMemoryError.
+    `unguided` asks for the greedy walk instead (the best-scored non-empty action at each step, no
+    methodology followed, even when the memory has one)."""
     config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
+    if unguided:
+        config.use_methodology = False
     path = resolve_db(db)
     memory = resolve_memory(memory, path)
     if config.decider == "offline" and not unguided and path.exists():  # a missing store is reported first

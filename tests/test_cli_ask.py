@@ -156,3 +156,10 @@ def test_unguided_answers_and_says_so(monkeypatch, capsys, bare_store):
     code, out, _ = ari(monkeypatch, capsys, "ask", "--db", str(bare_store), "--unguided", "--json", QUESTION)
     assert code == 0 and json.loads(out)["unguided"] is True
     assert not (bare_store.parent / "kg.duckdb.memory.sqlite").exists()  # nothing made up beside the store
+
+
+def test_unguided_ignores_a_learned_memory_too(monkeypatch, capsys, home):
+    code, out, _ = ari(monkeypatch, capsys, "ask", "--unguided", "--json", QUESTION)
+    data = json.loads(out)
+    assert code == 0 and data["unguided"] is True
+    assert not any("methodology" in step["reason"] for step in data["steps"])  # the greedy walk, as marked
