@@ -17,6 +17,7 @@ from agents.state import AgentContext, AgentState, BatchState
 from memory.trace import StepRecord, Trace
 from ari.base.config import AgentConfig
 from ari.base.embedding import get_embedder
+from ari.base.text import readable
 from tkg_store.store import TKGStore
 
 NO_ANSWER = "No Answer"
@@ -87,7 +88,7 @@ class Agent:
         """Answer several questions in one pass of the graph: analysed and embedded in one batch,
         then solved in lockstep (one question's failure is its own abstention, never the batch's)."""
         started = time.perf_counter()
-        states = [AgentState(question=question.strip()) for question in questions]
+        states = [AgentState(question=readable(question).strip()) for question in questions]
         limit = {"recursion_limit": recursion_limit(self.config.max_steps)}
         final = self._graph.invoke(BatchState(states), context=self._context, config=limit)["questions"]
         each = (time.perf_counter() - started) / max(1, len(questions))

@@ -18,6 +18,7 @@ from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
+from tkg_store.temporal import describe_range
 
 
 def audit_answerability(
@@ -46,7 +47,7 @@ def audit_answerability(
     for mention in analysis.times:
         if kg_range is not None and not kg_range.overlaps(mention.time.start, mention.time.end):
             missing = (
-                f"the KG covers {kg_range.start.isoformat()} to {kg_range.end.isoformat()}; "
+                f"the KG covers {describe_range(kg_range)}; "
                 f"the question asks about {mention.time}"
             )
             return Judgement(False, audit + [missing], missing=missing)

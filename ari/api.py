@@ -103,10 +103,21 @@ def answer_question(
     max_steps: int = 5,
     top_k: int = 10,
     record: bool = True,
+    unguided: bool = False,
 ):
-    """Answer one question; the trace is recorded in the memory (when there is one)."""
+    """Answer one question; the trace is recorded in the memory (when there is one).
+
+    The offline decider answers only from a learned memory: without one it raises NoMemoryError.
+    `unguided` asks for the greedy walk instead (the best-scored non-empty action at each step, no
+    methodology followed, even when the memory has one)."""
     config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
-    agent, store, mem = build_agent(db, memory, config)
+    if unguided:
+        config.use_methodology = False
+    path = resolve_db(db)
+    memory = resolve_memory(memory, path)
+    if config.decider == "offline" and not unguided and path.exists():  # a missing store is reported first
+        require_learned_memory(memory, path)
+    agent, store, mem = build_agent(path, memory, config)
     try:
         result = agent.ask(question)
         if record and mem is not None:
@@ -116,3 +127,23 @@ def answer_question(
         store.close()
         if mem is not None and hasattr(mem, "close"):
             mem.close()
+
+
+def require_learned_memory(memory: str | None, db: Path) -> None:
+    """Raise NoMemoryError, naming the command that builds one, unless `memory` holds a clustering."""
+    from ari.base.errors import NoMemoryError
+
+    if memory is not None and ("://" in memory or Path(memory).exists()):
+        from memory import Memory
+
+        with Memory.open(memory, create=False) as mem:
+            if mem.history.latest_version() is not None:
+                return
+        where = f"{memory} has no learned methodologies"
+    else:
+        where = f"no learned memory for {db}"
+    target = memory or f"{db}.memory.sqlite"
+    raise NoMemoryError(
+        f"{where}: build one with `ari memory learn --dataset DATASET --data-dir DIR --search --db {db} "
+        f"--memory {target}`, or add --unguided to answer by a greedy walk without one"
+    )

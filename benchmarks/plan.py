@@ -36,6 +36,7 @@ class RunSpec:
     workers: int = 1
     batch_size: int = 64
     quiet: bool = False
+    restart: bool = False  # set aside a previous run in `out` and start anew (else resume, refusing a different run)
     agent: dict = field(default_factory=dict)  # AgentConfig overrides (decider, use_methodology, ...)
 
 
@@ -88,8 +89,8 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
     config = agent_config(spec.agent)
     run_info = {
         **described,
-        "db": str(spec.db) if spec.db else None,
-        "memory": spec.memory_url,
+        "db": str(Path(spec.db).resolve()) if spec.db else None,  # resolved: a resume from elsewhere is the same run
+        "memory": _where(spec.memory_url),
         "workers": spec.workers,
         "batch_size": spec.batch_size,
         "agent_config": config.to_dict(),
@@ -100,8 +101,16 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
             raise UsageError("--db is required: the ingested KG store to answer from")
         factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
     gold_display = _gold_display(spec.db) if spec.db is not None else None
-    options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, gold_display=gold_display)
+    options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, restart=spec.restart,
+                         gold_display=gold_display)
     return run_benchmark(questions, factory, spec.out, run_info, options)
+
+
+def _where(memory_url: str | None) -> str | None:
+    """A memory file as its resolved path; a URL (postgresql://..., sqlite:///...) as written."""
+    if memory_url is None or "://" in memory_url:
+        return memory_url
+    return str(Path(memory_url).resolve())
 
 
 def _gold_display(db: Path):  # noqa: ANN202 - Callable[[str], str]

@@ -23,6 +23,7 @@ from ari.base.progress import progress
 from benchmarks.loaders.types import Question
 from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
 from benchmarks.results_log import ResultsWriter, read_results
+from benchmarks.run_lock import run_lock
 from benchmarks.solver import SolverFactory
 
 RESULTS = "results.jsonl"
@@ -31,8 +32,12 @@ SESSIONS = "sessions.jsonl"
 SUMMARY = "summary.json"
 TOP_K_KEPT = 10  # predictions kept per question (enough for Hits@10)
 
-# Keys of run.json that must match for a rerun to resume into the same directory.
-IDENTITY_KEYS = ("dataset", "split", "questions_file", "sample", "seed", "shard", "gold_annotations", "agent_config")
+# Keys of run.json that must match for a rerun to resume into the same directory: what is asked,
+# of which KG and memory, by which agent settings (the decider among them) and relation lexicon.
+IDENTITY_KEYS = ("dataset", "split", "questions_file", "sample", "seed", "shard", "gold_annotations", "db", "memory",
+                 "agent_config", "relation_lexicon")
+# The files of one run; --restart moves them aside together (report files: benchmarks.report).
+RUN_FILES = (RUN, RESULTS, SESSIONS, SUMMARY, "report.md", "report.png")
 
 
 @dataclass
@@ -42,6 +47,7 @@ class RunOptions:
     workers: int = 1
     batch_size: int = 64
     quiet: bool = False
+    restart: bool = False  # set a previous run in the directory aside (under replaced-<time>/) and start anew
     gold_display: Callable[[str], str] | None = None  # KG name -> display form (CronQuestions Qids)
 
 
@@ -61,15 +67,32 @@ def run_benchmark(
     run_info: dict,
     options: RunOptions | None = None,
 ) -> RunOutcome:
-    """Answer every question not already in `out_dir`/results.jsonl, then write the summary and report."""
+    """Answer every question not already in `out_dir`/results.jsonl, then write the summary and report.
+
+    One run at a time writes to `out_dir` (run_lock). Ctrl-C keeps every answered question and
+    writes the summary of those (marked incomplete) before it propagates."""
     options = options or RunOptions()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     _check_unique(questions)
-    _claim_run(out_dir / RUN, run_info)
-    done = read_results(out_dir / RESULTS, repair=True)
-    pending = [q for q in questions if q.qid not in done]
+    with run_lock(out_dir):
+        _claim_run(out_dir, run_info, options.restart)
+        done = read_results(out_dir / RESULTS, repair=True)
+        pending = [q for q in questions if q.qid not in done]
+        try:
+            answered = _answer(pending, solver_factory, out_dir, options)
+        except KeyboardInterrupt:
+            write_summary(out_dir, questions, run_info)
+            raise
+        summary = write_summary(out_dir, questions, run_info)
+        from benchmarks.report import write_report  # matplotlib is only needed here
 
+        files = write_report(out_dir, summary)
+    return RunOutcome(summary, answered, len(questions) - len(pending), out_dir, [out_dir / SUMMARY, *files])
+
+
+def _answer(pending: list[Question], solver_factory: SolverFactory, out_dir: Path, options: RunOptions) -> int:
+    """Solve `pending` batch by batch, appending each result as it comes; the number answered."""
     started = time.perf_counter()
     startup_s = 0.0
     answered = 0
@@ -84,15 +107,10 @@ def run_benchmark(
                 answered += len(batch)
                 writer.sync()
         finally:
-            wall_s = time.perf_counter() - started
             if answered:
+                wall_s = time.perf_counter() - started
                 _log_session(out_dir / SESSIONS, answered, wall_s, startup_s, options.workers)
-
-    summary = write_summary(out_dir, questions, run_info)
-    from benchmarks.report import write_report  # matplotlib is only needed here
-
-    files = write_report(out_dir, summary)
-    return RunOutcome(summary, answered, len(questions) - len(pending), out_dir, [out_dir / SUMMARY, *files])
+    return answered
 
 
 def write_summary(out_dir: Path, questions: Sequence[Question] | None, run_info: dict) -> dict:
@@ -273,17 +291,33 @@ def _check_unique(questions: Sequence[Question]) -> None:
         seen.add(question.qid)
 
 
-def _claim_run(path: Path, run_info: dict) -> None:
-    """Write run.json, or check that an existing one describes the same run (so resuming is safe)."""
+def _claim_run(out_dir: Path, run_info: dict, restart: bool = False) -> None:
+    """Write run.json, or check that an existing one describes the same run (so resuming is safe);
+    with `restart`, first move the previous run's files aside."""
+    path = out_dir / RUN
+    if path.exists() and restart:
+        _set_aside(out_dir)
     if path.exists():
         previous = json.loads(path.read_text(encoding="utf-8"))
         changed = [k for k in IDENTITY_KEYS if previous.get(k) != run_info.get(k)]
         if changed:
             raise UsageError(
-                f"{path.parent} holds a different run (differs in: {', '.join(changed)}); use another --out"
+                f"{out_dir} holds a different run (differs in: {', '.join(changed)}); resume it with the same "
+                "settings, use another --out, or --restart to set its results aside and start anew"
             )
         return
     path.write_text(json.dumps(run_info, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _set_aside(out_dir: Path) -> Path:
+    """Move the run's files into out_dir/replaced-<UTC time>/ (nothing is deleted)."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    target = out_dir / f"replaced-{stamp}"
+    target.mkdir()
+    for name in RUN_FILES:
+        if (out_dir / name).exists():
+            os.replace(out_dir / name, target / name)
+    return target
 
 
 def _log_session(path: Path, answered: int, wall_s: float, startup_s: float, workers: int) -> None:

@@ -25,6 +25,7 @@ from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import TKGStore, create_schema
+from tkg_store.temporal import OPEN_END, OPEN_START
 
 KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
 MAX_NAME_TOKENS = 10
@@ -92,10 +93,11 @@ class MentionFinder:
 
 # -- the three rewrites ------------------------------------------------------------------------
 
-def move_time(text: str, first_year: int, last_year: int, rng: random.Random) -> tuple[str, str] | None:
-    """The question with its stated year moved outside [first_year, last_year], and what changed."""
+def move_time(text: str, first_year: int | None, last_year: int | None, rng: random.Random) -> tuple[str, str] | None:
+    """The question with its stated year moved outside [first_year, last_year], and what changed.
+    A bound that is None is open (open-ended facts): no time lies beyond it."""
     match = _TIME.search(text)
-    if match is None:
+    if match is None or (first_year is None and last_year is None):
         return None
     year = int(match.group("year"))
     if not 1000 <= year <= 2999:
@@ -103,7 +105,9 @@ def move_time(text: str, first_year: int, last_year: int, rng: random.Random) ->
     direction = _DIRECTION.findall(text[max(0, match.start("time") - 30) : match.start("time")])
     word = direction[-1].lower() if direction else ""
     offset = rng.randint(2, 12)
-    if word in ("before", "until", "prior"):
+    if first_year is None or last_year is None:  # only the closed side has times outside it
+        new_year = last_year + offset if first_year is None else first_year - offset  # type: ignore[operator]
+    elif word in ("before", "until", "prior"):
         new_year = first_year - offset
     elif word in ("after", "since"):
         new_year = last_year + offset
@@ -111,7 +115,7 @@ def move_time(text: str, first_year: int, last_year: int, rng: random.Random) ->
         new_year = first_year - offset if rng.random() < 0.5 else last_year + offset
     leap_day = match.group("day") == "29" and match.group("month") == "February" or (match.group("iso") or "").endswith("-02-29")
     while leap_day and not (new_year % 4 == 0 and (new_year % 100 != 0 or new_year % 400 == 0)):
-        new_year += 1 if new_year > last_year else -1
+        new_year += 1 if last_year is not None and new_year > last_year else -1
     start, end = match.span("year")
     return text[:start] + f"{new_year:04d}" + text[end:], f"year {year} -> {new_year}"
 
@@ -191,7 +195,8 @@ def make_unanswerable(
 def _rewrite(kind, question, store, finder, degrees, span, rng, max_hidden_degree):  # noqa: ANN001, ANN202
     """(new text, detail, entities to hide) or None when this question does not suit `kind`."""
     if kind == "time_outside_kg":
-        moved = move_time(question.text, span.start.year, span.end.year, rng)
+        first = None if span.start == OPEN_START else span.start.year
+        moved = move_time(question.text, first, None if span.end == OPEN_END else span.end.year, rng)
         if moved is None:
             return None
         text, change = moved

@@ -146,3 +146,40 @@ def test_restricted_unpickler_refuses_classes_and_damaged_files(tmp_path):
     with pytest.raises(DatasetError, match="expected a list"):
         get_loader("cronquestions").load(not_list)
     assert load_plain_pickle(not_list) == {"a": 1}
+
+
+class _Builds:
+    """Pickles as a call of an allowed builtin: what a hostile file can ask the unpickler to do."""
+
+    def __init__(self, kind, *args):
+        self.kind, self.args = kind, args
+
+    def __reduce__(self):
+        return (self.kind, self.args)
+
+
+@pytest.mark.parametrize(
+    "payload, what",
+    [
+        (_Builds(bytearray, 2**40), "bytearray of 1,099,511,627,776 items"),
+        (_Builds(bytes, 2**33), "bytes of 8,589,934,592 items"),
+        ([_Builds(bytearray, 2**25) for _ in range(64)], "bytearray of 33,554,432 items"),  # 2 GiB in 64 steps
+        (_Builds(str, ["x" * 1000] * 1000), "str of unbounded size"),  # the repr of shared references
+    ],
+    ids=["bytearray-1TiB", "bytes-8GiB", "many-32MiB", "str-of-a-list"],
+)
+def test_restricted_unpickler_bounds_what_allowed_types_build(tmp_path, payload, what):
+    path = tmp_path / "big.pickle"
+    path.write_bytes(pickle.dumps(payload, protocol=4))
+    assert path.stat().st_size < 20_000
+    with pytest.raises(DatasetError, match=f"refusing to build {what} from .*big.pickle"):
+        load_plain_pickle(path)
+
+
+def test_restricted_unpickler_still_reads_plain_data_of_every_allowed_type(tmp_path):
+    data = [{"s": {1, 2}, "f": frozenset({"a"}), "c": complex(1, 2), "b": b"xy", "ba": bytearray(b"z"),
+             "t": (1.5, True, None), "big": "q" * 100_000}]
+    for protocol in range(3, pickle.HIGHEST_PROTOCOL + 1):  # protocol 2 spells bytes as _codecs.encode, refused
+        path = tmp_path / f"plain{protocol}.pickle"
+        path.write_bytes(pickle.dumps(data, protocol=protocol))
+        assert load_plain_pickle(path) == data

@@ -176,3 +176,60 @@ def test_stratified_sample_keeps_the_type_mix_and_is_seeded():
     assert [q.qid for q in sample] == [q.qid for q in stratified_sample(questions, 100, seed=7)]
     assert [q.qid for q in sample] != [q.qid for q in stratified_sample(questions, 100, seed=8)]
     assert len(stratified_sample(questions, 5000)) == 1000
+
+
+def test_resume_refuses_another_store_or_memory_and_restart_sets_the_old_run_aside(setup, tmp_path):
+    db, qfile = setup
+    other_db = build_store(tmp_path / "other.duckdb")
+    out = tmp_path / "run"
+    a = str(tmp_path / "a.sqlite")
+    run(_spec(db, qfile, out, memory_url=a), factory=BruteForceFactory(str(db)))
+    with pytest.raises(UsageError, match=r"differs in: db\).*--restart"):
+        run(_spec(other_db, qfile, out, memory_url=a), factory=BruteForceFactory(str(other_db)))
+    with pytest.raises(UsageError, match=r"differs in: memory\)"):
+        run(_spec(db, qfile, out, memory_url="b.sqlite"), factory=BruteForceFactory(str(db)))
+    with pytest.raises(UsageError, match=r"differs in: agent_config\)"):
+        run(_spec(db, qfile, out, memory_url=a, agent={"decider": "openai:x"}), factory=BruteForceFactory(str(db)))
+    before = (out / "results.jsonl").read_text()
+    # the same run, named from another directory, resumes (paths are recorded resolved)
+    monkey = pytest.MonkeyPatch()
+    monkey.chdir(tmp_path)
+    try:
+        again = run(_spec(Path(db.name), Path(qfile.name), Path("run"), memory_url="a.sqlite"), factory=BruteForceFactory(str(db)))
+    finally:
+        monkey.undo()
+    assert again.answered_now == 0 and again.skipped_done == len(QUESTIONS)
+    fresh = run(_spec(other_db, qfile, out, memory_url="b.sqlite", restart=True), factory=BruteForceFactory(str(other_db)))
+    assert fresh.answered_now == len(QUESTIONS)
+    (aside,) = out.glob("replaced-*")
+    assert (aside / "results.jsonl").read_text() == before
+    assert json.loads((aside / "run.json").read_text())["db"] == str(db.resolve())
+    assert json.loads((out / "run.json").read_text())["db"] == str(other_db.resolve())
+
+
+_HOLD_LOCK = """
+import sys, time
+from benchmarks.run_lock import run_lock
+with run_lock(sys.argv[1]):
+    print("held", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_second_run_into_the_same_out_is_refused_until_the_first_ends(setup, tmp_path):
+    db, qfile = setup
+    out = tmp_path / "run"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_LOCK, str(out)], stdout=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).parent.parent)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(UsageError, match=rf"another run is writing to {out} \(pid {holder.pid}, started "):
+            run(_spec(db, qfile, out), factory=BruteForceFactory(str(db)))
+        assert not (out / "results.jsonl").exists()
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)  # dies holding the lock: its lock file stays behind
+        holder.wait()
+    assert (out / ".lock").exists()
+    outcome = run(_spec(db, qfile, out), factory=BruteForceFactory(str(db)))  # the stale lock is no obstacle
+    assert outcome.answered_now == len(QUESTIONS)

@@ -92,3 +92,12 @@ def test_before_and_after_move_the_right_way():
     year = int(leap.rstrip("?").split()[-1])
     assert year % 4 == 0 and not 2005 <= year <= 2015
     assert move_time("Who first visited China?", 2005, 2015, rng) is None
+
+
+def test_move_time_only_crosses_a_closed_bound():
+    for seed in range(20):
+        text, _ = move_time("Who visited China after 2009?", 2005, None, random.Random(seed))
+        assert int(text[-5:-1]) < 2005  # no time lies after an open end
+        text, _ = move_time("Who visited China before 2009?", None, 2015, random.Random(seed))
+        assert int(text[-5:-1]) > 2015
+    assert move_time("Who visited China in 2009?", None, None, random.Random(0)) is None

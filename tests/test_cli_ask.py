@@ -75,7 +75,7 @@ def test_json_output(monkeypatch, capsys, home):
     data = json.loads(out)
     assert data["answer"] == "Condoleezza Rice"
     assert data["answers"][0] == "Condoleezza Rice"
-    assert data["abstained"] is False and data["reason"] is None
+    assert data["abstained"] is False and data["reason"] is None and data["unguided"] is False
     assert data["steps"] and data["steps"][-1]["chosen"].startswith("answer(#")
     assert all(s["abstract"] and s["result_size"] > 0 for s in data["steps"])
 
@@ -123,3 +123,43 @@ def test_unreachable_endpoint_abstains_without_a_traceback(monkeypatch, capsys, 
     assert data["abstained"] is True and data["answer"] is None
     assert f"127.0.0.1:{port}" in data["reason"]
     assert "APIConnectionError" in data["reason"]
+
+
+@pytest.fixture
+def bare_store(home, tmp_path):
+    """A copy of the demo KG elsewhere: no memory beside it, none bundled for it."""
+    bare = tmp_path / "bare" / "kg.duckdb"
+    bare.parent.mkdir()
+    shutil.copyfile(home / "demo.duckdb", bare)
+    return bare
+
+
+def test_no_learned_memory_no_answer_but_the_command_that_builds_one(monkeypatch, capsys, bare_store):
+    code, out, err = ari(monkeypatch, capsys, "ask", "--db", str(bare_store), QUESTION)
+    assert code == 1 and out == ""
+    assert err.strip() == (
+        f"Error: no learned memory for {bare_store}: build one with `ari memory learn --dataset DATASET --data-dir DIR "
+        f"--search --db {bare_store} --memory {bare_store}.memory.sqlite`, or add --unguided to answer by a greedy "
+        "walk without one"
+    )
+    empty = bare_store.parent / "empty.sqlite"
+    from memory import Memory
+
+    Memory.open(empty).close()  # traces may come later; nothing learnt yet
+    code, _, err = ari(monkeypatch, capsys, "ask", "--db", str(bare_store), "--memory", str(empty), QUESTION)
+    assert code == 1 and err.startswith(f"Error: {empty} has no learned methodologies: build one with")
+
+
+def test_unguided_answers_and_says_so(monkeypatch, capsys, bare_store):
+    code, out, _ = ari(monkeypatch, capsys, "ask", "--db", str(bare_store), "--unguided", QUESTION)
+    assert code == 0 and out.strip().endswith("(unguided: a greedy walk, no learned methodology)")
+    code, out, _ = ari(monkeypatch, capsys, "ask", "--db", str(bare_store), "--unguided", "--json", QUESTION)
+    assert code == 0 and json.loads(out)["unguided"] is True
+    assert not (bare_store.parent / "kg.duckdb.memory.sqlite").exists()  # nothing made up beside the store
+
+
+def test_unguided_ignores_a_learned_memory_too(monkeypatch, capsys, home):
+    code, out, _ = ari(monkeypatch, capsys, "ask", "--unguided", "--json", QUESTION)
+    data = json.loads(out)
+    assert code == 0 and data["unguided"] is True
+    assert not any("methodology" in step["reason"] for step in data["steps"])  # the greedy walk, as marked

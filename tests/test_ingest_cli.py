@@ -62,7 +62,7 @@ def test_errors_are_one_line_with_exit_codes(tmp_path: Path) -> None:
     tsv = tmp_path / "kg.tsv"
     tsv.write_text("A\tR\tB\t2005\nA\tR\n", encoding="utf-8")
     db = tmp_path / "kg.duckdb"
-    done = subprocess.run([sys.executable, "-c", "from ari.cli import main; main()", "ingest", "tsv", str(tsv), "--db", str(db)],
+    done = subprocess.run([sys.executable, "-m", "ari", "ingest", "tsv", str(tsv), "--db", str(db)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [f"Error: {tsv}:2: expected 4 or 5 tab-separated fields (head, relation, tail, time | start, end), found 2 (use --skip-bad to skip malformed lines)"]

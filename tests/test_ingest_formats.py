@@ -244,3 +244,32 @@ def test_refuses_a_duckdb_file_that_is_not_a_store(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="not an ARI KG store"):
         ingest("tsv", path, db)
     assert dump(db) == {"unrelated": ["(1,)"]}
+
+
+def test_open_ended_facts_keep_the_kg_range_open(tmp_path: Path) -> None:
+    """A fact with a start and no end is still true: a later question is inside the KG, not outside it."""
+    from agents.analysis.times import find_times
+    from ari.cli.kg import kg_info
+    from tkg_store.temporal import OPEN_END, OPEN_START, describe_range
+
+    path = tmp_path / "kg.tsv"
+    path.write_text("Angela_Merkel\tMake_a_visit\tChina\t2005-03-01\t2005-03-02\n"
+                    "Angela_Merkel\tHold_office\tGermany\t2005-11-22\t\n", encoding="utf-8")
+    db = tmp_path / "kg.duckdb"
+    summary = ingest("tsv", path, db)
+    assert summary.time_range is not None and summary.time_range.end == OPEN_END
+    with TKGStore.open(db) as store:
+        span = store.time_range()
+        assert (span.start, span.end) == (date(2005, 3, 1), OPEN_END)
+        assert [m.in_kg_range for m in find_times("Who held office in Germany in 2015?", span)] == [True]
+        assert [m.in_kg_range for m in find_times("Who visited China in 2001?", span)] == [False]
+        assert describe_range(span) == "from 2005-03-01 on (open-ended facts)"
+        info = kg_info(store)
+        assert info["time_range"] == {"start": "2005-03-01", "end": None}
+        assert (info["meta"]["time_start"], info["meta"]["time_end"]) == ("2005-03-01", "open")
+    closed = tmp_path / "closed.tsv"
+    closed.write_text("A\tR\tB\t\t1999-05-02\nA\tR\tC\t2001\n", encoding="utf-8")
+    with TKGStore.open(ingest("tsv", closed, tmp_path / "c.duckdb") and tmp_path / "c.duckdb") as store:
+        span = store.time_range()
+        assert (span.start, span.end) == (OPEN_START, date(2001, 12, 31))
+        assert describe_range(span) == "up to 2001-12-31 (facts with no start)"

@@ -128,7 +128,7 @@ def test_corrupt_memory_is_one_line_and_exit_1(tmp_path):
     corrupt = tmp_path / "corrupt.sqlite"
     corrupt.write_text("not a database at all\n" * 10)
     result = subprocess.run(
-        [sys.executable, "-c", "from ari.cli import main; main()", "memory", "stats", "--memory", str(corrupt)],
+        [sys.executable, "-m", "ari", "memory", "stats", "--memory", str(corrupt)],
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 1

@@ -22,7 +22,7 @@ import duckdb
 from ari.base.errors import StoreError
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number
 from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION
-from tkg_store.temporal import Granularity, TimeSpan
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,13 +250,8 @@ class TKGStore:
 
     # -- KG-wide ---------------------------------------------------------------------------
     def time_range(self) -> TimeSpan | None:
-        """The days the KG covers (None for an empty KG)."""
-        lo, hi = self._con.execute(
-            "SELECT min(coalesce(start_day, end_day)), max(coalesce(end_day, start_day)) FROM facts"
-        ).fetchone()
-        if lo is None:
-            return None
-        return TimeSpan(lo, hi, Granularity.DAY)
+        """The days the KG covers (None for an empty KG); see `facts_time_range`."""
+        return facts_time_range(self._con)
 
     def counts(self) -> dict[str, int]:
         return {
@@ -325,3 +320,17 @@ def _check_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:
 def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
+
+
+def facts_time_range(con: duckdb.DuckDBPyConnection) -> TimeSpan | None:
+    """The days the facts cover, None when there are none. A fact with a start and no end is still
+    true, as the lookups treat it, so the range then runs on to OPEN_END (and back to OPEN_START for
+    an end with no start): a question about a later time is inside the KG, not outside it."""
+    lo, hi, open_end, open_start = con.execute(
+        "SELECT min(coalesce(start_day, end_day)), max(coalesce(end_day, start_day)), "
+        "bool_or(start_day IS NOT NULL AND end_day IS NULL), bool_or(end_day IS NOT NULL AND start_day IS NULL) "
+        "FROM facts"
+    ).fetchone()
+    if lo is None:
+        return None
+    return TimeSpan(OPEN_START if open_start else lo, OPEN_END if open_end else hi, Granularity.DAY)

@@ -64,6 +64,22 @@ class TimeSpan:
         return format_time(self.start, self.granularity)
 
 
+# A KG range that some fact leaves open (a start and no end: still true) reaches these days.
+OPEN_START = date.min
+OPEN_END = date.max
+
+
+def describe_range(span: TimeSpan) -> str:
+    """'2005-01-01 to 2015-12-31', or with an open end 'from 2005-01-01 on (open-ended facts)'."""
+    if span.start == OPEN_START and span.end == OPEN_END:
+        return "all time (open-ended facts)"
+    if span.end == OPEN_END:
+        return f"from {span.start.isoformat()} on (open-ended facts)"
+    if span.start == OPEN_START:
+        return f"up to {span.end.isoformat()} (facts with no start)"
+    return f"{span.start.isoformat()} to {span.end.isoformat()}"
+
+
 def span_of(day: date, granularity: Granularity) -> TimeSpan:
     """The day, month or year that contains `day`."""
     if granularity is Granularity.DAY:

@@ -39,3 +39,7 @@ class DatasetError(AriError):
 
 class ServerError(AriError):
     """An `ari serve` server cannot be reached, or refused the request (its one-line message)."""
+
+
+class NoMemoryError(AriError):
+    """The offline decider has no learned memory to follow: it would only guess (a greedy walk)."""

@@ -3,6 +3,7 @@ function, and turns an `AriError` into a one-line message on stderr with a non-z
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -33,20 +34,51 @@ def _register() -> None:
 _register()
 
 
-def main() -> None:
-    """Console entry point: domain errors become one line on stderr and exit code 1 or 2."""
+def run(args: list[str] | None = None) -> int:
+    """Run `ari ARGS` and return its exit code: 0 done; 1 a domain error; 2 a usage error (the usage
+    line and one message, never a traceback); 130 interrupted (Ctrl-C), after the command has saved
+    what it finished.
+
+    The Click command is driven here rather than through Typer's standalone mode, which under
+    `standalone_mode=False` turns Ctrl-C into a returned code that is easy to drop. Typer >= 0.29
+    ships its own copy of Click, whose exceptions derive from `typer.TyperException`; an older Typer
+    uses the `click` package, so both are handled."""
+    command = typer.main.get_command(app)
     try:
-        app(standalone_mode=False)
+        with command.make_context("ari", list(sys.argv[1:] if args is None else args)) as ctx:
+            command.invoke(ctx)
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except typer.Exit as exc:  # --help, or a command that ends early
+        return exc.exit_code
+    except typer.Abort:  # end of input at a prompt
+        print("interrupted", file=sys.stderr)
+        return 130
     except AriError as exc:
         print(f"Error: {exc}", file=sys.stderr)
-        sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        print("Aborted.", file=sys.stderr)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        return exc.exit_code
+    except BrokenPipeError:  # `ari kg facts | head`: the reader left, nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush cannot fail
+        return 1
+    except Exception as exc:
+        if _is_click_error(exc):
+            exc.show()  # type: ignore[attr-defined]
+            return int(exc.exit_code)  # type: ignore[attr-defined]
         raise
+
+
+def _is_click_error(exc: Exception) -> bool:
+    if isinstance(exc, typer.TyperException) and hasattr(exc, "show"):
+        return True
+    try:
+        import click
+    except ImportError:
+        return False
+    return isinstance(exc, click.ClickException)
+
+
+def main() -> None:
+    """Console entry point (`ari`, `python -m ari`): exits with `run`'s code."""
+    sys.exit(run())

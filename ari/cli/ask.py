@@ -29,6 +29,10 @@ def register(app: typer.Typer) -> None:
         json_out: JsonOption = False,
         max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Most KG actions.")] = 5,
         top_k: Annotated[int, typer.Option("--top-k", min=1, help="Candidates kept after filtering.")] = 10,
+        unguided: Annotated[
+            bool,
+            typer.Option("--unguided", help="Without a learned memory, answer anyway by a greedy walk (marked unguided; often wrong)."),
+        ] = False,
         quiet: QuietOption = False,
         server: Annotated[
             str | None,
@@ -40,6 +44,12 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
+        from ari.base.errors import UsageError
+        from ari.base.text import unreadable
+
+        why = unreadable(question)
+        if why is not None:  # e.g. bytes that are not UTF-8 in argv
+            raise UsageError(f"the question cannot be read: {why}")
         if server:
             from ari.client import ask_server
 
@@ -47,18 +57,21 @@ def register(app: typer.Typer) -> None:
         else:
             from ari.api import answer_question
 
-            answered = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
-            result = answered.to_dict()
+            answered = answer_question(
+                question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided
+            )
+            result = {**answered.to_dict(), "unguided": unguided}
         if json_out:
             typer.echo(json.dumps(result, ensure_ascii=False))
             return
         out = Console()
+        mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
         if result["abstained"]:
-            out.print(f"[bold]No Answer[/bold] — {result['reason']}")
+            out.print(f"[bold]No Answer[/bold] — {result['reason']}{mark}")
         else:
             answers = result["answers"]
             more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
-            out.print(f"[bold]{result['answer']}[/bold]{more}")
+            out.print(f"[bold]{result['answer']}[/bold]{more}{mark}")
         if trace:
             out.print(_trace_table(result))
 

@@ -48,6 +48,7 @@ def run_command(
     clusters: Annotated[Optional[int], typer.Option("--clusters", help="Re-learn a private copy of --memory with K clusters.")] = None,
     gold_annotations: Annotated[bool, typer.Option("--gold-annotations", help="CronQuestions: use the gold entity annotations instead of ARI's linking.")] = False,
     skip_bad: SkipBadOption = False,
+    restart: Annotated[bool, typer.Option("--restart", help="Move a previous run in --out aside (to replaced-<time>/) and start anew, instead of resuming it.")] = False,
     json_output: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -64,7 +65,7 @@ def run_command(
     spec = RunSpec(
         dataset=dataset, out=out, db=db, split=split, questions_file=questions, data_dir=data_dir, sample=sample,
         seed=seed, shard=shard, gold_annotations=gold_annotations, skip_bad=skip_bad, memory_url=memory,
-        workers=workers, batch_size=batch_size, quiet=quiet, agent=agent,
+        workers=workers, batch_size=batch_size, quiet=quiet, restart=restart, agent=agent,
     )
     if clusters is not None:
         spec = with_clusters(spec, clusters)

@@ -110,6 +110,8 @@ class _PhaseBar:
 
 
 def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
+    from tkg_store.temporal import OPEN_END, OPEN_START
+
     table = Table(title=f"{summary.source} -> {db}")
     table.add_column("")
     table.add_column("added", justify="right")
@@ -120,6 +122,9 @@ def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
     table.add_row("lines read", f"{summary.facts_read:,}", "")
     table.add_row("skipped lines", f"{summary.skipped_lines:,}", "")
     span = summary.time_range
-    table.add_row("time range", "", f"{span.start} .. {span.end}" if span else "-")
+    if span:
+        start = "open" if span.start == OPEN_START else span.start
+        end = "open (open-ended facts)" if span.end == OPEN_END else span.end
+    table.add_row("time range", "", f"{start} .. {end}" if span else "-")
     table.add_row("seconds", "", f"{summary.elapsed_s:.1f}")
     Console().print(table)

@@ -36,7 +36,10 @@ def info(db: DbOption = None, json_out: JsonOption = False) -> None:
     counts = data["counts"]
     out.print(f"entities: {counts['entities']:,}  relations: {counts['relations']:,}  facts: {counts['facts']:,}")
     span = data["time_range"]
-    out.print(f"time range: {span['start']} .. {span['end']}" if span else "time range: - (empty)")
+    if span:
+        out.print(f"time range: {span['start'] or 'open'} .. {span['end'] or 'open (open-ended facts)'}")
+    else:
+        out.print("time range: - (empty)")
     for key, value in data["meta"].items():
         if key != "ingests":
             out.print(f"{key}: {value}", highlight=False, markup=False)
@@ -49,7 +52,10 @@ def info(db: DbOption = None, json_out: JsonOption = False) -> None:
 
 
 def kg_info(store) -> dict:  # noqa: ANN001 - TKGStore
-    """The machine-readable summary `ari kg info --json` prints (stable keys)."""
+    """The machine-readable summary `ari kg info --json` prints (stable keys; a time_range bound
+    that open-ended facts leave open is null)."""
+    from tkg_store.temporal import OPEN_END, OPEN_START
+
     span = store.time_range()
     meta: dict[str, object] = dict(store.meta())
     if "ingests" in meta:
@@ -57,7 +63,10 @@ def kg_info(store) -> dict:  # noqa: ANN001 - TKGStore
     return {
         "db": str(store.path),
         "counts": store.counts(),
-        "time_range": {"start": span.start.isoformat(), "end": span.end.isoformat()} if span else None,
+        "time_range": {
+            "start": None if span.start == OPEN_START else span.start.isoformat(),
+            "end": None if span.end == OPEN_END else span.end.isoformat(),
+        } if span else None,
         "meta": meta,
     }
 

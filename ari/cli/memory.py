@@ -75,7 +75,8 @@ def clusters(
     Console().print(table)
 
 
-@app.command()
+# ignore_unknown_options: "-1" (the all-traces methodology) is the argument, not an unknown option
+@app.command(context_settings={"ignore_unknown_options": True})
 def show(
     cluster: Annotated[int, typer.Argument(help="Cluster id (see `ari memory clusters`); -1: the methodology of all traces.")],
     memory: MemoryOption = None,

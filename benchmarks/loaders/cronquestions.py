@@ -44,7 +44,7 @@ class CronQuestionsLoader:
             except (KeyError, TypeError, ValueError) as exc:
                 if not skip_bad:
                     why = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-                    raise DatasetError(f"{path}: record {index} is not a CronQuestions question ({why})") from None
+                    raise DatasetError(f"{path}: record {index} is not a CronQuestions question ({why}); --skip-bad skips such records") from None
                 skipped += 1
         return LoadResult(questions, path, skipped, notes={"gold_annotations": self.gold_annotations})
 

@@ -31,7 +31,7 @@ class MultiTQLoader:
                 questions.append(parse_record(record))
             except (KeyError, TypeError, ValueError) as exc:
                 if not skip_bad:
-                    raise DatasetError(f"{path}: record {index} is not a MultiTQ question ({_why(exc)})") from None
+                    raise DatasetError(f"{path}: record {index} is not a MultiTQ question ({_why(exc)}); --skip-bad skips such records") from None
                 skipped += 1
         return LoadResult(questions, path, skipped)
 

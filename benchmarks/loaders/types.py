@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from ari.base.text import unreadable
+
 
 @dataclass
 class Question:
@@ -20,6 +22,13 @@ class Question:
     qlabel: str | None = None  # MultiTQ "Single" | "Multiple"
     answerable: bool = True  # False: the correct output is to abstain ("No Answer")
     extra: dict = field(default_factory=dict)  # dataset-specific fields kept for reports and rewrites
+
+    def __post_init__(self) -> None:
+        # a question that cannot be read is refused where it enters (a malformed record the loaders
+        # report, or skip with --skip-bad), not deep inside a batch where it would fail its neighbours
+        why = unreadable(self.text)
+        if why is not None:
+            raise ValueError(f"question text cannot be read: {why}")
 
     def to_dict(self) -> dict:
         return asdict(self)

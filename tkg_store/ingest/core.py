@@ -23,8 +23,8 @@ import pandas as pd
 
 from ari.base.errors import StoreError
 from tkg_store.schema import DDL, ROW_GROUP_SIZE, SCHEMA_VERSION, rebuild_layout
-from tkg_store.store import display_name, normalize_name
-from tkg_store.temporal import Granularity, TimeSpan
+from tkg_store.store import display_name, facts_time_range, normalize_name
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
 _EPOCH = date(1970, 1, 1).toordinal()
 _OPEN = np.iinfo(np.int32).min  # sentinel for an open (NULL) interval end in the int columns
@@ -256,7 +256,7 @@ def _days(days: list[date | None]) -> np.ndarray:
 
 def _write_meta(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[str, int]) -> None:
     counts = _counts(con)
-    lo, hi = _time_bounds(con)
+    span = facts_time_range(con)
     history = json.loads(_meta_value(con, "ingests") or "[]")
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     history.append(
@@ -278,13 +278,18 @@ def _write_meta(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[st
         "entities": str(counts["entities"]),
         "relations": str(counts["relations"]),
         "facts": str(counts["facts"]),
-        "time_start": lo.isoformat() if lo else "",
-        "time_end": hi.isoformat() if hi else "",
+        "time_start": _meta_day(span.start if span else None, OPEN_START),
+        "time_end": _meta_day(span.end if span else None, OPEN_END),
     }
     for key, value in values.items():
         con.execute(
             "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]
         )
+
+
+def _meta_day(day: date | None, open_day: date) -> str:
+    """A range bound as meta stores it: ISO day, "open" (open-ended facts), or "" (no facts)."""
+    return "" if day is None else "open" if day == open_day else day.isoformat()
 
 
 def _meta_value(con: duckdb.DuckDBPyConnection, key: str) -> str | None:
@@ -299,16 +304,8 @@ def _counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return {"entities": row[0], "relations": row[1], "facts": row[2]}
 
 
-def _time_bounds(con: duckdb.DuckDBPyConnection) -> tuple[date | None, date | None]:
-    row = con.execute(
-        "SELECT min(coalesce(start_day, end_day)), max(coalesce(end_day, start_day)) FROM facts"
-    ).fetchone()
-    return row[0], row[1]
-
-
 def _summary(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[str, int], elapsed: float) -> IngestSummary:
     counts = _counts(con)
-    lo, hi = _time_bounds(con)
     return IngestSummary(
         source=parsed.source,
         paths=[str(p) for p in parsed.paths],
@@ -320,7 +317,7 @@ def _summary(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[str, 
         entities=counts["entities"],
         relations=counts["relations"],
         facts=counts["facts"],
-        time_range=TimeSpan(lo, hi, Granularity.DAY) if lo is not None else None,
+        time_range=facts_time_range(con),
         elapsed_s=elapsed,
         skipped_examples=list(parsed.skipped_examples),
     )
