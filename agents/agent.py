@@ -37,6 +37,7 @@ class AgentResult:
     tokens: int = 0
     elapsed_s: float = 0.0
     judgement: list[str] = field(default_factory=list)  # the answerability audit lines
+    unguided: bool = False  # no methodology could guide it (no memory, or the ablation)
     analysis: QuestionAnalysis | None = None
 
     def to_dict(self) -> dict:
@@ -50,6 +51,7 @@ class AgentResult:
             "confidence": self.confidence,
             "steps": [asdict(s) for s in self.steps],
             "judgement": self.judgement,
+            "unguided": self.unguided,
             "llm_calls": self.llm_calls,
             "tokens": self.tokens,
             "elapsed_s": round(self.elapsed_s, 4),
@@ -120,5 +122,6 @@ class Agent:
             tokens=state.tokens,
             elapsed_s=elapsed,
             judgement=state.judgement.audit if state.judgement else [],
+            unguided=self.memory is None or not self.config.use_methodology,
             analysis=analysis,
         )

@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
             answered = answer_question(
                 question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided
             )
-            result = {**answered.to_dict(), "unguided": unguided}
+            result = answered.to_dict()
         if json_out:
             typer.echo(json.dumps(result, ensure_ascii=False))
             return
