@@ -37,6 +37,7 @@ class AgentResult:
     elapsed_s: float = 0.0
     judgement: list[str] = field(default_factory=list)  # the answerability audit lines
     analysis: QuestionAnalysis | None = None
+    evidence: list[str] = field(default_factory=list)  # the nearest facts, when abstaining for want of one
 
     def to_dict(self) -> dict:
         """The stable JSON form printed by `ari ask --json`."""
@@ -46,6 +47,7 @@ class AgentResult:
             "answers": self.answers,
             "abstained": self.abstained,
             "reason": self.reason,
+            "evidence": self.evidence,
             "confidence": self.confidence,
             "steps": [asdict(s) for s in self.steps],
             "judgement": self.judgement,
@@ -136,4 +138,5 @@ class Agent:
             elapsed_s=elapsed,
             judgement=state.judgement.audit if state.judgement else [],
             analysis=analysis,
+            evidence=state.evidence,
         )

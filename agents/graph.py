@@ -158,14 +158,31 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 
 def audit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """After solving: abstain when the trajectory found no supporting facts."""
+    """After solving: keep only the answers some fact states as the question asks
+    (agents.faithfulness); abstain, naming what is missing and the nearest facts, when none is
+    kept, or when the answer's confidence is below the configured threshold."""
+    from agents.faithfulness import check_answers  # (here while graph.py is being restructured)
+
     ctx = runtime.context
     if state.abstained:
         return {}
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation_of(state.actions))
     if missing is not None:
         return {"abstained": True, "reason": missing, "answers": []}
-    return {"confidence": confidence(state)}
+    answers = state.answers
+    if ctx.config.judge:
+        linker = getattr(ctx.analyzer, "relation_linker", None)
+        verdict = check_answers(
+            ctx.store, state.analysis, answers, getattr(linker, "plausible", None), relation_of(state.actions)
+        )
+        if verdict.reason is not None:
+            return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
+        answers = verdict.answers
+    score = confidence(replace(state, answers=answers))
+    floor = ctx.config.abstention.min_confidence
+    if score < floor:
+        return {"abstained": True, "reason": f"confidence {score:.2f} is below the threshold {floor:.2f}", "answers": []}
+    return {"answers": answers, "confidence": score}
 
 
 def _abstain(why: str) -> dict:

@@ -157,6 +157,7 @@ class RelationLinker:
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
+        self._posterior_of: tuple[str | None, dict[str, float] | None] = (None, None)  # the last question's
 
     def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate."""
@@ -202,6 +203,27 @@ class RelationLinker:
         if any(asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
             return None
         return relation
+
+    def plausible(self, masked: str, family: set[str]) -> bool:
+        """Whether the question may be asking about one of `family` (a relation and its mirrors),
+        for checking an answer's supporting fact: one of them shares a content word with the
+        question's predicate, or the lexicon's P(relation | wording) over every relation of the KG
+        gives one of them at least LINK_SHARE of the most probable relation's (the share the judge
+        uses to keep a linking relation in play). No lexicon evidence at all: plausible."""
+        if self._relation_words is None:
+            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
+        words = content_words(predicate_text(masked))
+        if any(_share_a_word(words, self._relation_words.get(r, frozenset())) for r in family):
+            return True
+        if self.lexicon is None:
+            return not words
+        if self._posterior_of[0] != masked:
+            self._posterior_of = (masked, self.lexicon.posterior(predicate_ngrams(masked), self.all_relations))
+        asked = self._posterior_of[1]
+        if not asked:
+            return True
+        best = max(asked.values())
+        return any(asked.get(r, 0.0) >= LINK_SHARE * best for r in family)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
         """Candidates ranked best first with a score in [0, 1]."""

@@ -17,6 +17,16 @@ def ari_home() -> Path:
 
 
 @dataclass
+class AbstentionConfig:
+    """When the agent abstains although an answer was found and a fact states it."""
+
+    # abstain when `agents.answers.confidence` falls below this; 0.0 never abstains on confidence.
+    # Raising it trades coverage for precision along the risk-coverage curve that every benchmark
+    # run reports (summary.json: aurc, and the curve in report.png).
+    min_confidence: float = 0.0
+
+
+@dataclass
 class AgentConfig:
     decider: str = "offline"  # decider name: offline | openai:<model> | vllm:<model path>
     max_steps: int = 5  # most KG actions per question (the paper uses 5)
@@ -32,6 +42,7 @@ class AgentConfig:
     llm_retries: int = 3  # retries with exponential backoff on timeouts and 5xx
     llm_temperature: float = 0.0
     extra: dict = field(default_factory=dict)  # backend-specific options
+    abstention: AbstentionConfig = field(default_factory=AbstentionConfig)  # the confidence threshold
 
     @classmethod
     def from_env(cls, **overrides: object) -> "AgentConfig":
@@ -55,4 +66,8 @@ class AgentConfig:
     @classmethod
     def from_dict(cls, data: dict) -> "AgentConfig":
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        values = {k: v for k, v in data.items() if k in names}
+        if isinstance(values.get("abstention"), dict):
+            known = {f.name for f in fields(AbstentionConfig)}
+            values["abstention"] = AbstentionConfig(**{k: v for k, v in values["abstention"].items() if k in known})
+        return cls(**values)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
@@ -34,7 +35,8 @@ def register(app: typer.Typer) -> None:
             return
         out = Console()
         if result.abstained:
-            out.print(f"[bold]No Answer[/bold] — {result.reason}")
+            nearest = f" (nearest: {'; '.join(result.evidence)})" if result.evidence else ""
+            out.print(f"[bold]No Answer[/bold] — {escape(str(result.reason))}{escape(nearest)}")
         else:
             more = f"  (also: {', '.join(result.answers[1:6])})" if len(result.answers) > 1 else ""
             out.print(f"[bold]{result.answer}[/bold]{more}")
