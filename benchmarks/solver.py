@@ -58,9 +58,7 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
     from ari.base.config import AgentConfig
 
     config = AgentConfig.from_env()
-    for key, value in values.items():
-        if hasattr(config, key) and key != "llm_api_key":
-            setattr(config, key, value)
+    config.apply(values)
     return config
 
 

@@ -249,6 +249,17 @@ class RelationLinker:
         return [(r, round(s, 4)) for r, s in ranked]
 
 
+def texts_share_a_word(text: str, relation_text: str) -> bool:
+    """Whether a question's wording and a relation's text share a content word (see `_share_a_word`)."""
+    return _share_a_word(content_words(text), content_words(relation_text))
+
+
+def shared_words(text: str, relation_text: str) -> int:
+    """How many content words of a relation's text the wording shares (by their first five letters)."""
+    prefixes = {w[:5] for w in content_words(text) if len(w) >= 4}
+    return sum(1 for w in content_words(relation_text) if len(w) >= 4 and w[:5] in prefixes)
+
+
 def _share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
     """Whether two word sets share a word of four letters or more, by its first five letters
     ("criticised" / "criticize", "visited" / "visit")."""

@@ -66,8 +66,19 @@ class AgentConfig:
     @classmethod
     def from_dict(cls, data: dict) -> "AgentConfig":
         names = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in names}
-        if isinstance(values.get("abstention"), dict):
-            known = {f.name for f in fields(AbstentionConfig)}
-            values["abstention"] = AbstentionConfig(**{k: v for k, v in values["abstention"].items() if k in known})
-        return cls(**values)
+        return cls(**{k: _typed(k, v) for k, v in data.items() if k in names})
+
+    def apply(self, values: dict) -> None:
+        """Set the known fields of `values` (as `to_dict()` wrote them; the API key never)."""
+        names = {f.name for f in fields(self)}
+        for key, value in values.items():
+            if key in names and key != "llm_api_key":
+                setattr(self, key, _typed(key, value))
+
+
+def _typed(key: str, value: object) -> object:
+    """A nested config written as a dict by `to_dict()`, read back as its dataclass."""
+    if key == "abstention" and isinstance(value, dict):
+        known = {f.name for f in fields(AbstentionConfig)}
+        return AbstentionConfig(**{k: v for k, v in value.items() if k in known})
+    return value
