@@ -299,5 +299,18 @@ def check_answers(
     return Verdict([], check.reason(answers, relation), check.nearest(relation))
 
 
+def nearest_facts(
+    store: TKGStore,
+    analysis: QuestionAnalysis | None,
+    plausible: Callable[[str, set[str]], bool] | None = None,
+    relation: str | None = None,
+) -> list[str]:
+    """The facts nearest to what the question asks (for an abstention found no answer at all)."""
+    if analysis is None or not analysis.entities:
+        return []
+    check = AnswerCheck(store, analysis, plausible)
+    return check.nearest(check.asked_relation([relation] + [r for r, _ in analysis.relations]))
+
+
 def _day(fact: Fact) -> date | None:
     return fact.start if fact.start is not None else fact.end

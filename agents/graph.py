@@ -161,20 +161,19 @@ def audit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """After solving: keep only the answers some fact states as the question asks
     (agents.faithfulness); abstain, naming what is missing and the nearest facts, when none is
     kept, or when the answer's confidence is below the configured threshold."""
-    from agents.faithfulness import check_answers  # (here while graph.py is being restructured)
+    from agents.faithfulness import check_answers, nearest_facts  # (here while graph.py is being restructured)
 
     ctx = runtime.context
     if state.abstained:
         return {}
+    plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation_of(state.actions))
     if missing is not None:
-        return {"abstained": True, "reason": missing, "answers": []}
+        evidence = nearest_facts(ctx.store, state.analysis, plausible, relation_of(state.actions))
+        return {"abstained": True, "reason": missing, "answers": [], "evidence": evidence}
     answers = state.answers
     if ctx.config.judge:
-        linker = getattr(ctx.analyzer, "relation_linker", None)
-        verdict = check_answers(
-            ctx.store, state.analysis, answers, getattr(linker, "plausible", None), relation_of(state.actions)
-        )
+        verdict = check_answers(ctx.store, state.analysis, answers, plausible, relation_of(state.actions))
         if verdict.reason is not None:
             return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
         answers = verdict.answers

@@ -29,7 +29,8 @@ from benchmarks.unanswerable_twins import TWIN_KINDS, TwinMaker
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import TKGStore, create_schema
 
-KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden") + TWIN_KINDS
+DEFAULT_KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
+KINDS = DEFAULT_KINDS + TWIN_KINDS
 MAX_NAME_TOKENS = 10
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -152,7 +153,7 @@ def make_unanswerable(
     store: TKGStore,
     per_kind: int,
     seed: int = 0,
-    kinds: Sequence[str] = KINDS,
+    kinds: Sequence[str] = DEFAULT_KINDS,
     max_hidden_degree: int = 300,
 ) -> UnanswerableSet:
     """Up to `per_kind` rewritten questions of each kind (each source question used at most once).
@@ -302,7 +303,7 @@ def build(
     out: Path,
     per_kind: int,
     seed: int = 0,
-    kinds: Sequence[str] = KINDS,
+    kinds: Sequence[str] = DEFAULT_KINDS,
     hidden_db: Path | None = None,
     max_hidden_degree: int = 300,
 ) -> UnanswerableSet:

@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
         out = Console()
         if result.abstained:
             nearest = f" (nearest: {'; '.join(result.evidence)})" if result.evidence else ""
-            out.print(f"[bold]No Answer[/bold] — {escape(str(result.reason))}{escape(nearest)}")
+            out.print(f"[bold]No Answer[/bold] — {escape(str(result.reason))}{escape(nearest)}", soft_wrap=True)
         else:
             more = f"  (also: {', '.join(result.answers[1:6])})" if len(result.answers) > 1 else ""
             out.print(f"[bold]{result.answer}[/bold]{more}")
