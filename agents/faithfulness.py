@@ -8,7 +8,8 @@ store alone:
 * relation: some fact links the answer (or, for a time answer, the question's entities) to a
   question entity through a relation the question may be asking about, or the relation stating the
   same event from the other side (`mirror_relations`); "may be asking about" is the relation
-  linker's `plausible` (a shared word, or a fair share of the lexicon's posterior);
+  linker's `plausible` (a shared word, or a fair share of the lexicon's posterior), and where
+  that cannot tell (the wording names no relation), the question's own best-ranked relation;
 * time, at its granularity: inside a stated time ("in November 2014" = inside that month),
   strictly before / after it, or between two stated times;
 * first / last: the answer's fact is the earliest / latest of the facts that meet the other
@@ -138,7 +139,7 @@ class AnswerCheck:
         self,
         store: TKGStore,
         analysis: QuestionAnalysis,
-        plausible: Callable[[str, set[str]], bool] | None = None,
+        plausible: Callable[[str, set[str]], bool | None] | None = None,
     ) -> None:
         self.store = store
         self.analysis = analysis
@@ -159,7 +160,11 @@ class AnswerCheck:
             return True
         if relation not in self._asked:
             family = {relation} | set(self.mirrors.get(relation, ()))
-            self._asked[relation] = self.plausible(self.analysis.masked, family)
+            verdict = self.plausible(self.analysis.masked, family)
+            if verdict is None:  # the wording names no relation: the question's best-ranked one
+                ranked = self.analysis.relations
+                verdict = not ranked or bool(family & {r for r, score in ranked if score >= ranked[0][1]})
+            self._asked[relation] = verdict
         return self._asked[relation]
 
     def fits(self, fact: Fact) -> bool:
@@ -207,22 +212,23 @@ class AnswerCheck:
         except Exception:
             return False
         pair = len(self.mentions) >= 2
-        for anchor, facts in self._time_facts():
+        for anchor, facts in self._time_facts(span):
             for fact in facts:
                 day = _day(fact)
                 if day is not None and span.contains(day) and self.fits(fact) and self._extreme(fact, anchor, pair):
                     return True
         return False
 
-    def _time_facts(self) -> Iterable[tuple[str, list[Fact]]]:
-        """(anchor, facts) whose times may answer: between the first two mentions, else of the first."""
+    def _time_facts(self, span: TimeSpan) -> Iterable[tuple[str, list[Fact]]]:
+        """(anchor, facts inside `span`) whose times may answer: between the first two mentions,
+        else of the first."""
         if len(self.mentions) >= 2:
             for one in self.mentions[0]:
                 for other in self.mentions[1]:
-                    yield one, self.store.facts(head=one, tail=other) + self.store.facts(head=other, tail=one)
+                    yield one, self.store.facts(head=one, tail=other, within=span) + self.store.facts(head=other, tail=one, within=span)
         elif self.mentions:
             for one in self.mentions[0]:
-                yield one, self.store.facts(head=one) + self.store.facts(tail=one)
+                yield one, self.store.facts(head=one, within=span) + self.store.facts(tail=one, within=span)
 
     def survives(self, answer: str) -> bool:
         if self.analysis.answer_type == "time":
@@ -253,10 +259,11 @@ class AnswerCheck:
         anchor = self.mentions[0][0]
         family = {relation} | set(self.mirrors.get(relation, ())) if relation else None
         other = self.mentions[1][0] if len(self.mentions) >= 2 else None
-        facts = [
-            f for f in self.store.facts(head=anchor) + self.store.facts(tail=anchor)
-            if _day(f) is not None and (family is None or f.relation in family) and (other is None or other in (f.head, f.tail))
-        ]
+        if family is None:
+            facts = self.store.facts(head=anchor) + self.store.facts(tail=anchor)
+        else:
+            facts = [f for r in sorted(family) for f in self.store.facts(head=anchor, relation=r) + self.store.facts(relation=r, tail=anchor)]
+        facts = [f for f in facts if _day(f) is not None and (other is None or other in (f.head, f.tail))]
         if self.constraint is not None:
             middle = self.constraint.span.start
             facts.sort(key=lambda f: (abs((_day(f) - middle).days), f.relation != relation))
@@ -284,7 +291,7 @@ def check_answers(
     store: TKGStore,
     analysis: QuestionAnalysis | None,
     answers: list[str],
-    plausible: Callable[[str, set[str]], bool] | None = None,
+    plausible: Callable[[str, set[str]], bool | None] | None = None,
     relation: str | None = None,
 ) -> Verdict:
     """Keep the answers some fact states as the question asks; `relation` (the asked relation as
@@ -302,7 +309,7 @@ def check_answers(
 def nearest_facts(
     store: TKGStore,
     analysis: QuestionAnalysis | None,
-    plausible: Callable[[str, set[str]], bool] | None = None,
+    plausible: Callable[[str, set[str]], bool | None] | None = None,
     relation: str | None = None,
 ) -> list[str]:
     """The facts nearest to what the question asks (for an abstention found no answer at all)."""

@@ -181,3 +181,13 @@ def test_when_first_compares_the_pair_facts_only(store):
     analysis = question(["Ann", "Xland"], answer_type="time", cue="first")
     # Ann visited Xland on 2010-03-21; Xland visited Ann on 2010-04-15, in the other role
     assert check_answers(store, analysis, ["2010-03-21"], visits_only).answers == ["2010-03-21"]
+
+
+def test_when_the_wording_names_no_relation_the_best_ranked_one_decides(store):
+    analysis = question(["Xland"], ["2010-04"])
+    analysis.relations = [("Criticize", 0.8), ("Make_a_visit", 0.1)]
+
+    def undecided(masked: str, family: set[str]) -> None:
+        return None
+
+    assert check_answers(store, analysis, ["Bob", "Eve"], undecided).answers == ["Eve"]

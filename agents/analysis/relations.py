@@ -157,7 +157,7 @@ class RelationLinker:
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
-        self._posterior_of: tuple[str | None, dict[str, float] | None] = (None, None)  # the last question's
+        self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
 
     def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate."""
@@ -204,26 +204,31 @@ class RelationLinker:
             return None
         return relation
 
-    def plausible(self, masked: str, family: set[str]) -> bool:
+    def plausible(self, masked: str, family: set[str]) -> bool | None:
         """Whether the question may be asking about one of `family` (a relation and its mirrors),
-        for checking an answer's supporting fact: one of them shares a content word with the
+        for checking an answer's supporting fact. True: one of them shares a content word with the
         question's predicate, or the lexicon's P(relation | wording) over every relation of the KG
         gives one of them at least LINK_SHARE of the most probable relation's (the share the judge
-        uses to keep a linking relation in play). No lexicon evidence at all: plausible."""
+        uses to keep a linking relation in play). False: neither, and the wording names some other
+        relation of the KG (shares a word with it). None: neither, and the wording names no
+        relation ("condemned" for Criticize_or_denounce): the KG-wide posterior alone is too
+        overconfident to rule it out (measured: it put Investigate first for "condemned"), so
+        the caller decides from the question's own relation ranking."""
         if self._relation_words is None:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
         words = content_words(predicate_text(masked))
         if any(_share_a_word(words, self._relation_words.get(r, frozenset())) for r in family):
             return True
-        if self.lexicon is None:
-            return not words
         if self._posterior_of[0] != masked:
-            self._posterior_of = (masked, self.lexicon.posterior(predicate_ngrams(masked), self.all_relations))
-        asked = self._posterior_of[1]
-        if not asked:
-            return True
-        best = max(asked.values())
-        return any(asked.get(r, 0.0) >= LINK_SHARE * best for r in family)
+            posterior = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations) if self.lexicon else None
+            named = any(_share_a_word(words, w) for w in self._relation_words.values())
+            self._posterior_of = (masked, posterior, named)
+        _, asked, named = self._posterior_of
+        if asked:
+            best = max(asked.values())
+            if any(asked.get(r, 0.0) >= LINK_SHARE * best for r in family):
+                return True
+        return False if named else None
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
         """Candidates ranked best first with a score in [0, 1]."""
