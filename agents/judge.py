@@ -55,7 +55,7 @@ def audit_answerability(
         if kg_range is not None and not kg_range.overlaps(mention.time.start, mention.time.end):
             missing = (
                 f"the KG covers {kg_range.start.isoformat()} to {kg_range.end.isoformat()}; "
-                f"the question asks about {mention.time}"
+                f"the question asks about {_stated(mention)}"
             )
             return Judgement(False, audit + [missing], missing=missing)
     if analysis.times:
@@ -80,6 +80,12 @@ def audit_answerability(
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"facts about {store.display(names[0])} exist" + (f" in {window}" if window else ""))
     return Judgement(True, audit)
+
+
+def _stated(mention) -> str:  # noqa: ANN001 (TimeMention)
+    """A time as the judge names it: ISO at its granularity, or as written when it spans years ("the 1850s")."""
+    time = mention.time
+    return mention.text if time.start.year != time.end.year else str(time)
 
 
 def _linking_relations(store: TKGStore, mentions: list) -> set[str]:

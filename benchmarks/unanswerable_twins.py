@@ -72,10 +72,11 @@ def wording(span: TimeSpan, style: int) -> str:
 class TwinMaker:
     """Rewrites answerable questions into (unanswerable, answerable twin) pairs, one kind at a time."""
 
-    def __init__(self, store: TKGStore, finder, rng: random.Random) -> None:  # noqa: ANN001 (MentionFinder)
+    def __init__(self, store: TKGStore, finder, rng: random.Random, min_degree: int = MIN_DEGREE) -> None:  # noqa: ANN001
         self.store = store
         self.finder = finder
         self.rng = rng
+        self.min_degree = min_degree  # a replacement entity has at least this many neighbours ("known")
         self.mirrors = mirror_relations(store)
         self.kg_range = store.time_range()
         names: dict[str, str] = {}
@@ -133,7 +134,7 @@ class TwinMaker:
         last = min(self.kg_range.end, date(like.start.year + 2, 12, 31))
         while day <= last:
             span = span_of(day, like.granularity)
-            if span != like and span.end <= self.kg_range.end:
+            if span != like and span.start <= self.kg_range.end:
                 spans.append(span)
             day = span.end.fromordinal(span.end.toordinal() + 1)
         self.rng.shuffle(spans)
@@ -194,7 +195,7 @@ class TwinMaker:
             if other not in (first, second):
                 linked.setdefault(other, []).append(fact)
         degree = {n: len(self.store.neighbourhood(n)) for n in linked}
-        known = sorted(n for n in linked if degree[n] >= MIN_DEGREE and self.store.display(n)[:1].isupper())
+        known = sorted(n for n in linked if degree[n] >= self.min_degree and self.store.display(n)[:1].isupper())
         self.rng.shuffle(known)
         never = next((n for n in known if not any(f.relation in family for f in linked[n])), None)
         level = Granularity(question.time_level) if question.time_level in ("day", "month", "year") else Granularity.DAY
