@@ -74,6 +74,15 @@ class TimeConstraint:
             return start > self.span.end
         return start <= self.span.end and end >= self.span.start  # "in" and "between": overlap
 
+    @property
+    def window(self) -> TimeSpan:
+        """A span every admitted fact overlaps (for narrowing a lookup; `admits` decides)."""
+        if self.operator == "before":
+            return TimeSpan(date.min, date.fromordinal(max(1, self.span.start.toordinal() - 1)), Granularity.DAY)
+        if self.operator == "after":
+            return TimeSpan(date.fromordinal(min(date.max.toordinal(), self.span.end.toordinal() + 1)), date.max, Granularity.DAY)
+        return self.span
+
     def __str__(self) -> str:
         if self.operator == "between":
             return f"between {format_time(self.span.start, Granularity.DAY)} and {format_time(self.span.end, Granularity.DAY)}"
@@ -168,7 +177,13 @@ class AnswerCheck:
         return self._asked[relation]
 
     def fits(self, fact: Fact) -> bool:
-        return self.asks_relation(fact.relation) and (self.constraint is None or self.constraint.admits(fact))
+        return (self.constraint is None or self.constraint.admits(fact)) and self.asks_relation(fact.relation)
+
+    def _likely_first(self, facts: list[Fact]) -> list[Fact]:
+        """Facts of the question's best-ranked relations first: most answers are settled by them,
+        without the KG-wide posterior the other relations may need."""
+        top = {r for r, _ in self.analysis.relations[:2]}
+        return sorted(facts, key=lambda f: f.relation not in top)
 
     def _peers(self, fact: Fact, anchor: str, pair: bool) -> list[Fact]:
         """Facts of the same relation family with `anchor` in the same role as in `fact` (and,
@@ -201,8 +216,9 @@ class AnswerCheck:
                 for anchor in anchors:
                     if anchor == name:
                         continue
-                    facts = self.store.facts(head=name, tail=anchor) + self.store.facts(head=anchor, tail=name)
-                    if any(self.fits(f) and self._extreme(f, anchor) for f in facts):
+                    window = self.constraint.window if self.constraint else None
+                    facts = self.store.facts(head=name, tail=anchor, within=window) + self.store.facts(head=anchor, tail=name, within=window)
+                    if any(self.fits(f) and self._extreme(f, anchor) for f in self._likely_first(facts)):
                         return True
         return False
 
