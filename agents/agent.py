@@ -39,6 +39,7 @@ class AgentResult:
     judgement: list[str] = field(default_factory=list)  # the answerability audit lines
     unguided: bool = False  # no methodology could guide it (no memory, or the ablation)
     analysis: QuestionAnalysis | None = None
+    evidence: list[str] = field(default_factory=list)  # the nearest facts, when abstaining for want of one
 
     def to_dict(self) -> dict:
         """The stable JSON form printed by `ari ask --json`."""
@@ -48,6 +49,7 @@ class AgentResult:
             "answers": self.answers,
             "abstained": self.abstained,
             "reason": self.reason,
+            "evidence": self.evidence,
             "confidence": self.confidence,
             "steps": [asdict(s) for s in self.steps],
             "judgement": self.judgement,
@@ -124,4 +126,5 @@ class Agent:
             judgement=state.judgement.audit if state.judgement else [],
             unguided=self.memory is None or not self.config.use_methodology,
             analysis=analysis,
+            evidence=state.evidence,
         )

@@ -39,6 +39,7 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import Candidate, enumerate_candidates
 from agents.answers import confidence, ranked_answers
+from agents.faithfulness import check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
@@ -170,18 +171,32 @@ def execute(state: AgentState, ctx: AgentContext) -> Update:
 
 
 def audit(state: AgentState, ctx: AgentContext) -> Update:
-    """After solving: abstain when the trajectory found no supporting facts."""
-    missing = missing_evidence(state.analysis, state.answers, ctx.store, relation_of(state.actions))
+    """After solving: keep only the answers some fact states as the question asks
+    (`agents.faithfulness`); abstain, naming what is missing and the nearest facts, when none is."""
+    plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+    relation = relation_of(state.actions)
+    missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
     if missing is not None:
-        return {"abstained": True, "reason": missing, "answers": []}
-    return {}
+        evidence = nearest_facts(ctx.store, state.analysed, plausible, relation)
+        return {"abstained": True, "reason": missing, "answers": [], "evidence": evidence}
+    if not ctx.config.judge:
+        return {}
+    verdict = check_answers(ctx.store, state.analysed, state.answers, plausible, relation)
+    if verdict.reason is not None:
+        return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
+    return {"answers": verdict.answers}
 
 
 def answer(state: AgentState, ctx: AgentContext) -> Update:
-    """The final answers: none when abstaining, else ranked, with a confidence for risk-coverage."""
+    """The final answers: none when abstaining, else ranked, with a confidence for risk-coverage;
+    below the configured confidence the agent abstains (coverage traded for precision)."""
     if state.abstained:
         return {"answers": [], "confidence": 0.0}
-    return {"confidence": confidence(state)}
+    score = confidence(state)
+    floor = ctx.config.abstention.min_confidence
+    if score < floor:
+        return _abstain(f"confidence {score:.2f} is below the threshold {floor:.2f}") | {"confidence": 0.0}
+    return {"confidence": score}
 
 
 def _abstain(why: str) -> Update:

@@ -2,7 +2,7 @@
 
 Before solving, the code checks what the question needs against the KG: its entities exist, a
 fact links them, its time lies inside the KG's range, and there are facts about the entity at that
-time. A question that fails any check is UNANSWERABLE and ends at once, with no KG actions, saying
+time; before all that, that the text is a question and every time it states can be read. A question that fails any check is UNANSWERABLE and ends at once, with no KG actions, saying
 what is missing. After solving, the evidence audit abstains when the chosen program found no
 supporting facts.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
+from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
@@ -29,6 +30,13 @@ def audit_answerability(
     none of the linking facts has: "When did X sign an agreement with Y?" is unanswerable when X
     and Y are linked only by accusations."""
     audit: list[str] = []
+    problem = not_a_question(analysis.question)
+    if problem is not None:
+        return Judgement(False, [problem], missing=problem)
+    if analysis.unreadable_times:
+        phrases = ", ".join(repr(t) for t in analysis.unreadable_times)
+        missing = f"cannot read the time {phrases} (no such date, or vaguer than a day, month or year)"
+        return Judgement(False, [missing], missing=missing)
     linked = [m for m in analysis.entities if m.best is not None]
     if not linked:
         unknown = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
@@ -48,7 +56,7 @@ def audit_answerability(
         if kg_range is not None and not kg_range.overlaps(mention.time.start, mention.time.end):
             missing = (
                 f"the KG covers {describe_range(kg_range)}; "
-                f"the question asks about {mention.time}"
+                f"the question asks about {_stated(mention)}"
             )
             return Judgement(False, audit + [missing], missing=missing)
     if analysis.times:
@@ -73,6 +81,12 @@ def audit_answerability(
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"facts about {store.display(names[0])} exist" + (f" in {window}" if window else ""))
     return Judgement(True, audit)
+
+
+def _stated(mention) -> str:  # noqa: ANN001 (TimeMention)
+    """A time as the judge names it: ISO at its granularity, or as written when it spans years ("the 1850s")."""
+    time = mention.time
+    return mention.text if time.start.year != time.end.year else str(time)
 
 
 def _linking_relations(store: TKGStore, mentions: list) -> set[str]:

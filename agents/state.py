@@ -79,6 +79,9 @@ class AgentState:
     reason: str | None = None
     """Why the agent abstained, or notes about the evidence."""
 
+    evidence: list[str] = field(default_factory=list)
+    """When abstaining because no fact states an answer: the nearest facts that do exist."""
+
     confidence: float = 0.0
     llm_calls: int = 0
     tokens: int = 0

@@ -6,6 +6,8 @@ Three ways to take the support away (reasons as written to `unanswerable_reason`
 - `entity_not_in_kg`: a mentioned entity is replaced by a plausible made-up name the store lacks.
 - `facts_hidden`: a derived store is written without any fact touching the question's mentioned
   entities (the entities stay, their facts go); such records name that store in `db`.
+and, each with an answerable twin from the same template (see benchmarks/unanswerable_twins.py),
+`no_event_time`, `no_event_pair`, `unreadable_time` and `not_a_question`.
 Mentions are found by matching the store's display names in the question (longest match first,
 case-sensitive, possessives excluded). Everything is deterministic for a given seed.
 """
@@ -23,11 +25,13 @@ import duckdb
 
 from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
+from benchmarks.unanswerable_twins import TWIN_KINDS, TwinMaker
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import TKGStore, create_schema
 from tkg_store.temporal import OPEN_END, OPEN_START
 
-KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
+DEFAULT_KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
+KINDS = DEFAULT_KINDS + TWIN_KINDS
 MAX_NAME_TOKENS = 10
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -153,7 +157,7 @@ def make_unanswerable(
     store: TKGStore,
     per_kind: int,
     seed: int = 0,
-    kinds: Sequence[str] = KINDS,
+    kinds: Sequence[str] = DEFAULT_KINDS,
     max_hidden_degree: int = 300,
 ) -> UnanswerableSet:
     """Up to `per_kind` rewritten questions of each kind (each source question used at most once).
@@ -174,12 +178,23 @@ def make_unanswerable(
     used: set[str] = set()
     records: list[dict] = []
     hidden: set[str] = set()
+    twins = TwinMaker(store, finder, rng) if set(kinds) & set(TWIN_KINDS) else None
     for kind in kinds:
         made = 0
         for question in order:
             if made >= per_kind:
                 break
             if question.qid in used:
+                continue
+            if kind in TWIN_KINDS:
+                pair = twins.make(kind, question)
+                if pair is None:
+                    continue
+                (text, _, detail), (twin_text, twin_gold) = pair
+                used.add(question.qid)
+                records.append(_record(question, kind, text, detail))
+                records.append(_twin_record(question, kind, twin_text, twin_gold))
+                made += 1
                 continue
             rewrite = _rewrite(kind, question, store, finder, degrees, span, rng, max_hidden_degree)
             if rewrite is None:
@@ -235,6 +250,13 @@ def _record(question: Question, kind: str, text: str, detail: str) -> dict:
     return record
 
 
+def _twin_record(question: Question, kind: str, text: str, answers: list[str]) -> dict:
+    """The answerable twin of a `kind` rewrite: the same template, with facts that answer it."""
+    record = _record(question, kind, text, "answerable twin")
+    record.update(quid=f"{question.qid}-{kind}-twin", answers=list(answers), answerable=True, unanswerable_reason=None)
+    return record
+
+
 def write_hidden_store(source: Path, target: Path, hidden_entities: Sequence[str]) -> int:
     """Copy the store at `source` to `target` without any fact touching `hidden_entities`.
 
@@ -286,7 +308,7 @@ def build(
     out: Path,
     per_kind: int,
     seed: int = 0,
-    kinds: Sequence[str] = KINDS,
+    kinds: Sequence[str] = DEFAULT_KINDS,
     hidden_db: Path | None = None,
     max_hidden_degree: int = 300,
 ) -> UnanswerableSet:

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agents.analysis.times import asked_granularity, find_times
+from agents.analysis.times import asked_granularity, find_times, read_times
 from tkg_store.temporal import Granularity, TimeSpan, parse_time
 
 
@@ -50,9 +50,38 @@ def test_time_outside_kg_range_is_flagged() -> None:
 
 
 def test_invalid_dates_and_plain_numbers_are_not_times() -> None:
-    (mention,) = find_times("Who met on 31 February 2010?")  # no such day: only the month stands
-    assert str(mention.time) == "2010-02"
+    # no such day: not loosened to the month, but returned as unreadable (the judge abstains naming it)
+    assert read_times("Who met on 31 February 2010?") == ([], ["31 February 2010"])
     assert find_times("Who sent 300 troops to Iraq?") == []
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("Who criticised Iran in 2007-02-29?", "2007-02-29"),
+        ("Who criticised Iran on 2012-13-45?", "2012-13-45"),
+        ("Who criticised Iran on 31 April 2010?", "31 April 2010"),
+        ("Who criticised Iran on 30.02.2006?", "30.02.2006"),
+        ("Who criticised Iran in early 2008?", "early 2008"),
+        ("Who criticised Iran in mid-2008?", "mid-2008"),
+        ("Who criticised Iran at the end of 2008?", "the end of 2008"),
+        ("Who criticised Iran in the spring of 2008?", "the spring of 2008"),
+        ("Who criticised Iran in autumn 2008?", "autumn 2008"),
+    ],
+)
+def test_unreadable_times_are_named_never_dropped(text: str, phrase: str) -> None:
+    found, unreadable = read_times(text)
+    assert unreadable == [phrase]
+    assert found == []  # the year inside "early 2008" is not read on its own
+
+
+def test_a_decade_is_read_as_its_ten_years() -> None:
+    kg = TimeSpan(date(2005, 1, 1), date(2015, 12, 31), Granularity.DAY)
+    (old,) = find_times("Who criticised Iran in the 1850s?", kg)
+    assert old.text == "the 1850s" and old.in_kg_range is False
+    assert (old.time.start, old.time.end) == (date(1850, 1, 1), date(1859, 12, 31))
+    (recent,) = find_times("Who criticised Iran in the 2000s?", kg)
+    assert recent.in_kg_range is True
 
 
 def test_may_as_a_verb_is_not_a_month() -> None:

@@ -163,3 +163,46 @@ def test_unguided_ignores_a_learned_memory_too(monkeypatch, capsys, home):
     data = json.loads(out)
     assert code == 0 and data["unguided"] is True
     assert not any("methodology" in step["reason"] for step in data["steps"])  # the greedy walk, as marked
+
+
+def test_no_fact_in_the_stated_month_abstains_with_the_nearest_facts(monkeypatch, capsys, home):
+    # Iran has facts in September 2008 (an appeal), but nobody criticised it that month
+    code, out, _ = ari(monkeypatch, capsys, "ask", "Who criticised Iran in September 2008?")
+    assert code == 0
+    assert out.strip() == (
+        "No Answer — no fact of 'Criticize or denounce' involving Iran in 2008-09 supports an answer "
+        "(nearest: Egypt Criticize or denounce Iran on 2009-02-04; Iran Criticize or denounce Pakistan on 2007-11-12; "
+        "Pervez Musharraf Criticize or denounce Iran on 2007-11-05)"
+    )
+
+
+def test_json_carries_the_evidence_as_a_list(monkeypatch, capsys, home):
+    code, out, _ = ari(monkeypatch, capsys, "ask", "--json", "Who criticised Iran in 2008-09?")
+    assert code == 0
+    data = json.loads(out)
+    assert data["abstained"] is True and data["answer"] is None
+    assert data["reason"].startswith("no fact of 'Criticize or denounce' involving Iran in 2008-09")
+    assert data["evidence"][0] == "Egypt Criticize or denounce Iran on 2009-02-04"
+    assert len(data["evidence"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("Iran", "'Iran' is a bare name or fragment, not a question: ask who, what, which or when"),
+        ("Angela Merkel criticised Iran in 2007.", "'Angela Merkel criticised Iran in 2007.' is a statement, not a question: ask who, what, which or when"),
+        ("Who criticised Iran in early 2008?", "cannot read the time 'early 2008' (no such date, or vaguer than a day, month or year)"),
+        ("Who criticised Iran on 2012-13-45?", "cannot read the time '2012-13-45' (no such date, or vaguer than a day, month or year)"),
+    ],
+)
+def test_what_cannot_be_asked_is_named(monkeypatch, capsys, home, question, reason):
+    code, out, _ = ari(monkeypatch, capsys, "ask", "--json", question)
+    assert code == 0
+    data = json.loads(out)
+    assert data["abstained"] is True and data["reason"] == reason and data["evidence"] == []
+
+
+def test_a_stated_decade_outside_the_kg_is_read_not_dropped(monkeypatch, capsys, home):
+    code, out, _ = ari(monkeypatch, capsys, "ask", "Who criticised Iran in the 1850s?")
+    assert code == 0
+    assert out.startswith("No Answer — the KG covers") and "1850" in out

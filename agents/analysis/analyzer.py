@@ -15,7 +15,7 @@ from agents.analysis.entities import EntityLinker
 from agents.analysis.graph import fact_graph
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
-from agents.analysis.times import find_times
+from agents.analysis.times import read_times
 from agents.analysis.types import QuestionAnalysis
 from ari.base.embedding import Embedder
 from tkg_store.store import TKGStore
@@ -68,10 +68,11 @@ class QuestionAnalyzer:
         return self.analyze_batch([question])[0]
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
-        times = [find_times(q, self.kg_range) for q in questions]
+        readings = [read_times(q, self.kg_range) for q in questions]
+        times = [found for found, _ in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
-        for question, ts, mentions in zip(questions, times, entities):
+        for question, ts, mentions, (_, unreadable) in zip(questions, times, entities, readings):
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)
@@ -88,6 +89,7 @@ class QuestionAnalyzer:
                     cue=kind.cue,
                     cues=kind.cues,
                     unlinked=[m for m in mentions if not m.candidates],
+                    unreadable_times=unreadable,
                 )
             )
         if rank_relations:

@@ -157,6 +157,7 @@ class RelationLinker:
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
+        self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
 
     def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate."""
@@ -203,6 +204,32 @@ class RelationLinker:
             return None
         return relation
 
+    def plausible(self, masked: str, family: set[str]) -> bool | None:
+        """Whether the question may be asking about one of `family` (a relation and its mirrors),
+        for checking an answer's supporting fact. True: one of them shares a content word with the
+        question's predicate, or the lexicon's P(relation | wording) over every relation of the KG
+        gives one of them at least LINK_SHARE of the most probable relation's (the share the judge
+        uses to keep a linking relation in play). False: neither, and the wording names some other
+        relation of the KG (shares a word with it). None: neither, and the wording names no
+        relation ("condemned" for Criticize_or_denounce): the KG-wide posterior alone is too
+        overconfident to rule it out (measured: it put Investigate first for "condemned"), so
+        the caller decides from the question's own relation ranking."""
+        if self._relation_words is None:
+            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
+        words = content_words(predicate_text(masked))
+        if any(_share_a_word(words, self._relation_words.get(r, frozenset())) for r in family):
+            return True
+        if self._posterior_of[0] != masked:
+            posterior = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations) if self.lexicon else None
+            named = any(_share_a_word(words, w) for w in self._relation_words.values())
+            self._posterior_of = (masked, posterior, named)
+        _, asked, named = self._posterior_of
+        if asked:
+            best = max(asked.values())
+            if any(asked.get(r, 0.0) >= LINK_SHARE * best for r in family):
+                return True
+        return False if named else None
+
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
         """Candidates ranked best first with a score in [0, 1]."""
         if not candidates:
@@ -225,6 +252,17 @@ class RelationLinker:
             scores = {r: w * posterior[r] + (1 - w) * similarity[r] for r in candidates}
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(r, round(s, 4)) for r, s in ranked]
+
+
+def texts_share_a_word(text: str, relation_text: str) -> bool:
+    """Whether a question's wording and a relation's text share a content word (see `_share_a_word`)."""
+    return _share_a_word(content_words(text), content_words(relation_text))
+
+
+def shared_words(text: str, relation_text: str) -> int:
+    """How many content words of a relation's text the wording shares (by their first five letters)."""
+    prefixes = {w[:5] for w in content_words(text) if len(w) >= 4}
+    return sum(1 for w in content_words(relation_text) if len(w) >= 4 and w[:5] in prefixes)
 
 
 def _share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:

@@ -48,6 +48,7 @@ class QuestionAnalysis:
     cue: str | None = None  # before | after | first | last | same_day | same_month | same_year | between
     cues: list[str] = field(default_factory=list)  # every temporal cue found (e.g. ["after", "first"])
     unlinked: list[EntityMention] = field(default_factory=list)  # name-like spans no entity is close to
+    unreadable_times: list[str] = field(default_factory=list)  # time-like phrases that cannot be read
 
     @property
     def no_entity_found(self) -> bool:

@@ -33,6 +33,16 @@ class PlannerConfig:
 
 
 @dataclass
+class AbstentionConfig:
+    """When the agent abstains although an answer was found and a fact states it."""
+
+    # abstain when `agents.answers.confidence` falls below this; 0.0 never abstains on confidence.
+    # Raising it trades coverage for precision along the risk-coverage curve that every benchmark
+    # run reports (summary.json: aurc, and the curve in report.png).
+    min_confidence: float = 0.0
+
+
+@dataclass
 class AgentConfig:
     decider: str = "offline"  # decider name: offline | openai:<model> | vllm:<model path>
     max_steps: int = 5  # most KG actions per question (the paper uses 5)
@@ -48,6 +58,7 @@ class AgentConfig:
     llm_retries: int = 3  # retries with exponential backoff on timeouts and 5xx
     llm_temperature: float = 0.0
     planner: PlannerConfig = field(default_factory=PlannerConfig)  # binding methodology programs
+    abstention: AbstentionConfig = field(default_factory=AbstentionConfig)  # the confidence threshold
     extra: dict = field(default_factory=dict)  # backend-specific options (vllm engine arguments)
 
     def __post_init__(self) -> None:

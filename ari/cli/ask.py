@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ari.cli.options import (
@@ -67,7 +68,9 @@ def register(app: typer.Typer) -> None:
         out = Console()
         mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
         if result["abstained"]:
-            out.print(f"[bold]No Answer[/bold] — {result['reason']}{mark}")
+            evidence = result.get("evidence") or []
+            nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
+            out.print(f"[bold]No Answer[/bold] — {escape(str(result['reason']))}{escape(nearest)}{mark}", soft_wrap=True)
         else:
             answers = result["answers"]
             more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""

@@ -24,6 +24,7 @@ DataDirOption = Annotated[
     Optional[Path], typer.Option("--data-dir", help="Dataset directory holding questions/ (default: $ARI_DATA_DIR/<dataset> or ../shared/data/<dataset>).")
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the stratified sample / the rewrites.")]
+ShardOption = Annotated[Optional[str], typer.Option("--shard", help="i/n: this machine's share (0 <= i < n), split by question id.")]
 SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed records (counted in the summary) instead of stopping.")]
 
 
@@ -38,7 +39,7 @@ def run_command(
     data_dir: DataDirOption = None,
     sample: Annotated[Optional[int], typer.Option("--sample", help="Stratified sample size (by question type).")] = None,
     seed: SeedOption = 0,
-    shard: Annotated[Optional[str], typer.Option("--shard", help="i/n: this machine's share (0 <= i < n), split by question id.")] = None,
+    shard: ShardOption = None,
     decider: DeciderOption = "offline",
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (each opens its own store connection).")] = 1,
     batch_size: Annotated[int, typer.Option("--batch-size", help="Questions per solver call.")] = 64,
@@ -142,10 +143,11 @@ def make_unanswerable_command(
     questions: QuestionsOption = None,
     data_dir: DataDirOption = None,
     per_kind: Annotated[int, typer.Option("--per-kind", help="Questions of each kind.")] = 100,
-    kinds: Annotated[str, typer.Option("--kinds", help="Comma-separated: time_outside_kg, entity_not_in_kg, facts_hidden.")] = "time_outside_kg,entity_not_in_kg,facts_hidden",
+    kinds: Annotated[str, typer.Option("--kinds", help="Comma-separated: time_outside_kg, entity_not_in_kg, facts_hidden, and (each with an answerable twin) no_event_time, no_event_pair, unreadable_time, not_a_question.")] = "time_outside_kg,entity_not_in_kg,facts_hidden",
     hidden_db: Annotated[Optional[Path], typer.Option("--hidden-db", help="Derived store without the hidden facts (default: beside --out).")] = None,
     max_hidden_degree: Annotated[int, typer.Option("--max-hidden-degree", help="Only hide entities with at most this many facts.")] = 300,
     seed: SeedOption = 0,
+    shard: ShardOption = None,
     skip_bad: SkipBadOption = False,
     json_output: JsonOption = False,
 ) -> None:
@@ -158,7 +160,9 @@ def make_unanswerable_command(
 
     if db is None:
         raise UsageError("--db is required: the store the questions are made unanswerable against")
-    spec = RunSpec(dataset=dataset, out=out, db=db, split=split, questions_file=questions, data_dir=data_dir, skip_bad=skip_bad)
+    spec = RunSpec(
+        dataset=dataset, out=out, db=db, split=split, questions_file=questions, data_dir=data_dir, skip_bad=skip_bad, shard=shard
+    )
     source, _ = select_questions(spec)
     chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
     result = build(source, db, out, per_kind, seed, chosen, hidden_db, max_hidden_degree)

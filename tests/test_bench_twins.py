@@ -1,0 +1,84 @@
+"""make-unanswerable's kinds with answerable twins, on a small KG ingested here: each rewrite has
+no fact that answers it, each twin has the facts its gold answers come from."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from benchmarks.loaders import get_loader
+from benchmarks.unanswerable import MentionFinder, build
+from benchmarks.unanswerable_twins import TwinMaker
+from tkg_store.ingest import ingest
+from tkg_store.store import TKGStore
+from tkg_store.temporal import parse_time
+
+FACTS = [
+    ("Barack_Obama", "Make_a_visit", "China", "2009-11-15"),
+    ("Angela_Merkel", "Make_a_visit", "China", "2009-11-20"),
+    ("Jack_Straw", "Make_a_visit", "China", "2010-03-03"),
+    ("Japan", "Criticize_or_denounce", "China", "2009-12-05"),
+    ("Japan", "Criticize_or_denounce", "China", "2010-02-10"),
+    ("Barack_Obama", "Make_a_visit", "Kenya", "2006-08-26"),
+    ("Barack_Obama", "Make_a_visit", "Kenya", "2008-01-03"),
+    ("Barack_Obama", "Criticize_or_denounce", "Japan", "2008-05-05"),
+]
+QUESTIONS = [
+    {"quid": 1, "question": "Who visited China in November 2009?", "answers": ["Barack Obama", "Angela Merkel"],
+     "answer_type": "entity", "time_level": "month", "qtype": "equal", "qlabel": "Single"},
+    {"quid": 2, "question": "When did Barack Obama visit China?", "answers": ["2009-11-15"],
+     "answer_type": "time", "time_level": "day", "qtype": "equal", "qlabel": "Single"},
+]
+
+
+@pytest.fixture()
+def kg(tmp_path):
+    tsv = tmp_path / "kg.tsv"
+    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in FACTS), encoding="utf-8")
+    ingest("tsv", tsv, tmp_path / "kg.duckdb")
+    qfile = tmp_path / "q.json"
+    qfile.write_text(json.dumps(QUESTIONS), encoding="utf-8")
+    return tmp_path / "kg.duckdb", get_loader("multitq").load(qfile).questions
+
+
+def test_no_event_time_moves_to_a_month_without_the_event_and_its_twin_to_one_with_it(kg):
+    db, questions = kg
+    with TKGStore.open(db) as store:
+        made = TwinMaker(store, MentionFinder(store), random.Random(0)).make("no_event_time", questions[0])
+        (text, gold, detail), (twin, twin_gold) = made
+        (empty,) = [m for m in ("2009-12", "2010-02") if m in _iso(text)]
+        assert store.facts(relation="Make_a_visit", tail="China", within=parse_time(empty)) == []
+        assert store.facts(tail="China", within=parse_time(empty)) != []  # China is in the news that month
+        assert "2010-03" in _iso(twin) and twin_gold == ["Jack Straw"]
+        assert gold == [] and "Make_a_visit" in detail
+
+
+def test_no_event_pair_swaps_in_an_entity_never_linked_by_the_relation(kg):
+    db, questions = kg
+    with TKGStore.open(db) as store:
+        made = TwinMaker(store, MentionFinder(store), random.Random(0), min_degree=1).make("no_event_pair", questions[1])
+        (text, gold, _), (twin, twin_gold) = made
+        assert text == "When did Barack Obama visit Japan?" and gold == []
+        assert twin == "When did Barack Obama visit Kenya?" and twin_gold == ["2006-08-26", "2008-01-03"]
+
+
+def test_build_writes_each_rewrite_beside_its_answerable_twin(kg, tmp_path):
+    db, questions = kg
+    out = tmp_path / "twins.json"
+    build(questions, db, out, per_kind=1, seed=0, kinds=("unreadable_time", "not_a_question"))
+    records = {r["quid"]: r for r in json.loads(out.read_text())}
+    assert set(records) == {"1-unreadable_time", "1-unreadable_time-twin", "2-not_a_question", "2-not_a_question-twin"}
+    assert records["1-unreadable_time"]["answerable"] is False and records["1-unreadable_time"]["answers"] == []
+    assert "November 2009" not in records["1-unreadable_time"]["question"]
+    assert records["1-unreadable_time-twin"]["question"] == QUESTIONS[0]["question"]
+    assert records["1-unreadable_time-twin"]["answerable"] is True
+    assert records["2-not_a_question"]["question"] in ("Barack Obama", "Barack Obama visit China")
+
+
+def _iso(text: str) -> str:
+    """The text with its month names as ISO months, so a test can look for "2010-03" in any wording."""
+    from agents.analysis.times import find_times
+
+    return " ".join(str(m.time)[:7] for m in find_times(text))

@@ -1,0 +1,40 @@
+"""Not a question -> a clear reason (agents.analysis.question_form)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.analysis.question_form import not_a_question
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who visited Iran in 2010?",
+        "In 2010, who visited Iran?",
+        "Iran visited whom in 2010?",
+        "When did France visit Iran",
+        "Could you tell me the exact month when Thailand made a request to Angola?",
+        "Did France visit Iran in 2010?",
+        "Name the last country to visit Iran.",
+    ],
+)
+def test_questions_pass(text):
+    assert not_a_question(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Iran", "a bare name or fragment"),
+        ("visited Iran in 2010", "a bare name or fragment"),
+        ("France visited Iran in 2010.", "a statement"),
+        ("In the same month, China sent an appeal to Ma Ying Jeou.", "a statement"),
+    ],
+)
+def test_non_questions_are_named(text, kind):
+    assert not_a_question(text) == f"{text!r} is {kind}, not a question: ask who, what, which or when"
+
+
+def test_empty_text():
+    assert not_a_question("   ") == "the text is empty: ask a question"
