@@ -103,13 +103,18 @@ def answer_question(
     max_steps: int = 5,
     top_k: int = 10,
     record: bool = True,
+    llm: dict | None = None,
 ):
-    """Answer one question; the trace is recorded in the memory (when there is one)."""
+    """Answer one question; the trace is recorded in the memory (when there is one), unless the
+    LLM endpoint failed (`result.error`): a failure says nothing about how to answer.
+    `llm`: LLMConfig fields to set over the environment's."""
     config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
+    for key, value in (llm or {}).items():
+        setattr(config.llm, key, value)
     agent, store, mem = build_agent(db, memory, config)
     try:
         result = agent.ask(question)
-        if record and mem is not None:
+        if record and mem is not None and result.error is None:
             mem.record(result.trace)
         return result
     finally:

@@ -36,6 +36,7 @@ class RunSpec:
     workers: int = 1
     batch_size: int = 64
     quiet: bool = False
+    retry_errors: bool = False  # answer again the questions whose outcome was an error
     agent: dict = field(default_factory=dict)  # AgentConfig overrides (decider, use_methodology, ...)
 
 
@@ -86,13 +87,15 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         raise UsageError(f"--batch-size must be at least 1, got {spec.batch_size}")
     questions, described = select_questions(spec)
     config = agent_config(spec.agent)
+    measured, operation = split_llm_settings(config.to_dict())
     run_info = {
         **described,
         "db": str(spec.db) if spec.db else None,
         "memory": spec.memory_url,
         "workers": spec.workers,
         "batch_size": spec.batch_size,
-        "agent_config": config.to_dict(),
+        "agent_config": measured,
+        "llm_operation": operation,
         "git_commit": git_commit(),
     }
     if factory is None:
@@ -100,8 +103,22 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
             raise UsageError("--db is required: the ingested KG store to answer from")
         factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
     gold_display = _gold_display(spec.db) if spec.db is not None else None
-    options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, gold_display=gold_display)
+    options = RunOptions(
+        workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, gold_display=gold_display,
+        retry_errors=spec.retry_errors,
+    )
     return run_benchmark(questions, factory, spec.out, run_info, options)
+
+
+# How an LLM is reached, not what it is asked: may change between sessions of one run.
+LLM_OPERATION = ("concurrency", "timeout_s", "retries", "cache", "base_url")
+
+
+def split_llm_settings(config: dict) -> tuple[dict, dict]:
+    """(the agent config that identifies a run, the LLM settings that only say how it was run)."""
+    llm = dict(config.get("llm") or {})
+    operation = {k: llm.pop(k) for k in LLM_OPERATION if k in llm}
+    return {**config, "llm": llm}, operation
 
 
 def _gold_display(db: Path):  # noqa: ANN202 - Callable[[str], str]

@@ -59,7 +59,13 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
 
     config = AgentConfig.from_env()
     for key, value in values.items():
-        if hasattr(config, key) and key != "llm_api_key":
+        if key == "llm" and isinstance(value, dict):
+            for name, setting in value.items():
+                if hasattr(config.llm, name) and name != "api_key":
+                    setattr(config.llm, name, setting)
+        elif key == "planner" and isinstance(value, dict):
+            config.planner = type(config.planner)(**value)
+        elif hasattr(config, key):
             setattr(config, key, value)
     return config
 

@@ -17,7 +17,7 @@ from agents.deciders.base import get_decider
 from agents.prompts import ACTION_DEFINITIONS, REPLY_FORMAT
 from ari.base.config import AgentConfig
 from memory import Memory, bundled_memory_path
-from tests.llm_server import ScriptedChatServer
+from benchmarks.scripted_llm import ScriptedChatServer
 from tkg_store.demo import demo_questions
 
 GOLD = {q["quid"]: q for q in demo_questions()}

@@ -9,7 +9,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.cli.options import (
+    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
+    SeedOption, TemperatureOption, TimeoutOption, llm_overrides,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -24,13 +27,24 @@ def register(app: typer.Typer) -> None:
         max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Most KG actions.")] = 5,
         top_k: Annotated[int, typer.Option("--top-k", min=1, help="Candidates kept after filtering.")] = 10,
         quiet: QuietOption = False,
+        llm_timeout: TimeoutOption = None,
+        llm_retries: RetriesOption = None,
+        temperature: TemperatureOption = None,
+        max_tokens: MaxTokensOption = None,
+        llm_seed: SeedOption = None,
+        no_cache: NoCacheOption = False,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
         from ari.api import answer_question
+        from ari.base.errors import DeciderError
 
-        result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
+        llm = llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache)
+        result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, llm=llm)
         if json_out:
             typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        if result.error is not None:  # an endpoint failure is not an answer: exit non-zero
+            raise DeciderError(result.error)
+        if json_out:
             return
         out = Console()
         if result.abstained:
