@@ -2,7 +2,7 @@
 a policy: the LLM path measured without an LLM (tests and `benchmarks/llm_path_bench.py`).
 
 A scripted entry is a reply text, an int HTTP status to fail with, ("sleep", seconds, entry) to
-answer late, ("garbage",) for a body that is not JSON, or a callable that gets the request body
+answer late, ("error", status, message) to fail with that message, ("garbage",) for a body that is not JSON, or a callable that gets the request body
 and returns one of those. When the script is empty the server's policy answers (by default every
 request fails with 500). Policies read the prompt the way a model would: the numbered candidates
 and the one marked as the methodology's suggestion.
@@ -59,7 +59,9 @@ class ScriptedChatServer:
                 while isinstance(entry, tuple) and entry[0] == "sleep":
                     time.sleep(entry[1])
                     entry = entry[2]
-                if isinstance(entry, tuple) and entry[0] == "garbage":
+                if isinstance(entry, tuple) and entry[0] == "error":  # ("error", status, message)
+                    self._send(entry[1], {"error": {"message": entry[2], "type": "invalid_request_error"}})
+                elif isinstance(entry, tuple) and entry[0] == "garbage":
                     self._send_raw(200, b"<html>upstream proxy error</html> {not json")
                 elif isinstance(entry, int):
                     self._send(entry, {"error": {"message": f"scripted status {entry}", "type": "server_error"}})
