@@ -66,7 +66,7 @@ def summary_row(summary: dict) -> dict:
 
 def policy_run(name: str, work: Path, questions: Path, args: argparse.Namespace, concurrency: int, latency: float = 0.0) -> tuple[dict, list[dict]]:
     with ScriptedChatServer(policy=POLICIES[name](args.seed), latency_s=latency) as server:
-        llm = {"base_url": server.base_url, "cache": None, "concurrency": concurrency, "retries": 0, "timeout_s": 30.0}
+        llm = {"base_url": server.base_url, "cache": None, "concurrency": concurrency, "retries": 2, "timeout_s": 30.0}
         outcome = run(spec(work / f"{name}_n{concurrency}_l{int(latency * 1000)}", questions, args, MODEL, llm))
         return outcome.summary, list(server.requests)
 

@@ -35,6 +35,11 @@ ANSWERABLE = "Entities: found\nRelation: found\nTime: inside\nConclusion: ANSWER
 Entry = object  # str | int | tuple | Callable[[dict], Entry]
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the listen backlog: many clients connect at once (the default 5 refuses them)
+
+
 class ScriptedChatServer:
     def __init__(self, script: list | None = None, policy: Callable[[dict], Entry] | None = None, latency_s: float = 0.0) -> None:
         self.script: deque = deque(script or [])
@@ -81,9 +86,7 @@ class ScriptedChatServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.request_queue_size = 128
+        self._httpd = _Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     def _next(self, body: dict) -> Entry:
