@@ -227,8 +227,8 @@ def markdown(r: dict) -> str:
               f"- `faulty`: {fa['errors']} errors (questions with a failed request: {fa['questions_with_a_failed_request']}, same set: "
               f"{fa['errored_questions_match_failed_requests']}), traceback on stderr: {fa['traceback_on_stderr']}, exit {fa['exit_code']}; "
               f"resumed with --retry-errors: {re_['errors']} errors, complete: {re_['complete']}, Hits@1 {f(re_['hits_at_1'])}",
-              "", "Timings were taken on the shared 2-core development machine (other sessions running): q/s are inflated by the "
-              "sharing; the ratio is what the target is about.", ""]
+              "", "Timings were taken on the shared 2-core development machine (other sessions running): q/s are slowed by the "
+              "sharing, and the agent's own CPU time weighs on N=16 far more than on N=1 (see README.md).", ""]
     return "\n".join(lines)
 
 
