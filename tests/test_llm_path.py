@@ -231,3 +231,14 @@ def test_memory_induce_keeps_the_induced_text_when_the_llm_fails_and_says_so(mon
     assert "kept their induced methodology" in err and "InternalServerError" in err
     with Memory.open(str(memory_path), create=False) as memory:
         assert {m.source for m in memory.methodologies().values()} == {"induced"}
+
+
+def test_the_summary_estimates_cost_from_the_price_table():
+    from benchmarks.runner import llm_usage
+
+    records = [{"llm_calls": 3, "prompt_tokens": 1_000_000, "completion_tokens": 10_000}, {"llm_calls": 1, "prompt_tokens": 0, "completion_tokens": 0}]
+    priced = {"agent_config": {"llm": {"price_prompt_per_mtok": 0.15, "price_completion_per_mtok": 0.6}}}
+    usage = llm_usage(records, priced)
+    assert usage["llm_calls"] == 4 and usage["prompt_tokens"] == 1_000_000 and usage["completion_tokens"] == 10_000
+    assert usage["cost_usd"] == pytest.approx(0.15 + 0.006)
+    assert llm_usage(records, {})["cost_usd"] is None
