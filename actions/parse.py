@@ -127,3 +127,59 @@ def parse_action(reply: str, candidates: Sequence[C], previous_step: int | None 
         f"{shown} is not one of the offered actions; choose one exactly as offered: {offered}{more}. "
         f"Expected {EXPECTED_FORMAT}"
     )
+
+
+# -- a numbered choice: the candidate's number, its action text, or JSON --------------------------
+
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+_NUMBER = re.compile(r"^\s*(?:action\s*:)?\s*[\$\[\(#]?\s*(\d{1,3})\s*[\$\]\)\.]?\s*$", re.IGNORECASE | re.MULTILINE)
+_CHOICE_KEYS = ("action", "candidate", "choice", "index", "number")
+
+
+def parse_choice(reply: str, candidates: Sequence[C]) -> tuple[int, str]:
+    """(0-based index of the chosen candidate, the reply's reason) from a reply that gives the
+    candidate's number (`3`, `Action: 3`), its action text, or a JSON object `{"action": 3, "reason": ...}`.
+    Raises `ActionParseError` (its message says what is expected) when it names no offered candidate."""
+    as_json = _json_choice(reply)
+    if as_json is not None:
+        value, reason = as_json
+        if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
+            return _numbered(int(value), candidates), reason
+        chosen = parse_action(f"Action: {value}", candidates)
+        return list(candidates).index(chosen), reason
+    reason = _reason_line(reply)
+    number = _NUMBER.search(reply.split("Reason:")[0] if "Reason:" in reply else reply)
+    if number is not None and extract_call(reply) is None:
+        return _numbered(int(number.group(1)), candidates), reason
+    chosen = parse_action(reply, candidates)
+    return list(candidates).index(chosen), reason
+
+
+def _numbered(number: int, candidates: Sequence[object]) -> int:
+    if not 1 <= number <= len(candidates):
+        raise ActionParseError(f"candidate {number} is not offered; choose a number from 1 to {len(candidates)}")
+    return number - 1
+
+
+def _json_choice(reply: str) -> tuple[object, str] | None:
+    """(the chosen value, the reason) of a JSON reply, or None when the reply holds no such object."""
+    import json
+
+    found = _JSON_OBJECT.search(reply)
+    if found is None:
+        return None
+    try:
+        data = json.loads(found.group(0))
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    for key in _CHOICE_KEYS:
+        if key in data and isinstance(data[key], (int, str)) and not isinstance(data[key], bool):
+            return data[key], str(data.get("reason", "") or "").strip()
+    return None
+
+
+def _reason_line(reply: str) -> str:
+    found = re.search(r"reason\s*:\s*(.+)", reply, re.IGNORECASE)
+    return found.group(1).strip() if found else ""

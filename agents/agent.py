@@ -34,12 +34,18 @@ class AgentResult:
     trace: Trace
     confidence: float = 0.0
     llm_calls: int = 0
-    tokens: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     elapsed_s: float = 0.0
     judgement: list[str] = field(default_factory=list)  # the answerability audit lines
     unguided: bool = False  # no methodology could guide it (no memory, or the ablation)
     analysis: QuestionAnalysis | None = None
     evidence: list[str] = field(default_factory=list)  # the nearest facts, when abstaining for want of one
+    error: str | None = None  # the LLM endpoint failed: no outcome (neither an answer nor an abstention)
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
 
     def to_dict(self) -> dict:
         """The stable JSON form printed by `ari ask --json`."""
@@ -54,7 +60,10 @@ class AgentResult:
             "steps": [asdict(s) for s in self.steps],
             "judgement": self.judgement,
             "unguided": self.unguided,
+            "error": self.error,
             "llm_calls": self.llm_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
             "tokens": self.tokens,
             "elapsed_s": round(self.elapsed_s, 4),
         }
@@ -121,10 +130,12 @@ class Agent:
             trace=trace,
             confidence=state.confidence,
             llm_calls=state.llm_calls,
-            tokens=state.tokens,
+            prompt_tokens=state.prompt_tokens,
+            completion_tokens=state.completion_tokens,
             elapsed_s=elapsed,
             judgement=state.judgement.audit if state.judgement else [],
             unguided=self.memory is None or not self.config.use_methodology,
             analysis=analysis,
             evidence=state.evidence,
+            error=state.error,
         )

@@ -39,6 +39,7 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import Candidate, enumerate_candidates
 from agents.answers import confidence, ranked_answers
+from agents.deciders.base import Decision, Judgement, choose_all, judge_all
 from agents.faithfulness import check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
@@ -52,7 +53,7 @@ log = logging.getLogger("ari.agent")
 Update = dict
 
 
-# -- nodes over the whole batch ---------------------------------------------------------------------
+# -- the nodes, in path order (a node over `states` makes one call for the batch) -------------------
 
 def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     """Analyse and embed the questions in one batch call each (the embedding model is the cost)."""
@@ -62,30 +63,29 @@ def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     return [{"analysis": a, "question_vector": v} for a, v in zip(analyses, vectors)]
 
 
+def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
+    """Judge-Then-Solve before solving: the code's audit, then the decider's verdicts (one batch)."""
+    if not ctx.config.judge:
+        return [{} for _ in states]
+    linker = getattr(ctx.analyzer, "relation_linker", None)
+    audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None)) for s in states]
+    updates = []
+    for state, verdict in zip(states, judge_all(ctx.decider, states, audits)):
+        update: Update = {"judgement": verdict, **_usage(state, verdict)}
+        if verdict.error is not None:
+            update.update(_failed(verdict.error))
+        elif not verdict.answerable:
+            update.update(done=True, abstained=True, reason=verdict.missing)
+        updates.append(update)
+    return updates
+
+
 def match_methodology(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     """The nearest cluster's methodology and a fallback, matched for the batch at once."""
     if ctx.memory is None or not ctx.config.use_methodology:
         return [{} for _ in states]
     pairs = match_methodologies(ctx.memory, [s.analysed.masked for s in states])
     return [{"methodology": primary, "fallback_methodology": fallback} for primary, fallback in pairs]
-
-
-# -- nodes over one question -----------------------------------------------------------------------
-
-def judge(state: AgentState, ctx: AgentContext) -> Update:
-    if not ctx.config.judge:
-        return {}
-    linker = getattr(ctx.analyzer, "relation_linker", None)
-    audit = audit_answerability(ctx.store, state.analysed, getattr(linker, "unlinked_relation", None))
-    verdict = ctx.decider.judge(state, audit)
-    update: Update = {
-        "judgement": verdict,
-        "llm_calls": state.llm_calls + verdict.llm_calls,
-        "tokens": state.tokens + verdict.tokens,
-    }
-    if not verdict.answerable:
-        update.update(done=True, abstained=True, reason=verdict.missing)
-    return update
 
 
 def plan(state: AgentState, ctx: AgentContext) -> Update:
@@ -131,14 +131,35 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     return {"question_scores": scores, "candidates": offered}
 
 
-def decide(state: AgentState, ctx: AgentContext) -> Update:
-    if not state.candidates and not len(state.all_candidates):
-        return _abstain("no KG action applies to the question's entities at this step")
-    decision = ctx.decider.choose(state)
-    update: Update = {"llm_calls": state.llm_calls + decision.llm_calls, "tokens": state.tokens + decision.tokens}
-    if decision.index is None:
-        return {**update, **_abstain(f"step {len(state.actions) + 1} failed: {decision.error or 'no choice'}")}
-    return {**update, "chosen": state.candidates[decision.index], "choice_reason": decision.reason}
+def decide(states: list[AgentState], ctx: AgentContext) -> list[Update]:
+    """The decider picks one candidate for every question of the step at once (an LLM decider
+    keeps their requests in flight together)."""
+    updates: list[Update] = [_abstain("no KG action applies to the question's entities at this step") for _ in states]
+    asking = [i for i, s in enumerate(states) if s.candidates or len(s.all_candidates)]
+    decisions = choose_all(ctx.decider, [states[i] for i in asking], ctx.store.display)
+    for i, decision in zip(asking, decisions):
+        state, update = states[i], _usage(states[i], decision)
+        if decision.failed:
+            update.update(_failed(decision.error or "the LLM endpoint failed"))
+        elif decision.index is None:
+            update.update(_abstain(f"step {len(state.actions) + 1} failed: {decision.error or 'no choice'}"))
+        else:
+            update.update(chosen=state.candidates[decision.index], choice_reason=decision.reason)
+        updates[i] = update
+    return updates
+
+
+def _usage(state: AgentState, spent: Decision | Judgement) -> Update:
+    return {
+        "llm_calls": state.llm_calls + spent.llm_calls,
+        "prompt_tokens": state.prompt_tokens + spent.prompt_tokens,
+        "completion_tokens": state.completion_tokens + spent.completion_tokens,
+    }
+
+
+def _failed(error: str) -> Update:
+    """The LLM endpoint failed: the question stops with an error, which is not an answer."""
+    return {"done": True, "abstained": True, "error": error, "reason": f"error: {error}", "answers": []}
 
 
 def execute(state: AgentState, ctx: AgentContext) -> Update:
@@ -290,12 +311,12 @@ def recursion_limit(max_steps: int) -> int:
 def build_graph():  # noqa: ANN201 - a compiled LangGraph graph
     graph = StateGraph(BatchState, context_schema=AgentContext)
     graph.add_node("analyse", for_all(analyse, _every))
-    graph.add_node("judge", for_each(judge))
+    graph.add_node("judge", for_all(judge))
     graph.add_node("match_methodology", for_all(match_methodology))
     graph.add_node("plan", for_each(plan))
     graph.add_node("enumerate", for_each(enumerate_step))
     graph.add_node("filter", for_each(filter_step))
-    graph.add_node("decide", for_each(decide))
+    graph.add_node("decide", for_all(decide))
     graph.add_node("execute", for_each(execute))
     graph.add_node("audit", for_each(audit, _solved))
     graph.add_node("answer", for_each(answer, _every))

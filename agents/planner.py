@@ -31,6 +31,7 @@ class Plan:
     score: float  # mean binding score of its lookups
     why: str = ""  # which methodology program it is, and its record
     bindings: dict[str, str] = field(default_factory=dict)  # "E1" -> KG name, "R" -> relation
+    guide: Guide | None = None  # the methodology program it binds, with its record (support, success)
 
     def next_action(self, step: int):  # noqa: ANN201 - an actions.templates action, or None
         """The planned action of step `step` (0-based), None past the plan's end."""
@@ -50,7 +51,7 @@ def make_plan(
         seen.add(guide.program)
         plan = bind_program(store, analysis, guide.program, config)
         if plan is not None:
-            plan.why = guide.describe(rank)
+            plan.why, plan.guide = guide.describe(rank), guide
             return plan, plan.why
     return None, (
         f"none of the {len(seen)} programs of the methodology can be carried out on the KG "

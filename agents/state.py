@@ -84,7 +84,15 @@ class AgentState:
 
     confidence: float = 0.0
     llm_calls: int = 0
-    tokens: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    error: str | None = None
+    """The LLM endpoint failed: the question has no outcome yet (not an answer, not an abstention)."""
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
 
     @property
     def analysed(self) -> QuestionAnalysis:

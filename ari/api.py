@@ -104,13 +104,18 @@ def answer_question(
     top_k: int = 10,
     record: bool = True,
     unguided: bool = False,
+    llm: dict | None = None,
 ):
-    """Answer one question; the trace is recorded in the memory (when there is one).
+    """Answer one question; the trace is recorded in the memory (when there is one), unless the
+    LLM endpoint failed (`result.error`): a failure says nothing about how to answer.
 
     The offline decider answers only from a learned memory: without one it raises NoMemoryError.
     `unguided` asks for the greedy walk instead (the best-scored non-empty action at each step, no
-    methodology followed, even when the memory has one)."""
+    methodology followed, even when the memory has one). `llm`: LLMConfig fields to set over the
+    environment's."""
     config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
+    for key, value in (llm or {}).items():
+        setattr(config.llm, key, value)
     if unguided:
         config.use_methodology = False
     path = resolve_db(db)
@@ -120,7 +125,7 @@ def answer_question(
     agent, store, mem = build_agent(path, memory, config)
     try:
         result = agent.ask(question)
-        if record and mem is not None:
+        if record and mem is not None and result.error is None:
             mem.record(result.trace)
         return result
     finally:

@@ -37,6 +37,7 @@ class RunSpec:
     batch_size: int = 64
     quiet: bool = False
     restart: bool = False  # set aside a previous run in `out` and start anew (else resume, refusing a different run)
+    retry_errors: bool = False  # answer again the questions whose outcome was an error
     agent: dict = field(default_factory=dict)  # AgentConfig overrides (decider, use_methodology, ...)
 
 
@@ -87,13 +88,15 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         raise UsageError(f"--batch-size must be at least 1, got {spec.batch_size}")
     questions, described = select_questions(spec)
     config = agent_config(spec.agent)
+    measured, operation = split_llm_settings(config.to_dict())
     run_info = {
         **described,
         "db": str(Path(spec.db).resolve()) if spec.db else None,  # resolved: a resume from elsewhere is the same run
         "memory": _where(spec.memory_url),
         "workers": spec.workers,
         "batch_size": spec.batch_size,
-        "agent_config": config.to_dict(),
+        "agent_config": measured,
+        "llm_operation": operation,
         "git_commit": git_commit(),
     }
     if factory is None:
@@ -102,7 +105,7 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
     gold_display = _gold_display(spec.db) if spec.db is not None else None
     options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, restart=spec.restart,
-                         gold_display=gold_display)
+                         gold_display=gold_display, retry_errors=spec.retry_errors)
     return run_benchmark(questions, factory, spec.out, run_info, options)
 
 
@@ -111,6 +114,17 @@ def _where(memory_url: str | None) -> str | None:
     if memory_url is None or "://" in memory_url:
         return memory_url
     return str(Path(memory_url).resolve())
+
+
+# How an LLM is reached, not what it is asked: may change between sessions of one run.
+LLM_OPERATION = ("concurrency", "timeout_s", "retries", "cache", "base_url")
+
+
+def split_llm_settings(config: dict) -> tuple[dict, dict]:
+    """(the agent config that identifies a run, the LLM settings that only say how it was run)."""
+    llm = dict(config.get("llm") or {})
+    operation = {k: llm.pop(k) for k in LLM_OPERATION if k in llm}
+    return {**config, "llm": llm}, operation
 
 
 def _gold_display(db: Path):  # noqa: ANN202 - Callable[[str], str]

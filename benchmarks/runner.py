@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -48,6 +48,7 @@ class RunOptions:
     batch_size: int = 64
     quiet: bool = False
     restart: bool = False  # set a previous run in the directory aside (under replaced-<time>/) and start anew
+    retry_errors: bool = False  # answer again the questions whose outcome was an error (LLM endpoint failure)
     gold_display: Callable[[str], str] | None = None  # KG name -> display form (CronQuestions Qids)
 
 
@@ -78,6 +79,8 @@ def run_benchmark(
     with run_lock(out_dir):
         _claim_run(out_dir, run_info, options.restart)
         done = read_results(out_dir / RESULTS, repair=True)
+        if options.retry_errors:  # a later line for the same id replaces the error (read_results keeps the last)
+            done = {qid: r for qid, r in done.items() if not r.get("error")}
         pending = [q for q in questions if q.qid not in done]
         try:
             answered = _answer(pending, solver_factory, out_dir, options)
@@ -119,9 +122,14 @@ def write_summary(out_dir: Path, questions: Sequence[Question] | None, run_info:
     if questions is not None:
         wanted = {q.qid for q in questions}
         records = {qid: r for qid, r in records.items() if qid in wanted}
-    outcomes = [outcome_from_record(r) for r in records.values()]
+    errors = {qid: r for qid, r in records.items() if r.get("error")}
+    # an error (the LLM endpoint failed) is no outcome: the metrics are over the other questions
+    outcomes = [outcome_from_record(r) for qid, r in records.items() if qid not in errors]
     summary = summarize(outcomes, read_throughput(out_dir / SESSIONS))
-    summary["complete"] = questions is None or len(records) == len(questions)
+    summary.update(llm_usage(records.values(), run_info))
+    summary["errors"] = len(errors)
+    summary["error_examples"] = sorted({str(r["error"]) for r in errors.values()})[:5]
+    summary["complete"] = not errors and (questions is None or len(records) == len(questions))
     summary["config"] = run_info
     (out_dir / SUMMARY).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return summary
@@ -158,9 +166,12 @@ def make_record(question: Question, result: object, gold_display: Callable[[str]
         "steps": len(steps),
         "program": [getattr(s, "abstract", None) or str(s) for s in steps],
         "llm_calls": int(getattr(result, "llm_calls", 0) or 0),
+        "prompt_tokens": int(getattr(result, "prompt_tokens", 0) or 0),
+        "completion_tokens": int(getattr(result, "completion_tokens", 0) or 0),
         "tokens": int(getattr(result, "tokens", 0) or 0),
         "elapsed_s": float(getattr(result, "elapsed_s", 0.0) or 0.0),
         "confidence": float(confidence) if isinstance(confidence, (int, float)) else None,
+        "error": getattr(result, "error", None),
     }
     rank = None if abstained else first_hit(answers, gold, question.answer_type, question.time_level, TOP_K_KEPT)
     record["hit1"] = rank == 1
@@ -186,6 +197,27 @@ def outcome_from_record(record: dict) -> Outcome:
         elapsed_s=float(record.get("elapsed_s", 0.0)),
         confidence=record.get("confidence"),
     )
+
+
+def llm_usage(records: Iterable[dict], run_info: dict) -> dict:
+    """LLM requests and tokens over every record (errors included: they were paid for), and a cost
+    estimate when the run's LLM settings carry prices (US dollars per million tokens)."""
+    records = list(records)
+    prompt = sum(int(r.get("prompt_tokens", 0) or 0) for r in records)
+    completion = sum(int(r.get("completion_tokens", 0) or 0) for r in records)
+    llm = (run_info.get("agent_config") or {}).get("llm") or {}
+    prices = (llm.get("price_prompt_per_mtok"), llm.get("price_completion_per_mtok"))
+    cost = None
+    if any(p is not None for p in prices):
+        cost = round((prompt * (prices[0] or 0.0) + completion * (prices[1] or 0.0)) / 1e6, 6)
+    return {
+        "llm_calls": sum(int(r.get("llm_calls", 0) or 0) for r in records),
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "prompt_tokens_per_question": prompt / len(records) if records else None,
+        "completion_tokens_per_question": completion / len(records) if records else None,
+        "cost_usd": cost,
+    }
 
 
 # -- solving ----------------------------------------------------------------------------------
@@ -261,9 +293,12 @@ class _PlainResult:
     reason: str | None
     steps: list[str]
     llm_calls: int
+    prompt_tokens: int
+    completion_tokens: int
     tokens: int
     elapsed_s: float
     confidence: float | None
+    error: str | None
 
     @classmethod
     def of(cls, result: object) -> "_PlainResult":
@@ -275,9 +310,12 @@ class _PlainResult:
             reason=getattr(result, "reason", None),
             steps=[getattr(s, "abstract", None) or str(s) for s in steps],
             llm_calls=int(getattr(result, "llm_calls", 0) or 0),
+            prompt_tokens=int(getattr(result, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(result, "completion_tokens", 0) or 0),
             tokens=int(getattr(result, "tokens", 0) or 0),
             elapsed_s=float(getattr(result, "elapsed_s", 0.0) or 0.0),
             confidence=getattr(result, "confidence", None),
+            error=getattr(result, "error", None),
         )
 
 

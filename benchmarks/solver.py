@@ -57,7 +57,17 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
     """AgentConfig from the environment, then the run's explicit values (the API key stays in env)."""
     from ari.base.config import AgentConfig
 
-    return AgentConfig.from_env(**{k: v for k, v in values.items() if k in AgentConfig.field_names() and k != "llm_api_key"})
+    config = AgentConfig.from_env()
+    for key, value in values.items():
+        if key == "llm" and isinstance(value, dict):
+            for name, setting in value.items():
+                if hasattr(config.llm, name) and name != "api_key":
+                    setattr(config.llm, name, setting)
+        elif key == "planner" and isinstance(value, dict):
+            config.planner = type(config.planner)(**value)
+        elif hasattr(config, key):
+            setattr(config, key, value)
+    return config
 
 
 def open_memory(url: str | None, use_clustering: bool = True):  # noqa: ANN201 - memory.Memory

@@ -37,6 +37,7 @@ class LearnSummary:
     traces: int
     sizes: dict[int, int] = field(default_factory=dict)  # cluster id -> traces
     sources: dict[str, int] = field(default_factory=dict)  # induced | llm -> methodologies
+    llm_failures: dict[int, str] = field(default_factory=dict)  # cluster id -> why its LLM text is missing
 
 
 @dataclass
@@ -124,27 +125,34 @@ class Memory:
 
         groups = induction.group_by_cluster(labels.tolist(), traces)
         groups[ALL_TRACES] = traces
-        methodologies = [self._induce(cluster_id, group, complete) for cluster_id, group in sorted(groups.items())]
-        self.history.save_methodologies(version, methodologies)
+        failures: dict[int, str] = {}
+        written = [self._induce(cluster_id, group, complete, failures) for cluster_id, group in sorted(groups.items())]
+        methodologies = [m for pair in written for m in pair]
+        self.history.save_methodologies(version, methodologies)  # an LLM's text right after the induced one
         self.refresh()
         return LearnSummary(
             version=version,
             k=len(centroids),
             traces=len(traces),
             sizes={c: len(g) for c, g in sorted(groups.items()) if c != ALL_TRACES},
-            sources=dict(Counter(m.source for m in methodologies)),
+            sources=dict(Counter(pair[-1].source for pair in written)),
+            llm_failures=failures,
         )
 
     @staticmethod
-    def _induce(cluster_id: int, traces: list[Trace], complete: Callable[[str], str] | None) -> Methodology:
+    def _induce(
+        cluster_id: int, traces: list[Trace], complete: Callable[[str], str] | None, failures: dict[int, str]
+    ) -> list[Methodology]:
+        """The induced methodology, and beside it the LLM's (when asked for and the LLM answered)."""
         induced = induction.induce(cluster_id, traces)
         if complete is None:
-            return induced
+            return [induced]
         try:
-            return induction.with_llm(induced, traces, complete)
+            return [induced, induction.with_llm(induced, traces, complete)]
         except Exception as exc:  # one failed request must not lose the whole clustering
-            print(f"memory: LLM methodology for cluster {cluster_id} failed ({exc}); keeping the induced one", file=sys.stderr)
-            return induced
+            failures[cluster_id] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"memory: LLM methodology for cluster {cluster_id} failed ({failures[cluster_id]}); keeping the induced one", file=sys.stderr)
+            return [induced]
 
     # -- matching ------------------------------------------------------------------------------
 

@@ -386,6 +386,7 @@ class HistoryStore:
         found: dict[int, Methodology] = {}
         with self.engine.connect() as conn:
             for row in conn.execute(query).mappings():  # later rows replace earlier ones
+                earlier = found.get(row["cluster_id"])
                 found[row["cluster_id"]] = Methodology(
                     cluster_id=row["cluster_id"],
                     text=row["text"],
@@ -393,6 +394,8 @@ class HistoryStore:
                     pitfalls=[_program_stat(*row) for row in json.loads(row["pitfalls"])],
                     source=row["source"],
                     clustering_version=version,
+                    # an LLM's text is saved right after the induced one it was written beside
+                    induced_text=earlier.text if earlier is not None and earlier.source == "induced" and row["source"] == "llm" else "",
                 )
         return found
 

@@ -151,15 +151,36 @@ Step-by-step Guide:
 
 
 def summary_prompt(traces: list[Trace], programs: list[ProgramStat], samples: int = 5) -> str:
-    """The reference summarisation prompt for one cluster: up to `samples` correct and incorrect attempts."""
-    correct = [t for t in traces if t.outcome == "correct"][:samples]
-    incorrect = [t for t in traces if t.outcome in ("wrong", "abstained")][:samples]
+    """The reference summarisation prompt for one cluster: up to `samples` distinct correct and
+    incorrect attempts."""
+    correct = distinct_samples([t for t in traces if t.outcome == "correct"], samples)
+    incorrect = distinct_samples([t for t in traces if t.outcome in ("wrong", "abstained")], samples)
     listed = "\n".join(f"- {p.program.render()} ({p.support}, {p.success_rate:.0%})" for p in programs) or "- none yet"
     return SUMMARY_PROMPT.format(
         programs=listed,
         correct="\n\n".join(_sample(t) for t in correct) or "(none)",
         incorrect="\n\n".join(_sample(t) for t in incorrect) or "(none)",
     )
+
+
+def distinct_samples(traces: list[Trace], samples: int) -> list[Trace]:
+    """Up to `samples` traces of different questions, spread over the question shapes (masked
+    questions) and programs: a cluster often holds one question many times (learning runs and
+    program search record it again), and five copies of it teach a model nothing."""
+    seen_questions: set[str] = set()
+    by_shape: dict[tuple[str, tuple[str, ...]], list[Trace]] = defaultdict(list)
+    for trace in traces:
+        if trace.question in seen_questions:
+            continue
+        seen_questions.add(trace.question)
+        by_shape[(trace.masked_question, trace.program.texts)].append(trace)
+    chosen: list[Trace] = []
+    queues = list(by_shape.values())
+    while len(chosen) < samples and any(queues):
+        for queue in queues:  # one of each shape and program before a second of any
+            if queue and len(chosen) < samples:
+                chosen.append(queue.pop(0))
+    return chosen
 
 
 def _sample(trace: Trace) -> str:

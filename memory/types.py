@@ -33,6 +33,7 @@ class Methodology:
     pitfalls: list[ProgramStat] = field(default_factory=list)  # most often failed first
     source: str = "induced"  # induced | llm
     clustering_version: int | None = None
+    induced_text: str = ""  # for an LLM-written text, the text induced from the traces, stored beside it
 
     def to_dict(self) -> dict:
         return {
@@ -40,6 +41,7 @@ class Methodology:
             "clustering_version": self.clustering_version,
             "source": self.source,
             "text": self.text,
+            **({"induced_text": self.induced_text} if self.induced_text else {}),
             "programs": [stat_dict(p) for p in self.programs],
             "pitfalls": [stat_dict(p) for p in self.pitfalls],
         }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.deciders.base import get_decider
-from ari.base.config import AgentConfig
+from ari.base.config import AgentConfig, LLMConfig
 from ari.base.errors import UnknownDeciderError, UsageError
 
 
@@ -15,11 +15,10 @@ def test_offline_is_the_default_backend():
 
 
 def test_openai_backend_takes_the_model_after_the_colon():
-    config = AgentConfig(llm_base_url="http://127.0.0.1:9/v1", llm_timeout_s=1, llm_retries=0)
+    config = AgentConfig(llm=LLMConfig(base_url="http://127.0.0.1:9/v1", timeout_s=1, retries=0, cache=None))
     decider = get_decider("openai:my-model", config)
     assert decider.name == "openai:my-model"
     assert decider.model == "my-model"
-    assert decider.max_candidates == config.top_k
 
 
 def test_unknown_name_lists_the_known_ones():

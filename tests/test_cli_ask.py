@@ -113,16 +113,24 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_unreachable_endpoint_abstains_without_a_traceback(monkeypatch, capsys, home):
+def test_unreachable_endpoint_is_an_error_exit_1_and_not_recorded(monkeypatch, capsys, home):
+    from memory import Memory
+
     port = _closed_port()
     monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("ARI_LLM_RETRIES", "0")
+    ari(monkeypatch, capsys, "ask", QUESTION)  # the offline answer records one trace in the demo memory
+    with Memory.open(str(home / "demo-memory.sqlite"), create=False) as memory:
+        before = memory.history.stats()["traces"]
     code, out, err = ari(monkeypatch, capsys, "ask", "--decider", "openai:x", "--json", QUESTION)
     assert "Traceback" not in err
-    assert code == 0
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1 and f"127.0.0.1:{port}" in err and "APIConnectionError" in err
     data = json.loads(out)
     assert data["abstained"] is True and data["answer"] is None
-    assert f"127.0.0.1:{port}" in data["reason"]
-    assert "APIConnectionError" in data["reason"]
+    assert f"127.0.0.1:{port}" in data["error"] and "APIConnectionError" in data["error"]
+    with Memory.open(str(home / "demo-memory.sqlite"), create=False) as memory:
+        assert memory.history.stats()["traces"] == before  # a failure says nothing about how to answer
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ari.base.config import AgentConfig, PlannerConfig
+from ari.base.config import AgentConfig, LLMConfig, PlannerConfig
 
 
 def test_a_saved_config_reads_back_equal_with_its_groups_typed():
@@ -21,4 +21,4 @@ def test_environment_then_explicit_values(monkeypatch):
 
 
 def test_the_api_key_is_never_saved():
-    assert "llm_api_key" not in AgentConfig(llm_api_key="secret").to_dict()
+    assert "api_key" not in AgentConfig(llm=LLMConfig(api_key="secret")).to_dict()["llm"]

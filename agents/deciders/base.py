@@ -24,9 +24,15 @@ class Decision:
     index: int | None
     reason: str = ""
     raw: str = ""  # the model's reply, for the trace
-    llm_calls: int = 0
-    tokens: int = 0
-    error: str | None = None  # why no choice was made (unreachable endpoint, unparseable replies)
+    llm_calls: int = 0  # requests sent to the model (a cached reply costs none)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    error: str | None = None  # why no choice was made (unparseable replies, no plan)
+    failed: bool = False  # the endpoint failed: the question's outcome is an error, not an answer
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
 
 
 @dataclass
@@ -38,7 +44,13 @@ class Judgement:
     missing: str | None = None  # what the KG lacks, said to the user when abstaining
     raw: str = ""
     llm_calls: int = 0
-    tokens: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    error: str | None = None  # the model's endpoint failed: the question's outcome is an error
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
 
 
 class Decider(Protocol):
@@ -52,6 +64,22 @@ class Decider(Protocol):
         """Return the answerability verdict; `audit` is the code's own check, which the decider may
         only make stricter (code, not the model, decides that UNANSWERABLE stops the run)."""
         ...
+
+
+def choose_all(decider: Decider, states: list["AgentState"], display: Callable[[str], str] | None = None) -> list[Decision]:
+    """One decision per state: in one batch when the decider can (LLM requests in flight together)."""
+    many = getattr(decider, "choose_many", None)
+    if many is not None:
+        return many(states, display)
+    return [decider.choose(state) for state in states]
+
+
+def judge_all(decider: Decider, states: list["AgentState"], audits: list[Judgement]) -> list[Judgement]:
+    """One verdict per state, in one batch when the decider can."""
+    many = getattr(decider, "judge_many", None)
+    if many is not None:
+        return many(states, audits)
+    return [decider.judge(state, audit) for state, audit in zip(states, audits)]
 
 
 DeciderFactory = Callable[[str, AgentConfig], Decider]

@@ -1,80 +1,176 @@
 """The decision loop shared by LLM deciders: prompt, parse, feed a malformed reply back once.
 
-A backend only implements `complete(messages) -> (text, tokens)`; everything else (prompt layout,
-parsing against the enumerated candidates, the JTS verdict) is the same for a remote endpoint and
-an in-process model.
+A backend implements `send(messages) -> Reply` (one request) and may override `send_many` (a
+batch: the default keeps `LLMConfig.concurrency` requests in flight on a thread pool; vLLM sends
+the whole batch as one `generate` call). Everything else is the same for a remote endpoint and an
+in-process model: the reply cache, the prompts, parsing against the enumerated candidates, the JTS
+verdict. The agent's graph hands over every question of a lockstep step at once (`choose_many`,
+`judge_many`), so a batch's requests are in flight together.
+
+An endpoint failure (after the client's retries) is never an answer: the decision comes back
+`failed`, and the question's outcome is an error (`agents.graph`), which the runner retries.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from actions.parse import parse_choice
 from agents import prompts
 from agents.deciders.base import Decision, Judgement
+from agents.deciders.reply_cache import ReplyCache, cache_key
+from ari.base.config import LLMConfig
 from ari.base.errors import AriError, DeciderError
 
 if TYPE_CHECKING:
     from agents.state import AgentState
 
 _CONCLUSION = re.compile(r"conclusion\s*:\s*\**\s*(UNANSWERABLE|ANSWERABLE)", re.IGNORECASE)
-_REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
+Messages = list[dict]
+
+
+@dataclass
+class Reply:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: bool = False
+
+
+Outcome = Reply | DeciderError  # one request's reply, or why the endpoint gave none
 
 
 class ChatDecider:
-    """Base of LLM deciders. Subclasses set `name` and implement `complete`."""
+    """Base of LLM deciders. Subclasses set `name` and `model` and implement `send`."""
 
     name = "chat"
-    max_candidates: int | None = None
+    model = "chat"
 
-    def complete(self, messages: list[dict]) -> tuple[str, int]:
+    def __init__(self, config: LLMConfig) -> None:
+        self.llm = config
+        self.cache = ReplyCache.open(config.cache)
+
+    # -- what a backend provides -----------------------------------------------------------------
+
+    def send(self, messages: Messages) -> Reply:
+        """One request; raises `DeciderError` (one line) when the endpoint gives no reply."""
         raise NotImplementedError
 
-    def choose(self, state: "AgentState") -> Decision:
-        from actions.parse import parse_action
+    def send_many(self, batch: list[Messages]) -> list[Outcome]:
+        """Every request of a batch, `LLMConfig.concurrency` in flight at a time."""
+        if len(batch) <= 1 or self.llm.concurrency <= 1:
+            return [self._send_one(m) for m in batch]
+        with ThreadPoolExecutor(min(self.llm.concurrency, len(batch))) as pool:
+            return list(pool.map(self._send_one, batch))
 
-        messages = prompts.decision_messages(state, self.max_candidates)
-        calls = tokens = 0
-        reply = ""
+    def _send_one(self, messages: Messages) -> Outcome:
+        try:
+            return self.send(messages)
+        except DeciderError as exc:
+            return exc
+
+    # -- requests through the cache --------------------------------------------------------------
+
+    def request(self, batch: list[Messages]) -> list[Outcome]:
+        """Replies for a batch of conversations: cached ones from the cache, the rest sent together."""
+        keys = [cache_key(self.model, m, self.llm.sampling()) for m in batch] if self.cache else [None] * len(batch)
+        outcomes: list[Outcome | None] = [None] * len(batch)
+        if self.cache is not None:
+            for i, key in enumerate(keys):
+                hit = self.cache.get(key)
+                if hit is not None:
+                    outcomes[i] = Reply(hit[0], hit[1], hit[2], cached=True)
+        missing = [i for i, o in enumerate(outcomes) if o is None]
+        for i, outcome in zip(missing, self.send_many([batch[i] for i in missing])):
+            outcomes[i] = outcome
+            if self.cache is not None and isinstance(outcome, Reply):
+                self.cache.put(keys[i], self.model, outcome.text, outcome.prompt_tokens, outcome.completion_tokens)
+        return outcomes  # type: ignore[return-value]
+
+    def complete(self, prompt: str) -> str:
+        """One prompt, one reply text (methodology induction); raises `DeciderError` on failure."""
+        outcome = self.request([[{"role": "user", "content": prompt}]])[0]
+        if isinstance(outcome, DeciderError):
+            raise outcome
+        return outcome.text
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    def choose(self, state: "AgentState") -> Decision:
+        return self.choose_many([state])[0]
+
+    def choose_many(self, states: list["AgentState"], display: Callable[[str], str] | None = None) -> list[Decision]:
+        """A decision for each state; all first requests go out together, then one round of
+        corrections for the replies that named no offered candidate."""
+        shown = display or (lambda name: name.replace("_", " "))
+        conversations = [prompts.decision_messages(s, self.llm, shown) for s in states]
+        decisions = [Decision(None) for _ in states]
+        pending = list(range(len(states)))
         for attempt in range(2):  # the first reply, then one retry with the parse error fed back
-            try:
-                reply, used = self.complete(messages)
-            except DeciderError as exc:
-                return Decision(None, raw=reply, llm_calls=calls, tokens=tokens, error=str(exc))
-            calls += 1
-            tokens += used
-            try:
-                chosen = parse_action(reply, state.candidates)
-                index = state.candidates.index(chosen)
-            except AriError as exc:
-                if attempt == 0:
-                    messages = messages + [
-                        {"role": "assistant", "content": reply},
+            outcomes = self.request([conversations[i] for i in pending])
+            retry = []
+            for i, outcome in zip(pending, outcomes):
+                decision = decisions[i]
+                if isinstance(outcome, DeciderError):
+                    decision.error, decision.failed = str(outcome), True
+                    continue
+                _count(decision, outcome)
+                decision.raw = outcome.text
+                try:
+                    decision.index, decision.reason = parse_choice(outcome.text, states[i].candidates)
+                    decision.error = None
+                except AriError as exc:
+                    decision.error = f"unparseable reply: {exc}"
+                    conversations[i] = conversations[i] + [
+                        {"role": "assistant", "content": outcome.text},
                         {"role": "user", "content": f"{exc}\n{prompts.REPLY_FORMAT}"},
                     ]
-                    continue
-                return Decision(None, raw=reply, llm_calls=calls, tokens=tokens, error=f"unparseable reply: {exc}")
-            reason = _REASON.search(reply)
-            return Decision(index, reason=reason.group(1).strip() if reason else "", raw=reply, llm_calls=calls, tokens=tokens)
-        return Decision(None, raw=reply, llm_calls=calls, tokens=tokens, error="no valid reply")
+                    retry.append(i)
+            pending = retry
+            if not pending:
+                break
+        return decisions
+
+    # -- Judge-Then-Solve ------------------------------------------------------------------------
 
     def judge(self, state: "AgentState", audit: Judgement) -> Judgement:
-        """Ask the model for a JTS verdict; code keeps the final say (the model can only add doubt)."""
-        if not audit.answerable:
-            return audit
-        try:
-            reply, used = self.complete(prompts.judge_messages(state, audit.audit))
-        except DeciderError as exc:
-            audit.audit.append(f"LLM judge unavailable ({exc}); the code audit stands")
-            return audit
-        match = None
-        for match in _CONCLUSION.finditer(reply):
-            pass  # the last conclusion counts
-        audit.raw, audit.llm_calls, audit.tokens = reply, 1, used
-        if match and match.group(1).upper() == "UNANSWERABLE":
-            audit.answerable = False
-            audit.missing = audit.missing or "the model judged that the KG cannot support an answer"
-            audit.audit.append("LLM judge: UNANSWERABLE")
-        elif match is None:
-            audit.audit.append("LLM judge gave no Conclusion line; the code audit stands")
-        return audit
+        return self.judge_many([state], [audit])[0]
+
+    def judge_many(self, states: list["AgentState"], audits: list[Judgement]) -> list[Judgement]:
+        """The model's verdicts; code keeps the final say (the model can only add doubt), and an
+        audit that already says UNANSWERABLE needs no model."""
+        asked = [i for i, a in enumerate(audits) if a.answerable]
+        outcomes = self.request([prompts.judge_messages(states[i], audits[i].audit) for i in asked])
+        for i, outcome in zip(asked, outcomes):
+            audit = audits[i]
+            if isinstance(outcome, DeciderError):
+                audit.error = str(outcome)
+                continue
+            _count(audit, outcome)
+            _apply_verdict(audit, outcome.text)
+        return audits
+
+
+def _count(usage: Decision | Judgement, reply: Reply) -> None:
+    if reply.cached:
+        return
+    usage.llm_calls += 1
+    usage.prompt_tokens += reply.prompt_tokens
+    usage.completion_tokens += reply.completion_tokens
+
+
+def _apply_verdict(audit: Judgement, reply: str) -> None:
+    match = None
+    for match in _CONCLUSION.finditer(reply):
+        pass  # the last conclusion counts
+    audit.raw = reply
+    if match and match.group(1).upper() == "UNANSWERABLE":
+        audit.answerable = False
+        audit.missing = audit.missing or "the model judged that the KG cannot support an answer"
+        audit.audit.append("LLM judge: UNANSWERABLE")
+    elif match is None:
+        audit.audit.append("LLM judge gave no Conclusion line; the code audit stands")

@@ -43,6 +43,102 @@ class AbstentionConfig:
 
 
 @dataclass
+class LLMConfig:
+    """How an LLM decider talks to its model (`agents.deciders`); every field is saved with a run
+    except the API key. Environment: OPENAI_BASE_URL, OPENAI_API_KEY and ARI_LLM_<FIELD>."""
+
+    base_url: str | None = None
+    """OpenAI-compatible endpoint (env OPENAI_BASE_URL); None: the client's default (OpenAI)."""
+
+    api_key: str | None = None
+    """Env OPENAI_API_KEY; never written to run configs."""
+
+    timeout_s: float = 30.0
+    """Seconds one request may take before it counts as failed (env ARI_LLM_TIMEOUT)."""
+
+    retries: int = 2
+    """Retries, with exponential backoff, of timeouts, connection errors, 429 and 5xx (env ARI_LLM_RETRIES)."""
+
+    temperature: float | None = 0.0
+    """Sampling temperature; None sends none (reasoning models reject it; env ARI_LLM_TEMPERATURE)."""
+
+    max_tokens: int | None = 512
+    """Most completion tokens a reply may take; None sends no limit (env ARI_LLM_MAX_TOKENS)."""
+
+    seed: int | None = 0
+    """Sampling seed, for servers that honour it (env ARI_LLM_SEED)."""
+
+    json_replies: bool = True
+    """Ask for a JSON reply (`response_format`, guided decoding in vLLM); dropped for a server that
+    rejects it. The parser accepts a number, an action or JSON either way (env ARI_LLM_JSON)."""
+
+    concurrency: int = 1
+    """Questions whose requests are in flight at once within one worker (`ari bench run --concurrency`)."""
+
+    cache: str | None = "default"
+    """The reply cache (SQLite): "default" is $ARI_HOME/llm-cache.sqlite, None bypasses it (--no-cache;
+    env ARI_LLM_CACHE, "off" for none)."""
+
+    min_program_support: int = 2
+    """A methodology program is shown to the model as advice only when it was right at least this many
+    times; programs below it (and pitfalls, which never ran correctly) are not advice."""
+
+    min_program_success: float = 0.5
+    """... and only when at least this share of the attempts that followed it were right."""
+
+    price_prompt_per_mtok: float | None = None
+    """US dollars per million prompt tokens, for the cost estimate in summaries (None: no estimate)."""
+
+    price_completion_per_mtok: float | None = None
+    """US dollars per million completion tokens."""
+
+    @classmethod
+    def from_env(cls) -> "LLMConfig":
+        config = cls()
+        config.base_url = os.environ.get("OPENAI_BASE_URL") or None
+        config.api_key = os.environ.get("OPENAI_API_KEY") or None
+        for name, field_name, kind in _LLM_ENV:
+            raw = os.environ.get(name)
+            if raw is not None and raw.strip() != "":
+                setattr(config, field_name, _parsed(name, raw.strip(), kind))
+        return config
+
+    def sampling(self) -> dict:
+        """The settings that change a reply (part of the reply cache's key)."""
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed, "json": self.json_replies}
+
+
+_LLM_ENV = (
+    ("ARI_LLM_TIMEOUT", "timeout_s", float),
+    ("ARI_LLM_RETRIES", "retries", int),
+    ("ARI_LLM_TEMPERATURE", "temperature", float),
+    ("ARI_LLM_MAX_TOKENS", "max_tokens", int),
+    ("ARI_LLM_SEED", "seed", int),
+    ("ARI_LLM_JSON", "json_replies", bool),
+    ("ARI_LLM_CONCURRENCY", "concurrency", int),
+    ("ARI_LLM_CACHE", "cache", str),
+)
+
+
+def _parsed(name: str, raw: str, kind: type) -> object:
+    """An environment value of the field's type; "none" clears optional settings, "off" the cache."""
+    from ari.base.errors import UsageError
+
+    if raw.lower() in ("none", "off") and name != "ARI_LLM_JSON":
+        return None
+    if kind is bool:
+        if raw.lower() in ("1", "true", "yes", "on"):
+            return True
+        if raw.lower() in ("0", "false", "no", "off"):
+            return False
+        raise UsageError(f"{name}={raw!r} is not a yes/no value")
+    try:
+        return kind(raw)
+    except ValueError:
+        raise UsageError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
+
+
+@dataclass
 class AgentConfig:
     decider: str = "offline"  # decider name: offline | openai:<model> | vllm:<model path>
     max_steps: int = 5  # most KG actions per question (the paper uses 5)
@@ -52,13 +148,9 @@ class AgentConfig:
     use_clustering: bool = True  # ablation: False uses one methodology for all questions
     judge: bool = True  # Judge-Then-Solve answerability checks before and after solving
     embedding_model: str | None = None  # sentence-transformers path; None: bundled all-MiniLM-L6-v2
-    llm_base_url: str | None = None  # OpenAI-compatible endpoint (env OPENAI_BASE_URL)
-    llm_api_key: str | None = None  # env OPENAI_API_KEY; never written to run configs
-    llm_timeout_s: float = 60.0  # per request
-    llm_retries: int = 3  # retries with exponential backoff on timeouts and 5xx
-    llm_temperature: float = 0.0
     planner: PlannerConfig = field(default_factory=PlannerConfig)  # binding methodology programs
     abstention: AbstentionConfig = field(default_factory=AbstentionConfig)  # the confidence threshold
+    llm: LLMConfig = field(default_factory=LLMConfig)  # LLM deciders: endpoint, sampling, failures, cache
     extra: dict = field(default_factory=dict)  # backend-specific options (vllm engine arguments)
 
     def __post_init__(self) -> None:
@@ -70,18 +162,16 @@ class AgentConfig:
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "AgentConfig":
-        config = cls()
+        config = cls(llm=LLMConfig.from_env())
         env = {
             "decider": os.environ.get("ARI_DECIDER"),
             "embedding_model": os.environ.get("ARI_EMBEDDING_MODEL"),
-            "llm_base_url": os.environ.get("OPENAI_BASE_URL"),
-            "llm_api_key": os.environ.get("OPENAI_API_KEY"),
         }
         return replace(config, **{k: v for k, v in {**env, **overrides}.items() if v is not None})
 
     def to_dict(self) -> dict:
         data = asdict(self)
-        data.pop("llm_api_key", None)
+        data["llm"].pop("api_key", None)
         return data
 
     @classmethod

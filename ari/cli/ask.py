@@ -11,11 +11,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from ari.cli.options import (
-    DbOption,
-    DeciderOption,
-    JsonOption,
-    MemoryOption,
-    QuietOption,
+    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
+    SeedOption, TemperatureOption, TimeoutOption, llm_overrides,
 )
 
 
@@ -43,9 +40,15 @@ def register(app: typer.Typer) -> None:
                 help="Ask a running `ari serve` at this URL (its store, memory and settings apply).",
             ),
         ] = None,
+        llm_timeout: TimeoutOption = None,
+        llm_retries: RetriesOption = None,
+        temperature: TemperatureOption = None,
+        max_tokens: MaxTokensOption = None,
+        llm_seed: SeedOption = None,
+        no_cache: NoCacheOption = False,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
-        from ari.base.errors import UsageError
+        from ari.base.errors import DeciderError, UsageError
         from ari.base.text import unreadable
 
         why = unreadable(question)
@@ -58,12 +61,16 @@ def register(app: typer.Typer) -> None:
         else:
             from ari.api import answer_question
 
+            llm = llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache)
             answered = answer_question(
-                question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided
+                question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm
             )
             result = answered.to_dict()
         if json_out:
             typer.echo(json.dumps(result, ensure_ascii=False))
+        if result.get("error") is not None:  # an endpoint failure is not an answer: exit non-zero
+            raise DeciderError(result["error"])
+        if json_out:
             return
         out = Console()
         mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""

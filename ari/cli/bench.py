@@ -8,7 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.cli.options import (
+    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
+    SeedOption as LLMSeedOption, TemperatureOption, TimeoutOption, llm_overrides,
+)
 from ari.base.progress import stderr
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
@@ -52,6 +55,15 @@ def run_command(
     restart: Annotated[bool, typer.Option("--restart", help="Move a previous run in --out aside (to replaced-<time>/) and start anew, instead of resuming it.")] = False,
     json_output: JsonOption = False,
     quiet: QuietOption = False,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="LLM requests in flight at once per worker (questions of a batch in parallel).")] = 1,
+    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure).")] = False,
+    llm_timeout: TimeoutOption = None,
+    llm_retries: RetriesOption = None,
+    temperature: TemperatureOption = None,
+    max_tokens: MaxTokensOption = None,
+    llm_seed: LLMSeedOption = None,
+    no_cache: NoCacheOption = False,
+    price_table: Annotated[Optional[Path], typer.Option("--price-table", help='JSON {"<model>": {"prompt": $/Mtok, "completion": $/Mtok}}: a cost estimate in the summary.')] = None,
 ) -> None:
     """Answer a dataset split (or a sample, or a shard of it) and write results, summary and report."""
     from benchmarks.plan import RunSpec, run, with_clusters
@@ -63,16 +75,23 @@ def run_command(
         agent["use_clustering"] = False
     if no_filtering:
         agent["use_filtering"] = False
+    llm = llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache, concurrency=concurrency)
+    if price_table is not None:
+        llm.update(prices_for(price_table, decider))
+    agent["llm"] = llm
     spec = RunSpec(
         dataset=dataset, out=out, db=db, split=split, questions_file=questions, data_dir=data_dir, sample=sample,
         seed=seed, shard=shard, gold_annotations=gold_annotations, skip_bad=skip_bad, memory_url=memory,
-        workers=workers, batch_size=batch_size, quiet=quiet, restart=restart, agent=agent,
+        workers=workers, batch_size=batch_size, quiet=quiet, restart=restart, agent=agent, retry_errors=retry_errors,
     )
     if clusters is not None:
         spec = with_clusters(spec, clusters)
     outcome = run(spec)
     if not quiet:
         stderr.print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
+    if outcome.summary.get("errors"):
+        stderr.print(f"{outcome.summary['errors']} questions ended in an error (not counted in the metrics); "
+                     "rerun with --retry-errors to answer them again")
     _print_summary(outcome.summary, json_output)
 
 
@@ -184,6 +203,21 @@ def make_unanswerable_command(
             print(f"run the facts_hidden questions with --db {result.hidden_db}")
 
 
+def prices_for(table: Path, decider: str) -> dict:
+    """The price table's entry for the decider's model, as LLMConfig fields."""
+    from ari.base.errors import UsageError
+
+    try:
+        prices = json.loads(Path(table).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read the price table {table}: {exc}") from None
+    model = decider.partition(":")[2]
+    entry = prices.get(model) if isinstance(prices, dict) else None
+    if not isinstance(entry, dict):
+        raise UsageError(f"the price table {table} has no entry for model {model!r}")
+    return {"price_prompt_per_mtok": entry.get("prompt"), "price_completion_per_mtok": entry.get("completion")}
+
+
 def _print_summary(summary: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps({k: v for k, v in summary.items() if k != "breakdown"}, indent=2, default=str))
@@ -191,7 +225,7 @@ def _print_summary(summary: dict, as_json: bool) -> None:
     from benchmarks.report import fmt
 
     keys = ("n", "hits_at_1", "hits_at_10", "accuracy", "abstain_precision", "abstain_recall", "false_unknown_rate",
-            "aurc", "mean_steps", "questions_per_second")
+            "aurc", "mean_steps", "questions_per_second", "errors", "llm_calls", "prompt_tokens", "completion_tokens", "cost_usd")
     for key in keys:
         print(f"{key:22} {fmt(summary.get(key))}")
     for qtype, value in summary.get("by_qtype", {}).items():

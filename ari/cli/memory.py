@@ -10,7 +10,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
+from ari.cli.options import (
+    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
+    SeedOption as LLMSeedOption, TemperatureOption, TimeoutOption, llm_overrides,
+)
 from ari.base.errors import AriError, UsageError
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
@@ -92,7 +95,12 @@ def show(
         return
     out = Console()
     out.print(f"[bold]Cluster {found.cluster_id}[/bold] (clustering version {found.clustering_version}, {found.source})\n")
+    if found.induced_text:
+        out.print("[bold]Written by the LLM[/bold] (what an LLM decider reads)")
     typer.echo(found.text)  # verbatim: the text is what a decider reads, not to be re-wrapped
+    if found.induced_text:
+        out.print("\n[bold]Induced from the traces[/bold]")
+        typer.echo(found.induced_text)
     table = Table(title="Programs")
     for column, justify in (("", "left"), ("program", "left"), ("support", "right"), ("success", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
@@ -139,11 +147,41 @@ def plot(
 
 
 @app.command()
-def induce(memory: MemoryOption = None, clusters: ClustersOption = 10, json_out: JsonOption = False) -> None:
-    """Re-cluster the stored history and induce new methodologies (a new version), without running the agent."""
+def induce(
+    memory: MemoryOption = None,
+    clusters: ClustersOption = 10,
+    json_out: JsonOption = False,
+    decider: Annotated[
+        str, typer.Option("--decider", help="offline (induced text only) | openai:<model> | vllm:<model path>: also let the LLM write each methodology.")
+    ] = "offline",
+    llm_timeout: TimeoutOption = None,
+    llm_retries: RetriesOption = None,
+    temperature: TemperatureOption = None,
+    max_tokens: MaxTokensOption = None,
+    llm_seed: LLMSeedOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Re-cluster the stored history and induce new methodologies (a new version), without running the
+    agent. With an LLM decider, the LLM also writes each methodology from the paper's summary prompt
+    (distinct correct and wrong samples); its text is stored beside the induced one, and a cluster whose
+    request fails keeps the induced text (listed under llm_failures)."""
+    complete = None
+    if decider != "offline":
+        from agents.deciders.base import get_decider
+        from ari.base.config import AgentConfig
+
+        config = AgentConfig.from_env(decider=decider)
+        for key, value in llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache).items():
+            setattr(config.llm, key, value)
+        config.llm.json_replies = False  # a methodology is prose, not a JSON choice
+        complete = get_decider(decider, config).complete
     with _open(memory) as mem:
-        summary = mem.learn(n_clusters=clusters)
+        summary = mem.learn(n_clusters=clusters, complete=complete)
     _print_learnt(summary.__dict__, json_out)
+    if summary.llm_failures and not json_out:
+        stderr_console = Console(stderr=True)
+        stderr_console.print(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
+                             f"({next(iter(summary.llm_failures.values()))})")
 
 
 @app.command()

@@ -25,3 +25,36 @@ DeciderOption = Annotated[
     str,
     typer.Option("--decider", help="offline | openai:<model> | vllm:<model path>.", envvar="ARI_DECIDER"),
 ]
+
+# -- LLM decider settings (each also from the environment; see ari.base.config.LLMConfig) -----------
+TimeoutOption = Annotated[
+    Optional[float], typer.Option("--llm-timeout", min=0.1, help="Seconds per LLM request (env ARI_LLM_TIMEOUT; default 30).")
+]
+RetriesOption = Annotated[
+    Optional[int], typer.Option("--llm-retries", min=0, help="Retries of a failed LLM request (env ARI_LLM_RETRIES; default 2).")
+]
+TemperatureOption = Annotated[
+    Optional[float], typer.Option("--temperature", min=0.0, help="Sampling temperature (env ARI_LLM_TEMPERATURE; default 0).")
+]
+MaxTokensOption = Annotated[
+    Optional[int], typer.Option("--max-tokens", min=1, help="Most tokens of one reply (env ARI_LLM_MAX_TOKENS; default 512).")
+]
+SeedOption = Annotated[Optional[int], typer.Option("--llm-seed", help="Sampling seed (env ARI_LLM_SEED; default 0).")]
+NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Bypass the LLM reply cache (env ARI_LLM_CACHE=off).")]
+
+
+def llm_overrides(
+    timeout: float | None = None,
+    retries: int | None = None,
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    seed: int | None = None,
+    no_cache: bool = False,
+    **more: object,
+) -> dict:
+    """The LLMConfig fields given on the command line (the rest keep their environment values)."""
+    given = {"timeout_s": timeout, "retries": retries, "temperature": temperature, "max_tokens": max_tokens, "seed": seed, **more}
+    overrides = {k: v for k, v in given.items() if v is not None}
+    if no_cache:
+        overrides["cache"] = None
+    return overrides
