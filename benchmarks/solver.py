@@ -12,7 +12,7 @@ from __future__ import annotations
 import atexit
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Protocol
 
 
@@ -59,14 +59,13 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
 
     config = AgentConfig.from_env()
     for key, value in values.items():
-        if key == "llm" and isinstance(value, dict):
-            for name, setting in value.items():
-                if hasattr(config.llm, name) and name != "api_key":
-                    setattr(config.llm, name, setting)
-        elif key == "planner" and isinstance(value, dict):
-            config.planner = type(config.planner)(**value)
-        elif hasattr(config, key):
-            setattr(config, key, value)
+        if key not in AgentConfig.field_names():
+            continue
+        group = getattr(config, key)
+        if is_dataclass(group) and isinstance(value, dict):  # a section, merged field by field
+            known = {f.name for f in fields(group)} - {"api_key"}  # the key stays the environment's
+            value = replace(group, **{k: v for k, v in value.items() if k in known})
+        setattr(config, key, value)
     return config
 
 

@@ -22,3 +22,14 @@ def test_environment_then_explicit_values(monkeypatch):
 
 def test_the_api_key_is_never_saved():
     assert "api_key" not in AgentConfig(llm=LLMConfig(api_key="secret")).to_dict()["llm"]
+
+
+def test_a_worker_builds_the_run_config_with_typed_sections_and_the_environment_key(monkeypatch):
+    from benchmarks.solver import agent_config
+
+    monkeypatch.setenv("OPENAI_API_KEY", "from-env")
+    saved = AgentConfig(top_k=4, planner=PlannerConfig(max_programs=9)).to_dict()  # as run.json has it
+    config = agent_config(json.loads(json.dumps(saved)))
+    assert config.top_k == 4 and config.planner == PlannerConfig(max_programs=9)
+    assert isinstance(config.abstention, type(AgentConfig().abstention))
+    assert config.llm.api_key == "from-env"
