@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sys
 import threading
 from types import SimpleNamespace
 
@@ -181,16 +180,11 @@ def test_endpoint_failures_are_errors_in_a_run_and_retried_on_resume(parts, demo
 # -- methodologies written by an LLM ---------------------------------------------------------------
 
 def _induce(monkeypatch, capsys, memory_path, server, *extra):
-    from ari.cli import main
+    from ari.cli import run
 
     monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-    monkeypatch.setattr(sys, "argv", ["ari", "memory", "induce", "--memory", str(memory_path), "-k", "3",
-                                      "--decider", "openai:writer", "--llm-retries", "0", "--no-cache", *extra])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
+    code = run(["memory", "induce", "--memory", str(memory_path), "-k", "3",
+                "--decider", "openai:writer", "--llm-retries", "0", "--no-cache", *extra])
     return code, *capsys.readouterr()
 
 
@@ -214,10 +208,9 @@ def test_memory_induce_with_an_llm_stores_its_text_beside_the_induced_one(monkey
         methodology = memory.methodologies()[0]
     assert methodology.source == "llm" and methodology.text == WRITTEN
     assert methodology.induced_text.startswith("Overall Instruction:") and methodology.induced_text != WRITTEN
-    monkeypatch.setattr(sys, "argv", ["ari", "memory", "show", "0", "--memory", str(memory_path)])
-    from ari.cli import main
+    from ari.cli import run
 
-    main()
+    assert run(["memory", "show", "0", "--memory", str(memory_path)]) == 0
     shown = capsys.readouterr().out
     assert WRITTEN in shown and methodology.induced_text.splitlines()[1] in shown
 
