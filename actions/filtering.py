@@ -380,15 +380,10 @@ def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Ac
     return None if earlier is None else _lookup_behind(earlier, context, depth + 1)
 
 
-_FILTERS: "weakref.WeakKeyDictionary[TKGStore, dict[str, CandidateFilter]]" = weakref.WeakKeyDictionary()
-
-
 def get_filter(store: TKGStore, embedder: Embedder) -> CandidateFilter:
-    """The shared filter of a store and embedder (its vectors and index are built once)."""
-    per_store = _FILTERS.setdefault(store, {})
-    if embedder.name not in per_store:
-        per_store[embedder.name] = CandidateFilter(store, embedder)
-    return per_store[embedder.name]
+    """The shared filter of a store and embedder (its vectors and index are built once per store,
+    kept on it and rebuilt after `store.reload()`)."""
+    return store.derived(("candidate_filter", embedder.name), lambda: CandidateFilter(store, embedder))
 
 
 def filter_candidates(

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
-from agents.analysis.graph import FactGraph
 from agents.analysis.roles import content_words, overlap_score
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
@@ -144,13 +143,11 @@ class RelationLinker:
     def __init__(
         self,
         store: TKGStore,
-        graph: FactGraph,
         embedder: Embedder | None = None,
         lexicon: RelationLexicon | None = None,
         lexicon_weight: float = 0.8,
     ) -> None:
         self.store = store
-        self.graph = graph
         self.embedder = embedder
         self.lexicon = lexicon
         self.lexicon_weight = lexicon_weight
@@ -166,13 +163,13 @@ class RelationLinker:
             for b in range(a + 1, len(linked)):
                 for x in linked[a]:
                     for y in linked[b]:
-                        between |= self.graph.relations_between(x, y)
+                        between |= self.store.relations_between(x, y)
         if between:
             return sorted(between)
         around: set[str] = set()
         for names in linked:
             for name in names:
-                around |= self.graph.relations_of(name)
+                around |= self.store.relations_of(name)
         return sorted(around) if around else list(self.all_relations)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:
@@ -250,7 +247,7 @@ def learn_relation_lexicon(
     """
     from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
 
-    search = ProgramSearch(store, analyzer.graph)
+    search = ProgramSearch(store)
     lexicon = RelationLexicon()
     for offset in range(0, len(questions), batch_size):
         chunk = questions[offset : offset + batch_size]
