@@ -59,8 +59,8 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
 
     config = AgentConfig.from_env()
     for key, value in values.items():
-        if hasattr(config, key) and key != "llm_api_key":
-            setattr(config, key, value)
+        if key != "llm_api_key":
+            config.set(key, value)  # nested sections (planner, search, ...) arrive as dicts
     return config
 
 

@@ -16,6 +16,7 @@ from agents.analysis.question_type import classify, distinct_entities, in_role_o
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.times import find_times
 from agents.analysis.types import QuestionAnalysis
+from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
@@ -47,9 +48,10 @@ class QuestionAnalyzer:
         store: TKGStore,
         embedder: Embedder | None = None,
         lexicon: RelationLexicon | None = None,
-        max_relations: int = 10,
         use_default_lexicon: bool = True,
         relation_embeddings: bool = False,
+        linking: LinkingConfig = LinkingConfig(),
+        judge: JudgeConfig = JudgeConfig(),
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -59,20 +61,21 @@ class QuestionAnalyzer:
         # with a lexicon, relation-name similarity adds nothing measurable (benchmarks/results/linking_bench.md)
         # and costs an embedding per question; without one it is the only relation signal
         self._relation_embedder = embedder if embedder is not None and (relation_embeddings or lexicon is None) else None
-        self.max_relations = max_relations
+        self.linking, self.judge = linking, judge
+        self.max_relations = linking.max_relations
 
     @property
     def entity_linker(self) -> EntityLinker:
         """The store's entity linker for this embedder (built once per store, rebuilt after `reload()`)."""
         embedder = self.embedder
-        key = ("entity_linker", embedder.name if embedder is not None else None)
-        return self.store.derived(key, lambda: EntityLinker(self.store, embedder))
+        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking)
+        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking))
 
     @property
     def relation_linker(self) -> RelationLinker:
         embedder, lexicon = self._relation_embedder, self.lexicon
-        key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon))
-        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon))
+        key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
+        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge))
 
     @property
     def kg_range(self) -> TimeSpan | None:
