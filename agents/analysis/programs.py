@@ -79,9 +79,16 @@ class ProgramSearch:
             for k, name in enumerate(names)
             if (eid := self.store.entity_id(name)) is not None
         ]
+        self._sides: dict[tuple[int, int, bool], Side] = {}  # one question's lookups, asked repeatedly
         if answer_type == "time":
             return self._time_hits(linked, gold, allowed)
         return self._entity_hits(linked, times, gold, allowed)
+
+    def _side(self, entity: int, relation: int, as_head: bool) -> Side:
+        key = (entity, relation, as_head)
+        if key not in self._sides:
+            self._sides[key] = self.index.side(entity, relation, as_head)
+        return self._sides[key]
 
     # -- entity answers ---------------------------------------------------------------------
     def _entity_hits(self, linked, times, gold, allowed) -> list[ProgramHit]:
@@ -101,7 +108,7 @@ class ProgramSearch:
             for r in sorted(rels):
                 name = self.store.relation_name(r)
                 for as_head in (True, False):
-                    rows = self.index.side(x, r, as_head)
+                    rows = self._side(x, r, as_head)
                     is_gold = _among(rows.other, gold_list)
                     if not is_gold.any():
                         continue
@@ -121,7 +128,7 @@ class ProgramSearch:
         """The reference time of getTime(x, r, y) and of getTime(y, r, x), where they have one."""
         references = []
         for a, b in ((x, y), (y, x)):
-            rows = _facts_between(self.index.side(a, r, True), b)
+            rows = _facts_between(self._side(a, r, True), b)
             reference = semantics.reference_window(rows.start, rows.end, rows.granularity)
             if reference is not None:
                 references.append((reference[0], _GRANULARITIES[reference[1]]))
@@ -147,7 +154,7 @@ class ProgramSearch:
                 if allowed is not None:
                     rels &= allowed
                 for r in sorted(rels):
-                    rows = _facts_between(self.index.side(x, r, True), y)
+                    rows = _facts_between(self._side(x, r, True), y)
                     if not len(rows.other):
                         continue
                     name = self.store.relation_name(r)
