@@ -32,19 +32,14 @@ from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate, CandidatePool, LookupBlock
 from actions.programs import LOOKUPS
 from actions.templates import Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
+from ari.base.config import FilterConfig
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import NameVectors, name_vectors
 from tkg_store.store import TKGStore
 
 
-@dataclass(frozen=True)
-class Weights:
-    relation: float = 0.35  # cosine(question, relation name)
-    relation_words: float = 0.25  # share of the relation's words in the question
-    entity: float = 0.1  # mean cosine(question, entity names)
-    template: float = 0.3  # cosine(question, template text)
-    cue: float = 0.15  # the question's cue words ask for this template
+Weights = FilterConfig  # the filter's score weights: one field each, documented in ari/base/config.py
 
 
 @dataclass(frozen=True)
@@ -320,15 +315,11 @@ def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Ac
     return None if earlier is None else _lookup_behind(earlier, context, depth + 1)
 
 
-_FILTERS: "weakref.WeakKeyDictionary[TKGStore, dict[str, CandidateFilter]]" = weakref.WeakKeyDictionary()
-
-
-def get_filter(store: TKGStore, embedder: Embedder) -> CandidateFilter:
-    """The shared filter of a store and embedder (its vectors and index are built once)."""
-    per_store = _FILTERS.setdefault(store, {})
-    if embedder.name not in per_store:
-        per_store[embedder.name] = CandidateFilter(store, embedder)
-    return per_store[embedder.name]
+def get_filter(store: TKGStore, embedder: Embedder, weights: FilterConfig = FilterConfig()) -> CandidateFilter:
+    """The shared filter of a store, embedder and weights (`AgentConfig.filter`); its vectors and
+    index are built once per store, kept on it and rebuilt after `store.reload()`."""
+    return store.derived(("candidate_filter", embedder.name, weights),
+                         lambda: CandidateFilter(store, embedder, weights))
 
 
 def roles_of(entities: Sequence[str]) -> Mapping[str, str]:

@@ -28,6 +28,17 @@ The decider only chooses an action; these functions decide what it means. The ru
 
 Every function returns a new list without duplicates (same entity and interval once), keeps the
 input order where it does not sort, and maps an empty input to an empty list.
+
+Why before/after compare STARTS (not Allen's "ends before the reference starts"): an interval KG
+states years, and a predecessor's term usually ends in the year its successor's begins
+(CronQuestions: "who held the post before X?"); "ended strictly before" would drop exactly the
+answer. On point events (MultiTQ) both readings coincide.
+
+The same rules exist in a second form, over numpy arrays of day numbers (`*_mask`, used by the
+program search over `FactIndex` rows, where building Items would cost too much): open starts are
+`START_OPEN` and open ends `END_OPEN`, as the fact index stores them, and a fact with both ends
+open has no time. tests/test_semantics_property.py checks both forms against a brute-force
+reading of these rules on generated interval KGs.
 """
 
 from __future__ import annotations
@@ -35,7 +46,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
+import numpy as np
+
 from actions.items import Item
+from tkg_store.fact_index import END_OPEN, START_OPEN, day_number
 from tkg_store.temporal import Granularity, TimeSpan, format_time, span_of
 
 _MIN = date.min
@@ -151,3 +165,64 @@ def answer_texts(items: Iterable[Item], answer_type: str, granularity: Granulari
         if text is not None and text not in answers:
             answers.append(text)
     return answers
+
+
+# -- the same rules over arrays of day numbers ---------------------------------------------------
+# start / end: int arrays of day numbers (open ends as START_OPEN / END_OPEN); a window is the
+# (first, last) day numbers of a span, open ends kept as the sentinels (`window_of`).
+Window = tuple[int, int]
+
+
+def window_of(span: TimeSpan) -> Window:
+    """A span as day numbers; date.min / date.max (open reference ends) become the sentinels."""
+    lo = START_OPEN if span.start == _MIN else day_number(span.start)
+    hi = END_OPEN if span.end == _MAX else day_number(span.end)
+    return lo, hi
+
+
+def timed_mask(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Rows with a time (at least one end stated)."""
+    return (start != START_OPEN) | (end != END_OPEN)
+
+
+def within_mask(start: np.ndarray, end: np.ndarray, window: Window) -> np.ndarray:
+    """`within`: timed rows sharing a day with the window."""
+    return timed_mask(start, end) & (start <= window[1]) & (end >= window[0])
+
+
+def before_mask(start: np.ndarray, end: np.ndarray, reference: Window) -> np.ndarray:
+    """`before`: timed rows that started strictly before the reference's first day."""
+    return timed_mask(start, end) & (start < reference[0])
+
+
+def after_mask(start: np.ndarray, end: np.ndarray, reference: Window) -> np.ndarray:
+    """`after`: rows with a stated start strictly after the reference's last day."""
+    return (start != START_OPEN) & (start > reference[1])
+
+
+def first_mask(start: np.ndarray, end: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """`first` of the rows in `among`: the timed ones tying at the earliest start."""
+    among = among & timed_mask(start, end)
+    if not among.any():
+        return among
+    return among & (start == start[among].min())
+
+
+def last_mask(start: np.ndarray, end: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """`last` of the rows in `among`: the timed ones tying at the latest start, then latest end."""
+    among = among & timed_mask(start, end)
+    if not among.any():
+        return among
+    latest = start[among].max()
+    among = among & (start == latest)
+    return among & (end == end[among].max())
+
+
+def reference_window(start: np.ndarray, end: np.ndarray, granularity: np.ndarray) -> tuple[Window, int] | None:
+    """`reference_span` of rows: the earliest (start, then end) timed row's window and its
+    granularity code (None: no row has a time)."""
+    earliest = first_mask(start, end, np.ones(len(start), dtype=bool))
+    if not earliest.any():
+        return None
+    row = int(np.flatnonzero(earliest & (end == end[earliest].min()))[0])
+    return (int(start[row]), int(end[row])), int(granularity[row])

@@ -89,8 +89,10 @@ class Agent:
         self.config = config or AgentConfig()
         self.embedder = embedder or get_embedder(self.config.embedding_model)
         self.decider = decider or get_decider(self.config.decider, self.config)
-        self.analyzer = analyzer or QuestionAnalyzer(store, self.embedder)
-        self.candidate_filter = get_filter(store, self.embedder)
+        self.analyzer = analyzer or QuestionAnalyzer(
+            store, self.embedder, linking=self.config.linking, judge=self.config.judge_check
+        )
+        self.candidate_filter = get_filter(store, self.embedder, self.config.filter)
         self._context = AgentContext(store, self.decider, self.config, self.analyzer, self.candidate_filter, self.embedder, memory)
         self._graph = build_graph()
 

@@ -33,6 +33,7 @@ from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.planner import question_context
 from agents.roles import binding_scorer, current_entities, entity_roles
+from ari.base.config import PlannerConfig, SearchConfig
 from memory.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
 
@@ -111,14 +112,14 @@ def search_programs(
     analysis: QuestionAnalysis,
     is_correct: IsCorrect,
     max_steps: int = 5,
-    beam: int = 256,
-    bindings_per_step: int = 2,
-    relation_floor: float = 0.5,
-    max_lookups: int = 2,
-    min_precision: float = 0.25,
+    config: SearchConfig = SearchConfig(),
+    relation_floor: float = PlannerConfig.relation_floor,
     decider: str = "search",
 ) -> list[Trace]:
-    """Traces of the complete programs found (one per abstract program, its best binding)."""
+    """Traces of the complete programs found (one per abstract program, its best binding); the
+    bounds are `AgentConfig.search`, the relation floor the planner's (`AgentConfig.planner`)."""
+    beam, bindings_per_step = config.beam, config.bindings_per_step
+    max_lookups, min_precision = config.max_lookups, config.min_precision
     search = _Search(store, analysis, entity_roles(analysis), current_entities(analysis), bindings_per_step, relation_floor)
     frontier = [_Partial()]
     found: dict[tuple[str, ...], Trace] = {}

@@ -84,7 +84,7 @@ def match_methodology(states: list[AgentState], ctx: AgentContext) -> list[Updat
     """The nearest cluster's methodology and a fallback, matched for the batch at once."""
     if ctx.memory is None or not ctx.config.use_methodology:
         return [{} for _ in states]
-    pairs = match_methodologies(ctx.memory, [s.analysed.masked for s in states])
+    pairs = match_methodologies(ctx.memory, [s.analysed.masked for s in states], ctx.config.memory.nearest_methodologies)
     return [{"methodology": primary, "fallback_methodology": fallback} for primary, fallback in pairs]
 
 
@@ -104,7 +104,9 @@ def action_context(state: AgentState) -> ActionContext:
 
 def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
     """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1)."""
-    pool = enumerate_candidates(ctx.store, action_context(state), current_entities(state.analysis))
+    pool = enumerate_candidates(
+        ctx.store, action_context(state), current_entities(state.analysis, ctx.config.linking.acted_per_mention)
+    )
     return {"all_candidates": pool, "candidates": []}
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from actions.programs import Program, asked_operations
 from agents.analysis.types import QuestionAnalysis
+from ari.base.config import MemoryConfig
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,9 @@ class Guide:
         return f"methodology program {rank}{self.note} (right {self.support} times, success {self.success_rate:.2f})"
 
 
-def match_methodologies(memory: Any, masked: list[str], nearest: int = 3) -> list[tuple[Any, Any]]:
+def match_methodologies(
+    memory: Any, masked: list[str], nearest: int = MemoryConfig.nearest_methodologies
+) -> list[tuple[Any, Any]]:
     """(methodology of the nearest cluster, a fallback) for each masked question (see the module doc)."""
     # without clustering (the ablation) the one methodology induced over all traces is all there is
     library = memory.program_library() if memory.use_clustering else []

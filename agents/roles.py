@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.analysis.types import QuestionAnalysis
+from ari.base.config import LinkingConfig
 
 
 def entity_roles(analysis: QuestionAnalysis | None, per_mention: int | None = None) -> dict[str, str]:
@@ -28,7 +29,7 @@ def entity_roles(analysis: QuestionAnalysis | None, per_mention: int | None = No
     return roles
 
 
-ACTED_PER_MENTION = 2  # candidates of each mention the agent acts from
+ACTED_PER_MENTION = LinkingConfig.acted_per_mention  # candidates of each mention the agent acts from
 
 
 def current_entities(analysis: QuestionAnalysis | None, per_mention: int = ACTED_PER_MENTION) -> list[str]:

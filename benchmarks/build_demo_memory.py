@@ -24,12 +24,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ari.base.config import SearchConfig
 from memory.bundled import bundled_memory_path
 
 DEFAULT_CLUSTERS = 12  # 48 questions, ~12 question shapes (type x wording); fewer mixes "in T" with "before T"
 # Failing programs kept per question as pitfalls. The CLI keeps 30; 10 keeps the shipped file
 # well under 2 MB while still recording the commonest wrong programs of each question.
-WRONG_PER_QUESTION = 10
+WRONG_PER_QUESTION = SearchConfig.wrong_traces_kept  # the CLI default (--wrong); AgentConfig.search
 DATASET, SPLIT = "demo", "demo"  # how the traces are labelled in the shipped memory
 
 
@@ -55,7 +56,7 @@ def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int
                 analysis = agent.analyzer.analyze_batch([gold.text])[0]
                 found = search_programs(
                     store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
-                    max_steps=config.max_steps,
+                    max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
                 )
                 correct = [t for t in found if t.outcome == "correct"]
                 return correct + [t for t in found if t.outcome != "correct"][:wrong_per_question]

@@ -18,12 +18,10 @@ import time
 from multiprocessing import Process
 from pathlib import Path
 
-MAX_WRONG = 10  # failing programs kept per question: enough pitfalls without flooding the history
-
-
 def learn_part(db: str, memory: str, questions: list[dict], part: int, parts: int, dataset: str) -> None:
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.explore import search_programs
+    from ari.base.config import AgentConfig
     from ari.base.embedding import get_embedder
     from memory.labels import hit
     from memory import Memory
@@ -31,16 +29,18 @@ def learn_part(db: str, memory: str, questions: list[dict], part: int, parts: in
 
     mine = questions[part::parts]
     started, solved = time.perf_counter(), 0
+    config = AgentConfig()  # the search's bounds and the failing traces kept: AgentConfig.search
     with TKGStore.open(db) as store, Memory.open(memory, create=True) as mem:
         analyzer = QuestionAnalyzer(store, get_embedder())
         for first in range(0, len(mine), 64):
             batch = mine[first : first + 64]
             for question, analysis in zip(batch, analyzer.analyze_batch([q["text"] for q in batch])):
                 found = search_programs(
-                    store, analysis, lambda a, q=question: hit(a, q["answers"], q["answer_type"], q["time_level"])
+                    store, analysis, lambda a, q=question: hit(a, q["answers"], q["answer_type"], q["time_level"]),
+                    max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
                 )
                 correct = [t for t in found if t.outcome == "correct"]
-                kept = correct + [t for t in found if t.outcome != "correct"][:MAX_WRONG]
+                kept = correct + [t for t in found if t.outcome != "correct"][: config.search.wrong_traces_kept]
                 for trace in kept:
                     trace.qtype, trace.answer_type = question["qtype"], question["answer_type"]
                 solved += bool(correct)

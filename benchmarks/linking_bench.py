@@ -34,7 +34,7 @@ def held_out(quid: object) -> bool:
 
 
 def measure(store, analyzer, questions, batch_size=512) -> dict:
-    search = ProgramSearch(store, analyzer.graph)
+    search = ProgramSearch(store)
     totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     analysis_seconds = 0.0
     for offset in range(0, len(questions), batch_size):

@@ -27,13 +27,15 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from actions.programs import Program, describe_step
+from ari.base.config import MemoryConfig
 from memory.trace import Trace
 from memory.types import Methodology, ProgramStat
 
 LABELLED = ("correct", "wrong", "abstained")
-MAX_PROGRAMS = 12  # ranked programs kept per methodology (a cluster may hold several wordings)
-MAX_EXEMPLARS = 8  # masked questions kept per program
-MAX_PITFALLS = 3  # failing programs kept as warnings
+# what a methodology keeps: the values and why are in ari/base/config.py (MemoryConfig)
+MAX_PROGRAMS = MemoryConfig.max_programs
+MAX_EXEMPLARS = MemoryConfig.max_exemplars
+MAX_PITFALLS = MemoryConfig.max_pitfalls
 
 
 def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramStat]]:

@@ -9,7 +9,7 @@ from tkg_store.demo import demo_questions
 
 def test_every_answerable_demo_question_stays_reachable(demo_store) -> None:
     analyzer = QuestionAnalyzer(demo_store, None)
-    search = ProgramSearch(demo_store, analyzer.graph)
+    search = ProgramSearch(demo_store)
     questions = demo_questions()
     analyses = analyzer.analyze_batch([q["question"] for q in questions])
     unreachable = []

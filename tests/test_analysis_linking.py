@@ -12,7 +12,6 @@ import pytest
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import EntityLinker
-from agents.analysis.graph import FactGraph
 from agents.analysis.programs import ProgramSearch
 from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams
 from ari.base.embedding import get_embedder
@@ -167,11 +166,10 @@ def test_lexicon_load_rejects_other_files(tmp_path: Path) -> None:
 
 
 def test_relations_restricted_to_those_connecting_the_entities(store) -> None:
-    graph = FactGraph(store)
     lexicon = RelationLexicon()
     lexicon.add(predicate_ngrams("Who made optimistic remarks about {E1}?"), ["Make_optimistic_comment"])
     lexicon.add(predicate_ngrams("Who visited {E1}?"), ["Make_a_visit"])
-    linker = RelationLinker(store, graph, None, lexicon)
+    linker = RelationLinker(store, None, lexicon)
     candidates = linker.connected([["Kuwait"], ["Iraq"]])
     assert candidates == ["Make_a_visit", "Make_optimistic_comment"]
     ranked = linker.rank("When did {E1} make optimistic remarks about {E2}?", candidates, None)
@@ -186,7 +184,7 @@ def test_a_relation_asked_that_no_link_has(store) -> None:
         lexicon.add(predicate_ngrams("Who made optimistic remarks about {E1}?"), ["Make_optimistic_comment"])
         lexicon.add(predicate_ngrams("Who visited {E1}?"), ["Make_a_visit"])
         lexicon.add(predicate_ngrams("Who criticized {E1}?"), ["Criticize_or_denounce"])
-    linker = RelationLinker(store, FactGraph(store), None, lexicon)
+    linker = RelationLinker(store, None, lexicon)
     question = "Who criticized {E1} before {E2}?"
     assert linker.unlinked_relation(question, {"Make_a_visit"}) == "Criticize_or_denounce"
     assert linker.unlinked_relation(question, {"Make_a_visit", "Criticize_or_denounce"}) is None
@@ -214,14 +212,14 @@ def test_analyzer_fills_every_field(store, embedder) -> None:
 
 
 def test_program_search_finds_the_after_first_program(store) -> None:
-    search = ProgramSearch(store, FactGraph(store))
+    search = ProgramSearch(store)
     hits = search.reaching([["Iraq"], ["Kuwait"]], [], ["Iran"], "entity")
     assert any(h.shape == "after_ref_first" and h.relation == "Make_a_visit" for h in hits)
     assert search.reaching([["Iraq"], ["Kuwait"]], [], ["Nobody"], "entity") == []
 
 
 def test_program_search_time_answers_at_gold_granularity(store) -> None:
-    search = ProgramSearch(store, FactGraph(store))
+    search = ProgramSearch(store)
     hits = search.reaching([["Treasury/Finance_Ministry_(Japan)"], ["China"]], [], ["2005"], "time")
     assert {h.shape for h in hits} == {"time", "time_first"}
     assert search.reaching([["Treasury/Finance_Ministry_(Japan)"], ["China"]], [], ["2007-02"], "time", ["Make_a_visit"])

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from functools import cached_property
 from typing import NamedTuple
 
 import duckdb
@@ -61,6 +62,16 @@ Window = tuple[int, int]  # first and last day number, both inclusive
 FactColumns = tuple[list[str], list[str], list[str], list[date | None], list[date | None], list[Granularity]]
 # relations, neighbours, directions ("in" | "out"), counts: parallel lists, one entry per edge group.
 EdgeColumns = tuple[list[str], list[str], list[str], list[int]]
+
+
+class Side(NamedTuple):
+    """The facts (entity, relation, *) or (*, relation, entity) as arrays, in time order: the other
+    entity's id, start and end day numbers (open ends as sentinels) and granularity codes."""
+
+    other: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    granularity: np.ndarray
 
 
 class Columns(NamedTuple):
@@ -146,6 +157,40 @@ class FactIndex:
         """Day numbers as dates (None for an open end), through the table of the KG's days."""
         return self._dates[np.searchsorted(self._days, days)].tolist()
 
+    def side(self, entity: int, relation: int, as_head: bool) -> Side:
+        """The facts (entity, relation, *) when `as_head`, else (*, relation, entity), as arrays in
+        time order: what the program search compares with `actions.semantics`' array rules."""
+        if as_head:
+            lo, hi = self._range(self._head_key, entity, relation)
+            return Side(self._tail[lo:hi], self._start[lo:hi], self._end[lo:hi], self._granularity[lo:hi])
+        lo, hi = self._range(self._tail_key, entity, relation)
+        rows = self._by_tail[lo:hi]
+        return Side(self._head[rows], self._start[rows], self._end[rows], self._granularity[rows])
+
+    def relations_between(self, a: int, b: int) -> set[int]:
+        """Ids of the relations of facts linking entities a and b, in either direction."""
+        keys, relations = self._pairs
+        found: set[int] = set()
+        for key in (a * len(self._entity) + b, b * len(self._entity) + a):
+            lo, hi = np.searchsorted(keys, key, "left"), np.searchsorted(keys, key, "right")
+            found.update(relations[lo:hi].tolist())
+        return found
+
+    def relations_of(self, entity: int) -> set[int]:
+        """Ids of the relations of every fact the entity takes part in, either side."""
+        lo, hi = self.neighbour_range(entity)
+        return set(np.unique(self._edges.relation[lo:hi]).tolist())
+
+    @cached_property
+    def _pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """(head * entities + tail) keys, sorted, with each distinct key's relations: a pair lookup
+        is a binary search. Built on first use (relation linking and the program search ask)."""
+        key = self._head.astype(np.int64) * len(self._entity) + self._tail
+        order = sort_order(key, self._relation)
+        key, relation = key[order], self._relation[order]
+        keep = np.concatenate(([True], (key[1:] != key[:-1]) | (relation[1:] != relation[:-1]))) if len(key) else key
+        return key[keep], relation[keep]
+
     def _positions(self, head: int | None, relation: int | None, tail: int | None) -> tuple[np.ndarray, bool]:
         """Rows matching the ids, and whether they already come in time order."""
         if head is not None:
@@ -173,7 +218,9 @@ class FactIndex:
         return int(np.searchsorted(keys, first, "left")), int(np.searchsorted(keys, last, "right"))
 
     def _overlapping(self, positions: np.ndarray, window: Window) -> np.ndarray:
-        return (self._start[positions] <= window[1]) & (self._end[positions] >= window[0])
+        """Facts sharing a day with the window; a fact with no time at all shares none."""
+        start, end = self._start[positions], self._end[positions]
+        return (start <= window[1]) & (end >= window[0]) & ((start != START_OPEN) | (end != END_OPEN))
 
     def _time_order(self, positions: np.ndarray) -> np.ndarray:
         """`_fact_order`: start, end, then head, relation, tail ids."""

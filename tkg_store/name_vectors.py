@@ -3,7 +3,8 @@
 Candidate filtering and linking compare the question with names thousands of times per second;
 embedding names per question would cost seconds. The vectors are computed on first use and saved
 as an .npz file beside the DuckDB file (or under ARI_HOME when that folder is read-only), keyed by
-the embedding model and the store's counts so a re-ingested store gets fresh vectors.
+the embedding model and the store's counts so a re-ingested store gets fresh vectors. In memory they
+hang off the store (`TKGStore.derived`), so `reload()` drops them.
 """
 
 from __future__ import annotations
@@ -42,14 +43,13 @@ class NameVectors:
         return None if row is None else self.relation_matrix[row]
 
 
-_CACHE: dict[tuple[str, str], NameVectors] = {}
-
-
 def name_vectors(store: TKGStore, embedder: Embedder) -> NameVectors:
-    """The store's name vectors for this embedder: from memory, from the cache file, or computed."""
-    key = (str(Path(store.path).resolve()), embedder.name)
-    if key in _CACHE:
-        return _CACHE[key]
+    """The store's name vectors for this embedder: kept on the store (until its `reload()`)."""
+    return store.derived(("name_vectors", embedder.name), lambda: _load_or_embed(store, embedder))
+
+
+def _load_or_embed(store: TKGStore, embedder: Embedder) -> NameVectors:
+    """From the cache file when it holds exactly the store's names, else computed (and saved)."""
     entities = sorted(store.entity_names())
     relations = sorted(store.relation_names())
     path = cache_path(store, embedder)
@@ -62,7 +62,6 @@ def name_vectors(store: TKGStore, embedder: Embedder) -> NameVectors:
             embedder.embed_batch([store.relation_text(r) for r in relations]),
         )
         _write(path, vectors)
-    _CACHE[key] = vectors
     return vectors
 
 

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import gc
 import unicodedata
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TypeVar
 
 import duckdb
 
 from ari.base.errors import StoreError
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number
+from tkg_store.memo import Memo
 from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
+T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Fact:
@@ -61,11 +65,20 @@ def display_name(name: str) -> str:
 
 
 _FACT_COLUMNS = "head, relation, tail, start_day, end_day, granularity"
+# A fact overlaps a window [?, ?] (end, start bound in that order); a fact with no time overlaps none.
+_SQL_WINDOW = ("(start_day IS NULL OR start_day <= ?) AND (end_day IS NULL OR end_day >= ?)"
+               " AND (start_day IS NOT NULL OR end_day IS NOT NULL)")
 _GRANULARITY = {g.value: g for g in Granularity}  # a dict lookup is several times faster than Granularity(text)
 
 
 class TKGStore:
-    """One temporal KG. Open with `TKGStore.open(path)`; use as a context manager to close it."""
+    """One temporal KG. Open with `TKGStore.open(path)`; use as a context manager to close it.
+
+    Everything computed from the store's contents is owned by the store and rebuilt (or dropped)
+    by `reload()`: the fact index, the bounded `memo` of repeated queries, and the `derived`
+    objects that layers above build once per store (name vectors, entity linkers, candidate
+    filters). No module keeps per-store state of its own.
+    """
 
     def __init__(self, path: Path, connection: duckdb.DuckDBPyConnection, memory_index: bool = True) -> None:
         self.path = path
@@ -73,6 +86,9 @@ class TKGStore:
         self._memory_index = memory_index
         self._index: FactIndex | None = None
         self._neighbours: dict[int, list[Neighbour]] = {}  # with the index: each asked entity's Neighbours, see reload()
+        self.memo = Memo()
+        """Repeated read-only queries (neighbourhoods, candidate blocks, the time range); see memo.py."""
+        self._derived: dict[Hashable, object] = {}
         # Schema 2 keeps a copy of the facts sorted by tail; older stores serve tail lookups from `facts`.
         version = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         self._tail_table = "facts_by_tail" if version is not None and int(version[0]) >= 2 else "facts"
@@ -122,6 +138,16 @@ class TKGStore:
         """The in-memory fact index (None when opened with memory_index=False)."""
         return self._index
 
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """An object built once from this store's contents (`build()`), kept until `reload()`.
+
+        Layers above the store hang their per-store state here (keyed by what else it depends on,
+        e.g. ("name_vectors", embedder name)), so it is built once and never outlives the facts.
+        """
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]  # type: ignore[return-value]
+
     def _load_names(self) -> None:
         rows = self._con.execute("SELECT id, name, display FROM entities ORDER BY id").fetchall()
         self._entity_name: dict[int, str] = {r[0]: r[1] for r in rows}
@@ -144,6 +170,18 @@ class TKGStore:
 
     def relation_names(self) -> list[str]:
         return list(self._relation_id)
+
+    def entity_id(self, name: str) -> int | None:
+        return self._entity_id.get(name)
+
+    def relation_id(self, name: str) -> int | None:
+        return self._relation_id.get(name)
+
+    def entity_name(self, entity_id: int) -> str:
+        return self._entity_name[entity_id]
+
+    def relation_name(self, relation_id: int) -> str:
+        return self._relation_name[relation_id]
 
     def display(self, entity: str) -> str:
         """The human form of an entity name (as gold answers write it)."""
@@ -201,7 +239,7 @@ class TKGStore:
                 clauses.append(f"{column} = ?")
                 params.append(key)
         if within is not None:
-            clauses.append("(start_day IS NULL OR start_day <= ?) AND (end_day IS NULL OR end_day >= ?)")
+            clauses.append(_SQL_WINDOW)
             params += [within.end, within.start]
         where = " AND ".join(clauses) if clauses else "TRUE"
         table = self._tail_table if head is None and tail is not None else "facts"
@@ -233,7 +271,7 @@ class TKGStore:
         window = ""
         params: list[object] = [eid, eid]
         if within is not None:
-            window = "AND (start_day IS NULL OR start_day <= ?) AND (end_day IS NULL OR end_day >= ?)"
+            window = "AND " + _SQL_WINDOW
             params = [eid, within.end, within.start, eid, within.end, within.start]
         rows = self._con.execute(
             f"""SELECT relation, tail, 'out', count(*) FROM facts WHERE head = ? {window} GROUP BY relation, tail
@@ -247,6 +285,32 @@ class TKGStore:
         ]
         result.sort(key=lambda n: (-n.count, n.direction, n.relation, n.neighbour))
         return result
+
+    def relations_between(self, a: str, b: str) -> set[str]:
+        """Relations of the facts linking a and b, in either direction."""
+        ia, ib = self._entity_id.get(a), self._entity_id.get(b)
+        if ia is None or ib is None:
+            return set()
+        if self._index is not None:
+            return {self._relation_name[r] for r in self._index.relations_between(ia, ib)}
+        rows = self._con.execute(
+            "SELECT DISTINCT relation FROM facts WHERE (head = ? AND tail = ?) OR (head = ? AND tail = ?)",
+            [ia, ib, ib, ia],
+        ).fetchall()
+        return {self._relation_name[r[0]] for r in rows}
+
+    def relations_of(self, entity: str) -> set[str]:
+        """Relations of every fact the entity takes part in, either side."""
+        eid = self._entity_id.get(entity)
+        if eid is None:
+            return set()
+        if self._index is not None:
+            return {self._relation_name[r] for r in self._index.relations_of(eid)}
+        rows = self._con.execute(
+            f"SELECT relation FROM facts WHERE head = ? UNION SELECT relation FROM {self._tail_table} WHERE tail = ?",
+            [eid, eid],
+        ).fetchall()
+        return {self._relation_name[r[0]] for r in rows}
 
     # -- KG-wide ---------------------------------------------------------------------------
     def time_range(self) -> TimeSpan | None:
@@ -264,7 +328,10 @@ class TKGStore:
         return dict(self._con.execute("SELECT key, value FROM meta ORDER BY key").fetchall())
 
     def reload(self) -> None:
-        """Re-read names (and rebuild the fact index) after the store was written (ingest)."""
+        """Re-read names and rebuild the fact index after the store was written (ingest); the memo
+        and every derived object are dropped, to be rebuilt from the new facts when next asked."""
+        self.memo = Memo()
+        self._derived = {}
         self._load_names()
         if self._memory_index:
             self._index = FactIndex.load(self._con, self._entity_name, self._relation_name)

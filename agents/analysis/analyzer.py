@@ -1,26 +1,26 @@
 """QuestionAnalyzer: free-text question -> QuestionAnalysis (entities, times, relations, type).
 
-Everything that can be built once per store (name tables, role vectors, the in-memory fact graph,
-the FAISS index over entity names) is built in the constructor and cached per store file, so a
-question costs a few milliseconds. `analyze_batch` embeds all questions' phrases in one call.
+Everything that can be built once per store (name tables, role vectors, the FAISS index over
+entity names) is built once and kept on the store (`TKGStore.derived`, dropped by `reload()`), so
+a question costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all
+questions' phrases in one call.
 """
 
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 from agents.analysis.entities import EntityLinker
-from agents.analysis.graph import fact_graph
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.times import read_times
 from agents.analysis.types import QuestionAnalysis
+from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
+from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
-
-_LINKERS: dict[tuple[str, str | None], EntityLinker] = {}
+from tkg_store.temporal import TimeSpan
 
 
 def default_lexicon(store: TKGStore) -> RelationLexicon | None:
@@ -31,6 +31,10 @@ def default_lexicon(store: TKGStore) -> RelationLexicon | None:
     path = Path(configured) if configured else bundled_lexicon_path(source) if source else None
     if path is None or not path.exists():
         return None
+    return store.derived(("default_lexicon", str(path)), lambda: _fitting_lexicon(store, path))
+
+
+def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
     lexicon = RelationLexicon.load(path)
     known = set(store.relation_names())
     return lexicon if set(lexicon.relation_totals) <= known else None
@@ -44,25 +48,38 @@ class QuestionAnalyzer:
         store: TKGStore,
         embedder: Embedder | None = None,
         lexicon: RelationLexicon | None = None,
-        max_relations: int = 10,
         use_default_lexicon: bool = True,
         relation_embeddings: bool = False,
+        linking: LinkingConfig = LinkingConfig(),
+        judge: JudgeConfig = JudgeConfig(),
     ) -> None:
         self.store = store
         self.embedder = embedder
-        self.graph = fact_graph(store)
-        key = (str(Path(store.path).resolve()), embedder.name if embedder is not None else None)
-        if key not in _LINKERS:
-            _LINKERS[key] = EntityLinker(store, embedder)
-        self.entity_linker = _LINKERS[key]
         if lexicon is None and use_default_lexicon:
             lexicon = default_lexicon(store)
+        self.lexicon = lexicon
         # with a lexicon, relation-name similarity adds nothing measurable (benchmarks/results/linking_bench.md)
         # and costs an embedding per question; without one it is the only relation signal
-        use_vectors = embedder is not None and (relation_embeddings or lexicon is None)
-        self.relation_linker = RelationLinker(store, self.graph, embedder if use_vectors else None, lexicon)
-        self.max_relations = max_relations
-        self.kg_range = store.time_range()
+        self._relation_embedder = embedder if embedder is not None and (relation_embeddings or lexicon is None) else None
+        self.linking, self.judge = linking, judge
+        self.max_relations = linking.max_relations
+
+    @property
+    def entity_linker(self) -> EntityLinker:
+        """The store's entity linker for this embedder (built once per store, rebuilt after `reload()`)."""
+        embedder = self.embedder
+        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking)
+        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking))
+
+    @property
+    def relation_linker(self) -> RelationLinker:
+        embedder, lexicon = self._relation_embedder, self.lexicon
+        key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
+        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge))
+
+    @property
+    def kg_range(self) -> TimeSpan | None:
+        return memoised(self.store, "time_range", self.store.time_range)
 
     def analyze(self, question: str) -> QuestionAnalysis:
         return self.analyze_batch([question])[0]

@@ -19,15 +19,12 @@ from agents.analysis.names import NameTables, Token, accepts_case, build_name_ta
 from agents.analysis.times import find_times
 from agents.analysis.roles import content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.types import EntityMention
+from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.store import TKGStore, normalize_name
 
-MAX_CANDIDATES = 5
-ROLE_FLOOR = 0.55  # a role phrase must score this much to stand for a role entity
-EMBEDDING_FLOOR = 0.62  # cosine below which an embedding neighbour is not a candidate
-MAX_ROLE_WORDS = 7
 
 # Words that end a role phrase: verbs' auxiliaries, prepositions that start a new constituent, question words.
 _PHRASE_BREAK = frozenset(
@@ -60,9 +57,10 @@ class _Candidate:
 class EntityLinker:
     """Links entity mentions of questions against one store. Build once per store; reuse for every question."""
 
-    def __init__(self, store: TKGStore, embedder: Embedder | None = None) -> None:
+    def __init__(self, store: TKGStore, embedder: Embedder | None = None, config: LinkingConfig = LinkingConfig()) -> None:
         self.store = store
         self.embedder = embedder
+        self.config = config
         self.tables: NameTables = build_name_tables(store)
         self._name_prefixes = key_prefixes(self.tables.by_key)
         self._qualifier_prefixes = key_prefixes(self.tables.qualifier_keys)
@@ -130,7 +128,7 @@ class EntityLinker:
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
             mentions = sorted(chosen + runs, key=lambda c: c.start)
-            results.append([_mention(questions[n], toks, c) for c in mentions])
+            results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
 
     # -- exact names ------------------------------------------------------------------------
@@ -150,7 +148,7 @@ class EntityLinker:
                     break
                 names = self.tables.by_key.get(key)
                 if not names and j == i + 1 and tokens[i].text.isupper() and len(tokens[i].text) >= 3:
-                    expansions = self.tables.acronyms.get(key, [])[:MAX_CANDIDATES]
+                    expansions = self.tables.acronyms.get(key, [])[:self.config.max_candidates]
                     if expansions:
                         found.append(_Candidate(i, j, [(name, 0.8) for name in expansions], "acronym"))
                     continue
@@ -196,7 +194,7 @@ class EntityLinker:
         """End of the longest run of role words from `first` ("Ministry of National Defence and Security")."""
         end = first
         k = first
-        while k < len(tokens) and k - first < MAX_ROLE_WORDS and k not in blocked:
+        while k < len(tokens) and k - first < self.config.max_role_words and k not in blocked:
             if tokens[k].key in _PHRASE_BREAK:
                 break
             if self._in_vocabulary(tokens[k]):
@@ -211,7 +209,7 @@ class EntityLinker:
         """Start of the longest run of role words ending at `last` ("member of the Legislative Council")."""
         start = last + 1
         k = last
-        while k >= 0 and last - k < MAX_ROLE_WORDS and k not in blocked:
+        while k >= 0 and last - k < self.config.max_role_words and k not in blocked:
             if tokens[k].key in _PHRASE_BREAK or tokens[k].key in _DETERMINERS:
                 break
             if self._in_vocabulary(tokens[k]):
@@ -276,7 +274,7 @@ class EntityLinker:
                     ((e, self.tables.fact_count.get(e, 0)) for q in qualifiers for _, e in self.tables.roles.get(q, [])),
                     key=lambda pair: -pair[1],
                 )
-                top = [(e, 0.5) for e, _ in ranked[:MAX_CANDIDATES]]
+                top = [(e, 0.5) for e, _ in ranked[:self.config.max_candidates]]
                 if top:
                     best.setdefault((start, end), _Candidate(start, end, top, "qualifier"))
                 continue
@@ -287,10 +285,10 @@ class EntityLinker:
                 scores = role_scores(phrase, roles, vector, self._role_matrix)
                 scored += [(self._role_entity[qualifier][role], s) for (role, _, _), s in zip(roles, scores)]
             scored.sort(key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0)))
-            floor = ROLE_FLOOR if attributive else ROLE_FLOOR + 0.15
+            floor = self.config.role_floor if attributive else self.config.role_floor + 0.15
             if not scored or scored[0][1] < floor:
                 continue
-            top = [(e, round(s, 4)) for e, s in scored[:MAX_CANDIDATES] if s >= 0.3]
+            top = [(e, round(s, 4)) for e, s in scored[:self.config.max_candidates] if s >= 0.3]
             top += [(e, 0.3) for e in own if e not in dict(top)]
             candidate = _Candidate(start, end, top, "role")
             key = (start, end)
@@ -328,21 +326,21 @@ class EntityLinker:
                 name = self.tables.entities[row]
                 scores[name] = max(scores.get(name, 0.0), 0.55 + 0.4 * ratio)
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-        return [(name, round(score, 4)) for name, score in ranked[:MAX_CANDIDATES]]
+        return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _nearest(self, text: str) -> list[tuple[str, float]]:
-        """Entities whose name embedding is close to the span's (cosine above EMBEDDING_FLOOR)."""
+        """Entities whose name embedding is close to the span's (cosine above `LinkingConfig.embedding_floor`)."""
         scores: dict[str, float] = {}
         words = text.split()
         vector = self._vector_cache.get(text)
         if vector is not None and self._entity_index is not None and words:
-            sims, ids = self._entity_index.search(vector[None, :], MAX_CANDIDATES)
+            sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
             for sim, row in zip(sims[0], ids[0]):
-                if row >= 0 and sim >= EMBEDDING_FLOOR:
+                if row >= 0 and sim >= self.config.embedding_floor:
                     name = self._entity_rows[row]
                     scores[name] = max(scores.get(name, 0.0), float(sim) * 0.9)
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-        return [(name, round(score, 4)) for name, score in ranked[:MAX_CANDIDATES]]
+        return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _embed_missing(self, texts: list[str]) -> None:
         if self.embedder is None:
@@ -356,11 +354,11 @@ class EntityLinker:
             self._vector_cache[text] = vector
 
 
-def _mention(question: str, tokens: list[Token], candidate: _Candidate) -> EntityMention:
+def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: int) -> EntityMention:
     start, end = tokens[candidate.start].start, tokens[candidate.end - 1].end
     if question[start:end].count("(") > question[start:end].count(")") and question[end : end + 1] == ")":
         end += 1  # "Citizen (Belgium)": the closing parenthesis belongs to the name
-    return EntityMention(question[start:end], (start, end), candidate.entities[:MAX_CANDIDATES])
+    return EntityMention(question[start:end], (start, end), candidate.entities[:limit])
 
 
 def _blocked_tokens(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
-from agents.analysis.graph import FactGraph
 from agents.analysis.roles import content_words, overlap_score
+from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
 from tkg_store.name_vectors import name_vectors
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from agents.analysis.analyzer import QuestionAnalyzer
 
 LEXICON_FORMAT = 1
-ASKED_CONFIDENCE = 0.5  # see RelationLinker.unlinked_relation
-LINK_SHARE = 0.05
 _SMOOTHING = 0.1
 _PLACEHOLDER = re.compile(r"\{[ET]\d+\}")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -144,36 +142,38 @@ class RelationLinker:
     def __init__(
         self,
         store: TKGStore,
-        graph: FactGraph,
         embedder: Embedder | None = None,
         lexicon: RelationLexicon | None = None,
-        lexicon_weight: float = 0.8,
+        config: LinkingConfig = LinkingConfig(),
+        judge: JudgeConfig = JudgeConfig(),
     ) -> None:
         self.store = store
-        self.graph = graph
         self.embedder = embedder
         self.lexicon = lexicon
-        self.lexicon_weight = lexicon_weight
+        self.lexicon_weight = config.lexicon_weight
+        self.per_mention = config.relation_candidates_per_mention
+        self.judge = judge
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
 
-    def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
-        """Relations linking candidates of two different mentions; else those around any candidate."""
-        linked = [names[:per_mention] for names in mentions if names]
+    def connected(self, mentions: list[list[str]]) -> list[str]:
+        """Relations linking candidates of two different mentions; else those around any candidate
+        (the first `LinkingConfig.relation_candidates_per_mention` of each)."""
+        linked = [names[: self.per_mention] for names in mentions if names]
         between: set[str] = set()
         for a in range(len(linked)):
             for b in range(a + 1, len(linked)):
                 for x in linked[a]:
                     for y in linked[b]:
-                        between |= self.graph.relations_between(x, y)
+                        between |= self.store.relations_between(x, y)
         if between:
             return sorted(between)
         around: set[str] = set()
         for names in linked:
             for name in names:
-                around |= self.graph.relations_of(name)
+                around |= self.store.relations_of(name)
         return sorted(around) if around else list(self.all_relations)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:
@@ -181,9 +181,9 @@ class RelationLinker:
         that link its entities) can be it; None when one may be, or the evidence is weak.
 
         Clearly: the lexicon's P(relation | wording) over every relation of the KG gives it at least
-        ASKED_CONFIDENCE and its text shares a content word with the question's predicate (without
+        `JudgeConfig.asked_confidence` and its text shares a content word with the question's predicate (without
         a lexicon: word overlap alone). None of the linking relations may share a word with the
-        predicate or get LINK_SHARE of its probability: naive Bayes is overconfident, and "hosted
+        predicate or get `JudgeConfig.link_share` of its probability: naive Bayes is overconfident, and "hosted
         the visit" must not rule out Make_a_visit."""
         if self._relation_words is None:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
@@ -198,9 +198,9 @@ class RelationLinker:
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < ASKED_CONFIDENCE or not _share_a_word(words, relation_words.get(relation, frozenset())):
+        if confidence < self.judge.asked_confidence or not _share_a_word(words, relation_words.get(relation, frozenset())):
             return None
-        if any(asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
+        if any(asked.get(r, 0.0) >= self.judge.link_share * confidence for r in linking):
             return None
         return relation
 
@@ -208,7 +208,7 @@ class RelationLinker:
         """Whether the question may be asking about one of `family` (a relation and its mirrors),
         for checking an answer's supporting fact. True: one of them shares a content word with the
         question's predicate, or the lexicon's P(relation | wording) over every relation of the KG
-        gives one of them at least LINK_SHARE of the most probable relation's (the share the judge
+        gives one of them at least `JudgeConfig.link_share` of the most probable relation's (the share the judge
         uses to keep a linking relation in play). False: neither, and the wording names some other
         relation of the KG (shares a word with it). None: neither, and the wording names no
         relation ("condemned" for Criticize_or_denounce): the KG-wide posterior alone is too
@@ -226,7 +226,7 @@ class RelationLinker:
         _, asked, named = self._posterior_of
         if asked:
             best = max(asked.values())
-            if any(asked.get(r, 0.0) >= LINK_SHARE * best for r in family):
+            if any(asked.get(r, 0.0) >= self.judge.link_share * best for r in family):
                 return True
         return False if named else None
 
@@ -288,7 +288,7 @@ def learn_relation_lexicon(
     """
     from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
 
-    search = ProgramSearch(store, analyzer.graph)
+    search = ProgramSearch(store)
     lexicon = RelationLexicon()
     for offset in range(0, len(questions), batch_size):
         chunk = questions[offset : offset + batch_size]

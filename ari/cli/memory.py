@@ -258,9 +258,6 @@ def _load_questions(
     return stratified_sample(loaded, limit, seed=0)  # every question type, in proportion
 
 
-MAX_WRONG_SEARCH_TRACES = 10  # per question: enough pitfalls, without flooding the history
-
-
 def _search_hook(agent):  # noqa: ANN001, ANN202
     """The agent's offline program search as `search_programs(gold) -> list[Trace]`."""
     try:
@@ -271,13 +268,14 @@ def _search_hook(agent):  # noqa: ANN001, ANN202
 
     def search(gold):  # noqa: ANN001, ANN202
         analysis = agent.analyzer.analyze_batch([gold.text])[0]
+        config = agent.config
         found = search_programs(
             agent.store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
-            max_steps=agent.config.max_steps,
+            max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
         )
         # every correct program, and the best-bound failing ones as negative examples
         correct = [t for t in found if t.outcome == "correct"]
-        return correct + [t for t in found if t.outcome != "correct"][:MAX_WRONG_SEARCH_TRACES]
+        return correct + [t for t in found if t.outcome != "correct"][: config.search.wrong_traces_kept]
 
     return search
 
