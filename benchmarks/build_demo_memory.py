@@ -35,37 +35,22 @@ DATASET, SPLIT = "demo", "demo"  # how the traces are labelled in the shipped me
 
 def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int = WRONG_PER_QUESTION) -> dict:
     """Learn a fresh memory from the demo questions and snapshot it to `out` (replaced if present)."""
-    from agents.agent import Agent
-    from agents.explore import search_programs
+    from agents.learning import LearnSettings, learn
     from ari.base.config import AgentConfig
     from memory import Memory, snapshot
-    from memory.labels import hit
-    from memory.learn import learn_from_dataset
     from tkg_store.demo import demo_questions, demo_store_path
-    from tkg_store.store import TKGStore
 
-    questions = demo_questions()
     config = AgentConfig(decider="offline")  # no environment: the shipped file must not depend on it
+    settings = LearnSettings(attempt=True, search=True, wrong_per_question=wrong_per_question)
     with tempfile.TemporaryDirectory(prefix="ari-bundled-") as work:
         scratch = Path(work) / "learn.sqlite"
-        with TKGStore.open(demo_store_path()) as store, Memory.open(scratch, create=True) as memory:
-            agent = Agent(store, memory, config)
-
-            def search(gold):  # noqa: ANN001, ANN202  (memory.learn's search hook)
-                analysis = agent.analyzer.analyze_batch([gold.text])[0]
-                found = search_programs(
-                    store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
-                    max_steps=config.max_steps,
-                )
-                correct = [t for t in found if t.outcome == "correct"]
-                return correct + [t for t in found if t.outcome != "correct"][:wrong_per_question]
-
-            report = learn_from_dataset(
-                memory, agent.ask, questions, dataset=DATASET, split=SPLIT,
-                search_programs=search, n_clusters=n_clusters, quiet=True,
-            )
-            tmp = out.with_name(out.name + ".tmp")
-            tmp.unlink(missing_ok=True)
+        report = learn(
+            demo_store_path(), str(scratch), demo_questions(), settings=settings, config=config,
+            dataset=DATASET, split=SPLIT, workers=1, n_clusters=n_clusters, quiet=True,
+        )
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.unlink(missing_ok=True)
+        with Memory.open(scratch) as memory:
             snapshot(memory.history, tmp)
     os.replace(tmp, out)
     return report.to_dict()

@@ -72,11 +72,16 @@ class Memory:
         url: str | Path,
         *,
         create: bool = True,
+        read_only: bool | None = None,
         embedder: Embedder | None = None,
         use_clustering: bool = True,
     ) -> "Memory":
-        """Open (creating and migrating as needed) a memory: a SQLite path or a SQLAlchemy URL."""
-        return cls(HistoryStore.open(url, create=create), embedder=embedder, use_clustering=use_clustering)
+        """Open (creating and migrating as needed) a memory: a SQLite path or a SQLAlchemy URL.
+
+        A SQLite file this process may not write is opened for reading only (`read_only=None`);
+        `read_only=True` asks for that (`HistoryStore.open`)."""
+        history = HistoryStore.open(url, create=create, read_only=read_only)
+        return cls(history, embedder=embedder, use_clustering=use_clustering)
 
     def close(self) -> None:
         self.history.close()

@@ -157,39 +157,35 @@ def learn(
     ] = None,
     search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
     clusters: ClustersOption = 10,
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", min=1, help="Processes answering and searching (default: one per core).")
+    ] = None,
     db: DbOption = None,
     memory: MemoryOption = None,
     decider: DeciderOption = "offline",
     json_out: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Answer labelled questions with the agent, record the labelled traces, then cluster and induce."""
+    """Answer labelled questions with the agent, record the labelled traces, then cluster and induce.
+
+    Each question is recorded once per settings: an interrupted run resumes, a repeated one adds nothing."""
     from ari.api import resolve_db, resolve_memory
     from ari.base.config import AgentConfig
-    from memory import Memory
-    from memory.learn import learn_from_dataset
-    from tkg_store.store import TKGStore
 
     items = _load_questions(dataset, split, data_dir, questions, limit, shard)
     path = resolve_db(db)
     target = memory or resolve_memory(None, path) or str(path.with_name(path.name + ".memory.sqlite"))
     try:
-        from agents.agent import Agent
+        from agents.learning import LearnSettings, learn as learn_memory
     except ImportError as exc:
         raise AriError(f"the agent is not available in this build ({exc})") from None
-    config = AgentConfig.from_env(decider=decider)
-    with TKGStore.open(path) as store, Memory.open(target, create=True) as mem:
-        agent = Agent(store, mem, config)
-        report = learn_from_dataset(
-            mem,
-            agent.ask,
-            items,
-            dataset=dataset if questions is None else str(questions),
-            split=split,
-            search_programs=_search_hook(agent) if search else None,
-            n_clusters=clusters,
-            quiet=quiet,
-        )
+    report = learn_memory(
+        path, target, items,
+        settings=LearnSettings(attempt=True, search=search),
+        config=AgentConfig.from_env(decider=decider),
+        dataset=dataset if questions is None else str(questions),
+        split=split, workers=workers, n_clusters=clusters, quiet=quiet,
+    )
     _print_learnt(report.to_dict(), json_out)
 
 
@@ -215,30 +211,6 @@ def _load_questions(
     from benchmarks.selection import stratified_sample
 
     return stratified_sample(loaded, limit, seed=0)  # every question type, in proportion
-
-
-MAX_WRONG_SEARCH_TRACES = 10  # per question: enough pitfalls, without flooding the history
-
-
-def _search_hook(agent):  # noqa: ANN001, ANN202
-    """The agent's offline program search as `search_programs(gold) -> list[Trace]`."""
-    try:
-        from agents.explore import search_programs
-    except ImportError as exc:
-        raise AriError(f"program search is not available in this build ({exc})") from None
-    from memory.labels import hit
-
-    def search(gold):  # noqa: ANN001, ANN202
-        analysis = agent.analyzer.analyze_batch([gold.text])[0]
-        found = search_programs(
-            agent.store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
-            max_steps=agent.config.max_steps,
-        )
-        # every correct program, and the best-bound failing ones as negative examples
-        correct = [t for t in found if t.outcome == "correct"]
-        return correct + [t for t in found if t.outcome != "correct"][:MAX_WRONG_SEARCH_TRACES]
-
-    return search
 
 
 def _print_learnt(data: dict, json_out: bool) -> None:
