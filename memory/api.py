@@ -117,13 +117,20 @@ class Memory:
         self._embedder = self._embedder or embedder  # match() embeds with the model it clusters with
         traces = [r.trace for r in records]
         texts = [clustering.clustering_text(t.masked_question, clustering.FEATURES) for t in traces]
-        vectors = clustering.embed_unique(texts, embedder)
-        labels, centroids = clustering.fit_kmeans(vectors, n_clusters)
-        points = clustering.layout_2d(vectors)
+        # Clustered over the distinct question shapes, each weighted by its traces (the same
+        # K-means objective as over every trace, at a fraction of the cost).
+        counts = Counter(texts)
+        shapes = sorted(counts)
+        weights = np.array([counts[k] for k in shapes], dtype=np.float64)
+        vectors = self._shape_vectors(shapes, embedder)
+        key_labels, centroids = clustering.fit_kmeans(vectors, n_clusters, weights=weights)
+        key_points = clustering.layout_2d(vectors, weights=weights)
+        row = {k: i for i, k in enumerate(shapes)}
+        at = np.array([row[t] for t in texts], dtype=np.int64)
+        labels, points = key_labels[at], key_points[at]
         members = [Member(r.id, int(c), float(x), float(y)) for r, c, (x, y) in zip(records, labels, points)]
         # Kept so that matching a question of a shape seen here needs no embedding (most do).
-        counts = Counter(texts)
-        keys = [KeyVector(text, vector, counts[text]) for text, vector in dict(zip(texts, vectors)).items()]
+        keys = [KeyVector(text, vector, counts[text]) for text, vector in zip(shapes, vectors)]
         version = self.history.save_clustering(embedder.name, centroids, members, clustering.FEATURES, keys)
 
         groups = induction.group_by_cluster(labels.tolist(), traces)
@@ -138,6 +145,14 @@ class Memory:
             sizes={c: len(g) for c, g in sorted(groups.items()) if c != ALL_TRACES},
             sources=dict(Counter(m.source for m in methodologies)),
         )
+
+    def _shape_vectors(self, shapes: list[str], embedder: Embedder) -> np.ndarray:
+        """Embeddings of question shapes; those an earlier learn stored for this model are read back."""
+        stored = self.history.key_vectors(embedder.name, embedder.dim)
+        missing = [s for s in shapes if s not in stored]
+        if missing:
+            stored.update(zip(missing, clustering.embed_unique(missing, embedder)))
+        return np.stack([stored[s] for s in shapes]).astype(np.float32)
 
     @staticmethod
     def _induce(cluster_id: int, traces: list[Trace], complete: Callable[[str], str] | None) -> Methodology:

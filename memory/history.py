@@ -569,8 +569,9 @@ def _server_timeouts(url: sa.engine.URL) -> dict:
     options = options if isinstance(options, str) else " ".join(options)
     if "statement_timeout" not in options:
         options = f"{options} -c statement_timeout={PG_STATEMENT_TIMEOUT_S * 1000}".strip()
-    timeout = url.query.get("connect_timeout") or PG_CONNECT_TIMEOUT_S
-    return {"connect_timeout": int(timeout if isinstance(timeout, str) else timeout[0]), "options": options}
+    given = url.query.get("connect_timeout")  # the URL's own wins
+    timeout = PG_CONNECT_TIMEOUT_S if not given else int(given if isinstance(given, str) else given[0])
+    return {"connect_timeout": timeout, "options": options}
 
 
 def _switch_to_wal(cursor) -> None:  # noqa: ANN001

@@ -154,7 +154,8 @@ def learn_from_dataset(
 
     `settings` names whatever decides which traces a question leaves (the decider, the search
     bounds): a question is recorded once per dataset split and settings. A question without an id
-    cannot be told apart from another and is recorded every time.
+    cannot be told apart from another and is recorded every time. The history is clustered again
+    only when this run recorded something (or it never was): `ari memory induce` re-clusters anyway.
     """
     started = time.perf_counter()
     report = LearnReport()
@@ -164,7 +165,8 @@ def learn_from_dataset(
     report.skipped = len(golds) - len(pending)
     for solved in progress(solve(pending) if pending else (), "learning", total=len(pending), quiet=quiet):
         _record(memory, solved, settings, dataset, split, report)
-    if cluster and memory.history.count() > 0:
+    stale = report.questions > 0 or memory.history.latest_version() is None  # a repeat changes nothing
+    if cluster and stale and memory.history.count() > 0:
         report.learnt = memory.learn(n_clusters=n_clusters, embedder=embedder, complete=complete)
     report.elapsed_s = round(time.perf_counter() - started, 3)
     return report
