@@ -24,13 +24,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from memory.bundled import bundled_memory_path
+from memory.bundled import BUNDLED_DATASET, bundled_memory_path
 
 DEFAULT_CLUSTERS = 12  # 48 questions, ~12 question shapes (type x wording); fewer mixes "in T" with "before T"
 # Failing programs kept per question as pitfalls. The CLI keeps 30; 10 keeps the shipped file
 # well under 2 MB while still recording the commonest wrong programs of each question.
 WRONG_PER_QUESTION = 10
-DATASET, SPLIT = "demo", "demo"  # how the traces are labelled in the shipped memory
+DATASET, SPLIT = BUNDLED_DATASET, "demo"  # how the traces are labelled in the shipped memory
 
 
 def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int = WRONG_PER_QUESTION) -> dict:

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ari.base.errors import AriError
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
 
 
@@ -24,22 +25,33 @@ def register(app: typer.Typer) -> None:
         max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Most KG actions.")] = 5,
         top_k: Annotated[int, typer.Option("--top-k", min=1, help="Candidates kept after filtering.")] = 10,
         quiet: QuietOption = False,
+        record: Annotated[
+            bool, typer.Option("--record/--no-record", help="Record the attempt in the memory (--no-record: only read it).")
+        ] = True,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
         from ari.api import answer_question
 
-        result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k)
-        if json_out:
-            typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-            return
-        out = Console()
-        if result.abstained:
-            out.print(f"[bold]No Answer[/bold] — {result.reason}")
-        else:
-            more = f"  (also: {', '.join(result.answers[1:6])})" if len(result.answers) > 1 else ""
-            out.print(f"[bold]{result.answer}[/bold]{more}")
-        if trace:
-            out.print(_trace_table(result))
+        unrecorded: list[AriError] = []  # the answer is printed first; then the failed recording is the error
+        result = answer_question(question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k,
+                                 record=record, on_record_error=unrecorded.append)
+        _print(result, json_out, trace)
+        if unrecorded:
+            raise type(unrecorded[0])(f"the answer was not recorded: {unrecorded[0]}")
+
+
+def _print(result, json_out: bool, trace: bool) -> None:  # noqa: ANN001
+    if json_out:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    out = Console()
+    if result.abstained:
+        out.print(f"[bold]No Answer[/bold] — {result.reason}")
+    else:
+        more = f"  (also: {', '.join(result.answers[1:6])})" if len(result.answers) > 1 else ""
+        out.print(f"[bold]{result.answer}[/bold]{more}")
+    if trace:
+        out.print(_trace_table(result))
 
 
 def _trace_table(result) -> Table:

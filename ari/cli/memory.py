@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption
-from ari.base.errors import AriError, UsageError
+from ari.base.errors import AriError, MemoryCorruptError, UsageError
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
 
@@ -133,6 +133,52 @@ def plot(
     with _open(memory) as mem:
         path = plot_clusters(mem.history, out)
     typer.echo(str(path))
+
+
+@app.command()
+def check(
+    memory: MemoryOption = None,
+    repair: Annotated[bool, typer.Option("--repair", help="Copy what is readable into a new memory file (the damaged one is kept).")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Where --repair writes (default: <memory>.repaired.sqlite).")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Check a SQLite memory's integrity; with --repair, copy what is readable into a new file."""
+    from memory import repair as checking
+
+    path = _sqlite_path(memory)
+    if repair:
+        report = checking.repair(path, out or path.with_name(path.name + ".repaired.sqlite"))
+    else:
+        report = checking.check(path)
+    if json_out:
+        typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+    else:
+        _print_check(report)
+    if not report.ok and not repair:
+        raise MemoryCorruptError(f"memory {path} is damaged: {report.problems[0]}; `ari memory check --memory {path} --repair` copies out what is readable")
+
+
+def _sqlite_path(memory: str | None) -> Path:
+    from ari.api import resolve_db, resolve_memory
+
+    target = memory or resolve_memory(None, resolve_db(None))
+    if target is None:
+        raise UsageError("no memory to check: give --memory PATH (or set ARI_MEMORY)")
+    if "://" in target and not target.startswith("sqlite:///"):
+        raise UsageError(f"ari memory check reads SQLite files; {target.split('://')[0]} servers have their own tools")
+    return Path(target.removeprefix("sqlite:///"))
+
+
+def _print_check(report) -> None:  # noqa: ANN001
+    state = "ok" if report.ok else f"damaged ({len(report.problems)} problem(s) found)"
+    typer.echo(f"{report.memory}: {state}")
+    for problem in report.problems[:5]:
+        typer.echo(f"  {problem}")
+    typer.echo("readable rows: " + ", ".join(f"{t} {'unreadable' if n is None else n}" for t, n in report.rows.items()))
+    if report.repaired:
+        typer.echo(f"copied into {report.repaired}: " + ", ".join(f"{t} {n}" for t, n in report.copied.items()))
+        typer.echo(f"next: `ari memory induce --memory {report.repaired}` re-learns the methodologies from the traces; "
+                   f"then replace {report.memory} with it")
 
 
 @app.command()
