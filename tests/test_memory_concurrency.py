@@ -143,3 +143,14 @@ def test_a_server_that_accepts_and_never_answers_is_a_timeout_not_a_hang():
     [error] = outcome
     assert isinstance(error, MemoryStoreError)
     assert f"127.0.0.1:{port}" in str(error) and "\n" not in str(error)
+
+
+def test_postgresql_sessions_carry_a_statement_timeout_and_learning_is_idempotent(postgres_url):
+    with HistoryStore.open(postgres_url) as store:
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "5min"
+            assert conn.exec_driver_sql("SHOW search_path").scalar().startswith("ari_test_")  # the URL's options kept
+        trace = Trace("q", "m", answers=["a"], outcome="correct")
+        assert store.add_question_traces([trace], dataset="d", split="s", question_id="1", settings="k")
+        assert not store.add_question_traces([trace], dataset="d", split="s", question_id="1", settings="k")
+        assert store.count() == 1 and store.learned_ids("d", "s", "k") == {"1"}
