@@ -104,21 +104,24 @@ def between(items: Iterable[Item], t1: TimeSpan, t2: TimeSpan) -> list[Item]:
 
 def first(items: Iterable[Item]) -> list[Item]:
     """Every item tying at the earliest start."""
-    timed = [i for i in items if is_timed(i)]
+    # start_of / is_timed inlined: the program search runs this on every partial program
+    timed = [i for i in items if i.start is not None or i.end is not None]
     if not timed:
         return []
-    earliest = min(start_of(i) for i in timed)
-    return dedupe(i for i in timed if start_of(i) == earliest)
+    starts = [_MIN if i.start is None else i.start for i in timed]
+    earliest = min(starts)
+    return dedupe(i for i, start in zip(timed, starts) if start == earliest)
 
 
 def last(items: Iterable[Item]) -> list[Item]:
     """Every item tying at the latest start, ties broken by the latest end; the tying items in
     reverse input order (a result is in KG order, so the one recorded last comes first)."""
-    timed = [i for i in items if is_timed(i)]
+    timed = [i for i in items if i.start is not None or i.end is not None]
     if not timed:
         return []
-    latest = max((start_of(i), end_of(i)) for i in timed)
-    return dedupe(i for i in reversed(timed) if (start_of(i), end_of(i)) == latest)
+    spans = [(_MIN if i.start is None else i.start, _MAX if i.end is None else i.end) for i in timed]
+    latest = max(spans)
+    return dedupe(i for i, span in zip(reversed(timed), reversed(spans)) if span == latest)
 
 
 def reference_span(items: Iterable[Item]) -> TimeSpan | None:
@@ -127,10 +130,10 @@ def reference_span(items: Iterable[Item]) -> TimeSpan | None:
     Open ends become date.min / date.max, so before an open-started reference nothing is, and
     after an open-ended one nothing is.
     """
-    timed = [i for i in items if is_timed(i)]
+    timed = [i for i in items if i.start is not None or i.end is not None]
     if not timed:
         return None
-    earliest = min(timed, key=lambda i: (start_of(i), end_of(i)))
+    earliest = min(timed, key=lambda i: (_MIN if i.start is None else i.start, _MAX if i.end is None else i.end))
     return TimeSpan(start_of(earliest), end_of(earliest), earliest.granularity)
 
 

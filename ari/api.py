@@ -6,12 +6,11 @@ Scripts call these directly; `ari ask` is a thin wrapper around `answer_question
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ari.base.config import AgentConfig, ari_home
+from ari.base.errors import AriError
 from tkg_store.store import TKGStore
 
 
@@ -44,22 +43,11 @@ def resolve_memory(memory: str | None, db: Path) -> str | None:
 
 
 def demo_memory_path() -> Path:
-    """A writable copy of the bundled demo memory under ARI_HOME (the package folder may be read-only)."""
-    from memory.bundled import bundled_memory_path
+    """A writable copy of the bundled demo memory under ARI_HOME (the package folder may be
+    read-only); a newer bundled file replaces it only with the user's own traces carried over."""
+    from memory.bundled import user_copy
 
-    target = ari_home() / "demo-memory.sqlite"
-    source = bundled_memory_path()
-    if source.exists() and (not target.exists() or target.stat().st_mtime < source.stat().st_mtime):
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # a private temporary name: two first runs at once must not write into each other's copy
-        fd, name = tempfile.mkstemp(prefix=".demo-memory-", suffix=".tmp", dir=target.parent)
-        os.close(fd)
-        try:
-            shutil.copyfile(source, name)
-            os.replace(name, target)
-        finally:
-            Path(name).unlink(missing_ok=True)
-    return target
+    return user_copy(ari_home() / "demo-memory.sqlite")
 
 
 def open_memory(memory: str | None, config: AgentConfig | None = None) -> Any:
@@ -105,6 +93,7 @@ def answer_question(
     record: bool = True,
     unguided: bool = False,
     llm: dict | None = None,
+    on_record_error: Callable[[AriError], None] | None = None,
 ):
     """Answer one question; the trace is recorded in the memory (when there is one), unless the
     LLM endpoint failed (`result.error`): a failure says nothing about how to answer.
@@ -112,7 +101,9 @@ def answer_question(
     The offline decider answers only from a learned memory: without one it raises NoMemoryError.
     `unguided` asks for the greedy walk instead (the best-scored non-empty action at each step, no
     methodology followed, even when the memory has one). `llm`: LLMConfig fields to set over the
-    environment's."""
+    environment's. A memory that cannot be written (damaged, read-only) loses nothing already
+    computed: with `on_record_error` the failure is handed to it and the result still returned;
+    without, it raises."""
     config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
     for key, value in (llm or {}).items():
         setattr(config.llm, key, value)
@@ -126,7 +117,12 @@ def answer_question(
     try:
         result = agent.ask(question)
         if record and mem is not None and result.error is None:
-            mem.record(result.trace)
+            try:
+                mem.record(result.trace)
+            except AriError as exc:
+                if on_record_error is None:
+                    raise
+                on_record_error(exc)
         return result
     finally:
         store.close()

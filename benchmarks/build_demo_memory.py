@@ -25,48 +25,33 @@ import tempfile
 from pathlib import Path
 
 from ari.base.config import SearchConfig
-from memory.bundled import bundled_memory_path
+from memory.bundled import BUNDLED_DATASET, bundled_memory_path
 
 DEFAULT_CLUSTERS = 12  # 48 questions, ~12 question shapes (type x wording); fewer mixes "in T" with "before T"
 # Failing programs kept per question as pitfalls. The CLI keeps 30; 10 keeps the shipped file
 # well under 2 MB while still recording the commonest wrong programs of each question.
 WRONG_PER_QUESTION = SearchConfig.wrong_traces_kept  # the CLI default (--wrong); AgentConfig.search
-DATASET, SPLIT = "demo", "demo"  # how the traces are labelled in the shipped memory
+DATASET, SPLIT = BUNDLED_DATASET, "demo"  # how the traces are labelled in the shipped memory
 
 
 def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int = WRONG_PER_QUESTION) -> dict:
     """Learn a fresh memory from the demo questions and snapshot it to `out` (replaced if present)."""
-    from agents.agent import Agent
-    from agents.explore import search_programs
+    from agents.learning import LearnSettings, learn
     from ari.base.config import AgentConfig
     from memory import Memory, snapshot
-    from memory.labels import hit
-    from memory.learn import learn_from_dataset
     from tkg_store.demo import demo_questions, demo_store_path
-    from tkg_store.store import TKGStore
 
-    questions = demo_questions()
     config = AgentConfig(decider="offline")  # no environment: the shipped file must not depend on it
+    settings = LearnSettings(attempt=True, search=True, wrong_per_question=wrong_per_question)
     with tempfile.TemporaryDirectory(prefix="ari-bundled-") as work:
         scratch = Path(work) / "learn.sqlite"
-        with TKGStore.open(demo_store_path()) as store, Memory.open(scratch, create=True) as memory:
-            agent = Agent(store, memory, config)
-
-            def search(gold):  # noqa: ANN001, ANN202  (memory.learn's search hook)
-                analysis = agent.analyzer.analyze_batch([gold.text])[0]
-                found = search_programs(
-                    store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
-                    max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
-                )
-                correct = [t for t in found if t.outcome == "correct"]
-                return correct + [t for t in found if t.outcome != "correct"][:wrong_per_question]
-
-            report = learn_from_dataset(
-                memory, agent.ask, questions, dataset=DATASET, split=SPLIT,
-                search_programs=search, n_clusters=n_clusters, quiet=True,
-            )
-            tmp = out.with_name(out.name + ".tmp")
-            tmp.unlink(missing_ok=True)
+        report = learn(
+            demo_store_path(), str(scratch), demo_questions(), settings=settings, config=config,
+            dataset=DATASET, split=SPLIT, workers=1, n_clusters=n_clusters, quiet=True,
+        )
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.unlink(missing_ok=True)
+        with Memory.open(scratch) as memory:
             snapshot(memory.history, tmp)
     os.replace(tmp, out)
     return report.to_dict()

@@ -62,15 +62,15 @@ def cluster_quality(learn_masked: list[str], learn_types: list[str], eval_masked
     return rows
 
 
-def learn_end_to_end(agent, questions, memory_out: Path, search: bool, k: int) -> dict:  # noqa: ANN001
-    from ari.cli.memory import _search_hook
-    from memory.learn import learn_from_dataset
+def learn_end_to_end(db: str, questions, memory_out: Path, search: bool, k: int) -> dict:  # noqa: ANN001
+    from agents.learning import LearnSettings, learn
+    from ari.base.config import AgentConfig
 
     if memory_out.exists():
         memory_out.unlink()
-    with Memory.open(memory_out, embedder=agent.embedder) as memory:
-        report = learn_from_dataset(memory, agent.ask, questions, dataset="multitq", split="dev",
-                                    search_programs=_search_hook(agent) if search else None, n_clusters=k, quiet=True)
+    report = learn(db, str(memory_out), questions, settings=LearnSettings(search=search), config=AgentConfig(),
+                   dataset="multitq", split="dev", workers=1, n_clusters=k, quiet=True)
+    with Memory.open(memory_out) as memory:
         methodologies = memory.methodologies()
         examples = {c: m.text for c, m in sorted(methodologies.items())[:3]}
         programs_found = sum(1 for c, m in methodologies.items() if c >= 0 and m.programs)
@@ -176,7 +176,7 @@ def main() -> None:
         "concurrent_writes": write_speed(),
     }
     if args.learn:
-        results["learn"] = learn_end_to_end(agent, learn_set[: args.learn], Path(args.memory_out), args.search, 10)
+        results["learn"] = learn_end_to_end(args.db, learn_set[: args.learn], Path(args.memory_out), args.search, 10)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "memory_bench.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")

@@ -74,11 +74,16 @@ class Memory:
         url: str | Path,
         *,
         create: bool = True,
+        read_only: bool | None = None,
         embedder: Embedder | None = None,
         use_clustering: bool = True,
     ) -> "Memory":
-        """Open (creating and migrating as needed) a memory: a SQLite path or a SQLAlchemy URL."""
-        return cls(HistoryStore.open(url, create=create), embedder=embedder, use_clustering=use_clustering)
+        """Open (creating and migrating as needed) a memory: a SQLite path or a SQLAlchemy URL.
+
+        A SQLite file this process may not write is opened for reading only (`read_only=None`);
+        `read_only=True` asks for that (`HistoryStore.open`)."""
+        history = HistoryStore.open(url, create=create, read_only=read_only)
+        return cls(history, embedder=embedder, use_clustering=use_clustering)
 
     def close(self) -> None:
         self.history.close()
@@ -114,13 +119,20 @@ class Memory:
         self._embedder = self._embedder or embedder  # match() embeds with the model it clusters with
         traces = [r.trace for r in records]
         texts = [clustering.clustering_text(t.masked_question, clustering.FEATURES) for t in traces]
-        vectors = clustering.embed_unique(texts, embedder)
-        labels, centroids = clustering.fit_kmeans(vectors, n_clusters)
-        points = clustering.layout_2d(vectors)
+        # Clustered over the distinct question shapes, each weighted by its traces (the same
+        # K-means objective as over every trace, at a fraction of the cost).
+        counts = Counter(texts)
+        shapes = sorted(counts)
+        weights = np.array([counts[k] for k in shapes], dtype=np.float64)
+        vectors = self._shape_vectors(shapes, embedder)
+        key_labels, centroids = clustering.fit_kmeans(vectors, n_clusters, weights=weights)
+        key_points = clustering.layout_2d(vectors, weights=weights)
+        row = {k: i for i, k in enumerate(shapes)}
+        at = np.array([row[t] for t in texts], dtype=np.int64)
+        labels, points = key_labels[at], key_points[at]
         members = [Member(r.id, int(c), float(x), float(y)) for r, c, (x, y) in zip(records, labels, points)]
         # Kept so that matching a question of a shape seen here needs no embedding (most do).
-        counts = Counter(texts)
-        keys = [KeyVector(text, vector, counts[text]) for text, vector in dict(zip(texts, vectors)).items()]
+        keys = [KeyVector(text, vector, counts[text]) for text, vector in zip(shapes, vectors)]
         version = self.history.save_clustering(embedder.name, centroids, members, clustering.FEATURES, keys)
 
         groups = induction.group_by_cluster(labels.tolist(), traces)
@@ -138,6 +150,14 @@ class Memory:
             sources=dict(Counter(pair[-1].source for pair in written)),
             llm_failures=failures,
         )
+
+    def _shape_vectors(self, shapes: list[str], embedder: Embedder) -> np.ndarray:
+        """Embeddings of question shapes; those an earlier learn stored for this model are read back."""
+        stored = self.history.key_vectors(embedder.name, embedder.dim)
+        missing = [s for s in shapes if s not in stored]
+        if missing:
+            stored.update(zip(missing, clustering.embed_unique(missing, embedder)))
+        return np.stack([stored[s] for s in shapes]).astype(np.float32)
 
     @staticmethod
     def _induce(

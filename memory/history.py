@@ -1,6 +1,6 @@
 """The history store: every trace the agent leaves, its clusterings and methodologies.
 
-One SQLAlchemy engine over a SQLite file (the default: one person, one machine) or any SQLAlchemy
+One SQLAlchemy engine (`memory.engine`) over a SQLite file (the default: one person, one machine) or any SQLAlchemy
 URL such as `postgresql+psycopg://...` (several workers or machines sharing one memory). SQLite runs
 in WAL mode with a busy timeout and takes its write lock at the start of a write transaction
 (`BEGIN IMMEDIATE`), so concurrent writers from several processes wait for each other instead of
@@ -10,8 +10,6 @@ failing or losing rows.
 from __future__ import annotations
 
 import json
-import sqlite3
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
@@ -19,18 +17,16 @@ from pathlib import Path
 
 import numpy as np
 import sqlalchemy as sa
-from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 
 from memory.trace import StepRecord, Trace
-from ari.base.errors import MemoryStoreError
 from actions.programs import Program
+from ari.base.errors import MemoryReadOnlyError, MemoryStoreError
 from memory.clustering import FEATURES, RAW
-from memory.migrations import is_current, migrate, now
+from memory.engine import engine_for, fault, write_transaction
+from memory.migrations import LEGACY_SETTINGS, is_current, migrate, now
 from memory.types import Methodology, ProgramStat
 
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_BUSY_TIMEOUT_S = 60
 
 # The current schema, as the migrations leave it (used for queries, never to create tables).
 _meta = sa.MetaData()
@@ -97,6 +93,16 @@ key_vectors_table = sa.Table(
     sa.Column("version", sa.Integer),
     sa.Column("traces", sa.Integer),
 )
+learned_table = sa.Table(
+    "learned_questions",
+    _meta,
+    sa.Column("dataset", sa.Text, primary_key=True),
+    sa.Column("split", sa.Text, primary_key=True),
+    sa.Column("question_id", sa.Text, primary_key=True),
+    sa.Column("settings", sa.Text, primary_key=True),
+    sa.Column("traces", sa.Integer),
+    sa.Column("created_at", sa.String),
+)
 # Names the key_vectors rewrite among PostgreSQL advisory locks (SQLite's BEGIN IMMEDIATE serialises it).
 _PG_KEYS_LOCK = 0x4152494B
 
@@ -151,31 +157,39 @@ class Member:
 class HistoryStore:
     """Traces, clusterings and methodologies in one SQL database."""
 
-    def __init__(self, engine: Engine, where: str) -> None:
+    def __init__(self, engine: Engine, where: str, read_only: bool = False) -> None:
         self.engine = engine
         self.where = where  # the path or URL (password hidden), for messages
+        self.read_only = read_only  # opened for reading only: every write is a MemoryReadOnlyError
 
     @classmethod
-    def open(cls, target: str | Path, create: bool = True) -> "HistoryStore":
+    def open(cls, target: str | Path, create: bool = True, read_only: bool | None = None) -> "HistoryStore":
         """Open (and migrate) the memory at a SQLite path or SQLAlchemy URL.
 
         `create=False` refuses a SQLite path that does not exist yet, so that inspection commands do
-        not leave an empty memory behind a mistyped path.
+        not leave an empty memory behind a mistyped path. `read_only=None` opens a SQLite file that
+        this process may not write (the file or its folder) for reading only, without switching it
+        to WAL or migrating it; True asks for that whatever the permissions.
         """
-        engine, where = _engine_for(str(target), create)
+        engine, where, read_only = engine_for(str(target), create, read_only)
         try:
             with engine.connect() as conn:
                 current = is_current(conn)
+            if not current and read_only:
+                raise MemoryReadOnlyError(
+                    f"memory {where} is read-only and was written by an older ARI: it needs migrating, "
+                    "which writes; open it once where it is writable"
+                )
             if not current:
-                with _write_transaction(engine) as conn:
+                with write_transaction(engine) as conn:
                     migrate(conn, where)
         except MemoryStoreError:
             engine.dispose()
             raise
         except sa.exc.SQLAlchemyError as exc:
             engine.dispose()
-            raise MemoryStoreError(f"cannot open memory {where}: {_first_line(exc)}") from None
-        return cls(engine, where)
+            raise fault(exc, where, "open") from None
+        return cls(engine, where, read_only)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -212,6 +226,46 @@ class HistoryStore:
                 ids.append(int(conn.execute(traces_table.insert().values(**row)).inserted_primary_key[0]))
         return ids
 
+    def add_question_traces(
+        self, traces: Iterable[Trace], *, dataset: str | None, split: str | None, question_id: str, settings: str
+    ) -> bool:
+        """Store one labelled question's traces, unless that question was already recorded with the
+        same learning settings; returns whether they were stored.
+
+        The check and the writes share one write transaction, and (dataset, split, question id,
+        settings) is a primary key, so two runs at once, or a run repeated, store a question once.
+        """
+        traces = list(traces)
+        created = now()
+        key = {"dataset": dataset or "", "split": split or "", "question_id": str(question_id)}
+        try:
+            with self._writing() as conn:
+                if str(question_id) in self._learned(conn, dataset, split, settings, question_id):
+                    return False
+                rows = [_trace_row(t, created, dataset, split, str(question_id)) for t in traces]
+                if rows:
+                    conn.execute(traces_table.insert(), rows)
+                conn.execute(learned_table.insert().values(**key, settings=settings, traces=len(rows), created_at=created))
+        except sa.exc.IntegrityError:
+            return False  # another process recorded it between our check and our insert
+        return True
+
+    def learned_ids(self, dataset: str | None, split: str | None, settings: str) -> set[str]:
+        """Ids of the questions recorded by learning with these settings (or by an older ARI, whose
+        settings were not kept: `LEGACY_SETTINGS`)."""
+        with self._reading() as conn:
+            return self._learned(conn, dataset, split, settings)
+
+    @staticmethod
+    def _learned(conn: Connection, dataset: str | None, split: str | None, settings: str, question_id: str | None = None) -> set[str]:
+        t = learned_table
+        query = sa.select(t.c.question_id).where(
+            t.c.dataset == (dataset or ""), t.c.split == (split or ""), t.c.settings.in_([settings, LEGACY_SETTINGS])
+        )
+        if question_id is not None:
+            query = query.where(t.c.question_id == str(question_id))
+        return {row[0] for row in conn.execute(query)}
+
     def records(
         self,
         cluster: int | None = None,
@@ -233,7 +287,7 @@ class HistoryStore:
             query = query.where(traces_table.c.outcome == outcome)
         if limit is not None:
             query = query.limit(limit)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return [_record(row) for row in conn.execute(query).mappings()]
 
     def traces(self, cluster: int | None = None, outcome: str | None = None, limit: int | None = None) -> list[Trace]:
@@ -243,7 +297,7 @@ class HistoryStore:
         query = sa.select(sa.func.count()).select_from(traces_table)
         if outcome is not None:
             query = query.where(traces_table.c.outcome == outcome)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return int(conn.execute(query).scalar_one())
 
     def question_ids(self, dataset: str | None, split: str | None) -> set[str]:
@@ -252,13 +306,13 @@ class HistoryStore:
         query = sa.select(t.c.question_id).distinct().where(
             t.c.question_id.is_not(None), _eq(t.c.dataset, dataset), _eq(t.c.split, split)
         )
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return {row[0] for row in conn.execute(query)}
 
     def stats(self) -> dict:
         """Counts by outcome, decider and question type, and the latest clustering."""
         t = traces_table
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             def grouped(column: sa.Column) -> dict[str, int]:
                 rows = conn.execute(sa.select(column, sa.func.count()).group_by(column))
                 return {str(key): int(n) for key, n in sorted(rows, key=lambda r: -r[1])}
@@ -332,13 +386,13 @@ class HistoryStore:
         query = sa.select(t.c.text, t.c.vector).where(t.c.model == model).order_by(t.c.traces.desc(), t.c.text)
         if limit is not None:
             query = query.limit(limit)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(query).all()
         # rows of another dimension cannot be compared with the centroids; they are embedded afresh
         return {text: np.frombuffer(blob, dtype=np.float32) for text, blob in rows if len(blob) == 4 * dim}
 
     def latest_version(self) -> int | None:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return conn.execute(sa.select(sa.func.max(clusterings_table.c.version))).scalar_one()
 
     def latest_clustering(self) -> Clustering | None:
@@ -346,7 +400,7 @@ class HistoryStore:
         return None if version is None else self.clustering(version)
 
     def clustering(self, version: int) -> Clustering:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(sa.select(clusterings_table).where(clusterings_table.c.version == version)).mappings().first()
         if row is None:
             raise MemoryStoreError(f"{self.where} has no clustering version {version}")
@@ -357,7 +411,7 @@ class HistoryStore:
     def members(self, version: int) -> list[Member]:
         m = members_table
         query = sa.select(m.c.trace_id, m.c.cluster_id, m.c.x, m.c.y).where(m.c.version == version).order_by(m.c.trace_id)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return [Member(*row) for row in conn.execute(query)]
 
     # -- methodologies -----------------------------------------------------------------------
@@ -384,7 +438,7 @@ class HistoryStore:
         t = methodologies_table
         query = sa.select(t).where(t.c.clustering_version == version).order_by(t.c.id)
         found: dict[int, Methodology] = {}
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             for row in conn.execute(query).mappings():  # later rows replace earlier ones
                 earlier = found.get(row["cluster_id"])
                 found[row["cluster_id"]] = Methodology(
@@ -400,93 +454,30 @@ class HistoryStore:
         return found
 
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
+    def _reading(self) -> Iterator[Connection]:
+        """A connection whose database errors become one-line memory errors (damage names the fix)."""
         try:
-            with _write_transaction(self.engine) as conn:
+            with self.engine.connect() as conn:
                 yield conn
-        except sa.exc.OperationalError as exc:
-            raise MemoryStoreError(f"cannot write to memory {self.where}: {_first_line(exc)}") from None
+        except sa.exc.SQLAlchemyError as exc:
+            raise fault(exc, self.where, "read") from None
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        if self.read_only:
+            raise MemoryReadOnlyError(
+                f"memory {self.where} is read-only (the file or its folder is not writable): nothing can be recorded in it"
+            )
+        try:
+            with write_transaction(self.engine) as conn:
+                yield conn
+        except sa.exc.IntegrityError:
+            raise  # a constraint the caller relies on (a question recorded twice at once)
+        except sa.exc.SQLAlchemyError as exc:
+            raise fault(exc, self.where, "write to") from None
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def _engine_for(target: str, create: bool) -> tuple[Engine, str]:
-    """An engine for a path or URL, with SQLite set up for concurrent writers."""
-    if "://" in target:
-        try:
-            url = sa.engine.make_url(target)
-        except sa.exc.ArgumentError:
-            raise MemoryStoreError(f"not a database URL or path: {target}") from None
-    else:
-        url = sa.engine.URL.create("sqlite", database=str(Path(target).expanduser().resolve()))
-    if url.get_backend_name() != "sqlite":
-        try:
-            engine = sa.create_engine(url, pool_pre_ping=True)
-        except (ImportError, sa.exc.ArgumentError) as exc:
-            raise MemoryStoreError(f"cannot open memory {url.render_as_string(hide_password=True)}: {exc}") from None
-        return engine, url.render_as_string(hide_password=True)
-
-    database = url.database or ""
-    if database in ("", ":memory:"):
-        raise MemoryStoreError("an in-memory SQLite database cannot hold a memory; give a file path")
-    path = Path(database)
-    _check_sqlite_file(path, create)
-    engine = sa.create_engine(url, connect_args={"timeout": _BUSY_TIMEOUT_S})
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn, _record) -> None:  # noqa: ANN001
-        dbapi_conn.isolation_level = None  # transactions are begun explicitly below
-        cursor = dbapi_conn.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
-        _switch_to_wal(cursor)
-        cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # A writer takes the lock up front: a deferred transaction that upgrades to a write can
-        # fail with SQLITE_BUSY at once instead of waiting for the busy timeout.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("ari_write") else "BEGIN")
-
-    return engine, str(path)
-
-
-def _switch_to_wal(cursor) -> None:  # noqa: ANN001
-    """PRAGMA journal_mode = WAL, retried: while another process switches a new file, SQLite
-    answers "database is locked" at once, without waiting for the busy timeout."""
-    deadline = time.monotonic() + _BUSY_TIMEOUT_S
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-
-
-def _check_sqlite_file(path: Path, create: bool) -> None:
-    """Refuse, without touching it, anything at `path` that is not a SQLite database."""
-    if path.is_dir():
-        raise MemoryStoreError(f"{path} is a directory, not a memory file")
-    if path.exists():
-        with path.open("rb") as handle:
-            head = handle.read(len(_SQLITE_MAGIC))
-        if head and head != _SQLITE_MAGIC:
-            raise MemoryStoreError(f"{path} is not an ARI memory (not a SQLite database)")
-    elif not create:
-        raise MemoryStoreError(f"no memory at {path}")
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-
-
-@contextmanager
-def _write_transaction(engine: Engine) -> Iterator[Connection]:
-    with engine.connect() as conn:
-        conn.execution_options(ari_write=True)
-        with conn.begin():
-            yield conn
 
 
 def _replace_key_vectors(conn: Connection, model: str, version: int, keys: list[KeyVector]) -> None:
@@ -544,12 +535,6 @@ def _record(row) -> TraceRecord:  # noqa: ANN001
 
 def _eq(column: sa.Column, value: str | None) -> sa.ColumnElement:
     return column.is_(None) if value is None else column == value
-
-
-def _first_line(exc: Exception) -> str:
-    orig = getattr(exc, "orig", None) or exc
-    return str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
-
 
 
 def _program_stat(program: list[str], support: int, success_rate: float, exemplars: list[str] | None = None) -> ProgramStat:

@@ -153,6 +153,39 @@ def m007_key_vectors(conn: Connection) -> None:
     meta.create_all(conn)
 
 
+LEGACY_SETTINGS = "*"  # learned_questions rows back-filled from traces: settings unknown, counts as any
+
+
+@migration
+def m008_learned_questions(conn: Connection) -> None:
+    """Which labelled questions learning has recorded, under which settings (ari memory learn is
+    idempotent: a question is recorded once per settings, even by two runs at once).
+
+    Questions recorded before this table existed are back-filled with settings `*` (unknown), which
+    every later run treats as done, as the resume by question id did before.
+    """
+    meta = sa.MetaData()
+    sa.Table(
+        "learned_questions",
+        meta,
+        sa.Column("dataset", sa.Text, primary_key=True),  # '' when none
+        sa.Column("split", sa.Text, primary_key=True),  # '' when none
+        sa.Column("question_id", sa.Text, primary_key=True),
+        sa.Column("settings", sa.Text, primary_key=True),  # what decided the traces, e.g. "agent=offline;search=5/10"
+        sa.Column("traces", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.String(32), nullable=False),
+    )
+    meta.create_all(conn)
+    conn.execute(
+        sa.text(
+            "INSERT INTO learned_questions (dataset, split, question_id, settings, traces, created_at) "
+            "SELECT COALESCE(dataset, ''), COALESCE(split, ''), question_id, :legacy, COUNT(*), MIN(created_at) "
+            "FROM traces WHERE question_id IS NOT NULL GROUP BY COALESCE(dataset, ''), COALESCE(split, ''), question_id"
+        ),
+        {"legacy": LEGACY_SETTINGS},
+    )
+
+
 def program_text(program: list[str]) -> str:
     """A program as one comparable string: "getTime(E1, R, E2) -> answer(#1)"."""
     return " -> ".join(step for step in program if step)

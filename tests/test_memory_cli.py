@@ -158,7 +158,7 @@ def test_learn_runs_the_agent_on_labelled_questions(tmp_path):
     questions.write_text(json.dumps(json.loads((demo / "demo_questions.json").read_text())[:8]))
     memory = tmp_path / "learnt.sqlite"
     result = invoke("learn", "--questions", str(questions), "--limit", "6", "--db", str(db), "--memory", str(memory),
-                    "--clusters", "2", "--json", "--quiet")
+                    "--clusters", "2", "--workers", "1", "--json", "--quiet")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["questions"] == 6 and report["correct"] + report["wrong"] + report["abstained"] == 6
@@ -166,3 +166,29 @@ def test_learn_runs_the_agent_on_labelled_questions(tmp_path):
     with Memory.open(memory) as learnt:
         assert learnt.history.count() == 6
         assert {t.outcome for t in learnt.history.traces()} <= {"correct", "wrong", "abstained"}
+
+
+def test_learn_searches_in_worker_processes_and_a_repeated_run_stores_nothing(tmp_path):
+    from tkg_store.ingest import ingest
+
+    demo = Path(__file__).parents[1] / "tkg_store" / "demo"
+    db = tmp_path / "demo.duckdb"
+    ingest("tsv", demo / "demo_kg.tsv", db)
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps(json.loads((demo / "demo_questions.json").read_text())[:6]))
+    memory = tmp_path / "learnt.sqlite"
+    command = [sys.executable, "-m", "ari", "memory", "learn", "--questions", str(questions), "--db", str(db),
+               "--memory", str(memory), "--search", "--workers", "2", "--clusters", "2", "--json", "--quiet"]
+    first = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert report["questions"] == 6 and report["searched"] > 0 and report["failed"] == 0
+    with Memory.open(memory) as learnt:
+        stored = learnt.history.count()
+        assert stored == 6 + report["searched"]
+        assert {t.decider for t in learnt.history.traces()} == {"offline", "search"}
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert (json.loads(again.stdout)["questions"], json.loads(again.stdout)["skipped"]) == (0, 6)
+    with Memory.open(memory) as learnt:
+        assert learnt.history.count() == stored

@@ -110,3 +110,47 @@ def test_postgresql_round_trip_and_learning_tables(postgres_url):
         [stat] = store.methodologies(version)[1].programs
         assert (list(stat.program.texts), stat.support, stat.success_rate) == (["answer(#1)"], 1, 1.0)
         assert [r.id for r in store.records(cluster=1)] == [trace_id]
+
+
+def test_a_server_that_accepts_and_never_answers_is_a_timeout_not_a_hang():
+    """A PostgreSQL URL whose server accepts the connection and then stays silent: opening the
+    memory gives up after the connect timeout with a one-line error (it used to wait forever)."""
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'ari-tkgqa[postgres]')")
+    import socket
+    import threading
+
+    from ari.base.errors import MemoryStoreError
+
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+    port = server.getsockname()[1]
+    outcome: list[BaseException | None] = []
+
+    def open_memory() -> None:
+        try:
+            HistoryStore.open(f"postgresql+psycopg://ari@127.0.0.1:{port}/ari").close()
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 (handed to the test thread)
+            outcome.append(exc)
+
+    opener = threading.Thread(target=open_memory, daemon=True)
+    opener.start()
+    opener.join(timeout=120)  # a guard only: the connect timeout ends it long before
+    server.close()
+    assert not opener.is_alive(), "opening the memory hung on a silent server"
+    assert accepted, "the client never connected"
+    [error] = outcome
+    assert isinstance(error, MemoryStoreError)
+    assert f"127.0.0.1:{port}" in str(error) and "\n" not in str(error)
+
+
+def test_postgresql_sessions_carry_a_statement_timeout_and_learning_is_idempotent(postgres_url):
+    with HistoryStore.open(postgres_url) as store:
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "5min"
+            assert conn.exec_driver_sql("SHOW search_path").scalar().startswith("ari_test_")  # the URL's options kept
+        trace = Trace("q", "m", answers=["a"], outcome="correct")
+        assert store.add_question_traces([trace], dataset="d", split="s", question_id="1", settings="k")
+        assert not store.add_question_traces([trace], dataset="d", split="s", question_id="1", settings="k")
+        assert store.count() == 1 and store.learned_ids("d", "s", "k") == {"1"}

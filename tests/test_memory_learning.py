@@ -11,9 +11,9 @@ import pytest
 from memory.trace import StepRecord, Trace
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
-from memory import ALL_TRACES, Memory
+from memory import ALL_TRACES, HistoryStore, Memory
 from memory.labels import hit
-from memory.learn import GoldQuestion, learn_from_dataset, outcome
+from memory.learn import GoldQuestion, in_order, learn_from_dataset, outcome
 
 # Three kinds of question, each with the program that solves it and one that fails on it.
 KINDS = {
@@ -248,8 +248,8 @@ def test_learn_from_dataset_labels_records_resumes_and_learns(tmp_path, embedder
         return [right, wrong]
 
     with Memory.open(tmp_path / "m.sqlite", embedder=embedder) as memory:
-        report = learn_from_dataset(memory, agent, QUESTIONS[:3], dataset="multitq", split="dev",
-                                    search_programs=search, n_clusters=2, quiet=True)
+        report = learn_from_dataset(memory, QUESTIONS[:3], in_order(agent, search), settings="s",
+                                    dataset="multitq", split="dev", n_clusters=2, quiet=True)
         assert (report.questions, report.correct, report.wrong, report.abstained) == (3, 2, 1, 0)
         assert (report.searched, report.searched_correct) == (6, 3)
         assert searched == ["1", "2", "3"]
@@ -260,7 +260,8 @@ def test_learn_from_dataset_labels_records_resumes_and_learns(tmp_path, embedder
         assert {r.question_id for r in stored} == {"1", "2", "3"}
 
         # Resuming: the three recorded questions are skipped, the fourth is answered (abstained).
-        again = learn_from_dataset(memory, agent, QUESTIONS, dataset="multitq", split="dev", n_clusters=2, quiet=True)
+        again = learn_from_dataset(memory, QUESTIONS, in_order(agent), settings="s", dataset="multitq", split="dev",
+                                   n_clusters=2, quiet=True)
         assert (again.skipped, again.questions, again.abstained) == (3, 1, 1)
         assert agent.asked.count(QUESTIONS[0]["question"]) == 1
         assert memory.history.count() == 10
@@ -273,12 +274,51 @@ def test_learn_accepts_benchmark_question_objects(tmp_path, embedder):
     q = Question(qid="7", text="Who did Iran criticise in 2005?", answers=["Iraq"], answer_type="entity", qtype="equal")
     agent = TableAgent({q.text: "Iraq"})
     with Memory.open(tmp_path / "m.sqlite", embedder=embedder) as memory:
-        report = learn_from_dataset(memory, agent, [q], dataset="multitq", split="dev", cluster=False, quiet=True)
+        report = learn_from_dataset(memory, [q], in_order(agent), dataset="multitq", split="dev", cluster=False, quiet=True)
         assert report.correct == 1 and report.learnt is None
         assert memory.history.question_ids("multitq", "dev") == {"7"}
+
+
+def test_learning_twice_with_the_same_settings_stores_each_question_once(tmp_path, embedder):
+    agent = TableAgent({q["question"]: "Iraq" for q in QUESTIONS})
+    with Memory.open(tmp_path / "m.sqlite", embedder=embedder) as memory:
+        first = learn_from_dataset(memory, QUESTIONS + QUESTIONS[:1], in_order(agent), settings="agent=x",
+                                   dataset="multitq", split="dev", cluster=False, quiet=True)
+        assert (first.questions, first.skipped, memory.history.count()) == (4, 1, 4)  # a listed-twice id once
+        again = learn_from_dataset(memory, QUESTIONS, in_order(agent), settings="agent=x",
+                                   dataset="multitq", split="dev", cluster=False, quiet=True)
+        assert (again.questions, again.skipped, memory.history.count()) == (0, 4, 4)
+        # other settings (say, with the program search) record the questions again, once
+        other = learn_from_dataset(memory, QUESTIONS, in_order(agent), settings="agent=x;search",
+                                   dataset="multitq", split="dev", cluster=False, quiet=True)
+        assert (other.questions, memory.history.count()) == (4, 8)
+
+
+def test_a_question_recorded_by_a_concurrent_run_is_not_stored_again(tmp_path):
+    with HistoryStore.open(tmp_path / "m.sqlite") as one, HistoryStore.open(tmp_path / "m.sqlite") as two:
+        trace = Trace("q", "m", answers=["a"], outcome="correct")
+        assert one.add_question_traces([trace], dataset="d", split="s", question_id="1", settings="k")
+        assert not two.add_question_traces([trace, trace], dataset="d", split="s", question_id="1", settings="k")
+        assert two.count() == 1 and two.learned_ids("d", "s", "k") == {"1"}
+
+
+def test_questions_learnt_before_settings_were_kept_count_as_done(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with HistoryStore.open(path) as store:
+        store.add_traces([Trace("q", "m", outcome="correct")] * 2, dataset="d", split="s", question_ids=["1", "1"])
+    raw = sqlite3.connect(path)  # as an ARI before migration 8 left it
+    raw.execute("DROP TABLE learned_questions")
+    raw.execute("DELETE FROM _migrations WHERE name = 'm008_learned_questions'")
+    raw.commit()
+    raw.close()
+    with HistoryStore.open(path) as store:
+        assert store.learned_ids("d", "s", "any settings") == {"1"}
+        assert not store.add_question_traces([Trace("q", "m")], dataset="d", split="s", question_id="1", settings="new")
 
 
 def test_unlabelled_question_is_a_usage_error(tmp_path, embedder):
     with Memory.open(tmp_path / "m.sqlite", embedder=embedder) as memory:
         with pytest.raises(UsageError, match="not a labelled question"):
-            learn_from_dataset(memory, TableAgent({}), [{"question": "Who?"}], quiet=True)
+            learn_from_dataset(memory, [{"question": "Who?"}], in_order(TableAgent({})), quiet=True)

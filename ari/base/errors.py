@@ -33,6 +33,14 @@ class MemoryStoreError(AriError):
     """The history store cannot be opened or migrated."""
 
 
+class MemoryCorruptError(MemoryStoreError):
+    """The memory file is damaged; the message names it and `ari memory check`."""
+
+
+class MemoryReadOnlyError(MemoryStoreError):
+    """A write was needed but the memory was opened read-only (file or folder not writable)."""
+
+
 class DatasetError(AriError):
     """A benchmark dataset file is missing or malformed."""
 

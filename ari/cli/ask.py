@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ari.base.errors import AriError
 from ari.cli.options import (
     DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
     SeedOption, TemperatureOption, TimeoutOption, llm_overrides,
@@ -46,6 +47,9 @@ def register(app: typer.Typer) -> None:
         max_tokens: MaxTokensOption = None,
         llm_seed: SeedOption = None,
         no_cache: NoCacheOption = False,
+        record: Annotated[
+            bool, typer.Option("--record/--no-record", help="Record the attempt in the memory (--no-record: only read it).")
+        ] = True,
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
         from ari.base.errors import DeciderError, UsageError
@@ -54,6 +58,7 @@ def register(app: typer.Typer) -> None:
         why = unreadable(question)
         if why is not None:  # e.g. bytes that are not UTF-8 in argv
             raise UsageError(f"the question cannot be read: {why}")
+        unrecorded: list[AriError] = []  # the answer is printed first; then the failed recording is the error
         if server:
             from ari.client import ask_server
 
@@ -63,27 +68,33 @@ def register(app: typer.Typer) -> None:
 
             llm = llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache)
             answered = answer_question(
-                question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm
+                question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm,
+                record=record, on_record_error=unrecorded.append,
             )
             result = answered.to_dict()
         if json_out:
             typer.echo(json.dumps(result, ensure_ascii=False))
         if result.get("error") is not None:  # an endpoint failure is not an answer: exit non-zero
             raise DeciderError(result["error"])
-        if json_out:
-            return
-        out = Console()
-        mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
-        if result["abstained"]:
-            evidence = result.get("evidence") or []
-            nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
-            out.print(f"[bold]No Answer[/bold] — {escape(str(result['reason']))}{escape(nearest)}{mark}", soft_wrap=True)
-        else:
-            answers = result["answers"]
-            more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
-            out.print(f"[bold]{result['answer']}[/bold]{more}{mark}")
-        if trace:
-            out.print(_trace_table(result))
+        if not json_out:
+            _print(result, trace)
+        if unrecorded:
+            raise type(unrecorded[0])(f"the answer was not recorded: {unrecorded[0]}")
+
+
+def _print(result: dict, trace: bool) -> None:
+    out = Console()
+    mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
+    if result["abstained"]:
+        evidence = result.get("evidence") or []
+        nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
+        out.print(f"[bold]No Answer[/bold] — {escape(str(result['reason']))}{escape(nearest)}{mark}", soft_wrap=True)
+    else:
+        answers = result["answers"]
+        more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
+        out.print(f"[bold]{result['answer']}[/bold]{more}{mark}")
+    if trace:
+        out.print(_trace_table(result))
 
 
 def _trace_table(result: dict) -> Table:

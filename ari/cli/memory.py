@@ -14,7 +14,7 @@ from ari.cli.options import (
     DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
     SeedOption as LLMSeedOption, TemperatureOption, TimeoutOption, llm_overrides,
 )
-from ari.base.errors import AriError, UsageError
+from ari.base.errors import AriError, MemoryCorruptError, UsageError
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
 
@@ -147,6 +147,52 @@ def plot(
 
 
 @app.command()
+def check(
+    memory: MemoryOption = None,
+    repair: Annotated[bool, typer.Option("--repair", help="Copy what is readable into a new memory file (the damaged one is kept).")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Where --repair writes (default: <memory>.repaired.sqlite).")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Check a SQLite memory's integrity; with --repair, copy what is readable into a new file."""
+    from memory import repair as checking
+
+    path = _sqlite_path(memory)
+    if repair:
+        report = checking.repair(path, out or path.with_name(path.name + ".repaired.sqlite"))
+    else:
+        report = checking.check(path)
+    if json_out:
+        typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+    else:
+        _print_check(report)
+    if not report.ok and not repair:
+        raise MemoryCorruptError(f"memory {path} is damaged: {report.problems[0]}; `ari memory check --memory {path} --repair` copies out what is readable")
+
+
+def _sqlite_path(memory: str | None) -> Path:
+    from ari.api import resolve_db, resolve_memory
+
+    target = memory or resolve_memory(None, resolve_db(None))
+    if target is None:
+        raise UsageError("no memory to check: give --memory PATH (or set ARI_MEMORY)")
+    if "://" in target and not target.startswith("sqlite:///"):
+        raise UsageError(f"ari memory check reads SQLite files; {target.split('://')[0]} servers have their own tools")
+    return Path(target.removeprefix("sqlite:///"))
+
+
+def _print_check(report) -> None:  # noqa: ANN001
+    state = "ok" if report.ok else f"damaged ({len(report.problems)} problem(s) found)"
+    typer.echo(f"{report.memory}: {state}")
+    for problem in report.problems[:5]:
+        typer.echo(f"  {problem}")
+    typer.echo("readable rows: " + ", ".join(f"{t} {'unreadable' if n is None else n}" for t, n in report.rows.items()))
+    if report.repaired:
+        typer.echo(f"copied into {report.repaired}: " + ", ".join(f"{t} {n}" for t, n in report.copied.items()))
+        typer.echo(f"next: `ari memory induce --memory {report.repaired}` re-learns the methodologies from the traces; "
+                   f"then replace {report.memory} with it")
+
+
+@app.command()
 def induce(
     memory: MemoryOption = None,
     clusters: ClustersOption = 10,
@@ -198,39 +244,35 @@ def learn(
     ] = None,
     search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
     clusters: ClustersOption = 10,
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", min=1, help="Processes answering and searching (default: one per core).")
+    ] = None,
     db: DbOption = None,
     memory: MemoryOption = None,
     decider: DeciderOption = "offline",
     json_out: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Answer labelled questions with the agent, record the labelled traces, then cluster and induce."""
+    """Answer labelled questions with the agent, record the labelled traces, then cluster and induce.
+
+    Each question is recorded once per settings: an interrupted run resumes, a repeated one adds nothing."""
     from ari.api import resolve_db, resolve_memory
     from ari.base.config import AgentConfig
-    from memory import Memory
-    from memory.learn import learn_from_dataset
-    from tkg_store.store import TKGStore
 
     items = _load_questions(dataset, split, data_dir, questions, limit, shard)
     path = resolve_db(db)
     target = memory or resolve_memory(None, path) or str(path.with_name(path.name + ".memory.sqlite"))
     try:
-        from agents.agent import Agent
+        from agents.learning import LearnSettings, learn as learn_memory
     except ImportError as exc:
         raise AriError(f"the agent is not available in this build ({exc})") from None
-    config = AgentConfig.from_env(decider=decider)
-    with TKGStore.open(path) as store, Memory.open(target, create=True) as mem:
-        agent = Agent(store, mem, config)
-        report = learn_from_dataset(
-            mem,
-            agent.ask,
-            items,
-            dataset=dataset if questions is None else str(questions),
-            split=split,
-            search_programs=_search_hook(agent) if search else None,
-            n_clusters=clusters,
-            quiet=quiet,
-        )
+    report = learn_memory(
+        path, target, items,
+        settings=LearnSettings(attempt=True, search=search),
+        config=AgentConfig.from_env(decider=decider),
+        dataset=dataset if questions is None else str(questions),
+        split=split, workers=workers, n_clusters=clusters, quiet=quiet,
+    )
     _print_learnt(report.to_dict(), json_out)
 
 
@@ -256,28 +298,6 @@ def _load_questions(
     from benchmarks.selection import stratified_sample
 
     return stratified_sample(loaded, limit, seed=0)  # every question type, in proportion
-
-
-def _search_hook(agent):  # noqa: ANN001, ANN202
-    """The agent's offline program search as `search_programs(gold) -> list[Trace]`."""
-    try:
-        from agents.explore import search_programs
-    except ImportError as exc:
-        raise AriError(f"program search is not available in this build ({exc})") from None
-    from memory.labels import hit
-
-    def search(gold):  # noqa: ANN001, ANN202
-        analysis = agent.analyzer.analyze_batch([gold.text])[0]
-        config = agent.config
-        found = search_programs(
-            agent.store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type),
-            max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
-        )
-        # every correct program, and the best-bound failing ones as negative examples
-        correct = [t for t in found if t.outcome == "correct"]
-        return correct + [t for t in found if t.outcome != "correct"][: config.search.wrong_traces_kept]
-
-    return search
 
 
 def _print_learnt(data: dict, json_out: bool) -> None:

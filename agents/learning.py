@@ -1,0 +1,190 @@
+"""Learning a memory from labelled questions with the agent and the program search, in processes.
+
+`learn` is what `ari memory learn` and the learning scripts call. Each worker process opens the
+store (read-only) and the memory (read-only, for the agent's guidance) itself, answers a batch of
+questions with the agent in one `ask_many` call, runs the bounded program search on each from the
+agent's own question analysis, and labels every trace against the gold answers. The parent is the
+only writer: `memory.learn.learn_from_dataset` records each question once per settings as the
+batches come back, then clusters and induces.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ari.base.config import AgentConfig, SearchConfig
+from memory.api import Memory
+from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
+from memory.trace import Trace
+
+BATCH_SIZE = 64  # questions per ask_many call and per task sent to a worker
+
+
+@dataclass(frozen=True)
+class LearnSettings:
+    """What decides which traces a question leaves; `key()` is stored with each learnt question,
+    so a run repeated with the same settings records nothing twice."""
+
+    attempt: bool = True  # record the agent's own answer (with the configured decider)
+    search: bool = False  # also record what the bounded program search finds
+    wrong_per_question: int = SearchConfig.wrong_traces_kept  # failing search programs kept per question
+
+    def key(self, config: AgentConfig) -> str:
+        parts = [f"agent={config.decider}", f"max_steps={config.max_steps}"] if self.attempt else []
+        if self.search:
+            parts += [f"search_steps={config.max_steps}", f"wrong={self.wrong_per_question}"]
+        return ";".join(parts)
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def learn(
+    db: str | Path,
+    memory: str,
+    questions: Sequence[Any],
+    *,
+    settings: LearnSettings,
+    config: AgentConfig | None = None,
+    dataset: str | None = None,
+    split: str | None = None,
+    workers: int | None = None,
+    n_clusters: int = 10,
+    cluster: bool = True,
+    quiet: bool = False,
+) -> LearnReport:
+    """Learn `memory` (a path or URL, created when missing) from labelled `questions` over the
+    store at `db`: record each question's traces once, then cluster and induce (`cluster=True`)."""
+    config = config or AgentConfig.from_env()
+    workers = workers or default_workers()
+    with Memory.open(memory, create=True) as mem:
+        job = _Job(str(db), memory, config, settings)
+        solve = _in_processes(job, workers) if workers > 1 else _in_this_process(job)
+        return learn_from_dataset(
+            mem, questions, solve, settings=settings.key(config), dataset=dataset, split=split,
+            n_clusters=n_clusters, cluster=cluster, quiet=quiet,
+        )
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What a worker needs to build its learner (picklable: it crosses into spawned processes)."""
+
+    db: str
+    memory: str
+    config: AgentConfig
+    settings: LearnSettings
+
+
+class _Learner:
+    """One process's agent over its own store connection, memory reader and embedder."""
+
+    def __init__(self, job: _Job) -> None:
+        from agents.agent import Agent
+        from tkg_store.store import TKGStore
+
+        self.settings = job.settings
+        self.store = TKGStore.open(job.db)
+        self.memory = Memory.open(job.memory, create=False, read_only=True)  # guidance only
+        self.agent = Agent(self.store, self.memory, job.config)
+
+    def solve(self, batch: list[GoldQuestion]) -> list[Solved]:
+        try:
+            results = self.agent.ask_many([g.text for g in batch])
+        except Exception:  # something in the batch breaks the batched analysis: one at a time
+            return [solved for gold in batch for solved in self._one_by_one(gold)]
+        return [self._solved(gold, result) for gold, result in zip(batch, results, strict=True)]
+
+    def _one_by_one(self, gold: GoldQuestion) -> list[Solved]:
+        try:
+            [result] = self.agent.ask_many([gold.text])
+        except Exception as exc:
+            return [Solved(gold, error=f"{type(exc).__name__}: {exc}")]
+        return [self._solved(gold, result)]
+
+    def _solved(self, gold: GoldQuestion, result: Any) -> Solved:
+        try:
+            attempt = labelled(result, gold) if self.settings.attempt else None
+            found = self._search(gold, result.analysis) if self.settings.search else []
+        except Exception as exc:  # one question's failure is its own, never the batch's
+            return Solved(gold, error=f"{type(exc).__name__}: {exc}")
+        return Solved(gold, attempt, found)
+
+    def _search(self, gold: GoldQuestion, analysis: Any) -> list[Trace]:
+        from agents.explore import search_programs
+        from memory.labels import hit
+
+        if analysis is None:
+            analysis = self.agent.analyzer.analyze_batch([gold.text])[0]
+        config = self.agent.config
+        found = search_programs(
+            self.store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type, gold.time_level),
+            max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
+        )
+        # every correct program, and the best-bound failing ones as negative examples
+        correct = [t for t in found if t.outcome == "correct"]
+        wrong = [t for t in found if t.outcome != "correct"][: self.settings.wrong_per_question]
+        return [labelled(t, gold) for t in correct + wrong]
+
+    def close(self) -> None:
+        self.memory.close()
+        self.store.close()
+
+
+def _batches(questions: list[GoldQuestion]) -> list[list[GoldQuestion]]:
+    return [questions[i : i + BATCH_SIZE] for i in range(0, len(questions), BATCH_SIZE)]
+
+
+def _in_this_process(job: _Job):  # noqa: ANN202
+    def solve(questions: list[GoldQuestion]) -> Iterator[Solved]:
+        learner = _Learner(job)
+        try:
+            for batch in _batches(questions):
+                yield from learner.solve(batch)
+        finally:
+            learner.close()
+
+    return solve
+
+
+def _in_processes(job: _Job, workers: int):  # noqa: ANN202
+    def solve(questions: list[GoldQuestion]) -> Iterator[Solved]:
+        batches = _batches(questions)
+        context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
+        threads = max(1, default_workers() // workers)
+        with context.Pool(min(workers, len(batches)), initializer=_init_worker, initargs=(job, threads)) as pool:
+            for solved in pool.imap_unordered(_solve_in_worker, batches):
+                yield from solved
+            # leaving the block terminates the workers, also when the caller stops early (Ctrl-C)
+
+    return solve
+
+
+_WORKER: _Learner | None = None
+
+
+def _init_worker(job: _Job, threads: int) -> None:
+    """Build this process's learner once; numeric libraries get their share of the cores only.
+    Ctrl-C is the parent's to handle: it stops the pool, and what was recorded stays."""
+    global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(variable, str(threads))
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    _WORKER = _Learner(job)
+
+
+def _solve_in_worker(batch: list[GoldQuestion]) -> list[Solved]:
+    assert _WORKER is not None, "worker not initialised"
+    return _WORKER.solve(batch)
