@@ -1,0 +1,99 @@
+"""ICEWS sector roles: how well a phrase ("finance ministry", "MP", "citizens") names a sector role
+("Treasury/Finance Ministry") of names such as `Treasury/Finance_Ministry_(Japan)`.
+
+Not to be confused with the E1/E2 slots of abstract programs (`agents.roles`).
+
+Two signals: word overlap after light stemming and a few general-English equivalences (defence /
+defense, MP / member of parliament), and embedding similarity for the paraphrases overlap cannot see.
+The linker only compares a phrase with the roles its qualifier actually has (a few dozen), so a
+modest similarity is already decisive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ari.base.text import normalize_name, stem
+
+_FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "and", "for", "s", "in", "on", "to"})
+
+# General-English equivalences (spelling variants, abbreviations, plural forms the stemmer misses).
+_EQUIVALENT = {
+    "defence": "defense", "ministery": "ministry", "department": "ministry", "dept": "ministry",
+    "mp": "member parliament", "mps": "member parliament", "parliamentarian": "member parliament",
+    "pm": "head government", "premier": "head government", "lawmakers": "lawmaker", "legislator": "lawmaker",
+    "legislators": "lawmaker", "judges": "judge", "men": "men", "women": "women", "children": "children",
+    "people": "population", "citizenry": "citizen", "nationals": "citizen",
+    "army": "military", "cops": "police", "policemen": "police", "policeman": "police",
+    "officials": "official", "authorities": "official", "authority": "official", "govt": "government",
+    "treasury": "finance", "financial": "finance",
+    "interior": "domestic", "home": "domestic", "journalist": "media", "journalists": "media",
+    "reporter": "media", "reporters": "media", "press": "media", "businessman": "businessperson",
+    "businessmen": "businessperson", "businesspeople": "businessperson", "attorney": "lawyer",
+    "attorneys": "lawyer", "lawyers": "lawyer", "troops": "military", "soldiers": "military personnel",
+    "soldier": "military personnel", "navy": "naval", "diplomat": "envoy", "ambassador": "envoy",
+    "legislative": "legislature", "parliament": "legislature", "leader": "head government",
+    "leaders": "head government", "migrant": "immigrant", "migrants": "immigrant",
+}  # fmt: skip
+
+
+def role_vocabulary(role_texts) -> frozenset[str]:
+    """Every content word of every role name, and every word with a listed equivalent: the words a role phrase is made of."""
+    words: set[str] = set()
+    for text in role_texts:
+        words |= content_words(text)
+    for word, meaning in _EQUIVALENT.items():
+        words.add(stem(word))
+        words.update(stem(w) for w in meaning.split())
+    for phrase, meaning in _PHRASES.items():
+        words.update(stem(w) for w in phrase.split() if w not in _FUNCTION_WORDS)
+        words.update(stem(w) for w in meaning.split())
+    return frozenset(words)
+
+
+# Multi-word paraphrases of role names, applied before the word-level equivalences.
+_PHRASES = {
+    "prime minister": "head government", "head of state": "head government", "foreign minister": "foreign affairs",
+    "foreign ministry": "foreign affairs", "member of parliament": "member parliament",
+    "armed forces": "military", "military forces": "military", "police force": "police", "security forces": "police",
+}  # fmt: skip
+
+
+def content_words(text: str) -> frozenset[str]:
+    words: list[str] = []
+    folded = f" {normalize_name(text)} "
+    for phrase, meaning in _PHRASES.items():
+        folded = folded.replace(f" {phrase} ", f" {meaning} ")
+    for word in folded.split():
+        if word in _FUNCTION_WORDS:
+            continue
+        words.extend(stem(w) for w in _EQUIVALENT.get(word, word).split())
+    return frozenset(words)
+
+
+def overlap_score(phrase_words: frozenset[str], role_words: frozenset[str]) -> float:
+    """Dice coefficient of the content words (1.0: the same words)."""
+    if not phrase_words or not role_words:
+        return 0.0
+    shared = len(phrase_words & role_words)
+    return 2.0 * shared / (len(phrase_words) + len(role_words))
+
+
+def role_scores(
+    phrase: str,
+    roles: list[tuple[str, frozenset[str], int]],
+    phrase_vector: np.ndarray | None,
+    role_matrix: np.ndarray | None,
+) -> list[float]:
+    """Score `phrase` against each (role text, role words, role vector row); in [0, 1]."""
+    words = content_words(phrase)
+    scores = []
+    sims = None
+    if phrase_vector is not None and role_matrix is not None and roles:
+        rows = np.array([row for _, _, row in roles])
+        sims = role_matrix[rows] @ phrase_vector
+    for k, (_, role_words, _) in enumerate(roles):
+        lexical = overlap_score(words, role_words)
+        semantic = float(sims[k]) if sims is not None else 0.0
+        scores.append(max(lexical, 0.5 * (lexical + semantic), semantic * 0.95))
+    return scores
