@@ -8,13 +8,24 @@ question costs a few milliseconds. `analyze_batch` embeds all questions' phrases
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
+from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
 from agents.analysis.graph import fact_graph
-from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
-from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
+from agents.analysis.question_type import (
+    classify,
+    distinct_entities,
+    in_role_order,
+    mask,
+)
+from agents.analysis.relations import (
+    RelationLexicon,
+    RelationLinker,
+    bundled_lexicon_path,
+    predicate_text,
+)
+from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import find_times
 from agents.analysis.types import QuestionAnalysis
 from ari.base.embedding import Embedder
@@ -60,7 +71,12 @@ class QuestionAnalyzer:
         # with a lexicon, relation-name similarity adds nothing measurable (benchmarks/results/linking_bench.md)
         # and costs an embedding per question; without one it is the only relation signal
         use_vectors = embedder is not None and (relation_embeddings or lexicon is None)
-        self.relation_linker = RelationLinker(store, self.graph, embedder if use_vectors else None, lexicon)
+        synonyms = None
+        if lexicon is not None and embedder is not None:
+            synonyms = SynonymMap({g: sum(row.values()) for g, row in lexicon.counts.items() if " " not in g}, embedder)
+        self.relation_linker = RelationLinker(
+            store, self.graph, embedder if use_vectors else None, lexicon, synonyms=synonyms
+        )
         self.max_relations = max_relations
         self.kg_range = store.time_range()
 
@@ -72,6 +88,7 @@ class QuestionAnalyzer:
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
         for question, ts, mentions in zip(questions, times, entities):
+            resolve_by_facts([m for m in mentions if m.candidates], self.graph)
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)

@@ -13,16 +13,19 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from agents.analysis.graph import FactGraph
-from agents.analysis.roles import content_words, overlap_score
+from agents.analysis.sectors import content_words, overlap_score
+from agents.analysis.synonyms import SynonymMap, content_word
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
+from ari.base.text import share_a_word
 from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore
 
@@ -121,7 +124,7 @@ class RelationLexicon:
         Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> "RelationLexicon":
+    def load(cls, path: str | Path) -> RelationLexicon:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
@@ -148,15 +151,27 @@ class RelationLinker:
         embedder: Embedder | None = None,
         lexicon: RelationLexicon | None = None,
         lexicon_weight: float = 0.8,
+        synonyms: SynonymMap | None = None,
     ) -> None:
         self.store = store
         self.graph = graph
         self.embedder = embedder
         self.lexicon = lexicon
         self.lexicon_weight = lexicon_weight
+        self.synonyms = synonyms
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
+
+    def grams(self, masked: str) -> list[str]:
+        """The question's n-grams, plus, for each word the lexicon never saw, the known word closest
+        to it (agents.analysis.synonyms: "slammed" also counts as "criticised")."""
+        grams = predicate_ngrams(masked)
+        if self.synonyms is None or self.lexicon is None:
+            return grams
+        counts = self.lexicon.counts
+        found = [self.synonyms(g) for g in grams if " " not in g and g not in counts and content_word(g)]
+        return grams + [w for w in found if w is not None]
 
     def connected(self, mentions: list[list[str]], per_mention: int = 3) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate."""
@@ -188,16 +203,16 @@ class RelationLinker:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
         relation_words = self._relation_words
         words = content_words(predicate_text(masked))
-        if any(_share_a_word(words, relation_words.get(r, frozenset())) for r in linking):
+        if any(share_a_word(words, relation_words.get(r, frozenset())) for r in linking):
             return None  # checked first: it settles most questions without the posterior
         if self.lexicon is not None:
-            asked = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations)
+            asked = self.lexicon.posterior(self.grams(masked), self.all_relations)
         else:
             asked = {r: overlap_score(words, relation_words[r]) for r in self.all_relations}
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < ASKED_CONFIDENCE or not _share_a_word(words, relation_words.get(relation, frozenset())):
+        if confidence < ASKED_CONFIDENCE or not share_a_word(words, relation_words.get(relation, frozenset())):
             return None
         if any(asked.get(r, 0.0) >= LINK_SHARE * confidence for r in linking):
             return None
@@ -207,7 +222,7 @@ class RelationLinker:
         """Candidates ranked best first with a score in [0, 1]."""
         if not candidates:
             return []
-        posterior = self.lexicon.posterior(predicate_ngrams(masked), candidates) if self.lexicon else None
+        posterior = self.lexicon.posterior(self.grams(masked), candidates) if self.lexicon else None
         if question_vector is not None and self._vectors is not None:
             rows = [self._vectors.relation_row[r] for r in candidates]
             sims = self._vectors.relation_matrix[rows] @ question_vector
@@ -227,17 +242,10 @@ class RelationLinker:
         return [(r, round(s, 4)) for r, s in ranked]
 
 
-def _share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
-    """Whether two word sets share a word of four letters or more, by its first five letters
-    ("criticised" / "criticize", "visited" / "visit")."""
-    prefixes = {w[:5] for w in words if len(w) >= 4}
-    return any(w[:5] in prefixes for w in others if len(w) >= 4)
-
-
 def learn_relation_lexicon(
     store: TKGStore,
     questions: list[dict],
-    analyzer: "QuestionAnalyzer",
+    analyzer: QuestionAnalyzer,
     batch_size: int = 512,
     min_count: float = 1.0,
 ) -> RelationLexicon:
