@@ -27,6 +27,7 @@ from benchmarks.loaders.multitq import MultiTQLoader, parse_record
 from benchmarks.loaders.types import Question
 from benchmarks.plan import default_data_dir
 from benchmarks.runner import git_commit, make_record
+from benchmarks.selection import stratified_sample, take_shard
 from benchmarks.solver import AgentSolverFactory
 
 PARAPHRASES = Path(__file__).parent / "data" / "multitq_paraphrases.json"
@@ -116,6 +117,29 @@ def markdown(summary: dict, config: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def template_check(args: argparse.Namespace) -> int:
+    """MultiTQ dev template questions (the fixed sample of issue 13) through the same agent as the paraphrases."""
+    questions = take_shard(stratified_sample(MultiTQLoader().load(Path(args.dev)).questions, args.template_sample, 0), (1, 2))
+    for question in questions:
+        question.extra = {"style": "original", "source_quid": question.qid}
+    records, seconds = answer_all(questions, AgentSolverFactory(args.db, args.memory))
+    table = summarise(records)["table"]
+    result = {
+        "config": {"git_commit": git_commit(), "sample": args.template_sample, "seed": 0, "shard": "1/2",
+                   "questions": len(records), "questions_per_second": len(records) / seconds if seconds else 0.0,
+                   "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON")},
+        "hits_at_1": {k.replace("original", "all", 1) if k == "original" else k.split("/")[1]: v for k, v in table.items()},
+    }
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "template_check.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    with gzip.open(out / "template_check.jsonl.gz", "wt", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True)
@@ -124,7 +148,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paraphrases", default=str(PARAPHRASES))
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--styles", default=",".join(STYLES), help="comma-separated styles to run (quick checks)")
+    parser.add_argument(
+        "--template-sample", type=int, default=0,
+        help="instead: the template check, N dev questions (stratified, seed 0) then shard 1/2, Hits@1 per qtype",
+    )
     args = parser.parse_args(argv)
+    if args.template_sample:
+        return template_check(args)
 
     originals, rewritten = load_sets(Path(args.paraphrases), Path(args.dev))
     styles = set(args.styles.split(","))

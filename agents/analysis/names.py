@@ -163,7 +163,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
                 found.setdefault(key, []).append((name, rule))
     people = {name for entries in found.values() for name, _ in entries}
     for key, names in tables.acronyms.items():
-        found.setdefault(key, []).extend((name, ACRONYM) for name in names if name not in people)
+        # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
+        found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
     for key, entries in found.items():
         if not entries or key in tables.by_key or key in tables.qualifier_keys:
             continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
