@@ -119,13 +119,14 @@ def markdown(summary: dict, config: dict) -> str:
 
 def template_check(args: argparse.Namespace) -> int:
     """MultiTQ dev template questions (the fixed sample of issue 13) through the same agent as the paraphrases."""
+    commit = git_commit()
     questions = take_shard(stratified_sample(MultiTQLoader().load(Path(args.dev)).questions, args.template_sample, 0), (1, 2))
     for question in questions:
         question.extra = {"style": "original", "source_quid": question.qid}
     records, seconds = answer_all(questions, AgentSolverFactory(args.db, args.memory))
     table = summarise(records)["table"]
     result = {
-        "config": {"git_commit": git_commit(), "sample": args.template_sample, "seed": 0, "shard": "1/2",
+        "config": {"git_commit": commit, "sample": args.template_sample, "seed": 0, "shard": "1/2",
                    "questions": len(records), "questions_per_second": len(records) / seconds if seconds else 0.0,
                    "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON")},
         "hits_at_1": {k.replace("original", "all", 1) if k == "original" else k.split("/")[1]: v for k, v in table.items()},
@@ -160,10 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     styles = set(args.styles.split(","))
     rewritten = [q for q in rewritten if q.extra["style"] in styles]
     factory = AgentSolverFactory(args.db, args.memory)
+    commit = git_commit()  # read before answering: the code that runs
     records, seconds = answer_all(originals + rewritten, factory)
     summary = summarise(records)
     config = {
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "db": args.db,
         "memory": args.memory,
         "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON"),
