@@ -94,9 +94,11 @@ def markdown(summary: dict, config: dict) -> str:
     lines = [
         "# Paraphrase benchmark (issue 13)",
         "",
-        f"Code at {config['git_commit']}; store {config['db']}; memory {config['memory']}; "
-        f"lexicon {config['relation_lexicon']}. {config['questions_per_second']:.1f} questions/s in one "
-        "process on a shared 2-core machine (inflated by other jobs; not a throughput measurement).",
+        (
+            f"Code at {config['git_commit']}; store {config['db']}; memory {config['memory']}; "
+            f"lexicon {config['relation_lexicon']}. {config['questions_per_second']:.1f} questions/s in one "
+            "process on a shared 2-core machine (inflated by other jobs; not a throughput measurement)."
+        ),
         "",
         "Hits@1 (ratio to the originals in brackets):",
         "",
