@@ -1,10 +1,21 @@
-"""Cheap lexical signals for filtering, where sentence embeddings are weak.
+"""The one lexicon of temporal cue words, and cheap lexical signals for filtering.
+
+Question typing (`agents.analysis.question_type`) and action filtering read the same cue table,
+so "prior to", "ahead of" or "once X had" mean "before"/"after" everywhere. The phrases are general
+English ways of saying each relation in time, not words read off evaluation questions:
+
+- before: before, prior to, earlier than, preceding, ahead of, until / till, up to, by the time;
+- after: after, following, later than, subsequent to, since, once (a clause "once X had ..."),
+  in the wake of;
+- first: first, earliest, initially, originally, the soonest; last: last, latest, most recent(ly),
+  final(ly);
+- same: the same day / date / month / year / time; between: between ... and, from ... to/until.
 
 A MiniLM embedding of a whole question barely moves with the single word "before" or "first",
 and ranks relations by topic rather than by the verb ("visited" is closer to granting
 diplomatic recognition than to making a visit). Two word-level signals correct that: which
 template kinds the question's cue words ask for, and how many of a relation's content words
-(crudely stemmed) the question contains.
+(stemmed, `ari.base.text.stem`) the question contains.
 """
 
 from __future__ import annotations
@@ -12,23 +23,64 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_CUES: dict[str, re.Pattern[str]] = {
-    "getBefore": re.compile(r"\b(before|prior to|earlier than|preceding)\b"),
-    "getAfter": re.compile(r"\b(after|later than|following|since)\b"),
-    "getFirst": re.compile(r"\b(first|earliest|initially)\b"),
-    "getLast": re.compile(r"\b(last|latest|most recent(ly)?|final(ly)?)\b"),
-    "getBetween": re.compile(r"\b(between|from \S+ (to|until|till))\b"),
-    "join": re.compile(r"\bsame (day|date|month|year|time)\b|\bat the same time\b"),
-    "getTime": re.compile(r"^\s*when\b|\b(what|which) (date|day|month|year|time)\b|\bin which (year|month)\b"),
+from ari.base.text import content_stems, stem
+
+_BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|until|till|up\s+to|by\s+the\s+time"
+_AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of"
+BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
+AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
+# a cue right before a mention points at it: "before X", "prior to the X", "the same month as X"
+POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:the\s+)?$", re.IGNORECASE)
+FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest)\b", re.IGNORECASE)
+LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
+SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
+BETWEEN = re.compile(r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b", re.IGNORECASE)
+ASKS_TIME = re.compile(
+    r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|time)\b|\bin\s+which\s+(?:year|month)\b", re.IGNORECASE
+)
+
+# Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.
+CUE_WORDS = frozenset(
+    "before prior earlier preceding ahead until till after following later subsequent subsequently since once "
+    "wake first earliest initially originally soonest last latest recent recently final finally same between".split()
+)
+
+# cue -> the template kinds that answer it
+_TEMPLATES = {
+    "before": "getBefore",
+    "after": "getAfter",
+    "first": "getFirst",
+    "last": "getLast",
+    "between": "getBetween",
+    "same": "join",
+    "asks_time": "getTime",
 }
 
-_STOP = frozenset("a an and as at by for from in into of on or such the to with its their".split())
+
+def same_granularity(text: str) -> str | None:
+    """"day" | "month" | "year" for "the same day/date/time", "month", "year" as ...; None without one."""
+    match = SAME.search(text)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return {"date": "day", "time": "day"}.get(word, word)
+
+
+def temporal_cues(text: str) -> list[str]:
+    """The cues of a text in a fixed order: same, between, before, after, first, last."""
+    found = ["same"] if SAME.search(text) else []
+    for name, pattern in (("between", BETWEEN), ("before", BEFORE), ("after", AFTER), ("first", FIRST), ("last", LAST)):
+        if pattern.search(text):
+            found.append(name)
+    return found
 
 
 def question_cues(question: str) -> frozenset[str]:
-    """The template kinds the question's wording asks for (see `_CUES`)."""
-    text = question.lower()
-    return frozenset(name for name, pattern in _CUES.items() if pattern.search(text))
+    """The template kinds the question's wording asks for (see `_TEMPLATES`)."""
+    cues = set(temporal_cues(question))
+    if ASKS_TIME.search(question):
+        cues.add("asks_time")
+    return frozenset(_TEMPLATES[c] for c in cues)
 
 
 def cue_matches(template: str, time_kind: str, cues: frozenset[str]) -> bool:
@@ -38,20 +90,20 @@ def cue_matches(template: str, time_kind: str, cues: frozenset[str]) -> bool:
     return template in cues
 
 
-def _stem(word: str) -> str:
-    return word[:5]
-
-
-@lru_cache(maxsize=4096)
-def content_stems(text: str) -> frozenset[str]:
-    """Crude stems of a text's content words ("negotiation" and "negotiate" share "negot")."""
-    words = re.findall(r"[a-z]+", text.lower())
-    return frozenset(_stem(w) for w in words if w not in _STOP and len(w) > 2)
-
-
 def word_overlap(question_stems: frozenset[str], relation_text: str) -> float:
     """Share of the relation's content words that the question contains (0..1)."""
-    stems = content_stems(relation_text)
+    stems = _relation_stems(relation_text)
     if not stems:
         return 0.0
     return len(stems & question_stems) / len(stems)
+
+
+@lru_cache(maxsize=4096)
+def _relation_stems(text: str) -> frozenset[str]:
+    return content_stems(text)
+
+
+__all__ = [
+    "AFTER", "ASKS_TIME", "BEFORE", "BETWEEN", "CUE_WORDS", "FIRST", "LAST", "POINTS_AT_NEXT", "SAME",
+    "content_stems", "cue_matches", "question_cues", "same_granularity", "stem", "temporal_cues", "word_overlap",
+]  # fmt: skip

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import TypeVar
 
 from actions.templates import TEMPLATES, Action, source_of
 from ari.base.errors import AriError
+from ari.base.text import fold
 
 EXPECTED_FORMAT = (
     "Action: templateName(arguments) with one of the offered candidates, e.g. "
@@ -77,9 +77,7 @@ def fold_arguments(text: str, previous_step: int | None = None) -> str:
     """Arguments folded for comparison: `{entities}` -> `#k`, accents and punctuation to spaces."""
     if previous_step is not None:
         text = _PREVIOUS.sub(f"#{previous_step}", text)
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-    cleaned = "".join(c if c.isalnum() or c in "#-" else " " for c in stripped)
+    cleaned = "".join(c if c.isalnum() or c in "#-" else " " for c in fold(text))
     return " ".join(cleaned.split())
 
 

@@ -12,7 +12,6 @@ ever reaches DuckDB as a bound parameter.
 from __future__ import annotations
 
 import gc
-import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
@@ -22,6 +21,7 @@ from typing import TypeVar
 import duckdb
 
 from ari.base.errors import StoreError
+from ari.base.text import normalize_name
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number
 from tkg_store.memo import Memo
 from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION
@@ -49,14 +49,6 @@ class Neighbour:
     neighbour: str
     direction: str  # "out": entity is the head; "in": entity is the tail
     count: int
-
-
-def normalize_name(text: str) -> str:
-    """Fold a name for matching: accents removed, underscores/punctuation to spaces, lower case."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    cleaned = "".join(c if c.isalnum() else " " for c in stripped.lower())
-    return " ".join(cleaned.split())
 
 
 def display_name(name: str) -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.times import read_times
+from agents.analysis.synonyms import SynonymMap
 from agents.analysis.types import QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
@@ -75,7 +77,14 @@ class QuestionAnalyzer:
     def relation_linker(self) -> RelationLinker:
         embedder, lexicon = self._relation_embedder, self.lexicon
         key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
-        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge))
+        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms()))
+
+    def _synonyms(self) -> SynonymMap | None:
+        """Unseen verbs mapped to the lexicon's words (`agents.analysis.synonyms`); needs both."""
+        lexicon, embedder = self.lexicon, self.embedder
+        if lexicon is None or embedder is None:
+            return None
+        return SynonymMap({g: sum(row.values()) for g, row in lexicon.counts.items() if " " not in g}, embedder)
 
     @property
     def kg_range(self) -> TimeSpan | None:
@@ -90,6 +99,7 @@ class QuestionAnalyzer:
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
         for question, ts, mentions, (_, unreadable) in zip(questions, times, entities, readings):
+            resolve_by_facts([m for m in mentions if m.candidates], self.store)
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)

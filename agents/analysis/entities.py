@@ -1,11 +1,14 @@
 """Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
 
-Four sources of candidate mentions, resolved longest-good-match first:
-1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded);
-2. role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
+Five sources of candidate mentions, resolved longest-good-match first:
+1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded),
+   and, where no name matches, the names people use instead (surnames, first + last, acronyms:
+   `agents.analysis.aliases`), in any case but never a general-English word written in lower case;
+2. sector-role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
    ("the Japanese Ministry of Finance", "the citizens of Belgium") scored against that qualifier's roles;
 3. for name-like spans left over, entities containing all of the span's words ("Keng Yaik");
-4. embedding similarity of those spans with every entity name (FAISS), above a floor.
+4. names spelt almost alike (rapidfuzz edit-distance ratio, "Musharaf");
+5. embedding similarity of those spans with every entity name (FAISS), above a floor.
 A span that none of these links closely enough is returned with no candidates: never a random guess.
 """
 
@@ -14,10 +17,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
-from agents.analysis.names import NameTables, Token, accepts_case, build_name_tables, key_prefixes, ngram_key, tokenize
+from actions.cues import CUE_WORDS
+from agents.analysis.names import (
+    NameTables,
+    Token,
+    accepts_case,
+    build_name_tables,
+    key_prefixes,
+    ngram_key,
+    tokenize,
+)
+from agents.analysis.sectors import (
+    content_words,
+    overlap_score,
+    role_scores,
+    role_vocabulary,
+)
 from agents.analysis.times import find_times
-from agents.analysis.roles import content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder
@@ -28,17 +46,14 @@ from tkg_store.store import TKGStore, normalize_name
 
 # Words that end a role phrase: verbs' auxiliaries, prepositions that start a new constituent, question words.
 _PHRASE_BREAK = frozenset(
-    "did does do was were is are be been has have had would will could can should may might to in on at with "
-    "after before by from about first last who whom whose which what when that this these those than as "
-    "during since until into towards toward against over 's".split()
+    ["did", "does", "do", "was", "were", "is", "are", "be", "been", "has", "have", "had", "would", "will", "could", "can", "should", "may", "might", "to", "in", "on", "at", "with", "after", "before", "by", "from", "about", "first", "last", "who", "whom", "whose", "which", "what", "when", "that", "this", "these", "those", "than", "as", "during", "since", "until", "into", "towards", "toward", "against", "over", "'s"]
 ) | frozenset("?,;:()")
 _DETERMINERS = frozenset({"the", "a", "an"})
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
 _NOT_NAMES = frozenset(
-    "who whom whose which what when where why how in on at after before with to did does do was were is are "
-    "could can would will the a an from by during since until for and or of first last same".split()
+    ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same"]
 )
 
 
@@ -47,7 +62,8 @@ class _Candidate:
     start: int  # token index
     end: int
     entities: list[tuple[str, float]]
-    kind: str  # exact | role | qualifier | fuzzy | unlinked
+    kind: str  # exact | alias | role | qualifier | fuzzy | unlinked
+    why: str = ""  # how the span was read (alias rule, role phrase...), for the trace
 
     @property
     def score(self) -> float:
@@ -57,12 +73,15 @@ class _Candidate:
 class EntityLinker:
     """Links entity mentions of questions against one store. Build once per store; reuse for every question."""
 
-    def __init__(self, store: TKGStore, embedder: Embedder | None = None, config: LinkingConfig = LinkingConfig()) -> None:
+    def __init__(
+        self, store: TKGStore, embedder: Embedder | None = None, config: LinkingConfig = LinkingConfig(), fuzzy: bool = True
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.config = config
+        self.fuzzy = fuzzy
         self.tables: NameTables = build_name_tables(store)
-        self._name_prefixes = key_prefixes(self.tables.by_key)
+        self._name_prefixes = key_prefixes(self.tables.by_key) | key_prefixes(self.tables.aliases)
         self._qualifier_prefixes = key_prefixes(self.tables.qualifier_keys)
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
         role_texts: dict[str, int] = {}
@@ -78,6 +97,7 @@ class EntityLinker:
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
         self._vector_cache: dict[str, np.ndarray] = {}
+        self._fuzzy_keys: list[str] | None = None
         if embedder is not None:
             self._role_matrix = text_vectors(store, embedder, "roles", list(role_texts)) if role_texts else None
             vectors = name_vectors(store, embedder)
@@ -111,7 +131,7 @@ class EntityLinker:
         for n, _, runs in pending:
             for c in runs:
                 text = questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-                lexical[(n, c.start)] = self._contained(text)
+                lexical[(n, c.start)] = self._contained(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
         self._embed_missing(
             [
@@ -144,15 +164,13 @@ class EntityLinker:
                 if not tokens[j - 1].key or tokens[j - 1].key == "'s":
                     continue  # a mention never ends on punctuation or a possessive
                 key = ngram_key(text, tokens, i, j)
-                if key not in self._name_prefixes and not (j == i + 1 and key in self.tables.acronyms):
+                if key not in self._name_prefixes:
                     break
                 names = self.tables.by_key.get(key)
-                if not names and j == i + 1 and tokens[i].text.isupper() and len(tokens[i].text) >= 3:
-                    expansions = self.tables.acronyms.get(key, [])[:self.config.max_candidates]
-                    if expansions:
-                        found.append(_Candidate(i, j, [(name, 0.8) for name in expansions], "acronym"))
-                    continue
                 if not names:
+                    alias = self._alias(text, tokens, i, j, key)
+                    if alias is not None:
+                        found.append(alias)
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
                 if surface.islower() and j - i == 1 and len(surface) < 4:
@@ -162,6 +180,34 @@ class EntityLinker:
                 score = 1.0 if any(self.store.display(n) == surface for n in names) else 0.97
                 found.append(_Candidate(i, j, [(name, score) for name in names], "exact"))
         return found
+
+    def _alias(self, text: str, tokens: list[Token], i: int, j: int, key: str) -> _Candidate | None:
+        """A surname, first-and-last name or acronym (agents.analysis.aliases), in any case.
+
+        A one-word alias written in lower case must not be a word of general English (the KG's own
+        relation and sector vocabulary, the cue lexicon, function words): "meet" is no surname. Two or
+        three lower-case letters stand for an acronym only after "the" ("the eu", "the imf")."""
+        entries = self.tables.aliases.get(key)
+        if not entries:
+            return None
+        surface = text[tokens[i].start : tokens[j - 1].end]
+        if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
+            return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
+        if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
+            return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel": a title is a common word)
+        if j - i == 1:
+            word = tokens[i].key
+            general = word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
+            if surface.isupper() and len(surface) >= 2:
+                pass  # "EU", "NATO": written as an acronym
+            elif surface[:1].isupper():
+                if general and (i == 0 or _sentence_start(tokens, i)):
+                    return None  # "Prior to ...", "Following ...": capitalised because first
+            elif general or (len(word) < 4 and not (i > 0 and tokens[i - 1].key == "the")):
+                return None
+        score = 0.9 if surface[:1].isupper() else 0.85
+        ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
+        return _Candidate(i, j, ranked, "alias", why=f"{entries[0][1]} of {entries[0][0]}")
 
     # -- role of a qualifier ----------------------------------------------------------------
     def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
@@ -182,7 +228,8 @@ class EntityLinker:
                 if not qualifiers:
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
-                if not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4):
+                after_article = i > 0 and tokens[i - 1].key == "the"  # "the eu", "the us": never a pronoun
+                if not after_article and (not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4)):
                     continue
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
@@ -328,6 +375,23 @@ class EntityLinker:
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
+    def _fuzzy(self, text: str) -> list[tuple[str, float]]:
+        """Names and aliases spelt almost like `text` ("Merkle", "Musharaf"): rapidfuzz's edit-distance
+        ratio of at least `LinkingConfig.fuzzy_floor`, for names of five letters or more."""
+        key = normalize_name(text)
+        if not self.fuzzy or len(key) < 5:
+            return []
+        if self._fuzzy_keys is None:
+            self._fuzzy_keys = sorted(set(self.tables.by_key) | set(self.tables.aliases))
+        found = process.extract(key, self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=self.config.fuzzy_floor, limit=self.config.max_candidates)
+        scores: dict[str, float] = {}
+        for match, score, _ in found:
+            names = self.tables.by_key.get(match) or [name for name, _ in self.tables.aliases.get(match, [])]
+            for name in names[:self.config.max_candidates]:
+                scores[name] = max(scores.get(name, 0.0), 0.9 * score / 100)
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0), pair[0]))
+        return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
+
     def _nearest(self, text: str) -> list[tuple[str, float]]:
         """Entities whose name embedding is close to the span's (cosine above `LinkingConfig.embedding_floor`)."""
         scores: dict[str, float] = {}
@@ -358,7 +422,9 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     start, end = tokens[candidate.start].start, tokens[candidate.end - 1].end
     if question[start:end].count("(") > question[start:end].count(")") and question[end : end + 1] == ")":
         end += 1  # "Citizen (Belgium)": the closing parenthesis belongs to the name
-    return EntityMention(question[start:end], (start, end), candidate.entities[:limit])
+    why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
+                            "fuzzy": "closest names", "acronym": "acronym"}.get(candidate.kind, "")
+    return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
 
 
 def _blocked_tokens(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:
@@ -409,4 +475,11 @@ def _name_like(tokens: list[Token], k: int) -> bool:
     token = tokens[k]
     if not token.key or token.key == "'s" or not token.text[:1].isupper():
         return False
+    if token.key in CUE_WORDS and (k == 0 or _sentence_start(tokens, k)):
+        return False  # "Prior to 3 May 2008, ...": capitalised because it opens the sentence
     return not (token.key in _NOT_NAMES)
+
+
+def _sentence_start(tokens: list[Token], k: int) -> bool:
+    """Whether token k opens a sentence or clause (first, or after , ; : or an opening bracket)."""
+    return k == 0 or tokens[k - 1].text in {",", ";", ":", "(", "."}

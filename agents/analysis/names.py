@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from agents.analysis.aliases import ACRONYM, acronym, person_aliases, person_like
 from agents.analysis.demonyms import CASE_SENSITIVE, country_aliases
 from tkg_store.store import TKGStore, normalize_name
 
@@ -79,6 +80,10 @@ class NameTables:
     entities: list[str] = field(default_factory=list)
     fact_count: dict[str, int] = field(default_factory=dict)  # facts each entity takes part in
     acronyms: dict[str, list[str]] = field(default_factory=dict)  # "unhcr" -> UN High Commissioner for Refugees
+    # other names people use (agents.analysis.aliases): key -> [(entity, rule)], most facts first
+    aliases: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # words of the KG's relation and sector-role names: general English, never a lower-case name
+    common_words: frozenset[str] = frozenset()
     max_tokens: int = 1
 
 
@@ -100,9 +105,9 @@ def build_name_tables(store: TKGStore) -> NameTables:
         tables.max_tokens = max(tables.max_tokens, len(words))
         for word in set(words):
             tables.postings.setdefault(word, set()).add(row)
-        acronym = _acronym(display)
-        if acronym:
-            tables.acronyms.setdefault(acronym, []).append(name)
+        initials = acronym(display)
+        if initials:
+            tables.acronyms.setdefault(initials, []).append(name)
         match = _QUALIFIED.match(display)
         if match:
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
@@ -127,6 +132,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
                 tables.case_sensitive_keys[key] = alias.replace(".", "")
             if key != normalize_name(qualifier):
                 tables.adjective_keys.add(key)
+    _add_aliases(store, tables)
     return tables
 
 
@@ -136,10 +142,31 @@ def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
     return wanted is None or surface.replace(".", "").replace(" ", "") == wanted
 
 
-def _acronym(display: str) -> str | None:
-    """Initials of a name of three or more capitalised words ("United Nations High Commissioner for Refugees")."""
-    words = [w for w in re.split(r"[\s\-/]+", display) if w]
-    initials = [w[0] for w in words if w[0].isupper()]
-    if len(initials) < 3 or "(" in display:
-        return None
-    return "".join(initials).lower()
+def _add_aliases(store: TKGStore, tables: NameTables) -> None:
+    """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases).
+
+    What an organisation's name is made of comes from the KG itself: the words of its sector-role
+    names ("Ministry", "Party", "Police"); a country's name ("North Korea") is no person's."""
+    organisational: set[str] = set()
+    for roles in tables.roles.values():
+        for role, _ in roles:
+            organisational.update(normalize_name(role).split())
+    places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    relation_words = {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
+    tables.common_words = frozenset(organisational | relation_words)
+    organisational_words = frozenset(organisational)
+    found: dict[str, list[tuple[str, str]]] = {}
+    for name in tables.entities:
+        display = store.display(name)
+        if normalize_name(display) not in places and person_like(display, organisational_words):
+            for key, rule in person_aliases(display):
+                found.setdefault(key, []).append((name, rule))
+    people = {name for entries in found.values() for name, _ in entries}
+    for key, names in tables.acronyms.items():
+        # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
+        found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
+    for key, entries in found.items():
+        if not entries or key in tables.by_key or key in tables.qualifier_keys:
+            continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
+        entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
+        tables.aliases[key] = entries

@@ -1,26 +1,20 @@
 """Question typing: what kind of answer is asked and which temporal pattern the question follows.
 
 Named question_type.py rather than typing.py so it can never shadow the standard library's `typing`.
-The pattern is read from cue words (before / after / first / last / same day|month|year as / between),
-combined as MultiTQ combines them: "first ... after X" is after_first, "last ... before X" before_last,
+The pattern is read from the cue words of the one lexicon (`actions.cues`: before / prior to / ahead
+of ..., after / following / once ..., first / last, the same day|month|year as, between), combined as
+MultiTQ combines them: "first ... after X" is after_first, "last ... before X" before_last,
 "first ... in 2012" equal_multi. These are features for the decider and the memory, not hard rules.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from actions.cues import POINTS_AT_NEXT, same_granularity, temporal_cues
 from agents.analysis.times import asked_granularity
 from agents.analysis.types import EntityMention, TimeMention
 from tkg_store.temporal import Granularity
-
-_SAME = re.compile(r"\bsame\s+(day|month|year)\b", re.IGNORECASE)
-_FIRST = re.compile(r"\b(?:first|earliest|initially|originally)\b", re.IGNORECASE)
-_LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
-_BEFORE = re.compile(r"\b(?:before|prior\s+to|earlier\s+than|preceding|ahead\s+of)\b", re.IGNORECASE)
-_AFTER = re.compile(r"\b(?:after|following|later\s+than|subsequent\s+to|since)\b", re.IGNORECASE)
-_BETWEEN = re.compile(r"\bbetween\b.+\band\b", re.IGNORECASE)
 
 
 @dataclass
@@ -37,15 +31,13 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     asked = asked_granularity(question)
     question = masked if masked is not None else question
     answer_type = "time" if asked is not None else "entity"
+    same = same_granularity(question)
     cues = []
-    same = _SAME.search(question)
-    if same:
-        cues.append(f"same_{same.group(1).lower()}")
-    if _BETWEEN.search(question) and len(times) >= 2:
-        cues.append("between")
-    for name, pattern in (("before", _BEFORE), ("after", _AFTER), ("first", _FIRST), ("last", _LAST)):
-        if pattern.search(question):
-            cues.append(name)
+    for cue in temporal_cues(question):
+        if cue == "same":
+            cues.append(f"same_{same}")
+        elif cue != "between" or len(times) >= 2:
+            cues.append(cue)
     ordinal = "first" if "first" in cues else "last" if "last" in cues else None
     relative = "after" if "after" in cues else "before" if "before" in cues else None
     if same:
@@ -65,15 +57,12 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     if asked is not None:
         level = asked
     elif same:
-        level = Granularity(same.group(1).lower())
+        level = Granularity(same)
     elif times:
         level = times[0].time.granularity
     else:
         level = Granularity.DAY
     return QuestionType(answer_type, level, pattern, cue, cues)
-
-
-_REFERENCE_CUE = re.compile(r"\b(before|after|as|than)\s+(the\s+)?$", re.IGNORECASE)
 
 
 def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMention]:
@@ -84,7 +73,7 @@ def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMe
     last?" and "Which country did {E1} visit last before {E2}?" then share one program, where
     numbering by appearance alone would swap E1 and E2 between the two.
     """
-    referenced = [m for m in entities if _REFERENCE_CUE.search(question[: m.span[0]])]
+    referenced = [m for m in entities if POINTS_AT_NEXT.search(question[: m.span[0]])]
     if len(referenced) != 1 or len(entities) < 2:
         return list(entities)
     return [m for m in entities if m is not referenced[0]] + referenced

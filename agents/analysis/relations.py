@@ -13,16 +13,19 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.analysis.roles import content_words, overlap_score
+from agents.analysis.sectors import content_words, overlap_score
+from agents.analysis.synonyms import SynonymMap, content_word
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
+from ari.base.text import share_a_word
 from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore
 
@@ -119,7 +122,7 @@ class RelationLexicon:
         Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> "RelationLexicon":
+    def load(cls, path: str | Path) -> RelationLexicon:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
@@ -146,6 +149,7 @@ class RelationLinker:
         lexicon: RelationLexicon | None = None,
         config: LinkingConfig = LinkingConfig(),
         judge: JudgeConfig = JudgeConfig(),
+        synonyms: SynonymMap | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -153,10 +157,21 @@ class RelationLinker:
         self.lexicon_weight = config.lexicon_weight
         self.per_mention = config.relation_candidates_per_mention
         self.judge = judge
+        self.synonyms = synonyms
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
+
+    def grams(self, masked: str) -> list[str]:
+        """The question's n-grams, plus, for each word the lexicon never saw, the known word closest
+        to it (agents.analysis.synonyms: "slammed" also counts as "criticised")."""
+        grams = predicate_ngrams(masked)
+        if self.synonyms is None or self.lexicon is None:
+            return grams
+        counts = self.lexicon.counts
+        found = [self.synonyms(g) for g in grams if " " not in g and g not in counts and content_word(g)]
+        return grams + [w for w in found if w is not None]
 
     def connected(self, mentions: list[list[str]]) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate
@@ -189,16 +204,16 @@ class RelationLinker:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
         relation_words = self._relation_words
         words = content_words(predicate_text(masked))
-        if any(_share_a_word(words, relation_words.get(r, frozenset())) for r in linking):
+        if any(share_a_word(words, relation_words.get(r, frozenset())) for r in linking):
             return None  # checked first: it settles most questions without the posterior
         if self.lexicon is not None:
-            asked = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations)
+            asked = self.lexicon.posterior(self.grams(masked), self.all_relations)
         else:
             asked = {r: overlap_score(words, relation_words[r]) for r in self.all_relations}
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < self.judge.asked_confidence or not _share_a_word(words, relation_words.get(relation, frozenset())):
+        if confidence < self.judge.asked_confidence or not share_a_word(words, relation_words.get(relation, frozenset())):
             return None
         if any(asked.get(r, 0.0) >= self.judge.link_share * confidence for r in linking):
             return None
@@ -217,11 +232,11 @@ class RelationLinker:
         if self._relation_words is None:
             self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
         words = content_words(predicate_text(masked))
-        if any(_share_a_word(words, self._relation_words.get(r, frozenset())) for r in family):
+        if any(share_a_word(words, self._relation_words.get(r, frozenset())) for r in family):
             return True
         if self._posterior_of[0] != masked:
             posterior = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations) if self.lexicon else None
-            named = any(_share_a_word(words, w) for w in self._relation_words.values())
+            named = any(share_a_word(words, w) for w in self._relation_words.values())
             self._posterior_of = (masked, posterior, named)
         _, asked, named = self._posterior_of
         if asked:
@@ -234,7 +249,7 @@ class RelationLinker:
         """Candidates ranked best first with a score in [0, 1]."""
         if not candidates:
             return []
-        posterior = self.lexicon.posterior(predicate_ngrams(masked), candidates) if self.lexicon else None
+        posterior = self.lexicon.posterior(self.grams(masked), candidates) if self.lexicon else None
         if question_vector is not None and self._vectors is not None:
             rows = [self._vectors.relation_row[r] for r in candidates]
             sims = self._vectors.relation_matrix[rows] @ question_vector
@@ -254,9 +269,9 @@ class RelationLinker:
         return [(r, round(s, 4)) for r, s in ranked]
 
 
-def texts_share_a_word(text: str, relation_text: str) -> bool:
-    """Whether a question's wording and a relation's text share a content word (see `_share_a_word`)."""
-    return _share_a_word(content_words(text), content_words(relation_text))
+def textsshare_a_word(text: str, relation_text: str) -> bool:
+    """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
+    return share_a_word(content_words(text), content_words(relation_text))
 
 
 def shared_words(text: str, relation_text: str) -> int:
@@ -265,17 +280,10 @@ def shared_words(text: str, relation_text: str) -> int:
     return sum(1 for w in content_words(relation_text) if len(w) >= 4 and w[:5] in prefixes)
 
 
-def _share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
-    """Whether two word sets share a word of four letters or more, by its first five letters
-    ("criticised" / "criticize", "visited" / "visit")."""
-    prefixes = {w[:5] for w in words if len(w) >= 4}
-    return any(w[:5] in prefixes for w in others if len(w) >= 4)
-
-
 def learn_relation_lexicon(
     store: TKGStore,
     questions: list[dict],
-    analyzer: "QuestionAnalyzer",
+    analyzer: QuestionAnalyzer,
     batch_size: int = 512,
     min_count: float = 1.0,
 ) -> RelationLexicon:

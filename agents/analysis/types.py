@@ -17,6 +17,7 @@ class EntityMention:
     text: str
     span: tuple[int, int]
     candidates: list[tuple[str, float]]  # (KG entity name, score in [0, 1])
+    why: str = ""  # how the span was read and, when several entities fit, why the first was chosen
 
     @property
     def best(self) -> str | None:

@@ -1,4 +1,7 @@
-"""How well a phrase ("finance ministry", "MP", "citizens") names a role ("Treasury/Finance Ministry").
+"""ICEWS sector roles: how well a phrase ("finance ministry", "MP", "citizens") names a sector role
+("Treasury/Finance Ministry") of names such as `Treasury/Finance_Ministry_(Japan)`.
+
+Not to be confused with the E1/E2 slots of abstract programs (`agents.roles`).
 
 Two signals: word overlap after light stemming and a few general-English equivalences (defence /
 defense, MP / member of parliament), and embedding similarity for the paraphrases overlap cannot see.
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tkg_store.store import normalize_name
+from ari.base.text import normalize_name, stem
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "and", "for", "s", "in", "on", "to"})
 
@@ -46,15 +49,6 @@ def role_vocabulary(role_texts) -> frozenset[str]:
         words.update(stem(w) for w in phrase.split() if w not in _FUNCTION_WORDS)
         words.update(stem(w) for w in meaning.split())
     return frozenset(words)
-
-
-def stem(word: str) -> str:
-    """A deliberately light stemmer: plural and possessive endings only."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 # Multi-word paraphrases of role names, applied before the word-level equivalences.

@@ -1,0 +1,56 @@
+"""Words the relation lexicon never saw, read as the closest word it did ("slammed" -> "criticised").
+
+The lexicon (`agents.analysis.relations`) learns which words ask for which relation from the learning
+split, whose questions come from a few templates: it knows "criticised" and "denounced" but not
+"slammed", "lambasted" or "phoned". A word it never saw is mapped to a known content word: one with
+the same `word_key` ("criticize" -> "criticise"), else its nearest neighbour by embedding when the
+cosine reaches SYNONYM_FLOOR. Known words are embedded once, on the first unseen word, and each
+unseen word once: template questions never pay for it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from actions.cues import CUE_WORDS
+from ari.base.embedding import Embedder
+from ari.base.text import STOP_WORDS, word_key
+
+SYNONYM_FLOOR = 0.6
+_FUNCTION = frozenset(
+    ["who", "whom", "whose", "what", "which", "when", "where", "why", "how", "did", "does", "do", "done", "was", "were", "is", "are", "has", "had", "have", "been", "be", "being", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "not", "any", "some", "that", "this", "these", "those", "than", "then", "also", "just", "country", "countries", "time", "year", "month", "day", "date", "people", "person", "someone", "somebody", "anyone"]
+)
+_ALPHA = re.compile(r"^[a-z]{4,}$")
+
+
+def content_word(word: str) -> bool:
+    return bool(_ALPHA.match(word)) and word not in STOP_WORDS and word not in _FUNCTION and word not in CUE_WORDS
+
+
+class SynonymMap:
+    """Unseen word -> known word, by stem then by embedding (None: nothing close)."""
+
+    def __init__(self, known: dict[str, float], embedder: Embedder | None) -> None:
+        self.known = sorted((w for w in known if content_word(w)), key=lambda w: (-known[w], w))
+        self.embedder = embedder
+        self._by_key: dict[str, str] = {}
+        for word in self.known:  # most credited first: "criticise" wins the key "criti"
+            self._by_key.setdefault(word_key(word), word)
+        self._matrix: np.ndarray | None = None
+        self._cache: dict[str, str | None] = {}
+
+    def __call__(self, word: str) -> str | None:
+        if word not in self._cache:
+            self._cache[word] = self._by_key.get(word_key(word)) or self._nearest(word)
+        return self._cache[word]
+
+    def _nearest(self, word: str) -> str | None:
+        if self.embedder is None or not self.known:
+            return None
+        if self._matrix is None:
+            self._matrix = self.embedder.embed_batch(self.known)
+        sims = self._matrix @ self.embedder.embed_batch([word])[0]
+        best = int(np.argmax(sims))
+        return self.known[best] if sims[best] >= SYNONYM_FLOOR else None

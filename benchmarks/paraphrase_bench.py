@@ -1,0 +1,191 @@
+"""Paraphrase benchmark: does ARI understand MultiTQ questions as people ask them (issue 13)?
+
+Runs the hand-written paraphrase set (benchmarks/data/multitq_paraphrases.json: 600 dev shard-1
+sources x three styles) and the 600 original questions it was written from through one agent, and
+reports Hits@1 overall, per style and per qtype, and each style's ratio to the originals. The
+originals are read from the official dev file by `source_quid`, so both sides have the same gold.
+
+    python -m benchmarks.paraphrase_bench --db /work/base/multitq.duckdb --memory MEM.sqlite \
+        [--dev $ARI_DATA_DIR/multitq/questions/dev.json] [--out benchmarks/results/paraphrases]
+
+Set ARI_RELATION_LEXICON to a lexicon learned on dev shard 0/2 for a fair run (the memory too must
+come from shard 0/2). One process, batches of 64; throughput is printed, not a target here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from benchmarks.loaders.multitq import MultiTQLoader, parse_record
+from benchmarks.loaders.types import Question
+from benchmarks.plan import default_data_dir
+from benchmarks.runner import git_commit, make_record
+from benchmarks.selection import stratified_sample, take_shard
+from benchmarks.solver import AgentSolverFactory
+
+PARAPHRASES = Path(__file__).parent / "data" / "multitq_paraphrases.json"
+RESULTS = Path(__file__).parent / "results" / "paraphrases"
+STYLES = ("light", "restructured", "casual")
+BATCH = 64
+
+
+def load_sets(paraphrases: Path, dev: Path) -> tuple[list[Question], list[Question]]:
+    """(the originals, the paraphrases); an original keeps its quid, a paraphrase its style in `extra`."""
+    records = json.loads(Path(paraphrases).read_text(encoding="utf-8"))
+    rewritten = []
+    for record in records:
+        question = parse_record(record)
+        question.extra = {"style": record["style"], "source_quid": str(record["source_quid"])}
+        rewritten.append(question)
+    wanted = {q.extra["source_quid"] for q in rewritten}
+    originals = [q for q in MultiTQLoader().load(dev).questions if q.qid in wanted]
+    for question in originals:
+        question.extra = {"style": "original", "source_quid": question.qid}
+    missing = wanted - {q.qid for q in originals}
+    if missing:
+        raise SystemExit(f"{len(missing)} source quids are not in {dev}, e.g. {sorted(missing)[:3]}")
+    return originals, rewritten
+
+
+def answer_all(questions: list[Question], factory: AgentSolverFactory) -> tuple[list[dict], float]:
+    """One results record per question (benchmarks.runner.make_record) and the seconds spent answering."""
+    solver = factory()
+    records = []
+    started = time.perf_counter()
+    for offset in range(0, len(questions), BATCH):
+        batch = questions[offset : offset + BATCH]
+        for question, result in zip(batch, solver([q.text for q in batch]), strict=True):
+            record = make_record(question, result)
+            record.update(question.extra)
+            records.append(record)
+    return records, time.perf_counter() - started
+
+
+def summarise(records: list[dict]) -> dict:
+    """Hits@1 by style, by style x qtype, and each style's ratio to the originals."""
+    groups: dict[str, list[bool]] = defaultdict(list)
+    for record in records:
+        style = record["style"]
+        groups[style].append(record["hit1"])
+        groups[f"{style}/{record['qtype']}"].append(record["hit1"])
+        if style != "original":
+            groups["paraphrases"].append(record["hit1"])
+            groups[f"paraphrases/{record['qtype']}"].append(record["hit1"])
+    table = {name: {"n": len(hits), "hits_at_1": sum(hits) / len(hits)} for name, hits in sorted(groups.items())}
+    base = table["original"]["hits_at_1"]
+    for name, row in table.items():
+        style, _, qtype = name.partition("/")
+        reference = table.get(f"original/{qtype}" if qtype else "original", {}).get("hits_at_1")
+        row["ratio_to_original"] = row["hits_at_1"] / reference if reference else None
+    return {"table": table, "original_hits_at_1": base}
+
+
+def markdown(summary: dict, config: dict) -> str:
+    table = summary["table"]
+    qtypes = sorted({name.split("/")[1] for name in table if "/" in name})
+    columns = ["original", *STYLES, "paraphrases"]
+    lines = [
+        "# Paraphrase benchmark (issue 13)",
+        "",
+        (
+            f"Code at {config['git_commit']}; store {config['db']}; memory {config['memory']}; "
+            f"lexicon {config['relation_lexicon']}. {config['questions_per_second']:.1f} questions/s in one "
+            "process on a shared 2-core machine (inflated by other jobs; not a throughput measurement)."
+        ),
+        "",
+        "Hits@1 (ratio to the originals in brackets):",
+        "",
+        "| group | " + " | ".join(columns) + " |",
+        "| --- |" + " --- |" * len(columns),
+    ]
+    for group in ["", *qtypes]:
+        cells = []
+        for style in columns:
+            row = table.get(f"{style}/{group}" if group else style)
+            if row is None:
+                cells.append("-")
+            elif style == "original":
+                cells.append(f"{row['hits_at_1']:.3f} (n={row['n']})")
+            else:
+                cells.append(f"{row['hits_at_1']:.3f} ({row['ratio_to_original']:.2f})")
+        lines.append(f"| {group or 'all'} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def template_check(args: argparse.Namespace) -> int:
+    """MultiTQ dev template questions (the fixed sample of issue 13) through the same agent as the paraphrases."""
+    commit = git_commit()
+    questions = take_shard(stratified_sample(MultiTQLoader().load(Path(args.dev)).questions, args.template_sample, 0), (1, 2))
+    for question in questions:
+        question.extra = {"style": "original", "source_quid": question.qid}
+    records, seconds = answer_all(questions, AgentSolverFactory(args.db, args.memory))
+    table = summarise(records)["table"]
+    result = {
+        "config": {"git_commit": commit, "sample": args.template_sample, "seed": 0, "shard": "1/2",
+                   "questions": len(records), "questions_per_second": len(records) / seconds if seconds else 0.0,
+                   "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON")},
+        "hits_at_1": {k.replace("original", "all", 1) if k == "original" else k.split("/")[1]: v for k, v in table.items()},
+    }
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "template_check.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    with gzip.open(out / "template_check.jsonl.gz", "wt", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--memory", required=True, help="memory learned on dev shard 0/2")
+    parser.add_argument("--dev", default=str(default_data_dir("multitq") / "questions" / "dev.json"))
+    parser.add_argument("--paraphrases", default=str(PARAPHRASES))
+    parser.add_argument("--out", default=str(RESULTS))
+    parser.add_argument("--styles", default=",".join(STYLES), help="comma-separated styles to run (quick checks)")
+    parser.add_argument(
+        "--template-sample", type=int, default=0,
+        help="instead: the template check, N dev questions (stratified, seed 0) then shard 1/2, Hits@1 per qtype",
+    )
+    args = parser.parse_args(argv)
+    if args.template_sample:
+        return template_check(args)
+
+    originals, rewritten = load_sets(Path(args.paraphrases), Path(args.dev))
+    styles = set(args.styles.split(","))
+    rewritten = [q for q in rewritten if q.extra["style"] in styles]
+    factory = AgentSolverFactory(args.db, args.memory)
+    commit = git_commit()  # read before answering: the code that runs
+    records, seconds = answer_all(originals + rewritten, factory)
+    summary = summarise(records)
+    config = {
+        "git_commit": commit,
+        "db": args.db,
+        "memory": args.memory,
+        "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON"),
+        "paraphrases": args.paraphrases,
+        "questions": len(records),
+        "answer_seconds": round(seconds, 2),
+        "questions_per_second": len(records) / seconds if seconds else 0.0,
+    }
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "summary.json").write_text(json.dumps({"config": config, **summary}, indent=2) + "\n", encoding="utf-8")
+    (out / "results.md").write_text(markdown(summary, config), encoding="utf-8")
+    with gzip.open(out / "results.jsonl.gz", "wt", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(markdown(summary, config))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
