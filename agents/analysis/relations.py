@@ -269,7 +269,7 @@ class RelationLinker:
         return [(r, round(s, 4)) for r, s in ranked]
 
 
-def textsshare_a_word(text: str, relation_text: str) -> bool:
+def texts_share_a_word(text: str, relation_text: str) -> bool:
     """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
     return share_a_word(content_words(text), content_words(relation_text))
 
