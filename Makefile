@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install demo test
+.PHONY: install demo lint test
 
 $(BIN)/ari: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,5 +17,9 @@ install: $(BIN)/ari
 demo: install
 	$(BIN)/ari ask "Who was the last to criticise Iran before Pervez Musharraf did?" --trace
 
-test: install
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest tests

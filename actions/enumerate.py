@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from actions.context import ActionContext
 from actions.programs import AbstractStep
@@ -218,11 +219,11 @@ def enumerate_candidates(
     blocks: list[LookupBlock] = []
     for position, entity in enumerate(current if lookups else ()):
         for arg, span in windows:
-            blocks += memoised(store, ("lookups", entity, arg, span), lambda: _lookup_blocks(store, entity, arg, span))
+            blocks += memoised(store, ("lookups", entity, arg, span), partial(_lookup_blocks, store, entity, arg, span))
         # with two or more current entities, getTime only between them, each pair once
         # (edges to entities listed earlier belong to their block)
         restrict = frozenset(current[position:]) if len(current) >= 2 else None
-        blocks.append(memoised(store, ("times", entity, restrict), lambda: _time_block(store, entity, restrict)))
+        blocks.append(memoised(store, ("times", entity, restrict), partial(_time_block, store, entity, restrict)))
     taken = frozenset(context.actions[: step - 1])
     extras = [Candidate(a, n) for a, n in _list_operations(context, times, step) if n > 0 and a not in taken] if operations else []
     return CandidatePool(blocks, extras, taken)

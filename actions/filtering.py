@@ -38,7 +38,6 @@ from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import NameVectors, name_vectors
 from tkg_store.store import TKGStore
 
-
 Weights = FilterConfig  # the filter's score weights: one field each, documented in ari/base/config.py
 
 

@@ -14,10 +14,10 @@ from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Decider, get_decider
 from agents.graph import build_graph, recursion_limit
 from agents.state import AgentContext, AgentState, BatchState
-from memory.trace import StepRecord, Trace
 from ari.base.config import AgentConfig
 from ari.base.embedding import get_embedder
 from ari.base.text import readable
+from memory.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
 
 NO_ANSWER = "No Answer"

@@ -22,8 +22,8 @@ The space is bounded by rules that only remove redundant programs:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations, time_results

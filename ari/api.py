@@ -6,8 +6,9 @@ Scripts call these directly; `ari ask` is a thin wrapper around `answer_question
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ari.base.config import AgentConfig, ari_home
 from ari.base.errors import AriError

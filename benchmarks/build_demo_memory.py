@@ -89,8 +89,8 @@ def check(memory_path: Path, fresh_seed: int = 2) -> dict:
 
     from agents.agent import Agent
     from ari.base.config import AgentConfig
-    from memory.labels import hit
     from memory import Memory
+    from memory.labels import hit
     from tkg_store.demo import demo_questions, demo_store_path
     from tkg_store.store import TKGStore
 

@@ -127,7 +127,7 @@ def rich_table(runs: list[Run], rows: list[MetricRow]):  # noqa: ANN201
 
     table = Table(title=" vs ".join(r.name for r in runs))
     table.add_column("metric")
-    for i, run in enumerate(runs):
+    for i in range(len(runs)):
         table.add_column(_letter(i), justify="right")
     for i in range(1, len(runs)):
         table.add_column(f"{_letter(i)} - A", justify="right")

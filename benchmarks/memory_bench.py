@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from memory.trace import StepRecord, Trace
 from benchmarks.loaders import get_loader
 from benchmarks.selection import stratified_sample
 from memory import HistoryStore, Memory
 from memory.clustering import FEATURES, RAW, clustering_text, embed_unique, fit_kmeans, nearest_centroid
+from memory.trace import StepRecord, Trace
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -12,7 +12,7 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ari.base.errors import UsageError
@@ -32,7 +32,7 @@ def run_lock(out_dir: Path) -> Iterator[None]:
             raise UsageError(f"another run is writing to {out_dir} ({_holder(path)}); wait for it or use another --out") from None
         handle.seek(0)
         handle.truncate()
-        started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        started = datetime.now(UTC).isoformat(timespec="seconds")
         handle.write(json.dumps({"pid": os.getpid(), "started": started}) + "\n")
         handle.flush()
         yield

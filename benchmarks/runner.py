@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ari.base.errors import AriError, DatasetError, UsageError
@@ -349,7 +349,7 @@ def _claim_run(out_dir: Path, run_info: dict, restart: bool = False) -> None:
 
 def _set_aside(out_dir: Path) -> Path:
     """Move the run's files into out_dir/replaced-<UTC time>/ (nothing is deleted)."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = out_dir / f"replaced-{stamp}"
     target.mkdir()
     for name in RUN_FILES:
@@ -360,7 +360,7 @@ def _set_aside(out_dir: Path) -> Path:
 
 def _log_session(path: Path, answered: int, wall_s: float, startup_s: float, workers: int) -> None:
     entry = {
-        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "answered": answered,
         "wall_s": round(wall_s, 3),
         "startup_s": round(startup_s, 3),

@@ -27,6 +27,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -35,7 +36,7 @@ import pandas as pd
 
 from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
-from tkg_store.temporal import TimeSpan, span_of, Granularity
+from tkg_store.temporal import Granularity, TimeSpan, span_of
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -78,8 +79,8 @@ def run(dataset: Path, lookups: int, pandas_lookups: int, keys: str, seed: int) 
                 subset = random.Random(seed + 1).sample(samples, min(pandas_lookups, len(samples)))
                 for sample in subset:
                     assert store_fn(indexed, sample) == store_fn(sql, sample), (name, sample)
-                index_times, sizes = timed(lambda s: store_fn(indexed, s), samples)
-                sql_times, _ = timed(lambda s: store_fn(sql, s), samples)
+                index_times, sizes = timed(partial(store_fn, indexed), samples)
+                sql_times, _ = timed(partial(store_fn, sql), samples)
                 pandas_times, _ = timed(pandas_fn, subset)
                 rows.append(row(name, index_times, sql_times, pandas_times, sizes, len(subset)))
                 r = rows[-1]

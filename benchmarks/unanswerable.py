@@ -87,7 +87,7 @@ class MentionFinder:
                     continue  # "Taiwan's Ministry ...": the possessive is rarely the entity asked about
                 if phrase in self._by_display:
                     spans.append((end - start, start, end, phrase))
-        for length, start, end, phrase in sorted(spans, key=lambda s: (-s[0], s[1])):
+        for _length, start, end, phrase in sorted(spans, key=lambda s: (-s[0], s[1])):
             if any(k in taken for k in range(start, end)):
                 continue
             taken.update(range(start, end))

@@ -13,18 +13,18 @@ from __future__ import annotations
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from actions.programs import Program
-from memory.trace import Trace
 from ari.base.embedding import Embedder, default_model_path, get_embedder
 from ari.base.errors import MemoryStoreError, UsageError
 from memory import clustering, induction
 from memory.history import Clustering, HistoryStore, KeyVector, Member
+from memory.trace import Trace
 from memory.types import ALL_TRACES, Methodology, ProgramStat
 
 

@@ -19,14 +19,13 @@ import numpy as np
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from memory.trace import StepRecord, Trace
 from actions.programs import Program
 from ari.base.errors import MemoryReadOnlyError, MemoryStoreError
 from memory.clustering import FEATURES, RAW
 from memory.engine import engine_for, fault, write_transaction
 from memory.migrations import LEGACY_SETTINGS, is_current, migrate, now
+from memory.trace import StepRecord, Trace
 from memory.types import Methodology, ProgramStat
-
 
 # The current schema, as the migrations leave it (used for queries, never to create tables).
 _meta = sa.MetaData()

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 import numpy as np
 
 from memory.history import HistoryStore
-
 from memory.plots import ClusterMap, cluster_colours, cluster_map, dot_sizes, label_order, label_text, stacked
 from memory.types import ALL_TRACES, Methodology, ProgramStat
 

@@ -12,7 +12,7 @@ SQLite and PostgreSQL both accept, because the same migrations run on both.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -192,7 +192,7 @@ def program_text(program: list[str]) -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def applied(conn: Connection) -> list[str] | None:

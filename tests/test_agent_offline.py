@@ -14,8 +14,8 @@ import pytest
 
 from agents.agent import Agent, AgentResult
 from ari.base.config import AgentConfig
-from memory.labels import hit
 from memory import Memory, bundled_memory_path
+from memory.labels import hit
 from tkg_store.demo import demo_questions
 
 GOLD = {q["quid"]: q for q in demo_questions()}

@@ -15,8 +15,8 @@ from agents.agent import Agent
 from agents.deciders.base import get_decider
 from agents.prompts import REPLY_FORMAT, SUGGESTED, SYSTEM
 from ari.base.config import AgentConfig, LLMConfig
-from memory import Memory, bundled_memory_path
 from benchmarks.scripted_llm import ScriptedChatServer, candidates
+from memory import Memory, bundled_memory_path
 from tkg_store.demo import demo_questions
 
 GOLD = {q["quid"]: q for q in demo_questions()}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.analysis.question_type import in_role_order, classify, mask
+from agents.analysis.question_type import classify, in_role_order, mask
 from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from tkg_store.temporal import Granularity

@@ -12,15 +12,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from bench_support import QUESTIONS, BruteForceFactory, BruteForceSolver, build_store, question_records
 
 from ari.base.errors import UsageError
-from bench_support import QUESTIONS, BruteForceFactory, BruteForceSolver, build_store, question_records
 from benchmarks.loaders import get_loader
+from benchmarks.loaders.types import Question
 from benchmarks.plan import RunSpec, run
 from benchmarks.results_log import read_results
 from benchmarks.runner import RunOptions, run_benchmark
-from benchmarks.selection import shard_of, stratified_sample, take_shard, parse_shard
-from benchmarks.loaders.types import Question
+from benchmarks.selection import parse_shard, shard_of, stratified_sample, take_shard
 
 SUMMARY_KEYS = {"n", "hits_at_1", "hits_at_10", "by_qtype", "abstain_precision", "abstain_recall",
                 "false_unknown_rate", "mean_steps", "questions_per_second", "config"}

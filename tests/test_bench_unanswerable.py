@@ -6,8 +6,8 @@ import json
 import random
 
 import pytest
-
 from bench_support import BruteForceSolver, build_store, question_records
+
 from benchmarks.loaders import get_loader
 from benchmarks.unanswerable import MentionFinder, build, move_time
 from tkg_store.store import TKGStore

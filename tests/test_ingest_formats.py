@@ -98,14 +98,14 @@ def test_ingest_is_idempotent_and_appends(tmp_path: Path) -> None:
 def test_tsv_granularities_intervals_and_header(tmp_path: Path) -> None:
     path = tmp_path / "kg.tsv"
     path.write_bytes(
-        "head\trelation\ttail\ttime\r\n"
-        "A_(B,_C)\tRel\tD\t2005\r\n"
-        "A_(B,_C)\tRel\tD\t2005-07\r\n"
-        "A_(B,_C)\tRel\tD\t2005-07-09\r\n"
-        "\r\n"
-        "E\tRel\tD\t2001-03\t2004\n"
-        "E\tRel\tF\t\t1999-05-02\n"
-        "E\tRel\tG\t1999-05-02\t\n".encode("utf-8")
+        b"head\trelation\ttail\ttime\r\n"
+        b"A_(B,_C)\tRel\tD\t2005\r\n"
+        b"A_(B,_C)\tRel\tD\t2005-07\r\n"
+        b"A_(B,_C)\tRel\tD\t2005-07-09\r\n"
+        b"\r\n"
+        b"E\tRel\tD\t2001-03\t2004\n"
+        b"E\tRel\tF\t\t1999-05-02\n"
+        b"E\tRel\tG\t1999-05-02\t\n"
     )
     db = tmp_path / "kg.duckdb"
     assert ingest("tsv", path, db).facts_added == 6

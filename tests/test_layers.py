@@ -65,7 +65,7 @@ def is_script(path: Path) -> bool:
     return "if __name__ == \"__main__\":" in path.read_text(encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def scripts(root: Path = ROOT) -> frozenset[str]:
     return frozenset(module_name(p, root) for package in PACKAGES for p in (root / package).rglob("*.py") if is_script(p))
 

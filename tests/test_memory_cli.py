@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from memory.trace import StepRecord, Trace
-from ari.cli import app
 from ari.base.embedding import get_embedder
 from ari.base.errors import MemoryStoreError, UsageError
+from ari.cli import app
 from memory import Memory
+from memory.trace import StepRecord, Trace
 
 runner = CliRunner()
 

@@ -7,9 +7,9 @@ import sqlite3
 import numpy as np
 from sklearn.cluster import KMeans
 
-from memory.trace import StepRecord, Trace
 from memory import Memory
 from memory.clustering import FEATURES, RAW, clustering_text, fit_kmeans, layout_2d, nearest_centroid, question_shape
+from memory.trace import StepRecord, Trace
 
 
 def test_shape_keeps_cues_and_placeholders_and_drops_content_words():

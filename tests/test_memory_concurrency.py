@@ -9,8 +9,8 @@ import uuid
 
 import pytest
 
-from memory.trace import StepRecord, Trace
 from memory import HistoryStore
+from memory.trace import StepRecord, Trace
 
 WORKERS = 4
 TRACES_EACH = 50

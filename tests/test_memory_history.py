@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-from memory.trace import StepRecord, Trace
 from ari.base.errors import MemoryStoreError
 from memory import HistoryStore
 from memory.migrations import MIGRATIONS
+from memory.trace import StepRecord, Trace
 
 
 def make_trace(question: str = "Who did Iran criticise in 2005?", outcome: str | None = "correct") -> Trace:

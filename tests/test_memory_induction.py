@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memory.trace import StepRecord, Trace
 from actions.programs import describe_step
 from memory.induction import induce, program_stats, summary_prompt, with_llm
+from memory.trace import StepRecord, Trace
 
 
 def stats(found: list) -> list[tuple]:

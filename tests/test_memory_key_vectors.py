@@ -9,10 +9,10 @@ import sqlite3
 
 import numpy as np
 
-from memory.trace import StepRecord, Trace
 from memory import Memory, bundled_memory_path
 from memory.clustering import FEATURES, clustering_text
 from memory.migrations import MIGRATIONS
+from memory.trace import StepRecord, Trace
 
 LEARNT = [
     ("Who did {E1} criticise in {T1}?", ["getTailEntity(E1, R, T)", "answer(#1)"]),

@@ -8,12 +8,12 @@ import time
 import numpy as np
 import pytest
 
-from memory.trace import StepRecord, Trace
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
 from memory import ALL_TRACES, HistoryStore, Memory
 from memory.labels import hit
 from memory.learn import GoldQuestion, in_order, learn_from_dataset, outcome
+from memory.trace import StepRecord, Trace
 
 # Three kinds of question, each with the program that solves it and one that fails on it.
 KINDS = {

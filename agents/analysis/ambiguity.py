@@ -9,8 +9,8 @@ linker's order (closest name, then most facts). The mention's `why` says what wa
 
 from __future__ import annotations
 
-from tkg_store.store import TKGStore
 from agents.analysis.types import EntityMention
+from tkg_store.store import TKGStore
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with

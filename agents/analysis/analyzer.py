@@ -15,8 +15,8 @@ from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
-from agents.analysis.times import read_times
 from agents.analysis.synonyms import SynonymMap
+from agents.analysis.times import read_times
 from agents.analysis.types import QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder

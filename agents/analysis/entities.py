@@ -43,7 +43,6 @@ from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.store import TKGStore, normalize_name
 
-
 # Words that end a role phrase: verbs' auxiliaries, prepositions that start a new constituent, question words.
 _PHRASE_BREAK = frozenset(
     ["did", "does", "do", "was", "were", "is", "are", "be", "been", "has", "have", "had", "would", "will", "could", "can", "should", "may", "might", "to", "in", "on", "at", "with", "after", "before", "by", "from", "about", "first", "last", "who", "whom", "whose", "which", "what", "when", "that", "this", "these", "those", "than", "as", "during", "since", "until", "into", "towards", "toward", "against", "over", "'s"]
@@ -122,7 +121,7 @@ class EntityLinker:
         self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
         results: list[list[EntityMention]] = []
         pending: list[tuple[int, list[_Candidate], list[_Candidate]]] = []
-        for n, question in enumerate(questions):
+        for n in range(len(questions)):
             roles = self._score_roles(role_requests[n])
             chosen = _select(exact[n] + roles)
             runs = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
@@ -477,7 +476,7 @@ def _name_like(tokens: list[Token], k: int) -> bool:
         return False
     if token.key in CUE_WORDS and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...": capitalised because it opens the sentence
-    return not (token.key in _NOT_NAMES)
+    return token.key not in _NOT_NAMES
 
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:

@@ -110,7 +110,7 @@ class ChatDecider:
         conversations = [prompts.decision_messages(s, self.llm, shown) for s in states]
         decisions = [Decision(None) for _ in states]
         pending = list(range(len(states)))
-        for attempt in range(2):  # the first reply, then one retry with the parse error fed back
+        for _attempt in range(2):  # the first reply, then one retry with the parse error fed back
             outcomes = self.request([conversations[i] for i in pending])
             retry = []
             for i, outcome in zip(pending, outcomes):
@@ -164,9 +164,8 @@ def _count(usage: Decision | Judgement, reply: Reply) -> None:
 
 
 def _apply_verdict(audit: Judgement, reply: str) -> None:
-    match = None
-    for match in _CONCLUSION.finditer(reply):
-        pass  # the last conclusion counts
+    conclusions = list(_CONCLUSION.finditer(reply))
+    match = conclusions[-1] if conclusions else None  # the last conclusion counts
     audit.raw = reply
     if match and match.group(1).upper() == "UNANSWERABLE":
         audit.answerable = False

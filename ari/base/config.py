@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
-from typing import Any, get_type_hints
 from pathlib import Path
+from typing import Any, get_type_hints
 
 
 def ari_home() -> Path:

@@ -12,8 +12,18 @@ from rich.table import Table
 
 from ari.base.errors import AriError
 from ari.cli.options import (
-    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
-    SeedOption, TemperatureOption, TimeoutOption, llm_overrides,
+    DbOption,
+    DeciderOption,
+    JsonOption,
+    MaxTokensOption,
+    MemoryOption,
+    NoCacheOption,
+    QuietOption,
+    RetriesOption,
+    SeedOption,
+    TemperatureOption,
+    TimeoutOption,
+    llm_overrides,
 )
 
 

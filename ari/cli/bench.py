@@ -8,11 +8,23 @@ from typing import Annotated, Optional
 
 import typer
 
-from ari.cli.options import (
-    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
-    SeedOption as LLMSeedOption, TemperatureOption, TimeoutOption, llm_overrides,
-)
 from ari.base.progress import stderr
+from ari.cli.options import (
+    DbOption,
+    DeciderOption,
+    JsonOption,
+    MaxTokensOption,
+    MemoryOption,
+    NoCacheOption,
+    QuietOption,
+    RetriesOption,
+    TemperatureOption,
+    TimeoutOption,
+    llm_overrides,
+)
+from ari.cli.options import (
+    SeedOption as LLMSeedOption,
+)
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
 

@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ari.cli.options import DbOption, JsonOption, QuietOption
 from ari.base.errors import UsageError
 from ari.base.progress import stderr
+from ari.cli.options import DbOption, JsonOption, QuietOption
 
 app = typer.Typer(
     help="Load a temporal KG (MultiTQ, CronQuestions, or a generic TSV file) into a DuckDB store.",

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ari.cli.options import DbOption, JsonOption
 from ari.base.errors import UsageError
+from ari.cli.options import DbOption, JsonOption
 
 app = typer.Typer(help="Inspect a temporal KG store: summary and fact lookups.", no_args_is_help=True)
 

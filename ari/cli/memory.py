@@ -10,11 +10,23 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ari.cli.options import (
-    DbOption, DeciderOption, JsonOption, MaxTokensOption, MemoryOption, NoCacheOption, QuietOption, RetriesOption,
-    SeedOption as LLMSeedOption, TemperatureOption, TimeoutOption, llm_overrides,
-)
 from ari.base.errors import AriError, MemoryCorruptError, UsageError
+from ari.cli.options import (
+    DbOption,
+    DeciderOption,
+    JsonOption,
+    MaxTokensOption,
+    MemoryOption,
+    NoCacheOption,
+    QuietOption,
+    RetriesOption,
+    TemperatureOption,
+    TimeoutOption,
+    llm_overrides,
+)
+from ari.cli.options import (
+    SeedOption as LLMSeedOption,
+)
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
 
@@ -263,7 +275,8 @@ def learn(
     path = resolve_db(db)
     target = memory or resolve_memory(None, path) or str(path.with_name(path.name + ".memory.sqlite"))
     try:
-        from agents.learning import LearnSettings, learn as learn_memory
+        from agents.learning import LearnSettings
+        from agents.learning import learn as learn_memory
     except ImportError as exc:
         raise AriError(f"the agent is not available in this build ({exc})") from None
     report = learn_memory(

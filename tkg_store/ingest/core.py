@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import duckdb
@@ -258,7 +258,7 @@ def _write_meta(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[st
     counts = _counts(con)
     span = facts_time_range(con)
     history = json.loads(_meta_value(con, "ingests") or "[]")
-    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     history.append(
         {
             "source": parsed.source,
