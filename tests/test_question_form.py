@@ -17,6 +17,9 @@ from agents.analysis.question_form import not_a_question
         "Could you tell me the exact month when Thailand made a request to Angola?",
         "Did France visit Iran in 2010?",
         "Name the last country to visit Iran.",
+        "last country to praise iraq before the ap",  # a search-box query for an extreme
+        "the first one to visit china in 2010",
+        "china investigated anyone after may 2012?",
     ],
 )
 def test_questions_pass(text):
@@ -27,6 +30,8 @@ def test_questions_pass(text):
     ("text", "kind"),
     [
         ("Iran", "a bare name or fragment"),
+        ("Iran?", "a bare name or fragment"),
+        ("the last", "a bare name or fragment"),
         ("visited Iran in 2010", "a bare name or fragment"),
         ("France visited Iran in 2010.", "a statement"),
         ("In the same month, China sent an appeal to Ma Ying Jeou.", "a statement"),

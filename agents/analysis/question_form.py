@@ -5,6 +5,11 @@ The test is general English, checked against MultiTQ dev: a question has an inte
 whom?"), or opens with an auxiliary ("Did ...", "Was ...") or a request ("Name ...", "List ...").
 Of the 27,286 MultiTQ dev questions, 3 fail it, and those 3 are statements ("In the same month,
 China sent an appeal to Ma Ying Jeou.").
+
+People also type a search-box query: a noun phrase that asks for the first or last one to do
+something ("last country to praise iraq before the ap", "the first one to visit china in 2010"), or
+any phrase of three words or more ending in a question mark. Both are questions; a bare name stays
+none, with or without a question mark.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import re
 
 _INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
+_EXTREME_QUERY = re.compile(r"^\W*(?:the\s+)?(?:very\s+)?(?:first|last|earliest|latest|most\s+recent)\b", re.IGNORECASE)
 _OPENING = re.compile(
     r"^\W*(?:did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
     r"|name|list|tell|give|find|show)\b",
@@ -24,8 +30,10 @@ def not_a_question(text: str) -> str | None:
     stripped = text.strip()
     if not stripped:
         return "the text is empty: ask a question"
+    words = re.findall(r"\w+", stripped)
     if _INTERROGATIVE.search(stripped) or _OPENING.search(stripped):
         return None
-    words = re.findall(r"\w+", stripped)
+    if len(words) >= 3 and (_EXTREME_QUERY.search(stripped) or stripped.endswith("?")):
+        return None
     kind = "a bare name or fragment" if len(words) <= 3 or not stripped.endswith((".", "!")) else "a statement"
     return f"{stripped!r} is {kind}, not a question: ask who, what, which or when"
