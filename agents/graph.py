@@ -13,11 +13,12 @@
   the candidate list every decider sees.
 - decide: the decider picks one candidate (`agents.deciders`).
 - execute: run it on the KG and record the step.
-- audit: after solving, abstain when the trajectory found no supporting facts.
-- answer: the final answers and their confidence.
+- audit: keep only the answers a KG fact states as the question asks (`agents.faithfulness`);
+  abstain, with the nearest facts, when none is.
+- answer: the final answers and their confidence (abstain below the configured threshold).
 
 Every node reads the state and returns an update; nothing else changes it. The store, decider,
-analyzer, filter and memory come in through the runtime context, so tests run the whole graph with
+analyzer, filter, embedder and memory come in through the runtime context, so tests run the whole graph with
 real parts. The graph runs a *batch* of questions in lockstep (`BatchState`): each node applies to
 every question still on its path, and the loop goes on while any question is unfinished, so
 LangGraph's own cost per step is paid once per batch. One question's failure is its own abstention
