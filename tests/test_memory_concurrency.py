@@ -96,6 +96,7 @@ def test_concurrent_processes_on_postgresql(postgres_url):
 def test_postgresql_round_trip_and_learning_tables(postgres_url):
     import numpy as np
 
+    from actions.programs import Program
     from memory.history import KeyVector, Member
     from memory.types import Methodology, ProgramStat
 
@@ -105,7 +106,7 @@ def test_postgresql_round_trip_and_learning_tables(postgres_url):
         store.save_clustering("model", np.eye(2, dtype=np.float32), [Member(trace_id, 1, 0.5, -0.5)], keys=keys)
         version = store.save_clustering("model", np.eye(2, dtype=np.float32), [Member(trace_id, 1, 0.5, -0.5)], keys=keys)
         assert {t: v.tolist() for t, v in store.key_vectors("model", 2).items()} == {"m": [0.5, 0.25]}
-        store.save_methodologies(version, [Methodology(1, "Overall Instruction: x", [ProgramStat(["answer(#1)"], 1, 1.0)])])
+        store.save_methodologies(version, [Methodology(1, "Overall Instruction: x", [ProgramStat(Program.parse(["answer(#1)"]), 1, 1.0)])])
         assert store.latest_clustering().centroids.tolist() == [[1.0, 0.0], [0.0, 1.0]]
         [stat] = store.methodologies(version)[1].programs
         assert (list(stat.program.texts), stat.support, stat.success_rate) == (["answer(#1)"], 1, 1.0)
