@@ -11,11 +11,10 @@ wrongly for answerable questions and rightly for unanswerable ones, as in benchm
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from benchmarks.metrics import aurc, risk_coverage
-from benchmarks.twin_report import read_results
+from benchmarks.report import emit, run_records
 
 THRESHOLDS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -57,12 +56,8 @@ def main() -> None:
     parser.add_argument("run", type=Path)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    data = report(read_results(args.run))
-    text = markdown(args.run.name, data)
-    print(text, end="")
-    if args.out:
-        args.out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        args.out.with_suffix(".md").write_text(text, encoding="utf-8")
+    data = report(run_records(args.run))
+    emit(markdown(args.run.name, data), data, args.out)
 
 
 if __name__ == "__main__":

@@ -10,19 +10,10 @@ the abstain recall on the rewrites, and the false-unknown rate and Hits@1 on the
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 from collections import defaultdict
 from pathlib import Path
 
-
-def read_results(run: Path) -> list[dict]:
-    plain, packed = run / "results.jsonl", run / "results.jsonl.gz"
-    if plain.exists():
-        lines = plain.read_text(encoding="utf-8").splitlines()
-    else:
-        lines = gzip.decompress(packed.read_bytes()).decode("utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+from benchmarks.report import emit, run_records
 
 
 def kind_of(qid: str) -> tuple[str, bool]:
@@ -79,12 +70,8 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, help="Write <out>.json and <out>.md")
     args = parser.parse_args()
-    tables = {run.name: per_kind(read_results(run)) for run in args.runs}
-    text = markdown(tables)
-    print(text, end="")
-    if args.out:
-        args.out.with_suffix(".json").write_text(json.dumps(tables, indent=1) + "\n", encoding="utf-8")
-        args.out.with_suffix(".md").write_text(text, encoding="utf-8")
+    tables = {run.name: per_kind(run_records(run)) for run in args.runs}
+    emit(markdown(tables), tables, args.out)
 
 
 if __name__ == "__main__":

@@ -27,3 +27,18 @@ def demo_store(demo_store_file: Path) -> Iterator[TKGStore]:
     """The demo KG, opened read-only; closed after the test."""
     with TKGStore.open(demo_store_file) as store:
         yield store
+
+
+@pytest.fixture(scope="module")
+def parts(demo_store_file: Path, tmp_path_factory: pytest.TempPathFactory):
+    """Store, memory copy and an offline agent whose analyzer and embedder the LLM agents share."""
+    import shutil
+
+    from agents.agent import Agent
+    from ari.base.config import AgentConfig
+    from memory import Memory, bundled_memory_path
+
+    copy = tmp_path_factory.mktemp("memory") / "demo-memory.sqlite"
+    shutil.copyfile(bundled_memory_path(), copy)
+    with TKGStore.open(demo_store_file) as store, Memory.open(copy, create=False) as memory:
+        yield store, memory, Agent(store, memory, AgentConfig())

@@ -7,8 +7,6 @@ what the scripted "model" picks, each reply checking that the agent really offer
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from agents.agent import Agent
@@ -16,24 +14,12 @@ from agents.deciders.base import get_decider
 from agents.prompts import REPLY_FORMAT, SUGGESTED, SYSTEM
 from ari.base.config import AgentConfig, LLMConfig
 from benchmarks.scripted_llm import ScriptedChatServer, candidates
-from memory import Memory, bundled_memory_path
 from tkg_store.demo import demo_questions
 
 GOLD = {q["quid"]: q for q in demo_questions()}
 # demo questions to script runs from: 2 to 5 steps, entity and time answers
 SCRIPTABLE = [10, 7, 6, 22, 29, 36, 37, 19, 18]
 ANSWERABLE = "Conclusion: ANSWERABLE"
-
-
-@pytest.fixture(scope="module")
-def parts(demo_store_file, tmp_path_factory):
-    """Store, memory copy and an offline agent whose analyzer and embedder the LLM agents share."""
-    from tkg_store.store import TKGStore
-
-    copy = tmp_path_factory.mktemp("memory") / "demo-memory.sqlite"
-    shutil.copyfile(bundled_memory_path(), copy)
-    with TKGStore.open(demo_store_file) as store, Memory.open(copy, create=False) as memory:
-        yield store, memory, Agent(store, memory, AgentConfig())
 
 
 @pytest.fixture(scope="module")

@@ -27,16 +27,6 @@ QUESTIONS = [q["question"] for q in demo_questions()[:4]]
 OFFERED = [GetTime("Iran", "Criticize_or_denounce", "Pervez_Musharraf"), GetFirst(1), Answer(2)]
 
 
-@pytest.fixture(scope="module")
-def parts(demo_store_file, tmp_path_factory):
-    from tkg_store.store import TKGStore
-
-    copy = tmp_path_factory.mktemp("memory") / "demo-memory.sqlite"
-    shutil.copyfile(bundled_memory_path(), copy)
-    with TKGStore.open(demo_store_file) as store, Memory.open(copy, create=False) as memory:
-        yield store, memory, Agent(store, memory, AgentConfig())
-
-
 def llm_agent(parts, llm: LLMConfig, decider=None) -> Agent:
     store, memory, offline = parts
     config = AgentConfig(decider="openai:scripted", llm=llm)
