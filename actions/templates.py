@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import ClassVar, Union
 
 from actions import semantics
@@ -45,9 +46,9 @@ def _describe_time(value: TimeArg) -> str:
 
 def _items(facts: list[Fact], entity_of: str) -> list[Item]:
     """Facts to items: the entity at `entity_of` ('head' | 'tail' | None) with the fact's interval."""
-    return semantics.dedupe(
-        Item(getattr(f, entity_of) if entity_of else None, f.start, f.end, f.granularity) for f in facts
-    )
+    if not entity_of:
+        return semantics.dedupe(Item(None, f.start, f.end, f.granularity) for f in facts)
+    return semantics.dedupe(map(Item._make, map(attrgetter(entity_of, "start", "end", "granularity"), facts)))
 
 
 def _window(time: TimeArg, context: ActionContext) -> tuple[bool, TimeSpan | None]:

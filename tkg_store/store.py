@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import duckdb
 
@@ -29,9 +28,9 @@ from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
 T = TypeVar("T")
 
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One temporal fact; `start`/`end` are None where the source leaves the interval open."""
+class Fact(NamedTuple):
+    """One temporal fact; `start`/`end` are None where the source leaves the interval open.
+    (A named tuple: lookups build thousands per question, and a tuple is built in C.)"""
 
     head: str
     relation: str
@@ -41,8 +40,7 @@ class Fact:
     granularity: Granularity
 
 
-@dataclass(frozen=True, slots=True)
-class Neighbour:
+class Neighbour(NamedTuple):
     """One (relation, neighbour, direction) edge group of an entity's 1-hop subgraph."""
 
     relation: str

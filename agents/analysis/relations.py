@@ -62,11 +62,13 @@ class RelationLexicon:
     gram_totals: dict[str, float] = field(default_factory=dict)  # credited n-grams per relation
     questions: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
+    _terms: _PosteriorTerms | None = field(default=None, init=False, repr=False, compare=False)
 
     def add(self, grams: Iterable[str], relations: Iterable[str]) -> None:
         relations = sorted(set(relations))
         if not relations:
             return
+        self._terms = None
         share = 1.0 / len(relations)
         self.questions += 1
         grams = set(grams)
@@ -86,26 +88,40 @@ class RelationLexicon:
             if kept:
                 pruned[gram] = kept
         self.counts = pruned
+        self._terms = None
 
     def posterior(self, grams: list[str], candidates: list[str]) -> dict[str, float] | None:
-        """P(relation | n-grams) over the candidates, or None when no n-gram was ever seen."""
+        """P(relation | n-grams) over the candidates, or None when no n-gram was ever seen.
+
+        Naive Bayes with additive smoothing: log P(r) + sum over the known n-grams g of
+        log((count(g, r) + s) / (grams(r) + s * vocabulary)). Most cells are empty, so the sum is
+        `known * log(s / denominator(r))` plus a correction from the few cells each n-gram credits."""
         known = [g for g in set(grams) if g in self.counts]
         if not known or not candidates:
             return None
-        vocabulary = max(len(self.counts), 1)
-        total = sum(self.relation_totals.values()) or 1.0
-        logs = []
-        for relation in candidates:
-            prior = self.relation_totals.get(relation, 0.0)
-            score = math.log((prior + _SMOOTHING) / (total + _SMOOTHING * len(candidates)))
-            denominator = math.log(self.gram_totals.get(relation, 0.0) + _SMOOTHING * vocabulary)
-            for gram in known:
-                score += math.log(self.counts[gram].get(relation, 0.0) + _SMOOTHING) - denominator
-            logs.append(score)
+        terms = self._cached_terms()
+        log_smoothing = math.log(_SMOOTHING)
+        credited: dict[str, float] = {}
+        for gram in known:
+            for relation, lift in terms.lift(gram, self.counts[gram]).items():
+                credited[relation] = credited.get(relation, 0.0) + lift
+        normaliser = math.log(terms.total + _SMOOTHING * len(candidates))
+        logs = [
+            terms.log_prior(relation)
+            - normaliser
+            + len(known) * (log_smoothing - terms.log_denominator(relation))
+            + credited.get(relation, 0.0)
+            for relation in candidates
+        ]
         top = max(logs)
         weights = [math.exp(v - top) for v in logs]
         norm = sum(weights)
         return {relation: w / norm for relation, w in zip(candidates, weights)}
+
+    def _cached_terms(self) -> _PosteriorTerms:
+        if self._terms is None:
+            self._terms = _PosteriorTerms(self)
+        return self._terms
 
     # -- files ------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
@@ -132,6 +148,42 @@ class RelationLexicon:
         return cls(
             data["counts"], data["relation_totals"], data["gram_totals"], int(data.get("questions", 0)), data.get("meta", {})
         )
+
+
+class _PosteriorTerms:
+    """The parts of `RelationLexicon.posterior` that depend on the lexicon alone, computed once per
+    lexicon state (the posterior runs for every question, over every relation of the KG)."""
+
+    def __init__(self, lexicon: RelationLexicon) -> None:
+        self.total = sum(lexicon.relation_totals.values()) or 1.0
+        vocabulary = max(len(lexicon.counts), 1)
+        self._priors = lexicon.relation_totals
+        self._grams = lexicon.gram_totals
+        self._vocabulary = vocabulary
+        self._log_prior: dict[str, float] = {}
+        self._log_denominator: dict[str, float] = {}
+        self._lifts: dict[str, dict[str, float]] = {}
+
+    def log_prior(self, relation: str) -> float:
+        found = self._log_prior.get(relation)
+        if found is None:
+            found = self._log_prior[relation] = math.log(self._priors.get(relation, 0.0) + _SMOOTHING)
+        return found
+
+    def log_denominator(self, relation: str) -> float:
+        found = self._log_denominator.get(relation)
+        if found is None:
+            found = math.log(self._grams.get(relation, 0.0) + _SMOOTHING * self._vocabulary)
+            self._log_denominator[relation] = found
+        return found
+
+    def lift(self, gram: str, row: dict[str, float]) -> dict[str, float]:
+        """log((count + s) / s) for each relation the n-gram credits."""
+        found = self._lifts.get(gram)
+        if found is None:
+            log_smoothing = math.log(_SMOOTHING)
+            found = self._lifts[gram] = {r: math.log(c + _SMOOTHING) - log_smoothing for r, c in row.items()}
+        return found
 
 
 def bundled_lexicon_path(name: str = "multitq") -> Path:
