@@ -47,8 +47,31 @@ class QuestionScores:
     for unknown names) and template text (by `_KINDS` row)."""
 
     relations: dict[str, float]
-    entities: np.ndarray
+    entities: EntityScores
     templates: np.ndarray
+
+
+class EntityScores:
+    """Cosines of one question with the KG's entity names, by row, each computed when first read:
+    a question's candidates name a few hundred of the KG's entities, and the product over every
+    name took ~2 ms a question. The row past the last (`len - 1`) is 0: unknown names."""
+
+    def __init__(self, matrix: np.ndarray, vector: np.ndarray) -> None:
+        self._matrix, self._vector = matrix, vector
+        self._values = np.full(len(matrix) + 1, np.nan)
+        self._values[-1] = 0.0
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, rows: int | np.ndarray) -> np.ndarray:
+        values = self._values[rows]
+        missing = np.isnan(values)
+        if np.any(missing):
+            wanted = np.unique(np.atleast_1d(rows)[np.atleast_1d(missing)])
+            self._values[wanted] = _matvec(self._matrix[wanted], self._vector)  # the same sums row by row
+            values = self._values[rows]
+        return values
 
 
 # What each (template, time kind) asks; the template component compares the question with these.
@@ -148,7 +171,7 @@ class CandidateFilter:
         for row, (name, kind) in enumerate(_KINDS):
             if cue_matches(name, kind, cues):
                 templates[row] += w.cue / w.template
-        entities = np.append(_matvec(self.names.entity_matrix, q), 0.0)  # a 0 for unknown names
+        entities = EntityScores(self.names.entity_matrix, q)
         return QuestionScores(relations, entities, templates)
 
     def values(self, scores: QuestionScores, candidates: Sequence[Candidate], context: ActionContext | None = None) -> np.ndarray:
@@ -203,7 +226,7 @@ class CandidateFilter:
         candidates: Sequence[Candidate],
         context: ActionContext,
         relation_score: Mapping[str, float],
-        entity_all: np.ndarray,
+        entity_all: EntityScores,
         template: np.ndarray,
         best_entity: float,
     ) -> np.ndarray:

@@ -159,6 +159,10 @@ class Program:
 
         "Who first criticised Iraq in 2006?" fits the cluster of "Who first criticised Iraq?" except
         for the year: the methodology need not have seen the dated form of every program."""
+        return self._dated  # remembered: every dated question asks it of every methodology program
+
+    @cached_property
+    def _dated(self) -> Program | None:
         if self.uses_time:
             return None
         for index in range(len(self.steps) - 1, -1, -1):
@@ -166,7 +170,7 @@ class Program:
             undated = len(step.args) == 2 and step.args[1] == "R" and step.args[0] in step.roles
             if step.template in ("getHeadEntity", "getTailEntity") and undated:
                 restricted = AbstractStep(step.template, (*step.args, "T"))
-                return Program((*self.steps[:index], restricted, *self.steps[index + 1 :]))
+                return _parse_program(tuple(t.render() for t in (*self.steps[:index], restricted, *self.steps[index + 1 :])))
         return None
 
     @cached_property

@@ -71,4 +71,5 @@ def programs_for(analysis: QuestionAnalysis | None, *methodologies: Any) -> list
 def _with_dated(guide: Guide) -> list[Guide]:
     """For a question that states a time: a program that ignores it, first restricted to it."""
     variant = guide.program.dated()
-    return [replace(guide, program=variant, note=", restricted to the question's time"), guide] if variant else [guide]
+    dated = Guide(variant, guide.support, guide.success_rate, note=", restricted to the question's time") if variant else None
+    return [dated, guide] if dated else [guide]

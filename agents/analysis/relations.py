@@ -25,7 +25,7 @@ from agents.analysis.synonyms import SynonymMap, content_word
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
-from ari.base.text import share_a_word
+from ari.base.text import share_a_word, word_key
 from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore
 
@@ -100,23 +100,13 @@ class RelationLexicon:
         if not known or not candidates:
             return None
         terms = self._cached_terms()
-        log_smoothing = math.log(_SMOOTHING)
-        credited: dict[str, float] = {}
-        for gram in known:
-            for relation, lift in terms.lift(gram, self.counts[gram]).items():
-                credited[relation] = credited.get(relation, 0.0) + lift
-        normaliser = math.log(terms.total + _SMOOTHING * len(candidates))
-        logs = [
-            terms.log_prior(relation)
-            - normaliser
-            + len(known) * (log_smoothing - terms.log_denominator(relation))
-            + credited.get(relation, 0.0)
-            for relation in candidates
-        ]
-        top = max(logs)
-        weights = [math.exp(v - top) for v in logs]
-        norm = sum(weights)
-        return {relation: w / norm for relation, w in zip(candidates, weights)}
+        columns = terms.columns(tuple(candidates))
+        logs = columns.log_prior - math.log(terms.total + _SMOOTHING * len(candidates))
+        logs += len(known) * (math.log(_SMOOTHING) - columns.log_denominator)
+        logs += sum(terms.lift(gram, self.counts[gram]) for gram in known)[columns.rows]
+        weights = np.exp(logs - logs.max())
+        weights /= weights.sum()
+        return dict(zip(candidates, weights.tolist()))
 
     def _cached_terms(self) -> _PosteriorTerms:
         if self._terms is None:
@@ -150,39 +140,51 @@ class RelationLexicon:
         )
 
 
+@dataclass(frozen=True)
+class _Columns:
+    """Per-relation terms of the posterior for one candidate list, in its order."""
+
+    log_prior: np.ndarray  # log(questions credited to the relation + s)
+    log_denominator: np.ndarray  # log(n-grams credited to the relation + s * vocabulary)
+    rows: np.ndarray  # each candidate's row in `_PosteriorTerms.lift` vectors
+
+
 class _PosteriorTerms:
     """The parts of `RelationLexicon.posterior` that depend on the lexicon alone, computed once per
-    lexicon state (the posterior runs for every question, over every relation of the KG)."""
+    lexicon state (the posterior runs several times a question, over every relation of the KG)."""
 
     def __init__(self, lexicon: RelationLexicon) -> None:
         self.total = sum(lexicon.relation_totals.values()) or 1.0
-        vocabulary = max(len(lexicon.counts), 1)
         self._priors = lexicon.relation_totals
         self._grams = lexicon.gram_totals
-        self._vocabulary = vocabulary
-        self._log_prior: dict[str, float] = {}
-        self._log_denominator: dict[str, float] = {}
-        self._lifts: dict[str, dict[str, float]] = {}
+        self._vocabulary = max(len(lexicon.counts), 1)
+        self._columns: dict[tuple[str, ...], _Columns] = {}
+        self._lifts: dict[str, np.ndarray] = {}
+        known = set(lexicon.relation_totals) | set(lexicon.gram_totals)
+        self._row = {r: i for i, r in enumerate(sorted(known))}  # a relation never credited: the last row, 0
 
-    def log_prior(self, relation: str) -> float:
-        found = self._log_prior.get(relation)
+    def columns(self, candidates: tuple[str, ...]) -> _Columns:
+        found = self._columns.get(candidates)
         if found is None:
-            found = self._log_prior[relation] = math.log(self._priors.get(relation, 0.0) + _SMOOTHING)
+            if len(self._columns) > 4096:  # candidate lists vary with the linked entities
+                self._columns.clear()
+            prior = np.log(np.array([self._priors.get(r, 0.0) for r in candidates]) + _SMOOTHING)
+            grams = np.log(np.array([self._grams.get(r, 0.0) for r in candidates]) + _SMOOTHING * self._vocabulary)
+            rows = np.array([self._row.get(r, len(self._row)) for r in candidates], dtype=np.int64)
+            found = self._columns[candidates] = _Columns(prior, grams, rows)
         return found
 
-    def log_denominator(self, relation: str) -> float:
-        found = self._log_denominator.get(relation)
-        if found is None:
-            found = math.log(self._grams.get(relation, 0.0) + _SMOOTHING * self._vocabulary)
-            self._log_denominator[relation] = found
-        return found
-
-    def lift(self, gram: str, row: dict[str, float]) -> dict[str, float]:
-        """log((count + s) / s) for each relation the n-gram credits."""
+    def lift(self, gram: str, counts: dict[str, float]) -> np.ndarray:
+        """log((count + s) / s) for every relation (by row; 0 where the n-gram credits none)."""
         found = self._lifts.get(gram)
         if found is None:
-            log_smoothing = math.log(_SMOOTHING)
-            found = self._lifts[gram] = {r: math.log(c + _SMOOTHING) - log_smoothing for r, c in row.items()}
+            if len(self._lifts) > 65536:
+                self._lifts.clear()
+            found = np.zeros(len(self._row) + 1)
+            for relation, count in counts.items():
+                found[self._row.get(relation, len(self._row))] = math.log(count + _SMOOTHING) - math.log(_SMOOTHING)
+            found[-1] = 0.0
+            self._lifts[gram] = found
         return found
 
 
@@ -213,6 +215,7 @@ class RelationLinker:
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
+        self._relation_keys: dict[str, frozenset[str]] = {}
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
 
     def grams(self, masked: str) -> list[str]:
@@ -252,11 +255,9 @@ class RelationLinker:
         a lexicon: word overlap alone). None of the linking relations may share a word with the
         predicate or get `JudgeConfig.link_share` of its probability: naive Bayes is overconfident, and "hosted
         the visit" must not rule out Make_a_visit."""
-        if self._relation_words is None:
-            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
-        relation_words = self._relation_words
+        relation_words = self._words_of_relations()
         words = content_words(predicate_text(masked))
-        if any(share_a_word(words, relation_words.get(r, frozenset())) for r in linking):
+        if self._names_one_of(words, linking):
             return None  # checked first: it settles most questions without the posterior
         if self.lexicon is not None:
             asked = self.lexicon.posterior(self.grams(masked), self.all_relations)
@@ -281,14 +282,12 @@ class RelationLinker:
         relation ("condemned" for Criticize_or_denounce): the KG-wide posterior alone is too
         overconfident to rule it out (measured: it put Investigate first for "condemned"), so
         the caller decides from the question's own relation ranking."""
-        if self._relation_words is None:
-            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
         words = content_words(predicate_text(masked))
-        if any(share_a_word(words, self._relation_words.get(r, frozenset())) for r in family):
+        if self._names_one_of(words, family):
             return True
         if self._posterior_of[0] != masked:
             posterior = self.lexicon.posterior(predicate_ngrams(masked), self.all_relations) if self.lexicon else None
-            named = any(share_a_word(words, w) for w in self._relation_words.values())
+            named = self._names_one_of(words, self.all_relations)
             self._posterior_of = (masked, posterior, named)
         _, asked, named = self._posterior_of
         if asked:
@@ -296,6 +295,19 @@ class RelationLinker:
             if any(asked.get(r, 0.0) >= self.judge.link_share * best for r in family):
                 return True
         return False if named else None
+
+    def _words_of_relations(self) -> dict[str, frozenset[str]]:
+        if self._relation_words is None:
+            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
+            self._relation_keys = {r: _word_keys(words) for r, words in self._relation_words.items()}
+        return self._relation_words
+
+    def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
+        """Whether the wording shares a content word with one of the relations' texts
+        (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
+        self._words_of_relations()
+        keys = _word_keys(words)
+        return bool(keys) and any(not keys.isdisjoint(self._relation_keys.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
         """Candidates ranked best first with a score in [0, 1]."""
@@ -319,6 +331,11 @@ class RelationLinker:
             scores = {r: w * posterior[r] + (1 - w) * similarity[r] for r in candidates}
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(r, round(s, 4)) for r, s in ranked]
+
+
+def _word_keys(words: Iterable[str]) -> frozenset[str]:
+    """The `word_key`s `share_a_word` compares (words of four letters or more)."""
+    return frozenset(word_key(w) for w in words if len(w) >= 4)
 
 
 def texts_share_a_word(text: str, relation_text: str) -> bool:
