@@ -49,6 +49,7 @@ class QuestionScores:
     relations: dict[str, float]
     entities: EntityScores
     templates: np.ndarray
+    relation_rows: np.ndarray  # `relations` by the filter's relation row, plus a trailing 0 for unknown names
 
 
 class EntityScores:
@@ -64,14 +65,21 @@ class EntityScores:
     def __len__(self) -> int:
         return len(self._values)
 
-    def __getitem__(self, rows: int | np.ndarray) -> np.ndarray:
+    def __getitem__(self, rows: int | np.integer | np.ndarray) -> np.ndarray:
         values = self._values[rows]
+        if not isinstance(rows, np.ndarray):  # one row
+            if values != values:  # NaN: not computed yet
+                self._compute(np.array([rows]))
+                values = self._values[rows]
+            return values
         missing = np.isnan(values)
-        if np.any(missing):
-            wanted = np.unique(np.atleast_1d(rows)[np.atleast_1d(missing)])
-            self._values[wanted] = _matvec(self._matrix[wanted], self._vector)  # the same sums row by row
+        if missing.any():
+            self._compute(np.unique(rows[missing]))
             values = self._values[rows]
         return values
+
+    def _compute(self, rows: np.ndarray) -> None:
+        self._values[rows] = _matvec(self._matrix[rows], self._vector)  # the same sums, row by row
 
 
 # What each (template, time kind) asks; the template component compares the question with these.
@@ -172,7 +180,8 @@ class CandidateFilter:
             if cue_matches(name, kind, cues):
                 templates[row] += w.cue / w.template
         entities = EntityScores(self.names.entity_matrix, q)
-        return QuestionScores(relations, entities, templates)
+        relation_rows = np.array([relations.get(r, 0.0) for r in self.names.relations] + [0.0])
+        return QuestionScores(relations, entities, templates, relation_rows)
 
     def values(self, scores: QuestionScores, candidates: Sequence[Candidate], context: ActionContext | None = None) -> np.ndarray:
         """The score of every candidate, in the candidates' order: lookup blocks with array
@@ -183,8 +192,7 @@ class CandidateFilter:
         context = context or ActionContext()
         w = self.weights
         relation_score, entity_all, template = scores.relations, scores.entities, scores.templates
-        # one padding slot at the end of each array scores unknown names 0
-        relation_all = np.array([relation_score.get(r, 0.0) for r in self.names.relations] + [0.0])
+        relation_all = scores.relation_rows
 
         parts: list[np.ndarray] = []
         best_entity = 0.0

@@ -179,12 +179,6 @@ class AnswerCheck:
     def fits(self, fact: Fact) -> bool:
         return (self.constraint is None or self.constraint.admits(fact)) and self.asks_relation(fact.relation)
 
-    def _likely_first(self, facts: list[Fact]) -> list[Fact]:
-        """Facts of the question's best-ranked relations first: most answers are settled by them,
-        without the KG-wide posterior the other relations may need."""
-        top = {r for r, _ in self.analysis.relations[:2]}
-        return sorted(facts, key=lambda f: f.relation not in top)
-
     def _peers(self, fact: Fact, anchor: str, pair: bool) -> list[Fact]:
         """Facts of the same relation family with `anchor` in the same role as in `fact` (and,
         when `pair`, with the same other entity)."""
@@ -211,16 +205,26 @@ class AnswerCheck:
 
     # -- answers ------------------------------------------------------------------------------
     def supports_entity(self, answer: str) -> bool:
+        window = self.constraint.window if self.constraint else None
         for name in _names_by_display(self.store).get(answer, [answer]):
             for anchors in self.mentions:
                 for anchor in anchors:
                     if anchor == name:
                         continue
-                    window = self.constraint.window if self.constraint else None
-                    facts = self.store.facts(head=name, tail=anchor, within=window) + self.store.facts(head=anchor, tail=name, within=window)
-                    if any(self.fits(f) and self._extreme(f, anchor) for f in self._likely_first(facts)):
-                        return True
+                    # only the relations the question may ask about: two busy entities share thousands of facts
+                    for relation in self._likely_first(self.store.relations_between(name, anchor)):
+                        if not self.asks_relation(relation):
+                            continue
+                        facts = self.store.facts(name, relation, anchor, within=window) + self.store.facts(anchor, relation, name, within=window)
+                        if any(self.fits(f) and self._extreme(f, anchor) for f in facts):
+                            return True
         return False
+
+    def _likely_first(self, relations: set[str]) -> list[str]:
+        """The question's best-ranked two relations first (most answers are settled by them,
+        without the KG-wide posterior the other relations may need), then by name."""
+        top = {r for r, _ in self.analysis.relations[:2]}
+        return sorted(relations, key=lambda r: (r not in top, r))
 
     def supports_time(self, answer: str) -> bool:
         try:
