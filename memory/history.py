@@ -517,7 +517,7 @@ def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | Non
 
 
 def _record(row) -> TraceRecord:  # noqa: ANN001
-    steps = [StepRecord(**{k: v for k, v in s.items() if k in _STEP_FIELDS}) for s in json.loads(row["steps"] or "[]")]
+    steps = [_step(s) for s in json.loads(row["steps"] or "[]")]
     extra = {k: v for k, v in json.loads(row["data"] or "{}").items() if k in _TRACE_FIELDS}
     trace = Trace(
         question=row["question"],
@@ -533,6 +533,14 @@ def _record(row) -> TraceRecord:  # noqa: ANN001
         **extra,
     )
     return TraceRecord(row["id"], trace, row["created_at"], row["dataset"], row["split"], row["question_id"])
+
+
+def _step(data: dict) -> StepRecord:
+    """A stored step; keys a newer or older ARI wrote and this one lacks are dropped (checked only
+    when the keys differ: learning reads every step of every trace)."""
+    if data.keys() != _STEP_FIELDS:
+        data = {k: v for k, v in data.items() if k in _STEP_FIELDS}
+    return StepRecord(**data)
 
 
 def _eq(column: sa.Column, value: str | None) -> sa.ColumnElement:
