@@ -66,19 +66,28 @@ class StoreOpening:
 
     Opening MultiTQ's store (reading its facts, sorting them into the fact index) is mostly DuckDB
     and numpy work, which releases the GIL; importing the agent (LangGraph, SQLAlchemy) is Python.
-    On two cores a cold `ari ask` does both at once instead of one after the other."""
+    On two cores a cold `ari ask` does both at once instead of one after the other. The thread then
+    loads the embedding model the agent will ask for (`get_embedder` keeps one per process), reading
+    its weights meanwhile too; a failure there is left for the agent's own call to report."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, embedding_model: str | None = None) -> None:
         self._store: TKGStore | None = None
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._open, args=(path,), name="ari-open-store", daemon=True)
+        self._thread = threading.Thread(target=self._open, args=(path, embedding_model), name="ari-open-store", daemon=True)
         self._thread.start()
 
-    def _open(self, path: Path) -> None:
+    def _open(self, path: Path, embedding_model: str | None) -> None:
         try:
             self._store = TKGStore.open(path)
         except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread by store()
             self._error = exc
+            return
+        try:
+            from ari.base.embedding import get_embedder
+
+            get_embedder(embedding_model)
+        except Exception:  # noqa: BLE001, S110 - the agent's own get_embedder call raises it again
+            pass
 
     def store(self) -> TKGStore:
         """The open store, or the error opening it raised (raised here, in the caller's thread)."""
@@ -104,12 +113,12 @@ def build_agent(
     """(agent, store, memory) for a store path and memory URL, with the defaults above; `opening`:
     the store already being opened (by `StoreOpening(resolve_db(db))`), else it is opened here."""
     path = resolve_db(db)
-    opening = opening or StoreOpening(path)  # while the agent's modules are imported
+    config = config or AgentConfig.from_env()
+    opening = opening or StoreOpening(path, config.embedding_model)  # while the agent's modules are imported
     try:
         from agents.agent import Agent
         from agents.deciders.base import get_decider
 
-        config = config or AgentConfig.from_env()
         decider = get_decider(config.decider, config)  # an unknown name fails before the store is used
     except BaseException:
         opening.discard()
@@ -154,7 +163,7 @@ def answer_question(
         config.use_methodology = False
     path = resolve_db(db)
     memory = resolve_memory(memory, path)
-    opening = StoreOpening(path) if path.exists() else None  # loads while the memory is checked and the agent imported
+    opening = StoreOpening(path, config.embedding_model) if path.exists() else None  # loads while the memory is checked and the agent imported
     try:
         if config.decider == "offline" and not unguided and path.exists():  # a missing store is reported first
             require_learned_memory(memory, path)
