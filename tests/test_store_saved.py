@@ -61,6 +61,7 @@ def test_new_facts_make_the_table_built_again(demo_store_file: Path, tmp_path: P
         assert "zorblax quux" in linker_tables(store)["tables"]["by_key"]
         mentions = EntityLinker(store).link("Whom did Zorblax Quux visit?")
         assert any(m.candidates and m.candidates[0][0] == "Zorblax_Quux" for m in mentions)
+    assert len(_saved_files(path, "linker-tables")) == 1  # the file of the old contents is removed
 
 
 def test_a_damaged_or_hostile_file_is_rebuilt_not_trusted(demo_store_file: Path, tmp_path: Path) -> None:

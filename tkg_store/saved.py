@@ -78,7 +78,18 @@ def _read_or_build(store: TKGStore, what: str, build: Callable[[], T], sources: 
         return found  # type: ignore[no-any-return]
     value = build()
     _write(path, key, value)
+    _remove_stale(cache_file(store, f"{what}-*.pkl"), path)
     return value
+
+
+def _remove_stale(pattern: Path, kept: Path) -> None:
+    """Files of the same table for earlier contents or code: never read again, so not kept."""
+    for old in pattern.parent.glob(pattern.name):
+        if old != kept:
+            try:
+                old.unlink()
+            except OSError:
+                pass  # gone already (another process), or not ours to remove
 
 
 def _code_digest(sources: Sequence[ModuleType]) -> str:
