@@ -6,6 +6,7 @@ Scripts call these directly; `ari ask` is a thin wrapper around `answer_question
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,19 +61,69 @@ def open_memory(memory: str | None, config: AgentConfig | None = None) -> Any:
     return Memory.open(memory, use_clustering=use_clustering)
 
 
+class StoreOpening:
+    """`TKGStore.open(path)` started in a thread now, taken with `store()` later.
+
+    Opening MultiTQ's store (reading its facts, sorting them into the fact index) is mostly DuckDB
+    and numpy work, which releases the GIL; importing the agent (LangGraph, SQLAlchemy) is Python.
+    On two cores a cold `ari ask` does both at once instead of one after the other. The thread then
+    loads the embedding model the agent will ask for (`get_embedder` keeps one per process), reading
+    its weights meanwhile too; a failure there is left for the agent's own call to report."""
+
+    def __init__(self, path: Path, embedding_model: str | None = None) -> None:
+        self._store: TKGStore | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._open, args=(path, embedding_model), name="ari-open-store", daemon=True)
+        self._thread.start()
+
+    def _open(self, path: Path, embedding_model: str | None) -> None:
+        try:
+            self._store = TKGStore.open(path)
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread by store()
+            self._error = exc
+            return
+        try:
+            from ari.base.embedding import get_embedder
+
+            get_embedder(embedding_model)
+        except Exception:  # noqa: BLE001, S110 - the agent's own get_embedder call raises it again
+            pass
+
+    def store(self) -> TKGStore:
+        """The open store, or the error opening it raised (raised here, in the caller's thread)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._store is not None
+        return self._store
+
+    def discard(self) -> None:
+        """Close the store if it opened (the caller failed before taking it)."""
+        self._thread.join()
+        if self._store is not None:
+            self._store.close()
+
+
 def build_agent(
     db: str | Path | None = None,
     memory: str | None = None,
     config: AgentConfig | None = None,
+    opening: StoreOpening | None = None,
 ) -> tuple[Any, TKGStore, Any]:
-    """(agent, store, memory) for a store path and memory URL, with the defaults above."""
-    from agents.agent import Agent
-    from agents.deciders.base import get_decider
-
-    config = config or AgentConfig.from_env()
-    decider = get_decider(config.decider, config)  # an unknown name fails before anything is loaded
+    """(agent, store, memory) for a store path and memory URL, with the defaults above; `opening`:
+    the store already being opened (by `StoreOpening(resolve_db(db))`), else it is opened here."""
     path = resolve_db(db)
-    store = TKGStore.open(path)
+    config = config or AgentConfig.from_env()
+    opening = opening or StoreOpening(path, config.embedding_model)  # while the agent's modules are imported
+    try:
+        from agents.agent import Agent
+        from agents.deciders.base import get_decider
+
+        decider = get_decider(config.decider, config)  # an unknown name fails before the store is used
+    except BaseException:
+        opening.discard()
+        raise
+    store = opening.store()
     mem = None
     try:
         mem = open_memory(resolve_memory(memory, path), config)
@@ -112,9 +163,15 @@ def answer_question(
         config.use_methodology = False
     path = resolve_db(db)
     memory = resolve_memory(memory, path)
-    if config.decider == "offline" and not unguided and path.exists():  # a missing store is reported first
-        require_learned_memory(memory, path)
-    agent, store, mem = build_agent(path, memory, config)
+    opening = StoreOpening(path, config.embedding_model) if path.exists() else None  # loads while the memory is checked and the agent imported
+    try:
+        if config.decider == "offline" and not unguided and path.exists():  # a missing store is reported first
+            require_learned_memory(memory, path)
+    except BaseException:
+        if opening is not None:
+            opening.discard()
+        raise
+    agent, store, mem = build_agent(path, memory, config, opening)
     try:
         result = agent.ask(question)
         if record and mem is not None and result.error is None:

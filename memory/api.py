@@ -118,7 +118,8 @@ class Memory:
         embedder = embedder or self._embedder or get_embedder()
         self._embedder = self._embedder or embedder  # match() embeds with the model it clusters with
         traces = [r.trace for r in records]
-        texts = [clustering.clustering_text(t.masked_question, clustering.FEATURES) for t in traces]
+        shape_of = {m: clustering.clustering_text(m, clustering.FEATURES) for m in {t.masked_question for t in traces}}
+        texts = [shape_of[t.masked_question] for t in traces]  # each masked question read once: traces share them
         # Clustered over the distinct question shapes, each weighted by its traces (the same
         # K-means objective as over every trace, at a fraction of the cost).
         counts = Counter(texts)

@@ -127,8 +127,9 @@ def layout_2d(vectors: np.ndarray, seed: int = SEED, weights: np.ndarray | None 
         return np.zeros((len(vectors), 2), dtype=np.float32)
     w = np.ones(len(vectors)) if weights is None else np.asarray(weights, dtype=np.float64)
     centred = vectors - np.average(vectors, axis=0, weights=w)
-    covariance = (centred * w[:, None]).T @ centred / w.sum()
-    values, axes = np.linalg.eigh(covariance)
+    with threadpool_limits(THREADS):  # a small matrix: BLAS threads would only wait on each other and the workers
+        covariance = (centred * w[:, None]).T @ centred / w.sum()
+        values, axes = np.linalg.eigh(covariance)
     axes = axes[:, np.argsort(values)[::-1][:2]]
     axes *= np.sign(axes[np.abs(axes).argmax(axis=0), range(axes.shape[1])])  # the largest loading positive
     points = centred @ axes

@@ -109,6 +109,7 @@ _PG_KEYS_LOCK = 0x4152494B
 _COLUMN_FIELDS = {"question", "masked_question", "steps", "answers", "abstained", "reason", "decider", "outcome", "qtype", "answer_type"}
 _TRACE_FIELDS = {f.name for f in fields(Trace)}
 _STEP_FIELDS = {f.name for f in fields(StepRecord)}
+_EXTRA_FIELDS = sorted(_TRACE_FIELDS - _COLUMN_FIELDS)
 
 
 @dataclass
@@ -492,7 +493,9 @@ def _replace_key_vectors(conn: Connection, model: str, version: int, keys: list[
 
 
 def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | None, question_id: str | None) -> dict:
-    extra = {k: v for k, v in trace.to_dict().items() if k not in _COLUMN_FIELDS}
+    # Fields that have no column of their own go to `data` (none today). Read one by one: converting
+    # the whole trace first (Trace.to_dict) would copy every step only to drop it again.
+    extra = {k: getattr(trace, k) for k in _EXTRA_FIELDS}
     return {
         "created_at": created,
         "question": trace.question,
@@ -514,7 +517,7 @@ def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | Non
 
 
 def _record(row) -> TraceRecord:  # noqa: ANN001
-    steps = [StepRecord(**{k: v for k, v in s.items() if k in _STEP_FIELDS}) for s in json.loads(row["steps"] or "[]")]
+    steps = [_step(s) for s in json.loads(row["steps"] or "[]")]
     extra = {k: v for k, v in json.loads(row["data"] or "{}").items() if k in _TRACE_FIELDS}
     trace = Trace(
         question=row["question"],
@@ -530,6 +533,14 @@ def _record(row) -> TraceRecord:  # noqa: ANN001
         **extra,
     )
     return TraceRecord(row["id"], trace, row["created_at"], row["dataset"], row["split"], row["question_id"])
+
+
+def _step(data: dict) -> StepRecord:
+    """A stored step; keys a newer or older ARI wrote and this one lacks are dropped (checked only
+    when the keys differ: learning reads every step of every trace)."""
+    if data.keys() != _STEP_FIELDS:
+        data = {k: v for k, v in data.items() if k in _STEP_FIELDS}
+    return StepRecord(**data)
 
 
 def _eq(column: sa.Column, value: str | None) -> sa.ColumnElement:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from actions.programs import Program
 
@@ -40,7 +40,12 @@ class Trace:
         return Program.parse([s.abstract for s in self.steps if s.abstract])
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The fields as plain JSON-ready data (as `dataclasses.asdict`, without its deep copies:
+        learning converts some hundred thousand traces)."""
+        data = dict(self.__dict__)
+        data["steps"] = [{**s.__dict__, "candidates": list(s.candidates)} for s in self.steps]
+        data["answers"] = list(self.answers)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Trace":

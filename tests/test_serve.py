@@ -115,6 +115,13 @@ def test_ask_returns_the_json_of_ari_ask(server, files):
     assert _comparable(served.json()) == _comparable(json.loads(local.stdout))
 
 
+def test_a_reply_says_how_long_the_agent_took(server):
+    reply = httpx.post(server + "/ask", json={"question": QUESTION}, timeout=60)
+    assert reply.headers["content-type"] == "application/json"
+    timings = dict(entry.strip().split(";dur=") for entry in reply.headers["server-timing"].split(","))
+    assert 0 < float(timings["agent"]) <= float(timings["queued-and-agent"])
+
+
 def test_concurrent_requests_each_get_their_own_answer(server):
     sequential = {q: httpx.post(server + "/ask", json={"question": q}, timeout=60).json() for q in QUESTIONS}
     asked = QUESTIONS * 4

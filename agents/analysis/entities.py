@@ -14,6 +14,8 @@ A span that none of these links closely enough is returned with no candidates: n
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +43,7 @@ from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
+from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 
 # Words that end a role phrase: verbs' auxiliaries, prepositions that start a new constituent, question words.
@@ -79,26 +82,21 @@ class EntityLinker:
         self.embedder = embedder
         self.config = config
         self.fuzzy = fuzzy
-        self.tables: NameTables = build_name_tables(store)
-        self._name_prefixes = key_prefixes(self.tables.by_key) | key_prefixes(self.tables.aliases)
-        self._qualifier_prefixes = key_prefixes(self.tables.qualifier_keys)
-        self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
-        role_texts: dict[str, int] = {}
-        for qualifier, roles in self.tables.roles.items():
-            entries = []
-            for role, _entity in roles:
-                row = role_texts.setdefault(role, len(role_texts))
-                entries.append((role, content_words(role), row))
-            self._role_lists[qualifier] = entries
+        data = linker_tables(store)
+        self.tables = NameTables(**data["tables"])
+        self._name_prefixes: set[str] = data["name_prefixes"]
+        self._qualifier_prefixes: set[str] = data["qualifier_prefixes"]
+        self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
-        self._role_vocabulary = role_vocabulary(role_texts)
+        self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
+        role_texts: list[str] = data["role_texts"]
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
         self._vector_cache: dict[str, np.ndarray] = {}
         self._fuzzy_keys: list[str] | None = None
         if embedder is not None:
-            self._role_matrix = text_vectors(store, embedder, "roles", list(role_texts)) if role_texts else None
+            self._role_matrix = text_vectors(store, embedder, "roles", role_texts) if role_texts else None
             vectors = name_vectors(store, embedder)
             self._entity_rows = vectors.entities
             self._entity_index = VectorIndex(vectors.entity_matrix)
@@ -482,3 +480,38 @@ def _name_like(tokens: list[Token], k: int) -> bool:
 def _sentence_start(tokens: list[Token], k: int) -> bool:
     """Whether token k opens a sentence or clause (first, or after , ; : or an opening bracket)."""
     return k == 0 or tokens[k - 1].text in {",", ";", ":", "(", "."}
+
+
+def linker_tables(store: TKGStore) -> dict:
+    """What the linker looks names up in, built from the store's names and facts once and then read
+    back (tkg_store.saved): building it costs a cold `ari ask` more than answering does.
+
+    Plain containers only: the `NameTables` fields, the key prefixes that stop an n-gram scan, each
+    qualifier's roles with their content words and row in `role_texts`, and the role vocabulary."""
+    return saved(store, "linker-tables", lambda: _build_linker_tables(store), _LINKER_SOURCES)
+
+
+def _build_linker_tables(store: TKGStore) -> dict:
+    tables = build_name_tables(store)
+    role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
+    role_texts: dict[str, int] = {}
+    for qualifier, roles in tables.roles.items():
+        entries = []
+        for role, _entity in roles:
+            row = role_texts.setdefault(role, len(role_texts))
+            entries.append((role, content_words(role), row))
+        role_lists[qualifier] = entries
+    return {
+        "tables": {f.name: getattr(tables, f.name) for f in dataclasses.fields(tables)},
+        "name_prefixes": key_prefixes(tables.by_key) | key_prefixes(tables.aliases),
+        "qualifier_prefixes": key_prefixes(tables.qualifier_keys),
+        "role_lists": role_lists,
+        "role_vocabulary": role_vocabulary(role_texts),
+        "role_texts": list(role_texts),
+    }
+
+
+# The code that decides the tables' contents: an edit of any of these files rebuilds them.
+_LINKER_SOURCES = tuple(
+    sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)
+) + tuple(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms"))

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from functools import cache
+from typing import TYPE_CHECKING, TypeVar
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+if TYPE_CHECKING:
+    from rich.console import Console
 
 T = TypeVar("T")
 
-stderr = Console(stderr=True)
+
+@cache
+def stderr_console() -> Console:
+    """The Rich console on stderr, made on first use: a command that draws nothing never imports Rich."""
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 def progress(items: Iterable[T], description: str, total: int | None = None, quiet: bool = False) -> Iterator[T]:
@@ -19,8 +26,10 @@ def progress(items: Iterable[T], description: str, total: int | None = None, qui
     if quiet or not sys.stderr.isatty():
         yield from items
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=stderr, transient=True) as bar:
+    with Progress(*columns, console=stderr_console(), transient=True) as bar:
         task = bar.add_task(description, total=total if total is not None else _len(items))
         for item in items:
             yield item

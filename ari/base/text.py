@@ -22,16 +22,23 @@ STOP_WORDS = frozenset("a an and as at by for from in into of on or such the to 
 _WORD = re.compile(r"[a-z]+")
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")  # what str.isalnum() refuses: \w is isalnum() plus "_"
+
+
 def fold(text: str) -> str:
-    """Accents removed, lower case."""
+    """Accents removed, lower case. Most names are ASCII, which has no accents to remove: they take
+    the short way (the same result; building a store's name tables folds every entity name)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
+    if decomposed.isascii():
+        return decomposed.lower()
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
 def normalize_name(text: str) -> str:
     """Fold a name for matching: accents removed, underscores/punctuation to spaces, lower case."""
-    cleaned = "".join(c if c.isalnum() else " " for c in fold(text))
-    return " ".join(cleaned.split())
+    return " ".join(_NOT_ALNUM.sub(" ", fold(text)).split())
 
 
 def stem(word: str) -> str:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from ari.base.errors import AriError
 from ari.cli.options import (
@@ -93,6 +90,9 @@ def register(app: typer.Typer) -> None:
 
 
 def _print(result: dict, trace: bool) -> None:
+    from rich.console import Console  # imported here: `--json` and `--server` never pay for it
+    from rich.markup import escape
+
     out = Console()
     mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
     if result["abstained"]:
@@ -107,7 +107,9 @@ def _print(result: dict, trace: bool) -> None:
         out.print(_trace_table(result))
 
 
-def _trace_table(result: dict) -> Table:
+def _trace_table(result: dict) -> Any:
+    from rich.table import Table
+
     table = Table(title="Trace", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("action")

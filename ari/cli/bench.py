@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ari.base.progress import stderr
+from ari.base.progress import stderr_console
 from ari.cli.options import (
     DbOption,
     DeciderOption,
@@ -100,9 +100,9 @@ def run_command(
         spec = with_clusters(spec, clusters)
     outcome = run(spec)
     if not quiet:
-        stderr.print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
+        stderr_console().print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
     if outcome.summary.get("errors"):
-        stderr.print(f"{outcome.summary['errors']} questions ended in an error (not counted in the metrics); "
+        stderr_console().print(f"{outcome.summary['errors']} questions ended in an error (not counted in the metrics); "
                      "rerun with --retry-errors to answer them again")
     _print_summary(outcome.summary, json_output)
 

@@ -8,12 +8,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ari.base.errors import UsageError
-from ari.base.progress import stderr
+from ari.base.progress import stderr_console
 from ari.cli.options import DbOption, JsonOption, QuietOption
 
 app = typer.Typer(
@@ -76,7 +73,7 @@ def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, jso
     _print_summary(db, summary)
     if summary.skipped_examples and not quiet:
         for example in summary.skipped_examples:
-            stderr.print(f"skipped {example}", markup=False, highlight=False)
+            stderr_console().print(f"skipped {example}", markup=False, highlight=False)
 
 
 class _PhaseBar:
@@ -87,8 +84,10 @@ class _PhaseBar:
     def __init__(self, quiet: bool) -> None:
         self._bar = None
         if not quiet and sys.stderr.isatty():
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
             columns = (TextColumn("{task.description:<18}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
-            self._bar = Progress(*columns, console=stderr, transient=True)
+            self._bar = Progress(*columns, console=stderr_console(), transient=True)
 
     def __enter__(self) -> "_PhaseBar":
         if self._bar is not None:
@@ -110,6 +109,9 @@ class _PhaseBar:
 
 
 def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
+    from rich.console import Console
+    from rich.table import Table
+
     from tkg_store.temporal import OPEN_END, OPEN_START
 
     table = Table(title=f"{summary.source} -> {db}")

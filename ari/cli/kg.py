@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ari.base.errors import UsageError
 from ari.cli.options import DbOption, JsonOption
@@ -31,6 +29,8 @@ def info(db: DbOption = None, json_out: JsonOption = False) -> None:
     if json_out:
         typer.echo(json.dumps(data, ensure_ascii=False))
         return
+    from rich.console import Console
+
     out = Console()
     out.print(f"[bold]{data['db']}[/bold]", highlight=False)
     counts = data["counts"]
@@ -97,6 +97,9 @@ def facts(
     if json_out:
         typer.echo(json.dumps([_fact_dict(f) for f in shown], ensure_ascii=False))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"{len(found):,} facts" + (f" (first {len(shown)})" if len(shown) < len(found) else ""))
     for column in ("head", "relation", "tail", "start", "end", "granularity"):
         table.add_column(column, overflow="fold")

@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ari.base.errors import AriError, MemoryCorruptError, UsageError
 from ari.cli.options import (
@@ -54,6 +52,8 @@ def stats(memory: MemoryOption = None, json_out: JsonOption = False) -> None:
     if json_out:
         typer.echo(json.dumps(data, ensure_ascii=False))
         return
+    from rich.console import Console
+
     out = Console()
     out.print(f"[bold]{data['memory']}[/bold]")
     accuracy = "-" if data["accuracy"] is None else f"{data['accuracy']:.1%}"
@@ -79,6 +79,9 @@ def clusters(
     if json_out:
         typer.echo(json.dumps([s.__dict__ for s in summaries], ensure_ascii=False))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title="Clusters")
     table.add_column("id", justify="right")
     table.add_column("size", justify="right")
@@ -105,6 +108,9 @@ def show(
     if json_out:
         typer.echo(json.dumps(found.to_dict(), ensure_ascii=False))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     out = Console()
     out.print(f"[bold]Cluster {found.cluster_id}[/bold] (clustering version {found.clustering_version}, {found.source})\n")
     if found.induced_text:
@@ -237,8 +243,9 @@ def induce(
         summary = mem.learn(n_clusters=clusters, complete=complete)
     _print_learnt(summary.__dict__, json_out)
     if summary.llm_failures and not json_out:
-        stderr_console = Console(stderr=True)
-        stderr_console.print(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
+        from ari.base.progress import stderr_console
+
+        stderr_console().print(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
                              f"({next(iter(summary.llm_failures.values()))})")
 
 
