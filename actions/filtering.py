@@ -35,7 +35,7 @@ from actions.templates import Action, Answer, GetBetween, GetHeadEntity, GetTail
 from ari.base.config import FilterConfig
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
-from tkg_store.name_vectors import NameVectors, name_vectors
+from tkg_store.name_vectors import NameVectors, name_vectors, text_vectors
 from tkg_store.store import TKGStore
 
 Weights = FilterConfig  # the filter's score weights: one field each, documented in ari/base/config.py
@@ -104,14 +104,9 @@ _KINDS = list(TEMPLATE_TEXTS)
 _KIND_ROW = {kind: i for i, kind in enumerate(_KINDS)}
 
 
-_TEMPLATE_VECTORS: dict[str, np.ndarray] = {}
-
-
-def template_vectors(embedder: Embedder) -> np.ndarray:
-    """Row i embeds the text of `_KINDS[i]`; computed once per embedder and process."""
-    if embedder.name not in _TEMPLATE_VECTORS:
-        _TEMPLATE_VECTORS[embedder.name] = embedder.embed_batch([TEMPLATE_TEXTS[k] for k in _KINDS])
-    return _TEMPLATE_VECTORS[embedder.name].copy()
+def template_vectors(store: TKGStore, embedder: Embedder) -> np.ndarray:
+    """Row i embeds the text of `_KINDS[i]`; cached beside the store with its name vectors."""
+    return text_vectors(store, embedder, "templates", [TEMPLATE_TEXTS[k] for k in _KINDS]).copy()
 
 
 def kind_of(action: Action) -> tuple[str, str]:
@@ -143,7 +138,7 @@ class CandidateFilter:
         self.weights = weights
         self.names: NameVectors = name_vectors(store, embedder)
         self.relation_index = VectorIndex(self.names.relation_matrix)
-        self.template_matrix = template_vectors(embedder)
+        self.template_matrix = template_vectors(store, embedder)
         self._block_rows: "weakref.WeakKeyDictionary[LookupBlock, tuple]" = weakref.WeakKeyDictionary()
 
     def embed_question(self, question: str) -> np.ndarray:

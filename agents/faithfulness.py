@@ -23,13 +23,15 @@ When no answer survives, the verdict names what is missing and the nearest facts
 from __future__ import annotations
 
 import re
-import weakref
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION
+from tkg_store.saved import saved
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
 
@@ -43,8 +45,6 @@ MIRROR_MIN_FACTS = 20  # a pair seen on fewer facts is chance (one-fact relation
 NEAREST = 3  # facts shown as evidence when abstaining
 
 _ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
-_MIRRORS: "weakref.WeakKeyDictionary[TKGStore, dict[str, frozenset[str]]]" = weakref.WeakKeyDictionary()
-_DISPLAY: "weakref.WeakKeyDictionary[TKGStore, dict[str, list[str]]]" = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -108,33 +108,40 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
 
 def mirror_relations(store: TKGStore) -> dict[str, frozenset[str]]:
     """Relation -> the relations that state the same events from the other side (learned from
-    the KG: reversed (head, tail, day) sets that cover each other, see MIRROR_SHARE)."""
-    if store not in _MIRRORS:
-        rows = store.connection.execute(
-            """WITH f AS (SELECT DISTINCT head, relation, tail, start_day FROM facts),
-               n AS (SELECT relation, count(*) AS n FROM f GROUP BY relation),
-               m AS (SELECT a.relation AS r1, b.relation AS r2, count(*) AS k FROM f a JOIN f b
-                     ON a.head = b.tail AND a.tail = b.head AND a.start_day = b.start_day
-                     AND a.relation <> b.relation GROUP BY 1, 2)
-               SELECT r1.name, r2.name FROM m JOIN n n1 ON n1.relation = m.r1 JOIN n n2 ON n2.relation = m.r2
-               JOIN relations r1 ON r1.id = m.r1 JOIN relations r2 ON r2.id = m.r2
-               WHERE m.k >= ? AND m.k >= ? * n1.n AND m.k >= ? * n2.n""",
-            [MIRROR_MIN_FACTS, MIRROR_SHARE, MIRROR_SHARE],
-        ).fetchall()
-        mirrors: dict[str, set[str]] = {}
-        for one, other in rows:
-            mirrors.setdefault(one, set()).add(other)
-        _MIRRORS[store] = {r: frozenset(o) for r, o in mirrors.items()}
-    return _MIRRORS[store]
+    the KG: reversed (head, tail, day) sets that cover each other, see MIRROR_SHARE). A self-join
+    over every fact: saved beside the store, so a cold `ari ask` reads it back."""
+    pairs = saved(store, "mirror-relations", partial(_mirror_pairs, store), [sys.modules[__name__]])
+    return store.derived(("mirror_relations",), lambda: {r: frozenset(o) for r, o in pairs.items()})
+
+
+def _mirror_pairs(store: TKGStore) -> dict[str, list[str]]:
+    rows = store.connection.execute(
+        """WITH f AS (SELECT DISTINCT head, relation, tail, start_day FROM facts),
+           n AS (SELECT relation, count(*) AS n FROM f GROUP BY relation),
+           m AS (SELECT a.relation AS r1, b.relation AS r2, count(*) AS k FROM f a JOIN f b
+                 ON a.head = b.tail AND a.tail = b.head AND a.start_day = b.start_day
+                 AND a.relation <> b.relation GROUP BY 1, 2)
+           SELECT r1.name, r2.name FROM m JOIN n n1 ON n1.relation = m.r1 JOIN n n2 ON n2.relation = m.r2
+           JOIN relations r1 ON r1.id = m.r1 JOIN relations r2 ON r2.id = m.r2
+           WHERE m.k >= ? AND m.k >= ? * n1.n AND m.k >= ? * n2.n""",
+        [MIRROR_MIN_FACTS, MIRROR_SHARE, MIRROR_SHARE],
+    ).fetchall()
+    mirrors: dict[str, list[str]] = {}
+    for one, other in sorted(rows):
+        mirrors.setdefault(one, []).append(other)
+    return mirrors
 
 
 def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
-    if store not in _DISPLAY:
-        names: dict[str, list[str]] = {}
-        for name in store.entity_names():
-            names.setdefault(store.display(name), []).append(name)
-        _DISPLAY[store] = names
-    return _DISPLAY[store]
+    """Display name -> the KG names shown that way (answers are compared as displayed)."""
+    return store.derived(("names_by_display",), partial(_group_by_display, store))
+
+
+def _group_by_display(store: TKGStore) -> dict[str, list[str]]:
+    names: dict[str, list[str]] = {}
+    for name in store.entity_names():
+        names.setdefault(store.display(name), []).append(name)
+    return names
 
 
 def is_time_answer(answer: str) -> bool:

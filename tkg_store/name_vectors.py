@@ -69,26 +69,21 @@ def text_vectors(store: TKGStore, embedder: Embedder, label: str, texts: list[st
     """Embeddings of a fixed list of texts derived from the store (e.g. role phrases of its names),
     cached beside it as the name vectors are: row i embeds texts[i]."""
     digest = hashlib.sha1("\n".join(texts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    key = (str(Path(store.path).resolve()), f"{embedder.name}|{label}|{digest}")
-    if key in _TEXT_CACHE:
-        return _TEXT_CACHE[key]
+    return store.derived(("text_vectors", embedder.name, label, digest), lambda: _text_vectors(store, embedder, label, digest, texts))
+
+
+def _text_vectors(store: TKGStore, embedder: Embedder, label: str, digest: str, texts: list[str]) -> np.ndarray:
     path = cache_path(store, embedder, f"{label}-{digest}")
-    matrix = None
     if path.exists():
         try:
             with np.load(path, allow_pickle=False) as data:
                 if list(data["texts"]) == texts:
-                    matrix = data["matrix"]
+                    return data["matrix"]
         except (OSError, ValueError, KeyError):
-            matrix = None  # a damaged cache is rebuilt, never trusted
-    if matrix is None:
-        matrix = embedder.embed_batch(texts)
-        _save(path, texts=np.array(texts, dtype=str), matrix=matrix)
-    _TEXT_CACHE[key] = matrix
+            pass  # a damaged cache is rebuilt, never trusted
+    matrix = embedder.embed_batch(texts)
+    _save(path, texts=np.array(texts, dtype=str), matrix=matrix)
     return matrix
-
-
-_TEXT_CACHE: dict[tuple[str, str], np.ndarray] = {}
 
 
 def cache_path(store: TKGStore, embedder: Embedder, what: str = "vectors") -> Path:
