@@ -8,24 +8,30 @@ tokens per question. It also measures:
 
 - the seat: the share of decisions, where the plan has a next action, whose candidates hold it
   (counted in-process over the offline agent's decisions, and from the prompts `follow` received);
-- concurrency: q/s with 1 and 16 requests in flight against the server with 200 ms latency;
+- concurrency: q/s with 1 and 16 questions in flight against the server with 200 ms latency (the
+  server in its own process, as a remote LLM is);
 - faults: `ari bench run` (a subprocess, so its stderr is what a user sees) against the `faulty`
   policy, then the same run resumed with `--retry-errors` once the endpoint has recovered.
 
 Usage: python -m benchmarks.llm_path_bench --db /work/base/multitq.duckdb --memory MEM.sqlite \
     --data-dir ../shared/data/multitq [--questions 300] [--out benchmarks/results/llm_path]
-(set ARI_RELATION_LEXICON to the lexicon learned with the memory)
+(set ARI_RELATION_LEXICON to the lexicon learned with the memory). With `--speed-only` it runs only
+the concurrency part, beside the offline decider on the same questions (what the agent's own CPU
+time allows), and the machine's load average before each run, into speed_concurrent.json / .md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks.loaders import get_loader
@@ -66,9 +72,34 @@ def summary_row(summary: dict) -> dict:
 
 def policy_run(name: str, work: Path, questions: Path, args: argparse.Namespace, concurrency: int, latency: float = 0.0) -> tuple[dict, list[dict]]:
     with ScriptedChatServer(policy=POLICIES[name](args.seed), latency_s=latency) as server:
-        llm = {"base_url": server.base_url, "cache": None, "concurrency": concurrency, "retries": 2, "timeout_s": 30.0}
-        outcome = run(spec(work / f"{name}_n{concurrency}_l{int(latency * 1000)}", questions, args, MODEL, llm))
-        return outcome.summary, list(server.requests)
+        return policy_run_at(server.base_url, name, work, questions, args, concurrency, latency), list(server.requests)
+
+
+def policy_run_at(url: str, name: str, work: Path, questions: Path, args: argparse.Namespace, concurrency: int, latency: float) -> dict:
+    llm = {"base_url": url, "cache": None, "concurrency": concurrency, "retries": 2, "timeout_s": 30.0}
+    return run(spec(work / f"{name}_n{concurrency}_l{int(latency * 1000)}", questions, args, MODEL, llm)).summary
+
+
+def _serve(policy: str, seed: int, latency_s: float, conn) -> None:  # noqa: ANN001 - a multiprocessing Connection
+    """In a child process: the scripted server, its URL sent to the parent, until the parent says stop."""
+    with ScriptedChatServer(policy=POLICIES[policy](seed), latency_s=latency_s) as server:
+        conn.send(server.base_url)
+        conn.recv()
+
+
+@contextmanager
+def server_process(policy: str, seed: int, latency_s: float) -> Iterator[str]:
+    """The scripted server's URL, the server running in its own process as a remote LLM does, so
+    its threads do not share the agent's interpreter (its GIL) while the speed is measured."""
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    process = context.Process(target=_serve, args=(policy, seed, latency_s, child), daemon=True)
+    process.start()
+    try:
+        yield parent.recv()
+    finally:
+        parent.send("stop")
+        process.join(30)
 
 
 def prompt_seats(requests: list[dict]) -> dict:
@@ -164,6 +195,43 @@ def errored_texts(out: Path) -> set[str]:
     return {r["question"] for r in read_results(out / "results.jsonl").values() if r.get("error")}
 
 
+def speed_runs(work: Path, speed: Path, args: argparse.Namespace, offline: bool = False) -> dict:
+    """q/s of `follow` against the 200 ms server with 1 and CONCURRENCY questions in flight (and,
+    with `offline`, of the offline decider alone on the same questions), each with the load average
+    of the machine before it ran."""
+    runs: dict = {}
+    names = (["offline"] if offline else []) + [f"N={n}" for n in (1, CONCURRENCY)]
+    for name in names:
+        load, started = os.getloadavg(), time.perf_counter()
+        if name == "offline":
+            summary = run(spec(work / "speed_offline", speed, args, "offline")).summary
+        else:
+            with server_process("follow", args.seed, LATENCY_S) as url:
+                summary = policy_run_at(url, "follow", work, speed, args, int(name[2:]), LATENCY_S)
+        runs[name] = {"questions_per_second": summary["questions_per_second"], "wall_s": round(time.perf_counter() - started, 1),
+                      "llm_calls_per_question": summary["llm_calls_per_question"], "n": summary["n"],
+                      "hits_at_1": summary["hits_at_1"], "errors": summary["errors"],
+                      "load_average_before": [round(x, 2) for x in load]}
+    runs["ratio"] = runs[f"N={CONCURRENCY}"]["questions_per_second"] / runs["N=1"]["questions_per_second"]
+    return runs
+
+
+def speed_markdown(r: dict) -> str:
+    s = r["speed_200ms"]
+    rows = [(k, v) for k, v in s.items() if k != "ratio"]
+    lines = [f"# q/s of the LLM path with questions in flight ({s['N=1']['n']} MultiTQ dev shard-1 questions, 200 ms server)", "",
+             f"Command: `{r['command']}` (commit {r['git_commit']})", "",
+             "| run | q/s | wall s (with start-up) | LLM calls / q | Hits@1 | errors | load average before (1, 5, 15 min) |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, v in rows:
+        lines.append(f"| {name} | {v['questions_per_second']:.2f} | {v['wall_s']} | {v['llm_calls_per_question'] or 0:.2f} | "
+                     f"{v['hits_at_1']:.3f} | {v['errors']} | {', '.join(str(x) for x in v['load_average_before'])} |")
+    lines += ["", f"N={CONCURRENCY} / N=1: **{s['ratio']:.1f}x** (target >= 10x); the scripted server ran in its own process. `offline` is the agent with no LLM on the same "
+              "questions: the q/s its own CPU work allows, which bounds N=16. Timings were taken on a shared 2-core machine "
+              "(see the load averages): they are slowed by the sharing.", ""]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, required=True)
@@ -173,14 +241,23 @@ def main() -> None:
     parser.add_argument("--speed-questions", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--speed-only", action="store_true", help="only q/s at N=1 and N=16, beside the offline decider")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="llm_path_"))
     questions, speed = work / "questions.json", work / "speed_questions.json"
-    texts = write_questions(args.data_dir, args.questions, questions)
     write_questions(args.data_dir, args.speed_questions, speed)
     from benchmarks.runner import git_commit
 
-    report: dict = {"questions": len(texts), "git_commit": git_commit(), "command": " ".join(sys.argv), "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON"), "work_dir": str(work)}
+    report: dict = {"git_commit": git_commit(), "command": " ".join(sys.argv), "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON"), "work_dir": str(work)}
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.speed_only:
+        report["speed_200ms"] = speed_runs(work, speed, args, offline=True)
+        (args.out / "speed_concurrent.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        (args.out / "speed_concurrent.md").write_text(speed_markdown(report), encoding="utf-8")
+        print(speed_markdown(report))
+        return
+    texts = write_questions(args.data_dir, args.questions, questions)
+    report["questions"] = len(texts)
 
     report["offline"] = summary_row(run(spec(work / "offline", questions, args, "offline")).summary)
     report["seats_offline_agent"] = count_seats(texts, args)
@@ -190,16 +267,8 @@ def main() -> None:
         report["policies"][name] = {**summary_row(summary), "seats_in_prompts": prompt_seats(requests)}
     report["follow_vs_offline"] = report["policies"]["follow"]["hits_at_1"] / report["offline"]["hits_at_1"]
 
-    speeds = {}
-    for n in (1, CONCURRENCY):
-        started = time.perf_counter()
-        summary, _ = policy_run("follow", work, speed, args, n, LATENCY_S)
-        speeds[n] = {"questions_per_second": summary["questions_per_second"], "wall_s": round(time.perf_counter() - started, 1),
-                     "llm_calls_per_question": summary["llm_calls_per_question"], "n": summary["n"]}
-    report["speed_200ms"] = {"N=1": speeds[1], f"N={CONCURRENCY}": speeds[CONCURRENCY],
-                             "ratio": speeds[CONCURRENCY]["questions_per_second"] / speeds[1]["questions_per_second"]}
+    report["speed_200ms"] = speed_runs(work, speed, args)
     report["faulty"] = faulty_cli(work, questions, args)
-    args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "llm_path.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (args.out / "llm_path.md").write_text(markdown(report), encoding="utf-8")
     print(markdown(report))

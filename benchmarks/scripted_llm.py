@@ -50,6 +50,9 @@ class ScriptedChatServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as real servers: a client reuses its connections
+            disable_nagle_algorithm = True  # headers and body go out at once, not 40 ms apart (delayed ACK)
+
             def log_message(self, *args) -> None:  # keep output clean
                 pass
 

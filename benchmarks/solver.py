@@ -50,7 +50,7 @@ class AgentSolverFactory:
         store = TKGStore.open(self.db)
         atexit.register(store.close)  # a worker's connection closes before its interpreter does
         memory = open_memory(self.memory_url, use_clustering=config.use_clustering)
-        return Agent(store, memory=memory, config=config).ask_many
+        return Agent(store, memory=memory, config=config).warm_up().ask_many
 
 
 def agent_config(values: dict):  # noqa: ANN201 - AgentConfig

@@ -19,7 +19,7 @@ from agents.deciders.base import get_decider
 from agents.deciders.vllm_local import VLLMDecider
 from ari.base.config import AgentConfig, LLMConfig
 from ari.base.errors import UsageError
-from benchmarks.scripted_llm import ScriptedChatServer, follow, is_judge
+from benchmarks.scripted_llm import ScriptedChatServer, faulty, follow, is_judge, prompt_text
 from memory import Memory, bundled_memory_path
 from tkg_store.demo import demo_questions
 
@@ -112,6 +112,31 @@ def test_the_questions_of_a_batch_have_their_requests_in_flight_together(parts):
     assert not together.broken
 
 
+def test_questions_advance_independently_of_a_slow_one(parts):
+    """One question's judge request is held until another question has gone on to its second
+    decision: in lockstep the other could not decide before every judge verdict was in."""
+    slow, quick = QUESTIONS[1], QUESTIONS[0]
+    went_on = threading.Event()
+    held: list[bool] = []
+    quick_decisions: list[dict] = []
+
+    def policy(body: dict):
+        asked = prompt_text(body).split("\n", 1)[0].removeprefix("Question: ")
+        if asked == slow and is_judge(body):
+            held.append(went_on.wait(timeout=20))  # the timeout only keeps a broken run from hanging
+        if asked == quick and not is_judge(body):
+            quick_decisions.append(body)
+            if len(quick_decisions) == 2:
+                went_on.set()
+        return follow(body)
+
+    with ScriptedChatServer(policy=policy) as server:
+        llm = LLMConfig(base_url=server.base_url, retries=0, timeout_s=60, cache=None, concurrency=2)
+        results = llm_agent(parts, llm).ask_many([slow, quick])
+    assert held == [True]
+    assert [r.error for r in results] == [None, None] and all(r.answers for r in results)
+
+
 class RecordingEngine:
     """Stands in for `vllm.LLM` (no GPU here): replies like `follow` and records each `chat` call."""
 
@@ -165,6 +190,36 @@ def test_endpoint_failures_are_errors_in_a_run_and_retried_on_resume(parts, demo
     assert resumed.answered_now == 3
     assert resumed.summary["errors"] == 0 and resumed.summary["n"] == 3 and resumed.summary["complete"]
     assert resumed.summary["prompt_tokens"] > 0 and resumed.summary["completion_tokens"] > 0
+
+
+def test_bench_run_exits_non_zero_when_a_question_ended_in_an_endpoint_error(parts, demo_store_file, tmp_path, monkeypatch, capsys):
+    """`ari bench run` against the scripted server's `faulty` policy (500s, bodies that are not JSON,
+    replies after the timeout): exit 1 with one line on stderr; resumed with --retry-errors, exit 0."""
+    from ari.cli import run
+
+    _, memory, _ = parts
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps(demo_questions()[:6]), encoding="utf-8")
+    command = ["bench", "run", "multitq", "--questions", str(questions), "--db", str(demo_store_file),
+               "--memory", str(memory.history.where), "--decider", "openai:scripted", "--out", str(tmp_path / "run"),
+               "--concurrency", "4", "--llm-retries", "0", "--no-cache", "--json", "--quiet"]
+
+    def bench_run(policy, *extra: str) -> tuple[int, str, str]:
+        with ScriptedChatServer(policy=policy) as server:
+            monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+            code = run(command + list(extra))
+        return code, *capsys.readouterr()
+
+    code, out, err = bench_run(faulty(0, rate=0.5, timeout_s=1.0), "--llm-timeout", "1")
+    summary = json.loads(out)
+    assert code == 1 and summary["errors"] > 0
+    assert err.strip().splitlines() == [
+        f"Error: {summary['errors']} questions ended in an LLM endpoint error (not counted in the metrics); "
+        "rerun with --retry-errors to answer them again"
+    ]
+    code, out, err = bench_run(follow, "--retry-errors")
+    assert code == 0, err
+    assert json.loads(out)["errors"] == 0 and "Traceback" not in err
 
 
 # -- methodologies written by an LLM ---------------------------------------------------------------

@@ -1,11 +1,13 @@
 """The decision loop shared by LLM deciders: prompt, parse, feed a malformed reply back once.
 
 A backend implements `send(messages) -> Reply` (one request) and may override `send_many` (a
-batch: the default keeps `LLMConfig.concurrency` requests in flight on a thread pool; vLLM sends
-the whole batch as one `generate` call). Everything else is the same for a remote endpoint and an
-in-process model: the reply cache, the prompts, parsing against the enumerated candidates, the JTS
-verdict. The agent's graph hands over every question of a lockstep step at once (`choose_many`,
-`judge_many`), so a batch's requests are in flight together.
+batch: vLLM sends the whole batch as one `generate` call). Everything else is the same for a remote
+endpoint and an in-process model: the reply cache, the prompts, parsing against the enumerated
+candidates, the JTS verdict. How a backend's requests are kept in flight together:
+`questions_in_flight` questions advance independently, each on its own thread, and a request gives
+the agent's turn away while it waits (`agents.turns`): a remote endpoint gets `LLMConfig.concurrency`
+of them. A backend that batches (vLLM) keeps 1: the graph hands it every question of a lockstep step
+at once (`choose_many`, `judge_many`).
 
 An endpoint failure (after the client's retries) is never an answer: the decision comes back
 `failed`, and the question's outcome is an error (`agents.graph`), which the runner retries.
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ from actions.parse import parse_choice
 from agents import prompts
 from agents.deciders.base import Decision, Judgement
 from agents.deciders.reply_cache import ReplyCache, cache_key
+from agents.turns import waiting
 from ari.base.config import LLMConfig
 from ari.base.errors import AriError, DeciderError
 
@@ -60,12 +62,14 @@ class ChatDecider:
         """One request; raises `DeciderError` (one line) when the endpoint gives no reply."""
         raise NotImplementedError
 
+    @property
+    def questions_in_flight(self) -> int:
+        """Questions that may wait on their requests at once, each advancing on its own (`Agent.ask_many`)."""
+        return max(1, self.llm.concurrency)
+
     def send_many(self, batch: list[Messages]) -> list[Outcome]:
-        """Every request of a batch, `LLMConfig.concurrency` in flight at a time."""
-        if len(batch) <= 1 or self.llm.concurrency <= 1:
-            return [self._send_one(m) for m in batch]
-        with ThreadPoolExecutor(min(self.llm.concurrency, len(batch))) as pool:
-            return list(pool.map(self._send_one, batch))
+        """Every request of a batch (one question's, when questions advance independently)."""
+        return [self._send_one(m) for m in batch]
 
     def _send_one(self, messages: Messages) -> Outcome:
         try:
@@ -85,7 +89,9 @@ class ChatDecider:
                 if hit is not None:
                     outcomes[i] = Reply(hit[0], hit[1], hit[2], cached=True)
         missing = [i for i, o in enumerate(outcomes) if o is None]
-        for i, outcome in zip(missing, self.send_many([batch[i] for i in missing])):
+        with waiting():  # other questions run the agent's code meanwhile
+            sent = self.send_many([batch[i] for i in missing]) if missing else []
+        for i, outcome in zip(missing, sent):
             outcomes[i] = outcome
             if self.cache is not None and isinstance(outcome, Reply):
                 self.cache.put(keys[i], self.model, outcome.text, outcome.prompt_tokens, outcome.completion_tokens)

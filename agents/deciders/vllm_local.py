@@ -1,7 +1,8 @@
 """`vllm:<model path>`: vLLM in-process on a GPU (optional extra `ari-tkgqa[vllm]`), same prompts.
 
 A lockstep step's prompts for the whole batch go to vLLM as one `chat` call (`send_many`), so the
-engine batches them; JSON replies are asked for by guided decoding where the installed vLLM has it.
+engine batches them: questions do not advance independently here (`questions_in_flight` is 1), the
+batch is the concurrency. JSON replies are asked for by guided decoding where the installed vLLM has it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ class VLLMDecider(ChatDecider):
             engine = LLM(model=model_path, **config.extra.get("vllm", {}))
         self._engine = engine
         self._params = sampling_params(config)
+
+    @property
+    def questions_in_flight(self) -> int:
+        """One: the graph's lockstep batch reaches the engine as one generation call per step."""
+        return 1
 
     def send(self, messages: list[dict]) -> Reply:
         outcome = self.send_many([messages])[0]

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ari.base.errors import DeciderError
 from ari.base.progress import stderr_console
 from ari.cli.options import (
     DbOption,
@@ -67,7 +68,7 @@ def run_command(
     restart: Annotated[bool, typer.Option("--restart", help="Move a previous run in --out aside (to replaced-<time>/) and start anew, instead of resuming it.")] = False,
     json_output: JsonOption = False,
     quiet: QuietOption = False,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="LLM requests in flight at once per worker (questions of a batch in parallel).")] = 1,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Questions whose LLM requests are in flight at once per worker (each question advances on its own).")] = 1,
     retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure).")] = False,
     llm_timeout: TimeoutOption = None,
     llm_retries: RetriesOption = None,
@@ -101,10 +102,10 @@ def run_command(
     outcome = run(spec)
     if not quiet:
         stderr_console().print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
-    if outcome.summary.get("errors"):
-        stderr_console().print(f"{outcome.summary['errors']} questions ended in an error (not counted in the metrics); "
-                     "rerun with --retry-errors to answer them again")
     _print_summary(outcome.summary, json_output)
+    if outcome.summary.get("errors"):  # an endpoint failure is not an answer: the run did not finish its work
+        raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM endpoint error (not counted in the "
+                           "metrics); rerun with --retry-errors to answer them again")
 
 
 @app.command("report")
