@@ -13,7 +13,7 @@ from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
-from agents.analysis.grammar import rewrite, role_order, renumber
+from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.synonyms import SynonymMap

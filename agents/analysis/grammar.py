@@ -51,6 +51,7 @@ _PROVERB = re.compile(
     re.IGNORECASE,
 )
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
+_NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
 _PLACEHOLDER = re.compile(r"\{E(\d+)\}")
 _NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})
 
@@ -93,13 +94,34 @@ _PASSIVE_FRONTED_BY = re.compile(
 )
 
 
+_PASSIVE_NAMED_ASKED = re.compile(
+    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been)\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    re.IGNORECASE,
+)
+_PASSIVE_NAMED = re.compile(
+    rf"(?P<obj>{_ENT})\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    re.IGNORECASE,
+)
+
+
 def active_voice(text: str) -> str | None:
-    """"{E1} was visited by whom" / "Who was {E1} visited by" / "By whom was {E1} visited" -> "who visited {E1}"."""
+    """"{E1} was visited by whom" / "Who was {E1} visited by" / "By whom was {E1} visited" -> "who visited
+    {E1}"; "When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}"
+    -> "{E2} visited {E1}"."""
     for pattern in (_PASSIVE_FRONTED_BY, _PASSIVE_STRANDED, _PASSIVE_SUBJECT):
         m = pattern.search(text)
-        if m and m.group("verb").lower() not in ("been", "being", "the"):
+        if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
             active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('subj'))}"
             return text[: m.start()] + active + text[m.end() :]
+    m = _PASSIVE_NAMED_ASKED.search(text)
+    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        active = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
+        return text[: m.start()] + active + text[m.end() :]
+    m = _PASSIVE_NAMED.search(text)
+    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        active = f"{_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
+        return text[: m.start()] + active + text[m.end() :]
     return None
 
 
@@ -110,9 +132,10 @@ _RECEIVE_ASKED = re.compile(
     rf"(?:{_RECEIVE})\s+{_NOUN_PHRASE}\s+from\b(?!\s*(?:the\s+)?\{{)",
     re.IGNORECASE,
 )
+_NOUN_PHRASE_END = r"(?=\s*(?:[?.,!]|$)|\s+(?:(?:in|on|at|during|before|after|since|until|for|first|last)\b|\{))"
 _RECEIVE_FROM_WH = re.compile(
     rf"\bfrom\s+(?P<wh>{_WH})\s+(?:did|does|do|had|has|have|would)\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})"
-    rf"(?:{_RECEIVE})\s+{_NOUN_PHRASE}\b",
+    rf"(?:{_RECEIVE})\s+(?:(?:a|an|the|any|some)\s+)?(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+){_NOUN_PHRASE_END}",
     re.IGNORECASE,
 )
 _RECEIVE_SUBJECT = re.compile(
@@ -223,7 +246,7 @@ _TRAILING_CLAUSE = re.compile(
     rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
-_SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+same\s+(?P<unit>day|date|week|month|year|time)"
+_SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _SAME_FRONTED = re.compile(
     rf"^(?P<pre>\W*){_SAME}\s+(?:in\s+which|that|when|as|in\s+that)\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
@@ -259,7 +282,7 @@ def clause_reference(text: str) -> str | None:
         main = _fold_clause(vp, m.group("main")) if vp else _PROVERB.sub("", m.group("main")).strip()
         if main:
             main = main.rstrip(" ,")
-            return f"{m.group('pre')}{_cap(main)} {m.group('prep')} the same {m.group('unit')} as {m.group('a')}{m.group('end') or '?'}"
+            return f"{m.group('pre')}{_cap(main)} {m.group('prep').lower()} the same {m.group('unit')} as {m.group('a')}{m.group('end') or '?'}"
     m = _SAME_CLAUSE.search(text)
     if m:
         vp = (m.group("vp") or "").strip()
