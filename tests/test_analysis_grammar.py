@@ -52,6 +52,14 @@ def canonical(masked: str) -> str:
         # the same period as a relative clause
         ("Who did {E1} praise in the same year in which {E2} did?", "Who did {E1} praise in the same year as {E2}?"),
         ("Which country called {E1} in the month that {E2} did?", "Which country called {E1} in the same month as {E2}?"),
+        ("Who praised {E1} in the same year {E2} did?", "Who praised {E1} in the same year as {E2}?"),
+        ("Who did {E1} call in the month of {E2}'s visit?", "Who did {E1} call in the same month as {E2}?"),
+        # ordinals said another way
+        ("Who followed {E2} in praising {E1}?", "Who was the first to praising {E1} after {E2}?"),
+        ("Which country preceded {E2} in calling {E1}?", "Which country was the last to calling {E1} before {E2}?"),
+        ("Who called {E1} right after {E2}?", "Who called {E1} first after {E2}?"),
+        ("Who was the next to call {E1} after {E2}?", "Who was the first to call {E1} after {E2}?"),
+        ("Who else called {E1} in the same month as {E2}?", "Who called {E1} in the same month as {E2}?"),
         (
             "In the same week that {E2} threatened {E1}, which country did too?",
             "Which country threatened {E1} in the same week as {E2}?",

@@ -106,14 +106,17 @@ _PASSIVE_NAMED = re.compile(
 
 
 def active_voice(text: str) -> str | None:
-    """"{E1} was visited by whom" / "Who was {E1} visited by" / "By whom was {E1} visited" -> "who visited
-    {E1}"; "When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}"
-    -> "{E2} visited {E1}"."""
+    """"{E1} was visited by whom" / "Who was {E1} visited by" / "By whom was {E1} visited" -> "who visited {E1}"."""
     for pattern in (_PASSIVE_FRONTED_BY, _PASSIVE_STRANDED, _PASSIVE_SUBJECT):
         m = pattern.search(text)
         if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
             active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('subj'))}"
             return text[: m.start()] + active + text[m.end() :]
+    return None
+
+
+def named_agent_active(text: str) -> str | None:
+    """"When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}" -> "{E2} visited {E1}"."""
     m = _PASSIVE_NAMED_ASKED.search(text)
     if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
         active = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
@@ -208,8 +211,16 @@ _REQUEST = re.compile(
 )
 
 
+_ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b", re.IGNORECASE)
+
+
 def plain_question(text: str) -> str | None:
-    """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country ..."."""
+    """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
+    ..."; "who else" -> "who" (the reference is left out by the temporal comparison itself)."""
+    m = _ELSE.search(text)
+    if m:
+        text = text[: m.start()] + m.group("wh") + text[m.end() :]
+        return plain_question(text) or text
     m = _CLEFT.search(text)
     if m:
         return text[: m.start()] + f"{_who(m.group('wh'))} " + text[m.end() :]
@@ -246,13 +257,14 @@ _TRAILING_CLAUSE = re.compile(
     rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
-_SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year|time)"
+_SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
+_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)?"  # "the month (that) X did": may be left out
 _SAME_FRONTED = re.compile(
-    rf"^(?P<pre>\W*){_SAME}\s+(?:in\s+which|that|when|as|in\s+that)\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
+    rf"^(?P<pre>\W*){_SAME}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(
-    rf"\b{_SAME}\s+(?:in\s+which|that|when|as|in\s+that)\s+(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    rf"\b{_SAME}\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
     re.IGNORECASE,
 )
 
@@ -273,9 +285,15 @@ def _fold_clause(vp: str, main: str) -> str | None:
     return None
 
 
-def clause_reference(text: str) -> str | None:
-    """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was
-    the first to criticised {E1}?"; "in the same month in which {E2} did" -> "in the same month as {E2}"."""
+_PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
+
+
+def same_period_clause(text: str) -> str | None:
+    """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
+    -> "in the same month as {E2}"."""
+    m = _PERIOD_OF_EVENT.search(text)
+    if m:
+        return text[: m.start()] + f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}" + text[m.end() :]
     m = _SAME_FRONTED.match(text)
     if m:
         vp = m.group("vp").strip()
@@ -290,6 +308,12 @@ def clause_reference(text: str) -> str | None:
         if not vp or _PROVERB.fullmatch(vp) or _placeholders(vp) <= _placeholders(rest):
             same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
             return text[: m.start()] + same + m.group("end") + text[m.end() :]
+    return None
+
+
+def clause_reference(text: str) -> str | None:
+    """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
+    first to criticised {E1}?"."""
     m = _FRONTED_CLAUSE.match(text)
     if m:
         main = _fold_clause(m.group("vp"), m.group("main"))
@@ -303,11 +327,47 @@ def clause_reference(text: str) -> str | None:
     return None
 
 
+# -- ordinals said another way ---------------------------------------------------------------------
+_FOLLOWED = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:(?:was|were)\s+(?:the\s+)?(?:first|next|one|country|ones)?\s*(?:to\s+)?)?"
+    rf"(?P<verb>follow|followed|follows|precede|preceded|precedes)\s+(?P<a>{_ENT})\s+in\s+(?P<ger>[a-z]+ing)\b(?P<rest>[^?.!]*)",
+    re.IGNORECASE,
+)
+_ADJACENT = re.compile(r"\b(?:immediately|just|right|directly)\s+(?P<cue>before|after)\b", re.IGNORECASE)
+_NEXT = re.compile(r"\bnext\b", re.IGNORECASE)
+_ORDINAL_WORD = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
+_AFTER_WORD = re.compile(r"\b(?:after|following|since|once|later\s+than|subsequent\s+to)\b", re.IGNORECASE)
+
+
+def ordinal_phrase(text: str) -> str | None:
+    """"Who followed {E2} in visiting {E1}" -> "who was the first to visiting {E1} after {E2}" (and
+    "preceded" -> "the last ... before"); "immediately / just / right after {E2}" -> "first after {E2}";
+    "the next to ... after {E2}" -> "the first to ... after {E2}": the one next to a reference in time."""
+    m = _FOLLOWED.search(text)
+    if m:
+        after = m.group("verb").lower().startswith("follow")
+        ordinal, cue = ("first", "after") if after else ("last", "before")
+        clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
+        return text[: m.start()] + clause + text[m.end() :]
+    if _ORDINAL_WORD.search(text):
+        return None
+    m = _ADJACENT.search(text)
+    if m:
+        ordinal = "first" if m.group("cue").lower() == "after" else "last"
+        return text[: m.start()] + f"{ordinal} {m.group('cue')}" + text[m.end() :]
+    if _NEXT.search(text) and _AFTER_WORD.search(text):
+        return _NEXT.sub("first", text, count=1)
+    return None
+
+
 RULES = (
     ("plain question", plain_question),
+    ("same period clause", same_period_clause),
     ("clause reference", clause_reference),
     ("gerund reference", gerund_reference),
+    ("ordinal phrase", ordinal_phrase),
     ("active voice", active_voice),
+    ("named agent", named_agent_active),
     ("giver as subject", giver_as_subject),
     ("agent as subject", agent_as_subject),
 )
