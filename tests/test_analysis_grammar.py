@@ -45,6 +45,8 @@ def canonical(masked: str) -> str:
         ("Before praising {E1}, who did {E2} praise?", "Before {E2}, who did {E1} praise?"),
         ("Who did {E1} call after talking to the {E2}?", "Who did {E1} call after the {E2}?"),
         ("Prior to paying a visit to {E1}, which country did {E2} visit?", "Prior to {E2}, which country did {E1} visit?"),
+        ("After the visit by {E1} to {E2}, who was the first to visit {E2}?", "After {E2}, who was the first to visit {E1}?"),
+        ("Who called {E1} first after {E2}'s call to {E1}?", "Who called {E1} first after {E2}?"),
         # a temporal clause with its own verb: a pro-verb takes its verb phrase
         ("After {E1} had threatened {E2}, who was the first to do the same?", "After {E2}, who was the first to threatened {E1}?"),
         ("Who was the last to do so before {E1} praised {E2}?", "Who was the last to praised {E1} before {E2}?"),

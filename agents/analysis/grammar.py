@@ -239,12 +239,34 @@ _GERUND = re.compile(
 )
 
 
+_EVENT_BY = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?:the|a|an)\s+(?:[a-z]+\s+){{1,3}}?(?:by|from)\s+(?P<a>{_ENT})"
+    rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|in)\s+(?P<b>{_ENT}))?",
+    re.IGNORECASE,
+)
+_EVENT_OF = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})'s\s+(?:[a-z]+\s+){{0,2}}?[a-z]+"
+    rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|of|in)\s+(?P<b>{_ENT}))",
+    re.IGNORECASE,
+)
+
+
 def gerund_reference(text: str) -> str | None:
-    """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity."""
+    """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
+    The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
+    "after {E2}", when {E1} is named again by the main clause."""
     for m in _GERUND.finditer(text):
         if m.group("ger").lower() in _NOT_GERUNDS or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
             continue
         return text[: m.start()] + f"{m.group('cue')} " + text[m.end() :]
+    for pattern in (_EVENT_BY, _EVENT_OF):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        rest = text[: m.start()] + text[m.end() :]
+        if m.group("obj") and _placeholders(m.group("b")) - _placeholders(rest):
+            continue  # the event's other party is named only here: it is part of the reference
+        return text[: m.start()] + f"{m.group('cue')} {m.group('a')}" + text[m.end() :]
     return None
 
 
