@@ -124,3 +124,54 @@ def test_renumber_maps_old_roles_to_new() -> None:
 def test_agent_nouns(noun: str, verb: str, agent: bool) -> None:
     assert verb_of_agent(noun) == verb
     assert is_agent_noun(noun) is agent
+
+
+# -- through the analyzer: a small KG written by the test, ingested into a real DuckDB file -------
+FACTS = [
+    ("Ashok_Kumar", "Make_a_visit", "India", "2011-01-01"),
+    ("Ashok_Kumar", "Make_a_visit", "Nepal", "2011-02-01"),
+    ("Police_(France)", "Make_a_visit", "Kenya", "2010-04-04"),
+    ("Tourist_(Kenya)", "Make_a_visit", "Japan", "2010-05-01"),
+    ("Japan", "Criticize_or_denounce", "Kenya", "2010-06-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def analyzer(tmp_path_factory: pytest.TempPathFactory):
+    from agents.analysis.analyzer import QuestionAnalyzer
+    from ari.base.embedding import get_embedder
+    from tkg_store.ingest import ingest
+    from tkg_store.store import TKGStore
+
+    folder = tmp_path_factory.mktemp("grammar_kg")
+    tsv = folder / "kg.tsv"
+    tsv.write_text("".join("\t".join(f) + "\n" for f in FACTS), encoding="utf-8")
+    db = folder / "kg.duckdb"
+    ingest("tsv", tsv, db)
+    with TKGStore.open(db) as store:
+        yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
+
+
+def test_the_analyzer_reads_a_passive_in_the_active_form(analyzer) -> None:
+    analysis = analyzer.analyze("In April 2010, Kenya was visited by whom?")
+    assert analysis.masked == "In {T1}, who visited {E1}?"
+    assert [m.best for m in analysis.entities] == ["Kenya"]
+    assert analysis.grammar == ["active voice"]
+
+
+def test_the_analyzer_renumbers_roles_after_a_gerund(analyzer) -> None:
+    analysis = analyzer.analyze("Before visiting Nepal, which country did Ashok Kumar visit?")
+    assert analysis.masked == "Before {E2}, which country did {E1} visit?"
+    assert [m.best for m in analysis.entities] == ["Ashok_Kumar", "Nepal"]
+    assert analysis.pattern == "before_after"
+
+
+def test_a_possessive_agent_noun_is_no_sector_role(analyzer) -> None:
+    analysis = analyzer.analyze("Who were Kenya's visitors in 2010?")
+    assert [m.best for m in analysis.entities] == ["Kenya"]
+    assert analysis.masked == "Who visit {E1} in {T1}?"
+
+
+def test_a_template_question_is_analysed_as_before(analyzer) -> None:
+    analysis = analyzer.analyze("Who visited Kenya in April 2010?")
+    assert analysis.masked == "Who visited {E1} in {T1}?" and analysis.grammar == []
