@@ -38,6 +38,9 @@ def canonical(masked: str) -> str:
         ("Who were {E1}'s callers in {T1}?", "Who call {E1} in {T1}?"),
         ("Who was {E1}'s first supporter after {E2}?", "Who first support {E1} after {E2}?"),
         ("Who were the latest visitors to {E1}?", "Who last visit {E1}?"),
+        # an event noun owned by its doer
+        ("When was {E1}'s first visit to {E2}?", "When did {E1} first visit {E2}?"),
+        ("In which year did {E1}'s latest talks with {E2} take place?", "In which year did {E1} last talks with {E2}?"),
         # cleft and request forms
         ("Who was it that threatened {E1}?", "Who threatened {E1}?"),
         ("Name the country that praised {E1} in {T1}.", "Which country praised {E1} in {T1}."),

@@ -202,6 +202,28 @@ def agent_as_subject(text: str) -> str | None:
     return None
 
 
+# -- an event noun owned by its doer ---------------------------------------------------------------
+_OWNED_EVENT = re.compile(
+    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\s+(?:was|were|did|is|does)\s+(?P<a>{_ENT})'s\s+(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|final)\s+)?)"
+    rf"(?P<noun>[a-z]+)\s+(?P<prep>to|of|with|against|on|about|toward|towards)\s+(?P<b>{_ENT})(?:\s+(?:take\s+place|happen|occur))?",
+    re.IGNORECASE,
+)
+
+
+def doer_of_event(text: str) -> str | None:
+    """"When was {E1}'s first visit to {E2}?" -> "When did {E1} first visit {E2}?": the owner of an
+    event noun is its doer, the object of its preposition its object ("to" and "of" only mark it)."""
+    m = _OWNED_EVENT.search(text)
+    if m is None:
+        return None
+    adverb = " ".join(m.group("adv").split()).lower()
+    adverb = _ADVERB_OF.get(adverb, adverb)
+    prep = "" if m.group("prep").lower() in ("to", "of") else f"{m.group('prep')} "
+    clause = f"{m.group('wh')} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')} {prep}{m.group('b')}"
+    return text[: m.start()] + clause + text[m.end() :]
+
+
 # -- cleft and request forms -----------------------------------------------------------------------
 _CLEFT = re.compile(rf"\b(?P<wh>{_WH})\s+(?:was|is|were|are)\s+it\s+(?:that|who|which)\s+", re.IGNORECASE)
 _REQUEST = re.compile(
@@ -392,6 +414,7 @@ RULES = (
     ("named agent", named_agent_active),
     ("giver as subject", giver_as_subject),
     ("agent as subject", agent_as_subject),
+    ("doer of event", doer_of_event),
 )
 
 
