@@ -36,7 +36,7 @@ RULE_CONSTRUCTION = {
     "active voice": "passive_wh_agent", "named agent": "passive_named_agent", "giver as subject": "receive_from",
     "agent as subject": "possessive_agent", "gerund reference": "gerund_reference",
     "clause reference": "clause_reference", "same period clause": "same_period_clause", "plain question": "cleft_request",
-    "ordinal phrase": "ordinal_phrase", "doer of event": "doer_of_event",
+    "ordinal phrase": "ordinal_phrase", "doer of event": "doer_of_event", "target as object": "target_as_object",
 }  # fmt: skip
 _CUES = {"before", "after", "prior", "following", "since", "once", "until", "ahead"}
 _WH = {"who", "whom", "which", "what"}

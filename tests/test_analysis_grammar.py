@@ -27,6 +27,11 @@ def canonical(masked: str) -> str:
         ("Who was {E1} praised by in {T1}?", "Who praised {E1} in {T1}?"),
         ("By whom was the {E1} praised after {E2}?", "Who praised the {E1} after {E2}?"),
         ("Which country was {E1} last threatened by before {E2}?", "Which country last threatened {E1} before {E2}?"),
+        ("Who did {E1} get praised by in {T1}?", "Who praised {E1} in {T1}?"),
+        ("Who had the {E1} been threatened by before {E2}?", "Who threatened the {E1} before {E2}?"),
+        # the target of an act is its object
+        ("Who was the first target of {E1}'s criticism in {T1}?", "Who did {E1} first criticism in {T1}?"),
+        ("Which country was the recipient of {E1}'s praise?", "Which country did {E1} praise?"),
         # passives with both parties named
         ("When was {E2} first praised by {E1}?", "When did {E1} first praised {E2}?"),
         ("In which year was the {E2} threatened by {E1}?", "In which year did {E1} threatened the {E2}?"),
@@ -89,6 +94,7 @@ def test_constructions_become_the_active_one_clause_form(masked: str, expected: 
         "In which month did {E1} first visit {E2}?",
         "Who visited {E1} in the same month as {E2}?",
         "Who were the {E1}?",
+        "Before {E2}, with whom did {E1} last speak by telephone?",  # "by" of the means: no passive
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:

@@ -86,7 +86,10 @@ _PASSIVE_SUBJECT = re.compile(
     rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<wh>{_WH})\b", re.IGNORECASE
 )
 _PASSIVE_STRANDED = re.compile(
-    rf"\b(?P<wh>{_WH})\s+(?:{_BE})\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\b(?!\s*(?:the\s+)?\{{)",
+    # "was X visited by", and the get- and perfect passives "did X get visited by", "had X been visited by"
+    # (a plain "did X speak by telephone" is no passive: its "by" is the means)
+    rf"\b(?P<wh>{_WH})\s+(?:(?:{_BE})\s+(?P<subj>{_ENT})|(?:did|does|do)\s+(?P<subj_get>{_ENT})\s+(?:get|be)"
+    rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\b(?!\s*(?:the\s+)?\{{)",
     re.IGNORECASE,
 )
 _PASSIVE_FRONTED_BY = re.compile(
@@ -110,7 +113,8 @@ def active_voice(text: str) -> str | None:
     for pattern in (_PASSIVE_FRONTED_BY, _PASSIVE_STRANDED, _PASSIVE_SUBJECT):
         m = pattern.search(text)
         if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-            active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('subj'))}"
+            subject = next(v for k, v in m.groupdict().items() if k.startswith("subj") and v)
+            active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}"
             return text[: m.start()] + active + text[m.end() :]
     return None
 
@@ -221,6 +225,26 @@ def doer_of_event(text: str) -> str | None:
     adverb = _ADVERB_OF.get(adverb, adverb)
     prep = "" if m.group("prep").lower() in ("to", "of") else f"{m.group('prep')} "
     clause = f"{m.group('wh')} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')} {prep}{m.group('b')}"
+    return text[: m.start()] + clause + text[m.end() :]
+
+
+# -- the one an act is aimed at -----------------------------------------------------------------
+_TARGET_OF = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|became|has\s+been|had\s+been)\s+the\s+{_ORDINAL}"
+    rf"(?:target|recipient|object|focus|subject)s?\s+of\s+(?P<a>{_ENT})'s\s+(?P<noun>(?:[a-z]+\s+){{0,2}}?[a-z]+){_NOUN_PHRASE_END}",
+    re.IGNORECASE,
+)
+
+
+def target_as_object(text: str) -> str | None:
+    """"Who was the first target of {E1}'s criticism" -> "who did {E1} first criticism": the target of
+    an act is its object, the owner of the act its doer."""
+    m = _TARGET_OF.search(text)
+    if m is None:
+        return None
+    adverb = " ".join(m.group("adv").split()).lower()
+    adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
+    clause = f"{_who(m.group('wh'))} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')}"
     return text[: m.start()] + clause + text[m.end() :]
 
 
@@ -415,6 +439,7 @@ RULES = (
     ("giver as subject", giver_as_subject),
     ("agent as subject", agent_as_subject),
     ("doer of event", doer_of_event),
+    ("target as object", target_as_object),
 )
 
 
