@@ -13,11 +13,12 @@ from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
+from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import read_times
-from agents.analysis.types import QuestionAnalysis
+from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from tkg_store.memo import memoised
@@ -40,6 +41,18 @@ def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
     lexicon = RelationLexicon.load(path)
     known = set(store.relation_names())
     return lexicon if set(lexicon.relation_totals) <= known else None
+
+
+def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], list[str]]:
+    """The masked question in the active, one-clause form (`agents.analysis.grammar`), its entities
+    renumbered in that form's role order, and the rules that fired (none: all as they were)."""
+    found = rewrite(masked)
+    if not found.rules:
+        return masked, entities, []
+    order = role_order(found.text)
+    order += [n for n in range(1, len(entities) + 1) if n not in order]  # a rule never drops an entity; if it did, it keeps its role
+    reordered = [entities[n - 1] for n in order if n <= len(entities)]
+    return renumber(found.text, order), reordered, found.rules
 
 
 class QuestionAnalyzer:
@@ -103,7 +116,9 @@ class QuestionAnalyzer:
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)
-            kind = classify(question, ts, masked)
+            masked, ents, grammar = _active_form(masked, ents)
+            # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
+            kind = classify(masked if grammar else question, ts, masked)
             analyses.append(
                 QuestionAnalysis(
                     question=question,
@@ -117,6 +132,7 @@ class QuestionAnalyzer:
                     cues=kind.cues,
                     unlinked=[m for m in mentions if not m.candidates],
                     unreadable_times=unreadable,
+                    grammar=grammar,
                 )
             )
         if rank_relations:

@@ -22,6 +22,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
+from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     NameTables,
     Token,
@@ -41,6 +42,7 @@ from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder
+from ari.base.text import word_key
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.saved import saved
@@ -90,6 +92,9 @@ class EntityLinker:
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
         self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
         role_texts: list[str] = data["role_texts"]
+        self._relation_keys = frozenset(
+            word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
+        )
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -231,6 +236,13 @@ class EntityLinker:
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
 
+    def _names_an_act(self, word: str) -> bool:
+        """An agent noun (-or, -er, -ic, -ist) of a relation's verb that names no sector role: "visitors"
+        (Make a visit), "critics" (Criticize or denounce); "lawmakers" is a role."""
+        if content_words(word) <= self._role_vocabulary or not is_agent_noun(word):
+            return False
+        return word_key(verb_of_agent(word)) in self._relation_keys
+
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -289,6 +301,8 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
+                    if possessive and self._names_an_act(tokens[last].key):
+                        break  # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"
             k = i - 1

@@ -50,6 +50,7 @@ class QuestionAnalysis:
     cues: list[str] = field(default_factory=list)  # every temporal cue found (e.g. ["after", "first"])
     unlinked: list[EntityMention] = field(default_factory=list)  # name-like spans no entity is close to
     unreadable_times: list[str] = field(default_factory=list)  # time-like phrases that cannot be read
+    grammar: list[str] = field(default_factory=list)  # grammar rules that rewrote `masked` (agents.analysis.grammar)
 
     @property
     def no_entity_found(self) -> bool:

@@ -1,0 +1,478 @@
+"""Who did what to whom, from grammar: a masked question rewritten into the one-clause, active form.
+
+The memory learned its methodologies from questions in a few fixed word orders ("Who visited {E1}
+in {T1}?", "Before {E2}, who did {E1} meet?"), and the role order (E1, E2) and the relation words are
+read off that order. People restructure: "In {T1}, {E1} was visited by whom?", "Who did {E1} receive
+a visit from?", "Before meeting {E2}, who did {E1} meet?". Each rule below undoes one construction
+of general English grammar, on the masked question (entities are `{E<n>}`, times `{T<n>}`), so the
+rest of the analysis sees the same clause it would have seen in the active word order:
+
+- agent passive with the asked one as agent: "{E1} was visited by whom", "Who was {E1} visited by",
+  "By whom was {E1} visited" -> "who visited {E1}" (a passive's by-phrase is the active subject);
+- "receive N from": "Who did {E1} receive a visit from", "{E1} got a call from whom", "From whom did
+  {E1} receive a visit" -> "who visit {E1}" (X received an N from Y: Y did the N to X);
+- possessive agent nouns: "Who were {E1}'s visitors", "Who was {E1}'s first visitor", "Who were the
+  visitors to {E1}" -> "who (first) visit {E1}" (the owner of an agent noun -or/-er is its object);
+- cleft and request forms: "Who was it that ...", "Name the country that ..." -> "who ...", "which
+  country ...";
+- a gerund after a temporal cue: "Before meeting {E2}, ...", "after paying a visit to {E2}" ->
+  "Before {E2}, ...", "after {E2}" (the gerund's subject is the main clause's, so only its object
+  stays: the template's reference);
+- a temporal clause with a verb of its own: "After {E2} had criticised {E1}, who was the first to do
+  the same?" -> "After {E2}, who was the first to criticised {E1}?" (a pro-verb "do the same / do so /
+  did too" stands for the clause's verb phrase; when the main clause repeats the clause's object, the
+  clause is only the reference), and "in the same month in which / that / when {E2} did" -> "in the
+  same month as {E2}".
+
+None of these was read off evaluation questions: each is a textbook construction, checked on the
+learning split (dev shard 0/2), where a rule that fires must leave the template's meaning as it was
+(`rewrite` on the memory's 2,778 distinct masked questions: see benchmarks/results/paraphrases/grammar).
+Verb forms are not re-inflected ("to criticised"): the question shape and the relation words are read
+by word stem, not by tense.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from actions.cues import POINTS_AT_NEXT
+
+_ENT = r"(?:the\s+)?\{E\d+\}"
+_WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
+_BE = r"was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|get"
+_ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
+_CUE = r"before|after|prior\s+to|earlier\s+than|later\s+than|ahead\s+of|following|subsequent\s+to|since|once|until|till|by\s+the\s+time"
+_RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed"
+# "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
+_PROVERB = re.compile(
+    r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
+    r"|\b(?:also|too)\s+did\b",
+    re.IGNORECASE,
+)
+_AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
+_NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
+_PLACEHOLDER = re.compile(r"\{E(\d+)\}")
+_NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})
+
+
+@dataclass
+class Rewrite:
+    """A masked question after the grammar rules, with the rules that fired (empty: unchanged)."""
+
+    text: str
+    rules: list[str] = field(default_factory=list)
+
+
+def _who(wh: str) -> str:
+    return "who" if wh.lower() in ("who", "whom") else wh
+
+
+def _object(subject: str) -> str:
+    """A moved subject loses its sentence-initial capital ("The {E1} was ..." -> "... the {E1}")."""
+    return "the" + subject[3:] if subject.startswith("The") else subject
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _adverbs(text: str | None) -> str:
+    return f"{text.strip()} " if text and text.strip() else ""
+
+
+# -- agent passives -----------------------------------------------------------------------------
+_PASSIVE_SUBJECT = re.compile(
+    rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<wh>{_WH})\b", re.IGNORECASE
+)
+_PASSIVE_STRANDED = re.compile(
+    # "was X visited by", and the get- and perfect passives "did X get visited by", "had X been visited by"
+    # (a plain "did X speak by telephone" is no passive: its "by" is the means)
+    rf"\b(?P<wh>{_WH})\s+(?:(?:{_BE})\s+(?P<subj>{_ENT})|(?:did|does|do)\s+(?P<subj_get>{_ENT})\s+(?:get|be)"
+    rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\b(?!\s*(?:the\s+)?\{{)",
+    re.IGNORECASE,
+)
+_PASSIVE_FRONTED_BY = re.compile(
+    rf"\bby\s+(?P<wh>{_WH})\s+(?:{_BE})\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\b", re.IGNORECASE
+)
+
+
+_PASSIVE_NAMED_ASKED = re.compile(
+    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been)\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    re.IGNORECASE,
+)
+_PASSIVE_NAMED = re.compile(
+    rf"(?P<obj>{_ENT})\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    re.IGNORECASE,
+)
+
+
+def active_voice(text: str) -> str | None:
+    """"{E1} was visited by whom" / "Who was {E1} visited by" / "By whom was {E1} visited" -> "who visited {E1}"."""
+    for pattern in (_PASSIVE_FRONTED_BY, _PASSIVE_STRANDED, _PASSIVE_SUBJECT):
+        m = pattern.search(text)
+        if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+            subject = next(v for k, v in m.groupdict().items() if k.startswith("subj") and v)
+            active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}"
+            return text[: m.start()] + active + text[m.end() :]
+    return None
+
+
+def named_agent_active(text: str) -> str | None:
+    """"When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}" -> "{E2} visited {E1}"."""
+    m = _PASSIVE_NAMED_ASKED.search(text)
+    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        active = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
+        return text[: m.start()] + active + text[m.end() :]
+    m = _PASSIVE_NAMED.search(text)
+    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        active = f"{_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
+        return text[: m.start()] + active + text[m.end() :]
+    return None
+
+
+# -- "receive an N from" ---------------------------------------------------------------------------
+_NOUN_PHRASE = r"(?:(?:a|an|the|any|some)\s+)?(?P<np>(?:[a-z]+\s+){0,2}?[a-z]+)"
+_RECEIVE_ASKED = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:did|does|do|had|has|have|would|was|were)\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})"
+    rf"(?:{_RECEIVE})\s+{_NOUN_PHRASE}\s+from\b(?!\s*(?:the\s+)?\{{)",
+    re.IGNORECASE,
+)
+_NOUN_PHRASE_END = r"(?=\s*(?:[?.,!]|$)|\s+(?:(?:in|on|at|during|before|after|since|until|for|first|last)\b|\{))"
+_RECEIVE_FROM_WH = re.compile(
+    rf"\bfrom\s+(?P<wh>{_WH})\s+(?:did|does|do|had|has|have|would)\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})"
+    rf"(?:{_RECEIVE})\s+(?:(?:a|an|the|any|some)\s+)?(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+){_NOUN_PHRASE_END}",
+    re.IGNORECASE,
+)
+_RECEIVE_SUBJECT = re.compile(
+    rf"(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+{_NOUN_PHRASE}\s+from\s+(?P<wh>{_WH})\b", re.IGNORECASE
+)
+
+
+def giver_as_subject(text: str) -> str | None:
+    """"Who did {E1} receive a visit from" -> "who visit {E1}": the giver of an N does the N."""
+    for pattern in (_RECEIVE_FROM_WH, _RECEIVE_ASKED, _RECEIVE_SUBJECT):
+        m = pattern.search(text)
+        if m:
+            active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('np')} {_object(m.group('subj'))}"
+            return text[: m.start()] + active + text[m.end() :]
+    return None
+
+
+# -- possessive agent nouns ------------------------------------------------------------------------
+_AGENT_NOUN = r"(?P<noun>[a-z]{3,}(?:or|er|ic|ist)s?)"
+_ORDINAL = r"(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|recent|final|only)\s+)?)"
+_POSSESSIVE_AGENT = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b",
+    re.IGNORECASE,
+)
+_AGENT_TO = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+the\s+{_ORDINAL}{_AGENT_NOUN}\s+(?:to|of)\s+(?P<subj>{_ENT})",
+    re.IGNORECASE,
+)
+_ADVERB_OF = {"latest": "last", "earliest": "first", "most recent": "last", "recent": "last", "final": "last"}
+
+
+def is_agent_noun(word: str) -> bool:
+    """A noun of the one who does something, by its English suffix: visitor(s), critic(s), host... no:
+    only -or, -er, -ic, -ist ("host" is left to the sector roles)."""
+    return re.fullmatch(_AGENT_NOUN, word.lower()) is not None
+
+
+def verb_of_agent(noun: str) -> str:
+    """"visitors" -> "visit", "critics" -> "critic", "supporters" -> "support": the word stem is
+    what the relation words are matched by (`ari.base.text.word_key`)."""
+    word = noun.lower()
+    if word.endswith("s"):
+        word = word[:-1]
+    for suffix in ("or", "er"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def agent_as_subject(text: str) -> str | None:
+    """"Who were {E1}'s visitors" / "Who was the first visitor to {E1}" -> "who (first) visit {E1}"."""
+    for pattern in (_POSSESSIVE_AGENT, _AGENT_TO):
+        m = pattern.search(text)
+        if m:
+            adverb = " ".join(m.group("adv").split()).lower()
+            adverb = _ADVERB_OF.get(adverb, adverb)
+            if adverb == "only":
+                adverb = ""
+            active = f"{_who(m.group('wh'))} {_adverbs(adverb)}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}"
+            return text[: m.start()] + active + text[m.end() :]
+    return None
+
+
+# -- an event noun owned by its doer ---------------------------------------------------------------
+_OWNED_EVENT = re.compile(
+    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\s+(?:was|were|did|is|does)\s+(?P<a>{_ENT})'s\s+(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|final)\s+)?)"
+    rf"(?P<noun>[a-z]+)\s+(?P<prep>to|of|with|against|on|about|toward|towards)\s+(?P<b>{_ENT})(?:\s+(?:take\s+place|happen|occur))?",
+    re.IGNORECASE,
+)
+
+
+def doer_of_event(text: str) -> str | None:
+    """"When was {E1}'s first visit to {E2}?" -> "When did {E1} first visit {E2}?": the owner of an
+    event noun is its doer, the object of its preposition its object ("to" and "of" only mark it)."""
+    m = _OWNED_EVENT.search(text)
+    if m is None:
+        return None
+    adverb = " ".join(m.group("adv").split()).lower()
+    adverb = _ADVERB_OF.get(adverb, adverb)
+    prep = "" if m.group("prep").lower() in ("to", "of") else f"{m.group('prep')} "
+    clause = f"{m.group('wh')} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')} {prep}{m.group('b')}"
+    return text[: m.start()] + clause + text[m.end() :]
+
+
+# -- the one an act is aimed at -----------------------------------------------------------------
+_TARGET_OF = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|became|has\s+been|had\s+been)\s+the\s+{_ORDINAL}"
+    rf"(?:target|recipient|object|focus|subject)s?\s+of\s+(?P<a>{_ENT})'s\s+(?P<noun>(?:[a-z]+\s+){{0,2}}?[a-z]+){_NOUN_PHRASE_END}",
+    re.IGNORECASE,
+)
+
+
+def target_as_object(text: str) -> str | None:
+    """"Who was the first target of {E1}'s criticism" -> "who did {E1} first criticism": the target of
+    an act is its object, the owner of the act its doer."""
+    m = _TARGET_OF.search(text)
+    if m is None:
+        return None
+    adverb = " ".join(m.group("adv").split()).lower()
+    adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
+    clause = f"{_who(m.group('wh'))} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')}"
+    return text[: m.start()] + clause + text[m.end() :]
+
+
+# -- cleft and request forms -----------------------------------------------------------------------
+_CLEFT = re.compile(rf"\b(?P<wh>{_WH})\s+(?:was|is|were|are)\s+it\s+(?:that|who|which)\s+", re.IGNORECASE)
+_REQUEST = re.compile(
+    r"^(?P<pre>\W*)(?:please\s+)?(?:name|list|identify|tell\s+me|give\s+me|find)\s+(?:the\s+)?"
+    r"(?P<noun>country|countries|one|ones|person|people|entity|entities|actor|actors|party|parties)\s+(?:that|which|who)\s+",
+    re.IGNORECASE,
+)
+
+
+_ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b", re.IGNORECASE)
+
+
+def plain_question(text: str) -> str | None:
+    """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
+    ..."; "who else" -> "who" (the reference is left out by the temporal comparison itself)."""
+    m = _ELSE.search(text)
+    if m:
+        text = text[: m.start()] + m.group("wh") + text[m.end() :]
+        return plain_question(text) or text
+    m = _CLEFT.search(text)
+    if m:
+        return text[: m.start()] + f"{_who(m.group('wh'))} " + text[m.end() :]
+    m = _REQUEST.search(text)
+    if m:
+        noun = m.group("noun").lower()
+        wh = "which country" if noun.startswith("countr") else "who"
+        return f"{m.group('pre')}{wh} " + text[m.end() :]
+    return None
+
+
+# -- gerunds after a temporal cue ------------------------------------------------------------------
+_GERUND = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,4}}?)(?=(?:the\s+)?\{{E\d+\}})",
+    re.IGNORECASE,
+)
+
+
+_EVENT_BY = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?:the|a|an)\s+(?:[a-z]+\s+){{1,3}}?(?:by|from)\s+(?P<a>{_ENT})"
+    rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|in)\s+(?P<b>{_ENT}))?",
+    re.IGNORECASE,
+)
+_EVENT_OF = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})'s\s+(?:[a-z]+\s+){{0,2}}?[a-z]+"
+    rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|of|in)\s+(?P<b>{_ENT}))",
+    re.IGNORECASE,
+)
+
+
+def gerund_reference(text: str) -> str | None:
+    """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
+    The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
+    "after {E2}", when {E1} is named again by the main clause."""
+    for m in _GERUND.finditer(text):
+        if m.group("ger").lower() in _NOT_GERUNDS or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
+            continue
+        return text[: m.start()] + f"{m.group('cue')} " + text[m.end() :]
+    for pattern in (_EVENT_BY, _EVENT_OF):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        rest = text[: m.start()] + text[m.end() :]
+        if m.group("obj") and _placeholders(m.group("b")) - _placeholders(rest):
+            continue  # the event's other party is named only here: it is part of the reference
+        return text[: m.start()] + f"{m.group('cue')} {m.group('a')}" + text[m.end() :]
+    return None
+
+
+# -- temporal clauses with a verb of their own -----------------------------------------------------
+_FRONTED_CLAUSE = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+_TRAILING_CLAUSE = re.compile(
+    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+_SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
+_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)?"  # "the month (that) X did": may be left out
+_SAME_FRONTED = re.compile(
+    rf"^(?P<pre>\W*){_SAME}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+_SAME_CLAUSE = re.compile(
+    rf"\b{_SAME}\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    re.IGNORECASE,
+)
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+def _fold_clause(vp: str, main: str) -> str | None:
+    """The main clause with the temporal clause's verb phrase folded in, or None when it cannot be:
+    a pro-verb takes the verb phrase; a main clause that already names the clause's objects needs
+    nothing from it."""
+    vp = vp.strip()
+    if _PROVERB.search(main):
+        return _PROVERB.sub(lambda _: vp, main, count=1)
+    if _placeholders(vp) <= _placeholders(main):
+        return main
+    return None
+
+
+_PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
+
+
+def same_period_clause(text: str) -> str | None:
+    """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
+    -> "in the same month as {E2}"."""
+    m = _PERIOD_OF_EVENT.search(text)
+    if m:
+        return text[: m.start()] + f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}" + text[m.end() :]
+    m = _SAME_FRONTED.match(text)
+    if m:
+        vp = m.group("vp").strip()
+        main = _fold_clause(vp, m.group("main")) if vp else _PROVERB.sub("", m.group("main")).strip()
+        if main:
+            main = main.rstrip(" ,")
+            return f"{m.group('pre')}{_cap(main)} {m.group('prep').lower()} the same {m.group('unit')} as {m.group('a')}{m.group('end') or '?'}"
+    m = _SAME_CLAUSE.search(text)
+    if m:
+        vp = (m.group("vp") or "").strip()
+        rest = text[: m.start()] + text[m.end() :]
+        if not vp or _PROVERB.fullmatch(vp) or _placeholders(vp) <= _placeholders(rest):
+            same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
+            return text[: m.start()] + same + m.group("end") + text[m.end() :]
+    return None
+
+
+def clause_reference(text: str) -> str | None:
+    """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
+    first to criticised {E1}?"."""
+    m = _FRONTED_CLAUSE.match(text)
+    if m:
+        main = _fold_clause(m.group("vp"), m.group("main"))
+        if main is not None:
+            return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {main}"
+    m = _TRAILING_CLAUSE.match(text)
+    if m:
+        main = _fold_clause(m.group("vp"), m.group("main"))
+        if main is not None:
+            return f"{main} {m.group('cue')} {m.group('a')}{m.group('end')}"
+    return None
+
+
+# -- ordinals said another way ---------------------------------------------------------------------
+_FOLLOWED = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:(?:was|were)\s+(?:the\s+)?(?:first|next|one|country|ones)?\s*(?:to\s+)?)?"
+    rf"(?P<verb>follow|followed|follows|precede|preceded|precedes)\s+(?P<a>{_ENT})\s+in\s+(?P<ger>[a-z]+ing)\b(?P<rest>[^?.!]*)",
+    re.IGNORECASE,
+)
+_ADJACENT = re.compile(r"\b(?:immediately|just|right|directly)\s+(?P<cue>before|after)\b", re.IGNORECASE)
+_NEXT = re.compile(r"\bnext\b", re.IGNORECASE)
+_ORDINAL_WORD = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
+_AFTER_WORD = re.compile(r"\b(?:after|following|since|once|later\s+than|subsequent\s+to)\b", re.IGNORECASE)
+
+
+def ordinal_phrase(text: str) -> str | None:
+    """"Who followed {E2} in visiting {E1}" -> "who was the first to visiting {E1} after {E2}" (and
+    "preceded" -> "the last ... before"); "immediately / just / right after {E2}" -> "first after {E2}";
+    "the next to ... after {E2}" -> "the first to ... after {E2}": the one next to a reference in time."""
+    m = _FOLLOWED.search(text)
+    if m:
+        after = m.group("verb").lower().startswith("follow")
+        ordinal, cue = ("first", "after") if after else ("last", "before")
+        clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
+        return text[: m.start()] + clause + text[m.end() :]
+    if _ORDINAL_WORD.search(text):
+        return None
+    m = _ADJACENT.search(text)
+    if m:
+        ordinal = "first" if m.group("cue").lower() == "after" else "last"
+        return text[: m.start()] + f"{ordinal} {m.group('cue')}" + text[m.end() :]
+    if _NEXT.search(text) and _AFTER_WORD.search(text):
+        return _NEXT.sub("first", text, count=1)
+    return None
+
+
+RULES = (
+    ("plain question", plain_question),
+    ("same period clause", same_period_clause),
+    ("clause reference", clause_reference),
+    ("gerund reference", gerund_reference),
+    ("ordinal phrase", ordinal_phrase),
+    ("active voice", active_voice),
+    ("named agent", named_agent_active),
+    ("giver as subject", giver_as_subject),
+    ("agent as subject", agent_as_subject),
+    ("doer of event", doer_of_event),
+    ("target as object", target_as_object),
+)
+
+
+def rewrite(masked: str) -> Rewrite:
+    """Apply every rule that fires, each once, in the order of `RULES`."""
+    text, fired = masked, []
+    for name, rule in RULES:
+        changed = rule(text)
+        if changed is not None and changed != text:
+            text, fired = " ".join(changed.split()), fired + [name]
+    if fired:
+        text = _cap(text.strip())
+    return Rewrite(text, fired)
+
+
+def role_order(masked: str) -> list[int]:
+    """Entity numbers in role order, read off a masked question as `question_type.in_role_order`
+    reads a question: by first appearance, except that the one a temporal cue points at ("before
+    {E2}", "the same month as {E2}") comes last."""
+    order: list[int] = []
+    pointed: list[int] = []
+    for m in _PLACEHOLDER.finditer(masked):
+        number = int(m.group(1))
+        if number not in order:
+            order.append(number)
+        if POINTS_AT_NEXT.search(masked[: m.start()]) and number not in pointed:
+            pointed.append(number)
+    if len(pointed) == 1 and len(order) >= 2:
+        order = [n for n in order if n != pointed[0]] + pointed
+    return order
+
+
+def renumber(masked: str, order: list[int]) -> str:
+    """`{E<order[k]>}` -> `{E<k+1>}`."""
+    new = {old: k + 1 for k, old in enumerate(order)}
+    return _PLACEHOLDER.sub(lambda m: f"{{E{new.get(int(m.group(1)), int(m.group(1)))}}}", masked)

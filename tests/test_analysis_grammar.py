@@ -1,0 +1,186 @@
+"""Direction from grammar (agents.analysis.grammar): each construction rewritten into the active,
+one-clause form, roles renumbered in that form, and template word orders left alone.
+
+The examples are written for these tests in the constructions' textbook forms; none is taken from
+an evaluation set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.analysis.grammar import is_agent_noun, renumber, rewrite, role_order, verb_of_agent
+
+
+def canonical(masked: str) -> str:
+    """The rewritten masked question with its roles renumbered, as the analyzer builds it."""
+    text = rewrite(masked).text
+    return renumber(text, role_order(text))
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        # agent passives: the asked one is the doer
+        ("In {T1}, {E1} was praised by whom?", "In {T1}, who praised {E1}?"),
+        ("{E1} was first praised by which country?", "Which country first praised {E1}?"),
+        ("Who was {E1} praised by in {T1}?", "Who praised {E1} in {T1}?"),
+        ("By whom was the {E1} praised after {E2}?", "Who praised the {E1} after {E2}?"),
+        ("Which country was {E1} last threatened by before {E2}?", "Which country last threatened {E1} before {E2}?"),
+        ("Who did {E1} get praised by in {T1}?", "Who praised {E1} in {T1}?"),
+        ("Who had the {E1} been threatened by before {E2}?", "Who threatened the {E1} before {E2}?"),
+        # the target of an act is its object
+        ("Who was the first target of {E1}'s criticism in {T1}?", "Who did {E1} first criticism in {T1}?"),
+        ("Which country was the recipient of {E1}'s praise?", "Which country did {E1} praise?"),
+        # passives with both parties named
+        ("When was {E2} first praised by {E1}?", "When did {E1} first praised {E2}?"),
+        ("In which year was the {E2} threatened by {E1}?", "In which year did {E1} threatened the {E2}?"),
+        # receive an N from: the giver does the N
+        ("Who did {E1} receive a call from in {T1}?", "Who call {E1} in {T1}?"),
+        ("From whom did {E1} get an official invitation?", "Who official invitation {E1}?"),
+        ("{E1} received a warning from which country?", "Which country warning {E1}?"),
+        # possessive agent nouns: the owner is the object
+        ("Who were {E1}'s callers in {T1}?", "Who call {E1} in {T1}?"),
+        ("Who was {E1}'s first supporter after {E2}?", "Who first support {E1} after {E2}?"),
+        ("Who were the latest visitors to {E1}?", "Who last visit {E1}?"),
+        # an event noun owned by its doer
+        ("When was {E1}'s first visit to {E2}?", "When did {E1} first visit {E2}?"),
+        ("In which year did {E1}'s latest talks with {E2} take place?", "In which year did {E1} last talks with {E2}?"),
+        # cleft and request forms
+        ("Who was it that threatened {E1}?", "Who threatened {E1}?"),
+        ("Name the country that praised {E1} in {T1}.", "Which country praised {E1} in {T1}."),
+        # a gerund after a temporal cue: its object is the reference
+        ("Before praising {E1}, who did {E2} praise?", "Before {E2}, who did {E1} praise?"),
+        ("Who did {E1} call after talking to the {E2}?", "Who did {E1} call after the {E2}?"),
+        ("Prior to paying a visit to {E1}, which country did {E2} visit?", "Prior to {E2}, which country did {E1} visit?"),
+        ("After the visit by {E1} to {E2}, who was the first to visit {E2}?", "After {E2}, who was the first to visit {E1}?"),
+        ("Who called {E1} first after {E2}'s call to {E1}?", "Who called {E1} first after {E2}?"),
+        # a temporal clause with its own verb: a pro-verb takes its verb phrase
+        ("After {E1} had threatened {E2}, who was the first to do the same?", "After {E2}, who was the first to threatened {E1}?"),
+        ("Who was the last to do so before {E1} praised {E2}?", "Who was the last to praised {E1} before {E2}?"),
+        ("Before {E1} called {E2}, who called {E2} last?", "Before {E2}, who called {E1} last?"),
+        # the same period as a relative clause
+        ("Who did {E1} praise in the same year in which {E2} did?", "Who did {E1} praise in the same year as {E2}?"),
+        ("Which country called {E1} in the month that {E2} did?", "Which country called {E1} in the same month as {E2}?"),
+        ("Who praised {E1} in the same year {E2} did?", "Who praised {E1} in the same year as {E2}?"),
+        ("Who did {E1} call in the month of {E2}'s visit?", "Who did {E1} call in the same month as {E2}?"),
+        # ordinals said another way
+        ("Who followed {E2} in praising {E1}?", "Who was the first to praising {E1} after {E2}?"),
+        ("Which country preceded {E2} in calling {E1}?", "Which country was the last to calling {E1} before {E2}?"),
+        ("Who called {E1} right after {E2}?", "Who called {E1} first after {E2}?"),
+        ("Who was the next to call {E1} after {E2}?", "Who was the first to call {E1} after {E2}?"),
+        ("Who else called {E1} in the same month as {E2}?", "Who called {E1} in the same month as {E2}?"),
+        (
+            "In the same week that {E2} threatened {E1}, which country did too?",
+            "Which country threatened {E1} in the same week as {E2}?",
+        ),
+    ],
+)
+def test_constructions_become_the_active_one_clause_form(masked: str, expected: str) -> None:
+    assert canonical(masked) == expected
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "Who visited {E1} in {T1}?",
+        "Who did {E1} visit in {T1}?",
+        "Who was accused by {E1}?",  # the asked one is the patient: already active in meaning
+        "Before {E2}, which country did {E1} threaten last?",
+        "Which country first hosted the visit from {E1} after {E2} did?",
+        "Who received {E1}'s visit from {E1} before {E2} did?",
+        "Who last praised the workers of {E1} before {E1} did so?",
+        "After {E2}, who was the first to make a request to {E1}?",
+        "In which month did {E1} first visit {E2}?",
+        "Who visited {E1} in the same month as {E2}?",
+        "Who were the {E1}?",
+        "Before {E2}, with whom did {E1} last speak by telephone?",  # "by" of the means: no passive
+    ],
+)
+def test_template_word_orders_are_left_alone(masked: str) -> None:
+    found = rewrite(masked)
+    assert found.rules == [] and found.text == masked
+
+
+def test_rewrites_name_their_rules() -> None:
+    assert rewrite("{E1} was praised by whom?").rules == ["active voice"]
+    assert rewrite("Before praising {E1}, who did {E2} praise?").rules == ["gerund reference"]
+
+
+@pytest.mark.parametrize(
+    ("masked", "order"),
+    [
+        ("Who visited {E1} before {E2}?", [1, 2]),
+        ("Before {E1}, who did {E2} visit?", [2, 1]),
+        ("Who visited {E2} in the same month as the {E1}?", [2, 1]),
+        ("When did {E2} visit {E1}?", [2, 1]),
+        ("Before {E1}, who visited {E2} after {E3}?", [1, 2, 3]),  # two cues: order of appearance
+    ],
+)
+def test_role_order_puts_the_cue_reference_last(masked: str, order: list[int]) -> None:
+    assert role_order(masked) == order
+
+
+def test_renumber_maps_old_roles_to_new() -> None:
+    assert renumber("Before {E2}, who did {E1} visit {E2}?", [1, 2]) == "Before {E2}, who did {E1} visit {E2}?"
+    assert renumber("Who did {E2} visit before {E1}?", [2, 1]) == "Who did {E1} visit before {E2}?"
+
+
+@pytest.mark.parametrize(
+    ("noun", "verb", "agent"),
+    [("visitors", "visit", True), ("critics", "critic", True), ("supporters", "support", True), ("hosts", "host", False), ("officials", "official", False)],
+)
+def test_agent_nouns(noun: str, verb: str, agent: bool) -> None:
+    assert verb_of_agent(noun) == verb
+    assert is_agent_noun(noun) is agent
+
+
+# -- through the analyzer: a small KG written by the test, ingested into a real DuckDB file -------
+FACTS = [
+    ("Ashok_Kumar", "Make_a_visit", "India", "2011-01-01"),
+    ("Ashok_Kumar", "Make_a_visit", "Nepal", "2011-02-01"),
+    ("Police_(France)", "Make_a_visit", "Kenya", "2010-04-04"),
+    ("Tourist_(Kenya)", "Make_a_visit", "Japan", "2010-05-01"),
+    ("Japan", "Criticize_or_denounce", "Kenya", "2010-06-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def analyzer(tmp_path_factory: pytest.TempPathFactory):
+    from agents.analysis.analyzer import QuestionAnalyzer
+    from ari.base.embedding import get_embedder
+    from tkg_store.ingest import ingest
+    from tkg_store.store import TKGStore
+
+    folder = tmp_path_factory.mktemp("grammar_kg")
+    tsv = folder / "kg.tsv"
+    tsv.write_text("".join("\t".join(f) + "\n" for f in FACTS), encoding="utf-8")
+    db = folder / "kg.duckdb"
+    ingest("tsv", tsv, db)
+    with TKGStore.open(db) as store:
+        yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
+
+
+def test_the_analyzer_reads_a_passive_in_the_active_form(analyzer) -> None:
+    analysis = analyzer.analyze("In April 2010, Kenya was visited by whom?")
+    assert analysis.masked == "In {T1}, who visited {E1}?"
+    assert [m.best for m in analysis.entities] == ["Kenya"]
+    assert analysis.grammar == ["active voice"]
+
+
+def test_the_analyzer_renumbers_roles_after_a_gerund(analyzer) -> None:
+    analysis = analyzer.analyze("Before visiting Nepal, which country did Ashok Kumar visit?")
+    assert analysis.masked == "Before {E2}, which country did {E1} visit?"
+    assert [m.best for m in analysis.entities] == ["Ashok_Kumar", "Nepal"]
+    assert analysis.pattern == "before_after"
+
+
+def test_a_possessive_agent_noun_is_no_sector_role(analyzer) -> None:
+    analysis = analyzer.analyze("Who were Kenya's visitors in 2010?")
+    assert [m.best for m in analysis.entities] == ["Kenya"]
+    assert analysis.masked == "Who visit {E1} in {T1}?"
+
+
+def test_a_template_question_is_analysed_as_before(analyzer) -> None:
+    analysis = analyzer.analyze("Who visited Kenya in April 2010?")
+    assert analysis.masked == "Who visited {E1} in {T1}?" and analysis.grammar == []
