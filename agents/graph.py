@@ -41,7 +41,7 @@ from actions.context import ActionContext
 from actions.enumerate import Candidate, enumerate_candidates
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all
-from agents.faithfulness import check_answers, nearest_facts
+from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
@@ -95,8 +95,25 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     methodologies = [m for m in (state.methodology, state.fallback_methodology) if m is not None and m.programs]
     if not methodologies:
         return {}
-    found, why = make_plan(ctx.store, state.analysed, programs_for(state.analysed, *methodologies), ctx.config.planner)
+    accept = _answer_check(state, ctx) if ctx.config.judge else None
+    found, why = make_plan(ctx.store, state.analysed, programs_for(state.analysed, *methodologies), ctx.config.planner, accept)
     return {"plan": found, "plan_note": why}
+
+
+def _answer_check(state: AgentState, ctx: AgentContext) -> Callable[[list, list], bool]:
+    """The audit's answer check, for the planner: a bound program whose answers it would reject
+    gives way to the next one that keeps every constraint the question states."""
+    plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+
+    analysis = state.analysed
+    if not analysis.entities:
+        return lambda results, actions: True  # check_answers keeps every answer
+    check = AnswerCheck(ctx.store, analysis, plausible)  # one per question: its relation verdicts are kept
+
+    def accept(results: list, actions: list) -> bool:
+        return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))
+
+    return accept
 
 
 def action_context(state: AgentState) -> ActionContext:

@@ -10,12 +10,14 @@ is shown it as grounded guidance.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
+from agents.analysis.relations import predicate_text, texts_share_a_word
 from agents.analysis.types import QuestionAnalysis
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
@@ -38,25 +40,66 @@ class Plan:
         return self.actions[step] if step < len(self.actions) else None
 
 
+Accept = Callable[[list[list[Item]], list], bool]
+"""Whether a bound program's answers (its results, its actions) may stand: the answer check."""
+
+
 def make_plan(
-    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig
+    store: TKGStore,
+    analysis: QuestionAnalysis,
+    guides: list[Guide],
+    config: PlannerConfig,
+    accept: Accept | None = None,
 ) -> tuple[Plan | None, str]:
-    """The first of `guides` that binds, with why it was chosen; or None and why none did."""
+    """The first of `guides` that binds, with why it was chosen; or None and why none did.
+
+    With `accept` (the answer check), the first binding whose answers it accepts: a program that
+    loosened the question ("in April" read as "after April") gives way to a later one that keeps
+    every stated constraint. When none is accepted, the programs are bound once more admitting the
+    relations the wording names however low they rank (`named_relations`); when still none is,
+    the first that bound is the plan (the audit then rejects its answers, saying what is missing)."""
+    plan, why, accepted = _first_binding(store, analysis, guides, config, accept)
+    if accept is None or accepted:
+        return plan, why
+    best = max((score for _, score in analysis.relations), default=0.0)
+    named = frozenset(r for r in named_relations(store, analysis) if dict(analysis.relations)[r] < config.relation_floor * best)
+    if named:  # only those the floor kept out: the others were bound already
+        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named)
+        if accepted:
+            return again, again_why + ", binding a relation the wording names"
+    return plan, why
+
+
+def _first_binding(
+    store: TKGStore,
+    analysis: QuestionAnalysis,
+    guides: list[Guide],
+    config: PlannerConfig,
+    accept: Accept | None,
+    named: frozenset[str] = frozenset(),
+) -> tuple[Plan | None, str, bool]:
+    """(plan, why, whether `accept` accepted it): see `make_plan`."""
     seen: set[Program] = set()
+    rejected: list[Plan] = []
     for rank, guide in enumerate(guides, 1):
         if guide.program in seen:
             continue
-        if len(seen) >= config.max_programs:
+        if len(seen) >= config.max_programs or len(rejected) >= config.checked_bindings:
             break
         seen.add(guide.program)
-        plan = bind_program(store, analysis, guide.program, config)
+        before = len(rejected)
+        plan = bind_program(store, analysis, guide.program, config, accept, rejected, named)
+        for each in rejected[before:]:
+            each.why, each.guide = guide.describe(rank), guide
         if plan is not None:
             plan.why, plan.guide = guide.describe(rank), guide
-            return plan, plan.why
+            return plan, plan.why, True
+    if rejected:
+        return rejected[0], rejected[0].why, False
     return None, (
         f"none of the {len(seen)} programs of the methodology can be carried out on the KG "
         "for this question's entities and relation"
-    )
+    ), False
 
 
 def question_context(
@@ -77,23 +120,40 @@ def relation_of(actions: list) -> str | None:
     return next((r for a in actions if isinstance(r := getattr(a, "relation", None), str)), None)
 
 
-def bind_program(store: TKGStore, analysis: QuestionAnalysis, program: Program, config: PlannerConfig) -> Plan | None:
-    """The best binding of `program` whose every step is non-empty and whose answer fits the question.
+def bind_program(
+    store: TKGStore,
+    analysis: QuestionAnalysis,
+    program: Program,
+    config: PlannerConfig,
+    accept: Accept | None = None,
+    rejected: list[Plan] | None = None,
+    named: frozenset[str] = frozenset(),
+) -> Plan | None:
+    """The best binding of `program` whose every step is non-empty and whose answer fits the question
+    (and, with `accept`, passes it; the bindings it rejects are appended to `rejected`). Relations
+    in `named` are bound even below `config.relation_floor`.
 
     Each step takes the best-scoring candidate with the wanted signature; when a binding leads to an
     empty step, the next `config.alternatives` bindings of that step are tried (depth-first).
     """
     roles = entity_roles(analysis)
     entities = current_entities(analysis)
-    scorer = binding_scorer(analysis, config.relation_floor)
+    scorer = binding_scorer(analysis, config.relation_floor, named)
 
     def extend(context: ActionContext, actions: list, scores: list[float]) -> Plan | None:
         step = len(actions)
+        if rejected is not None and len(rejected) >= config.checked_bindings:
+            return None
         if step == len(program):
             if not _answers_fit(analysis, context.results[-1]):
                 return None
             mean = sum(scores) / len(scores) if scores else 0.0
-            return Plan(program, actions, context.results, mean, bindings=_bindings(program, actions))
+            plan = Plan(program, actions, context.results, mean, bindings=_bindings(program, actions))
+            if accept is not None and not accept(context.results, actions):
+                if rejected is not None:
+                    rejected.append(plan)
+                return None
+            return plan
         options = []
         bound_relation = relation_of(actions)
         for action in _step_options(store, context, entities, program[step], roles):
@@ -115,6 +175,16 @@ def bind_program(store: TKGStore, analysis: QuestionAnalysis, program: Program, 
         return None
 
     return extend(question_context(analysis), [], [])
+
+
+def named_relations(store: TKGStore, analysis: QuestionAnalysis) -> frozenset[str]:
+    """The question's ranked relations whose text shares a content word with its wording ("wish
+    to meet" names Express_intent_to_meet_or_negotiate): the lexicon's posterior may rank them far
+    below its best ("Provide_economic_aid"), but the question may be about them, so when no
+    binding within the floor passes the answer check, the planner binds them too and the check
+    decides. Only then: "make" in "make a request" also names Make_statement."""
+    wording = predicate_text(analysis.masked)
+    return frozenset(r for r, _ in analysis.relations if texts_share_a_word(wording, store.relation_text(r)))
 
 
 def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: AbstractStep, roles: dict[str, str]):

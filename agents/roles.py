@@ -42,11 +42,14 @@ def current_entities(analysis: QuestionAnalysis | None, per_mention: int = ACTED
     return names
 
 
-def binding_scorer(analysis: QuestionAnalysis | None, relation_floor: float = 0.5) -> Callable[[Any], float | None]:
+def binding_scorer(
+    analysis: QuestionAnalysis | None, relation_floor: float = 0.5, named: frozenset[str] = frozenset()
+) -> Callable[[Any], float | None]:
     """How well an action's entities and relation fit the question: a function of the action,
     None when its relation falls below `relation_floor` of the best relation (the question is not
-    about that relation). The question's entity and relation scores are looked up once: the
-    planner scores hundreds of candidate bindings per question."""
+    about that relation), unless the relation is one of `named` (the wording names it: "praise" for
+    Praise_or_endorse), which scores as if at the floor. The question's entity and relation scores
+    are looked up once: the planner scores hundreds of candidate bindings per question."""
     entities: dict[str, float] = {}
     for mention in analysis.entities if analysis is not None else []:
         for name, value in mention.candidates:
@@ -61,6 +64,8 @@ def binding_scorer(analysis: QuestionAnalysis | None, relation_floor: float = 0.
         value = sum(entities.get(e, 0.0) for e in names) / max(1, len(names))
         if isinstance(relation, str) and ranked is not None:
             fit = ranked.get(relation, 0.0) / best if best > 0 else 0.0
+            if fit < relation_floor and relation in named:
+                fit = relation_floor
             if fit < relation_floor:
                 return None
             value += fit

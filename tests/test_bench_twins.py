@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.loaders import get_loader
 from benchmarks.unanswerable import MentionFinder, build
-from benchmarks.unanswerable_twins import TwinMaker
+from benchmarks.unanswerable_twins import TwinMaker, possessor
 from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 from tkg_store.temporal import parse_time
@@ -82,3 +82,22 @@ def _iso(text: str) -> str:
     from agents.analysis.times import find_times
 
     return " ".join(str(m.time)[:7] for m in find_times(text))
+
+
+def test_a_name_written_as_the_possessor_of_another_is_not_rewritten(kg, tmp_path):
+    # "the government of Japan" is not Japan: a twin labelled from Japan's facts would misread it
+    db, _ = kg
+    qfile = tmp_path / "of.json"
+    qfile.write_text(json.dumps([
+        {"quid": 3, "question": "When did the government of Japan criticise China?", "answers": ["2009-12-05"],
+         "answer_type": "time", "time_level": "day", "qtype": "equal", "qlabel": "Single"},
+        {"quid": 4, "question": "When did Japan criticise China?", "answers": ["2009-12-05"],
+         "answer_type": "time", "time_level": "day", "qtype": "equal", "qlabel": "Single"},
+    ]), encoding="utf-8")
+    possessed, plain = get_loader("multitq").load(qfile).questions
+    with TKGStore.open(db) as store:
+        maker = TwinMaker(store, MentionFinder(store), random.Random(0), min_degree=1)
+        assert [m.text for m in MentionFinder(store).find(possessed.text)] == ["Japan", "China"]
+        assert possessor(possessed.text, MentionFinder(store).find(possessed.text)[0])
+        assert maker.make("no_event_pair", possessed) is None
+        assert not possessor(plain.text, MentionFinder(store).find(plain.text)[0])

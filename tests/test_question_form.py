@@ -33,6 +33,8 @@ def test_questions_pass(text):
         ("Iran?", "a bare name or fragment"),
         ("the last", "a bare name or fragment"),
         ("visited Iran in 2010", "a bare name or fragment"),
+        ("first did Kuwait formally sign an agreement with", "a bare name or fragment"),  # a clause, its subject cut away
+        ("last visited China before 2010", "a bare name or fragment"),
         ("France visited Iran in 2010.", "a statement"),
         ("In the same month, China sent an appeal to Ma Ying Jeou.", "a statement"),
     ],

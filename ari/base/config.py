@@ -31,6 +31,10 @@ class PlannerConfig:
     alternatives: int = 3
     """Bindings of one step tried, best first, when the best one leads to an empty step."""
 
+    checked_bindings: int = 8
+    """Complete bindings whose answers the answer check rejects before the planner stops looking
+    for one it accepts (and plans the first that bound, which the audit then rejects)."""
+
 
 @dataclass(frozen=True)
 class SearchConfig:
