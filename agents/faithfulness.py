@@ -168,6 +168,7 @@ class AnswerCheck:
             self.ordinal = None
         self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for m in analysis.entities if m.candidates]
         self._asked: dict[str, bool] = {}
+        self._wanted: dict[tuple[str, str, bool, str | None], date | None] = {}
 
     # -- the parts of the test --------------------------------------------------------------
     def asks_relation(self, relation: str) -> bool:
@@ -203,12 +204,14 @@ class AnswerCheck:
         """Whether `fact` is the first / last of its peers (by its start day)."""
         if self.ordinal is None:
             return True
-        days = [_day(f) for f in self._peers(fact, anchor, pair)]
-        days = [d for d in days if d is not None]
-        if not days:
-            return True
-        wanted = min(days) if self.ordinal == "first" else max(days)
-        return _day(fact) == wanted
+        anchor_is_head = fact.head == anchor
+        other = (fact.tail if anchor_is_head else fact.head) if pair else None
+        key = (fact.relation, anchor, anchor_is_head, other)  # what `_peers` depends on
+        if key not in self._wanted:  # every candidate answer meets the same peers
+            days = [d for f in self._peers(fact, anchor, pair) if (d := _day(f)) is not None]
+            self._wanted[key] = (min(days) if self.ordinal == "first" else max(days)) if days else None
+        wanted = self._wanted[key]
+        return wanted is None or _day(fact) == wanted
 
     # -- answers ------------------------------------------------------------------------------
     def supports_entity(self, answer: str) -> bool:
