@@ -83,7 +83,12 @@ def distinct_entities(entities: list[EntityMention]) -> list[EntityMention]:
     """The first mention of each linked entity: "Who received Thailand's visit from Thailand
     after Oman did?" is about two entities (E1, E2), not three."""
     seen: set[str | None] = set()
-    return [m for m in entities if not (m.best in seen or seen.add(m.best))]
+    first = []
+    for m in entities:
+        if m.best not in seen:
+            seen.add(m.best)
+            first.append(m)
+    return first
 
 
 def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:
