@@ -23,8 +23,10 @@ class SolverResult(Protocol):
     reason: str | None
     steps: list[Any]
     llm_calls: int
-    tokens: int
     elapsed_s: float
+
+    @property
+    def tokens(self) -> int: ...  # read-only: AgentResult sums prompt and completion tokens
 
 
 class Solver(Protocol):
