@@ -106,7 +106,7 @@ def alias_recall(analyzer, mentions: list[dict]) -> dict:
     """Recall of the gold entity among the candidates, overall and per alias kind."""
     analyses = analyzer.analyze_batch([m["question"] for m in mentions], rank_relations=False)
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    misses = []
+    misses: list[dict] = []
     for mention, analysis in zip(mentions, analyses):
         candidates = [n for m in analysis.entities for n, _ in m.candidates]
         tops = [m.best for m in analysis.entities]
