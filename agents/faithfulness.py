@@ -202,8 +202,7 @@ class AnswerCheck:
         """Whether `fact` is the first / last of its peers (by its start day)."""
         if self.ordinal is None:
             return True
-        days = [_day(f) for f in self._peers(fact, anchor, pair)]
-        days = [d for d in days if d is not None]
+        days = [d for f in self._peers(fact, anchor, pair) if (d := _day(f)) is not None]
         if not days:
             return True
         wanted = min(days) if self.ordinal == "first" else max(days)
