@@ -124,8 +124,8 @@ class EntityLinker:
         for n in range(len(questions)):
             roles = self._score_roles(role_requests[n])
             chosen = _select(exact[n] + roles)
-            runs = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
-            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in runs]))
+            spans = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
+            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
         lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
         for n, _, runs in pending:
             for c in runs:
