@@ -183,7 +183,8 @@ def unique_extreme(candidates: list[Fact], latest: bool) -> Fact | None:
 
 
 # -- questions ---------------------------------------------------------------------------------
-Maker = Callable[[list[Fact], random.Random], dict | None]
+# (facts, rng) -> a question record or None; the makers listed with a time level also take it
+Maker = Callable[..., dict | None]
 
 
 def q_equal_entity(facts: list[Fact], rng: random.Random, level: Granularity | None = None) -> dict | None:
