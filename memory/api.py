@@ -285,8 +285,8 @@ class Memory:
 
     def _embed(self, texts: list[str], model: str) -> np.ndarray:
         """Embeddings of clustering keys, remembered: few shapes recur across many questions."""
-        found = {t: self._vectors.get(t) for t in dict.fromkeys(texts)}
-        missing = [t for t, vector in found.items() if vector is None]
+        found = {t: self._vectors[t] for t in dict.fromkeys(texts) if t in self._vectors}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             fresh = dict(zip(missing, self._embedder_for(model).embed_batch(missing)))
             found.update(fresh)
