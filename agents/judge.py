@@ -39,8 +39,8 @@ def audit_answerability(
         return Judgement(False, [missing], missing=missing)
     linked = [m for m in analysis.entities if m.best is not None]
     if not linked:
-        unknown = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
-        missing = f"no entity of the question is in the KG ({unknown})" if unknown else "no known entity found in the question"
+        listed = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
+        missing = f"no entity of the question is in the KG ({listed})" if listed else "no known entity found in the question"
         return Judgement(False, [missing], missing=missing)
     unknown = [m.text for m in getattr(analysis, "unlinked", [])]
     if unknown:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -265,7 +265,7 @@ class Memory:
             return []
         if loaded.library is None:
             support: Counter[tuple[str, ...]] = Counter()
-            tried: Counter[tuple[str, ...]] = Counter()
+            tried: dict[tuple[str, ...], float] = defaultdict(float)  # attempts: support / success rate
             for cluster, methodology in loaded.methodologies.items():
                 if cluster == ALL_TRACES:
                     continue

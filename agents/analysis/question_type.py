@@ -33,13 +33,14 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     answer_type = "time" if asked is not None else "entity"
     same = same_granularity(question)
     cues = []
-    for cue in temporal_cues(question):
-        if cue == "same":
+    for word in temporal_cues(question):
+        if word == "same":
             cues.append(f"same_{same}")
-        elif cue != "between" or len(times) >= 2:
-            cues.append(cue)
+        elif word != "between" or len(times) >= 2:
+            cues.append(word)
     ordinal = "first" if "first" in cues else "last" if "last" in cues else None
     relative = "after" if "after" in cues else "before" if "before" in cues else None
+    cue: str | None
     if same:
         pattern, cue = "equal_multi", cues[0]
     elif ordinal and relative and answer_type == "entity":
