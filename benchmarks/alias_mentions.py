@@ -94,6 +94,8 @@ def alias_mentions(store, seed: int = 0, per_kind: int = PER_KIND) -> list[dict]
             add("acronym lower-case", f"the {key}", name)
     for name in rng.sample(sectors, min(per_kind, len(sectors))):
         match = _QUALIFIED.match(displays[name])
+        if match is None:  # never: sectors are the names this pattern matched
+            continue
         role, country = match.group("role").lower(), match.group("country")
         add("demonym + sector", f"the {demonym[country].lower()} {role}", name)
         add("possessive sector", f"{country.lower()}'s {role}", name)

@@ -187,6 +187,8 @@ def make_unanswerable(
             if question.qid in used:
                 continue
             if kind in TWIN_KINDS:
+                if twins is None:
+                    raise RuntimeError("a twin kind without its TwinMaker")  # built above whenever one is asked for
                 pair = twins.make(kind, question)
                 if pair is None:
                     continue
