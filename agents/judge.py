@@ -48,7 +48,7 @@ def audit_answerability(
         # another question (measured on MultiTQ dev: 5 of 3,044 answerable questions have one)
         missing = "the KG has no entity named " + ", ".join(repr(t) for t in unknown)
         return Judgement(False, [missing], missing=missing)
-    names = list(dict.fromkeys(m.best for m in linked))  # two mentions of one entity are one entity
+    names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 
     kg_range = memoised(store, "time_range", store.time_range)

@@ -15,6 +15,7 @@ A span that none of these links closely enough is returned with no candidates: n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -272,7 +273,7 @@ class EntityLinker:
 
         A qualifier with no role phrase next to it is returned with phrase None: the bare country.
         """
-        requests = []
+        requests: list[tuple[int, int, str | None, tuple[Any, bool]]] = []
         for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
             possessive = j < len(tokens) and tokens[j].key == "'s"
             first = j + 1 if possessive else j
