@@ -30,8 +30,7 @@ import numpy as np
 from actions.context import ActionContext
 from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate, CandidatePool, LookupBlock
-from actions.programs import LOOKUPS
-from actions.templates import Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, source_of
+from actions.templates import LOOKUP_TYPES, Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, Lookup
 from ari.base.config import FilterConfig
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
@@ -327,16 +326,13 @@ def _entities(action: Action) -> list[str]:
     return []
 
 
-def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Action | None:
+def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Lookup | None:
     """The KG lookup an action is or reads from (following list operations back through the steps)."""
-    if action.template in LOOKUPS:
-        return action
-    source = source_of(action)
-    if source is None:
+    if isinstance(action, LOOKUP_TYPES):
         return action
     if depth > 16:
         return None
-    earlier = context.action(source)
+    earlier = context.action(action.source)  # every other action reads an earlier step
     return None if earlier is None else _lookup_behind(earlier, context, depth + 1)
 
 

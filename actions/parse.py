@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import TypeVar
 
-from actions.templates import TEMPLATES, Action, source_of
+from actions.templates import ACTION_TYPES, TEMPLATES, Action, source_of
 from ari.base.errors import AriError
 from ari.base.text import fold
 
@@ -88,7 +88,11 @@ def _key_of(action: Action) -> tuple[str, str]:
 
 
 def _action_of(candidate: object) -> Action:
-    return getattr(candidate, "action", candidate)  # type: ignore[return-value]
+    """The action of a `Candidate`, or the action itself."""
+    action = getattr(candidate, "action", candidate)
+    if not isinstance(action, ACTION_TYPES):
+        raise TypeError(f"neither an action nor a candidate: {candidate!r}")
+    return action
 
 
 def parse_action(reply: str, candidates: Sequence[C], previous_step: int | None = None) -> C:

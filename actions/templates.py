@@ -268,6 +268,9 @@ class Answer:
 
 
 Action = Union[GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer]
+ACTION_TYPES = (GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer)  # for isinstance
+Lookup = Union[GetHeadEntity, GetTailEntity, GetTime]  # the actions that read the KG through a relation
+LOOKUP_TYPES = (GetHeadEntity, GetTailEntity, GetTime)  # for isinstance: exactly the `programs.LOOKUPS` templates
 TEMPLATES: dict[str, type] = {
     cls.template: cls
     for cls in (GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer)

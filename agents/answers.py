@@ -28,7 +28,9 @@ def ranked_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: li
         if wants_time or item.entity is None:
             if item.start is None:
                 continue
-            counts[format_item_time(item, level)] += 1
+            text = format_item_time(item, level)
+            if text is not None:  # always, for an item with a start
+                counts[text] += 1
         else:
             counts[store.display(item.entity)] += 1
     # the question's own entities answer it only when nothing else does ("... the same day as X":

@@ -29,6 +29,7 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations, time_results
 from actions.items import Item
 from actions.programs import LIST_OPERATIONS, Program
+from actions.templates import LOOKUP_TYPES, Action, Lookup
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.planner import question_context
@@ -70,7 +71,7 @@ class _Search:
     def __post_init__(self) -> None:
         self.scorer = binding_scorer(self.analysis, self.relation_floor)
 
-    def lookups(self, context: ActionContext) -> list[tuple[object, str, float]]:
+    def lookups(self, context: ActionContext) -> list[tuple[Lookup, str, float]]:
         """Scored lookups for this context; they differ between steps only by same-period joins."""
         step = len(context.results) + 1
         key = tuple(context.join_period(k) for k in time_results(context, step))
@@ -78,7 +79,7 @@ class _Search:
             options = []
             for candidate in enumerate_candidates(self.store, context, self.entities):
                 action = candidate.action
-                if getattr(action, "relation", None) is None:
+                if not isinstance(action, LOOKUP_TYPES):  # a lookup always names its relation
                     continue
                 score = self.scorer(action)
                 if score is None:
@@ -89,7 +90,7 @@ class _Search:
             self.lookup_cache[key] = options
         return self.lookup_cache[key]
 
-    def list_operations(self, context: ActionContext) -> list[tuple[object, str, float]]:
+    def list_operations(self, context: ActionContext) -> list[tuple[Action, str, float]]:
         """List operations on the latest result that can still change it (see `_redundant`)."""
         latest = len(context.results)
         previous = context.action(latest)
@@ -171,7 +172,7 @@ def _redundant(previous, action) -> bool:
 
 
 def _best_bindings(options, per_step: int):
-    by_abstract: dict[str, list[tuple[float, object]]] = defaultdict(list)
+    by_abstract: dict[str, list[tuple[float, Action]]] = defaultdict(list)
     for action, abstract, score in options:
         by_abstract[abstract].append((score, action))
     for abstract, bound in by_abstract.items():

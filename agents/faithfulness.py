@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
+from typing import cast
 
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION
@@ -296,7 +297,7 @@ class AnswerCheck:
         facts = [f for f in facts if _day(f) is not None and (other is None or other in (f.head, f.tail))]
         if self.constraint is not None:
             middle = self.constraint.span.start
-            facts.sort(key=lambda f: (abs((_day(f) - middle).days), f.relation != relation))
+            facts.sort(key=lambda f: (abs((cast(date, _day(f)) - middle).days), f.relation != relation))  # dated: kept above
         else:
             facts.sort(key=lambda f: (_day(f), f.relation == relation), reverse=True)  # most recent first
         shown: list[str] = []

@@ -39,8 +39,8 @@ def audit_answerability(
         return Judgement(False, [missing], missing=missing)
     linked = [m for m in analysis.entities if m.best is not None]
     if not linked:
-        unknown = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
-        missing = f"no entity of the question is in the KG ({unknown})" if unknown else "no known entity found in the question"
+        listed = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
+        missing = f"no entity of the question is in the KG ({listed})" if listed else "no known entity found in the question"
         return Judgement(False, [missing], missing=missing)
     unknown = [m.text for m in getattr(analysis, "unlinked", [])]
     if unknown:
@@ -48,7 +48,7 @@ def audit_answerability(
         # another question (measured on MultiTQ dev: 5 of 3,044 answerable questions have one)
         missing = "the KG has no entity named " + ", ".join(repr(t) for t in unknown)
         return Judgement(False, [missing], missing=missing)
-    names = list(dict.fromkeys(m.best for m in linked))  # two mentions of one entity are one entity
+    names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 
     kg_range = memoised(store, "time_range", store.time_range)

@@ -169,9 +169,9 @@ def bind_program(
             if not result:
                 continue
             lookup_scores = scores + ([score] if getattr(action, "relation", None) else [])
-            plan = extend(context.with_result(result, action), actions + [action], lookup_scores)
-            if plan is not None:
-                return plan
+            found = extend(context.with_result(result, action), actions + [action], lookup_scores)
+            if found is not None:
+                return found
         return None
 
     return extend(question_context(analysis), [], [])

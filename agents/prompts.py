@@ -88,8 +88,8 @@ def _guidance(state: "AgentState", config: LLMConfig, display: Display) -> list[
     programs that worked, pitfalls, and a text an LLM wrote for the cluster."""
     parts: list[str] = []
     methodology = state.methodology
-    if advised(state, config):
-        plan, step = state.plan, len(state.actions)
+    plan, step = state.plan, len(state.actions)
+    if plan is not None and plan.guide is not None and advised(state, config):  # advised() implies both
         guide = plan.guide
         lines = [
             f"The methodology for this kind of question suggests this program (right {guide.support} times, "

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ class _Job:
     agent_s: float = 0.0  # seconds of the `ask_many` call that answered it (shared by its batch)
 
 
-_STOP = object()  # put on the queue to end the worker
+_STOP = _Job(Future())  # put on the queue to end the worker (compared by identity)
 
 
 class AgentWorker:
@@ -74,7 +75,7 @@ class AgentWorker:
         self.gather_s, self.max_batch = gather_s, max_batch
         self.batches = 0
         self.questions = 0
-        self._jobs: queue.Queue = queue.Queue()
+        self._jobs: queue.Queue[_Job] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="ari-agent", daemon=True)
         self._thread.start()
 
@@ -100,7 +101,7 @@ class AgentWorker:
         return self._jobs.qsize()
 
     def _run(self) -> None:
-        held: _Job | object | None = None
+        held: _Job | None = None
         while True:
             job, held = (held if held is not None else self._jobs.get()), None
             if job is _STOP:
@@ -132,7 +133,7 @@ class AgentWorker:
         agent_s = time.perf_counter() - started
         for job, result in zip(batch, results):
             job.agent_s = agent_s
-            _settle(job.future, lambda r=result: _raise_or(r).to_dict())
+            _settle(job.future, partial(_result_dict, result))
         self.batches += 1
         self.questions += len(batch)
         if self.record and self.memory is not None:
@@ -158,6 +159,10 @@ def _raise_or(result: Any) -> Any:
     if isinstance(result, BaseException):
         raise result
     return result
+
+
+def _result_dict(result: Any) -> dict:
+    return _raise_or(result).to_dict()
 
 
 def _settle(future: Future, fn: Callable[[], Any]) -> None:

@@ -94,6 +94,8 @@ def alias_mentions(store, seed: int = 0, per_kind: int = PER_KIND) -> list[dict]
             add("acronym lower-case", f"the {key}", name)
     for name in rng.sample(sectors, min(per_kind, len(sectors))):
         match = _QUALIFIED.match(displays[name])
+        if match is None:  # never: sectors are the names this pattern matched
+            continue
         role, country = match.group("role").lower(), match.group("country")
         add("demonym + sector", f"the {demonym[country].lower()} {role}", name)
         add("possessive sector", f"{country.lower()}'s {role}", name)
@@ -106,7 +108,7 @@ def alias_recall(analyzer, mentions: list[dict]) -> dict:
     """Recall of the gold entity among the candidates, overall and per alias kind."""
     analyses = analyzer.analyze_batch([m["question"] for m in mentions], rank_relations=False)
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    misses = []
+    misses: list[dict] = []
     for mention, analysis in zip(mentions, analyses):
         candidates = [n for m in analysis.entities for n, _ in m.candidates]
         tops = [m.best for m in analysis.entities]

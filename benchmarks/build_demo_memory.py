@@ -100,7 +100,8 @@ def check(memory_path: Path, fresh_seed: int = 2) -> dict:
         agent = Agent(store, memory, AgentConfig(decider="offline"))
         for name, questions in sets.items():
             results = agent.ask_many([q["question"] for q in questions])
-            right, total = Counter(), Counter()
+            right: Counter[str] = Counter()
+            total: Counter[str] = Counter()
             for q, r in zip(questions, results):
                 kind = f"{q['qtype']}/{q['answer_type']}" if q["answers"] else "unanswerable"
                 ok = r.abstained if not q["answers"] else r.answer is not None and hit(r.answer, q["answers"], q["answer_type"])

@@ -72,7 +72,9 @@ def metric_rows(runs: list[Run]) -> list[MetricRow]:
 
 
 def _row(metric: str, values: list[object]) -> MetricRow:
-    return MetricRow(metric, values, [None] + [_delta(values[0], v) for v in values[1:]])
+    deltas: list[float | None] = [None]  # the first run is the baseline
+    deltas += [_delta(values[0], v) for v in values[1:]]
+    return MetricRow(metric, values, deltas)
 
 
 def _delta(a: object, b: object) -> float | None:

@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypedDict
 
 from memory.labels import first_hit
 
@@ -152,7 +153,13 @@ def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def hits(outcomes: Sequence[Outcome]) -> dict[str, float | int | None]:
+class Hits(TypedDict):
+    n: int  # answerable questions
+    hits_at_1: float | None  # None when there are none
+    hits_at_10: float | None
+
+
+def hits(outcomes: Sequence[Outcome]) -> Hits:
     """Hits@1 and Hits@10 over the answerable questions."""
     answerable = [o for o in outcomes if o.answerable]
     return {

@@ -78,13 +78,14 @@ def summarise(records: list[dict]) -> dict:
         if style != "original":
             groups["paraphrases"].append(record["hit1"])
             groups[f"paraphrases/{record['qtype']}"].append(record["hit1"])
-    table = {name: {"n": len(hits), "hits_at_1": sum(hits) / len(hits)} for name, hits in sorted(groups.items())}
-    base = table["original"]["hits_at_1"]
-    for name, row in table.items():
-        style, _, qtype = name.partition("/")
-        reference = table.get(f"original/{qtype}" if qtype else "original", {}).get("hits_at_1")
-        row["ratio_to_original"] = row["hits_at_1"] / reference if reference else None
-    return {"table": table, "original_hits_at_1": base}
+    hits_at_1 = {name: sum(hits) / len(hits) for name, hits in groups.items()}
+    table: dict[str, dict[str, float | None]] = {}
+    for name, hits in sorted(groups.items()):
+        _, _, qtype = name.partition("/")
+        reference = hits_at_1.get(f"original/{qtype}" if qtype else "original")
+        rate = hits_at_1[name]
+        table[name] = {"n": len(hits), "hits_at_1": rate, "ratio_to_original": rate / reference if reference else None}
+    return {"table": table, "original_hits_at_1": hits_at_1["original"]}
 
 
 def markdown(summary: dict, config: dict) -> str:

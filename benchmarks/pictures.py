@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ari.base.errors import UsageError
+
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run", "--hide-scrollbars"]
 RENDER_BUDGET_MS = 10_000  # virtual time the page gets to run plotly before the capture
@@ -55,7 +57,10 @@ def memory_pictures(memory: str, out: Path, scratch: Path) -> dict:
 
     with Memory.open(memory, create=False) as mem:
         history = mem.history
-        k = history.latest_clustering().k
+        clustering = history.latest_clustering()
+        if clustering is None:
+            raise UsageError(f"the memory {history.where} has not been clustered yet; run `ari memory learn` first")
+        k = clustering.k
         stem = f"memory_k{k}"
         timings = {}
         for colour in ("cluster", "accuracy"):

@@ -102,6 +102,8 @@ class ScriptedChatServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
+        if isinstance(host, bytes):  # typeshed allows a bytes host; an AF_INET server has a str one
+            host = host.decode()
         return f"http://{host}:{port}/v1"
 
     def __enter__(self) -> "ScriptedChatServer":

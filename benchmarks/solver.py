@@ -23,8 +23,10 @@ class SolverResult(Protocol):
     reason: str | None
     steps: list[Any]
     llm_calls: int
-    tokens: int
     elapsed_s: float
+
+    @property
+    def tokens(self) -> int: ...  # read-only: AgentResult sums prompt and completion tokens
 
 
 class Solver(Protocol):
@@ -62,7 +64,7 @@ def agent_config(values: dict):  # noqa: ANN201 - AgentConfig
         if key not in AgentConfig.field_names():
             continue
         group = getattr(config, key)
-        if is_dataclass(group) and isinstance(value, dict):  # a section, merged field by field
+        if is_dataclass(group) and not isinstance(group, type) and isinstance(value, dict):  # a section, merged field by field
             known = {f.name for f in fields(group)} - {"api_key"}  # the key stays the environment's
             value = replace(group, **{k: v for k, v in value.items() if k in known})
         setattr(config, key, value)

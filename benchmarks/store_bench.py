@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from tkg_store.ingest import ingest
+from tkg_store.schema import one_row
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 
@@ -138,7 +139,7 @@ def draw_keys(store: TKGStore, n: int, keys: str, rng: random.Random) -> list[Sa
     """(head, relation, tail, window) per lookup; the window is the year (or month) of a real fact."""
     con = store.connection
     if keys == "facts":
-        total = con.execute("SELECT count(*) FROM facts").fetchone()[0]
+        total = one_row(con, "SELECT count(*) FROM facts")[0]
         picks = sorted(rng.randrange(total) for _ in range(n))
         rows = con.execute(
             "SELECT head, relation, tail, start_day FROM (SELECT *, row_number() OVER () - 1 AS i FROM facts) WHERE i IN (SELECT unnest(?))",

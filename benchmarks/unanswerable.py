@@ -26,7 +26,7 @@ import duckdb
 from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
 from benchmarks.unanswerable_twins import TWIN_KINDS, TwinMaker
-from tkg_store.schema import rebuild_layout
+from tkg_store.schema import one_row, rebuild_layout
 from tkg_store.store import TKGStore, create_schema
 from tkg_store.temporal import OPEN_END, OPEN_START
 
@@ -187,6 +187,8 @@ def make_unanswerable(
             if question.qid in used:
                 continue
             if kind in TWIN_KINDS:
+                if twins is None:
+                    raise RuntimeError("a twin kind without its TwinMaker")  # built above whenever one is asked for
                 pair = twins.make(kind, question)
                 if pair is None:
                     continue
@@ -279,8 +281,8 @@ def write_hidden_store(source: Path, target: Path, hidden_entities: Sequence[str
         )
         rebuild_layout(con)  # the store's physical layout (sorted copies) for the kept facts
         con.execute("INSERT INTO meta SELECT * FROM src.meta ON CONFLICT (key) DO NOTHING")
-        total = con.execute("SELECT count(*) FROM src.facts").fetchone()[0]
-        kept = con.execute("SELECT count(*) FROM facts").fetchone()[0]
+        total = one_row(con, "SELECT count(*) FROM src.facts")[0]
+        kept = one_row(con, "SELECT count(*) FROM facts")[0]
         con.execute(
             "INSERT INTO meta VALUES ('derived_from', ?), ('hidden_entities', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [str(source), json.dumps(list(hidden_entities))],

@@ -143,12 +143,15 @@ class TwinMaker:
 
     def _periods(self, like: TimeSpan) -> list[TimeSpan]:
         """Periods of `like`'s granularity inside the KG, within two years of it, in random order."""
-        spans = []
-        day = max(self.kg_range.start, date(like.start.year - 2, 1, 1))
-        last = min(self.kg_range.end, date(like.start.year + 2, 12, 31))
+        spans: list[TimeSpan] = []
+        kg_range = self.kg_range
+        if kg_range is None:  # a KG without facts has no period
+            return spans
+        day = max(kg_range.start, date(like.start.year - 2, 1, 1))
+        last = min(kg_range.end, date(like.start.year + 2, 12, 31))
         while day <= last:
             span = span_of(day, like.granularity)
-            if span != like and span.start <= self.kg_range.end:
+            if span != like and span.start <= kg_range.end:
                 spans.append(span)
             day = span.end.fromordinal(span.end.toordinal() + 1)
         self.rng.shuffle(spans)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -266,7 +266,7 @@ class Memory:
             return []
         if loaded.library is None:
             support: Counter[tuple[str, ...]] = Counter()
-            tried: Counter[tuple[str, ...]] = Counter()
+            tried: dict[tuple[str, ...], float] = defaultdict(float)  # attempts: support / success rate
             for cluster, methodology in loaded.methodologies.items():
                 if cluster == ALL_TRACES:
                     continue
@@ -286,8 +286,8 @@ class Memory:
 
     def _embed(self, texts: list[str], model: str) -> np.ndarray:
         """Embeddings of clustering keys, remembered: few shapes recur across many questions."""
-        found = {t: self._vectors.get(t) for t in dict.fromkeys(texts)}
-        missing = [t for t, vector in found.items() if vector is None]
+        found = {t: self._vectors[t] for t in dict.fromkeys(texts) if t in self._vectors}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             fresh = dict(zip(missing, self._embedder_for(model).embed_batch(missing)))
             found.update(fresh)

@@ -223,7 +223,7 @@ class HistoryStore:
         with self._writing() as conn:
             for trace, qid in zip(traces, qids):
                 row = _trace_row(trace, created, dataset, split, None if qid is None else str(qid))
-                ids.append(int(conn.execute(traces_table.insert().values(**row)).inserted_primary_key[0]))
+                ids.append(_new_id(conn.execute(traces_table.insert().values(**row))))
         return ids
 
     def add_question_traces(
@@ -358,7 +358,7 @@ class HistoryStore:
         if any(np.asarray(k.vector).shape != (centroids.shape[1],) for k in keys):
             raise ValueError(f"key vectors must have the centroids' {centroids.shape[1]} dimensions")
         with self._writing() as conn:
-            version = int(
+            version = _new_id(
                 conn.execute(
                     clusterings_table.insert().values(
                         created_at=now(),
@@ -369,7 +369,7 @@ class HistoryStore:
                         centroids=centroids.tobytes(),
                         features=features,
                     )
-                ).inserted_primary_key[0]
+                )
             )
             if members:
                 conn.execute(
@@ -490,6 +490,14 @@ def _replace_key_vectors(conn: Connection, model: str, version: int, keys: list[
         for k in keys
     }
     conn.execute(key_vectors_table.insert(), list(rows.values()))
+
+
+def _new_id(inserted: sa.CursorResult) -> int:
+    """The id the database gave the row just inserted."""
+    key = inserted.inserted_primary_key
+    if key is None:
+        raise MemoryStoreError("the history store returned no id for the row it inserted")
+    return int(key[0])
 
 
 def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | None, question_id: str | None) -> dict:

@@ -197,7 +197,8 @@ def _record(memory: Memory, solved: Solved, settings: str, dataset: str | None, 
         report.skipped += 1  # a concurrent run recorded it first
         return
     report.questions += 1
-    if solved.attempt is not None:
-        setattr(report, solved.attempt.outcome, getattr(report, solved.attempt.outcome) + 1)
+    outcome = solved.attempt.outcome if solved.attempt is not None else None
+    if outcome is not None:  # a labelled attempt: count it under its outcome
+        setattr(report, outcome, getattr(report, outcome) + 1)
     report.searched += len(solved.found)
     report.searched_correct += sum(t.outcome == "correct" for t in solved.found)

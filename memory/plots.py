@@ -12,12 +12,16 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ari.base.errors import UsageError
 from memory.history import HistoryStore
 from memory.inspection import ClusterSummary, member_rows, require_clustering, rows_by_cluster, summarize
+
+if TYPE_CHECKING:
+    from matplotlib.transforms import Bbox
 
 COLOR_BY = ("cluster", "accuracy", "qtype")
 MAX_LEGEND = 12  # entries a legend beside the map holds without crowding it
@@ -226,7 +230,7 @@ def place_labels(fig, ax, cmap: ClusterMap, candidates: list[int]) -> list[int]:
     Returns the labelled cluster ids; each label's gid is `cluster-label-<id>`."""
     renderer = fig.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
-    placed = []
+    placed: list[Bbox] = []
     labelled = []
     offsets = [(0, 0), (0, 14), (0, -14), (40, 0), (-40, 0), (30, 16), (-30, 16), (30, -16), (-30, -16)]
     for cluster_id in candidates:

@@ -249,7 +249,7 @@ class FactIndex:
             self._relation_name[edges.relation].tolist(),
             self._entity[edges.neighbour].tolist(),
             _DIRECTIONS[edges.direction].tolist(),
-            edges.count.tolist(),
+            edges.n_facts.tolist(),
         )
 
     def _edge_groups(self) -> tuple["Edges", np.ndarray]:
@@ -282,7 +282,7 @@ class FactIndex:
                      (keys % n_entities).astype(np.int32), np.full(size, direction, np.int8), counts.astype(np.int32))
 
     def _ordered(self, edges: "Edges") -> "Edges":
-        order = _row_order(edges.entity, -edges.count, edges.direction, self._relation_rank[edges.relation],
+        order = _row_order(edges.entity, -edges.n_facts, edges.direction, self._relation_rank[edges.relation],
                            self._entity_rank[edges.neighbour])
         return Edges(*(column[order] for column in edges))
 
@@ -294,7 +294,7 @@ class Edges(NamedTuple):
     relation: np.ndarray
     neighbour: np.ndarray
     direction: np.ndarray
-    count: np.ndarray
+    n_facts: np.ndarray  # facts in the group (a field named `count` would hide tuple.count)
 
 
 def sort_order(*columns: np.ndarray) -> np.ndarray:

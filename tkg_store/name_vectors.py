@@ -123,7 +123,7 @@ def _save(path: Path, **arrays: np.ndarray) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")  # two first runs at once must not share a file
-        np.savez(tmp, **arrays)
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub fears a key named allow_pickle; these are array names
         os.replace(tmp, path)
     except OSError:
         pass  # caching is an optimisation; a read-only disk just means recomputing next time

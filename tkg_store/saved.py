@@ -25,7 +25,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ari.base.config import ari_home
 from tkg_store.store import TKGStore
@@ -75,7 +75,7 @@ def _read_or_build(store: TKGStore, what: str, build: Callable[[], T], sources: 
     path = cache_file(store, f"{what}-{key[:12]}.pkl")
     found = _read(path, key)
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return cast(T, found)  # what `build` made when the file was written (the key says so)
     value = build()
     _write(path, key, value)
     _remove_stale(cache_file(store, f"{what}-*.pkl"), path)

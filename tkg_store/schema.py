@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import duckdb
 
+from ari.base.errors import StoreError
+
 SCHEMA_VERSION = 2
 
 # Rows per row group of stores that ARI writes: small groups make zone-map pruning sharp.
@@ -72,3 +74,11 @@ def rebuild_layout(con: duckdb.DuckDBPyConnection) -> None:
     for table in _SORT_KEYS:
         con.execute(f"DROP TABLE {table}")
         con.execute(f"ALTER TABLE {table}__new RENAME TO {table}")
+
+
+def one_row(con: duckdb.DuckDBPyConnection, sql: str) -> tuple:
+    """The row of an aggregate query (count, min, max...), which always returns exactly one."""
+    row = con.execute(sql).fetchone()
+    if row is None:
+        raise StoreError(f"the store returned no row for: {sql}")
+    return row

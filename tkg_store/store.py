@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -23,7 +24,7 @@ from ari.base.errors import StoreError
 from ari.base.text import normalize_name
 from tkg_store.fact_index import EdgeColumns, FactIndex, Window, day_number
 from tkg_store.memo import Memo
-from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION
+from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION, one_row
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
 T = TypeVar("T")
@@ -40,7 +41,8 @@ class Fact(NamedTuple):
     granularity: Granularity
 
 
-class Neighbour(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Neighbour:
     """One (relation, neighbour, direction) edge group of an entity's 1-hop subgraph."""
 
     relation: str
@@ -215,9 +217,10 @@ class TKGStore:
             if value is not None and key is None:
                 return []
             ids.append(key)
+        head_id, relation_id, tail_id = ids
         if self._index is not None:
-            return list(map(Fact, *self._index.facts(*ids, window=_window(within))))
-        return self._sql_facts(*ids, within=within)
+            return list(map(Fact, *self._index.facts(head_id, relation_id, tail_id, window=_window(within))))
+        return self._sql_facts(head_id, relation_id, tail_id, within=within)
 
     def _sql_facts(
         self, head: int | None, relation: int | None, tail: int | None, within: TimeSpan | None
@@ -311,7 +314,7 @@ class TKGStore:
         return {
             "entities": len(self._entity_id),
             "relations": len(self._relation_id),
-            "facts": self._con.execute("SELECT count(*) FROM facts").fetchone()[0],
+            "facts": one_row(self._con, "SELECT count(*) FROM facts")[0],
         }
 
     def meta(self) -> dict[str, str]:
@@ -383,11 +386,12 @@ def facts_time_range(con: duckdb.DuckDBPyConnection) -> TimeSpan | None:
     """The days the facts cover, None when there are none. A fact with a start and no end is still
     true, as the lookups treat it, so the range then runs on to OPEN_END (and back to OPEN_START for
     an end with no start): a question about a later time is inside the KG, not outside it."""
-    lo, hi, open_end, open_start = con.execute(
+    lo, hi, open_end, open_start = one_row(
+        con,
         "SELECT min(coalesce(start_day, end_day)), max(coalesce(end_day, start_day)), "
         "bool_or(start_day IS NOT NULL AND end_day IS NULL), bool_or(end_day IS NOT NULL AND start_day IS NULL) "
-        "FROM facts"
-    ).fetchone()
+        "FROM facts",
+    )
     if lo is None:
         return None
     return TimeSpan(OPEN_START if open_start else lo, OPEN_END if open_end else hi, Granularity.DAY)

@@ -141,8 +141,9 @@ class QuestionAnalyzer:
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         vectors = [None] * len(analyses)
-        if self.relation_linker.embedder is not None and analyses:
-            vectors = list(self.embedder.embed_batch([predicate_text(a.masked) for a in analyses]))
+        embedder = self.relation_linker.embedder  # this analyzer's embedder, where relations use one
+        if embedder is not None and analyses:
+            vectors = list(embedder.embed_batch([predicate_text(a.masked) for a in analyses]))
         for analysis, vector in zip(analyses, vectors):
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
             candidates = self.relation_linker.connected(mentions)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -127,8 +128,8 @@ class EntityLinker:
         for n in range(len(questions)):
             roles = self._score_roles(role_requests[n])
             chosen = _select(exact[n] + roles)
-            runs = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
-            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in runs]))
+            spans = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
+            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
         lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
         for n, _, runs in pending:
             for c in runs:
@@ -282,7 +283,7 @@ class EntityLinker:
 
         A qualifier with no role phrase next to it is returned with phrase None: the bare country.
         """
-        requests = []
+        requests: list[tuple[int, int, str | None, tuple[Any, bool]]] = []
         for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
             possessive = j < len(tokens) and tokens[j].key == "'s"
             first = j + 1 if possessive else j

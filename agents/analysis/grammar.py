@@ -306,13 +306,13 @@ def gerund_reference(text: str) -> str | None:
             continue
         return text[: m.start()] + f"{m.group('cue')} " + text[m.end() :]
     for pattern in (_EVENT_BY, _EVENT_OF):
-        m = pattern.search(text)
-        if m is None:
+        event = pattern.search(text)
+        if event is None:
             continue
-        rest = text[: m.start()] + text[m.end() :]
-        if m.group("obj") and _placeholders(m.group("b")) - _placeholders(rest):
+        rest = text[: event.start()] + text[event.end() :]
+        if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
             continue  # the event's other party is named only here: it is part of the reference
-        return text[: m.start()] + f"{m.group('cue')} {m.group('a')}" + text[m.end() :]
+        return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
     return None
 
 
@@ -445,7 +445,8 @@ RULES = (
 
 def rewrite(masked: str) -> Rewrite:
     """Apply every rule that fires, each once, in the order of `RULES`."""
-    text, fired = masked, []
+    text = masked
+    fired: list[str] = []
     for name, rule in RULES:
         changed = rule(text)
         if changed is not None and changed != text:

@@ -33,13 +33,14 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     answer_type = "time" if asked is not None else "entity"
     same = same_granularity(question)
     cues = []
-    for cue in temporal_cues(question):
-        if cue == "same":
+    for word in temporal_cues(question):
+        if word == "same":
             cues.append(f"same_{same}")
-        elif cue != "between" or len(times) >= 2:
-            cues.append(cue)
+        elif word != "between" or len(times) >= 2:
+            cues.append(word)
     ordinal = "first" if "first" in cues else "last" if "last" in cues else None
     relative = "after" if "after" in cues else "before" if "before" in cues else None
+    cue: str | None
     if same:
         pattern, cue = "equal_multi", cues[0]
     elif ordinal and relative and answer_type == "entity":
@@ -83,7 +84,12 @@ def distinct_entities(entities: list[EntityMention]) -> list[EntityMention]:
     """The first mention of each linked entity: "Who received Thailand's visit from Thailand
     after Oman did?" is about two entities (E1, E2), not three."""
     seen: set[str | None] = set()
-    return [m for m in entities if not (m.best in seen or seen.add(m.best))]
+    first = []
+    for m in entities:
+        if m.best not in seen:
+            seen.add(m.best)
+            first.append(m)
+    return first
 
 
 def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:

@@ -103,7 +103,8 @@ class RelationLexicon:
         columns = terms.columns(tuple(candidates))
         logs = columns.log_prior - math.log(terms.total + _SMOOTHING * len(candidates))
         logs += len(known) * (math.log(_SMOOTHING) - columns.log_denominator)
-        logs += sum(terms.lift(gram, self.counts[gram]) for gram in known)[columns.rows]
+        lifts = np.add.reduce([terms.lift(gram, self.counts[gram]) for gram in known])
+        logs += lifts[columns.rows]
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
         return dict(zip(candidates, weights.tolist()))

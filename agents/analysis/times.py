@@ -85,11 +85,11 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> tuple[list[TimeMe
             if not free(span):
                 continue
             taken.append(span)
-            time = _to_span(match)
-            if time is None:
+            stated = _to_span(match)
+            if stated is None:
                 unreadable.append((span, match.group(0)))
                 continue
-            found.append(TimeMention(match.group(0), span, time, in_range(time, kg_range)))
+            found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range)))
     found.sort(key=lambda mention: mention.span)
     return found, [phrase for _, phrase in sorted(unreadable)]
 

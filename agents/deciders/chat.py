@@ -81,7 +81,7 @@ class ChatDecider:
 
     def request(self, batch: list[Messages]) -> list[Outcome]:
         """Replies for a batch of conversations: cached ones from the cache, the rest sent together."""
-        keys = [cache_key(self.model, m, self.llm.sampling()) for m in batch] if self.cache else [None] * len(batch)
+        keys = [cache_key(self.model, m, self.llm.sampling()) for m in batch] if self.cache is not None else []
         outcomes: list[Outcome | None] = [None] * len(batch)
         if self.cache is not None:
             for i, key in enumerate(keys):

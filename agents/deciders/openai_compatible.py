@@ -59,7 +59,9 @@ class OpenAICompatibleDecider(ChatDecider):
         for _ in range(len(_REJECTABLE) + 1):
             settings = self.settings()
             try:
-                response = self._client.chat.completions.create(model=self.model, messages=messages, **settings)
+                response = self._client.chat.completions.create(
+                    model=self.model, messages=messages, **settings  # type: ignore[arg-type]  # OpenAI-format dicts; the SDK wants its TypedDicts
+                )
                 break
             except self._bad_request as exc:
                 rejected = next((s for s in _REJECTABLE if s in settings and s in str(exc)), None)

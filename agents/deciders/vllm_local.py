@@ -7,14 +7,22 @@ batch is the concurrency. JSON replies are asked for by guided decoding where th
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from agents.deciders.base import register_decider
 from agents.deciders.chat import ChatDecider, Outcome, Reply
 from ari.base.config import AgentConfig
 from ari.base.errors import DeciderError
 
 
+class ChatEngine(Protocol):
+    """What the decider uses of `vllm.LLM` (tests may pass a stand-in)."""
+
+    def chat(self, messages: list[list[dict]], sampling_params: Any, use_tqdm: bool = ...) -> list[Any]: ...
+
+
 class VLLMDecider(ChatDecider):
-    def __init__(self, model_path: str, config: AgentConfig, engine: object | None = None) -> None:
+    def __init__(self, model_path: str, config: AgentConfig, engine: ChatEngine | None = None) -> None:
         """`engine`: an already built `vllm.LLM` (or anything with its `chat`), else one is built."""
         super().__init__(config.llm)
         self.name = f"vllm:{model_path}"

@@ -46,7 +46,10 @@ class SentenceTransformerEmbedder:
         self.name = model_path
         self._model = SentenceTransformer(model_path, device=device or "cpu")
         dimension = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self.dim = int(dimension())
+        dim = dimension()
+        if dim is None:
+            raise UsageError(f"embedding model {model_path} does not state its vector dimension")
+        self.dim = int(dim)
         self._batch_size = batch_size
         self._lock = threading.Lock()
 

@@ -17,7 +17,7 @@ class VectorIndex:
     def __init__(self, vectors: np.ndarray) -> None:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.size, self.dim = vectors.shape
-        index = faiss.IndexFlatIP(self.dim)
+        index: faiss.Index = faiss.IndexFlatIP(self.dim)
         self.on_gpu = False
         if _gpu_count() > 0:
             resources = faiss.StandardGpuResources()

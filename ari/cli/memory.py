@@ -232,13 +232,17 @@ def induce(
     complete = None
     if decider != "offline":
         from agents.deciders.base import get_decider
+        from agents.deciders.chat import ChatDecider
         from ari.base.config import AgentConfig
 
         config = AgentConfig.from_env(decider=decider)
         for key, value in llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache).items():
             setattr(config.llm, key, value)
         config.llm.json_replies = False  # a methodology is prose, not a JSON choice
-        complete = get_decider(decider, config).complete
+        chosen = get_decider(decider, config)
+        if not isinstance(chosen, ChatDecider):
+            raise UsageError(f"decider {decider!r} is no LLM: it cannot write methodologies")
+        complete = chosen.complete
     with _open(memory) as mem:
         summary = mem.learn(n_clusters=clusters, complete=complete)
     _print_learnt(summary.__dict__, json_out)

@@ -183,7 +183,8 @@ def unique_extreme(candidates: list[Fact], latest: bool) -> Fact | None:
 
 
 # -- questions ---------------------------------------------------------------------------------
-Maker = Callable[[list[Fact], random.Random], dict | None]
+# (facts, rng) -> a question record or None; the makers listed with a time level also take it
+Maker = Callable[..., dict | None]
 
 
 def q_equal_entity(facts: list[Fact], rng: random.Random, level: Granularity | None = None) -> dict | None:
@@ -247,15 +248,16 @@ def q_first_last_entity(facts: list[Fact], rng: random.Random) -> dict | None:
     if rng.random() < 0.6:
         candidates = matching(facts, anchor.relation, tail=anchor.tail)
         winner = unique_extreme(candidates, latest)
-        answer = winner and winner.head
+        asked_head = True
         text = f"Who was the {word} to {base} {mention(anchor.tail, rng)}?"
     else:
         candidates = matching(facts, anchor.relation, head=anchor.head)
         winner = unique_extreme(candidates, latest)
-        answer = winner and winner.tail
+        asked_head = False
         text = f"Who did {mention(anchor.head, rng)} {base} {word}?"
     if winner is None or len(candidates) < 2:
         return None
+    answer = winner.head if asked_head else winner.tail
     return _record(text, [display(answer)], "entity", Granularity.DAY, "first_last", "Single")
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ari.base.errors import StoreError
-from tkg_store.schema import DDL, ROW_GROUP_SIZE, SCHEMA_VERSION, rebuild_layout
+from tkg_store.schema import DDL, ROW_GROUP_SIZE, SCHEMA_VERSION, one_row, rebuild_layout
 from tkg_store.store import display_name, facts_time_range, normalize_name
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
@@ -206,7 +206,7 @@ def _insert_new_names(con: duckdb.DuckDBPyConnection, table: str, names: list[st
     new = [name for name in names if name not in known]
     if not new:
         return 0
-    first_id = con.execute(f"SELECT coalesce(max(id) + 1, 0) FROM {table}").fetchone()[0]
+    first_id = one_row(con, f"SELECT coalesce(max(id) + 1, 0) FROM {table}")[0]
     rows = [row(name) for name in new]
     columns = {"id": np.arange(first_id, first_id + len(new), dtype=np.int32)}
     names_of = ["name", "display", "normalized"] if table == "entities" else ["name", "text"]
@@ -232,7 +232,7 @@ def _add_facts(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[str
             "g": np.fromiter((_GRAN_CODE[g] for g in parsed.granularities), np.int8, n),
         }
     )
-    before = con.execute("SELECT count(*) FROM facts").fetchone()[0]
+    before = one_row(con, "SELECT count(*) FROM facts")[0]
     con.execute(
         f"""INSERT INTO facts
             SELECT DISTINCT ON (h, r, t, s, e) h, r, t, s, e, g FROM (
@@ -247,7 +247,7 @@ def _add_facts(con: duckdb.DuckDBPyConnection, parsed: ParsedKG, state: dict[str
                   AND f.start_day IS NOT DISTINCT FROM new.s AND f.end_day IS NOT DISTINCT FROM new.e)
             ORDER BY h, r, t, s, e, g"""
     )
-    return con.execute("SELECT count(*) FROM facts").fetchone()[0] - before
+    return one_row(con, "SELECT count(*) FROM facts")[0] - before
 
 
 def _days(days: list[date | None]) -> np.ndarray:
@@ -298,9 +298,9 @@ def _meta_value(con: duckdb.DuckDBPyConnection, key: str) -> str | None:
 
 
 def _counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    row = con.execute(
-        "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM relations), (SELECT count(*) FROM facts)"
-    ).fetchone()
+    row = one_row(
+        con, "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM relations), (SELECT count(*) FROM facts)"
+    )
     return {"entities": row[0], "relations": row[1], "facts": row[2]}
 
 
