@@ -9,8 +9,9 @@ comparison live in `actions.semantics`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter
 from typing import ClassVar, Union
 
@@ -18,6 +19,7 @@ from actions import semantics
 from actions.context import ActionContext
 from actions.items import Item
 from actions.programs import render_step
+from tkg_store.memo import memoised
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import TimeSpan
 
@@ -42,6 +44,12 @@ def _describe_time(value: TimeArg) -> str:
     if isinstance(value, int):
         return f" in the same period as step {value}"
     return f" on {value}" if value.granularity.value == "day" else f" in {value}"
+
+
+def _looked_up(store: TKGStore, key: tuple, read: Callable[[], list[Fact]], entity_of: str) -> list[Item]:
+    """A lookup's items, memoised per store: the planner binds a lookup before the agent takes it,
+    and questions about one entity repeat its lookups. A copy, so no caller changes the kept list."""
+    return list(memoised(store, ("items", *key), lambda: _items(read(), entity_of)))
 
 
 def _items(facts: list[Fact], entity_of: str) -> list[Item]:
@@ -89,7 +97,7 @@ class GetHeadEntity:
         usable, span = _window(self.time, context)
         if not usable:
             return []
-        return _items(store.facts(relation=self.relation, tail=self.tail, within=span), "head")
+        return _looked_up(store, ("head", self.relation, self.tail, span), partial(store.facts, None, self.relation, self.tail, span), "head")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +124,7 @@ class GetTailEntity:
         usable, span = _window(self.time, context)
         if not usable:
             return []
-        return _items(store.facts(head=self.head, relation=self.relation, within=span), "tail")
+        return _looked_up(store, ("tail", self.head, self.relation, span), partial(store.facts, self.head, self.relation, None, span), "tail")
 
 
 @dataclass(frozen=True, slots=True)

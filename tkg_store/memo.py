@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from tkg_store.store import TKGStore
 
 T = TypeVar("T")
-MEMO_SIZE = 1024  # entries: the neighbourhoods and candidate blocks of a few hundred entities
+MEMO_SIZE = 4096  # entries: the neighbourhoods, candidate blocks and lookups of a few hundred entities
 
 
 class Memo:
