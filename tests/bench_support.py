@@ -22,10 +22,10 @@ FACTS = [
 ]
 
 
-def build_store(path: Path) -> Path:
-    """Write the tiny KG through the real ingest (a TSV file of facts)."""
+def build_store(path: Path, facts: list[tuple[str, str, str, str]] = FACTS) -> Path:
+    """Write a tiny KG (by default this module's) through the real ingest (a TSV file of facts)."""
     tsv = path.with_suffix(".tsv")
-    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in FACTS), encoding="utf-8")
+    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in facts), encoding="utf-8")
     ingest("tsv", tsv, path)
     return path
 

@@ -147,16 +147,13 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):
+    from bench_support import build_store
+
     from agents.analysis.analyzer import QuestionAnalyzer
     from ari.base.embedding import get_embedder
-    from tkg_store.ingest import ingest
     from tkg_store.store import TKGStore
 
-    folder = tmp_path_factory.mktemp("grammar_kg")
-    tsv = folder / "kg.tsv"
-    tsv.write_text("".join("\t".join(f) + "\n" for f in FACTS), encoding="utf-8")
-    db = folder / "kg.duckdb"
-    ingest("tsv", tsv, db)
+    db = build_store(tmp_path_factory.mktemp("grammar_kg") / "kg.duckdb", FACTS)
     with TKGStore.open(db) as store:
         yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
 

@@ -5,6 +5,7 @@ ingested into a real DuckDB file; the bundled embedder."""
 from __future__ import annotations
 
 import pytest
+from bench_support import build_store
 
 from actions.cues import question_cues, temporal_cues
 from agents.analysis.aliases import acronym, person_aliases, person_like
@@ -14,7 +15,6 @@ from agents.analysis.relations import RelationLexicon
 from agents.analysis.synonyms import SynonymMap
 from ari.base.embedding import get_embedder
 from ari.base.text import normalize_name, stem, word_key
-from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 
 FACTS = [
@@ -34,11 +34,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("natural_kg")
-    tsv = folder / "kg.tsv"
-    tsv.write_text("".join("\t".join(f) + "\n" for f in FACTS), encoding="utf-8")
-    db = folder / "kg.duckdb"
-    ingest("tsv", tsv, db)
+    db = build_store(tmp_path_factory.mktemp("natural_kg") / "kg.duckdb", FACTS)
     with TKGStore.open(db) as store:
         yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
 

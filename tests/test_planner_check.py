@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from bench_support import build_store
 
 from actions.programs import Program
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
@@ -16,7 +17,6 @@ from agents.methodology import Guide
 from agents.planner import make_plan, named_relations
 from agents.roles import binding_scorer
 from ari.base.config import PlannerConfig
-from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 from tkg_store.temporal import parse_time
 
@@ -33,11 +33,8 @@ EXACT = Guide(Program.parse(["getHeadEntity(E1, R, T)", "answer(#1)"]), 5, 0.8)
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("plan_check")
-    tsv = folder / "kg.tsv"
-    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in FACTS), encoding="utf-8")
-    ingest("tsv", tsv, folder / "kg.duckdb")
-    with TKGStore.open(folder / "kg.duckdb") as opened:
+    db = build_store(tmp_path_factory.mktemp("plan_check") / "kg.duckdb", FACTS)
+    with TKGStore.open(db) as opened:
         yield opened
 
 
