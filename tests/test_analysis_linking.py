@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bench_support import build_store
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import EntityLinker
@@ -16,7 +17,6 @@ from agents.analysis.programs import ProgramSearch
 from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
-from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 
 FACTS = [
@@ -48,11 +48,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("analysis_kg")
-    tsv = folder / "kg.tsv"
-    tsv.write_text("".join("\t".join(f) + "\n" for f in FACTS), encoding="utf-8")
-    db = folder / "kg.duckdb"
-    ingest("tsv", tsv, db)
+    db = build_store(tmp_path_factory.mktemp("analysis_kg") / "kg.duckdb", FACTS)
     with TKGStore.open(db) as opened:
         yield opened
 

@@ -7,11 +7,11 @@ import json
 import random
 
 import pytest
+from bench_support import build_store
 
 from benchmarks.loaders import get_loader
 from benchmarks.unanswerable import MentionFinder, build
 from benchmarks.unanswerable_twins import TwinMaker, possessor
-from tkg_store.ingest import ingest
 from tkg_store.store import TKGStore
 from tkg_store.temporal import parse_time
 
@@ -35,12 +35,10 @@ QUESTIONS = [
 
 @pytest.fixture()
 def kg(tmp_path):
-    tsv = tmp_path / "kg.tsv"
-    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in FACTS), encoding="utf-8")
-    ingest("tsv", tsv, tmp_path / "kg.duckdb")
+    db = build_store(tmp_path / "kg.duckdb", FACTS)
     qfile = tmp_path / "q.json"
     qfile.write_text(json.dumps(QUESTIONS), encoding="utf-8")
-    return tmp_path / "kg.duckdb", get_loader("multitq").load(qfile).questions
+    return db, get_loader("multitq").load(qfile).questions
 
 
 def test_no_event_time_moves_to_a_month_without_the_event_and_its_twin_to_one_with_it(kg):
