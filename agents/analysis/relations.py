@@ -100,11 +100,10 @@ class RelationLexicon:
         if not known or not candidates:
             return None
         terms = self._cached_terms()
-        columns = terms.columns(tuple(candidates))
-        logs = columns.log_prior - math.log(terms.total + _SMOOTHING * len(candidates))
-        logs += len(known) * (math.log(_SMOOTHING) - columns.log_denominator)
-        lifts = np.add.reduce([terms.lift(gram, self.counts[gram]) for gram in known])
-        logs += lifts[columns.rows]
+        rows = terms.rows(candidates)
+        logs = terms.log_prior[rows] - math.log(terms.total + _SMOOTHING * len(candidates))
+        logs += len(known) * (math.log(_SMOOTHING) - terms.log_denominator[rows])
+        logs += np.add.reduce([terms.lift(gram, self.counts[gram]) for gram in known])[rows]
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
         return dict(zip(candidates, weights.tolist()))
@@ -141,39 +140,25 @@ class RelationLexicon:
         )
 
 
-@dataclass(frozen=True)
-class _Columns:
-    """Per-relation terms of the posterior for one candidate list, in its order."""
-
-    log_prior: np.ndarray  # log(questions credited to the relation + s)
-    log_denominator: np.ndarray  # log(n-grams credited to the relation + s * vocabulary)
-    rows: np.ndarray  # each candidate's row in `_PosteriorTerms.lift` vectors
-
-
 class _PosteriorTerms:
     """The parts of `RelationLexicon.posterior` that depend on the lexicon alone, computed once per
-    lexicon state (the posterior runs several times a question, over every relation of the KG)."""
+    lexicon state (the posterior runs several times a question, over every relation of the KG).
+    Arrays by relation row; the last row stands for every relation the lexicon never credited."""
 
     def __init__(self, lexicon: RelationLexicon) -> None:
         self.total = sum(lexicon.relation_totals.values()) or 1.0
-        self._priors = lexicon.relation_totals
-        self._grams = lexicon.gram_totals
-        self._vocabulary = max(len(lexicon.counts), 1)
-        self._columns: dict[tuple[str, ...], _Columns] = {}
+        known = sorted(set(lexicon.relation_totals) | set(lexicon.gram_totals))
+        self._row = {r: i for i, r in enumerate(known)}
+        vocabulary = max(len(lexicon.counts), 1)
+        priors = np.array([lexicon.relation_totals.get(r, 0.0) for r in known] + [0.0])
+        grams = np.array([lexicon.gram_totals.get(r, 0.0) for r in known] + [0.0])
+        self.log_prior = np.log(priors + _SMOOTHING)  # log(questions credited to the relation + s)
+        self.log_denominator = np.log(grams + _SMOOTHING * vocabulary)  # log(n-grams credited + s * vocabulary)
         self._lifts: dict[str, np.ndarray] = {}
-        known = set(lexicon.relation_totals) | set(lexicon.gram_totals)
-        self._row = {r: i for i, r in enumerate(sorted(known))}  # a relation never credited: the last row, 0
 
-    def columns(self, candidates: tuple[str, ...]) -> _Columns:
-        found = self._columns.get(candidates)
-        if found is None:
-            if len(self._columns) > 4096:  # candidate lists vary with the linked entities
-                self._columns.clear()
-            prior = np.log(np.array([self._priors.get(r, 0.0) for r in candidates]) + _SMOOTHING)
-            grams = np.log(np.array([self._grams.get(r, 0.0) for r in candidates]) + _SMOOTHING * self._vocabulary)
-            rows = np.array([self._row.get(r, len(self._row)) for r in candidates], dtype=np.int64)
-            found = self._columns[candidates] = _Columns(prior, grams, rows)
-        return found
+    def rows(self, relations: list[str]) -> np.ndarray:
+        unknown = len(self._row)
+        return np.array([self._row.get(r, unknown) for r in relations], dtype=np.int64)
 
     def lift(self, gram: str, counts: dict[str, float]) -> np.ndarray:
         """log((count + s) / s) for every relation (by row; 0 where the n-gram credits none)."""
