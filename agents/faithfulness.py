@@ -111,8 +111,12 @@ def mirror_relations(store: TKGStore) -> dict[str, frozenset[str]]:
     """Relation -> the relations that state the same events from the other side (learned from
     the KG: reversed (head, tail, day) sets that cover each other, see MIRROR_SHARE). A self-join
     over every fact: saved beside the store, so a cold `ari ask` reads it back."""
+    return store.derived(("mirror_relations",), partial(_read_mirrors, store))
+
+
+def _read_mirrors(store: TKGStore) -> dict[str, frozenset[str]]:
     pairs = saved(store, "mirror-relations", partial(_mirror_pairs, store), [sys.modules[__name__]])
-    return store.derived(("mirror_relations",), lambda: {r: frozenset(o) for r, o in pairs.items()})
+    return {r: frozenset(o) for r, o in pairs.items()}
 
 
 def _mirror_pairs(store: TKGStore) -> dict[str, list[str]]:
