@@ -40,7 +40,8 @@ from actions.cues import POINTS_AT_NEXT
 
 _ENT = r"(?:the\s+)?\{E\d+\}"
 _WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
-_BE = r"was|were|is|are|has\s+been|have\s+been|had\s+been|got|gets|get"
+_BE_PASSIVE = r"was|were|is|are|has\s+been|have\s+been|had\s+been"  # the auxiliaries of a be-passive
+_BE = _BE_PASSIVE + r"|got|gets|get"
 _ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
 _CUE = r"before|after|prior\s+to|earlier\s+than|later\s+than|ahead\s+of|following|subsequent\s+to|since|once|until|till|by\s+the\s+time"
 _RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed"
@@ -99,11 +100,11 @@ _PASSIVE_FRONTED_BY = re.compile(
 
 _PASSIVE_NAMED_ASKED = re.compile(
     rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
-    rf"\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been)\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
 _PASSIVE_NAMED = re.compile(
-    rf"(?P<obj>{_ENT})\s+(?:was|were|is|are|had\s+been|has\s+been|have\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
 
