@@ -47,6 +47,7 @@ from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
 from agents.state import AgentContext, AgentState, BatchState
+from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
 from memory.trace import StepRecord
 
@@ -57,11 +58,12 @@ Update = dict
 # -- the nodes, in path order (a node over `states` makes one call for the batch) -------------------
 
 def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
-    """Analyse and embed the questions in one batch call each (the embedding model is the cost)."""
+    """Analyse and embed the questions in one batch call each. The embedding (the model is the
+    cost) runs on a background thread until the first filtering step needs it."""
     texts = [s.question for s in states]
+    vectors = PendingVectors(ctx.embedder, texts)
     analyses = ctx.analyzer.analyze_batch(texts)
-    vectors = ctx.embedder.embed_batch(texts)
-    return [{"analysis": a, "question_vector": v} for a, v in zip(analyses, vectors)]
+    return [{"analysis": a, "question_vector": partial(vectors.row, i)} for i, a in enumerate(analyses)]
 
 
 def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
@@ -135,7 +137,7 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     if not len(pool):
         return {}
     scores = state.question_scores or ctx.candidate_filter.question_scores(
-        state.question_vector, state.question, dict(state.analysed.relations)
+        state.embedded(), state.question, dict(state.analysed.relations)
     )
     context = action_context(state)
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +29,9 @@ class AgentState:
     analysis: QuestionAnalysis | None = None
     """Linked entities, times, relations and the question's type."""
 
-    question_vector: np.ndarray | None = None
-    """The question's embedding, computed once and reused for filtering and memory matching."""
+    question_vector: Callable[[], np.ndarray] | None = None
+    """The question's embedding, computed once (on a background thread: it waits when called)
+    and reused at every filtering step; read it through `embedded()`."""
 
     question_scores: Any = None
     """Its cosines with every relation, entity and template (`actions.filtering.QuestionScores`),
@@ -100,6 +102,12 @@ class AgentState:
         if self.analysis is None:
             raise RuntimeError(f"question not analysed yet: {self.question!r}")
         return self.analysis
+
+    def embedded(self) -> np.ndarray:
+        """The question's embedding, which every node after `analyse` may rely on."""
+        if self.question_vector is None:
+            raise RuntimeError(f"question not embedded yet: {self.question!r}")
+        return self.question_vector()
 
 
 @dataclass

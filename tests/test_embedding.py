@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ari.base.embedding import (
+    PendingVectors,
     SentenceTransformerEmbedder,
     bundled_model_path,
     get_embedder,
@@ -59,3 +60,20 @@ def test_a_bad_backend_is_a_usage_error(monkeypatch, tmp_path):
     with pytest.raises(UsageError, match="mean-pooled BERT"):
         get_embedder(str(tmp_path))
     get_embedder.cache_clear()
+
+
+class _Failing:
+    name, dim = "failing", 3
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        raise ValueError("the model could not run")
+
+
+def test_pending_vectors_are_the_direct_vectors_and_carry_the_embedders_error():
+    embedder = NumpyMiniLMEmbedder(bundled_model_path())
+    pending = PendingVectors(embedder, TEXTS[:3])
+    direct = embedder.embed_batch(TEXTS[:3])  # at the same time as the background call: one at a time
+    assert all(np.array_equal(pending.row(i), direct[i]) for i in range(3))
+    failed = PendingVectors(_Failing(), ["a question"])
+    with pytest.raises(ValueError, match="could not run"):
+        failed.row(0)

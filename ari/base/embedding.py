@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Protocol
 
@@ -92,3 +93,29 @@ def get_embedder(model_path: str | None = None) -> Embedder:
     if backend == "numpy" or (backend == "auto" and bundled and is_minilm_folder(path)):
         return NumpyMiniLMEmbedder(path)
     return SentenceTransformerEmbedder(path)
+
+
+class PendingVectors:
+    """Embeddings being computed on a background thread; `row(i)` waits for them.
+
+    The agent embeds a batch's questions while it analyses, judges and plans them, and needs the
+    vectors only when it first filters candidates. The forward pass is mostly BLAS, which runs
+    without the GIL, so on a second core it costs the question's answer almost no time (what
+    a single `ari serve` or `ari ask` question waits for)."""
+
+    _pool: ThreadPoolExecutor | None = None
+    _pool_lock = threading.Lock()
+
+    def __init__(self, embedder: Embedder, texts: list[str]) -> None:
+        self._rows: Future[np.ndarray] = self._executor().submit(embedder.embed_batch, list(texts))
+
+    @classmethod
+    def _executor(cls) -> ThreadPoolExecutor:
+        with cls._pool_lock:
+            if cls._pool is None:
+                cls._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ari-embed")
+            return cls._pool
+
+    def row(self, index: int) -> np.ndarray:
+        """The vector of text `index` (re-raises what the embedder raised)."""
+        return self._rows.result()[index]

@@ -61,7 +61,9 @@ class NumpyMiniLMEmbedder:
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=min(MAX_TOKENS, int(config["max_position_embeddings"])))
-        self._lock = threading.Lock()  # the tokenizer's settings are shared state
+        # One call at a time: the tokenizer's settings are shared state, and the BLAS thread limit
+        # is set and restored around each call (two calls at once would restore it under each other).
+        self._lock = threading.Lock()
         self._blas = _one_blas_thread()
         weights = load_file(str(folder / "model.safetensors"))
         self._w = {_short(k): np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items() if v.dtype.kind == "f"}
@@ -74,13 +76,12 @@ class NumpyMiniLMEmbedder:
         if not texts:
             return out
         with self._lock:
-            encodings = self._tokenizer.encode_batch(list(texts))
-        ids = [e.ids for e in encodings]
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
-        with self._blas():
-            for start in range(0, len(order), self._batch_size):
-                rows = order[start : start + self._batch_size]
-                out[rows] = self._encode([ids[i] for i in rows])
+            ids = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+            order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
+            with self._blas():
+                for start in range(0, len(order), self._batch_size):
+                    rows = order[start : start + self._batch_size]
+                    out[rows] = self._encode([ids[i] for i in rows])
         return out
 
     def _encode(self, batch: list[list[int]]) -> np.ndarray:
