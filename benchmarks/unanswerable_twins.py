@@ -18,8 +18,12 @@ abstained on were such).
 - `unreadable_time`: the stated time becomes a date that does not exist ("31 April 2010",
   "2010-13") or a vague period ("early 2010", "the spring of 2010"); the twin is the question as
   it was.
-- `not_a_question`: a bare name, the question without its interrogative phrase, or (for "Who
-  ..." questions) the statement its first gold answer makes; the twin is the question as it was.
+- `not_a_question`: a bare name, the question without its interrogative phrase, (for "Who ..."
+  questions) the statement its first gold answer makes, or (for "When did ..." questions) the
+  yes/no question "Did ...?"; the twin is the question as it was. A question without its
+  interrogative phrase that is a definite description ("the first to condemn Iraq", left of "Who
+  was the first to condemn Iraq?") is no fragment but a search-box query for its referent
+  (`agents.analysis.question_form`): that wording is not offered.
 
 The question's relation is read from the KG and checked against the wording: of the relations
 of the facts that link a gold answer to the question's entity (at the stated time), the commonest
@@ -53,6 +57,10 @@ _INTERROGATIVE = re.compile(
     re.IGNORECASE,
 )
 
+# "the first to ...", "last country to ...": a definite description, which asks for its referent
+_DESCRIPTION = re.compile(r"^\W*(?:the\s+)?(?:very\s+)?(?:first|last|earliest|latest|most\s+recent)\b", re.IGNORECASE)
+# "When did X visit Y?", "In which year did X ...?" -> "Did X visit Y?": whether, not when
+_WHEN_DID = re.compile(r"^(?:when|(?:in\s+)?(?:which|what)\s+(?:year|month|day|date))\s+did\s+(?P<rest>[^?]+)\?$", re.IGNORECASE)
 _STILL_ASKS = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 # "the Ministry of Agriculture of Vietnam", "the citizens of Iraq": a name written after "of" names
 # whom something else belongs to; the question is about that something (often itself a KG entity,
@@ -255,9 +263,12 @@ class TwinMaker:
             return None
         choices = [("bare name", mentions[0].text)]
         fragment = _INTERROGATIVE.sub("", question.text, count=1).rstrip("?").strip()
-        if fragment and fragment != question.text.rstrip("?").strip() and not _STILL_ASKS.search(fragment):
+        if fragment and fragment != question.text.rstrip("?").strip() and not _STILL_ASKS.search(fragment) and not _DESCRIPTION.search(fragment):
             choices.append(("fragment", fragment))
         if question.text.startswith("Who ") and question.answers and question.answer_type == "entity":
             choices.append(("statement", question.answers[0] + " " + question.text[4:].rstrip("?").strip() + "."))
+        when_did = _WHEN_DID.match(question.text.strip())
+        if when_did and not _STILL_ASKS.search(when_did.group("rest")):
+            choices.append(("yes/no", f"Did {when_did.group('rest').strip()}?"))
         form, text = self.rng.choice(choices)
         return (text, [], form), (question.text, list(question.answers))
