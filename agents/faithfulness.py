@@ -174,6 +174,43 @@ def _symmetric(store: TKGStore) -> list[str]:
     return sorted(name for (name,) in rows)
 
 
+def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
+    """The clause role (SUBJECT / OBJECT) that the head of a `relation` fact plays in the event a
+    masked question asks about; None when either may (a symmetric relation, or a mirror pair the
+    wording does not tell apart). A mirror of the relation the wording names states the event
+    with the roles swapped; "receive" turns them around too ("X received a visit from Y": Y made
+    the visit), unless the relation itself names the receiving."""
+    if relation in symmetric_relations(store):
+        return None
+    mirrors = mirror_relations(store).get(relation, frozenset())
+    asked = _worded_member(store, masked, {relation} | mirrors) if mirrors else relation
+    if asked is None:
+        return None
+    direct = asked == relation
+    if receives_event(masked) and "receiv" not in store.relation_text(asked).lower():
+        direct = not direct
+    return SUBJECT if direct else OBJECT
+
+
+def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None:
+    """Which of a mirror family the wording states the event as: the one whose own words (not
+    shared with the others) the question uses ("host" for Host_a_visit), else the one named by a
+    light verb ("make a visit" is what a plain "visit" says)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", masked) if len(w) >= 4}
+    texts = {r: _content_words(store.relation_text(r)) for r in family}
+    named = []
+    for relation, own in texts.items():
+        others = set().union(*(t for r, t in texts.items() if r != relation))
+        if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
+            named.append(relation)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        return None
+    light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
+    return light[0] if len(light) == 1 else None
+
+
 def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
     """Display name -> the KG names shown that way (answers are compared as displayed)."""
     return store.derived(("names_by_display",), partial(_group_by_display, store))
@@ -212,8 +249,6 @@ class AnswerCheck:
         self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for _, m in linked]
         roles = clause_roles(analysis.masked)
         self.roles = [roles.get(number) for number, _ in linked]  # parallel to `mentions`
-        self.symmetric = symmetric_relations(store)
-        self._receives = receives_event(analysis.masked)
         self._head_role: dict[str, str | None] = {}
         self._asked: dict[str, bool] = {}
         self._wanted: dict[tuple[str, str, bool, str | None], date | None] = {}
@@ -233,42 +268,10 @@ class AnswerCheck:
         return self._asked[relation]
 
     def head_role(self, relation: str) -> str | None:
-        """The clause role (SUBJECT / OBJECT) the head of a `relation` fact plays in the asked
-        event; None when either may (a symmetric relation, or a mirror pair the wording does not
-        tell apart)."""
+        """`head_role` of this question, kept per relation."""
         if relation not in self._head_role:
-            self._head_role[relation] = self._read_head_role(relation)
+            self._head_role[relation] = head_role(self.store, self.analysis.masked, relation)
         return self._head_role[relation]
-
-    def _read_head_role(self, relation: str) -> str | None:
-        if relation in self.symmetric:
-            return None
-        mirrors = self.mirrors.get(relation, frozenset())
-        asked = self._worded_member({relation} | mirrors) if mirrors else relation
-        if asked is None:
-            return None
-        direct = asked == relation
-        if self._receives and "receiv" not in self.store.relation_text(asked).lower():
-            direct = not direct  # "X received a visit from Y": Y made the visit
-        return SUBJECT if direct else OBJECT
-
-    def _worded_member(self, family: set[str]) -> str | None:
-        """Which of a mirror family the wording states the event as: the one whose own words (not
-        shared with the others) the question uses ("host" for Host_a_visit), else the one named by
-        a light verb ("make a visit" is what a plain "visit" says)."""
-        words = {w.lower() for w in re.findall(r"[A-Za-z]+", self.analysis.masked) if len(w) >= 4}
-        texts = {r: _content_words(self.store.relation_text(r)) for r in family}
-        named = []
-        for relation, own in texts.items():
-            others = set().union(*(t for r, t in texts.items() if r != relation))
-            if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
-                named.append(relation)
-        if len(named) == 1:
-            return named[0]
-        if named:
-            return None
-        light = [r for r in family if self.store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
-        return light[0] if len(light) == 1 else None
 
     def in_role(self, fact: Fact, anchor: str, role: str | None) -> bool:
         """Whether `anchor` stands in `fact` where the question puts it (True when either may)."""

@@ -11,7 +11,11 @@ the question fails the first, one that abstains too eagerly fails the second:
   linked with, but never through the question's relation or its mirror (either direction); the
   twin's Y is linked with X through it, in the same role.
 
-Neither uses a question whose name is written as the possessor of another ("the Ministry of
+Neither uses a question whose gold facts put its entity in the role opposite to the one its
+wording gives it ("In which year did Ethiopia praise Y?" answered from "Y praised Ethiopia": MultiTQ
+has such questions, and a twin labelled from those facts asks what they do not state; found on dev
+shard 0/2, where the answer check's role test abstained on 4 such twins), nor one whose name is
+written as the possessor of another ("the Ministry of
 Agriculture of Vietnam"): the question is about the ministry, and a twin labelled from Vietnam's
 facts would be answerable only by misreading it (found on dev shard 0/2: 7 of the 18 twins the agent
 abstained on were such).
@@ -41,9 +45,10 @@ import re
 from collections import Counter
 from datetime import date
 
+from agents.analysis.clause_roles import OBJECT, SUBJECT, clause_roles
 from agents.analysis.relations import shared_words, texts_share_a_word
 from agents.analysis.times import find_times
-from agents.faithfulness import mirror_relations
+from agents.faithfulness import head_role, mirror_relations
 from benchmarks.loaders.types import Question
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
@@ -119,6 +124,18 @@ class TwinMaker:
             facts += self.store.facts(relation=mirror, tail=entity, within=within) if as_head else self.store.facts(head=entity, relation=mirror, within=within)
         return facts
 
+    def _against_wording(self, text: str, mentions: list, relation: str, as_head: bool) -> bool:  # noqa: ANN001 (Mention)
+        """Whether the wording puts the first mention in the other role than `as_head` in a
+        `relation` fact (`agents.faithfulness.head_role`: the clause's subject is the head of the
+        relation it names, a mirror swaps, "receive" turns around, a symmetric relation takes either)."""
+        masked = text
+        for number, mention in sorted(enumerate(mentions, start=1), key=lambda m: -m[1].start):
+            masked = masked[: mention.start] + f"{{E{number}}}" + masked[mention.end :]
+        role, of_head = clause_roles(masked).get(1), head_role(self.store, masked, relation)
+        if role not in (SUBJECT, OBJECT) or of_head is None:
+            return False
+        return (role == of_head) != as_head
+
     def _others(self, facts, entity: str) -> list[str]:
         return sorted({self.store.display(f.tail if f.head == entity else f.head) for f in facts})
 
@@ -180,6 +197,8 @@ class TwinMaker:
         if asked is None:
             return None
         (relation, as_head), family = asked
+        if self._against_wording(question.text, mentions, relation, as_head):
+            return None
         empty = full = None
         for period in self._periods(stated.time):
             matching = self._role_facts(entity, relation, as_head, period)
@@ -216,6 +235,8 @@ class TwinMaker:
         if asked is None:
             return None
         (relation, as_head), family = asked
+        if self._against_wording(question.text, mentions, relation, as_head):
+            return None
         linked: dict[str, list] = {}
         for fact in self.store.facts(head=first) + self.store.facts(tail=first):
             other = fact.tail if fact.head == first else fact.head

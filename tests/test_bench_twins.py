@@ -113,3 +113,15 @@ def test_a_name_written_as_the_possessor_of_another_is_not_rewritten(kg, tmp_pat
         assert possessor(possessed.text, MentionFinder(store).find(possessed.text)[0])
         assert maker.make("no_event_pair", possessed) is None
         assert not possessor(plain.text, MentionFinder(store).find(plain.text)[0])
+
+
+def test_a_question_whose_gold_facts_reverse_its_wording_is_not_rewritten(kg):
+    # "When did China visit Barack Obama?" labelled from "Barack Obama visited China": a twin would
+    # ask what no fact states
+    db, _ = kg
+    reversed_gold = Question(qid="5", text="When did China visit Barack Obama?", answers=["2009-11-15"], answer_type="time", qtype="equal")
+    with TKGStore.open(db) as store:
+        maker = TwinMaker(store, MentionFinder(store), random.Random(0), min_degree=1)
+        assert maker.make("no_event_pair", reversed_gold) is None
+        as_worded = Question(qid="6", text="When did Barack Obama visit China?", answers=["2009-11-15"], answer_type="time", qtype="equal")
+        assert maker.make("no_event_pair", as_worded) is not None
