@@ -15,6 +15,8 @@ FACTS = [
     ("Mainland_Affairs_Council", "Make_optimistic_comment", "Taiwan", "2007-07-07"),
     ("Japan", "Use_conventional_military_force", "China", "2010-01-01"),
     ("Action_Against_Hunger", "Make_an_appeal_or_request", "China", "2010-02-02"),
+    ("Tourist_(Japan)", "Make_a_visit", "China", "2010-03-03"),
+    ("China", "Host_a_visit", "Japan", "2010-04-04"),
 ]
 
 
@@ -42,3 +44,8 @@ def test_a_longer_name_before_of_stays_a_name(linker):
 
 def test_an_opening_preposition_is_no_name(linker):
     assert texts(linker, "Against which country did Japan use conventional military force?") == ["Japan"]
+
+
+def test_the_noun_of_an_act_is_no_sector_of_its_owner(linker):
+    # "the visit of Japan" is Japan's visit, not a sector of Japan (a tourist, say)
+    assert texts(linker, "Which country hosted the visit of Japan in 2010?") == ["Japan"]

@@ -248,6 +248,14 @@ class EntityLinker:
             return False
         return word_key(verb_of_agent(word)) in self._relation_keys
 
+    def _is_an_act(self, word: str) -> bool:
+        """(role: organisation names) A noun of a relation's act that names no sector role: "the
+        visit of Malaysia", "the visit from the UAE" are Malaysia's and the UAE's own visits, not
+        some sector of them (Tourist (Malaysia))."""
+        if not content_words(word) or content_words(word) <= self._role_vocabulary or is_agent_noun(word):
+            return False
+        return word_key(word) in self._relation_keys
+
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -318,7 +326,7 @@ class EntityLinker:
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
-                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES:
+                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES and not self._is_an_act(tokens[k - 1].key):
                     # "the assassin of China": one unknown noun, judged by embeddings
                     requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
             if not found:
