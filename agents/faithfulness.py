@@ -10,6 +10,11 @@ store alone:
   same event from the other side (`mirror_relations`); "may be asking about" is the relation
   linker's `plausible` (a shared word, or a fair share of the lexicon's posterior), and where
   that cannot tell (the wording names no relation), the question's own best-ranked relation;
+* role: each linked entity stands in that fact where the question puts it: the subject of the
+  asked clause as the fact's head, its object as the tail (`agents.analysis.clause_roles`); a
+  mirror relation states the event with the roles swapped, a symmetric relation (one whose facts
+  the KG states both ways, `symmetric_relations`) in either; an entity a temporal cue points at
+  ("before X") is the reference event's, not the asked one's, and does not anchor the answer;
 * time, at its granularity: inside a stated time ("in November 2014" = inside that month),
   strictly before / after it, or between two stated times;
 * first / last: the answer's fact is the earliest / latest of the facts that meet the other
@@ -30,6 +35,7 @@ from datetime import date
 from functools import partial
 from typing import cast
 
+from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION
 from tkg_store.saved import saved
@@ -44,6 +50,13 @@ from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
 MIRROR_SHARE = 0.8
 MIRROR_MIN_FACTS = 20  # a pair seen on fewer facts is chance (one-fact relations mirror anything)
 NEAREST = 3  # facts shown as evidence when abstaining
+# A relation is symmetric when at least MIRROR_SHARE of its (head, tail, day) facts also appear
+# reversed in it. On MultiTQ: Consult 1.0, Engage_in_negotiation 0.999, Sign_formal_agreement 0.976,
+# Declare_truce,_ceasefire 0.865, Express_intent_to_cooperate 0.848 pass; the next,
+# Engage_in_diplomatic_cooperation (0.764), and every relation below it do not.
+# "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
+# plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
+LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
 
 _ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
 
@@ -137,6 +150,67 @@ def _mirror_pairs(store: TKGStore) -> dict[str, list[str]]:
     return mirrors
 
 
+def symmetric_relations(store: TKGStore) -> frozenset[str]:
+    """Relations whose facts the KG states both ways (see MIRROR_SHARE): either entity may be the
+    doer. Learned like `mirror_relations`, and saved beside the store the same way."""
+    return store.derived(("symmetric_relations",), partial(_read_symmetric, store))
+
+
+def _read_symmetric(store: TKGStore) -> frozenset[str]:
+    return frozenset(saved(store, "symmetric-relations", partial(_symmetric, store), [sys.modules[__name__]]))
+
+
+def _symmetric(store: TKGStore) -> list[str]:
+    rows = store.connection.execute(
+        """WITH f AS (SELECT DISTINCT head, relation, tail, start_day FROM facts),
+           n AS (SELECT relation, count(*) AS n FROM f GROUP BY relation),
+           m AS (SELECT a.relation AS r, count(*) AS k FROM f a JOIN f b
+                 ON a.head = b.tail AND a.tail = b.head AND a.start_day = b.start_day
+                 AND a.relation = b.relation AND a.head <> a.tail GROUP BY 1)
+           SELECT r.name FROM m JOIN n ON n.relation = m.r JOIN relations r ON r.id = m.r
+           WHERE m.k >= ? AND m.k >= ? * n.n""",
+        [MIRROR_MIN_FACTS, MIRROR_SHARE],
+    ).fetchall()
+    return sorted(name for (name,) in rows)
+
+
+def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
+    """The clause role (SUBJECT / OBJECT) that the head of a `relation` fact plays in the event a
+    masked question asks about; None when either may (a symmetric relation, or a mirror pair the
+    wording does not tell apart). A mirror of the relation the wording names states the event
+    with the roles swapped; "receive" turns them around too ("X received a visit from Y": Y made
+    the visit), unless the relation itself names the receiving."""
+    if relation in symmetric_relations(store):
+        return None
+    mirrors = mirror_relations(store).get(relation, frozenset())
+    asked = _worded_member(store, masked, {relation} | mirrors) if mirrors else relation
+    if asked is None:
+        return None
+    direct = asked == relation
+    if receives_event(masked) and "receiv" not in store.relation_text(asked).lower():
+        direct = not direct
+    return SUBJECT if direct else OBJECT
+
+
+def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None:
+    """Which of a mirror family the wording states the event as: the one whose own words (not
+    shared with the others) the question uses ("host" for Host_a_visit), else the one named by a
+    light verb ("make a visit" is what a plain "visit" says)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", masked) if len(w) >= 4}
+    texts = {r: _content_words(store.relation_text(r)) for r in family}
+    named = []
+    for relation, own in texts.items():
+        others = set().union(*(t for r, t in texts.items() if r != relation))
+        if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
+            named.append(relation)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        return None
+    light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
+    return light[0] if len(light) == 1 else None
+
+
 def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
     """Display name -> the KG names shown that way (answers are compared as displayed)."""
     return store.derived(("names_by_display",), partial(_group_by_display, store))
@@ -171,7 +245,11 @@ class AnswerCheck:
         # the extreme is only checked against the stated time: "last ... before X" is resolved by the program
         if self.ordinal and analysis.cue not in (None, "first", "last") and self.constraint is None:
             self.ordinal = None
-        self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for m in analysis.entities if m.candidates]
+        linked = [(number, m) for number, m in enumerate(analysis.entities, start=1) if m.candidates]
+        self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for _, m in linked]
+        roles = clause_roles(analysis.masked)
+        self.roles = [roles.get(number) for number, _ in linked]  # parallel to `mentions`
+        self._head_role: dict[str, str | None] = {}
         self._asked: dict[str, bool] = {}
         self._wanted: dict[tuple[str, str, bool, str | None], date | None] = {}
 
@@ -188,6 +266,26 @@ class AnswerCheck:
                 verdict = not ranked or bool(family & {r for r, score in ranked if score >= ranked[0][1]})
             self._asked[relation] = verdict
         return self._asked[relation]
+
+    def head_role(self, relation: str) -> str | None:
+        """`head_role` of this question, kept per relation."""
+        if relation not in self._head_role:
+            self._head_role[relation] = head_role(self.store, self.analysis.masked, relation)
+        return self._head_role[relation]
+
+    def in_role(self, fact: Fact, anchor: str, role: str | None) -> bool:
+        """Whether `anchor` stands in `fact` where the question puts it (True when either may)."""
+        if role not in (SUBJECT, OBJECT):
+            return True
+        head_role = self.head_role(fact.relation)
+        return head_role is None or (fact.head == anchor) == (role == head_role)
+
+    def anchors(self) -> list[tuple[list[str], str | None]]:
+        """(candidates, role) of the mentions an entity answer must be linked to: all but those a
+        temporal cue points at (another event's), unless only those were linked."""
+        pairs = list(zip(self.mentions, self.roles))
+        asked = [(m, r) for m, r in pairs if r != REFERENCE]
+        return asked or pairs
 
     def fits(self, fact: Fact) -> bool:
         return (self.constraint is None or self.constraint.admits(fact)) and self.asks_relation(fact.relation)
@@ -222,7 +320,7 @@ class AnswerCheck:
     def supports_entity(self, answer: str) -> bool:
         window = self.constraint.window if self.constraint else None
         for name in _names_by_display(self.store).get(answer, [answer]):
-            for anchors in self.mentions:
+            for anchors, role in self.anchors():
                 for anchor in anchors:
                     if anchor == name:
                         continue
@@ -231,7 +329,7 @@ class AnswerCheck:
                         if not self.asks_relation(relation):
                             continue
                         facts = self.store.facts(name, relation, anchor, within=window) + self.store.facts(anchor, relation, name, within=window)
-                        if any(self.fits(f) and self._extreme(f, anchor) for f in facts):
+                        if any(self.fits(f) and self.in_role(f, anchor, role) and self._extreme(f, anchor) for f in facts):
                             return True
         return False
 
@@ -255,15 +353,17 @@ class AnswerCheck:
         return False
 
     def _time_facts(self, span: TimeSpan) -> Iterable[tuple[str, list[Fact]]]:
-        """(anchor, facts inside `span`) whose times may answer: between the first two mentions,
-        else of the first."""
+        """(anchor, facts inside `span` with the mentions in their roles) whose times may answer:
+        between the first two mentions, else of the first."""
         if len(self.mentions) >= 2:
             for one in self.mentions[0]:
                 for other in self.mentions[1]:
-                    yield one, self.store.facts(head=one, tail=other, within=span) + self.store.facts(head=other, tail=one, within=span)
+                    facts = self.store.facts(head=one, tail=other, within=span) + self.store.facts(head=other, tail=one, within=span)
+                    yield one, [f for f in facts if self.in_role(f, one, self.roles[0]) and self.in_role(f, other, self.roles[1])]
         elif self.mentions:
             for one in self.mentions[0]:
-                yield one, self.store.facts(head=one, within=span) + self.store.facts(tail=one, within=span)
+                facts = self.store.facts(head=one, within=span) + self.store.facts(tail=one, within=span)
+                yield one, [f for f in facts if self.in_role(f, one, self.roles[0])]
 
     def survives(self, answer: str) -> bool:
         if self.analysis.answer_type == "time":
@@ -352,6 +452,16 @@ def nearest_facts(
         return []
     check = AnswerCheck(store, analysis, plausible)
     return check.nearest(check.asked_relation([relation] + [r for r, _ in analysis.relations]))
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
+
+
+def _same_word(one: str, other: str) -> bool:
+    """Two forms of one word: the shorter (four letters or more) begins the longer ("host", "hosted")."""
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 4 and long.startswith(short)
 
 
 def _day(fact: Fact) -> date | None:

@@ -11,19 +11,28 @@ the question fails the first, one that abstains too eagerly fails the second:
   linked with, but never through the question's relation or its mirror (either direction); the
   twin's Y is linked with X through it, in the same role.
 
-Neither uses a question whose name is written as the possessor of another ("the Ministry of
+Neither uses a question whose gold facts put its entity in the role opposite to the one its
+wording gives it ("In which year did Ethiopia praise Y?" answered from "Y praised Ethiopia": MultiTQ
+has such questions, and a twin labelled from those facts asks what they do not state; found on dev
+shard 0/2, where the answer check's role test abstained on 4 such twins), nor one whose name is
+written as the possessor of another ("the Ministry of
 Agriculture of Vietnam"): the question is about the ministry, and a twin labelled from Vietnam's
 facts would be answerable only by misreading it (found on dev shard 0/2: 7 of the 18 twins the agent
 abstained on were such).
 - `unreadable_time`: the stated time becomes a date that does not exist ("31 April 2010",
   "2010-13") or a vague period ("early 2010", "the spring of 2010"); the twin is the question as
   it was.
-- `not_a_question`: a bare name, the question without its interrogative phrase, or (for "Who
-  ..." questions) the statement its first gold answer makes; the twin is the question as it was.
+- `not_a_question`: a bare name, the question without its interrogative phrase, (for "Who ..."
+  questions) the statement its first gold answer makes, or (for "When did ..." questions) the
+  yes/no question "Did ...?"; the twin is the question as it was. A question without its
+  interrogative phrase that is a definite description ("the first to condemn Iraq", left of "Who
+  was the first to condemn Iraq?") is no fragment but a search-box query for its referent
+  (`agents.analysis.question_form`): that wording is not offered.
 
 The question's relation is read from the KG and checked against the wording: of the relations
 of the facts that link a gold answer to the question's entity (at the stated time), the commonest
-whose text shares the most content words with the question; a question where none does is not used. A
+whose text shares the most content words with the question without its names ("Human Rights
+Watch" names no relation); a question where none does is not used. A
 period or entity counts as having no matching fact only when no relation that shares a word with
 the question (nor the gold-linking relations, nor their mirrors) has one.
 Times are rewritten in one of several wordings (rng), the same for a question and its twin.
@@ -37,9 +46,10 @@ import re
 from collections import Counter
 from datetime import date
 
+from agents.analysis.clause_roles import OBJECT, SUBJECT, clause_roles
 from agents.analysis.relations import shared_words, texts_share_a_word
 from agents.analysis.times import find_times
-from agents.faithfulness import mirror_relations
+from agents.faithfulness import head_role, mirror_relations
 from benchmarks.loaders.types import Question
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
@@ -53,6 +63,10 @@ _INTERROGATIVE = re.compile(
     re.IGNORECASE,
 )
 
+# "the first to ...", "last country to ...": a definite description, which asks for its referent
+_DESCRIPTION = re.compile(r"^\W*(?:the\s+)?(?:very\s+)?(?:first|last|earliest|latest|most\s+recent)\b", re.IGNORECASE)
+# "When did X visit Y?", "In which year did X ...?" -> "Did X visit Y?": whether, not when
+_WHEN_DID = re.compile(r"^(?:when|(?:in\s+)?(?:which|what)\s+(?:year|month|day|date))\s+did\s+(?P<rest>[^?]+)\?$", re.IGNORECASE)
 _STILL_ASKS = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 # "the Ministry of Agriculture of Vietnam", "the citizens of Iraq": a name written after "of" names
 # whom something else belongs to; the question is about that something (often itself a KG entity,
@@ -63,6 +77,14 @@ _POSSESSOR = re.compile(r"\bof\s+(?:the\s+)?$", re.IGNORECASE)
 def possessor(text: str, mention) -> bool:  # noqa: ANN001 (benchmarks.unanswerable.Mention)
     """Whether `mention` is written as the possessor of another name ("... of Vietnam")."""
     return bool(_POSSESSOR.search(text[: mention.start]))
+
+
+def _wording(text: str, mentions: list) -> str:  # noqa: ANN001 (benchmarks.unanswerable.Mention)
+    """The question without its names: "Human Rights Watch" says nothing about which relation is
+    asked (it shares words with Accuse_of_human_rights_abuses; found on dev shard 0/2)."""
+    for mention in sorted(mentions, key=lambda m: -m.start):
+        text = text[: mention.start] + " " + text[mention.end :]
+    return text
 
 
 def month_wording(day: date, style: int) -> str:
@@ -110,6 +132,18 @@ class TwinMaker:
         for mirror in self.mirrors.get(relation, ()):
             facts += self.store.facts(relation=mirror, tail=entity, within=within) if as_head else self.store.facts(head=entity, relation=mirror, within=within)
         return facts
+
+    def _against_wording(self, text: str, mentions: list, relation: str, as_head: bool) -> bool:  # noqa: ANN001 (Mention)
+        """Whether the wording puts the first mention in the other role than `as_head` in a
+        `relation` fact (`agents.faithfulness.head_role`: the clause's subject is the head of the
+        relation it names, a mirror swaps, "receive" turns around, a symmetric relation takes either)."""
+        masked = text
+        for number, mention in sorted(enumerate(mentions, start=1), key=lambda m: -m[1].start):
+            masked = masked[: mention.start] + f"{{E{number}}}" + masked[mention.end :]
+        role, of_head = clause_roles(masked).get(1), head_role(self.store, masked, relation)
+        if role not in (SUBJECT, OBJECT) or of_head is None:
+            return False
+        return (role == of_head) != as_head
 
     def _others(self, facts, entity: str) -> list[str]:
         return sorted({self.store.display(f.tail if f.head == entity else f.head) for f in facts})
@@ -168,10 +202,12 @@ class TwinMaker:
         if possessor(question.text, mentions[0]):
             return None
         entity, stated = mentions[0].entity, times[0]
-        asked = self._worded(self._asked_relation(entity, list(question.answers), stated.time), question.text)
+        asked = self._worded(self._asked_relation(entity, list(question.answers), stated.time), _wording(question.text, mentions))
         if asked is None:
             return None
         (relation, as_head), family = asked
+        if self._against_wording(question.text, mentions, relation, as_head):
+            return None
         empty = full = None
         for period in self._periods(stated.time):
             matching = self._role_facts(entity, relation, as_head, period)
@@ -204,10 +240,12 @@ class TwinMaker:
             (f.relation, f.head == first) for f in self.store.facts(head=first, tail=second) + self.store.facts(head=second, tail=first)
             if f.start is not None and any(f.start.isoformat().startswith(a) for a in question.answers)
         )
-        asked = self._worded(found, question.text)
+        asked = self._worded(found, _wording(question.text, mentions))
         if asked is None:
             return None
         (relation, as_head), family = asked
+        if self._against_wording(question.text, mentions, relation, as_head):
+            return None
         linked: dict[str, list] = {}
         for fact in self.store.facts(head=first) + self.store.facts(tail=first):
             other = fact.tail if fact.head == first else fact.head
@@ -255,9 +293,12 @@ class TwinMaker:
             return None
         choices = [("bare name", mentions[0].text)]
         fragment = _INTERROGATIVE.sub("", question.text, count=1).rstrip("?").strip()
-        if fragment and fragment != question.text.rstrip("?").strip() and not _STILL_ASKS.search(fragment):
+        if fragment and fragment != question.text.rstrip("?").strip() and not _STILL_ASKS.search(fragment) and not _DESCRIPTION.search(fragment):
             choices.append(("fragment", fragment))
         if question.text.startswith("Who ") and question.answers and question.answer_type == "entity":
             choices.append(("statement", question.answers[0] + " " + question.text[4:].rstrip("?").strip() + "."))
+        when_did = _WHEN_DID.match(question.text.strip())
+        if when_did and not _STILL_ASKS.search(when_did.group("rest")):
+            choices.append(("yes/no", f"Did {when_did.group('rest').strip()}?"))
         form, text = self.rng.choice(choices)
         return (text, [], form), (question.text, list(question.answers))

@@ -10,6 +10,7 @@ import pytest
 from bench_support import build_store
 
 from benchmarks.loaders import get_loader
+from benchmarks.loaders.types import Question
 from benchmarks.unanswerable import MentionFinder, build
 from benchmarks.unanswerable_twins import TwinMaker, possessor
 from tkg_store.store import TKGStore
@@ -72,7 +73,20 @@ def test_build_writes_each_rewrite_beside_its_answerable_twin(kg, tmp_path):
     assert "November 2009" not in records["1-unreadable_time"]["question"]
     assert records["1-unreadable_time-twin"]["question"] == QUESTIONS[0]["question"]
     assert records["1-unreadable_time-twin"]["answerable"] is True
-    assert records["2-not_a_question"]["question"] in ("Barack Obama", "Barack Obama visit China")
+    assert records["2-not_a_question"]["question"] in ("Barack Obama", "Barack Obama visit China", "Did Barack Obama visit China?")
+
+
+def test_not_a_question_wordings_are_no_questions_and_no_search_queries(kg, tmp_path):
+    # "the first to visit China" (left of "Who was the first to visit China?") is a search-box query for
+    # the first visitor, not a fragment; "When did X visit Y?" gives the yes/no question "Did X visit Y?"
+    db, questions = kg
+    first = Question(qid="4", text="Who was the first to visit China?", answers=["Barack Obama"], answer_type="entity")
+    with TKGStore.open(db) as store:
+        seen = set()
+        for seed in range(20):
+            maker = TwinMaker(store, MentionFinder(store), random.Random(seed))
+            seen |= {maker.make("not_a_question", q)[0][0] for q in (first, questions[1])}
+    assert "the first to visit China" not in seen and "Did Barack Obama visit China?" in seen
 
 
 def _iso(text: str) -> str:
@@ -99,3 +113,15 @@ def test_a_name_written_as_the_possessor_of_another_is_not_rewritten(kg, tmp_pat
         assert possessor(possessed.text, MentionFinder(store).find(possessed.text)[0])
         assert maker.make("no_event_pair", possessed) is None
         assert not possessor(plain.text, MentionFinder(store).find(plain.text)[0])
+
+
+def test_a_question_whose_gold_facts_reverse_its_wording_is_not_rewritten(kg):
+    # "When did China visit Barack Obama?" labelled from "Barack Obama visited China": a twin would
+    # ask what no fact states
+    db, _ = kg
+    reversed_gold = Question(qid="5", text="When did China visit Barack Obama?", answers=["2009-11-15"], answer_type="time", qtype="equal")
+    with TKGStore.open(db) as store:
+        maker = TwinMaker(store, MentionFinder(store), random.Random(0), min_degree=1)
+        assert maker.make("no_event_pair", reversed_gold) is None
+        as_worded = Question(qid="6", text="When did Barack Obama visit China?", answers=["2009-11-15"], answer_type="time", qtype="equal")
+        assert maker.make("no_event_pair", as_worded) is not None

@@ -15,11 +15,15 @@ from agents.analysis.question_form import not_a_question
         "Iran visited whom in 2010?",
         "When did France visit Iran",
         "Could you tell me the exact month when Thailand made a request to Angola?",
-        "Did France visit Iran in 2010?",
+        "Did anyone visit Iran in 2010?",  # a yes/no form about an indefinite asks who
+        "Can you name the last country to visit Iran?",
+        "Could you tell me the exact month Staffan de Mistura visited China?",
         "Name the last country to visit Iran.",
         "last country to praise iraq before the ap",  # a search-box query for an extreme
         "the first one to visit china in 2010",
         "china investigated anyone after may 2012?",
+        "first to negotiate with musharraf after kuwait?",
+        "the last time Rio Tinto investigated China",  # a definite description of a time
     ],
 )
 def test_questions_pass(text):
@@ -41,6 +45,14 @@ def test_questions_pass(text):
 )
 def test_non_questions_are_named(text, kind):
     assert not_a_question(text) == f"{text!r} is {kind}, not a question: ask who, what, which or when"
+
+
+@pytest.mark.parametrize(
+    "text", ["Did France visit Iran in 2010?", "Iran visited China in 2010?", "Was Iran criticised by France?", "Has Kuwait ever praised Iraq?"]
+)
+def test_yes_no_questions_are_named(text):
+    # an entity or a time would answer a question the user did not ask
+    assert not_a_question(text) == f"{text!r} is a yes/no question, which ARI does not answer: ask who, what, which or when"
 
 
 def test_empty_text():

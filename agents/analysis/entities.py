@@ -57,6 +57,10 @@ _DETERMINERS = frozenset({"the", "a", "an"})
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
+# (role: organisation names) prepositions a question may open with ("Against which country did ..."): no name
+_OPENING_PREPOSITIONS = frozenset(
+    "against about toward towards upon into onto among amongst between under through across regarding concerning without within".split()
+)
 _NOT_NAMES = frozenset(
     ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same"]
 )
@@ -244,6 +248,14 @@ class EntityLinker:
             return False
         return word_key(verb_of_agent(word)) in self._relation_keys
 
+    def _is_an_act(self, word: str) -> bool:
+        """(role: organisation names) A noun of a relation's act that names no sector role: "the
+        visit of Malaysia", "the visit from the UAE" are Malaysia's and the UAE's own visits, not
+        some sector of them (Tourist (Malaysia))."""
+        if not content_words(word) or content_words(word) <= self._role_vocabulary or is_agent_noun(word):
+            return False
+        return word_key(word) in self._relation_keys
+
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -314,7 +326,7 @@ class EntityLinker:
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
-                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES:
+                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES and not self._is_an_act(tokens[k - 1].key):
                     # "the assassin of China": one unknown noun, judged by embeddings
                     requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
             if not found:
@@ -459,6 +471,7 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
     covered = set(blocked)
     for c in chosen:
         covered.update(range(c.start, c.end))
+    starts = {c.start for c in chosen}
     runs = []
     k = 0
     while k < len(tokens):
@@ -478,17 +491,33 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
                 end += 2
             else:
                 break
-        runs.append((k, end))
+        if not _heads_a_name(tokens, k, end, starts):
+            runs.append((k, end))
         k = end
     return runs
+
+
+def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -> bool:
+    """(role: organisation names) Whether a one-word capitalised run is the head of the proper
+    name a linked mention completes, right after it ("the Party Chairman of Vietnam", "the UN High
+    Commission for Refugees": consecutive capitalised words are one name) or after "of (the)" ("the
+    Department of Geologic Survey ... of Thailand", "the Member of the Judiciary of United States"):
+    not a name of its own, so no second mention. A longer run ("the Mainland Affairs Council of
+    Taiwan") is a name itself."""
+    if end - start != 1:
+        return False
+    after = end + 1 if end < len(tokens) and tokens[end].key == "of" else end
+    if after > end and after < len(tokens) and tokens[after].key == "the":
+        after += 1
+    return after in starts
 
 
 def _name_like(tokens: list[Token], k: int) -> bool:
     token = tokens[k]
     if not token.key or token.key == "'s" or not token.text[:1].isupper():
         return False
-    if token.key in CUE_WORDS and (k == 0 or _sentence_start(tokens, k)):
-        return False  # "Prior to 3 May 2008, ...": capitalised because it opens the sentence
+    if (token.key in CUE_WORDS or token.key in _OPENING_PREPOSITIONS) and (k == 0 or _sentence_start(tokens, k)):
+        return False  # "Prior to 3 May 2008, ...", "Against which country ...": capitalised because it opens the sentence
     return token.key not in _NOT_NAMES
 
 

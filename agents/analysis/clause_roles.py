@@ -1,0 +1,114 @@
+"""Subject or object: the grammatical role of each entity in a masked question's active clause.
+
+The answer check (`agents.faithfulness`) needs to know who did what to whom: in "Who visited {E1}?"
+{E1} is the object (it was visited), in "Which country did {E1} visit?" the subject. The analysis
+has already rewritten restructured questions into the active one-clause form
+(`agents.analysis.grammar`), so the role can be read off the words right beside each placeholder,
+with closed word classes of general English only:
+
+- after an auxiliary of an inverted question ("did {E1} visit", "would the {E1} ...") or at the
+  start of a clause before a verb ("{E1} visited whom", "the last time {E1} visited ..."): subject;
+- after a preposition ("negotiate with {E1}", "an appeal to {E1}") or after a verb when a clause
+  boundary, a time or an adverb follows ("visited {E1} on {T1}", "visit {E1} first"): object;
+- after a temporal cue ("before {E2}", "the same month as {E2}"): a reference to another event,
+  which the program resolves, not a participant of the asked one;
+- otherwise unknown, and the check leaves the role open: a possessor ("{E1}'s visit"), the object
+  of "by" or "of" (a passive's or a noun's agent), a be-auxiliary (a passive "was {E1} visited"),
+  a causative ("made {E1} suffer": the word after it is a verb, so it may start a clause).
+
+"receive" (and "get", "welcome", "suffer") turns the roles of the event it names around ("{E1}
+received a visit from {E2}": {E2} visited {E1}); `receives_event` says whether the clause has such a
+verb, and the check decides by the relation (Receive_deployment_of_peacekeepers names the receiving
+itself).
+"""
+
+from __future__ import annotations
+
+import re
+
+from actions.cues import POINTS_AT_NEXT
+
+SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
+
+_PLACEHOLDER = re.compile(r"\{E(\d+)\}")
+# auxiliaries that invert with the subject in a question ("did X visit", "would X wish to")
+_DO_AUX = frozenset("did does do would will could can should might may must shall has have had".split())
+_BE_AUX = frozenset("was were is are be been being".split())  # "was {E1} visited": passive, role unknown
+_PREPOSITIONS = frozenset(
+    "to with about against for from toward towards at into onto upon on over among in regarding concerning".split()
+)
+_AGENT_PREPOSITIONS = frozenset({"by", "of"})  # "visited by X", "the visit of X": the doer, not the object
+# words that open a clause whose subject follows ("the last time X visited", "the month when X ...")
+_ORDINALS = frozenset("first last earliest latest next final only".split())
+_CLAUSE_OPENERS = frozenset("when time that which whether if where while whom".split())
+# words after an object that end its verb phrase: adverbs of order and degree, conjunctions
+_AFTER_OBJECT = frozenset(
+    "first last again ever once twice earlier later recently initially finally most and or but for in on at "
+    "during before after since until till prior following within between by as than the same".split()
+)
+_ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
+# "the same month of {E2}": the same period as another event ("of" for "as", as people write it)
+_SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)
+# verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from"
+_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*)\b", re.IGNORECASE)
+
+
+def clause_roles(masked: str) -> dict[int, str | None]:
+    """Entity number (1 for {E1}) -> SUBJECT, OBJECT, REFERENCE or None (unknown). An entity that
+    appears more than once keeps a role only when every appearance gives it the same one."""
+    found: dict[int, list[str | None]] = {}
+    for m in _PLACEHOLDER.finditer(masked):
+        found.setdefault(int(m.group(1)), []).append(_role_at(masked[: m.start()], masked[m.end() :]))
+    return {n: roles[0] if len(set(roles)) == 1 else None for n, roles in found.items()}
+
+
+def receives_event(masked: str) -> bool:
+    """Whether the clause's verb is one of receiving ("received a visit from", "got aid from")."""
+    return bool(_RECEIVE.search(masked))
+
+
+def _role_at(before: str, after: str) -> str | None:
+    if POINTS_AT_NEXT.search(before) or _SAME_PERIOD_OF.search(before):
+        return REFERENCE
+    if after.startswith("'s") or after.startswith("'"):
+        return None  # a possessor: "{E1}'s visit"
+    previous = _previous_word(before)
+    following = _next_word(after)
+    if previous in _DO_AUX:
+        return SUBJECT
+    if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS:
+        return None
+    if previous in _PREPOSITIONS:
+        return OBJECT
+    if previous in _ORDINALS:
+        return None  # "the last {E1} to visit": an ordinal before a name, which may be the doer
+    opens_clause = previous is None or previous in _CLAUSE_OPENERS
+    if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
+        verb = _next_word(_ADVERB_RUN.sub("", after, count=1))
+        return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive
+    if previous == "":  # another placeholder or a possessive right before: a name read in two parts
+        return None
+    # after an open-class word (a verb, or a noun that a relative clause follows)
+    return OBJECT if not _is_open_word(following) else None
+
+
+def _previous_word(before: str) -> str | None:
+    """The word before a placeholder ("the" skipped), lower case; None at the start of a clause
+    (the text's start or a comma), "" when something other than a word stands there."""
+    text = re.sub(r"\b(?:the|a|an)\s*$", "", before.rstrip(), flags=re.IGNORECASE).rstrip()
+    if not text or text.endswith((",", ";", ":")):
+        return None
+    m = re.search(r"([A-Za-z]+)$", text)
+    return m.group(1).lower() if m else ""
+
+
+def _next_word(after: str) -> str | None:
+    """The word after a placeholder, lower case; None when punctuation, a time or the end follows."""
+    m = re.match(r"\s*([A-Za-z]+)", after)
+    return m.group(1).lower() if m else None
+
+
+def _is_open_word(word: str | None) -> bool:
+    """A word that may start a verb phrase: not punctuation, a time, a preposition or an adverb
+    that ends an object's phrase."""
+    return word is not None and word not in _AFTER_OBJECT and word not in _PREPOSITIONS and word not in _AGENT_PREPOSITIONS

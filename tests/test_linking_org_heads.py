@@ -1,0 +1,51 @@
+"""Organisation names (agents.analysis.entities): a one-word capitalised head before a linked name
+is part of that name, and a preposition opening the question is no name, on a KG the test writes."""
+
+from __future__ import annotations
+
+import pytest
+from bench_support import build_store
+
+from agents.analysis.entities import EntityLinker
+from ari.base.embedding import get_embedder
+from tkg_store.store import TKGStore
+
+FACTS = [
+    ("High_Commission_for_Refugees", "Make_a_visit", "Djibouti", "2009-03-01"),
+    ("Mainland_Affairs_Council", "Make_optimistic_comment", "Taiwan", "2007-07-07"),
+    ("Japan", "Use_conventional_military_force", "China", "2010-01-01"),
+    ("Action_Against_Hunger", "Make_an_appeal_or_request", "China", "2010-02-02"),
+    ("Tourist_(Japan)", "Make_a_visit", "China", "2010-03-03"),
+    ("China", "Host_a_visit", "Japan", "2010-04-04"),
+]
+
+
+@pytest.fixture(scope="module")
+def linker(tmp_path_factory):
+    db = build_store(tmp_path_factory.mktemp("org_heads") / "kg.duckdb", FACTS)
+    with TKGStore.open(db) as store:
+        yield EntityLinker(store, get_embedder())
+
+
+def texts(linker: EntityLinker, question: str) -> list[str]:
+    return [m.text for m in linker.link(question)]
+
+
+def test_a_one_word_head_joins_the_name_it_starts(linker):
+    assert texts(linker, "In which year did the UN High Commission for Refugees last visit Djibouti?") == [
+        "High Commission for Refugees", "Djibouti",
+    ]
+
+
+def test_a_longer_name_before_of_stays_a_name(linker):
+    found = texts(linker, "When did the Mainland Affairs Council of Taiwan praise China?")
+    assert "Taiwan" in found and any("Mainland Affairs Council" in t for t in found)
+
+
+def test_an_opening_preposition_is_no_name(linker):
+    assert texts(linker, "Against which country did Japan use conventional military force?") == ["Japan"]
+
+
+def test_the_noun_of_an_act_is_no_sector_of_its_owner(linker):
+    # "the visit of Japan" is Japan's visit, not a sector of Japan (a tourist, say)
+    assert texts(linker, "Which country hosted the visit of Japan in 2010?") == ["Japan"]
