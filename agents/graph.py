@@ -60,7 +60,10 @@ def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     """Analyse and embed the questions in one batch call each (the embedding model is the cost)."""
     texts = [s.question for s in states]
     analyses = ctx.analyzer.analyze_batch(texts)
-    vectors = ctx.embedder.embed_batch(texts)
+    vectors = [s.question_vector for s in states]  # given when questions run alone (Agent._prepared)
+    missing = [i for i, v in enumerate(vectors) if v is None]
+    for i, vector in zip(missing, ctx.embedder.embed_batch([texts[i] for i in missing]) if missing else ()):
+        vectors[i] = vector
     return [{"analysis": a, "question_vector": v} for a, v in zip(analyses, vectors)]
 
 
