@@ -22,47 +22,69 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
+from itertools import islice
 from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
-_END = object()  # what `next` gives once the items run out
 
 # the turn the current question holds (a context variable: it follows the question into any thread
 # that runs its graph nodes)
-_held: ContextVar[threading.Lock | None] = ContextVar("ari_turn", default=None)
+_held: ContextVar[Turns | None] = ContextVar("ari_turn", default=None)
 
 
 class Turns:
-    """The turn shared by the questions of one pool."""
+    """The turn shared by the questions of one pool, handed over first come, first served: a reply
+    that came in early is worked on early, and no question starves behind others that keep coming
+    back (a plain lock lets the last to ask win as often as not)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._mutex = threading.Lock()
+        self._busy = False
+        self._waiters: deque[threading.Lock] = deque()
+
+    def acquire(self) -> None:
+        with self._mutex:
+            if not self._busy:
+                self._busy = True
+                return
+            waiter = threading.Lock()
+            waiter.acquire()
+            self._waiters.append(waiter)
+        waiter.acquire()  # until `release` hands the turn over
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiters:
+                self._waiters.popleft().release()  # the turn passes on, still taken
+            else:
+                self._busy = False
 
     @contextmanager
     def turn(self) -> Iterator[None]:
         """Run the body holding the turn (between its waits)."""
-        with self._lock:
-            token = _held.set(self._lock)
-            try:
-                yield
-            finally:
-                _held.reset(token)
+        self.acquire()
+        token = _held.set(self)
+        try:
+            yield
+        finally:
+            _held.reset(token)
+            self.release()
 
 
 @contextmanager
 def waiting() -> Iterator[None]:
     """Around a blocking wait on something outside the agent (an LLM request): the turn, when this
     question holds one, goes to another question meanwhile. Without a turn it does nothing."""
-    lock = _held.get()
-    if lock is None:
+    turns = _held.get()
+    if turns is None:
         yield
         return
-    lock.release()
+    turns.release()
     try:
         yield
     finally:
-        lock.acquire()
+        turns.acquire()
 
 
 def in_flight(items: Iterable[T], solve: Callable[[T], R], workers: int, turns: Turns, ahead: int | None = None) -> Iterator[R]:
@@ -71,11 +93,13 @@ def in_flight(items: Iterable[T], solve: Callable[[T], R], workers: int, turns: 
 
     A new item starts whenever one finishes, as long as it is at most `ahead` items (default four
     times `workers`) past the oldest item whose result is not yet out, so one slow item never stops
-    the pool and the results held back behind it stay bounded. Items are drawn from `items` only as
-    they start, under the turn (drawing may run the agent's code: a prefetch). An exception from
-    `solve` comes out in the item's place; the items not started by then never start."""
+    the pool and the results held back behind it stay bounded. Items are drawn from `items` as they
+    are needed, `workers` at a time and under the turn (drawing may run the agent's code: a prefetch
+    for the lot). An exception from `solve` comes out in the item's place; the items not started by
+    then never start."""
     ahead = max(workers, ahead if ahead is not None else 4 * workers)
     source = iter(items)
+    drawn: deque[T] = deque()  # drawn, not yet started
     started: deque[Future[R]] = deque()
     done = threading.Semaphore(0)  # one release per finished item: the feeder wakes as soon as one ends
 
@@ -91,17 +115,18 @@ def in_flight(items: Iterable[T], solve: Callable[[T], R], workers: int, turns: 
     exhausted = False
     try:
         while True:
-            while not exhausted and running < workers and len(started) < ahead:
-                with turns.turn():
-                    item = next(source, _END)
-                if item is _END:
-                    exhausted = True
+            while running < workers and len(started) < ahead:
+                if not drawn and not exhausted:  # a pool's worth at a time: one wait for the turn, one prefetch
+                    with turns.turn():
+                        drawn.extend(islice(source, workers))
+                    exhausted = len(drawn) < workers
+                if not drawn:
                     break
-                started.append(pool.submit(alone, item))  # type: ignore[arg-type]
+                started.append(pool.submit(alone, drawn.popleft()))
                 running += 1
             while started and started[0].done():
                 yield started.popleft().result()
-            if not started and exhausted:
+            if not started and not drawn and exhausted:
                 return
             done.acquire()  # until the next item finishes
             running -= 1
