@@ -43,6 +43,12 @@ class Turns:
         self._busy = False
         self._waiters: deque[threading.Lock] = deque()
 
+    @property
+    def queued(self) -> int:
+        """Questions waiting for the turn."""
+        with self._mutex:
+            return len(self._waiters)
+
     def acquire(self) -> None:
         with self._mutex:
             if not self._busy:
