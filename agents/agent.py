@@ -7,17 +7,19 @@ user sees from `ari ask` is exactly what the benchmarks measure.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from functools import partial
+from itertools import islice
 from typing import Any
 
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Decider, get_decider
 from agents.graph import build_graph, recursion_limit
 from agents.state import AgentContext, AgentState, BatchState
-from agents.turns import Turns
+from agents.turns import Turns, in_flight
 from ari.base.config import AgentConfig
-from ari.base.embedding import get_embedder
+from ari.base.embedding import PendingVectors, get_embedder
 from ari.base.text import readable
 from memory.trace import StepRecord, Trace
 from tkg_store.store import TKGStore
@@ -107,36 +109,64 @@ class Agent:
     def ask(self, question: str) -> AgentResult:
         return self.ask_many([question])[0]
 
+    @property
+    def questions_in_flight(self) -> int:
+        """Questions answered at once, each on its own: more than one with a decider that waits on a
+        remote LLM (`openai:` with `LLMConfig.concurrency`), else one lockstep batch at a time."""
+        return max(1, getattr(self.decider, "questions_in_flight", 1))
+
     def ask_many(self, questions: list[str]) -> list[AgentResult]:
         """Answer several questions: in one pass of the graph, analysed and embedded in one batch and
-        solved in lockstep; or, with a decider that waits on a remote LLM (`questions_in_flight`
-        > 1), each question through the graph on its own, that many at a time, so none waits for
-        the slowest of a step (`agents.turns`). One question's failure is its own abstention."""
+        solved in lockstep; or, with questions in flight, each through the graph on its own, that
+        many at a time, so none waits for the slowest of a step (`agents.turns`). One question's
+        failure is its own abstention."""
         started = time.perf_counter()
-        states = [AgentState(question=readable(question).strip()) for question in questions]
-        workers = min(len(states), getattr(self.decider, "questions_in_flight", 1))
-        final = self._independently(states, workers) if workers > 1 else self._solve(states)
+        if self.questions_in_flight > 1 and len(questions) > 1:
+            final = list(in_flight(self._prepared(questions), self._alone, self.questions_in_flight, Turns()))
+        else:
+            final = self._solve(self._states(questions))
         each = (time.perf_counter() - started) / max(1, len(questions))
         return [self._result(state, each) for state in final]
+
+    def ask_stream(self, questions: Iterable[str], batch_size: int = 64) -> Iterator[AgentResult]:
+        """Answer questions as they are drawn, the results in their order (a batch run's way): with
+        questions in flight, one continuous pool (a question starts as soon as one finishes, across
+        any number of questions: `agents.turns.in_flight`); else lockstep batches of `batch_size`.
+        A result's `elapsed_s` is the wall time since the previous one, so they add up to the run's."""
+        if self.questions_in_flight > 1:
+            final: Iterator[AgentState] = in_flight(self._prepared(questions), self._alone, self.questions_in_flight, Turns())
+        else:
+            final = (state for chunk in _chunks(questions, batch_size) for state in self._solve(self._states(chunk)))
+        last = time.perf_counter()
+        for state in final:
+            now = time.perf_counter()
+            yield self._result(state, now - last)
+            last = now
+
+    @staticmethod
+    def _states(questions: Iterable[str]) -> list[AgentState]:
+        return [AgentState(question=readable(question).strip()) for question in questions]
+
+    def _prepared(self, questions: Iterable[str]) -> Iterator[AgentState]:
+        """The questions' states with their vectors, embedded a pool's worth at a time on the
+        background thread: one model call for many questions, as a lockstep batch makes (the
+        graph's `analyse` keeps a vector it is given). Should that call fail, each question's
+        vector is embedded alone (`PendingVectors.row`)."""
+        for chunk in _chunks(questions, self.questions_in_flight):
+            states = self._states(chunk)
+            pending = PendingVectors(self.embedder, [s.question for s in states])
+            for row, state in enumerate(states):
+                state.question_vector = partial(pending.row, row)
+            yield from states
 
     def _solve(self, states: list[AgentState]) -> list[AgentState]:
         """The questions through the graph, in lockstep."""
         limit = {"recursion_limit": recursion_limit(self.config.max_steps)}
         return self._graph.invoke(BatchState(states), context=self._context, config=limit)["questions"]
 
-    def _independently(self, states: list[AgentState], workers: int) -> list[AgentState]:
-        """Each question through the graph alone, on `workers` threads taking turns in the agent's code."""
-        turns = Turns()
-
-        def alone(state: AgentState) -> AgentState:
-            with turns.turn():
-                return self._solve([state])[0]
-
-        pool = ThreadPoolExecutor(workers, thread_name_prefix="ari-question")
-        try:
-            return list(pool.map(alone, states))
-        finally:
-            pool.shutdown(cancel_futures=True)  # after an AriError, questions not yet started never start
+    def _alone(self, state: AgentState) -> AgentState:
+        """One question through the graph by itself (`in_flight` holds its turn)."""
+        return self._solve([state])[0]
 
     def _result(self, state: AgentState, elapsed: float) -> AgentResult:
         analysis = state.analysis
@@ -170,3 +200,9 @@ class Agent:
             evidence=state.evidence,
             error=state.error,
         )
+
+
+def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, max(1, size))):
+        yield chunk

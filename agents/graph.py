@@ -59,11 +59,17 @@ Update = dict
 
 def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     """Analyse and embed the questions in one batch call each. The embedding (the model is the
-    cost) runs on a background thread until the first filtering step needs it."""
+    cost) runs on a background thread until the first filtering step needs it; a question that
+    comes with its vector (`Agent._prepared`, questions in flight) keeps it."""
     texts = [s.question for s in states]
-    vectors = PendingVectors(ctx.embedder, texts)
+    vectors = [s.question_vector for s in states]
+    missing = [i for i, v in enumerate(vectors) if v is None]
+    if missing:
+        pending = PendingVectors(ctx.embedder, [texts[i] for i in missing])
+        for row, i in enumerate(missing):
+            vectors[i] = partial(pending.row, row)
     analyses = ctx.analyzer.analyze_batch(texts)
-    return [{"analysis": a, "question_vector": partial(vectors.row, i)} for i, a in enumerate(analyses)]
+    return [{"analysis": a, "question_vector": v} for a, v in zip(analyses, vectors)]
 
 
 def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:

@@ -95,21 +95,22 @@ def run_benchmark(
 
 
 def _answer(pending: list[Question], solver_factory: SolverFactory, out_dir: Path, options: RunOptions) -> int:
-    """Solve `pending` batch by batch, appending each result as it comes; the number answered."""
+    """Solve `pending`, appending each result as it comes (forced to disk every `batch_size`
+    results); the number answered."""
     started = time.perf_counter()
     startup_s = 0.0
     answered = 0
     with ResultsWriter(out_dir / RESULTS) as writer:
-        batches = [pending[i : i + options.batch_size] for i in range(0, len(pending), options.batch_size)]
-        solved = _solve(batches, solver_factory, options.workers)
+        solved = _solve(pending, solver_factory, options)
         try:
-            for batch, results, build_s in progress(solved, "answering", total=len(batches), quiet=options.quiet):
+            for question, result, build_s in progress(solved, "answering", total=len(pending), quiet=options.quiet):
                 startup_s = max(startup_s, build_s)
-                for question, result in zip(batch, results, strict=True):
-                    writer.write(make_record(question, result, options.gold_display))
-                answered += len(batch)
-                writer.sync()
+                writer.write(make_record(question, result, options.gold_display))
+                answered += 1
+                if answered % options.batch_size == 0:
+                    writer.sync()
         finally:
+            writer.sync()
             if answered:
                 wall_s = time.perf_counter() - started
                 _log_session(out_dir / SESSIONS, answered, wall_s, startup_s, options.workers)
@@ -222,20 +223,40 @@ def llm_usage(records: Iterable[dict], run_info: dict) -> dict:
 
 # -- solving ----------------------------------------------------------------------------------
 
-def _solve(
-    batches: list[list[Question]], factory: SolverFactory, workers: int
-) -> Iterator[tuple[list[Question], list, float]]:
-    """Yield (batch, results, solver build seconds) as batches finish (in order when workers == 1)."""
-    if not batches:
+def _solve(pending: list[Question], factory: SolverFactory, options: RunOptions) -> Iterator[tuple[Question, object, float]]:
+    """Yield (question, result, solver build seconds) as questions finish (in order when workers ==
+    1). One worker with a solver that streams (`stream`: the agent with questions in flight) gets
+    every question as one stream, so its pool never drains between batches; otherwise solvers get
+    `batch_size` questions per call."""
+    if not pending:
         return
-    if workers <= 1:
+    batches = [pending[i : i + options.batch_size] for i in range(0, len(pending), options.batch_size)]
+    if options.workers <= 1:
         started = time.perf_counter()
         solver = factory()
         build_s = time.perf_counter() - started
+        stream = getattr(solver, "stream", None)
+        if stream is not None:
+            results = stream((q.text for q in pending), options.batch_size)
+            for question, result in _paired(pending, results):
+                yield question, result, build_s
+                build_s = 0.0
+            return
         for batch in batches:
-            yield batch, _checked(solver([q.text for q in batch]), batch), build_s
-            build_s = 0.0
+            for question, result in zip(batch, _checked(solver([q.text for q in batch]), batch)):
+                yield question, result, build_s
+                build_s = 0.0
         return
+    for batch, results, build_s in _solve_in_processes(batches, factory, options.workers):
+        for question, result in zip(batch, results):
+            yield question, result, build_s
+            build_s = 0.0
+
+
+def _solve_in_processes(
+    batches: list[list[Question]], factory: SolverFactory, workers: int
+) -> Iterator[tuple[list[Question], list, float]]:
+    """Yield (batch, results, solver build seconds) as the worker processes finish batches."""
     context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
     threads = max(1, (os.cpu_count() or 1) // workers)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads)) as pool:
@@ -254,6 +275,21 @@ def _solve(
         finally:
             for future in running:
                 future.cancel()
+
+
+def _paired(questions: list[Question], results: Iterable) -> Iterator[tuple[Question, object]]:
+    """Each question with its streamed result; a stream of another length is the solver's error."""
+    iterator = iter(results)
+    for question in questions:
+        result = next(iterator, _MISSING)
+        if result is _MISSING:
+            raise AriError(f"solver's stream ended before question {question.qid}")
+        yield question, result
+    if next(iterator, _MISSING) is not _MISSING:
+        raise AriError(f"solver's stream gave more results than the {len(questions)} questions")
+
+
+_MISSING = object()
 
 
 def _checked(results: Sequence, batch: list[Question]) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import atexit
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, Protocol
 
@@ -52,7 +52,21 @@ class AgentSolverFactory:
         store = TKGStore.open(self.db)
         atexit.register(store.close)  # a worker's connection closes before its interpreter does
         memory = open_memory(self.memory_url, use_clustering=config.use_clustering)
-        return Agent(store, memory=memory, config=config).warm_up().ask_many
+        return AgentSolver(Agent(store, memory=memory, config=config).warm_up())
+
+
+@dataclass(frozen=True)
+class AgentSolver:
+    """The agent as a solver: a batch per call, or a whole run as one stream (`Agent.ask_stream`:
+    with questions in flight, one pool that never drains between batches)."""
+
+    agent: Any  # agents.agent.Agent
+
+    def __call__(self, questions: list[str]) -> Sequence[SolverResult]:
+        return self.agent.ask_many(questions)
+
+    def stream(self, questions: Iterable[str], batch_size: int) -> Iterator[SolverResult]:
+        return self.agent.ask_stream(questions, batch_size)
 
 
 def agent_config(values: dict):  # noqa: ANN201 - AgentConfig

@@ -62,18 +62,23 @@ def test_a_bad_backend_is_a_usage_error(monkeypatch, tmp_path):
     get_embedder.cache_clear()
 
 
-class _Failing:
+class _FailingOnBad:
+    """Fails a call that holds the text "bad", as a model could on one malformed input."""
+
     name, dim = "failing", 3
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
-        raise ValueError("the model could not run")
+        if "bad" in texts:
+            raise ValueError("the model could not run on 'bad'")
+        return np.ones((len(texts), self.dim), dtype=np.float32)
 
 
-def test_pending_vectors_are_the_direct_vectors_and_carry_the_embedders_error():
+def test_pending_vectors_are_the_direct_vectors_and_a_bad_text_fails_alone():
     embedder = NumpyMiniLMEmbedder(bundled_model_path())
     pending = PendingVectors(embedder, TEXTS[:3])
     direct = embedder.embed_batch(TEXTS[:3])  # at the same time as the background call: one at a time
     assert all(np.array_equal(pending.row(i), direct[i]) for i in range(3))
-    failed = PendingVectors(_Failing(), ["a question"])
+    failed = PendingVectors(_FailingOnBad(), ["a question", "bad"])
+    assert failed.row(0).tolist() == [1.0, 1.0, 1.0]  # the batch failed: embedded alone, it succeeds
     with pytest.raises(ValueError, match="could not run"):
-        failed.row(0)
+        failed.row(1)

@@ -137,6 +137,39 @@ def test_questions_advance_independently_of_a_slow_one(parts):
     assert [r.error for r in results] == [None, None] and all(r.answers for r in results)
 
 
+def test_a_run_keeps_its_questions_in_flight_across_batches_and_writes_results_in_order(parts, demo_store_file, tmp_path):
+    """With one question per batch and two in flight, the first question's judge request is held
+    until the third question has sent one: a runner that waited for each batch to finish could
+    never start the third while the first was unanswered. results.jsonl still lists them in order."""
+    from benchmarks.plan import RunSpec, run
+
+    _, memory, _ = parts
+    records = demo_questions()[:3]
+    first, third = records[0]["question"], records[2]["question"]
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps(records), encoding="utf-8")
+    third_started = threading.Event()
+    held: list[bool] = []
+
+    def policy(body: dict):
+        asked = prompt_text(body).split("\n", 1)[0].removeprefix("Question: ")
+        if asked == third:
+            third_started.set()
+        if asked == first and is_judge(body):
+            held.append(third_started.wait(timeout=20))  # the timeout only keeps a broken run from hanging
+        return follow(body)
+
+    with ScriptedChatServer(policy=policy) as server:
+        llm = {"base_url": server.base_url, "retries": 0, "timeout_s": 60.0, "cache": None, "concurrency": 2}
+        outcome = run(RunSpec(dataset="multitq", out=tmp_path / "run", db=demo_store_file, questions_file=questions,
+                              quiet=True, batch_size=1, memory_url=str(memory.history.where),
+                              agent={"decider": "openai:scripted", "llm": llm}))
+    assert held == [True]
+    assert outcome.summary["errors"] == 0 and outcome.answered_now == 3
+    lines = (tmp_path / "run" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["question"] for line in lines] == [r["question"] for r in records]
+
+
 class RecordingEngine:
     """Stands in for `vllm.LLM` (no GPU here): replies like `follow` and records each `chat` call."""
 

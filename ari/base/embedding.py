@@ -107,7 +107,8 @@ class PendingVectors:
     _pool_lock = threading.Lock()
 
     def __init__(self, embedder: Embedder, texts: list[str]) -> None:
-        self._rows: Future[np.ndarray] = self._executor().submit(embedder.embed_batch, list(texts))
+        self._embedder, self._texts = embedder, list(texts)
+        self._rows: Future[np.ndarray] = self._executor().submit(embedder.embed_batch, self._texts)
 
     @classmethod
     def _executor(cls) -> ThreadPoolExecutor:
@@ -117,5 +118,9 @@ class PendingVectors:
             return cls._pool
 
     def row(self, index: int) -> np.ndarray:
-        """The vector of text `index` (re-raises what the embedder raised)."""
-        return self._rows.result()[index]
+        """The vector of text `index`. When the batch call failed, the text is embedded alone, so
+        one bad text fails only its own question (raising what the embedder raises for it)."""
+        try:
+            return self._rows.result()[index]
+        except Exception:  # noqa: BLE001 - retried alone below; its own error is raised there
+            return self._embedder.embed_batch([self._texts[index]])[0]
