@@ -29,6 +29,10 @@ FACTS = [
     ("Pervez_Musharraf", "Criticize_or_denounce", "India", "2007-01-01"),
     ("Moussa_Faki_Mahamat", "Make_a_visit", "Chad", "2013-01-01"),
     ("Prior_Group_Holdings", "Make_a_visit", "Chad", "2013-02-01"),
+    ("Sengoku_Yoshito", "Criticize_or_denounce", "China", "2010-09-14"),
+    ("Khan_Said", "Make_statement", "Pakistan", "2010-01-01"),
+    ("Ernst_&_Young", "Engage_in_negotiation", "Iraq", "2014-10-01"),
+    ("Nonaligned_Movement", "Criticize_or_denounce", "Iran", "2009-01-01"),
 ]
 
 
@@ -91,6 +95,22 @@ def test_a_sentence_opening_cue_word_is_no_name(analyzer: QuestionAnalyzer) -> N
 def test_general_english_words_in_lower_case_are_not_surnames(analyzer: QuestionAnalyzer) -> None:
     # "prior" is a word of the cue lexicon; the KG's "Prior Group Holdings" is not meant
     assert _best(analyzer, "who visited chad prior to 2014") == ["Chad"]
+
+
+def test_names_written_as_people_write_them_in_lower_case(analyzer: QuestionAnalyzer) -> None:
+    # "and" for "&"; a hyphenated word against the KG's closed-up one; a first word no other name has
+    assert _best(analyzer, "what month did ernst and young negotiate with iraq") == ["Ernst_&_Young", "Iraq"]
+    assert _best(analyzer, "who did the non-aligned movement criticise") == ["Nonaligned_Movement"]
+    sengoku = analyzer.analyze("when did sengoku first condemn china").entities[0]
+    assert sengoku.best == "Sengoku_Yoshito" and "distinctive first name" in sengoku.why and "confirmed" in sengoku.why
+
+
+def test_a_lower_case_name_in_a_verb_place_needs_the_kg(analyzer: QuestionAnalyzer) -> None:
+    # "said" right after "which country" is the verb unless Khan Said has facts with the other name
+    assert _best(analyzer, "which country said it wanted to cooperate with china") == ["China"]
+    assert _best(analyzer, "who said something about pakistan") == ["Khan_Said", "Pakistan"]
+    # a first name that is also the question's only name stays: nothing to confirm it by
+    assert _best(analyzer, "who did sengoku criticise") == ["Sengoku_Yoshito"]
 
 
 @pytest.mark.parametrize(

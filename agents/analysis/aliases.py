@@ -9,7 +9,11 @@ question:
   by the word after it too ("al-Assad", "Assad");
 - first and last: a middle name is dropped ("Moussa Mahamat");
 - acronym: an organisation of two or more capitalised words is called by their initials
-  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr").
+  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr");
+- the other name of a person: the first word of a name that no other KG name has ("Abhisit" of
+  Abhisit Vejjajiva, "Sengoku" of Sengoku Yoshito: names written family name first, or people known
+  by their given name); written in lower case it must be confirmed by the KG (agents.analysis.entities);
+- "and" for "&": "Ernst and Young" is `Ernst_&_Young`.
 
 A name is a person's when it has two to four words, none of them a word of the KG's sector-role
 names ("Ministry", "Party", "Police") or a country, and no digits or parentheses: the KG's own
@@ -25,6 +29,8 @@ from tkg_store.store import normalize_name
 SURNAME = "surname"
 FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
+FIRST_NAME = "distinctive first name"
+AMPERSAND = "'and' for '&'"
 
 _PARTICLES = frozenset(["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das"])
 _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des", "la", "le", "el", "al"])
@@ -55,6 +61,17 @@ def person_aliases(display: str) -> list[tuple[str, str]]:
     if len(words) >= 3:
         found.append((f"{normalize_name(words[0])} {surname}", FIRST_LAST))
     return found
+
+
+def first_name(display: str) -> str | None:
+    """The first word of a person's display name (the caller checks that no other name has it)."""
+    word = normalize_name(display.split()[0])
+    return word if len(word) >= 4 and " " not in word else None
+
+
+def ampersand(display: str) -> str | None:
+    """The key of a name with "&" written as "and" ("Ernst & Young" -> "ernst and young")."""
+    return normalize_name(display.replace("&", " and ")) if "&" in display else None
 
 
 def acronym(display: str) -> str | None:

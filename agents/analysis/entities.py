@@ -23,12 +23,14 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
+from agents.analysis.aliases import FIRST_NAME
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     NameTables,
     Token,
     accepts_case,
     build_name_tables,
+    closed_key,
     key_prefixes,
     ngram_key,
     tokenize,
@@ -69,6 +71,7 @@ class _Candidate:
     entities: list[tuple[str, float]]
     kind: str  # exact | alias | role | qualifier | fuzzy | unlinked
     why: str = ""  # how the span was read (alias rule, role phrase...), for the trace
+    confirm: bool = False  # weak evidence of a name: kept only where the KG links it to another mention
 
     @property
     def score(self) -> float:
@@ -150,9 +153,26 @@ class EntityLinker:
                 text = questions[n][toks[run.start].start : toks[run.end - 1].end]
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
-            mentions = sorted(chosen + runs, key=lambda c: c.start)
+            mentions = self._confirmed(sorted(chosen + runs, key=lambda c: c.start))
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _confirmed(self, mentions: list[_Candidate]) -> list[_Candidate]:
+        """Mentions read from weak evidence (`_Candidate.confirm`) kept only with the candidates that have
+        facts with another mention's best two; a question with no other mention keeps them as they are."""
+        partners = [name for c in mentions if not c.confirm for name, _ in c.entities[:2]]
+        if not partners or not any(c.confirm for c in mentions):
+            return mentions
+        kept = []
+        for c in mentions:
+            if c.confirm:
+                linked = [(n, s) for n, s in c.entities if any(self.store.relations_between(n, p) for p in partners)]
+                if not linked:
+                    continue  # "which country said ...": no fact links Khan_Said to the question's others
+                c.entities = linked
+                c.why += "; confirmed: it has facts with the question's other names"
+            kept.append(c)
+        return kept
 
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
@@ -168,7 +188,9 @@ class EntityLinker:
                     continue  # a mention never ends on punctuation or a possessive
                 key = ngram_key(text, tokens, i, j)
                 if key not in self._name_prefixes:
-                    break
+                    key = closed_key(tokens, i, j)
+                    if key not in self._name_prefixes:
+                        break
                 names = self.tables.by_key.get(key)
                 if not names:
                     alias = self._alias(text, tokens, i, j, key)
@@ -191,9 +213,11 @@ class EntityLinker:
         relation and sector vocabulary, the cue lexicon, function words): "meet" is no surname. Two or
         three lower-case letters stand for an acronym only after "the" ("the eu", "the imf")."""
         entries = self.tables.aliases.get(key)
+        after_article = i > 0 and tokens[i - 1].key == "the"
         if not entries:
             return None
         surface = text[tokens[i].start : tokens[j - 1].end]
+        confirm = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
         if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
@@ -206,11 +230,15 @@ class EntityLinker:
             elif surface[:1].isupper():
                 if general and (i == 0 or _sentence_start(tokens, i)):
                     return None  # "Prior to ...", "Following ...": capitalised because first
-            elif general or (len(word) < 4 and not (i > 0 and tokens[i - 1].key == "the")):
+            elif general or (len(word) < 4 and not after_article):
                 return None
+            else:
+                # lower case is weak evidence where the word may be something else: a first name that is
+                # also a word, or a word in a verb's place ("which country said ...": no "Said")
+                confirm = entries[0][1] == FIRST_NAME or _verb_slot(tokens, i)
         score = 0.9 if surface[:1].isupper() else 0.85
         ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
-        return _Candidate(i, j, ranked, "alias", why=f"{entries[0][1]} of {entries[0][0]}")
+        return _Candidate(i, j, ranked, "alias", why=f"{entries[0][1]} of {entries[0][0]}", confirm=confirm)
 
     # -- role of a qualifier ----------------------------------------------------------------
     def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
@@ -490,6 +518,23 @@ def _name_like(tokens: list[Token], k: int) -> bool:
     if token.key in CUE_WORDS and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...": capitalised because it opens the sentence
     return token.key not in _NOT_NAMES
+
+
+_WH_SUBJECTS = frozenset({"who", "which", "what"})
+_VERB_ADVERBS = frozenset({"first", "last", "then", "also", "later", "ever", "once", "initially", "finally", "recently"})
+
+
+def _verb_slot(tokens: list[Token], k: int) -> bool:
+    """Whether token k stands where a wh-question with a wh-subject puts its verb: "who said",
+    "which country said", "who first said" (a name there would need "did": "who did Said praise")."""
+    j = k - 1
+    while j >= 0 and tokens[j].key in _VERB_ADVERBS:
+        j -= 1
+    if j < 0:
+        return False
+    if tokens[j].key == "who":
+        return True
+    return j >= 1 and tokens[j - 1].key in _WH_SUBJECTS and tokens[j].text.isalpha() and tokens[j].text.islower()
 
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:
