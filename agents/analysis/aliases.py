@@ -31,6 +31,7 @@ FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
 FIRST_NAME = "distinctive first name"
 AMPERSAND = "'and' for '&'"
+COUNTRY_INITIALS = "initials of the country"
 
 _PARTICLES = frozenset(["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das"])
 _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des", "la", "le", "el", "al"])

@@ -15,6 +15,7 @@ from functools import lru_cache
 from agents.analysis.aliases import (
     ACRONYM,
     AMPERSAND,
+    COUNTRY_INITIALS,
     FIRST_NAME,
     acronym,
     ampersand,
@@ -195,3 +196,10 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
         entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
         tables.aliases[key] = entries
+    # a country's initials ("UAE") name the country itself where it is an entity; its demonyms and
+    # other short forms ("Emirati") stay qualifiers of its sector roles
+    for country, short_forms in country_aliases().items():
+        for entity in tables.by_key.get(normalize_name(country), []):
+            for short in short_forms:
+                if short.replace(".", "").isupper() and normalize_name(short) not in tables.by_key:
+                    tables.aliases.setdefault(normalize_name(short), []).append((entity, COUNTRY_INITIALS))
