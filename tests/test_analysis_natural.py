@@ -34,6 +34,7 @@ FACTS = [
     ("Ernst_&_Young", "Engage_in_negotiation", "Iraq", "2014-10-01"),
     ("Nonaligned_Movement", "Criticize_or_denounce", "Iran", "2009-01-01"),
     ("Kuwait", "Make_a_visit", "United_Arab_Emirates", "2007-03-01"),
+    ("Nuri_al-Maliki", "Make_a_visit", "Iran", "2008-01-01"),
 ]
 
 
@@ -103,6 +104,9 @@ def test_names_written_as_people_write_them_in_lower_case(analyzer: QuestionAnal
     assert _best(analyzer, "what month did ernst and young negotiate with iraq") == ["Ernst_&_Young", "Iraq"]
     assert _best(analyzer, "who did the non-aligned movement criticise") == ["Nonaligned_Movement"]
     assert _best(analyzer, "what year did kuwait first visit the uae") == ["Kuwait", "United_Arab_Emirates"]
+    # a particle joined by a hyphen: "al-Maliki" is a person's name, called "maliki"
+    assert _best(analyzer, "when did maliki visit iran") == ["Nuri_al-Maliki", "Iran"]
+    assert "Nuri_al-Maliki" in _best(analyzer, "When did Nouri al-Maliki visit Iran?")
     sengoku = analyzer.analyze("when did sengoku first condemn china").entities[0]
     assert sengoku.best == "Sengoku_Yoshito" and "distinctive first name" in sengoku.why and "confirmed" in sengoku.why
 
@@ -154,3 +158,9 @@ def test_unseen_words_map_to_the_lexicon_word_they_mean() -> None:
     assert synonyms("lauded") == "praised"  # by embedding
     # single-word embeddings put "condemned" as near "praised" as "criticised": below the floor, unmapped
     assert synonyms("condemned") is None
+
+
+def test_an_abbreviation_of_a_role_reads_as_the_role_name() -> None:
+    from agents.analysis.sectors import content_words
+
+    assert content_words("mp") == content_words("Member of Parliament") == content_words("MPs")

@@ -42,9 +42,15 @@ def person_like(display: str, organisational: frozenset[str]) -> bool:
     if "(" in display or any(c.isdigit() for c in display):
         return False
     words = display.split()
-    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() or w.lower() in _PARTICLES for w in words):
+    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() or _particle(w) for w in words):
         return False
     return not any(w in organisational for w in normalize_name(display).split())
+
+
+def _particle(word: str) -> bool:
+    """A lower-case particle of a name, alone or joined to it: "bin", "al-Maliki", "el-Tayeb"."""
+    head, _, rest = word.partition("-")
+    return word.lower() in _PARTICLES or (head in _PARTICLES and rest[:1].isupper())
 
 
 def person_aliases(display: str) -> list[tuple[str, str]]:

@@ -513,7 +513,9 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
 
 def _name_like(tokens: list[Token], k: int) -> bool:
     token = tokens[k]
-    if not token.key or token.key == "'s" or not token.text[:1].isupper():
+    head, _, rest = token.text.partition("-")
+    joined_particle = head in _NAME_CONNECTORS and rest[:1].isupper()  # "al-Maliki", "el-Tayeb"
+    if not token.key or token.key == "'s" or not (token.text[:1].isupper() or joined_particle):
         return False
     if token.key in CUE_WORDS and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...": capitalised because it opens the sentence
