@@ -35,6 +35,8 @@ FACTS = [
     ("Nonaligned_Movement", "Criticize_or_denounce", "Iran", "2009-01-01"),
     ("Kuwait", "Make_a_visit", "United_Arab_Emirates", "2007-03-01"),
     ("Nuri_al-Maliki", "Make_a_visit", "Iran", "2008-01-01"),
+    ("Admiral_(Iran)", "Make_a_visit", "Djibouti", "2011-05-01"),
+    ("Tourist_(Iran)", "Make_a_visit", "Chad", "2011-06-01"),
 ]
 
 
@@ -158,6 +160,11 @@ def test_unseen_words_map_to_the_lexicon_word_they_mean() -> None:
     assert synonyms("lauded") == "praised"  # by embedding
     # single-word embeddings put "condemned" as near "praised" as "criticised": below the floor, unmapped
     assert synonyms("condemned") is None
+
+
+def test_a_demonym_modifies_the_noun_after_it(analyzer: QuestionAnalyzer) -> None:
+    # "the visit of the iranian admiral": the admiral is Iranian, not the visit
+    assert _best(analyzer, "when did djibouti host the visit of the iranian admiral") == ["Djibouti", "Admiral_(Iran)"]
 
 
 def test_an_abbreviation_of_a_role_reads_as_the_role_name() -> None:

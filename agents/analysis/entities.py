@@ -317,11 +317,13 @@ class EntityLinker:
             first = j + 1 if possessive else j
             attributive = adjective or possessive
             found = False
+            modifies = False  # a demonym with its noun after it: "the visit of the Iranian admiral"
             # forward: "the Japanese Ministry of Finance", "Japan's finance ministry", "the US envoy"
             end = self._phrase_end(tokens, first, blocked)
             if end > first:
                 requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
                 found = True
+                modifies = adjective
             elif attributive:
                 # an unknown noun after a demonym ("the Myanmar migrants"): let embeddings judge one or two words
                 for width in (1, 2):
@@ -333,7 +335,9 @@ class EntityLinker:
                     if possessive and self._names_an_act(tokens[last].key):
                         break  # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
-            # backward: "the government of Guinea-Bissau", "the citizens of Belgium"
+                    modifies = adjective
+            # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before
+            # "of" only where no noun follows a demonym ("the visit of the Iranian admiral": no Iranian visit)
             k = i - 1
             if k >= 0 and tokens[k].key in _DETERMINERS:
                 k -= 1
@@ -342,7 +346,7 @@ class EntityLinker:
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
-                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES:
+                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES and not modifies:
                     # "the assassin of China": one unknown noun, judged by embeddings
                     requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
             if not found:
