@@ -37,6 +37,7 @@ FACTS = [
     ("Nuri_al-Maliki", "Make_a_visit", "Iran", "2008-01-01"),
     ("Admiral_(Iran)", "Make_a_visit", "Djibouti", "2011-05-01"),
     ("Tourist_(Iran)", "Make_a_visit", "Chad", "2011-06-01"),
+    ("Abdullah_Gül", "Express_intent_to_meet_or_negotiate", "Oman", "2012-02-01"),
 ]
 
 
@@ -160,6 +161,13 @@ def test_unseen_words_map_to_the_lexicon_word_they_mean() -> None:
     assert synonyms("lauded") == "praised"  # by embedding
     # single-word embeddings put "condemned" as near "praised" as "criticised": below the floor, unmapped
     assert synonyms("condemned") is None
+
+
+def test_a_short_lower_case_surname_needs_the_kg(analyzer: QuestionAnalyzer) -> None:
+    # three letters in lower case may be any word: a surname only beside a name it has facts with
+    assert _best(analyzer, "when did gul first say he wanted to negotiate with oman") == ["Abdullah_Gül", "Oman"]
+    assert _best(analyzer, "who did gul visit") == []
+    assert _best(analyzer, "when did gul criticise chad") == ["Chad"]
 
 
 def test_a_demonym_modifies_the_noun_after_it(analyzer: QuestionAnalyzer) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
-from agents.analysis.aliases import FIRST_NAME
+from agents.analysis.aliases import FIRST_NAME, SURNAME
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     NameTables,
@@ -72,6 +72,7 @@ class _Candidate:
     kind: str  # exact | alias | role | qualifier | fuzzy | unlinked
     why: str = ""  # how the span was read (alias rule, role phrase...), for the trace
     confirm: bool = False  # weak evidence of a name: kept only where the KG links it to another mention
+    needs_partner: bool = False  # ... and dropped where the question has no other mention to confirm it
 
     @property
     def score(self) -> float:
@@ -159,10 +160,13 @@ class EntityLinker:
 
     def _confirmed(self, mentions: list[_Candidate]) -> list[_Candidate]:
         """Mentions read from weak evidence (`_Candidate.confirm`) kept only with the candidates that have
-        facts with another mention's best two; a question with no other mention keeps them as they are."""
+        facts with another mention's best two; a question with no other mention keeps them as they are,
+        except those that need one (`_Candidate.needs_partner`)."""
         partners = [name for c in mentions if not c.confirm for name, _ in c.entities[:2]]
-        if not partners or not any(c.confirm for c in mentions):
+        if not any(c.confirm for c in mentions):
             return mentions
+        if not partners:
+            return [c for c in mentions if not c.needs_partner]
         kept = []
         for c in mentions:
             if c.confirm:
@@ -217,7 +221,7 @@ class EntityLinker:
         if not entries:
             return None
         surface = text[tokens[i].start : tokens[j - 1].end]
-        confirm = False
+        confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
         if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
@@ -230,15 +234,20 @@ class EntityLinker:
             elif surface[:1].isupper():
                 if general and (i == 0 or _sentence_start(tokens, i)):
                     return None  # "Prior to ...", "Following ...": capitalised because first
-            elif general or (len(word) < 4 and not after_article):
+            elif general or (len(word) < 4 and not after_article and (len(word) < 3 or entries[0][1] != SURNAME)):
                 return None
+            elif len(word) == 3 and not after_article:
+                # a short lower-case surname ("gul", "bak") is a name only where the KG links it to
+                # another name of the question: otherwise it may be any short word
+                confirm = needs_partner = True
             else:
                 # lower case is weak evidence where the word may be something else: a first name that is
                 # also a word, or a word in a verb's place ("which country said ...": no "Said")
                 confirm = entries[0][1] == FIRST_NAME or _verb_slot(tokens, i)
         score = 0.9 if surface[:1].isupper() else 0.85
         ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
-        return _Candidate(i, j, ranked, "alias", why=f"{entries[0][1]} of {entries[0][0]}", confirm=confirm)
+        why = f"{entries[0][1]} of {entries[0][0]}"
+        return _Candidate(i, j, ranked, "alias", why=why, confirm=confirm, needs_partner=needs_partner)
 
     # -- role of a qualifier ----------------------------------------------------------------
     def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
