@@ -8,7 +8,7 @@ import pytest
 from bench_support import build_store
 
 from actions.cues import question_cues, temporal_cues
-from agents.analysis.aliases import acronym, person_aliases, person_like
+from agents.analysis.aliases import acronym, person_aliases, person_like, titled_surname
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.question_type import classify
 from agents.analysis.relations import RelationLexicon
@@ -59,6 +59,10 @@ def test_alias_rules_follow_english_naming() -> None:
     assert acronym("International Monetary Fund") == "imf"
     assert acronym("Police (France)") is None
     assert person_like("Angela Merkel", frozenset({"police"}))
+    assert person_like("Nuri al-Maliki", frozenset())  # a particle joined by a hyphen
+    assert titled_surname("Prime Minister Qarase", frozenset({"prime", "minister"})) == "qarase"
+    assert titled_surname("Secretary of State for Scotland", frozenset({"secretary", "state"})) is None
+    assert titled_surname("Daily Monitor", frozenset({"daily"})) is None  # no title of office
     assert not person_like("French Police", frozenset({"police"}))
 
 

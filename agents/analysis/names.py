@@ -17,11 +17,13 @@ from agents.analysis.aliases import (
     AMPERSAND,
     COUNTRY_INITIALS,
     FIRST_NAME,
+    SURNAME,
     acronym,
     ampersand,
     first_name,
     person_aliases,
     person_like,
+    titled_surname,
 )
 from agents.analysis.demonyms import CASE_SENSITIVE, country_aliases
 from tkg_store.store import TKGStore, normalize_name
@@ -181,6 +183,9 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             word = first_name(display)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
+        titled = titled_surname(display, organisational_words)
+        if titled is not None:
+            found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
         joined = ampersand(display)
         if joined is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
