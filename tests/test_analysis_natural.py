@@ -125,6 +125,8 @@ def test_a_lower_case_name_in_a_verb_place_needs_the_kg(analyzer: QuestionAnalyz
     assert _best(analyzer, "who said something about pakistan") == ["Khan_Said", "Pakistan"]
     # a first name that is also the question's only name stays: nothing to confirm it by
     assert _best(analyzer, "who did sengoku criticise") == ["Sengoku_Yoshito"]
+    # right after a name, a lower-case word is that name's verb unless the KG links it
+    assert _best(analyzer, "when china said it wanted to visit iran") == ["China", "Iran"]
 
 
 @pytest.mark.parametrize(

@@ -154,7 +154,11 @@ class EntityLinker:
                 text = questions[n][toks[run.start].start : toks[run.end - 1].end]
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
-            mentions = self._confirmed(sorted(chosen + runs, key=lambda c: c.start))
+            mentions = sorted(chosen + runs, key=lambda c: c.start)
+            for before, after in zip(mentions, mentions[1:]):
+                if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
+                    after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
+            mentions = self._confirmed(mentions)
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
 
@@ -549,7 +553,8 @@ def _verb_slot(tokens: list[Token], k: int) -> bool:
         return False
     if tokens[j].key == "who":
         return True
-    return j >= 1 and tokens[j - 1].key in _WH_SUBJECTS and tokens[j].text.isalpha() and tokens[j].text.islower()
+    noun = tokens[j].text.isalpha() and tokens[j].text.islower() and tokens[j].key not in _PHRASE_BREAK | _NOT_NAMES
+    return j >= 1 and tokens[j - 1].key in _WH_SUBJECTS and noun  # "which country said", not "what did merkel"
 
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:

@@ -170,6 +170,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         for role, _ in roles:
             organisational.update(normalize_name(role).split())
     places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
+    demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
     relation_words = {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
     tables.common_words = frozenset(organisational | relation_words)
     organisational_words = frozenset(organisational)
@@ -177,7 +179,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     firsts: list[tuple[str, str]] = []
     for name in tables.entities:
         display = store.display(name)
-        if normalize_name(display) not in places and person_like(display, organisational_words):
+        opening = normalize_name(display.split()[0]) if display.split() else ""
+        if normalize_name(display) not in places and opening not in demonyms and person_like(display, organisational_words):
             for key, rule in person_aliases(display):
                 found.setdefault(key, []).append((name, rule))
             word = first_name(display)
