@@ -106,6 +106,7 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("On what date did Iraq praise China?", Granularity.DAY),
         ("At what time did Iraq praise China?", Granularity.DAY),
         ("when exactly did iraq praise china", Granularity.DAY),
+        ("what exact date did iraq praise china", Granularity.DAY),
         ("what was the date of iraq's last visit to china", Granularity.DAY),
         ("what was the last time iraq praised china", Granularity.DAY),
         ("last time iraq praised china?", Granularity.DAY),

@@ -143,7 +143,7 @@ _ASKS_MONTH = re.compile(
 )
 _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
-    r"\b(?:which|what)\s+(?:date|day|time)\b|\bon\s+what\b|"
+    r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
     # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
     r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat\s+was\s+the\s+(?:first|last|latest|most\s+recent)\s+time\b|"
     r"^\s*(?:the\s+)?(?:first|last)\s+time\b",
