@@ -27,6 +27,13 @@ from tkg_store.temporal import Granularity, TimeSpan, parse_time
         ("In Oct, the year of 2008, who asked for China?", "Oct, the year of 2008", "2008-10"),
         ("Who threatened China after May in 2014?", "May in 2014", "2014-05"),
         ("Who met Iraq on June 5, 2006?", "June 5, 2006", "2006-06-05"),
+        # as people write them (issue 13): slashes, "the" before the day, ordinal words
+        ("who visited iraq on 2008/05/03", "2008/05/03", "2008-05-03"),
+        ("who visited iraq in 2008/05", "2008/05", "2008-05"),
+        ("who met iraq on july the 5th 2007", "july the 5th 2007", "2007-07-05"),
+        ("who met iraq on the fourth of july 2007", "fourth of july 2007", "2007-07-04"),
+        ("who met iraq on may first 2008", "may first 2008", "2008-05-01"),
+        ("who met iraq on the twenty-first of june 2009", "twenty-first of june 2009", "2009-06-21"),
     ],
 )
 def test_each_date_form(text: str, surface: str, expected: str) -> None:
@@ -98,6 +105,12 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("When did Iraq praise China?", Granularity.DAY),
         ("On what date did Iraq praise China?", Granularity.DAY),
         ("At what time did Iraq praise China?", Granularity.DAY),
+        ("when exactly did iraq praise china", Granularity.DAY),
+        ("what exact date did iraq praise china", Granularity.DAY),
+        ("what was the date of iraq's last visit to china", Granularity.DAY),
+        ("what was the last time iraq praised china", Granularity.DAY),
+        ("last time iraq praised china?", Granularity.DAY),
+        ("Who praised China the last time?", None),
         ("Who praised China in the same month as Iraq?", None),
         ("Who praised China?", None),
     ],

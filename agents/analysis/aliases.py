@@ -9,7 +9,12 @@ question:
   by the word after it too ("al-Assad", "Assad");
 - first and last: a middle name is dropped ("Moussa Mahamat");
 - acronym: an organisation of two or more capitalised words is called by their initials
-  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr").
+  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr");
+- the other name of a person: the first word of a name that no other KG name has ("Abhisit" of
+  Abhisit Vejjajiva, "Sengoku" of Sengoku Yoshito: names written family name first, or people known
+  by their given name); written in lower case it must be confirmed by the KG (agents.analysis.entities);
+- "and" for "&": "Ernst and Young" is `Ernst_&_Young`;
+- the name after a title: "Patnaik" of `Minister_Patnaik`, "Qarase" of `Prime_Minister_Qarase`.
 
 A name is a person's when it has two to four words, none of them a word of the KG's sector-role
 names ("Ministry", "Party", "Police") or a country, and no digits or parentheses: the KG's own
@@ -25,8 +30,17 @@ from tkg_store.store import normalize_name
 SURNAME = "surname"
 FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
+FIRST_NAME = "distinctive first name"
+AMPERSAND = "'and' for '&'"
+COUNTRY_INITIALS = "initials of the country"
 
 _PARTICLES = frozenset(["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das"])
+# Titles of office that stand before a person's name (general English).
+_TITLES = frozenset(
+    ["minister", "prime", "president", "vice", "chief", "justice", "commissioner", "governor", "general", "king", "queen",
+     "prince", "princess", "sheikh", "senator", "judge", "secretary", "mayor", "ambassador", "admiral", "colonel",
+     "captain", "pope", "cardinal", "archbishop", "bishop", "chancellor", "premier", "speaker", "deputy", "emir"]
+)  # fmt: skip
 _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des", "la", "le", "el", "al"])
 
 
@@ -35,9 +49,15 @@ def person_like(display: str, organisational: frozenset[str]) -> bool:
     if "(" in display or any(c.isdigit() for c in display):
         return False
     words = display.split()
-    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() or w.lower() in _PARTICLES for w in words):
+    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() or _particle(w) for w in words):
         return False
     return not any(w in organisational for w in normalize_name(display).split())
+
+
+def _particle(word: str) -> bool:
+    """A lower-case particle of a name, alone or joined to it: "bin", "al-Maliki", "el-Tayeb"."""
+    head, _, rest = word.partition("-")
+    return word.lower() in _PARTICLES or (head in _PARTICLES and rest[:1].isupper())
 
 
 def person_aliases(display: str) -> list[tuple[str, str]]:
@@ -55,6 +75,32 @@ def person_aliases(display: str) -> list[tuple[str, str]]:
     if len(words) >= 3:
         found.append((f"{normalize_name(words[0])} {surname}", FIRST_LAST))
     return found
+
+
+def titled_surname(display: str, organisational: frozenset[str]) -> str | None:
+    """The name after a title ("Minister Patnaik", "Prime Minister Qarase" -> "patnaik", "qarase"): every
+    word but the last is a word of the KG's role names, the last is a capitalised word that is not."""
+    words = display.split()
+    if len(words) < 2 or "(" in display or not words[-1][:1].isupper() or normalize_name(words[0]) not in _TITLES:
+        return None
+    last = normalize_name(words[-1])
+    middle = [normalize_name(w) for w in words[1:-1]]
+    if " " in last or len(last) < 4 or last in organisational or (middle and middle[-1] in _CONNECTORS):
+        return None  # "Secretary of State for Scotland": the office of a place, no person
+    if not all(w in organisational or w in _CONNECTORS for w in middle):
+        return None
+    return last
+
+
+def first_name(display: str) -> str | None:
+    """The first word of a person's display name (the caller checks that no other name has it)."""
+    word = normalize_name(display.split()[0])
+    return word if len(word) >= 4 and " " not in word else None
+
+
+def ampersand(display: str) -> str | None:
+    """The key of a name with "&" written as "and" ("Ernst & Young" -> "ernst and young")."""
+    return normalize_name(display.replace("&", " and ")) if "&" in display else None
 
 
 def acronym(display: str) -> str | None:

@@ -23,12 +23,14 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
+from agents.analysis.aliases import FIRST_NAME, SURNAME
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     NameTables,
     Token,
     accepts_case,
     build_name_tables,
+    closed_key,
     key_prefixes,
     ngram_key,
     tokenize,
@@ -73,6 +75,8 @@ class _Candidate:
     entities: list[tuple[str, float]]
     kind: str  # exact | alias | role | qualifier | fuzzy | unlinked
     why: str = ""  # how the span was read (alias rule, role phrase...), for the trace
+    confirm: bool = False  # weak evidence of a name: kept only where the KG links it to another mention
+    needs_partner: bool = False  # ... and dropped where the question has no other mention to confirm it
 
     @property
     def score(self) -> float:
@@ -155,8 +159,32 @@ class EntityLinker:
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
             mentions = sorted(chosen + runs, key=lambda c: c.start)
+            for before, after in zip(mentions, mentions[1:]):
+                if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
+                    after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
+            mentions = self._confirmed(mentions)
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _confirmed(self, mentions: list[_Candidate]) -> list[_Candidate]:
+        """Mentions read from weak evidence (`_Candidate.confirm`) kept only with the candidates that have
+        facts with another mention's best two; a question with no other mention keeps them as they are,
+        except those that need one (`_Candidate.needs_partner`)."""
+        partners = [name for c in mentions if not c.confirm for name, _ in c.entities[:2]]
+        if not any(c.confirm for c in mentions):
+            return mentions
+        if not partners:
+            return [c for c in mentions if not c.needs_partner]
+        kept = []
+        for c in mentions:
+            if c.confirm:
+                linked = [(n, s) for n, s in c.entities if any(self.store.relations_between(n, p) for p in partners)]
+                if not linked:
+                    continue  # "which country said ...": no fact links Khan_Said to the question's others
+                c.entities = linked
+                c.why += "; confirmed: it has facts with the question's other names"
+            kept.append(c)
+        return kept
 
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
@@ -172,7 +200,9 @@ class EntityLinker:
                     continue  # a mention never ends on punctuation or a possessive
                 key = ngram_key(text, tokens, i, j)
                 if key not in self._name_prefixes:
-                    break
+                    key = closed_key(tokens, i, j)
+                    if key not in self._name_prefixes:
+                        break
                 names = self.tables.by_key.get(key)
                 if not names:
                     alias = self._alias(text, tokens, i, j, key)
@@ -195,9 +225,11 @@ class EntityLinker:
         relation and sector vocabulary, the cue lexicon, function words): "meet" is no surname. Two or
         three lower-case letters stand for an acronym only after "the" ("the eu", "the imf")."""
         entries = self.tables.aliases.get(key)
+        after_article = i > 0 and tokens[i - 1].key == "the"
         if not entries:
             return None
         surface = text[tokens[i].start : tokens[j - 1].end]
+        confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
         if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
@@ -210,11 +242,20 @@ class EntityLinker:
             elif surface[:1].isupper():
                 if general and (i == 0 or _sentence_start(tokens, i)):
                     return None  # "Prior to ...", "Following ...": capitalised because first
-            elif general or (len(word) < 4 and not (i > 0 and tokens[i - 1].key == "the")):
+            elif general or (len(word) < 4 and not after_article and (len(word) < 3 or entries[0][1] != SURNAME)):
                 return None
+            elif len(word) == 3 and not after_article:
+                # a short lower-case surname ("gul", "bak") is a name only where the KG links it to
+                # another name of the question: otherwise it may be any short word
+                confirm = needs_partner = True
+            else:
+                # lower case is weak evidence where the word may be something else: a first name that is
+                # also a word, or a word in a verb's place ("which country said ...": no "Said")
+                confirm = entries[0][1] == FIRST_NAME or _verb_slot(tokens, i)
         score = 0.9 if surface[:1].isupper() else 0.85
         ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
-        return _Candidate(i, j, ranked, "alias", why=f"{entries[0][1]} of {entries[0][0]}")
+        why = f"{entries[0][1]} of {entries[0][0]}"
+        return _Candidate(i, j, ranked, "alias", why=why, confirm=confirm, needs_partner=needs_partner)
 
     # -- role of a qualifier ----------------------------------------------------------------
     def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
@@ -301,11 +342,13 @@ class EntityLinker:
             first = j + 1 if possessive else j
             attributive = adjective or possessive
             found = False
+            modifies = False  # a demonym with its noun after it: "the visit of the Iranian admiral"
             # forward: "the Japanese Ministry of Finance", "Japan's finance ministry", "the US envoy"
             end = self._phrase_end(tokens, first, blocked)
             if end > first:
                 requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
                 found = True
+                modifies = adjective
             elif attributive:
                 # an unknown noun after a demonym ("the Myanmar migrants"): let embeddings judge one or two words
                 for width in (1, 2):
@@ -317,7 +360,9 @@ class EntityLinker:
                     if possessive and self._names_an_act(tokens[last].key):
                         break  # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
-            # backward: "the government of Guinea-Bissau", "the citizens of Belgium"
+                    modifies = adjective
+            # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before
+            # "of" only where no noun follows a demonym ("the visit of the Iranian admiral": no Iranian visit)
             k = i - 1
             if k >= 0 and tokens[k].key in _DETERMINERS:
                 k -= 1
@@ -326,7 +371,7 @@ class EntityLinker:
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
-                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES and not self._is_an_act(tokens[k - 1].key):
+                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES and not modifies and not self._is_an_act(tokens[k - 1].key):
                     # "the assassin of China": one unknown noun, judged by embeddings
                     requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
             if not found:
@@ -514,11 +559,31 @@ def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -
 
 def _name_like(tokens: list[Token], k: int) -> bool:
     token = tokens[k]
-    if not token.key or token.key == "'s" or not token.text[:1].isupper():
+    head, _, rest = token.text.partition("-")
+    joined_particle = head in _NAME_CONNECTORS and rest[:1].isupper()  # "al-Maliki", "el-Tayeb"
+    if not token.key or token.key == "'s" or not (token.text[:1].isupper() or joined_particle):
         return False
     if (token.key in CUE_WORDS or token.key in _OPENING_PREPOSITIONS) and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...", "Against which country ...": capitalised because it opens the sentence
     return token.key not in _NOT_NAMES
+
+
+_WH_SUBJECTS = frozenset({"who", "which", "what"})
+_VERB_ADVERBS = frozenset({"first", "last", "then", "also", "later", "ever", "once", "initially", "finally", "recently"})
+
+
+def _verb_slot(tokens: list[Token], k: int) -> bool:
+    """Whether token k stands where a wh-question with a wh-subject puts its verb: "who said",
+    "which country said", "who first said" (a name there would need "did": "who did Said praise")."""
+    j = k - 1
+    while j >= 0 and tokens[j].key in _VERB_ADVERBS:
+        j -= 1
+    if j < 0:
+        return False
+    if tokens[j].key == "who":
+        return True
+    noun = tokens[j].text.isalpha() and tokens[j].text.islower() and tokens[j].key not in _PHRASE_BREAK | _NOT_NAMES
+    return j >= 1 and tokens[j - 1].key in _WH_SUBJECTS and noun  # "which country said", not "what did merkel"
 
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:

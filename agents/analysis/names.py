@@ -12,7 +12,19 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from agents.analysis.aliases import ACRONYM, acronym, person_aliases, person_like
+from agents.analysis.aliases import (
+    ACRONYM,
+    AMPERSAND,
+    COUNTRY_INITIALS,
+    FIRST_NAME,
+    SURNAME,
+    acronym,
+    ampersand,
+    first_name,
+    person_aliases,
+    person_like,
+    titled_surname,
+)
 from agents.analysis.demonyms import CASE_SENSITIVE, country_aliases
 from tkg_store.store import TKGStore, normalize_name
 
@@ -53,6 +65,12 @@ def tokenize(text: str) -> list[Token]:
 def ngram_key(text: str, tokens: list[Token], i: int, j: int) -> str:
     """The normalised key of tokens[i:j]: `normalize_name` of the text they span, built from token keys."""
     return " ".join(k for k in (("s" if t.key == "'s" else t.key) for t in tokens[i:j]) if k)
+
+
+def closed_key(tokens: list[Token], i: int, j: int) -> str:
+    """`ngram_key` with each hyphenated word closed up: "non-aligned movement" -> "nonaligned movement"
+    (a prefix or compound written with a hyphen in the question and as one word in the KG's name)."""
+    return " ".join(t.key.replace(" ", "") if "-" in t.text else ("s" if t.key == "'s" else t.key) for t in tokens[i:j] if t.key)
 
 
 def key_prefixes(keys) -> set[str]:
@@ -152,16 +170,32 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         for role, _ in roles:
             organisational.update(normalize_name(role).split())
     places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
+    demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
     relation_words = {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
     tables.common_words = frozenset(organisational | relation_words)
     organisational_words = frozenset(organisational)
     found: dict[str, list[tuple[str, str]]] = {}
+    firsts: list[tuple[str, str]] = []
     for name in tables.entities:
         display = store.display(name)
-        if normalize_name(display) not in places and person_like(display, organisational_words):
+        opening = normalize_name(display.split()[0]) if display.split() else ""
+        if normalize_name(display) not in places and opening not in demonyms and person_like(display, organisational_words):
             for key, rule in person_aliases(display):
                 found.setdefault(key, []).append((name, rule))
-    people = {name for entries in found.values() for name, _ in entries}
+            word = first_name(display)
+            if word is not None and len(tables.postings.get(word, ())) == 1:
+                firsts.append((word, name))  # no other KG name has the word: it names this person
+        titled = titled_surname(display, organisational_words)
+        if titled is not None:
+            found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
+        joined = ampersand(display)
+        if joined is not None:
+            found.setdefault(joined, []).append((name, AMPERSAND))
+    people = {name for entries in found.values() for name, rule in entries if rule != AMPERSAND}
+    for word, name in firsts:
+        if word not in found and word not in tables.common_words:
+            found[word] = [(name, FIRST_NAME)]
     for key, names in tables.acronyms.items():
         # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
         found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
@@ -170,3 +204,10 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
         entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
         tables.aliases[key] = entries
+    # a country's initials ("UAE") name the country itself where it is an entity; its demonyms and
+    # other short forms ("Emirati") stay qualifiers of its sector roles
+    for country, short_forms in country_aliases().items():
+        for entity in tables.by_key.get(normalize_name(country), []):
+            for short in short_forms:
+                if short.replace(".", "").isupper() and normalize_name(short) not in tables.by_key:
+                    tables.aliases.setdefault(normalize_name(short), []).append((entity, COUNTRY_INITIALS))

@@ -67,7 +67,10 @@ def content_words(text: str) -> frozenset[str]:
     for word in folded.split():
         if word in _FUNCTION_WORDS:
             continue
-        words.extend(stem(w) for w in _EQUIVALENT.get(word, word).split())
+        # an equivalent's own words are read through the table too: "mp" -> "member parliament" ->
+        # "member legislature", as "Member of Parliament" is read
+        for part in _EQUIVALENT.get(word, word).split():
+            words.extend(stem(w) for w in (_EQUIVALENT.get(part, part) if part != word else part).split())
     return frozenset(words)
 
 

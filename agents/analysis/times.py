@@ -1,7 +1,8 @@
 """Time expressions in question text, at the granularity they were written.
 
 The datasets write dates as "8 May 2013", "May 2010", "Jun 25th, 2006", "November, 2005", "in Dec, 2008",
-"2005-11", "2005-11-03" or a bare year. Each is read into a `TimeSpan` (day, month or year), and checked
+"2005-11", "2005-11-03" or a bare year; people also write "2005/11/03", "July the 5th 2007" and days as
+ordinal words ("the fourth of July 2007", "May first 2008"). Each is read into a `TimeSpan` (day, month or year), and checked
 against the KG's range so a question about 1990 on a 2005-2015 KG is recognised as out of range rather
 than silently matching nothing. A decade ("the 1850s") is read as its ten years.
 
@@ -30,15 +31,30 @@ MONTHS = {
     "oct": 10, "nov": 11, "dec": 12,
 }  # fmt: skip
 
+# Days written as ordinal words: "the fourth of July 2007", "May first 2008".
+_UNITS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+_TEENS = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+          "eighteenth", "nineteenth"]  # fmt: skip
+ORDINAL_DAYS = (
+    {word: n + 1 for n, word in enumerate(_UNITS)}
+    | {word: n + 10 for n, word in enumerate(_TEENS)}
+    | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
+    | {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
+)
+
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DAY = (
+    r"(?:(?P<day>\d{1,2})(?:st|nd|rd|th)?|(?P<dayword>"
+    + "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
+    + r"))"
+)
 _YEAR = r"(?P<year>\d{4})"
 
 # Tried in order; an earlier (more specific) form wins where two overlap.
 _PATTERNS = [
-    re.compile(r"(?<![\d-])(?P<year>\d{4})-(?P<mnum>\d{1,2})(?:-(?P<day>\d{1,2}))?(?![\d-])"),
+    re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
@@ -108,9 +124,10 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         month = int(parts["mnum"])
     else:
         return span_of(date(year, 1, 1), Granularity.YEAR)
+    day = int(parts["day"]) if parts.get("day") else ORDINAL_DAYS.get((parts.get("dayword") or "").lower())
     try:
-        if parts.get("day"):
-            return span_of(date(year, month, int(parts["day"])), Granularity.DAY)
+        if day:
+            return span_of(date(year, month, day), Granularity.DAY)
         return span_of(date(year, month, 1), Granularity.MONTH)
     except ValueError:
         return None  # "31 February 2010" or "2010-13": not a date
@@ -125,8 +142,11 @@ _ASKS_MONTH = re.compile(
     re.IGNORECASE,
 )
 _ASKS_DAY = re.compile(
-    r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would)\b|"
-    r"\b(?:which|what)\s+(?:date|day|time)\b|\bon\s+what\b",
+    r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
+    r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
+    # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
+    r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat\s+was\s+the\s+(?:first|last|latest|most\s+recent)\s+time\b|"
+    r"^\s*(?:the\s+)?(?:first|last)\s+time\b",
     re.IGNORECASE,
 )
 
