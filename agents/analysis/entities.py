@@ -128,7 +128,7 @@ class EntityLinker:
         for n in range(len(questions)):
             roles = self._score_roles(role_requests[n])
             chosen = _select(exact[n] + roles)
-            spans = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
+            spans = [s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n]) if not self._capitalised_word(tokenised[n], s)]
             pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
         lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
         for n, _, runs in pending:
@@ -150,9 +150,15 @@ class EntityLinker:
                 text = questions[n][toks[run.start].start : toks[run.end - 1].end]
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
+            runs = [r for r in runs if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _capitalised_word(self, tokens: list[Token], span: tuple[int, int]) -> bool:
+        """A word of the KG's relation or role vocabulary that opens the sentence ("Conventional military
+        force was used ..."): never read as a name, as the cue words are not."""
+        return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
@@ -481,6 +487,16 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
         runs.append((k, end))
         k = end
     return runs
+
+
+def _opens_sentence(tokens: list[Token], span: tuple[int, int]) -> bool:
+    """One capitalised word that opens the sentence before a lower-case word ("Negative comments about
+    ...", "Formal agreements were ..."): its capital says nothing about it being a name."""
+    start, end = span
+    return (
+        end - start == 1 and _sentence_start(tokens, start) and end < len(tokens)
+        and tokens[end].key != "" and tokens[end].text[:1].islower()
+    )
 
 
 def _name_like(tokens: list[Token], k: int) -> bool:

@@ -43,11 +43,14 @@ _WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
 _BE_PASSIVE = r"was|were|is|are|has\s+been|have\s+been|had\s+been"  # the auxiliaries of a be-passive
 _BE = _BE_PASSIVE + r"|got|gets|get"
 _ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
+_POST_ADVERB = r"(?:\s+(?:first|last|initially|finally|most\s+recently|recently))?"  # "was rejected first by"
 _CUE = r"before|after|prior\s+to|earlier\s+than|later\s+than|ahead\s+of|following|subsequent\s+to|since|once|until|till|by\s+the\s+time"
 _RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed"
 # "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
+# ("did it want to ...": "it" is then the subject of a do-question, not the object of a pro-verb)
 _PROVERB = re.compile(
     r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
+    r"(?!\s+(?!(?:too|again|also|as|in|on|at|during|before|after|with|to|for|about|against|first|last|then)\b)[a-z])"
     r"|\b(?:also|too)\s+did\b",
     re.IGNORECASE,
 )
@@ -82,15 +85,20 @@ def _adverbs(text: str | None) -> str:
     return f"{text.strip()} " if text and text.strip() else ""
 
 
+def _passive_adverbs(m: re.Match[str]) -> str:
+    """The adverbs of a passive, before and after its participle ("was first rejected by", "was rejected first by")."""
+    return _adverbs(" ".join(part for part in (m.group("adv"), m.groupdict().get("post")) if part and part.strip()))
+
+
 # -- agent passives -----------------------------------------------------------------------------
 _PASSIVE_SUBJECT = re.compile(
-    rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<wh>{_WH})\b", re.IGNORECASE
+    rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<wh>{_WH})\b", re.IGNORECASE
 )
 _PASSIVE_STRANDED = re.compile(
     # "was X visited by", and the get- and perfect passives "did X get visited by", "had X been visited by"
     # (a plain "did X speak by telephone" is no passive: its "by" is the means)
     rf"\b(?P<wh>{_WH})\s+(?:(?:{_BE})\s+(?P<subj>{_ENT})|(?:did|does|do)\s+(?P<subj_get>{_ENT})\s+(?:get|be)"
-    rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\b(?!\s*(?:the\s+)?\{{)",
+    rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\b(?!\s*(?:the\s+)?\{{)",
     re.IGNORECASE,
 )
 _PASSIVE_FRONTED_BY = re.compile(
@@ -100,11 +108,11 @@ _PASSIVE_FRONTED_BY = re.compile(
 
 _PASSIVE_NAMED_ASKED = re.compile(
     rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
-    rf"\s+(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
 _PASSIVE_NAMED = re.compile(
-    rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<agent>{_ENT})",
+    rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
 
@@ -115,7 +123,7 @@ def active_voice(text: str) -> str | None:
         m = pattern.search(text)
         if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
             subject = next(v for k, v in m.groupdict().items() if k.startswith("subj") and v)
-            active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}"
+            active = f"{_who(m.group('wh'))} {_passive_adverbs(m)}{m.group('verb')} {_object(subject)}"
             return text[: m.start()] + active + text[m.end() :]
     return None
 
@@ -124,13 +132,41 @@ def named_agent_active(text: str) -> str | None:
     """"When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}" -> "{E2} visited {E1}"."""
     m = _PASSIVE_NAMED_ASKED.search(text)
     if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        active = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
+        active = f"{m.group('wh')} did {_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
         return text[: m.start()] + active + text[m.end() :]
     m = _PASSIVE_NAMED.search(text)
     if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        active = f"{_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {_object(m.group('obj'))}"
+        active = f"{_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
         return text[: m.start()] + active + text[m.end() :]
     return None
+
+
+# -- passives whose subject is a noun phrase --------------------------------------------------------
+# "Negative comments about {E1} were made by whom", "Formal agreements were signed by {E1} with whom",
+# "Conventional military force was used against {E1} by which country": the subject is the object
+# noun of the act (a relation's own words), and a party named inside it is its prepositional object
+_NP_PASSIVE = re.compile(
+    rf"^(?P<pre>\W*(?:(?:in|on|during|before|after|prior\s+to|since|until|by)\s+(?:the\s+)?\{{T\d+\}}\s*,\s*)?)"
+    rf"(?P<np>(?!(?:{_WH}|when|where|how|in|on|at|during|before|after|by|from|to|with|the|a|an|this|that|it|there)\b)"
+    rf"[A-Za-z][a-z]+(?:\s+[a-z]+){{0,3}}?(?:\s+(?:about|against|with|to|towards?|on|of|for)\s+{_ENT})?)"
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)"
+    rf"(?P<pp1>\s+(?:against|with|to|about|on|towards?|for)\s+{_ENT})?"
+    rf"\s+by\s+(?P<agent>(?:{_WH})\b|{_ENT})",
+    re.IGNORECASE,
+)
+
+
+def noun_phrase_passive(text: str) -> str | None:
+    """"Negative comments about {E1} were made by whom" -> "who made negative comments about {E1}";
+    "Formal agreements were signed by {E1} with whom" -> "{E1} signed formal agreements with whom"."""
+    m = _NP_PASSIVE.search(text)
+    if m is None or m.group("verb").lower() in _NOT_PARTICIPLES:
+        return None
+    np = m.group("np")
+    np = np[:1].lower() + np[1:]
+    agent = _who(m.group("agent")) if _PLACEHOLDER.search(m.group("agent")) is None else _object(m.group("agent"))
+    clause = f"{agent} {_adverbs(m.group('adv'))}{m.group('verb')} {np}{m.group('pp1') or ''}"
+    return m.group("pre") + clause + text[m.end() :]
 
 
 # -- "receive an N from" ---------------------------------------------------------------------------
@@ -258,15 +294,16 @@ _REQUEST = re.compile(
 )
 
 
-_ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b", re.IGNORECASE)
+_ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b|\b(?P<which>which|what)\s+other\s+(?=[a-z])", re.IGNORECASE)
 
 
 def plain_question(text: str) -> str | None:
     """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
-    ..."; "who else" -> "who" (the reference is left out by the temporal comparison itself)."""
+    ..."; "who else", "which other country" -> "who", "which country" (the reference is left out by the
+    temporal comparison itself)."""
     m = _ELSE.search(text)
     if m:
-        text = text[: m.start()] + m.group("wh") + text[m.end() :]
+        text = text[: m.start()] + (m.group("wh") or f"{m.group('which')} ") + text[m.end() :]
         return plain_question(text) or text
     m = _CLEFT.search(text)
     if m:
@@ -342,19 +379,57 @@ def _placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 
 
-def _fold_clause(vp: str, main: str) -> str | None:
-    """The main clause with the temporal clause's verb phrase folded in, or None when it cannot be:
-    a pro-verb takes the verb phrase; a main clause that already names the clause's objects needs
-    nothing from it."""
+# a personal pronoun of the main clause stands for one party of the clause: as the subject of a
+# do-question ("which country did it visit", "who else did he call") or a passive's agent ("by
+# them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
+_SUBJECT_PRONOUN = re.compile(
+    r"\b(?P<aux>did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b", re.IGNORECASE
+)
+_AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
+_OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)", re.IGNORECASE)
+# verb-phrase ellipsis closing the main clause: "who else wanted to?", "which country did too?", "who had?"
+_ELLIPSIS = re.compile(
+    r"\s+(?:(?:also|too|then)\s+)?(?:(?:[a-z]+ed|want|wants|wish|wishes|tried|tries|planned|hoped|intended)\s+to"
+    r"|did|does|do|had|has|have|would|could|was|were)(?:\s+(?:too|also|as\s+well|again))?(?=\s*[?.!]*\s*$)",
+    re.IGNORECASE,
+)
+_WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
+
+
+def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
+    """(the main clause with the temporal clause folded in, the reference), or None when it cannot
+    be: a pro-verb or an ellipsis takes the clause's verb phrase, and the clause's subject is the
+    reference; a main clause that already names the clause's objects needs nothing from it; a
+    pronoun takes the party it stands for, and the clause's other party is the reference."""
     vp = vp.strip()
     if _PROVERB.search(main):
-        return _PROVERB.sub(lambda _: vp, main, count=1)
+        return _PROVERB.sub(lambda _: vp, main, count=1), subject
     if _placeholders(vp) <= _placeholders(main):
-        return main
+        return main, subject
+    objects = _PLACEHOLDER.findall(vp)
+    if _placeholders(main) or len(set(objects)) != 1 or not _WH_ANYWHERE.search(main):
+        return None
+    obj = re.search(rf"(?:the\s+)?\{{E{objects[0]}\}}", vp)
+    assert obj is not None
+    pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
+    if pronoun:
+        return main[: pronoun.start("p")] + _object(subject) + main[pronoun.end("p") :], obj.group(0)
+    pronoun = _OBJECT_PRONOUN.search(main)
+    if pronoun:
+        return main[: pronoun.start("p")] + obj.group(0) + main[pronoun.end("p") :], subject
+    ellipsis = _ELLIPSIS.search(main)
+    if ellipsis:
+        return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
     return None
 
 
 _PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
+# "in the year (that) it did so with {E2}": the pronoun is the main clause's subject, so the clause's
+# other party is the reference
+_SAME_PRONOUN_CLAUSE = re.compile(
+    rf"\b{_SAME}\s+{_RELATIVE}(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*(?:[,?.!]|$))",
+    re.IGNORECASE,
+)
 
 
 def same_period_clause(text: str) -> str | None:
@@ -366,10 +441,12 @@ def same_period_clause(text: str) -> str | None:
     m = _SAME_FRONTED.match(text)
     if m:
         vp = m.group("vp").strip()
-        main = _fold_clause(vp, m.group("main")) if vp else _PROVERB.sub("", m.group("main")).strip()
-        if main:
+        main = m.group("main").rstrip(" ,")
+        folded = _fold_clause(vp, main, m.group("a")) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
+        if folded and folded[0]:
+            main, reference = folded
             main = main.rstrip(" ,")
-            return f"{m.group('pre')}{_cap(main)} {m.group('prep').lower()} the same {m.group('unit')} as {m.group('a')}{m.group('end') or '?'}"
+            return f"{m.group('pre')}{_cap(main)} {m.group('prep').lower()} the same {m.group('unit')} as {reference}{m.group('end') or '?'}"
     m = _SAME_CLAUSE.search(text)
     if m:
         vp = (m.group("vp") or "").strip()
@@ -377,22 +454,38 @@ def same_period_clause(text: str) -> str | None:
         if not vp or _PROVERB.fullmatch(vp) or _placeholders(vp) <= _placeholders(rest):
             same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
             return text[: m.start()] + same + m.group("end") + text[m.end() :]
+    m = _SAME_PRONOUN_CLAUSE.search(text)
+    if m and _placeholders(text[: m.start()]):
+        same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
+        return text[: m.start()] + same + m.group("end") + text[m.end() :]
     return None
+
+
+# "..., after it was rejected by {E2}?": the clause's pronoun subject is a party the main clause
+# names, so the clause's named party is the reference
+_TRAILING_PRONOUN_CLAUSE = re.compile(
+    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
 
 
 def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
-    first to criticised {E1}?"."""
+    first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
+    {E1}, which country did {E2} visit?"."""
     m = _FRONTED_CLAUSE.match(text)
     if m:
-        main = _fold_clause(m.group("vp"), m.group("main"))
-        if main is not None:
-            return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {main}"
+        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
+        if folded is not None:
+            return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
     m = _TRAILING_CLAUSE.match(text)
     if m:
-        main = _fold_clause(m.group("vp"), m.group("main"))
-        if main is not None:
-            return f"{main} {m.group('cue')} {m.group('a')}{m.group('end')}"
+        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
+        if folded is not None:
+            return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
+    m = _TRAILING_PRONOUN_CLAUSE.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
+        return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
     return None
 
 
@@ -435,6 +528,7 @@ RULES = (
     ("clause reference", clause_reference),
     ("gerund reference", gerund_reference),
     ("ordinal phrase", ordinal_phrase),
+    ("noun phrase passive", noun_phrase_passive),
     ("active voice", active_voice),
     ("named agent", named_agent_active),
     ("giver as subject", giver_as_subject),

@@ -131,8 +131,16 @@ _ASKS_DAY = re.compile(
 )
 
 
+# "the month when X did ..." heads a relative clause; it asks for the month only where no other
+# question word asks for a party ("In the month when X visited Y, who else did?" asks who)
+_RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
+_ASKS_PARTY = re.compile(r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time)\b)[a-z]+", re.IGNORECASE)
+
+
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
+    if _ASKS_PARTY.search(question):
+        question = _RELATIVE_HEAD.sub(" ", question)
     if _ASKS_YEAR.search(question):
         return Granularity.YEAR
     if _ASKS_MONTH.search(question):
