@@ -58,7 +58,9 @@ _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a ro
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
 _NOT_NAMES = frozenset(
-    ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same"]
+    ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same",
+     # function words that open a restructured sentence ("Along with X, ...", "Having met X, ...")
+     "besides", "along", "alongside", "apart", "aside", "together", "having"]
 )
 
 

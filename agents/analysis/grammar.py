@@ -51,7 +51,7 @@ _RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|we
 _PROVERB = re.compile(
     r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
     r"(?!\s+(?!(?:too|again|also|as|in|on|at|during|before|after|with|to|for|about|against|first|last|then)\b)[a-z])"
-    r"|\b(?:also|too)\s+did\b",
+    r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b",
     re.IGNORECASE,
 )
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
@@ -383,7 +383,9 @@ def _placeholders(text: str) -> set[str]:
 # do-question ("which country did it visit", "who else did he call") or a passive's agent ("by
 # them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
 _SUBJECT_PRONOUN = re.compile(
-    r"\b(?P<aux>did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b", re.IGNORECASE
+    r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
+    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+[a-z]+(?:ed|s)\b)",
+    re.IGNORECASE,
 )
 _AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
 _OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)", re.IGNORECASE)
@@ -413,7 +415,8 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     assert obj is not None
     pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
     if pronoun:
-        return main[: pronoun.start("p")] + _object(subject) + main[pronoun.end("p") :], obj.group(0)
+        group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
+        return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], obj.group(0)
     pronoun = _OBJECT_PRONOUN.search(main)
     if pronoun:
         return main[: pronoun.start("p")] + obj.group(0) + main[pronoun.end("p") :], subject
@@ -489,6 +492,100 @@ def clause_reference(text: str) -> str | None:
     return None
 
 
+# -- a reference made by a clause of its own -------------------------------------------------------
+_ANAPHORIC_CUE = (
+    r"(?P<after>afterwards?|after\s+(?:that|this)|thereafter|subsequently|later(?:\s+on)?)"
+    r"|(?P<before>beforehand|before\s+(?:that|this)|previously|earlier|prior\s+to\s+(?:that|this))"
+    r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
+)
+_TWO_CLAUSES = re.compile(
+    rf"^(?P<pre>\W*)(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
+    rf"(?P<main>(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+_CLAUSE_PASSIVE = re.compile(
+    rf"^(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$", re.IGNORECASE
+)
+
+
+def _active_clause(subject: str, vp: str) -> tuple[str, str]:
+    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}")."""
+    m = _CLAUSE_PASSIVE.match(vp.strip())
+    if m is None:
+        return subject, vp
+    return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+
+
+def anaphoric_reference(text: str) -> str | None:
+    """"{E2} praised {E1}; who was the first to praise it afterwards?" -> "After {E2}, who was the first
+    to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
+    an adverb that points back ("afterwards", "before that", "that month") makes the first clause the
+    reference, as a temporal clause would."""
+    m = _TWO_CLAUSES.match(text)
+    if m is None:
+        return None
+    cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
+    if cue is None:
+        return None
+    main = (m.group("main")[: cue.start()] + m.group("main")[cue.end() :]).strip(" ,")
+    subject, vp = _active_clause(m.group("a"), m.group("vp"))
+    folded = _fold_clause(vp, main, subject)
+    if folded is None:
+        return None
+    main, reference = folded[0], _object(folded[1])
+    if cue.group("unit"):
+        unit = cue.group("unit").lower()
+        prep = (cue.group("prep") or ("on" if unit in ("day", "date") else "in")).lower()
+        return f"{m.group('pre')}{_cap(main)} {prep} the same {unit} as {reference}{m.group('end') or '?'}"
+    word = "After" if cue.group("after") else "Before"
+    return f"{m.group('pre')}{word} {reference}, {main[:1].lower()}{main[1:]}{m.group('end') or '?'}"
+
+
+_COMPANION = re.compile(
+    rf"\b(?:besides|apart\s+from|aside\s+from|along\s+with|alongside|other\s+than|in\s+addition\s+to|as\s+well\s+as|together\s+with|just\s+like|like)"
+    rf"\s+(?P<a>{_ENT})\s*,?\s*",
+    re.IGNORECASE,
+)
+_SAME_WITHOUT_AS = re.compile(r"\bsame\s+(?:calendar\s+)?(?:day|date|week|month|year|time)\b(?!\s+as\b)", re.IGNORECASE)
+
+
+def companion_reference(text: str) -> str | None:
+    """"Besides {E2}, who praised {E1} in the same month?" -> "who praised {E1} in the same month as
+    {E2}": the one the asked party is compared with is the same-period reference."""
+    same = _SAME_WITHOUT_AS.search(text)
+    m = _COMPANION.search(text)
+    if same is None or m is None:
+        return None
+    text = text[: m.start()] + text[m.end() :]
+    same = _SAME_WITHOUT_AS.search(text)
+    assert same is not None
+    return text[: same.end()] + f" as {m.group('a')}" + text[same.end() :]
+
+
+_HAVING = re.compile(
+    rf"^(?P<pre>\W*)having\s+(?P<adv>{_ADVERB})[a-z]+\s+(?:[a-z]+\s+){{0,4}}?(?P<a>{_ENT})(?:\s+[a-z]+){{0,3}}\s*,\s*", re.IGNORECASE
+)
+
+
+def perfect_participle_reference(text: str) -> str | None:
+    """"Having praised {E2}, who did {E1} praise first?" -> "After {E2}, who did {E1} praise first?": a
+    perfect participle clause happened before its main clause, and its object is the reference."""
+    m = _HAVING.match(text)
+    if m is None:
+        return None
+    return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
+
+
+_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first"}
+_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest)\b", re.IGNORECASE)
+
+
+def template_ordinal(text: str) -> str | None:
+    """"the most recent to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
+    changed = _ORDINAL_SYNONYMS.sub(lambda m: _ORDINAL_SYNONYM[" ".join(m.group(0).lower().split())], text)
+    return changed if changed != text else None
+
+
 # -- ordinals said another way ---------------------------------------------------------------------
 _FOLLOWED = re.compile(
     rf"\b(?P<wh>{_WH})\s+(?:(?:was|were)\s+(?:the\s+)?(?:first|next|one|country|ones)?\s*(?:to\s+)?)?"
@@ -525,6 +622,10 @@ def ordinal_phrase(text: str) -> str | None:
 RULES = (
     ("plain question", plain_question),
     ("same period clause", same_period_clause),
+    ("companion reference", companion_reference),
+    ("anaphoric reference", anaphoric_reference),
+    ("perfect participle", perfect_participle_reference),
+    ("template ordinal", template_ordinal),
     ("clause reference", clause_reference),
     ("gerund reference", gerund_reference),
     ("ordinal phrase", ordinal_phrase),
