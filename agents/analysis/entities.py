@@ -53,6 +53,18 @@ from tkg_store.store import TKGStore, normalize_name
 _PHRASE_BREAK = frozenset(
     ["did", "does", "do", "was", "were", "is", "are", "be", "been", "has", "have", "had", "would", "will", "could", "can", "should", "may", "might", "to", "in", "on", "at", "with", "after", "before", "by", "from", "about", "first", "last", "who", "whom", "whose", "which", "what", "when", "that", "this", "these", "those", "than", "as", "during", "since", "until", "into", "towards", "toward", "against", "over", "'s"]
 ) | frozenset("?,;:()")
+# frequent English verb forms and function words: written in lower case they are no surname ("who was
+# said to ...": not Khan Said)
+_ENGLISH_WORDS = frozenset(
+    "said says say told tell tells made make makes gave give gives took take takes came come comes went go goes "
+    "sent send sends held hold holds paid pay pays met meet meets got get gets put puts saw see sees knew know "
+    "known thought think found find left leave kept keep brought bring began begin shown show showed asked ask "
+    "called call wanted want wished wish tried try used use also only even still just then there here where every "
+    "each both either neither other another such some any many much more most less least very well back down over "
+    "under again ever never always often twice early soon next while unless though although because whether "
+    "someone anyone everyone nobody somebody people person country countries nation state group party leader side "
+    "part time times year years month months day days week weeks date being doing done shall should may might must".split()
+)
 _DETERMINERS = frozenset({"the", "a", "an"})
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
@@ -208,7 +220,10 @@ class EntityLinker:
             return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel": a title is a common word)
         if j - i == 1:
             word = tokens[i].key
-            general = word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
+            general = (
+                word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
+                or word in _ENGLISH_WORDS
+            )
             if surface.isupper() and len(surface) >= 2:
                 pass  # "EU", "NATO": written as an acronym
             elif surface[:1].isupper():

@@ -187,6 +187,27 @@ _RECEIVE_SUBJECT = re.compile(
 )
 
 
+# The KG states receiving some things with relations of their own (Host_a_visit, Receive_inspectors,
+# Receive_deployment_of_peacekeepers): "When did X receive the visit from Y" is a template of its own
+_RECEIVED_BY_RELATION = re.compile(r"\b(?:visit|visits|inspectors?|deployments?|peacekeepers?)\b", re.IGNORECASE)
+_RECEIVE_NAMED = re.compile(
+    rf"(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+(?:(?:a|an|the|any|some|its|their|his|her)\s+)?"
+    rf"(?P<adv2>(?:(?:first|last|latest|earliest|final)\s+)?)(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+)\s+from\s+(?P<giver>{_ENT})",
+    re.IGNORECASE,
+)
+
+
+def named_giver(text: str) -> str | None:
+    """"When did {E1} first receive praise from {E2}?" -> "When did {E2} first praise {E1}?": with both
+    parties named, the giver of an N does the N to the receiver (not for what the KG receives by a
+    relation of its own: visits, inspectors, peacekeepers)."""
+    m = _RECEIVE_NAMED.search(text)
+    if m is None or _RECEIVED_BY_RELATION.search(m.group("np")):
+        return None
+    adverb = " ".join(f"{m.group('adv')} {_ADVERB_OF.get(m.group('adv2').strip().lower(), m.group('adv2'))}".split())
+    return text[: m.start()] + f"{_object(m.group('giver'))} {_adverbs(adverb)}{m.group('np')} {_object(m.group('subj'))}" + text[m.end() :]
+
+
 def giver_as_subject(text: str) -> str | None:
     """"Who did {E1} receive a visit from" -> "who visit {E1}": the giver of an N does the N."""
     for pattern in (_RECEIVE_FROM_WH, _RECEIVE_ASKED, _RECEIVE_SUBJECT):
@@ -398,28 +419,49 @@ _ELLIPSIS = re.compile(
 _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
 
 
+_CLAUSE_PASSIVE = re.compile(
+    # the clause's auxiliaries may already be read off ("had been", "was": `_AUX`)
+    rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$", re.IGNORECASE
+)
+
+
+def _active_clause(subject: str, vp: str) -> tuple[str, str]:
+    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}")."""
+    m = _CLAUSE_PASSIVE.match(vp.strip())
+    if m is None:
+        return subject, vp
+    return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+
+
+def _party(text: str, number: str) -> str:
+    """The mention of entity `number` in `text`, with its article ("the {E2}")."""
+    m = re.search(rf"(?:the\s+)?\{{E{number}\}}", text, re.IGNORECASE)
+    return m.group(0) if m else f"{{E{number}}}"
+
+
 def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     """(the main clause with the temporal clause folded in, the reference), or None when it cannot
     be: a pro-verb or an ellipsis takes the clause's verb phrase, and the clause's subject is the
     reference; a main clause that already names the clause's objects needs nothing from it; a
     pronoun takes the party it stands for, and the clause's other party is the reference."""
-    vp = vp.strip()
+    subject, vp = _active_clause(subject, vp.strip())
     if _PROVERB.search(main):
         return _PROVERB.sub(lambda _: vp, main, count=1), subject
     if _placeholders(vp) <= _placeholders(main):
         return main, subject
+    unshared = _placeholders(vp) - _placeholders(main)
+    if _placeholders(subject) <= _placeholders(main) and len(unshared) == 1:
+        return main, _party(vp, unshared.pop())  # the main clause repeats the subject: the object is the reference
     objects = _PLACEHOLDER.findall(vp)
     if _placeholders(main) or len(set(objects)) != 1 or not _WH_ANYWHERE.search(main):
         return None
-    obj = re.search(rf"(?:the\s+)?\{{E{objects[0]}\}}", vp)
-    assert obj is not None
     pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
     if pronoun:
         group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
-        return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], obj.group(0)
+        return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], _party(vp, objects[0])
     pronoun = _OBJECT_PRONOUN.search(main)
     if pronoun:
-        return main[: pronoun.start("p")] + obj.group(0) + main[pronoun.end("p") :], subject
+        return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
     ellipsis = _ELLIPSIS.search(main)
     if ellipsis:
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
@@ -454,8 +496,15 @@ def same_period_clause(text: str) -> str | None:
     if m:
         vp = (m.group("vp") or "").strip()
         rest = text[: m.start()] + text[m.end() :]
-        if not vp or _PROVERB.fullmatch(vp) or _placeholders(vp) <= _placeholders(rest):
-            same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
+        subject, vp = _active_clause(m.group("a"), vp)
+        unshared = _placeholders(vp) - _placeholders(rest)
+        reference = None
+        if not vp or _PROVERB.fullmatch(vp) or not unshared:
+            reference = subject
+        elif _placeholders(subject) <= _placeholders(rest) and len(unshared) == 1:
+            reference = _party(vp, unshared.pop())  # "who did {E1} praise in the month that {E1} praised {E2}"
+        if reference is not None:
+            same = f"{m.group('prep')} the same {m.group('unit')} as {_object(reference)}"
             return text[: m.start()] + same + m.group("end") + text[m.end() :]
     m = _SAME_PRONOUN_CLAUSE.search(text)
     if m and _placeholders(text[: m.start()]):
@@ -494,7 +543,7 @@ def clause_reference(text: str) -> str | None:
 
 # -- a reference made by a clause of its own -------------------------------------------------------
 _ANAPHORIC_CUE = (
-    r"(?P<after>afterwards?|after\s+(?:that|this)|thereafter|subsequently|later(?:\s+on)?)"
+    r"(?P<after>afterwards?|after\s+(?:that|this)|thereafter|subsequently|later(?:\s+on)?|next)"
     r"|(?P<before>beforehand|before\s+(?:that|this)|previously|earlier|prior\s+to\s+(?:that|this))"
     r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
 )
@@ -503,19 +552,6 @@ _TWO_CLAUSES = re.compile(
     rf"(?P<main>(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
-_CLAUSE_PASSIVE = re.compile(
-    rf"^(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$", re.IGNORECASE
-)
-
-
-def _active_clause(subject: str, vp: str) -> tuple[str, str]:
-    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}")."""
-    m = _CLAUSE_PASSIVE.match(vp.strip())
-    if m is None:
-        return subject, vp
-    return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
-
-
 def anaphoric_reference(text: str) -> str | None:
     """"{E2} praised {E1}; who was the first to praise it afterwards?" -> "After {E2}, who was the first
     to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
@@ -527,9 +563,9 @@ def anaphoric_reference(text: str) -> str | None:
     cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
     if cue is None:
         return None
-    main = (m.group("main")[: cue.start()] + m.group("main")[cue.end() :]).strip(" ,")
-    subject, vp = _active_clause(m.group("a"), m.group("vp"))
-    folded = _fold_clause(vp, main, subject)
+    is_next = cue.group(0).strip(" ,").lower() == "next"  # "who was (the) next": the first after the reference
+    main = (m.group("main")[: cue.start()] + (" first" if is_next else "") + m.group("main")[cue.end() :]).strip(" ,")
+    folded = _fold_clause(m.group("vp"), main, m.group("a"))
     if folded is None:
         return None
     main, reference = folded[0], _object(folded[1])
@@ -633,6 +669,7 @@ RULES = (
     ("active voice", active_voice),
     ("named agent", named_agent_active),
     ("giver as subject", giver_as_subject),
+    ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
     ("doer of event", doer_of_event),
     ("target as object", target_as_object),
