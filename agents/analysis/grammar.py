@@ -386,8 +386,10 @@ _TRAILING_CLAUSE = re.compile(
 )
 _SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)?"  # "the month (that) X did": may be left out
+# at the front the preposition may be left out: "The same month X visited Y, who ..."
+_SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _SAME_FRONTED = re.compile(
-    rf"^(?P<pre>\W*){_SAME}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
+    rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(
@@ -414,6 +416,11 @@ _OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.
 _ELLIPSIS = re.compile(
     r"\s+(?:(?:also|too|then)\s+)?(?:(?:[a-z]+ed|want|wants|wish|wishes|tried|tries|planned|hoped|intended)\s+to"
     r"|did|does|do|had|has|have|would|could|was|were)(?:\s+(?:too|also|as\s+well|again))?(?=\s*[?.!]*\s*$)",
+    re.IGNORECASE,
+)
+_ORDINAL_ELLIPSIS = re.compile(
+    rf"^(?P<pre>\W*)(?P<wh>{_WH})\s+(?:(?:was|were|came)\s+(?:the\s+)?(?P<ordinal>first|next|last)(?:\s+(?:one|ones|country|person|party))?"
+    rf"|followed(?:\s+(?:next|then))?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
@@ -462,6 +469,10 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     pronoun = _OBJECT_PRONOUN.search(main)
     if pronoun:
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
+    ordinal = _ORDINAL_ELLIPSIS.match(main)
+    if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
+        word = (ordinal.group("ordinal") or "first").lower()
+        return f"{ordinal.group('pre')}{ordinal.group('wh')} was the {'first' if word == 'next' else word} to {vp}{ordinal.group('end')}", subject
     ellipsis = _ELLIPSIS.search(main)
     if ellipsis:
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
@@ -491,7 +502,8 @@ def same_period_clause(text: str) -> str | None:
         if folded and folded[0]:
             main, reference = folded
             main = main.rstrip(" ,")
-            return f"{m.group('pre')}{_cap(main)} {m.group('prep').lower()} the same {m.group('unit')} as {reference}{m.group('end') or '?'}"
+            prep = (m.group("prep") or ("on" if m.group("unit").lower() in ("day", "date") else "in")).lower()
+            return f"{m.group('pre')}{_cap(main)} {prep} the same {m.group('unit').lower()} as {reference}{m.group('end') or '?'}"
     m = _SAME_CLAUSE.search(text)
     if m:
         vp = (m.group("vp") or "").strip()
@@ -548,7 +560,7 @@ _ANAPHORIC_CUE = (
     r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
 )
 _TWO_CLAUSES = re.compile(
-    rf"^(?P<pre>\W*)(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
+    rf"^(?P<pre>\W*)(?:(?:when|while|as|at\s+the\s+time)\s+)?(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
     rf"(?P<main>(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
