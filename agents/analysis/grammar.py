@@ -62,10 +62,29 @@ _NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding",
 
 @dataclass
 class Rewrite:
-    """A masked question after the grammar rules, with the rules that fired (empty: unchanged)."""
+    """A masked question after the grammar rules, with the rules that fired (empty: unchanged) and the
+    content words they dropped (a folded clause's verb phrase, a gerund's object noun): what the
+    question asks still says which relation it means."""
 
     text: str
     rules: list[str] = field(default_factory=list)
+    dropped: str = ""
+
+
+# words that carry no relation: what a rule may drop without losing what the question asks
+_FUNCTION_WORDS = frozenset(
+    "a an the who whom whose which what when where was were is are be been being did do does done had has have "
+    "having by to of in on at with for from it its they them their he him his she her so same else other that "
+    "this then too also as than before after once since until prior ahead following first last next one ones "
+    "country countries person people party month year day date week time".split()
+)
+
+
+def _dropped_words(before: str, after: str) -> str:
+    """The content words of `before` that `after` no longer has, in their order."""
+    kept = {w.lower() for w in re.findall(r"[A-Za-z]+", after)}
+    words = [w for w in re.findall(r"[A-Za-z]+", re.sub(r"\{[ET]\d+\}", " ", before)) if w.lower() not in kept]
+    return " ".join(w for w in words if w.lower() not in _FUNCTION_WORDS)
 
 
 def _who(wh: str) -> str:
@@ -698,7 +717,7 @@ def rewrite(masked: str) -> Rewrite:
             text, fired = " ".join(changed.split()), fired + [name]
     if fired:
         text = _cap(text.strip())
-    return Rewrite(text, fired)
+    return Rewrite(text, fired, _dropped_words(masked, text) if fired else "")
 
 
 def role_order(masked: str) -> list[int]:
