@@ -239,3 +239,17 @@ def test_a_frequent_english_verb_form_is_no_lower_case_surname(analyzer) -> None
     assert [m.best for m in analyzer.analyze("Who was said to have criticised Kenya?").entities] == ["Kenya"]
     assert [m.best for m in analyzer.analyze("Who did Khan Said criticise?").entities] == ["Khan_Said"]
 
+
+
+@pytest.mark.parametrize(
+    ("text", "cues"),
+    [
+        ("Iran praised Japan; who praised Japan first afterwards?", ["after", "first"]),
+        ("Who had visited Chad previously?", ["before"]),
+        ("Iran visited Chad; who visited Chad beforehand?", ["before"]),
+    ],
+)
+def test_the_cue_lexicon_reads_adverbs_that_point_back(text: str, cues: list[str]) -> None:
+    from actions.cues import temporal_cues
+
+    assert temporal_cues(text) == cues
