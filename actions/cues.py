@@ -4,9 +4,10 @@ Question typing (`agents.analysis.question_type`) and action filtering read the 
 so "prior to", "ahead of" or "once X had" mean "before"/"after" everywhere. The phrases are general
 English ways of saying each relation in time, not words read off evaluation questions:
 
-- before: before, prior to, earlier than, preceding, ahead of, until / till, up to, by the time;
+- before: before, prior to, earlier than, preceding, ahead of, until / till, up to, by the time, and
+  the adverbs beforehand, previously ("X praised Y; who had praised Y previously?");
 - after: after, following, later than, subsequent to, since, once (a clause "once X had ..."),
-  in the wake of;
+  in the wake of, and the adverbs afterwards, thereafter;
 - first: first, earliest, initially, originally, the soonest; last: last, latest, most recent(ly),
   final(ly);
 - same: the same day / date / month / year / time; between: between ... and, from ... to/until.
@@ -25,8 +26,8 @@ from functools import lru_cache
 
 from ari.base.text import content_stems, stem
 
-_BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|until|till|up\s+to|by\s+the\s+time"
-_AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of"
+_BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|until|till|up\s+to|by\s+the\s+time|beforehand|previously"
+_AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of|afterwards?|thereafter"
 BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
 AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
 # a cue right before a mention points at it: "before X", "prior to the X", "the same month as X"
@@ -42,7 +43,8 @@ ASKS_TIME = re.compile(
 # Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.
 CUE_WORDS = frozenset(
     "before prior earlier preceding ahead until till after following later subsequent subsequently since once "
-    "wake first earliest initially originally soonest last latest recent recently final finally same between".split()
+    "wake first earliest initially originally soonest last latest recent recently final finally same between "
+    "beforehand previously afterwards afterward thereafter".split()
 )
 
 # cue -> the template kinds that answer it

@@ -74,6 +74,33 @@ def canonical(masked: str) -> str:
             "In the same week that {E2} threatened {E1}, which country did too?",
             "Which country threatened {E1} in the same week as {E2}?",
         ),
+        # a passive whose subject is the act's own noun phrase
+        ("Negative comments about {E1} were made by whom in {T1}?", "Who made negative comments about {E1} in {T1}?"),
+        ("Formal agreements were signed by {E1} with whom?", "{E1} signed formal agreements with whom?"),
+        ("Harsh words about {E1} were first spoken by {E2} in which year?", "{E1} first spoken harsh words about {E2} in which year?"),
+        ("{E1} was threatened first by which country after {E2}?", "Which country first threatened {E1} after {E2}?"),
+        # a pronoun of the main clause stands for a party of the temporal clause
+        ("After {E2} called {E1}, which country did it call?", "After {E2}, which country did {E1} call?"),
+        ("In the month when {E2} praised {E1}, who else praised it?", "Who praised {E1} in the same month as {E2}?"),
+        ("In the year when {E1} threatened {E2}, which other country did it threaten?", "Which country did {E1} threaten in the same year as {E2}?"),
+        ("Who did {E1} praise in the year it praised {E2}?", "Who did {E1} praise in the same year as {E2}?"),
+        ("{E1} was blamed first by whom after it was blamed by {E2}?", "Who first blamed {E1} after {E2}?"),
+        # verb-phrase ellipsis, "which other", "who was next"
+        ("In the month that {E2} wanted to meet {E1}, who else wanted to?", "Who wanted to meet {E1} in the same month as {E2}?"),
+        ("Once {E2} had been praised by {E1}, who was next?", "Once {E2}, who was the first to praised {E1}?"),
+        # the clause's subject repeated by the main clause: its object is the reference
+        ("After {E1} praised {E2}, which country did {E1} praise first?", "After {E2}, which country did {E1} praise first?"),
+        ("In the month when {E1} visited {E2}, which country did {E1} visit?", "Which country did {E1} visit in the same month as {E2}?"),
+        # a clause of its own, pointed back at
+        ("{E2} called {E1}; who was the first to call it afterwards?", "After {E2}, who was the first to call {E1}?"),
+        ("{E1} was praised by {E2}. Who praised {E1} in that same month?", "Who praised {E1} in the same month as {E2}?"),
+        ("When {E2} called {E1}, who else called {E1} that day?", "Who called {E1} on the same day as {E2}?"),
+        # a companion of a same-period comparison; a perfect participle clause; the templates' ordinals
+        ("Besides {E2}, who visited {E1} in the same month?", "Who visited {E1} in the same month as {E2}?"),
+        ("Having threatened {E2}, which country did {E1} threaten first?", "After {E2}, which country did {E1} threaten first?"),
+        ("Who was the most recent to call {E1} before {E2}?", "Who was the last to call {E1} before {E2}?"),
+        # both parties of "receive N from" named
+        ("When did {E2} first receive praise from {E1}?", "When did {E1} first praise {E2}?"),
     ],
 )
 def test_constructions_become_the_active_one_clause_form(masked: str, expected: str) -> None:
@@ -95,6 +122,9 @@ def test_constructions_become_the_active_one_clause_form(masked: str, expected: 
         "Who visited {E1} in the same month as {E2}?",
         "Who were the {E1}?",
         "Before {E2}, with whom did {E1} last speak by telephone?",  # "by" of the means: no passive
+        "When did {E1} receive the visit from {E2}?",  # the KG's own receive-side relation (Host_a_visit)
+        "Who was the first country after {E2} to sign formal agreements with {E1}?",  # "after X to V": no clause
+        "Which country was accused by {E1} in the same month as {E2}?",
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:
@@ -142,6 +172,8 @@ FACTS = [
     ("Police_(France)", "Make_a_visit", "Kenya", "2010-04-04"),
     ("Tourist_(Kenya)", "Make_a_visit", "Japan", "2010-05-01"),
     ("Japan", "Criticize_or_denounce", "Kenya", "2010-06-01"),
+    ("Japan", "Use_conventional_military_force", "Kenya", "2010-06-02"),
+    ("Khan_Said", "Criticize_or_denounce", "Kenya", "2010-07-01"),
 ]
 
 
@@ -181,3 +213,43 @@ def test_a_possessive_agent_noun_is_no_sector_role(analyzer) -> None:
 def test_a_template_question_is_analysed_as_before(analyzer) -> None:
     analysis = analyzer.analyze("Who visited Kenya in April 2010?")
     assert analysis.masked == "Who visited {E1} in {T1}?" and analysis.grammar == []
+
+
+def test_a_rewrite_keeps_the_content_words_it_drops() -> None:
+    found = rewrite("Before making a request to {E2}, who did {E1} last make one to?")
+    assert found.text == "Before {E2}, who did {E1} last make one to?" and found.dropped == "making request"
+    assert rewrite("{E1} was praised by whom?").dropped == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "masked"),
+    [
+        # a sentence-opening word of the KG's relation vocabulary, or one nothing links, is no name
+        ("Conventional military force was used against Kenya by whom in June 2010?", "Who used conventional military force against {E1} in {T1}?"),
+        ("Negative comments about Kenya were made by whom?", "Who made negative comments about {E1}?"),
+    ],
+)
+def test_a_noun_phrase_passive_opening_the_sentence(analyzer, question: str, masked: str) -> None:
+    analysis = analyzer.analyze(question)
+    assert analysis.masked == masked
+    assert [m.best for m in analysis.entities] == ["Kenya"] and analysis.unlinked == []
+
+
+def test_a_frequent_english_verb_form_is_no_lower_case_surname(analyzer) -> None:
+    assert [m.best for m in analyzer.analyze("Who was said to have criticised Kenya?").entities] == ["Kenya"]
+    assert [m.best for m in analyzer.analyze("Who did Khan Said criticise?").entities] == ["Khan_Said"]
+
+
+
+@pytest.mark.parametrize(
+    ("text", "cues"),
+    [
+        ("Iran praised Japan; who praised Japan first afterwards?", ["after", "first"]),
+        ("Who had visited Chad previously?", ["before"]),
+        ("Iran visited Chad; who visited Chad beforehand?", ["before"]),
+    ],
+)
+def test_the_cue_lexicon_reads_adverbs_that_point_back(text: str, cues: list[str]) -> None:
+    from actions.cues import temporal_cues
+
+    assert temporal_cues(text) == cues

@@ -113,6 +113,14 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("Who praised China the last time?", None),
         ("Who praised China in the same month as Iraq?", None),
         ("Who praised China?", None),
+        # a relative clause's head asks nothing when a party is asked for
+        ("In the month when Iraq praised China, who else praised it?", None),
+        ("Tell me the month when Iraq praised China.", Granularity.MONTH),
+        # no question word before it: a closing "when" or a time noun asks the time
+        ("Iraq first praised China when?", Granularity.DAY),
+        ("The year Iraq last praised China was what?", Granularity.YEAR),
+        ("Give the date Iraq praised China.", Granularity.DAY),
+        ("China was praised in the same month by Iraq?", None),
     ],
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:

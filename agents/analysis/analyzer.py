@@ -13,7 +13,7 @@ from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
-from agents.analysis.grammar import renumber, rewrite, role_order
+from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
 from agents.analysis.synonyms import SynonymMap
@@ -43,16 +43,21 @@ def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
     return lexicon if set(lexicon.relation_totals) <= known else None
 
 
-def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], list[str]]:
+def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:
     """The masked question in the active, one-clause form (`agents.analysis.grammar`), its entities
-    renumbered in that form's role order, and the rules that fired (none: all as they were)."""
+    renumbered in that form's role order, and the rewrite (no rules: all as they were)."""
     found = rewrite(masked)
     if not found.rules:
-        return masked, entities, []
+        return masked, entities, found
     order = role_order(found.text)
     order += [n for n in range(1, len(entities) + 1) if n not in order]  # a rule never drops an entity; if it did, it keeps its role
     reordered = [entities[n - 1] for n in order if n <= len(entities)]
-    return renumber(found.text, order), reordered, found.rules
+    return renumber(found.text, order), reordered, found
+
+
+def _relation_text(analysis: QuestionAnalysis) -> str:
+    """What relations are ranked by: the masked question, and the words a grammar rule dropped from it."""
+    return f"{analysis.masked} {analysis.grammar_dropped}" if analysis.grammar_dropped else analysis.masked
 
 
 class QuestionAnalyzer:
@@ -116,7 +121,8 @@ class QuestionAnalyzer:
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)
-            masked, ents, grammar = _active_form(masked, ents)
+            masked, ents, rewritten = _active_form(masked, ents)
+            grammar = rewritten.rules
             # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
             kind = classify(masked if grammar else question, ts, masked)
             analyses.append(
@@ -133,6 +139,7 @@ class QuestionAnalyzer:
                     unlinked=[m for m in mentions if not m.candidates],
                     unreadable_times=unreadable,
                     grammar=grammar,
+                    grammar_dropped=rewritten.dropped,
                 )
             )
         if rank_relations:
@@ -143,9 +150,9 @@ class QuestionAnalyzer:
         vectors = [None] * len(analyses)
         embedder = self.relation_linker.embedder  # this analyzer's embedder, where relations use one
         if embedder is not None and analyses:
-            vectors = list(embedder.embed_batch([predicate_text(a.masked) for a in analyses]))
+            vectors = list(embedder.embed_batch([predicate_text(_relation_text(a)) for a in analyses]))
         for analysis, vector in zip(analyses, vectors):
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
             candidates = self.relation_linker.connected(mentions)
-            ranked = self.relation_linker.rank(analysis.masked, candidates, vector)
+            ranked = self.relation_linker.rank(_relation_text(analysis), candidates, vector)
             analysis.relations = ranked[: self.max_relations]

@@ -55,6 +55,18 @@ from tkg_store.store import TKGStore, normalize_name
 _PHRASE_BREAK = frozenset(
     ["did", "does", "do", "was", "were", "is", "are", "be", "been", "has", "have", "had", "would", "will", "could", "can", "should", "may", "might", "to", "in", "on", "at", "with", "after", "before", "by", "from", "about", "first", "last", "who", "whom", "whose", "which", "what", "when", "that", "this", "these", "those", "than", "as", "during", "since", "until", "into", "towards", "toward", "against", "over", "'s"]
 ) | frozenset("?,;:()")
+# frequent English verb forms and function words: written in lower case they are no surname ("who was
+# said to ...": not Khan Said)
+_ENGLISH_WORDS = frozenset(
+    "said says say told tell tells made make makes gave give gives took take takes came come comes went go goes "
+    "sent send sends held hold holds paid pay pays met meet meets got get gets put puts saw see sees knew know "
+    "known thought think found find left leave kept keep brought bring began begin shown show showed asked ask "
+    "called call wanted want wished wish tried try used use also only even still just then there here where every "
+    "each both either neither other another such some any many much more most less least very well back down over "
+    "under again ever never always often twice early soon next while unless though although because whether "
+    "someone anyone everyone nobody somebody people person country countries nation state group party leader side "
+    "part time times year years month months day days week weeks date being doing done shall should may might must".split()
+)
 _DETERMINERS = frozenset({"the", "a", "an"})
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
@@ -64,7 +76,9 @@ _OPENING_PREPOSITIONS = frozenset(
     "against about toward towards upon into onto among amongst between under through across regarding concerning without within".split()
 )
 _NOT_NAMES = frozenset(
-    ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same"]
+    ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same",
+     # function words that open a restructured sentence ("Along with X, ...", "Having met X, ...")
+     "besides", "along", "alongside", "apart", "aside", "together", "having"]
 )
 
 
@@ -136,7 +150,7 @@ class EntityLinker:
         for n in range(len(questions)):
             roles = self._score_roles(role_requests[n])
             chosen = _select(exact[n] + roles)
-            spans = _uncovered_name_runs(tokenised[n], chosen, blocked[n])
+            spans = [s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n]) if not self._capitalised_word(tokenised[n], s)]
             pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
         lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
         for n, _, runs in pending:
@@ -158,6 +172,7 @@ class EntityLinker:
                 text = questions[n][toks[run.start].start : toks[run.end - 1].end]
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
+            runs = [r for r in runs if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
@@ -185,6 +200,11 @@ class EntityLinker:
                 c.why += "; confirmed: it has facts with the question's other names"
             kept.append(c)
         return kept
+
+    def _capitalised_word(self, tokens: list[Token], span: tuple[int, int]) -> bool:
+        """A word of the KG's relation or role vocabulary that opens the sentence ("Conventional military
+        force was used ..."): never read as a name, as the cue words are not."""
+        return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
@@ -236,7 +256,10 @@ class EntityLinker:
             return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel": a title is a common word)
         if j - i == 1:
             word = tokens[i].key
-            general = word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
+            general = (
+                word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
+                or word in _ENGLISH_WORDS
+            )
             if surface.isupper() and len(surface) >= 2:
                 pass  # "EU", "NATO": written as an acronym
             elif surface[:1].isupper():
@@ -555,6 +578,15 @@ def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -
     if after > end and after < len(tokens) and tokens[after].key == "the":
         after += 1
     return after in starts
+
+def _opens_sentence(tokens: list[Token], span: tuple[int, int]) -> bool:
+    """One capitalised word that opens the sentence before a lower-case word ("Negative comments about
+    ...", "Formal agreements were ..."): its capital says nothing about it being a name."""
+    start, end = span
+    return (
+        end - start == 1 and _sentence_start(tokens, start) and end < len(tokens)
+        and tokens[end].key != "" and tokens[end].text[:1].islower()
+    )
 
 
 def _name_like(tokens: list[Token], k: int) -> bool:

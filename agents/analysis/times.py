@@ -151,12 +151,30 @@ _ASKS_DAY = re.compile(
 )
 
 
+# "the month when X did ..." heads a relative clause; it asks for the month only where no other
+# question word asks for a party ("In the month when X visited Y, who else did?" asks who)
+_RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
+_ASKS_PARTY = re.compile(
+    r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were)\b)[a-z]+"
+    r"|\b(?:name|list|identify)\s+(?:the\s+)?(?!(?:year|month|day|date|time)\b)[a-z]+",
+    re.IGNORECASE,
+)
+# with no party asked for, a time noun or a closing "when" asks for the time: "Branko Crvenkovski first
+# supported China when?", "The year X first visited Y was what?", "Give the date X last visited Y."
+_TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*[?.!]*\s*$", re.IGNORECASE)  # "the same month": a comparison
+
+
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
+    if _ASKS_PARTY.search(question):
+        question = _RELATIVE_HEAD.sub(" ", question)
     if _ASKS_YEAR.search(question):
         return Granularity.YEAR
     if _ASKS_MONTH.search(question):
         return Granularity.MONTH
     if _ASKS_DAY.search(question):
         return Granularity.DAY
+    if not _ASKS_PARTY.search(question) and (noun := _TIME_NOUN.search(question)):
+        unit = (noun.group("unit") or "day").lower()
+        return Granularity(unit) if unit in ("year", "month") else Granularity.DAY
     return None

@@ -51,6 +51,7 @@ class QuestionAnalysis:
     unlinked: list[EntityMention] = field(default_factory=list)  # name-like spans no entity is close to
     unreadable_times: list[str] = field(default_factory=list)  # time-like phrases that cannot be read
     grammar: list[str] = field(default_factory=list)  # grammar rules that rewrote `masked` (agents.analysis.grammar)
+    grammar_dropped: str = ""  # content words the rewrite dropped (a folded clause's verb phrase): still read for relations
 
     @property
     def no_entity_found(self) -> bool:

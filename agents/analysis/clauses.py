@@ -1,0 +1,325 @@
+"""Clauses that say when, rewritten into the templates' one-clause form (`agents.analysis.grammar` runs them).
+
+A temporal or same-period reference is often a clause of its own: "Before meeting {E2}, ...", "After
+{E2} had criticised {E1}, who was the first to do the same?", "in the month when {E2} did", "{E2}
+praised {E1}; who was the first to do so afterwards?", "Besides {E2}, who ... in the same month?".
+Each rule here folds such a clause into the main clause and leaves only its reference party after the
+cue ("after {E2}", "in the same month as {E2}"): the reference is the clause's party that the main
+clause does not share (see `_fold_clause`). Each is a construction of general English, checked on the
+learning split as the module docstring of `agents.analysis.grammar` says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.analysis.grammar_words import (
+    _ADVERB,
+    _AUX,
+    _BE,
+    _CUE,
+    _ENT,
+    _NOT_GERUNDS,
+    _PLACEHOLDER,
+    _PROVERB,
+    _WH,
+    _adverbs,
+    _cap,
+    _object,
+)
+
+# -- gerunds after a temporal cue ------------------------------------------------------------------
+_GERUND = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,4}}?)(?=(?:the\s+)?\{{E\d+\}})",
+    re.IGNORECASE,
+)
+
+
+_EVENT_BY = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?:the|a|an)\s+(?:[a-z]+\s+){{1,3}}?(?:by|from)\s+(?P<a>{_ENT})"
+    rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|in)\s+(?P<b>{_ENT}))?",
+    re.IGNORECASE,
+)
+_EVENT_OF = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})'s\s+(?:[a-z]+\s+){{0,2}}?[a-z]+"
+    rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|of|in)\s+(?P<b>{_ENT}))",
+    re.IGNORECASE,
+)
+
+
+def gerund_reference(text: str) -> str | None:
+    """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
+    The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
+    "after {E2}", when {E1} is named again by the main clause."""
+    for m in _GERUND.finditer(text):
+        if m.group("ger").lower() in _NOT_GERUNDS or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
+            continue
+        return text[: m.start()] + f"{m.group('cue')} " + text[m.end() :]
+    for pattern in (_EVENT_BY, _EVENT_OF):
+        event = pattern.search(text)
+        if event is None:
+            continue
+        rest = text[: event.start()] + text[event.end() :]
+        if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
+            continue  # the event's other party is named only here: it is part of the reference
+        return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
+    return None
+
+
+# -- temporal clauses with a verb of their own -----------------------------------------------------
+_FRONTED_CLAUSE = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+_TRAILING_CLAUSE = re.compile(
+    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+_SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
+_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)?"  # "the month (that) X did": may be left out
+# at the front the preposition may be left out: "The same month X visited Y, who ..."
+_SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
+_SAME_FRONTED = re.compile(
+    rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+_SAME_CLAUSE = re.compile(
+    rf"\b{_SAME}\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    re.IGNORECASE,
+)
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+# a personal pronoun of the main clause stands for one party of the clause: as the subject of a
+# do-question ("which country did it visit", "who else did he call") or a passive's agent ("by
+# them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
+_SUBJECT_PRONOUN = re.compile(
+    r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
+    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+[a-z]+(?:ed|s)\b)",
+    re.IGNORECASE,
+)
+_AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
+_OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)", re.IGNORECASE)
+# verb-phrase ellipsis closing the main clause: "who else wanted to?", "which country did too?", "who had?"
+_ELLIPSIS = re.compile(
+    r"\s+(?:(?:also|too|then)\s+)?(?:(?:[a-z]+ed|want|wants|wish|wishes|tried|tries|planned|hoped|intended)\s+to"
+    r"|did|does|do|had|has|have|would|could|was|were)(?:\s+(?:too|also|as\s+well|again))?(?=\s*[?.!]*\s*$)",
+    re.IGNORECASE,
+)
+_ORDINAL_ELLIPSIS = re.compile(
+    rf"^(?P<pre>\W*)(?P<wh>{_WH})\s+(?:(?:was|were|came)\s+(?:the\s+)?(?P<ordinal>first|next|last)(?:\s+(?:one|ones|country|person|party))?"
+    rf"|followed(?:\s+(?:next|then))?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+_WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
+
+
+_CLAUSE_PASSIVE = re.compile(
+    # the clause's auxiliaries may already be read off ("had been", "was": `_AUX`)
+    rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$", re.IGNORECASE
+)
+
+
+def _active_clause(subject: str, vp: str) -> tuple[str, str]:
+    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}")."""
+    m = _CLAUSE_PASSIVE.match(vp.strip())
+    if m is None:
+        return subject, vp
+    return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+
+
+def _party(text: str, number: str) -> str:
+    """The mention of entity `number` in `text`, with its article ("the {E2}")."""
+    m = re.search(rf"(?:the\s+)?\{{E{number}\}}", text, re.IGNORECASE)
+    return m.group(0) if m else f"{{E{number}}}"
+
+
+def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
+    """(the main clause with the temporal clause folded in, the reference), or None when it cannot
+    be: a pro-verb or an ellipsis takes the clause's verb phrase, and the clause's subject is the
+    reference; a main clause that already names the clause's objects needs nothing from it; a
+    pronoun takes the party it stands for, and the clause's other party is the reference."""
+    subject, vp = _active_clause(subject, vp.strip())
+    if _PROVERB.search(main):
+        return _PROVERB.sub(lambda _: vp, main, count=1), subject
+    if _placeholders(vp) <= _placeholders(main):
+        return main, subject
+    unshared = _placeholders(vp) - _placeholders(main)
+    if _placeholders(subject) <= _placeholders(main) and len(unshared) == 1:
+        return main, _party(vp, unshared.pop())  # the main clause repeats the subject: the object is the reference
+    objects = _PLACEHOLDER.findall(vp)
+    if _placeholders(main) or len(set(objects)) != 1 or not _WH_ANYWHERE.search(main):
+        return None
+    pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
+    if pronoun:
+        group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
+        return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], _party(vp, objects[0])
+    pronoun = _OBJECT_PRONOUN.search(main)
+    if pronoun:
+        return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
+    ordinal = _ORDINAL_ELLIPSIS.match(main)
+    if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
+        word = (ordinal.group("ordinal") or "first").lower()
+        return f"{ordinal.group('pre')}{ordinal.group('wh')} was the {'first' if word == 'next' else word} to {vp}{ordinal.group('end')}", subject
+    ellipsis = _ELLIPSIS.search(main)
+    if ellipsis:
+        return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
+    return None
+
+
+_PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
+# "in the year (that) it did so with {E2}": the pronoun is the main clause's subject, so the clause's
+# other party is the reference
+_SAME_PRONOUN_CLAUSE = re.compile(
+    rf"\b{_SAME}\s+{_RELATIVE}(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*(?:[,?.!]|$))",
+    re.IGNORECASE,
+)
+
+
+def same_period_clause(text: str) -> str | None:
+    """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
+    -> "in the same month as {E2}"."""
+    m = _PERIOD_OF_EVENT.search(text)
+    if m:
+        return text[: m.start()] + f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}" + text[m.end() :]
+    m = _SAME_FRONTED.match(text)
+    if m:
+        vp = m.group("vp").strip()
+        main = m.group("main").rstrip(" ,")
+        folded = _fold_clause(vp, main, m.group("a")) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
+        if folded and folded[0]:
+            main, reference = folded
+            main = main.rstrip(" ,")
+            prep = (m.group("prep") or ("on" if m.group("unit").lower() in ("day", "date") else "in")).lower()
+            return f"{m.group('pre')}{_cap(main)} {prep} the same {m.group('unit').lower()} as {reference}{m.group('end') or '?'}"
+    m = _SAME_CLAUSE.search(text)
+    if m:
+        vp = (m.group("vp") or "").strip()
+        rest = text[: m.start()] + text[m.end() :]
+        subject, vp = _active_clause(m.group("a"), vp)
+        unshared = _placeholders(vp) - _placeholders(rest)
+        reference = None
+        if not vp or _PROVERB.fullmatch(vp) or not unshared:
+            reference = subject
+        elif _placeholders(subject) <= _placeholders(rest) and len(unshared) == 1:
+            reference = _party(vp, unshared.pop())  # "who did {E1} praise in the month that {E1} praised {E2}"
+        if reference is not None:
+            same = f"{m.group('prep')} the same {m.group('unit')} as {_object(reference)}"
+            return text[: m.start()] + same + m.group("end") + text[m.end() :]
+    m = _SAME_PRONOUN_CLAUSE.search(text)
+    if m and _placeholders(text[: m.start()]):
+        same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
+        return text[: m.start()] + same + m.group("end") + text[m.end() :]
+    return None
+
+
+# "..., after it was rejected by {E2}?": the clause's pronoun subject is a party the main clause
+# names, so the clause's named party is the reference
+_TRAILING_PRONOUN_CLAUSE = re.compile(
+    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+
+
+def clause_reference(text: str) -> str | None:
+    """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
+    first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
+    {E1}, which country did {E2} visit?"."""
+    m = _FRONTED_CLAUSE.match(text)
+    if m:
+        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
+        if folded is not None:
+            return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
+    m = _TRAILING_CLAUSE.match(text)
+    if m:
+        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
+        if folded is not None:
+            return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
+    m = _TRAILING_PRONOUN_CLAUSE.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
+        return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
+    return None
+
+
+# -- a reference made by a clause of its own -------------------------------------------------------
+_ANAPHORIC_CUE = (
+    r"(?P<after>afterwards?|after\s+(?:that|this)|thereafter|subsequently|later(?:\s+on)?|next)"
+    r"|(?P<before>beforehand|before\s+(?:that|this)|previously|earlier|prior\s+to\s+(?:that|this))"
+    r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
+)
+_TWO_CLAUSES = re.compile(
+    rf"^(?P<pre>\W*)(?:(?:when|while|as|at\s+the\s+time)\s+)?(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
+    rf"(?P<main>(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+def anaphoric_reference(text: str) -> str | None:
+    """"{E2} praised {E1}; who was the first to praise it afterwards?" -> "After {E2}, who was the first
+    to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
+    an adverb that points back ("afterwards", "before that", "that month") makes the first clause the
+    reference, as a temporal clause would."""
+    m = _TWO_CLAUSES.match(text)
+    if m is None:
+        return None
+    cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
+    if cue is None:
+        return None
+    is_next = cue.group(0).strip(" ,").lower() == "next"  # "who was (the) next": the first after the reference
+    main = (m.group("main")[: cue.start()] + (" first" if is_next else "") + m.group("main")[cue.end() :]).strip(" ,")
+    folded = _fold_clause(m.group("vp"), main, m.group("a"))
+    if folded is None:
+        return None
+    main, reference = folded[0], _object(folded[1])
+    if cue.group("unit"):
+        unit = cue.group("unit").lower()
+        prep = (cue.group("prep") or ("on" if unit in ("day", "date") else "in")).lower()
+        return f"{m.group('pre')}{_cap(main)} {prep} the same {unit} as {reference}{m.group('end') or '?'}"
+    word = "After" if cue.group("after") else "Before"
+    return f"{m.group('pre')}{word} {reference}, {main[:1].lower()}{main[1:]}{m.group('end') or '?'}"
+
+
+_COMPANION = re.compile(
+    rf"\b(?:besides|apart\s+from|aside\s+from|along\s+with|alongside|other\s+than|in\s+addition\s+to|as\s+well\s+as|together\s+with|just\s+like|like)"
+    rf"\s+(?P<a>{_ENT})\s*,?\s*",
+    re.IGNORECASE,
+)
+_SAME_WITHOUT_AS = re.compile(r"\bsame\s+(?:calendar\s+)?(?:day|date|week|month|year|time)\b(?!\s+as\b)", re.IGNORECASE)
+
+
+def companion_reference(text: str) -> str | None:
+    """"Besides {E2}, who praised {E1} in the same month?" -> "who praised {E1} in the same month as
+    {E2}": the one the asked party is compared with is the same-period reference."""
+    same = _SAME_WITHOUT_AS.search(text)
+    m = _COMPANION.search(text)
+    if same is None or m is None:
+        return None
+    text = text[: m.start()] + text[m.end() :]
+    same = _SAME_WITHOUT_AS.search(text)
+    assert same is not None
+    return text[: same.end()] + f" as {m.group('a')}" + text[same.end() :]
+
+
+_HAVING = re.compile(
+    rf"^(?P<pre>\W*)having\s+(?P<adv>{_ADVERB})[a-z]+\s+(?:[a-z]+\s+){{0,4}}?(?P<a>{_ENT})(?:\s+[a-z]+){{0,3}}\s*,\s*", re.IGNORECASE
+)
+
+
+def perfect_participle_reference(text: str) -> str | None:
+    """"Having praised {E2}, who did {E1} praise first?" -> "After {E2}, who did {E1} praise first?": a
+    perfect participle clause happened before its main clause, and its object is the reference."""
+    m = _HAVING.match(text)
+    if m is None:
+        return None
+    return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
+
+
+_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first"}
+_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest)\b", re.IGNORECASE)
+
+
+def template_ordinal(text: str) -> str | None:
+    """"the most recent to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
+    changed = _ORDINAL_SYNONYMS.sub(lambda m: _ORDINAL_SYNONYM[" ".join(m.group(0).lower().split())], text)
+    return changed if changed != text else None

@@ -1,0 +1,50 @@
+"""The shared vocabulary of the grammar rules (`agents.analysis.grammar`, `agents.analysis.clauses`):
+patterns for a masked question's parties, question words, auxiliaries, adverbs and pro-verbs, and the
+small helpers that put a moved phrase back into a clause."""
+
+from __future__ import annotations
+
+import re
+
+_ENT = r"(?:the\s+)?\{E\d+\}"
+_WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
+_BE_PASSIVE = r"was|were|is|are|has\s+been|have\s+been|had\s+been"  # the auxiliaries of a be-passive
+_BE = _BE_PASSIVE + r"|got|gets|get"
+_ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
+_POST_ADVERB = r"(?:\s+(?:first|last|initially|finally|most\s+recently|recently))?"  # "was rejected first by"
+_CUE = r"before|after|prior\s+to|earlier\s+than|later\s+than|ahead\s+of|following|subsequent\s+to|since|once|until|till|by\s+the\s+time"
+_RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed"
+# "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
+# ("did it want to ...": "it" is then the subject of a do-question, not the object of a pro-verb)
+_PROVERB = re.compile(
+    r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
+    r"(?!\s+(?!(?:too|again|also|as|in|on|at|during|before|after|with|to|for|about|against|first|last|then)\b)[a-z])"
+    r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b",
+    re.IGNORECASE,
+)
+_AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
+_NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
+_PLACEHOLDER = re.compile(r"\{E(\d+)\}")
+_NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})
+
+
+def _who(wh: str) -> str:
+    return "who" if wh.lower() in ("who", "whom") else wh
+
+
+def _object(subject: str) -> str:
+    """A moved subject loses its sentence-initial capital ("The {E1} was ..." -> "... the {E1}")."""
+    return "the" + subject[3:] if subject.startswith("The") else subject
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _adverbs(text: str | None) -> str:
+    return f"{text.strip()} " if text and text.strip() else ""
+
+
+def _passive_adverbs(m: re.Match[str]) -> str:
+    """The adverbs of a passive, before and after its participle ("was first rejected by", "was rejected first by")."""
+    return _adverbs(" ".join(part for part in (m.group("adv"), m.groupdict().get("post")) if part and part.strip()))
