@@ -14,7 +14,8 @@ from bench_support import build_store
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import EntityLinker
 from agents.analysis.programs import ProgramSearch
-from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams
+from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams, verb_phrase
+from agents.analysis.synonyms import SynonymMap
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
 from tkg_store.store import TKGStore
@@ -188,6 +189,44 @@ def test_a_relation_asked_that_no_link_has(store) -> None:
     assert linker.unlinked_relation("When did {E1} visit {E2}?", {"Host_a_visit"}) is None
     assert linker.unlinked_relation("When did {E1} meet {E2}?", {"Make_a_visit"}) is None  # no evidence
     # (without a lexicon, word overlap alone: see tests/test_agent_offline.py, the demo KG has none)
+
+
+def test_the_word_naming_the_act_outvotes_the_sentence_scaffolding(store) -> None:
+    """Templates say "used violence against"; "made threats against" still asks for Threaten: n-grams
+    of function words only ("against", "who") weigh less than the one naming the act."""
+    lexicon = RelationLexicon()
+    for _ in range(10):
+        lexicon.add(predicate_ngrams("Who used violence against {E1} before {T1}?"), ["Use_unconventional_violence"])
+        lexicon.add(predicate_ngrams("Who used force against {E1} before {T1}?"), ["Use_unconventional_violence"])
+        lexicon.add(predicate_ngrams("Who threatened {E1} before {T1}?"), ["Threaten"])
+    synonyms = SynonymMap({g: 1.0 for g in lexicon.counts if " " not in g}, None)
+    linker = RelationLinker(store, None, lexicon, synonyms=synonyms)
+    question, candidates = "Who made threats against {E1} before {T1}?", ["Threaten", "Use_unconventional_violence"]
+    unweighted = lexicon.posterior(linker.grams(question), candidates)
+    assert unweighted is not None and unweighted["Use_unconventional_violence"] > 0.9  # what every n-gram alike said
+    assert linker.rank(question, candidates, None)[0][0] == "Threaten"
+    assert verb_phrase(question) == "made threats"
+
+
+@pytest.mark.parametrize(
+    ("question", "relation"),
+    [
+        ("Who slammed Iraq in 2008?", "Criticize_or_denounce"),  # general-English synonym table
+        ("Who went to Iraq in 2011?", "Make_a_visit"),  # phrasal verb
+        ("Who voiced hope about Iraq in 2009?", "Make_optimistic_comment"),  # no word known: the verb phrase's similarity
+    ],
+)
+def test_wordings_the_lexicon_never_saw_reach_the_relation(store, embedder, question: str, relation: str) -> None:
+    lexicon = RelationLexicon()
+    for template, credited in [
+        ("Who criticised {E1} in {T1}?", "Criticize_or_denounce"),
+        ("Who made pessimistic comments about {E1} in {T1}?", "Make_pessimistic_comment"),
+        ("Who made optimistic comments about {E1} in {T1}?", "Make_optimistic_comment"),
+        ("Who visited {E1} in {T1}?", "Make_a_visit"),
+    ]:
+        for _ in range(5):
+            lexicon.add(predicate_ngrams(template), [credited])
+    assert QuestionAnalyzer(store, embedder, lexicon=lexicon).analyze(question).relations[0][0] == relation
 
 
 def test_relation_embeddings_rank_without_a_lexicon(store, embedder) -> None:

@@ -164,7 +164,9 @@ def test_unseen_words_map_to_the_lexicon_word_they_mean() -> None:
     lexicon.add(["praised"], ["Praise_or_endorse"])
     synonyms = SynonymMap(dict.fromkeys(lexicon.counts, 1.0), get_embedder())
     assert synonyms("criticize") == "criticised"  # same stem
-    assert synonyms("lauded") == "praised"  # by embedding
+    assert synonyms("lauded") == "praised"  # general English (agents.analysis.synonyms.GENERAL_SYNONYMS)
+    assert synonyms("acclaimed") == "praised"  # by embedding
+    assert synonyms.phrase("turned down") is None  # its word, "rejected", is not one the lexicon knows
     # single-word embeddings put "condemned" as near "praised" as "criticised": below the floor, unmapped
     assert synonyms("condemned") is None
 

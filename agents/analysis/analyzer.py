@@ -15,7 +15,7 @@ from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.entities import EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
-from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, predicate_text
+from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import read_times
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -69,7 +69,7 @@ class QuestionAnalyzer:
         embedder: Embedder | None = None,
         lexicon: RelationLexicon | None = None,
         use_default_lexicon: bool = True,
-        relation_embeddings: bool = False,
+        relation_embeddings: bool = True,
         linking: LinkingConfig = LinkingConfig(),
         judge: JudgeConfig = JudgeConfig(),
     ) -> None:
@@ -78,8 +78,8 @@ class QuestionAnalyzer:
         if lexicon is None and use_default_lexicon:
             lexicon = default_lexicon(store)
         self.lexicon = lexicon
-        # with a lexicon, relation-name similarity adds nothing measurable (benchmarks/results/linking_bench.md)
-        # and costs an embedding per question; without one it is the only relation signal
+        # beside a lexicon, the verb phrase's similarity to relation names carries the wordings the
+        # lexicon never saw (one embedding per distinct verb phrase); without one it is the only signal
         self._relation_embedder = embedder if embedder is not None and (relation_embeddings or lexicon is None) else None
         self.linking, self.judge = linking, judge
         self.max_relations = linking.max_relations
@@ -147,12 +147,11 @@ class QuestionAnalyzer:
         return analyses
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
-        vectors = [None] * len(analyses)
-        embedder = self.relation_linker.embedder  # this analyzer's embedder, where relations use one
-        if embedder is not None and analyses:
-            vectors = list(embedder.embed_batch([predicate_text(_relation_text(a)) for a in analyses]))
-        for analysis, vector in zip(analyses, vectors):
+        linker = self.relation_linker
+        texts = [_relation_text(a) for a in analyses]
+        vectors = linker.vectors_of([linker.vector_text(t) for t in texts])
+        for analysis, text, vector in zip(analyses, texts, vectors):
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
-            candidates = self.relation_linker.connected(mentions)
-            ranked = self.relation_linker.rank(_relation_text(analysis), candidates, vector)
+            candidates = linker.connected(mentions)
+            ranked = linker.rank(text, candidates, vector)
             analysis.relations = ranked[: self.max_relations]

@@ -2,10 +2,11 @@
 
 The lexicon (`agents.analysis.relations`) learns which words ask for which relation from the learning
 split, whose questions come from a few templates: it knows "criticised" and "denounced" but not
-"slammed", "lambasted" or "phoned". A word it never saw is mapped to a known content word: one with
-the same `word_key` ("criticize" -> "criticise"), else its nearest neighbour by embedding when the
-cosine reaches SYNONYM_FLOOR. Known words are embedded once, on the first unseen word, and each
-unseen word once: template questions never pay for it.
+"slammed", "lambasted" or "phoned". A word it never saw is mapped to a known content word: its
+general-English synonym among the KG's relation verbs (`GENERAL_SYNONYMS`, phrasal verbs such as
+"turn down" included), else one with the same `word_key` ("criticize" -> "criticise"), else its nearest
+neighbour by embedding when the cosine reaches SYNONYM_FLOOR. Known words are embedded once, on the
+first unseen word, and each unseen word once: template questions never pay for it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,35 @@ from ari.base.text import STOP_WORDS, word_key
 
 SYNONYM_FLOOR = 0.6
 _FUNCTION = frozenset(
-    ["who", "whom", "whose", "what", "which", "when", "where", "why", "how", "did", "does", "do", "done", "was", "were", "is", "are", "has", "had", "have", "been", "be", "being", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "not", "any", "some", "that", "this", "these", "those", "than", "then", "also", "just", "country", "countries", "time", "year", "month", "day", "date", "people", "person", "someone", "somebody", "anyone"]
+    ["who", "whom", "whose", "what", "which", "when", "where", "why", "how", "did", "does", "do", "done", "was", "were", "is", "are", "has", "had", "have", "been", "be", "being", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "not", "any", "some", "that", "this", "these", "those", "than", "then", "also", "just", "country", "countries", "time", "year", "month", "day", "date", "people", "person", "someone", "somebody", "anyone", "about", "against", "toward", "towards", "upon", "over", "under", "within", "without", "across", "through", "during", "amid", "among", "onto"]
 )
 _ALPHA = re.compile(r"^[a-z]{4,}$")
+
+# General English (a thesaurus's entries for the verbs and nouns of the KG's relation names, as news
+# writing uses them): an unseen word or phrasal verb -> the word the lexicon knows for that act. Single
+# MiniLM word vectors cannot be trusted here ("positive" is nearest "negative", "condemned" is as near
+# "praised" as "criticised"). Consulted only for n-grams the lexicon never saw, so a question worded
+# as the learning split's templates are never reads it; an entry whose target the lexicon does not
+# know is ignored.
+GENERAL_SYNONYMS = {
+    **dict.fromkeys("slam slams slammed blast blasts blasted lambast lambasts lambasted rebuke rebuked censure censured castigate castigated berate berated chastise chastised decry decried deplore deplored assail assailed".split(), "criticised"),
+    **dict.fromkeys("probe probes probed probing".split() + ["look into", "looked into", "looking into", "inquire into", "inquired into", "inquiry into"], "investigated"),
+    **dict.fromkeys("applaud applauds applauded laud lauds lauded hail hails hailed extol extolled".split(), "praised"),
+    **dict.fromkeys("back backs backed backing".split(), "supported"),
+    **dict.fromkeys("upbeat hopeful positive positively".split(), "optimistic"),
+    **dict.fromkeys("gloomy bleak downbeat negatively".split(), "pessimistic"),
+    **dict.fromkeys("travel travels travelled traveled travelling traveling trip trips tour toured".split()
+                    + ["go to", "goes to", "went to", "gone to", "going to", "come to", "came to", "been to", "stop in", "stopped in"], "visited"),
+    **dict.fromkeys("rebuff rebuffs rebuffed spurn spurned dismiss dismissed refuse refused".split()
+                    + ["turn down", "turns down", "turned down", "turning down"], "rejected"),
+    **dict.fromkeys("talks".split() + ["hold talks", "held talks", "holding talks"], "negotiate"),
+    **dict.fromkeys("phoned rang ringing".split(), "phone"),
+    **dict.fromkeys("menace menaced warn warned warning warnings".split(), "threatened"),
+    **dict.fromkeys("urge urged urging plead pleaded".split(), "appealed"),
+    **dict.fromkeys("ink inked".split(), "signed"),
+    **dict.fromkeys("pact pacts accord accords treaty treaties".split(), "agreement"),
+    **dict.fromkeys("allege alleged alleging".split(), "accused"),
+}  # fmt: skip
 
 
 def content_word(word: str) -> bool:
@@ -35,6 +62,7 @@ class SynonymMap:
     def __init__(self, known: dict[str, float], embedder: Embedder | None) -> None:
         self.known = sorted((w for w in known if content_word(w)), key=lambda w: (-known[w], w))
         self.embedder = embedder
+        self._general = {w: known_word for w, known_word in GENERAL_SYNONYMS.items() if known_word in known}
         self._by_key: dict[str, str] = {}
         for word in self.known:  # most credited first: "criticise" wins the key "criti"
             self._by_key.setdefault(word_key(word), word)
@@ -43,8 +71,12 @@ class SynonymMap:
 
     def __call__(self, word: str) -> str | None:
         if word not in self._cache:
-            self._cache[word] = self._by_key.get(word_key(word)) or self._nearest(word)
+            self._cache[word] = self._general.get(word) or self._by_key.get(word_key(word)) or self._nearest(word)
         return self._cache[word]
+
+    def phrase(self, gram: str) -> str | None:
+        """The known word a two-word phrasal verb stands for ("turned down" -> "rejected"), or None."""
+        return self._general.get(gram)
 
     def _nearest(self, word: str) -> str | None:
         if self.embedder is None or not self.known:
