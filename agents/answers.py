@@ -23,22 +23,34 @@ def ranked_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: li
     """
     wants_time = analysis is not None and analysis.answer_type == "time"
     level = (analysis.time_level if analysis else None) or Granularity.DAY
-    counts: Counter[str] = Counter()
-    for item in items:
-        if wants_time or item.entity is None:
-            if item.start is None:
-                continue
-            text = format_item_time(item, level)
-            if text is not None:  # always, for an item with a start
-                counts[text] += 1
+    # Counted per distinct value first, then per text: a text first appears with its first value,
+    # so ties keep the order of the items exactly as counting item by item would.
+    entities = [] if wants_time else [item.entity for item in items]
+    if entities and None not in entities:  # the common case, counted in C
+        values: Counter = Counter(entities)
+    else:
+        values = Counter(_answer_value(item, wants_time) for item in items)
+        values.pop(None, None)
+    counts: dict[str, int] = {}
+    for value, n in values.items():
+        if isinstance(value, str):
+            text = store.display(value)
         else:
-            counts[store.display(item.entity)] += 1
+            text = format_item_time(Item(None, value[0], None, value[1]), level)  # type: ignore[assignment]
+        counts[text] = counts.get(text, 0) + n
     # the question's own entities answer it only when nothing else does ("... the same day as X":
     # X itself is in the same-day join, but the question asks for the others)
     asked = {store.display(m.best) for m in (analysis.entities if analysis else []) if m.best}
     ranked = [text for text, _ in sorted(counts.items(), key=lambda kv: -kv[1])]
     others = [text for text in ranked if text not in asked]
     return others or ranked
+
+
+def _answer_value(item: Item, wants_time: bool) -> str | tuple | None:
+    """What an item answers: its entity, or its time as (start, granularity); None: nothing."""
+    if wants_time or item.entity is None:
+        return None if item.start is None else (item.start, item.granularity)
+    return item.entity
 
 
 def confidence(state: "AgentState") -> float:

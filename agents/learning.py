@@ -123,13 +123,13 @@ class _Learner:
 
     def _search(self, gold: GoldQuestion, analysis: Any) -> list[Trace]:
         from agents.explore import search_programs
-        from memory.labels import hit
+        from memory.labels import gold_matcher
 
         if analysis is None:
             analysis = self.agent.analyzer.analyze_batch([gold.text])[0]
         config = self.agent.config
         found = search_programs(
-            self.store, analysis, lambda answer: hit(answer, gold.answers, gold.answer_type, gold.time_level),
+            self.store, analysis, gold_matcher(gold.answers, gold.answer_type, gold.time_level),
             max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
         )
         # every correct program, and the best-bound failing ones as negative examples

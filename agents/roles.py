@@ -6,7 +6,6 @@ decides the mapping, so the agent, the program search and the memory agree on it
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from agents.analysis.types import QuestionAnalysis
@@ -44,31 +43,53 @@ def current_entities(analysis: QuestionAnalysis | None, per_mention: int = ACTED
 
 def binding_scorer(
     analysis: QuestionAnalysis | None, relation_floor: float = 0.5, named: frozenset[str] = frozenset()
-) -> Callable[[Any], float | None]:
+) -> "BindingScorer":
     """How well an action's entities and relation fit the question: a function of the action,
     None when its relation falls below `relation_floor` of the best relation (the question is not
     about that relation), unless the relation is one of `named` (the wording names it: "praise" for
     Praise_or_endorse), which scores as if at the floor. The question's entity and relation scores
     are looked up once: the planner scores hundreds of candidate bindings per question."""
-    entities: dict[str, float] = {}
-    for mention in analysis.entities if analysis is not None else []:
-        for name, value in mention.candidates:
-            entities[name] = max(entities.get(name, 0.0), value)
-    ranked = dict(analysis.relations) if analysis is not None and analysis.relations else None
-    best = max(ranked.values()) if ranked else 0.0
+    return BindingScorer(analysis, relation_floor, named)
 
-    def score(action: Any) -> float | None:
+
+class BindingScorer:
+    """`binding_scorer`'s function, with its two parts apart for callers that score many lookups
+    of one entity (the program search): `entities_fit(names) + relation_fit(relation)` is the score."""
+
+    def __init__(self, analysis: QuestionAnalysis | None, relation_floor: float, named: frozenset[str]) -> None:
+        self.entities: dict[str, float] = {}
+        for mention in analysis.entities if analysis is not None else []:
+            for name, value in mention.candidates:
+                self.entities[name] = max(self.entities.get(name, 0.0), value)
+        self.ranked = dict(analysis.relations) if analysis is not None and analysis.relations else None
+        self.best = max(self.ranked.values()) if self.ranked else 0.0
+        self.relation_floor = relation_floor
+        self.named = named
+        self._fits: dict[str, float | None] = {}
+
+    def entities_fit(self, names: list[str]) -> float:
+        # mean, not sum: a lookup naming two entities is not better bound than one naming one
+        return sum(self.entities.get(e, 0.0) for e in names) / max(1, len(names))
+
+    def relation_fit(self, relation: str) -> float | None:
+        """The relation's share of the best relation's score (0.0 when no relation is ranked), None
+        below the floor; once per relation."""
+        if self.ranked is None:
+            return 0.0
+        if relation not in self._fits:
+            fit = self.ranked.get(relation, 0.0) / self.best if self.best > 0 else 0.0
+            if fit < self.relation_floor and relation in self.named:
+                fit = self.relation_floor
+            self._fits[relation] = None if fit < self.relation_floor else fit
+        return self._fits[relation]
+
+    def __call__(self, action: Any) -> float | None:
         names = [v for f in ("head", "tail") if isinstance(v := getattr(action, f, None), str)]
         relation = getattr(action, "relation", None)
-        # mean, not sum: a lookup naming two entities is not better bound than one naming one
-        value = sum(entities.get(e, 0.0) for e in names) / max(1, len(names))
-        if isinstance(relation, str) and ranked is not None:
-            fit = ranked.get(relation, 0.0) / best if best > 0 else 0.0
-            if fit < relation_floor and relation in named:
-                fit = relation_floor
-            if fit < relation_floor:
+        value = self.entities_fit(names)
+        if isinstance(relation, str) and self.ranked is not None:
+            fit = self.relation_fit(relation)
+            if fit is None:
                 return None
             value += fit
         return value
-
-    return score

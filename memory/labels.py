@@ -7,7 +7,7 @@ spaces); a predicted time is cut to the gold's granularity first, and a coarser 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ari.base.errors import UsageError
 from tkg_store.temporal import Granularity, parse_time, truncate
@@ -42,6 +42,27 @@ def hit(prediction: str, gold: Iterable[str], answer_type: str, time_level: str 
         return any(time_matches(prediction, g, time_level) for g in gold)
     key = entity_key(prediction)
     return any(key == entity_key(g) for g in gold)
+
+
+def gold_matcher(gold: Iterable[str], answer_type: str, time_level: str | None = None) -> Callable[[str], bool]:
+    """`hit` against one fixed gold set, as a function of the prediction: the gold's keys are made
+    once and each prediction's verdict is kept (the program search asks about the same answers of
+    one question thousands of times)."""
+    gold = list(gold)
+    keys = {entity_key(g) for g in gold} if answer_type != "time" else set()
+    verdicts: dict[str, bool] = {}
+
+    def matches(prediction: str) -> bool:
+        verdict = verdicts.get(prediction)
+        if verdict is None:
+            if answer_type == "time":
+                verdict = any(time_matches(prediction, g, time_level) for g in gold)
+            else:
+                verdict = entity_key(prediction) in keys
+            verdicts[prediction] = verdict
+        return verdict
+
+    return matches
 
 
 def first_hit(

@@ -14,7 +14,7 @@ from benchmarks.metrics import (
     risk_coverage,
     summarize,
 )
-from memory.labels import hit
+from memory.labels import gold_matcher, hit
 
 
 def test_multi_answer_gold_hits_on_any_member():
@@ -51,6 +51,20 @@ def test_time_prediction_is_cut_to_the_gold_granularity(prediction, gold, expect
 
 def test_time_with_several_gold_granularities():
     assert hit("2009-11-15", ["2007", "2009-11"], "time", "month")
+
+def test_a_gold_matcher_judges_as_hit_does_and_keeps_its_verdicts():
+    """The program search's matcher (gold keys made once, verdicts kept) is the official rule."""
+    cases = [
+        (["Jack Straw", "Defense / Security Ministry (Denmark)"], "entity", None,
+         ["Jack_Straw", "Jack Straw", "Jack Straws", "jack straw", "Defense_/_Security_Ministry_(Denmark)", "Jack_Straw"]),
+        (["2007", "2009-11"], "time", "month", ["2009-11-15", "2009-12-01", "2007-03", "2007", "2006", "not a time", "2009-11-15"]),
+        (["2008-04-17"], "time", None, ["2008-04", "2008-04-17", "2008"]),
+    ]
+    for gold, answer_type, level, predictions in cases:
+        matches = gold_matcher(gold, answer_type, level)
+        assert [matches(p) for p in predictions] == [hit(p, gold, answer_type, level) for p in predictions]
+    assert [matches(p) for p in ("2008-04", "2008-04-17")] == [False, True]  # asked again: the same verdicts
+
 
 def test_hits_at_10_looks_at_the_top_ten_only():
     preds = [f"Wrong {i}" for i in range(20)]
