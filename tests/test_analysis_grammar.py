@@ -95,6 +95,13 @@ def canonical(masked: str) -> str:
         ("{E2} called {E1}; who was the first to call it afterwards?", "After {E2}, who was the first to call {E1}?"),
         ("{E1} was praised by {E2}. Who praised {E1} in that same month?", "Who praised {E1} in the same month as {E2}?"),
         ("When {E2} called {E1}, who else called {E1} that day?", "Who called {E1} on the same day as {E2}?"),
+        ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "After {E2}, who was the first to negotiate with {E1}?"),
+        ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Before {E2}, who had last threatened {E1}?"),
+        # an object "the same N" names the clause's act again
+        (
+            "On the day when {E2} announced his intention to meet with {E1}, who else announced the same intention?",
+            "Who announced his intention to meet with {E1} on the same day as {E2}?",
+        ),
         # a companion of a same-period comparison; a perfect participle clause; the templates' ordinals
         ("Besides {E2}, who visited {E1} in the same month?", "Who visited {E1} in the same month as {E2}?"),
         ("Having threatened {E2}, which country did {E1} threaten first?", "After {E2}, which country did {E1} threaten first?"),

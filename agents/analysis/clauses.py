@@ -246,8 +246,8 @@ def clause_reference(text: str) -> str | None:
 
 # -- a reference made by a clause of its own -------------------------------------------------------
 _ANAPHORIC_CUE = (
-    r"(?P<after>afterwards?|after\s+(?:that|this)|thereafter|subsequently|later(?:\s+on)?|next)"
-    r"|(?P<before>beforehand|before\s+(?:that|this)|previously|earlier|prior\s+to\s+(?:that|this))"
+    r"(?P<after>afterwards?|after\s+(?:that|this|him|her|them)|thereafter|subsequently|later(?:\s+on)?|next)"
+    r"|(?P<before>beforehand|before\s+(?:that|this|him|her|them)|previously|earlier|prior\s+to\s+(?:that|this|him|her|them))"
     r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
 )
 _TWO_CLAUSES = re.compile(
