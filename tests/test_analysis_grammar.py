@@ -97,6 +97,8 @@ def canonical(masked: str) -> str:
         ("When {E2} called {E1}, who else called {E1} that day?", "Who called {E1} on the same day as {E2}?"),
         ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "After {E2}, who was the first to negotiate with {E1}?"),
         ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Before {E2}, who had last threatened {E1}?"),
+        # a prepositional passive keeps its preposition: the agent is the clause's subject
+        ("{E1} was appealed to by {E2}; who was the first to appeal to him after that?", "After {E2}, who was the first to appeal to {E1}?"),
         # an object "the same N" names the clause's act again
         (
             "On the day when {E2} announced his intention to meet with {E1}, who else announced the same intention?",

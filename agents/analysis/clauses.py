@@ -119,7 +119,9 @@ _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
 
 _CLAUSE_PASSIVE = re.compile(
     # the clause's auxiliaries may already be read off ("had been", "was": `_AUX`)
-    rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$", re.IGNORECASE
+    # a prepositional verb keeps its stranded preposition: "was appealed to by {E2}" -> "appealed to"
+    rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:\s+(?:to|with|about|at|on|upon|for|into))?)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$",
+    re.IGNORECASE,
 )
 
 
