@@ -97,6 +97,13 @@ def canonical(masked: str) -> str:
         ("When {E2} called {E1}, who else called {E1} that day?", "Who called {E1} on the same day as {E2}?"),
         ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "After {E2}, who was the first to negotiate with {E1}?"),
         ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Before {E2}, who had last threatened {E1}?"),
+        # a fronted clause with a pronoun subject; an event with no named doer; a clause set off by commas
+        ("After they had criticised {E1}, whom did {E2} criticise first?", "After {E1}, whom did {E2} criticise first?"),
+        (
+            "Following its visit to the {E1}, to which country did {E2} first make a visit?",
+            "Following the {E1}, to which country did {E2} first make a visit?",
+        ),
+        ("Which country, once {E2} had praised {E1}, was the first to do so?", "Once {E2}, which country was the first to praised {E1}?"),
         # a prepositional passive keeps its preposition: the agent is the clause's subject
         ("{E1} was appealed to by {E2}; who was the first to appeal to him after that?", "After {E2}, who was the first to appeal to {E1}?"),
         # an object "the same N" names the clause's act again
@@ -134,6 +141,7 @@ def test_constructions_become_the_active_one_clause_form(masked: str, expected: 
         "When did {E1} receive the visit from {E2}?",  # the KG's own receive-side relation (Host_a_visit)
         "Who was the first country after {E2} to sign formal agreements with {E1}?",  # "after X to V": no clause
         "Which country was accused by {E1} in the same month as {E2}?",
+        "After its talks with {E1}, which country did {E1} negotiate with first?",  # the main clause names the event's party
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:

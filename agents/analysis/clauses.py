@@ -47,6 +47,16 @@ _EVENT_OF = re.compile(
 )
 
 
+# "Following its visit to the {E1}, which country did {E2} ...", "After the talks with {E1}, ...": an
+# event with no named doer (or a pronoun's), whose one named party the main clause does not name, is
+# the reference
+_EVENT_OF_UNNAMED = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:its|his|her|their|the|a|an)\s+(?:[a-z]+\s+){{0,3}}?[a-z]+"
+    rf"\s+(?:to|with|about|on|against|toward|towards|of|in|into|for)\s+(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+
+
 def gerund_reference(text: str) -> str | None:
     """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
     The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
@@ -63,6 +73,9 @@ def gerund_reference(text: str) -> str | None:
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
             continue  # the event's other party is named only here: it is part of the reference
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
+    m = _EVENT_OF_UNNAMED.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
+        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     return None
 
 
@@ -226,10 +239,34 @@ _TRAILING_PRONOUN_CLAUSE = re.compile(
 )
 
 
+# "After they had criticised {E1}, whom did {E2} criticise first?": the fronted clause's pronoun
+# subject is the party the main clause names, so the clause's named party is the reference
+_FRONTED_PRONOUN_CLAUSE = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+
+
+# "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
+# commas inside the question reads as the same clause put in front
+_INTERRUPTING_CLAUSE = re.compile(
+    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$", re.IGNORECASE
+)
+
+
 def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
     {E1}, which country did {E2} visit?"."""
+    m = _INTERRUPTING_CLAUSE.match(text)
+    if m:
+        moved = _clause_reference(f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}")
+        if moved is not None:
+            return moved
+    return _clause_reference(text)
+
+
+def _clause_reference(text: str) -> str | None:
     m = _FRONTED_CLAUSE.match(text)
     if m:
         folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
@@ -243,6 +280,9 @@ def clause_reference(text: str) -> str | None:
     m = _TRAILING_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
+    m = _FRONTED_PRONOUN_CLAUSE.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
+        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     return None
 
 
