@@ -98,10 +98,10 @@ def canonical(masked: str) -> str:
         ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "After {E2}, who was the first to negotiate with {E1}?"),
         ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Before {E2}, who had last threatened {E1}?"),
         # a fronted clause with a pronoun subject; an event with no named doer; a clause set off by commas
-        ("After they had criticised {E1}, whom did {E2} criticise first?", "After {E1}, whom did {E2} criticise first?"),
+        ("After they had criticised {E1}, whom did {E2} criticise first?", "After {E2}, whom did {E1} criticise first?"),
         (
             "Following its visit to the {E1}, to which country did {E2} first make a visit?",
-            "Following the {E1}, to which country did {E2} first make a visit?",
+            "Following the {E2}, to which country did {E1} first make a visit?",
         ),
         ("Which country, once {E2} had praised {E1}, was the first to do so?", "Once {E2}, which country was the first to praised {E1}?"),
         # a prepositional passive keeps its preposition: the agent is the clause's subject
