@@ -104,6 +104,8 @@ def canonical(masked: str) -> str:
             "Following the {E2}, to which country did {E1} first make a visit?",
         ),
         ("Which country, once {E2} had praised {E1}, was the first to do so?", "Once {E2}, which country was the first to praised {E1}?"),
+        # the pronoun subject of a passive main clause is the clause's object
+        ("In the year {E1} was criticised by {E2}, by whom else was it criticised?", "Who criticised {E1} in the same year as {E2}?"),
         # a prepositional passive keeps its preposition: the agent is the clause's subject
         ("{E1} was appealed to by {E2}; who was the first to appeal to him after that?", "After {E2}, who was the first to appeal to {E1}?"),
         # an object "the same N" names the clause's act again

@@ -102,6 +102,13 @@ _SAME_CLAUSE = re.compile(
 )
 
 
+# "by whom (else) was it criticised": a wh-agent before a passive whose subject is a pronoun
+_PASSIVE_PRONOUN = re.compile(
+    rf"^\W*by\s+(?:whom|which\s+[a-z]+|what\s+[a-z]+)(?:\s+else)?\s+(?:was|were|had\s+been|has\s+been)\s+(?P<p>it|he|she|they)\s+{_ADVERB}[a-z]+(?:ed|en)\b",
+    re.IGNORECASE,
+)
+
+
 def _placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 
@@ -168,6 +175,9 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     objects = _PLACEHOLDER.findall(vp)
     if _placeholders(main) or len(set(objects)) != 1 or not _WH_ANYWHERE.search(main):
         return None
+    passive = _PASSIVE_PRONOUN.search(main)
+    if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
+        return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
     pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
     if pronoun:
         group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
