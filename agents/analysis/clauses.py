@@ -93,7 +93,8 @@ _RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
 _SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _SAME_FRONTED = re.compile(
-    rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
+    # the comma after the clause may be left out before the question word: "On the day X visited Y who else did?"
+    rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)(?:\s*,\s*|\s+(?=(?:{_WH})\b))(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(
