@@ -106,6 +106,11 @@ def canonical(masked: str) -> str:
         ("Which country, once {E2} had praised {E1}, was the first to do so?", "Once {E2}, which country was the first to praised {E1}?"),
         # a fronted same-period clause with no comma before the question word
         ("In the month that {E2} visited {E1} who else visited it?", "Who visited {E1} in the same month as {E2}?"),
+        # a gerund with a longer object phrase before the reference
+        (
+            "Before making a request to cooperate with {E2}, which country did {E1} last ask to cooperate with?",
+            "Before {E2}, which country did {E1} last ask to cooperate with?",
+        ),
         # "did it also V": "did" is the auxiliary, "it" the main clause's subject
         ("In the year {E1} criticised {E2}, which country did it also criticise?", "Which country did {E1} also criticise in the same year as {E2}?"),
         # the pronoun subject of a passive main clause is the clause's object

@@ -30,7 +30,7 @@ from agents.analysis.grammar_words import (
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
 _GERUND = re.compile(
-    rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,4}}?)(?=(?:the\s+)?\{{E\d+\}})",
+    rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,6}}?)(?=(?:the\s+)?\{{E\d+\}})",
     re.IGNORECASE,
 )
 
