@@ -111,6 +111,8 @@ def canonical(masked: str) -> str:
             "Before making a request to cooperate with {E2}, which country did {E1} last ask to cooperate with?",
             "Before {E2}, which country did {E1} last ask to cooperate with?",
         ),
+        # "it as well": "it" is the object ("as" is no verb in -s)
+        ("Once {E2} had threatened {E1}, which country was first to threaten it as well?", "Once {E2}, which country was first to threaten {E1} as well?"),
         # "did it also V": "did" is the auxiliary, "it" the main clause's subject
         ("In the year {E1} criticised {E2}, which country did it also criticise?", "Which country did {E1} also criticise in the same year as {E2}?"),
         # the pronoun subject of a passive main clause is the clause's object

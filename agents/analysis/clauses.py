@@ -119,7 +119,7 @@ def _placeholders(text: str) -> set[str]:
 # them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
 _SUBJECT_PRONOUN = re.compile(
     r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
-    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+[a-z]+(?:ed|s)\b)",
+    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?!(?:as|is|was|has|this|thus|always|perhaps)\b)[a-z]+(?:ed|s)\b)",  # "it criticises", not "it as well"
     re.IGNORECASE,
 )
 _AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
