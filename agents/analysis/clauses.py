@@ -73,9 +73,12 @@ def gerund_reference(text: str) -> str | None:
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
             continue  # the event's other party is named only here: it is part of the reference
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
-    m = _EVENT_OF_UNNAMED.match(text)
-    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
-        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
+    unnamed = _EVENT_OF_UNNAMED.match(text)
+    if unnamed is None:
+        return None
+    main, reference = unnamed.group("main"), unnamed.group("a")
+    if _placeholders(main) - _placeholders(reference) and not _placeholders(reference) & _placeholders(main):
+        return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}"
     return None
 
 
