@@ -104,6 +104,8 @@ def canonical(masked: str) -> str:
             "Following the {E2}, to which country did {E1} first make a visit?",
         ),
         ("Which country, once {E2} had praised {E1}, was the first to do so?", "Once {E2}, which country was the first to praised {E1}?"),
+        # a bare question after the clause asks who did its act too
+        ("On the day {E2} criticised {E1}, who else joined in?", "Who criticised {E1} on the same day as {E2}?"),
         # a fronted same-period clause with no comma before the question word
         ("In the month that {E2} visited {E1} who else visited it?", "Who visited {E1} in the same month as {E2}?"),
         # a gerund with a longer object phrase before the reference

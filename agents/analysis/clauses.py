@@ -138,6 +138,11 @@ _ORDINAL_ELLIPSIS = re.compile(
     rf"|followed(?:\s+(?:next|then))?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
+# a question word with at most one verb and no object: "who else joined in?", "which other country?"
+_BARE_QUESTION = re.compile(
+    rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+[a-z]+(?:\s+(?:in|too|also|there|as\s+well))?)?(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
 _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
 
 
@@ -196,6 +201,9 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     ellipsis = _ELLIPSIS.search(main)
     if ellipsis:
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
+    bare = _BARE_QUESTION.match(main)
+    if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
+        return f"{bare.group('wh')} {vp}{bare.group('end')}", subject
     return None
 
 
