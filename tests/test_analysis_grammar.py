@@ -95,6 +95,37 @@ def canonical(masked: str) -> str:
         ("{E2} called {E1}; who was the first to call it afterwards?", "After {E2}, who was the first to call {E1}?"),
         ("{E1} was praised by {E2}. Who praised {E1} in that same month?", "Who praised {E1} in the same month as {E2}?"),
         ("When {E2} called {E1}, who else called {E1} that day?", "Who called {E1} on the same day as {E2}?"),
+        ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "After {E2}, who was the first to negotiate with {E1}?"),
+        ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Before {E2}, who had last threatened {E1}?"),
+        # a fronted clause with a pronoun subject; an event with no named doer; a clause set off by commas
+        ("After they had criticised {E1}, whom did {E2} criticise first?", "After {E2}, whom did {E1} criticise first?"),
+        (
+            "Following its visit to the {E1}, to which country did {E2} first make a visit?",
+            "Following the {E2}, to which country did {E1} first make a visit?",
+        ),
+        ("Which country, once {E2} had praised {E1}, was the first to do so?", "Once {E2}, which country was the first to praised {E1}?"),
+        # a bare question after the clause asks who did its act too
+        ("On the day {E2} criticised {E1}, who else joined in?", "Who criticised {E1} on the same day as {E2}?"),
+        # a fronted same-period clause with no comma before the question word
+        ("In the month that {E2} visited {E1} who else visited it?", "Who visited {E1} in the same month as {E2}?"),
+        # a gerund with a longer object phrase before the reference
+        (
+            "Before making a request to cooperate with {E2}, which country did {E1} last ask to cooperate with?",
+            "Before {E2}, which country did {E1} last ask to cooperate with?",
+        ),
+        # "it as well": "it" is the object ("as" is no verb in -s)
+        ("Once {E2} had threatened {E1}, which country was first to threaten it as well?", "Once {E2}, which country was first to threaten {E1} as well?"),
+        # "did it also V": "did" is the auxiliary, "it" the main clause's subject
+        ("In the year {E1} criticised {E2}, which country did it also criticise?", "Which country did {E1} also criticise in the same year as {E2}?"),
+        # the pronoun subject of a passive main clause is the clause's object
+        ("In the year {E1} was criticised by {E2}, by whom else was it criticised?", "Who criticised {E1} in the same year as {E2}?"),
+        # a prepositional passive keeps its preposition: the agent is the clause's subject
+        ("{E1} was appealed to by {E2}; who was the first to appeal to him after that?", "After {E2}, who was the first to appeal to {E1}?"),
+        # an object "the same N" names the clause's act again
+        (
+            "On the day when {E2} announced his intention to meet with {E1}, who else announced the same intention?",
+            "Who announced his intention to meet with {E1} on the same day as {E2}?",
+        ),
         # a companion of a same-period comparison; a perfect participle clause; the templates' ordinals
         ("Besides {E2}, who visited {E1} in the same month?", "Who visited {E1} in the same month as {E2}?"),
         ("Having threatened {E2}, which country did {E1} threaten first?", "After {E2}, which country did {E1} threaten first?"),
@@ -125,6 +156,7 @@ def test_constructions_become_the_active_one_clause_form(masked: str, expected: 
         "When did {E1} receive the visit from {E2}?",  # the KG's own receive-side relation (Host_a_visit)
         "Who was the first country after {E2} to sign formal agreements with {E1}?",  # "after X to V": no clause
         "Which country was accused by {E1} in the same month as {E2}?",
+        "After its talks with {E1}, which country did {E1} negotiate with first?",  # the main clause names the event's party
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:

@@ -30,7 +30,7 @@ from agents.analysis.grammar_words import (
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
 _GERUND = re.compile(
-    rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,4}}?)(?=(?:the\s+)?\{{E\d+\}})",
+    rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,6}}?)(?=(?:the\s+)?\{{E\d+\}})",
     re.IGNORECASE,
 )
 
@@ -43,6 +43,16 @@ _EVENT_BY = re.compile(
 _EVENT_OF = re.compile(
     rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})'s\s+(?:[a-z]+\s+){{0,2}}?[a-z]+"
     rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|of|in)\s+(?P<b>{_ENT}))",
+    re.IGNORECASE,
+)
+
+
+# "Following its visit to the {E1}, which country did {E2} ...", "After the talks with {E1}, ...": an
+# event with no named doer (or a pronoun's), whose one named party the main clause does not name, is
+# the reference
+_EVENT_OF_UNNAMED = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:its|his|her|their|the|a|an)\s+(?:[a-z]+\s+){{0,3}}?[a-z]+"
+    rf"\s+(?:to|with|about|on|against|toward|towards|of|in|into|for)\s+(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
     re.IGNORECASE,
 )
 
@@ -63,6 +73,12 @@ def gerund_reference(text: str) -> str | None:
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
             continue  # the event's other party is named only here: it is part of the reference
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
+    unnamed = _EVENT_OF_UNNAMED.match(text)
+    if unnamed is None:
+        return None
+    main, reference = unnamed.group("main"), unnamed.group("a")
+    if _placeholders(main) - _placeholders(reference) and not _placeholders(reference) & _placeholders(main):
+        return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}"
     return None
 
 
@@ -80,11 +96,19 @@ _RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
 _SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _SAME_FRONTED = re.compile(
-    rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)\s*,\s*(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
+    # the comma after the clause may be left out before the question word: "On the day X visited Y who else did?"
+    rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)(?:\s*,\s*|\s+(?=(?:{_WH})\b))(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(
     rf"\b{_SAME}\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    re.IGNORECASE,
+)
+
+
+# "by whom (else) was it criticised": a wh-agent before a passive whose subject is a pronoun
+_PASSIVE_PRONOUN = re.compile(
+    rf"^\W*by\s+(?:whom|which\s+[a-z]+|what\s+[a-z]+)(?:\s+else)?\s+(?:was|were|had\s+been|has\s+been)\s+(?P<p>it|he|she|they)\s+{_ADVERB}[a-z]+(?:ed|en)\b",
     re.IGNORECASE,
 )
 
@@ -98,7 +122,7 @@ def _placeholders(text: str) -> set[str]:
 # them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
 _SUBJECT_PRONOUN = re.compile(
     r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
-    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+[a-z]+(?:ed|s)\b)",
+    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?!(?:as|is|was|has|this|thus|always|perhaps)\b)[a-z]+(?:ed|s)\b)",  # "it criticises", not "it as well"
     re.IGNORECASE,
 )
 _AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
@@ -114,12 +138,19 @@ _ORDINAL_ELLIPSIS = re.compile(
     rf"|followed(?:\s+(?:next|then))?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
+# a question word with at most one verb and no object: "who else joined in?", "which other country?"
+_BARE_QUESTION = re.compile(
+    rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+[a-z]+(?:\s+(?:in|too|also|there|as\s+well))?)?(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
 _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
 
 
 _CLAUSE_PASSIVE = re.compile(
     # the clause's auxiliaries may already be read off ("had been", "was": `_AUX`)
-    rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$", re.IGNORECASE
+    # a prepositional verb keeps its stranded preposition: "was appealed to by {E2}" -> "appealed to"
+    rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:\s+(?:to|with|about|at|on|upon|for|into))?)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$",
+    re.IGNORECASE,
 )
 
 
@@ -153,6 +184,9 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     objects = _PLACEHOLDER.findall(vp)
     if _placeholders(main) or len(set(objects)) != 1 or not _WH_ANYWHERE.search(main):
         return None
+    passive = _PASSIVE_PRONOUN.search(main)
+    if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
+        return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
     pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
     if pronoun:
         group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
@@ -167,6 +201,9 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     ellipsis = _ELLIPSIS.search(main)
     if ellipsis:
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
+    bare = _BARE_QUESTION.match(main)
+    if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
+        return f"{bare.group('wh')} {vp}{bare.group('end')}", subject
     return None
 
 
@@ -224,10 +261,34 @@ _TRAILING_PRONOUN_CLAUSE = re.compile(
 )
 
 
+# "After they had criticised {E1}, whom did {E2} criticise first?": the fronted clause's pronoun
+# subject is the party the main clause names, so the clause's named party is the reference
+_FRONTED_PRONOUN_CLAUSE = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+
+
+# "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
+# commas inside the question reads as the same clause put in front
+_INTERRUPTING_CLAUSE = re.compile(
+    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$", re.IGNORECASE
+)
+
+
 def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
     {E1}, which country did {E2} visit?"."""
+    m = _INTERRUPTING_CLAUSE.match(text)
+    if m:
+        moved = _clause_reference(f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}")
+        if moved is not None:
+            return moved
+    return _clause_reference(text)
+
+
+def _clause_reference(text: str) -> str | None:
     m = _FRONTED_CLAUSE.match(text)
     if m:
         folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
@@ -241,13 +302,16 @@ def clause_reference(text: str) -> str | None:
     m = _TRAILING_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
+    m = _FRONTED_PRONOUN_CLAUSE.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
+        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     return None
 
 
 # -- a reference made by a clause of its own -------------------------------------------------------
 _ANAPHORIC_CUE = (
-    r"(?P<after>afterwards?|after\s+(?:that|this)|thereafter|subsequently|later(?:\s+on)?|next)"
-    r"|(?P<before>beforehand|before\s+(?:that|this)|previously|earlier|prior\s+to\s+(?:that|this))"
+    r"(?P<after>afterwards?|after\s+(?:that|this|him|her|them)|thereafter|subsequently|later(?:\s+on)?|next)"
+    r"|(?P<before>beforehand|before\s+(?:that|this|him|her|them)|previously|earlier|prior\s+to\s+(?:that|this|him|her|them))"
     r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
 )
 _TWO_CLAUSES = re.compile(

@@ -19,7 +19,12 @@ _RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|we
 _PROVERB = re.compile(
     r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
     r"(?!\s+(?!(?:too|again|also|as|in|on|at|during|before|after|with|to|for|about|against|first|last|then)\b)[a-z])"
-    r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b",
+    # "did it also criticise": an adverb and then a verb make "did" the auxiliary, not a pro-verb
+    r"(?!\s+(?:too|again|also|first|last|then)\s+(?!(?:as|in|on|at|during|before|after|with|to|for|about|against)\b)[a-z])"
+    r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b"
+    # "who else announced the same intention / made the same appeal": an object "the same N" (no
+    # period word) names the clause's own act again
+    r"|\b(?:[a-z]+ed|made|gave|sent|took)\s+the\s+same\s+(?!(?:day|date|week|month|year|time|period|calendar)\b)[a-z]+\b",
     re.IGNORECASE,
 )
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
