@@ -61,10 +61,8 @@ class NumpyMiniLMEmbedder:
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=min(MAX_TOKENS, int(config["max_position_embeddings"])))
-        # One call at a time: the tokenizer's settings are shared state, and the BLAS thread limit
-        # is set and restored around each call (two calls at once would restore it under each other).
-        self._lock = threading.Lock()
-        self._blas = _one_blas_thread()
+        self._lock = threading.Lock()  # the tokenizer's settings are shared state
+        _one_blas_thread()
         weights = load_file(str(folder / "model.safetensors"))
         self._w = {_short(k): np.ascontiguousarray(v, dtype=np.float32) for k, v in weights.items() if v.dtype.kind == "f"}
         # linear layers as (in, out) so a forward pass is x @ W + b
@@ -77,11 +75,12 @@ class NumpyMiniLMEmbedder:
             return out
         with self._lock:
             ids = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
-            order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
-            with self._blas():
-                for start in range(0, len(order), self._batch_size):
-                    rows = order[start : start + self._batch_size]
-                    out[rows] = self._encode([ids[i] for i in rows])
+        # the forward pass reads the weights only: two threads may run it at once (the agent embeds
+        # a question's verb phrase while the background thread embeds the question)
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            out[rows] = self._encode([ids[i] for i in rows])
         return out
 
     def _encode(self, batch: list[list[int]]) -> np.ndarray:
@@ -132,18 +131,17 @@ class NumpyMiniLMEmbedder:
         return (x - mean) / np.sqrt(var + self._eps) * self._w[name + ".weight"] + self._w[name + ".bias"]
 
 
-def _one_blas_thread():
-    """A context that runs BLAS on one thread. These matrices are small: on 2 shared cores a second
+def _one_blas_thread() -> None:
+    """Run BLAS on one thread in this process. These matrices are small: on 2 shared cores a second
     BLAS thread made one question's embedding 8x slower (16 ms -> 130 ms, measured while other
-    jobs ran), and the other core is better spent on the store and the other requests."""
-    import contextlib
-
+    jobs ran), and the other core is better spent on the store, the other requests or a second
+    embedding. Set once for the process rather than around each call, so that calls on two threads
+    never restore the limit under each other (scikit-learn's K-means limits BLAS itself)."""
     try:
-        from threadpoolctl import ThreadpoolController
+        from threadpoolctl import threadpool_limits
     except ImportError:
-        return contextlib.nullcontext
-    controller = ThreadpoolController()
-    return lambda: controller.limit(limits=1, user_api="blas")
+        return
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def _short(key: str) -> str:
