@@ -26,6 +26,7 @@ from agents.analysis.grammar_words import (
     _adverbs,
     _cap,
     _object,
+    _spliced,
 )
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
@@ -64,7 +65,7 @@ def gerund_reference(text: str) -> str | None:
     for m in _GERUND.finditer(text):
         if m.group("ger").lower() in _NOT_GERUNDS or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
             continue
-        return text[: m.start()] + f"{m.group('cue')} " + text[m.end() :]
+        return _spliced(m, f"{m.group('cue')} ")
     for pattern in (_EVENT_BY, _EVENT_OF):
         event = pattern.search(text)
         if event is None:
@@ -221,7 +222,7 @@ def same_period_clause(text: str) -> str | None:
     -> "in the same month as {E2}"."""
     m = _PERIOD_OF_EVENT.search(text)
     if m:
-        return text[: m.start()] + f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}" + text[m.end() :]
+        return _spliced(m, f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}")
     m = _SAME_FRONTED.match(text)
     if m:
         vp = m.group("vp").strip()
@@ -235,7 +236,7 @@ def same_period_clause(text: str) -> str | None:
     m = _SAME_CLAUSE.search(text)
     if m:
         vp = (m.group("vp") or "").strip()
-        rest = text[: m.start()] + text[m.end() :]
+        rest = _spliced(m)
         subject, vp = _active_clause(m.group("a"), vp)
         unshared = _placeholders(vp) - _placeholders(rest)
         reference = None
@@ -245,11 +246,11 @@ def same_period_clause(text: str) -> str | None:
             reference = _party(vp, unshared.pop())  # "who did {E1} praise in the month that {E1} praised {E2}"
         if reference is not None:
             same = f"{m.group('prep')} the same {m.group('unit')} as {_object(reference)}"
-            return text[: m.start()] + same + m.group("end") + text[m.end() :]
+            return _spliced(m, same + m.group("end"))
     m = _SAME_PRONOUN_CLAUSE.search(text)
     if m and _placeholders(text[: m.start()]):
         same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
-        return text[: m.start()] + same + m.group("end") + text[m.end() :]
+        return _spliced(m, same + m.group("end"))
     return None
 
 
@@ -359,7 +360,7 @@ def companion_reference(text: str) -> str | None:
     m = _COMPANION.search(text)
     if same is None or m is None:
         return None
-    text = text[: m.start()] + text[m.end() :]
+    text = _spliced(m)
     same = _SAME_WITHOUT_AS.search(text)
     assert same is not None
     return text[: same.end()] + f" as {m.group('a')}" + text[same.end() :]

@@ -76,6 +76,7 @@ from agents.analysis.grammar_words import (
     _cap,
     _object,
     _passive_adverbs,
+    _spliced,
     _who,
 )
 
@@ -141,7 +142,7 @@ def active_voice(text: str) -> str | None:
         if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
             subject = next(v for k, v in m.groupdict().items() if k.startswith("subj") and v)
             active = f"{_who(m.group('wh'))} {_passive_adverbs(m)}{m.group('verb')} {_object(subject)}"
-            return text[: m.start()] + active + text[m.end() :]
+            return _spliced(m, active)
     return None
 
 
@@ -150,11 +151,11 @@ def named_agent_active(text: str) -> str | None:
     m = _PASSIVE_NAMED_ASKED.search(text)
     if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
         active = f"{m.group('wh')} did {_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
-        return text[: m.start()] + active + text[m.end() :]
+        return _spliced(m, active)
     m = _PASSIVE_NAMED.search(text)
     if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
         active = f"{_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
-        return text[: m.start()] + active + text[m.end() :]
+        return _spliced(m, active)
     return None
 
 
@@ -222,7 +223,7 @@ def named_giver(text: str) -> str | None:
     if m is None or _RECEIVED_BY_RELATION.search(m.group("np")):
         return None
     adverb = " ".join(f"{m.group('adv')} {_ADVERB_OF.get(m.group('adv2').strip().lower(), m.group('adv2'))}".split())
-    return text[: m.start()] + f"{_object(m.group('giver'))} {_adverbs(adverb)}{m.group('np')} {_object(m.group('subj'))}" + text[m.end() :]
+    return _spliced(m, f"{_object(m.group('giver'))} {_adverbs(adverb)}{m.group('np')} {_object(m.group('subj'))}")
 
 
 def giver_as_subject(text: str) -> str | None:
@@ -231,7 +232,7 @@ def giver_as_subject(text: str) -> str | None:
         m = pattern.search(text)
         if m:
             active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('np')} {_object(m.group('subj'))}"
-            return text[: m.start()] + active + text[m.end() :]
+            return _spliced(m, active)
     return None
 
 
@@ -277,7 +278,7 @@ def agent_as_subject(text: str) -> str | None:
             if adverb == "only":
                 adverb = ""
             active = f"{_who(m.group('wh'))} {_adverbs(adverb)}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}"
-            return text[: m.start()] + active + text[m.end() :]
+            return _spliced(m, active)
     return None
 
 
@@ -300,7 +301,7 @@ def doer_of_event(text: str) -> str | None:
     adverb = _ADVERB_OF.get(adverb, adverb)
     prep = "" if m.group("prep").lower() in ("to", "of") else f"{m.group('prep')} "
     clause = f"{m.group('wh')} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')} {prep}{m.group('b')}"
-    return text[: m.start()] + clause + text[m.end() :]
+    return _spliced(m, clause)
 
 
 # -- the one an act is aimed at -----------------------------------------------------------------
@@ -320,7 +321,7 @@ def target_as_object(text: str) -> str | None:
     adverb = " ".join(m.group("adv").split()).lower()
     adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
     clause = f"{_who(m.group('wh'))} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')}"
-    return text[: m.start()] + clause + text[m.end() :]
+    return _spliced(m, clause)
 
 
 # -- cleft and request forms -----------------------------------------------------------------------
@@ -341,11 +342,11 @@ def plain_question(text: str) -> str | None:
     temporal comparison itself)."""
     m = _ELSE.search(text)
     if m:
-        text = text[: m.start()] + (m.group("wh") or f"{m.group('which')} ") + text[m.end() :]
+        text = _spliced(m, m.group("wh") or f"{m.group('which')} ")
         return plain_question(text) or text
     m = _CLEFT.search(text)
     if m:
-        return text[: m.start()] + f"{_who(m.group('wh'))} " + text[m.end() :]
+        return _spliced(m, f"{_who(m.group('wh'))} ")
     m = _REQUEST.search(text)
     if m:
         noun = m.group("noun").lower()
@@ -375,13 +376,13 @@ def ordinal_phrase(text: str) -> str | None:
         after = m.group("verb").lower().startswith("follow")
         ordinal, cue = ("first", "after") if after else ("last", "before")
         clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
-        return text[: m.start()] + clause + text[m.end() :]
+        return _spliced(m, clause)
     if _ORDINAL_WORD.search(text):
         return None
     m = _ADJACENT.search(text)
     if m:
         ordinal = "first" if m.group("cue").lower() == "after" else "last"
-        return text[: m.start()] + f"{ordinal} {m.group('cue')}" + text[m.end() :]
+        return _spliced(m, f"{ordinal} {m.group('cue')}")
     if _NEXT.search(text) and _AFTER_WORD.search(text):
         return _NEXT.sub("first", text, count=1)
     return None

@@ -53,3 +53,8 @@ def _adverbs(text: str | None) -> str:
 def _passive_adverbs(m: re.Match[str]) -> str:
     """The adverbs of a passive, before and after its participle ("was first rejected by", "was rejected first by")."""
     return _adverbs(" ".join(part for part in (m.group("adv"), m.groupdict().get("post")) if part and part.strip()))
+
+
+def _spliced(m: re.Match[str], replacement: str = "") -> str:
+    """The text `m` was found in, with what it matched put back as `replacement` (every rule's last step)."""
+    return m.string[: m.start()] + replacement + m.string[m.end() :]
