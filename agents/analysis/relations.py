@@ -241,8 +241,8 @@ class RelationLinker:
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
         self._relation_words: dict[str, frozenset[str]] | None = None
         self._relation_keys: dict[str, frozenset[str]] = {}
-        self._posterior_of: tuple = (None, None, False)
-        self._text_vectors: dict[str, np.ndarray] = {}  # the last question's (masked, posterior, names a relation)
+        self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
+        self._text_vectors: dict[str, np.ndarray] = {}  # verb phrase -> its embedding (`vectors_of`)
 
     def grams(self, masked: str) -> list[str]:
         """The question's n-grams, plus, for each word or two-word phrasal verb the lexicon never
@@ -372,8 +372,7 @@ class RelationLinker:
         the word overlap of the question with the relation's text."""
         if not candidates:
             return []
-        vectors = self._vectors if question_vector is not None else None
-        sims = None
+        vectors, sims = self._vectors, None
         if vectors is not None and question_vector is not None:
             sims = vectors.relation_matrix[[vectors.relation_row[r] for r in candidates]] @ question_vector
         logs = None
