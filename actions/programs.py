@@ -114,6 +114,15 @@ class Program:
 
     __str__ = render
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        # remembered: the planner and the methodology matching put a question's ~150 programs in
+        # sets and dicts, and hashing the steps anew walks every step's dataclass each time
+        return hash(self.steps)
+
     @cached_property
     def texts(self) -> tuple[str, ...]:
         """The step texts, as stored in the memory and shown in traces."""

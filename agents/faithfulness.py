@@ -252,6 +252,7 @@ class AnswerCheck:
         self._head_role: dict[str, str | None] = {}
         self._asked: dict[str, bool] = {}
         self._wanted: dict[tuple[str, str, bool, str | None], date | None] = {}
+        self._survives: dict[str, bool] = {}
 
     # -- the parts of the test --------------------------------------------------------------
     def asks_relation(self, relation: str) -> bool:
@@ -366,9 +367,12 @@ class AnswerCheck:
                 yield one, [f for f in facts if self.in_role(f, one, self.roles[0])]
 
     def survives(self, answer: str) -> bool:
-        if self.analysis.answer_type == "time":
-            return is_time_answer(answer) and self.supports_time(answer)
-        return not is_time_answer(answer) and self.supports_entity(answer)
+        if answer not in self._survives:  # the planner and the audit ask of the same answers
+            if self.analysis.answer_type == "time":
+                self._survives[answer] = is_time_answer(answer) and self.supports_time(answer)
+            else:
+                self._survives[answer] = not is_time_answer(answer) and self.supports_entity(answer)
+        return self._survives[answer]
 
     # -- abstaining ---------------------------------------------------------------------------
     def reason(self, answers: list[str], relation: str | None) -> str:
@@ -428,12 +432,14 @@ def check_answers(
     answers: list[str],
     plausible: Callable[[str, set[str]], bool | None] | None = None,
     relation: str | None = None,
+    check: AnswerCheck | None = None,
 ) -> Verdict:
     """Keep the answers some fact states as the question asks; `relation` (the asked relation as
-    the solver read it, or None) only words the reason and picks the evidence when none is kept."""
+    the solver read it, or None) only words the reason and picks the evidence when none is kept.
+    `check`: the question's check built earlier (by the planner), with the verdicts it has kept."""
     if analysis is None or not answers or not analysis.entities:
         return Verdict(list(answers))
-    check = AnswerCheck(store, analysis, plausible)
+    check = check or AnswerCheck(store, analysis, plausible)
     kept = [a for a in answers if check.survives(a)]
     if kept:
         return Verdict(kept)

@@ -103,20 +103,28 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     methodologies = [m for m in (state.methodology, state.fallback_methodology) if m is not None and m.programs]
     if not methodologies:
         return {}
-    accept = _answer_check(state, ctx) if ctx.config.judge else None
+    check = _answer_check(state, ctx) if ctx.config.judge else None
+    accept = _accepts(state, ctx, check) if ctx.config.judge else None
     found, why = make_plan(ctx.store, state.analysed, programs_for(state.analysed, *methodologies), ctx.config.planner, accept)
-    return {"plan": found, "plan_note": why}
+    return {"plan": found, "plan_note": why, "answer_check": check}
 
 
-def _answer_check(state: AgentState, ctx: AgentContext) -> Callable[[list, list], bool]:
+def _answer_check(state: AgentState, ctx: AgentContext) -> AnswerCheck | None:
+    """The question's answer check (None: it names no entity, and every answer is kept). One per
+    question, shared by the planner and the audit: its verdicts on relations and answers are kept."""
+    if not state.analysed.entities:
+        return None
+    if state.answer_check is None:
+        plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+        return AnswerCheck(ctx.store, state.analysed, plausible)
+    return state.answer_check
+
+
+def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
     """The audit's answer check, for the planner: a bound program whose answers it would reject
     gives way to the next one that keeps every constraint the question states."""
-    plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
-
-    analysis = state.analysed
-    if not analysis.entities:
+    if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
-    check = AnswerCheck(ctx.store, analysis, plausible)  # one per question: its relation verdicts are kept
 
     def accept(results: list, actions: list) -> bool:
         return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))
@@ -230,7 +238,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
         return {"abstained": True, "reason": missing, "answers": [], "evidence": evidence}
     if not ctx.config.judge:
         return {}
-    verdict = check_answers(ctx.store, state.analysed, state.answers, plausible, relation)
+    verdict = check_answers(ctx.store, state.analysed, state.answers, plausible, relation, _answer_check(state, ctx))
     if verdict.reason is not None:
         return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
     return {"answers": verdict.answers}

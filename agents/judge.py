@@ -96,8 +96,8 @@ def _linking_relations(store: TKGStore, mentions: list) -> set[str]:
     if len(distinct) < 2:
         return set()
     ones = [n for n, _ in distinct[0].candidates[:ACTED_PER_MENTION]]
-    others = {n for n, _ in distinct[1].candidates[:ACTED_PER_MENTION]}
-    return {edge.relation for name in ones for edge in neighbours(store, name) if edge.neighbour in others}
+    others = [n for n, _ in distinct[1].candidates[:ACTED_PER_MENTION]]
+    return {relation for one in ones for other in others for relation in store.relations_between(one, other)}
 
 
 def missing_evidence(analysis: QuestionAnalysis | None, answers: list[str], store: TKGStore, relation: str | None) -> str | None:

@@ -53,6 +53,10 @@ class AgentState:
     plan_note: str = ""
     """Why the plan was chosen, or why no program of the methodology could be bound."""
 
+    answer_check: Any = None
+    """The question's answer check (`agents.faithfulness.AnswerCheck`), built by the planner and
+    reused by the audit with the verdicts it has kept."""
+
     actions: list[Any] = field(default_factory=list)
     """Actions executed so far, in order; action k's result is results[k-1] (step #k)."""
 
