@@ -198,6 +198,7 @@ def enumerate_candidates(
     step: int | None = None,
     lookups: bool = True,
     operations: bool = True,
+    sizes: dict[Action, int] | None = None,
 ) -> CandidatePool:
     """Every non-empty candidate for step `step` (default: the next one), lookups first.
 
@@ -205,7 +206,9 @@ def enumerate_candidates(
     (default: the context's). Unknown entity names are skipped, and so are actions the context
     records as already taken (repeating a step cannot add anything). `lookups=False` enumerates
     only list operations and answers (for a program search that has used up its lookups),
-    `operations=False` only lookups.
+    `operations=False` only lookups. `sizes`, kept by the caller across one question's steps,
+    remembers each list operation's size: earlier results never change, and every step would
+    otherwise run again the operations over all of them.
     """
     times = list(context.times if times is None else times)
     step = len(context.results) + 1 if step is None else step
@@ -225,7 +228,7 @@ def enumerate_candidates(
         restrict = frozenset(current[position:]) if len(current) >= 2 else None
         blocks.append(memoised(store, ("times", entity, restrict), partial(_time_block, store, entity, restrict)))
     taken = frozenset(context.actions[: step - 1])
-    extras = [Candidate(a, n) for a, n in _list_operations(context, times, step) if n > 0 and a not in taken] if operations else []
+    extras = [Candidate(a, n) for a, n in _list_operations(context, times, step, sizes) if n > 0 and a not in taken] if operations else []
     return CandidatePool(blocks, extras, taken)
 
 
@@ -280,10 +283,16 @@ def list_operations(context: ActionContext, times: Sequence[TimeSpan], sources: 
     return actions
 
 
-def _list_operations(context: ActionContext, times: list[TimeSpan], step: int) -> list[tuple[Action, int]]:
+def _list_operations(
+    context: ActionContext, times: list[TimeSpan], step: int, sizes: dict[Action, int] | None = None
+) -> list[tuple[Action, int]]:
     """List operations over every earlier result, executed (they read memory: cheap), with sizes."""
     sources = [k for k in range(1, min(step, len(context.results) + 1))]
-    return [
-        (action, len(action.execute(None, context)))  # type: ignore[arg-type]  # list operations never read the store
-        for action in list_operations(context, times, sources)
-    ]
+    sizes = {} if sizes is None else sizes
+    found = []
+    for action in list_operations(context, times, sources):
+        size = sizes.get(action)
+        if size is None:
+            size = sizes[action] = len(action.execute(None, context))  # type: ignore[arg-type]  # list operations never read the store
+        found.append((action, size))
+    return found

@@ -139,7 +139,10 @@ def action_context(state: AgentState) -> ActionContext:
 def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
     """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1)."""
     pool = enumerate_candidates(
-        ctx.store, action_context(state), current_entities(state.analysis, ctx.config.linking.acted_per_mention)
+        ctx.store,
+        action_context(state),
+        current_entities(state.analysis, ctx.config.linking.acted_per_mention),
+        sizes=state.operation_sizes,
     )
     return {"all_candidates": pool, "candidates": []}
 

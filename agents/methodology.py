@@ -15,7 +15,9 @@ keep their entity in place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from actions.programs import Program, asked_operations
@@ -40,32 +42,63 @@ def match_methodologies(
     memory: Any, masked: list[str], nearest: int = MemoryConfig.nearest_methodologies
 ) -> list[tuple[Any, Any]]:
     """(methodology of the nearest cluster, a fallback) for each masked question (see the module doc)."""
-    # without clustering (the ablation) the one methodology induced over all traces is all there is
-    library = memory.program_library() if memory.use_clustering else []
     pairs: list[tuple[Any, Any]] = []
     for found in memory.match_nearest(masked, k=nearest):
         if not found:
             pairs.append((None, None))
             continue
-        rest = [p for m in found[1:] for p in m.programs]
-        known = {p.program for p in found[0].programs + rest}
-        rest += [p for p in library if p.program not in known]
-        fallback = replace(found[0], cluster_id=-2, text="", programs=rest, pitfalls=[]) if rest else None
-        pairs.append((found[0], fallback))
+        key = ("fallback", id(memory), *map(id, found))
+        pairs.append((found[0], _remembered(key, (memory, *found), partial(_fallback, memory, found))))
     return pairs
+
+
+def _fallback(memory: Any, found: list[Any]) -> Any:
+    # without clustering (the ablation) the one methodology induced over all traces is all there is
+    library = memory.program_library() if memory.use_clustering else []
+    rest = [p for m in found[1:] for p in m.programs]
+    known = {p.program for p in found[0].programs + rest}
+    rest += [p for p in library if p.program not in known]
+    return replace(found[0], cluster_id=-2, text="", programs=rest, pitfalls=[]) if rest else None
 
 
 def programs_for(analysis: QuestionAnalysis | None, *methodologies: Any) -> list[Guide]:
     """The methodologies' programs in the order this question should try them (see the module doc)."""
-    guides = [Guide(p.program, int(p.support), float(p.success_rate)) for m in methodologies if m is not None for p in m.programs]
     if analysis is None:
-        return guides
-    if analysis.times:
+        return _guides(methodologies)
+    # the order depends on these four only, and many questions share them
+    shape = (bool(analysis.times), len(analysis.entities), asked_operations(analysis.cues))
+    return list(_remembered(("guides", *shape, *map(id, methodologies)), methodologies, partial(_ordered, methodologies, *shape)))
+
+
+def _guides(methodologies: tuple[Any, ...]) -> list[Guide]:
+    return [Guide(p.program, int(p.support), float(p.success_rate)) for m in methodologies if m is not None for p in m.programs]
+
+
+def _ordered(methodologies: tuple[Any, ...], dated: bool, entities: int, asked: frozenset[str]) -> list[Guide]:
+    guides = _guides(methodologies)
+    if dated:
         guides = [variant for guide in guides for variant in _with_dated(guide)]
-    roles = {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
+    roles = {f"E{i}" for i in range(1, entities + 1)}
     guides = [g for g in guides if g.program.roles <= roles]
-    asked = asked_operations(analysis.cues)
     return sorted(guides, key=lambda g: (g.program.operations != asked, not g.program.consistent_joins))
+
+
+_REMEMBERED: dict[tuple, tuple[tuple, Any]] = {}
+_MAX_REMEMBERED = 4096
+
+
+def _remembered(key: tuple, owners: tuple, compute: Callable[[], Any]) -> Any:
+    """`compute()`, kept under `key` (built from the ids of `owners`) for the next question with the
+    same nearest clusters: the fallback and the ordered programs walk the memory's whole program
+    library, a fraction of a millisecond per question. The entry holds `owners`, so no id in a
+    live key can be taken by another object; a memory reloaded (refresh, learn) brings new
+    methodology objects and so new keys."""
+    entry = _REMEMBERED.get(key)
+    if entry is None:
+        if len(_REMEMBERED) >= _MAX_REMEMBERED:
+            _REMEMBERED.clear()
+        entry = _REMEMBERED[key] = (owners, compute())
+    return entry[1]
 
 
 def _with_dated(guide: Guide) -> list[Guide]:

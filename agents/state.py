@@ -72,6 +72,10 @@ class AgentState:
     all_candidates: CandidatePool = field(default_factory=CandidatePool)
     """Every non-empty candidate of the current step, in enumeration order."""
 
+    operation_sizes: dict[Any, int] = field(default_factory=dict)
+    """The size of every list operation enumerated so far (an earlier step's result never changes,
+    so neither does an operation over it): filled by the enumerate node, step after step."""
+
     chosen: Candidate | None = None
     """The decider's choice, waiting to be executed."""
 
