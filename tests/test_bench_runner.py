@@ -19,7 +19,7 @@ from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
 from benchmarks.plan import RunSpec, run
 from benchmarks.results_log import read_results
-from benchmarks.runner import RunOptions, run_benchmark
+from benchmarks.runner import RunOptions, run_benchmark, tapered
 from benchmarks.selection import parse_shard, shard_of, stratified_sample, take_shard
 
 SUMMARY_KEYS = {"n", "hits_at_1", "hits_at_10", "by_qtype", "abstain_precision", "abstain_recall",
@@ -233,3 +233,12 @@ def test_a_second_run_into_the_same_out_is_refused_until_the_first_ends(setup, t
     assert (out / ".lock").exists()
     outcome = run(_spec(db, qfile, out), factory=BruteForceFactory(str(db)))  # the stale lock is no obstacle
     assert outcome.answered_now == len(QUESTIONS)
+
+
+def test_tapered_batches_keep_every_question_once_and_end_in_quarter_batches():
+    questions = list(range(300))
+    batches = tapered(questions, 64, 2)
+    assert [q for batch in batches for q in batch] == questions
+    assert [len(b) for b in batches] == [64, 64, 44] + [16] * 8  # 300 - 2 * 64 = 172 in batches of 64, then quarters
+    assert tapered(list(range(10)), 64, 2) == [list(range(0, 10))[i : i + 16] for i in range(0, 10, 16)]
+    assert tapered([], 64, 2) == []
