@@ -117,6 +117,8 @@ class CandidatePool(Sequence[Candidate]):
             if positions:
                 self.excluded[index] = positions
         self._flat: list[Candidate] | None = None
+        # the pool never changes once built, and scoring asks its length per block and candidate
+        self._len = sum(len(b) - len(self.excluded.get(i, ())) for i, b in enumerate(self.blocks)) + len(self.extras)
 
     @classmethod
     def of(cls, candidates: Sequence[Candidate]) -> "CandidatePool":
@@ -136,7 +138,7 @@ class CandidatePool(Sequence[Candidate]):
         return self._flat
 
     def __len__(self) -> int:
-        return sum(len(b) - len(self.excluded.get(i, ())) for i, b in enumerate(self.blocks)) + len(self.extras)
+        return self._len
 
     def __getitem__(self, index):  # type: ignore[override]
         return self._all()[index]
