@@ -115,6 +115,8 @@ class EntityLinker:
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
         self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
+        # a role word's first six letters: an act word that begins so names the sector that does it
+        self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
         role_texts: list[str] = data["role_texts"]
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
@@ -323,6 +325,20 @@ class EntityLinker:
             return False
         return word_key(word) in self._relation_keys
 
+    def _act_after(self, tokens: list[Token], first: int) -> bool:
+        """(faith3: an owner before its act) Whether the noun phrase from `first` names an act: one
+        to three words of the KG's relation names, the first naming no sector role, either two or
+        more ("conventional forces") or one that no sector role word follows ("visit from"; not
+        "internal affairs", a sector role: Domestic Affairs)."""
+        if first >= len(tokens) or not self._is_an_act(tokens[first].key):
+            return False
+        if tokens[first].key[:6] in self._role_prefixes:
+            return False  # "the Thai protests": protesters (Protester (Thailand)) do them, a sector
+        k = first
+        while k < len(tokens) and k - first < 3 and tokens[k].key and word_key(tokens[k].key) in self._relation_keys:
+            k += 1
+        return k - first >= 2 or k == len(tokens) or not self._in_vocabulary(tokens[k])
+
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -404,6 +420,11 @@ class EntityLinker:
                 requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
                 found = True
                 modifies = adjective
+            elif attributive and self._act_after(tokens, first):
+                # (faith3: an owner before its act) "Kuwait's visit from ...", "Iraqi conventional forces":
+                # the country's own act, no sector of it (Tourist (Kuwait)): the country itself
+                if adjective:
+                    requests.append((i, j, "", (qualifiers, True)))
             elif attributive:
                 # an unknown noun after a demonym ("the Myanmar migrants"): let embeddings judge one or two words
                 for width in (1, 2):
@@ -412,15 +433,8 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    if possessive and (self._names_an_act(tokens[last].key) or self._is_an_act(tokens[last].key)):
-                        # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it;
-                        # "Kuwait's visit": Kuwait's own act, no sector of it (Tourist (Kuwait))
-                        break
-                    if adjective and width == 1 and self._is_an_act(tokens[last].key):
-                        # (faith3: demonym before an act) "Iraqi conventional forces" are Iraq's, as
-                        # "Iraq's conventional forces" are: the country itself, no sector of it
-                        requests.append((i, j, "", (qualifiers, True)))
-                        break
+                    if possessive and self._names_an_act(tokens[last].key):
+                        break  # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
                     modifies = adjective
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before
@@ -555,8 +569,9 @@ class EntityLinker:
         "Dorzanstan" not Ahmad Wali Karzai); a transliteration or a derived word is alike ("Mohammed
         VI", Muhammad VI; "the Laotian officials", Laos)."""
         own = normalize_name(self.store.display(name)).split()
+        acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
         for word in normalize_name(text).split():
-            if len(word) < 4 or word in self.tables.common_words or word in _NAME_CONNECTORS:
+            if len(word) < 4 or word in self.tables.common_words or word in _NAME_CONNECTORS or word.upper() in acronyms:
                 continue
             if not any(_alike(word, other) for other in own):
                 return False
