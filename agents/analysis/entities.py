@@ -1,14 +1,18 @@
 """Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
 
 Five sources of candidate mentions, resolved longest-good-match first:
-1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded),
+1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded;
+   British "-isation" and the adjective "governmental" read as the KG's "-ization", "government"),
    and, where no name matches, the names people use instead (surnames, first + last, acronyms:
    `agents.analysis.aliases`), in any case but never a general-English word written in lower case;
 2. sector-role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
-   ("the Japanese Ministry of Finance", "the citizens of Belgium") scored against that qualifier's roles;
+   ("the Japanese Ministry of Finance", "the citizens of Belgium", "the Ministry of Finance, Economy,
+   Trade and Industry of Japan", "the Member of Legislative of Govt Iran") scored against that
+   qualifier's roles; a demonym before an act ("Iraqi conventional forces") is the country itself;
 3. for name-like spans left over, entities containing all of the span's words ("Keng Yaik");
 4. names spelt almost alike (rapidfuzz edit-distance ratio, "Musharaf");
-5. embedding similarity of those spans with every entity name (FAISS), above a floor.
+5. embedding similarity of those spans with every entity name (FAISS), above a floor, for a name
+   whose words are spelt like the entity's ("Mohammed VI", Muhammad VI; not a made-up "Dorzanstan").
 A span that none of these links closely enough is returned with no candidates: never a random guess.
 """
 
