@@ -567,19 +567,23 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _spelt_like(self, text: str, name: str) -> bool:
-        """(faith3: made-up names) Whether each proper word of `text` (four letters or more, no word of
-        the KG's role and relation vocabulary) is spelt like some word of `name`: an embedding
-        neighbour of a name nobody spells alike is another name ("Tomisel Ruto" is not William Ruto,
-        "Dorzanstan" not Ahmad Wali Karzai); a transliteration or a derived word is alike ("Mohammed
-        VI", Muhammad VI; "the Laotian officials", Laos)."""
+        """(faith3: made-up names) Whether more words of `text` (four letters or more) are spelt like
+        some word of `name` than are proper words (no word of the KG's role and relation vocabulary)
+        spelt like none: an embedding neighbour of a name nobody spells alike is another name ("Tomisel
+        Ruto", one of two, is not William Ruto; "Dorzanstan" not Ahmad Wali Karzai); a
+        transliteration or a derived word is alike ("Mohammed VI", Muhammad VI; "the Laotian
+        officials", Laos), and a paraphrase keeps most words ("the Mainland Affairs Commission")."""
         own = normalize_name(self.store.display(name)).split()
         acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
+        alike = unlike = 0
         for word in normalize_name(text).split():
-            if len(word) < 4 or word in self.tables.common_words or word in _NAME_CONNECTORS or word.upper() in acronyms:
+            if len(word) < 4 or word in _NAME_CONNECTORS or word.upper() in acronyms:
                 continue
-            if not any(_alike(word, other) for other in own):
-                return False
-        return True
+            if any(_alike(word, other) for other in own):
+                alike += 1
+            elif word not in self.tables.common_words:  # a vocabulary word may be paraphrased
+                unlike += 1
+        return alike > unlike or alike == unlike == 0
 
     def _embed_missing(self, texts: list[str]) -> None:
         if self.embedder is None:
