@@ -10,15 +10,6 @@ the question fails the first, one that abstains too eagerly fails the second:
 - `no_event_pair`: "When did X <R> Y?" (two entities, a time answer): Y becomes an entity X is
   linked with, but never through the question's relation or its mirror (either direction); the
   twin's Y is linked with X through it, in the same role.
-
-Neither uses a question whose gold facts put its entity in the role opposite to the one its
-wording gives it ("In which year did Ethiopia praise Y?" answered from "Y praised Ethiopia": MultiTQ
-has such questions, and a twin labelled from those facts asks what they do not state; found on dev
-shard 0/2, where the answer check's role test abstained on 4 such twins), nor one whose name is
-written as the possessor of another ("the Ministry of
-Agriculture of Vietnam"): the question is about the ministry, and a twin labelled from Vietnam's
-facts would be answerable only by misreading it (found on dev shard 0/2: 7 of the 18 twins the agent
-abstained on were such).
 - `unreadable_time`: the stated time becomes a date that does not exist ("31 April 2010",
   "2010-13") or a vague period ("early 2010", "the spring of 2010"); the twin is the question as
   it was.
@@ -28,6 +19,16 @@ abstained on were such).
   interrogative phrase that is a definite description ("the first to condemn Iraq", left of "Who
   was the first to condemn Iraq?") is no fragment but a search-box query for its referent
   (`agents.analysis.question_form`): that wording is not offered.
+
+No kind uses a question whose gold facts put its entity in the role opposite to the one its
+wording gives it ("In which year did Ethiopia praise Y?" answered from "Y praised Ethiopia": MultiTQ
+has such questions, and a twin labelled from those facts asks what they do not state; found on dev
+shard 0/2, where the answer check's role test abstained on 4 such no_event twins; `unreadable_time`
+and `not_a_question` twins, the source question with its own gold, are held to the same test:
+`benchmarks.twin_audit` flagged such twins on shard 0/2). Neither no_event kind uses
+one whose name is written as the possessor of another ("the Ministry of Agriculture of Vietnam"):
+the question is about the ministry, and a twin labelled from Vietnam's facts would be answerable
+only by misreading it (found on dev shard 0/2: 7 of the 18 twins the agent abstained on were such).
 
 The question's relation is read from the KG and checked against the wording: of the relations
 of the facts that link a gold answer to the question's entity (at the stated time), the commonest
@@ -46,7 +47,7 @@ import re
 from collections import Counter
 from datetime import date
 
-from agents.analysis.clause_roles import OBJECT, SUBJECT, clause_roles
+from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles
 from agents.analysis.relations import shared_words, texts_share_a_word
 from agents.analysis.times import find_times
 from agents.faithfulness import head_role, mirror_relations
@@ -105,6 +106,45 @@ def wording(span: TimeSpan, style: int) -> str:
     return str(span.start.year)
 
 
+_CUE_BEFORE_TIME = re.compile(r"\b(before|prior\s+to|until|after|since|following)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _stated_window(question: Question) -> tuple[str, TimeSpan] | None:
+    """("in" | "before" | "after", the stated time) of a question stating one time; None otherwise."""
+    times = find_times(question.text)
+    if len(times) != 1:
+        return None
+    cue = _CUE_BEFORE_TIME.search(question.text[: times[0].span[0]])
+    if cue is None:
+        return ("in", times[0].time) if question.qtype in ("equal", "first_last") else None
+    word = cue.group(1).lower()
+    return ("before" if word in ("before", "until") or word.startswith("prior") else "after"), times[0].time
+
+
+def _masked(text: str, mentions: list) -> str:  # noqa: ANN001 (benchmarks.unanswerable.Mention)
+    """The question with its mentions as {E1}, {E2}, ... (as the analysis masks them)."""
+    for number, mention in sorted(enumerate(mentions, start=1), key=lambda m: -m[1].start):
+        text = text[: mention.start] + f"{{E{number}}}" + text[mention.end :]
+    return text
+
+
+def _role_of_first(text: str, mentions: list) -> str | None:  # noqa: ANN001 (benchmarks.unanswerable.Mention)
+    return clause_roles(_masked(text, mentions)).get(1)
+
+
+def _in_window(fact, window: tuple[str, TimeSpan] | None) -> bool:  # noqa: ANN001 (Fact)
+    if window is None:
+        return True
+    if fact.start is None:
+        return False
+    how, span = window
+    if how == "before":
+        return fact.start < span.start
+    if how == "after":
+        return fact.start > span.end
+    return span.start <= fact.start <= span.end
+
+
 class TwinMaker:
     """Rewrites answerable questions into (unanswerable, answerable twin) pairs, one kind at a time."""
 
@@ -137,13 +177,57 @@ class TwinMaker:
         """Whether the wording puts the first mention in the other role than `as_head` in a
         `relation` fact (`agents.faithfulness.head_role`: the clause's subject is the head of the
         relation it names, a mirror swaps, "receive" turns around, a symmetric relation takes either)."""
-        masked = text
-        for number, mention in sorted(enumerate(mentions, start=1), key=lambda m: -m[1].start):
-            masked = masked[: mention.start] + f"{{E{number}}}" + masked[mention.end :]
+        masked = _masked(text, mentions)
         role, of_head = clause_roles(masked).get(1), head_role(self.store, masked, relation)
         if role not in (SUBJECT, OBJECT) or of_head is None:
             return False
         return (role == of_head) != as_head
+
+    def _gold_against_wording(self, question: Question) -> bool:
+        """Whether the question's own gold is no answer to its wording: no fact links a gold answer
+        to the question's first name (at its stated time, before or after it where it says so), or
+        every such fact puts that name in the role opposite to the wording's (`_against_wording`). Kept as a twin, such a question is labelled with answers no
+        fact states as it asks ("Before May 2005, which country praised Ethiopia?" labelled
+        Government (Sudan) from "Ethiopia praised Government (Sudan)"; "With which country did
+        China sign formal agreements on 8 March 2010?" labelled Vietnam from Thailand's agreement;
+        found on dev shard 0/2 with `benchmarks.twin_audit`). Every linking fact counts, of any
+        relation: "support" shares a word with Express_intent_to_engage_in_diplomatic_cooperation_
+        (such_as_policy_support) while MultiTQ's "Which country was the first to support Ethiopia
+        in 2006?" is answered by Praise_or_endorse, in the wording's roles. A question whose gold
+        is linked to its second name only (the first is a reference: "After Y, who visited X?")
+        is kept."""
+        mentions = self.finder.find(question.text)
+        if not mentions or any(possessor(question.text, m) for m in mentions[:2]):
+            return False
+        first = mentions[0].entity
+        if question.answer_type == "time":
+            if len(mentions) < 2:
+                return False
+            other = mentions[1].entity
+            facts = [
+                f for f in self.store.facts(head=first, tail=other) + self.store.facts(head=other, tail=first)
+                if f.start is not None and any(f.start.isoformat().startswith(a) for a in question.answers)
+            ]
+        else:
+            facts = [f for f in self._gold_facts(first, question.answers) if _in_window(f, _stated_window(question))]
+            if not facts:
+                if len(mentions) == 1 and _role_of_first(question.text, mentions) == REFERENCE:
+                    return False  # "After China, who ...": the name the gold belongs to was not found
+                linked = any(self._gold_facts(m.entity, question.answers) for m in mentions[1:2])
+                return not linked  # no fact links a gold answer to the question's names
+        if not facts:
+            return True
+        linking = {(f.relation, f.head == first) for f in facts}
+        return all(self._against_wording(question.text, mentions, relation, as_head) for relation, as_head in linking)
+
+    def _gold_facts(self, entity: str, answers) -> list:  # noqa: ANN001 (answers: a sequence of displays)
+        """Facts linking `entity` to a gold answer, either way."""
+        facts = []
+        for answer in answers:
+            name = self.by_display.get(answer)
+            if name is not None:
+                facts += self.store.facts(head=entity, tail=name) + self.store.facts(head=name, tail=entity)
+        return facts
 
     def _others(self, facts, entity: str) -> list[str]:
         return sorted({self.store.display(f.tail if f.head == entity else f.head) for f in facts})
@@ -274,7 +358,7 @@ class TwinMaker:
 
     def unreadable_time(self, question: Question):
         times = find_times(question.text)
-        if len(times) != 1:
+        if len(times) != 1 or self._gold_against_wording(question):
             return None
         stated = times[0]
         year, month = stated.time.start.year, stated.time.start.month
@@ -289,7 +373,7 @@ class TwinMaker:
 
     def not_a_question(self, question: Question):
         mentions = self.finder.find(question.text)
-        if not mentions:
+        if not mentions or self._gold_against_wording(question):
             return None
         choices = [("bare name", mentions[0].text)]
         fragment = _INTERROGATIVE.sub("", question.text, count=1).rstrip("?").strip()

@@ -125,3 +125,21 @@ def test_a_question_whose_gold_facts_reverse_its_wording_is_not_rewritten(kg):
         assert maker.make("no_event_pair", reversed_gold) is None
         as_worded = Question(qid="6", text="When did Barack Obama visit China?", answers=["2009-11-15"], answer_type="time", qtype="equal")
         assert maker.make("no_event_pair", as_worded) is not None
+
+
+def test_a_source_question_whose_gold_is_no_answer_to_its_wording_is_no_twin(kg):
+    # unreadable_time / not_a_question keep the source question and its gold as the twin: a gold
+    # taken from a reversed fact, or linked by no fact to the question's name, labels it wrongly
+    db, _ = kg
+    reversed_gold = Question(qid="7", text="Which country did China criticise in December 2009?", answers=["Japan"],
+                             answer_type="entity", qtype="equal", time_level="month")
+    unlinked_gold = Question(qid="8", text="Who visited China in November 2009?", answers=["Jack Straw"],
+                             answer_type="entity", qtype="equal", time_level="month")
+    as_worded = Question(qid="9", text="Who visited China in November 2009?", answers=["Barack Obama"],
+                         answer_type="entity", qtype="equal", time_level="month")
+    with TKGStore.open(db) as store:
+        maker = TwinMaker(store, MentionFinder(store), random.Random(0), min_degree=1)
+        for kind in ("unreadable_time", "not_a_question"):
+            assert maker.make(kind, reversed_gold) is None
+            assert maker.make(kind, unlinked_gold) is None
+            assert maker.make(kind, as_worded) is not None

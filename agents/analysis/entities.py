@@ -1,20 +1,25 @@
 """Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
 
 Five sources of candidate mentions, resolved longest-good-match first:
-1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded),
+1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded;
+   British "-isation" and the adjective "governmental" read as the KG's "-ization", "government"),
    and, where no name matches, the names people use instead (surnames, first + last, acronyms:
    `agents.analysis.aliases`), in any case but never a general-English word written in lower case;
 2. sector-role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
-   ("the Japanese Ministry of Finance", "the citizens of Belgium") scored against that qualifier's roles;
+   ("the Japanese Ministry of Finance", "the citizens of Belgium", "the Ministry of Finance, Economy,
+   Trade and Industry of Japan", "the Member of Legislative of Govt Iran") scored against that
+   qualifier's roles; a demonym before an act ("Iraqi conventional forces") is the country itself;
 3. for name-like spans left over, entities containing all of the span's words ("Keng Yaik");
 4. names spelt almost alike (rapidfuzz edit-distance ratio, "Musharaf");
-5. embedding similarity of those spans with every entity name (FAISS), above a floor.
+5. embedding similarity of those spans with every entity name (FAISS), above a floor, for a name
+   whose words are spelt like the entity's ("Mohammed VI", Muhammad VI; not a made-up "Dorzanstan").
 A span that none of these links closely enough is returned with no candidates: never a random guess.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -45,7 +50,7 @@ from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder
-from ari.base.text import word_key
+from ari.base.text import stem, word_key
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.saved import saved
@@ -114,6 +119,8 @@ class EntityLinker:
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
         self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
+        # a role word's first six letters: an act word that begins so names the sector that does it
+        self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
         role_texts: list[str] = data["role_texts"]
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
@@ -222,7 +229,9 @@ class EntityLinker:
                 if key not in self._name_prefixes:
                     key = closed_key(tokens, i, j)
                     if key not in self._name_prefixes:
-                        break
+                        key = spelling_variant(key)
+                        if key not in self._name_prefixes:
+                            break
                 names = self.tables.by_key.get(key)
                 if not names:
                     alias = self._alias(text, tokens, i, j, key)
@@ -320,6 +329,20 @@ class EntityLinker:
             return False
         return word_key(word) in self._relation_keys
 
+    def _act_after(self, tokens: list[Token], first: int) -> bool:
+        """(faith3: an owner before its act) Whether the noun phrase from `first` names an act: one
+        to three words of the KG's relation names, the first naming no sector role, either two or
+        more ("conventional forces") or one that no sector role word follows ("visit from"; not
+        "internal affairs", a sector role: Domestic Affairs)."""
+        if first >= len(tokens) or not self._is_an_act(tokens[first].key):
+            return False
+        if tokens[first].key[:6] in self._role_prefixes:
+            return False  # "the Thai protests": protesters (Protester (Thailand)) do them, a sector
+        k = first
+        while k < len(tokens) and k - first < 3 and tokens[k].key and word_key(tokens[k].key) in self._relation_keys:
+            k += 1
+        return k - first >= 2 or k == len(tokens) or not self._in_vocabulary(tokens[k])
+
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -327,7 +350,11 @@ class EntityLinker:
         """End of the longest run of role words from `first` ("Ministry of National Defence and Security")."""
         end = first
         k = first
-        while k < len(tokens) and k - first < self.config.max_role_words and k not in blocked:
+        inner = 0  # commas and names inside the phrase, not counted as its words
+        while k < len(tokens) and k - first - inner < self.config.max_role_words and k not in blocked:
+            if self._inner_word(tokens, k):
+                k, inner = k + 1, inner + (tokens[k].text == ",")
+                continue
             if tokens[k].key in _PHRASE_BREAK:
                 break
             if self._in_vocabulary(tokens[k]):
@@ -338,11 +365,36 @@ class EntityLinker:
                 break
         return end
 
+    def _inner_word(self, tokens: list[Token], k: int) -> bool:
+        """(faith3: role lists) A token inside a role phrase that is neither a role word nor glue:
+        a comma after a role word in a list ("the Ministry of Finance, Economy, Trade and Industry
+        of Japan"), or a capitalised word between glue words or commas ("the Ministry of Law and
+        Justice of India": the KG's role is Justice_Department/Ministery; "Agriculture, Fisheries
+        and Forestry"). The phrase never ends on one."""
+        if k == 0 or k + 1 >= len(tokens):
+            return False
+        before, token, after = tokens[k - 1], tokens[k], tokens[k + 1]
+        if token.text == ",":
+            return self._in_vocabulary(before) and (self._in_vocabulary(after) or self._inner_name(tokens, k + 1))
+        return self._inner_name(tokens, k)
+
+    def _inner_name(self, tokens: list[Token], k: int) -> bool:
+        if k + 1 >= len(tokens):
+            return False
+        token, around = tokens[k], (tokens[k - 1], tokens[k + 1])
+        if not token.text[:1].isupper() or self._in_vocabulary(token) or token.key in _PHRASE_BREAK or token.key in _NOT_NAMES:
+            return False
+        return all((t.key in _ROLE_GLUE and t.key != "the") or t.text == "," for t in around)
+
     def _phrase_start(self, tokens: list[Token], last: int, blocked: set[int]) -> int:
         """Start of the longest run of role words ending at `last` ("member of the Legislative Council")."""
         start = last + 1
         k = last
-        while k >= 0 and last - k < self.config.max_role_words and k not in blocked:
+        inner = 0  # commas inside the phrase, not counted as its words
+        while k >= 0 and last - k - inner < self.config.max_role_words and k not in blocked:
+            if k < last and self._inner_word(tokens, k):
+                k, inner = k - 1, inner + (tokens[k].text == ",")
+                continue
             if tokens[k].key in _PHRASE_BREAK or tokens[k].key in _DETERMINERS:
                 break
             if self._in_vocabulary(tokens[k]):
@@ -372,6 +424,11 @@ class EntityLinker:
                 requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
                 found = True
                 modifies = adjective
+            elif attributive and self._act_after(tokens, first):
+                # (faith3: an owner before its act) "Kuwait's visit from ...", "Iraqi conventional forces":
+                # the country's own act, no sector of it (Tourist (Kuwait)): the country itself
+                if adjective:
+                    requests.append((i, j, "", (qualifiers, True)))
             elif attributive:
                 # an unknown noun after a demonym ("the Myanmar migrants"): let embeddings judge one or two words
                 for width in (1, 2):
@@ -389,7 +446,13 @@ class EntityLinker:
             k = i - 1
             if k >= 0 and tokens[k].key in _DETERMINERS:
                 k -= 1
-            if k >= 1 and tokens[k].key in _LINKERS:
+            if not adjective and i >= 1 and tokens[i - 1].text[:1].isupper() and self._in_vocabulary(tokens[i - 1]):
+                # (faith3: role before its country) "the Member of Legislative of Govt Iran": a role
+                # written right before the country's name, as the KG's "Role (Country)" reads
+                start = self._phrase_start(tokens, i - 1, blocked)
+                requests.append((start, j, text[tokens[start].start : tokens[i - 1].end], (qualifiers, True)))
+                found = True
+            elif k >= 1 and tokens[k].key in _LINKERS:
                 start = self._phrase_start(tokens, k - 1, blocked)
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
@@ -405,6 +468,10 @@ class EntityLinker:
         best: dict[tuple[int, int], _Candidate] = {}
         for start, end, phrase, (qualifiers, attributive) in requests:
             own = [self.tables.qualifier_entity[q] for q in qualifiers if q in self.tables.qualifier_entity]
+            if phrase == "":  # the qualifier itself, written as its adjective (see `_role_phrases`)
+                if own:
+                    best.setdefault((start, end), _Candidate(start, end, [(e, 0.9) for e in own], "qualifier", why="a demonym before an act: its country"))
+                continue
             if phrase is None:
                 if own:
                     continue  # the exact match of the country's own entity covers it
@@ -439,7 +506,7 @@ class EntityLinker:
     def _needs_vector(self, request) -> bool:
         """Embed a role phrase only where word overlap is inconclusive and the phrase is attributive."""
         _, _, phrase, (qualifiers, attributive) = request
-        if phrase is None or len(phrase.split()) > 5 or self.embedder is None:
+        if not phrase or len(phrase.split()) > 5 or self.embedder is None:
             return False
         words = content_words(phrase)
         best = max(
@@ -494,9 +561,29 @@ class EntityLinker:
             for sim, row in zip(sims[0], ids[0]):
                 if row >= 0 and sim >= self.config.embedding_floor:
                     name = self._entity_rows[row]
-                    scores[name] = max(scores.get(name, 0.0), float(sim) * 0.9)
+                    if self._spelt_like(text, name):
+                        scores[name] = max(scores.get(name, 0.0), float(sim) * 0.9)
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
+
+    def _spelt_like(self, text: str, name: str) -> bool:
+        """(faith3: made-up names) Whether more words of `text` (four letters or more) are spelt like
+        some word of `name` than are proper words (no word of the KG's role and relation vocabulary)
+        spelt like none: an embedding neighbour of a name nobody spells alike is another name ("Tomisel
+        Ruto", one of two, is not William Ruto; "Dorzanstan" not Ahmad Wali Karzai); a
+        transliteration or a derived word is alike ("Mohammed VI", Muhammad VI; "the Laotian
+        officials", Laos), and a paraphrase keeps most words ("the Mainland Affairs Commission")."""
+        own = normalize_name(self.store.display(name)).split()
+        acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
+        alike = unlike = 0
+        for word in normalize_name(text).split():
+            if len(word) < 4 or word in _NAME_CONNECTORS or word.upper() in acronyms:
+                continue
+            if any(_alike(word, other) for other in own):
+                alike += 1
+            elif word not in self.tables.common_words:  # a vocabulary word may be paraphrased
+                unlike += 1
+        return alike > unlike or alike == unlike == 0
 
     def _embed_missing(self, texts: list[str]) -> None:
         if self.embedder is None:
@@ -508,6 +595,34 @@ class EntityLinker:
             self._vector_cache.clear()
         for text, vector in zip(missing, self.embedder.embed_batch(missing)):
             self._vector_cache[text] = vector
+
+
+NAME_WORD_LIKENESS = 70  # see EntityLinker._spelt_like
+
+# (faith3: spellings) British spellings and the adjective of a "-ment" noun, as the KG's names are
+# written in American English with the noun attributive: "international governmental organisations"
+# is International_Government_Organizations, "the Pattani United Liberation Organisation" is
+# Pattani_United_Liberation_Organization (MultiTQ's questions write them so; found on dev shard 0/2).
+_SPELLINGS = ((re.compile(r"isation(s?)\b"), r"ization\1"), (re.compile(r"\b(\w{4,}ment)al\b"), r"\1"))
+
+
+def _alike(word: str, other: str) -> bool:
+    """Two spellings of one name's word: a transliteration (rapidfuzz ratio `NAME_WORD_LIKENESS`:
+    Mohammed/Muhammad 75, Chechnya/Chechen 80, against under 50 between the made-up names of
+    `ari bench make-unanswerable` and their embedding neighbours), or a word derived from the
+    other's stem ("laotian" from "laos", "iraqi" from "iraq")."""
+    if fuzz.ratio(word, other) >= NAME_WORD_LIKENESS:
+        return True
+    root = stem(other)
+    return len(root) >= 3 and word.startswith(root)
+
+
+def spelling_variant(key: str) -> str:
+    """`key` (a normalised name) in the KG's spelling: "-isation" as "-ization", "governmental" as
+    "government". Tried only where the key as written starts no name."""
+    for pattern, replacement in _SPELLINGS:
+        key = pattern.sub(replacement, key)
+    return key
 
 
 def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: int) -> EntityMention:
