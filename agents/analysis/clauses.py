@@ -28,6 +28,7 @@ from agents.analysis.grammar_words import (
     _object,
     _spliced,
 )
+from ari.base.text import word_key
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
 _GERUND = re.compile(
@@ -58,6 +59,19 @@ _EVENT_OF_UNNAMED = re.compile(
 )
 
 
+_VERB_THEN_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+(?:the\s+)?(?P<p>it|him|her|them)\b", re.IGNORECASE)
+
+
+def _same_act_pronoun(event: str, main: str) -> re.Match[str] | None:
+    """The object pronoun of the main clause's verb when that verb names the event's own act ("after
+    {E2}'s visit to {E1}, who was the first to visit it": "it" is {E1}); None when another verb takes it."""
+    m = _VERB_THEN_PRONOUN.search(main)
+    if m is None:
+        return None
+    acts = {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
+    return m if word_key(m.group("verb")) in acts else None
+
+
 def gerund_reference(text: str) -> str | None:
     """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
     The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
@@ -72,7 +86,12 @@ def gerund_reference(text: str) -> str | None:
             continue
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
-            continue  # the event's other party is named only here: it is part of the reference
+            pronoun = _same_act_pronoun(event.group(0), text[event.end() :])
+            if pronoun is None:
+                continue  # the event's other party is named only here: it is part of the reference
+            # "Following {E2}'s visit to {E1}, who was the first to visit it?": the pronoun is the event's object
+            after = event.end() + pronoun.start("p")
+            text = text[:after] + _object(event.group("b")) + text[event.end() + pronoun.end("p") :]
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
     unnamed = _EVENT_OF_UNNAMED.match(text)
     if unnamed is None:
@@ -165,7 +184,7 @@ def _active_clause(subject: str, vp: str) -> tuple[str, str]:
 
 def _party(text: str, number: str) -> str:
     """The mention of entity `number` in `text`, with its article ("the {E2}")."""
-    m = re.search(rf"(?:the\s+)?\{{E{number}\}}", text, re.IGNORECASE)
+    m = re.search(rf"(?:(?:the|a|an)\s+)?\{{E{number}\}}", text, re.IGNORECASE)
     return m.group(0) if m else f"{{E{number}}}"
 
 
@@ -176,7 +195,7 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     pronoun takes the party it stands for, and the clause's other party is the reference."""
     subject, vp = _active_clause(subject, vp.strip())
     if _PROVERB.search(main):
-        return _PROVERB.sub(lambda _: vp, main, count=1), subject
+        return _PROVERB.sub(lambda m: f"{m.group('ord')} {vp}" if m.group("ord") else vp, main, count=1), subject
     if _placeholders(vp) <= _placeholders(main):
         return main, subject
     unshared = _placeholders(vp) - _placeholders(main)
@@ -270,10 +289,26 @@ _FRONTED_PRONOUN_CLAUSE = re.compile(
 )
 
 
+# "Before {E2} had praised it, who last praised {E1}?": the clause's pronoun object is the party the
+# main clause names, so the clause's subject is the reference
+_FRONTED_PRONOUN_OBJECT = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}[a-z]+(?:\s+(?:to|with|about|against|on|for|at))?\s+(?:him|her|it|them)\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+
+
 # "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
 # commas inside the question reads as the same clause put in front
 _INTERRUPTING_CLAUSE = re.compile(
     rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$", re.IGNORECASE
+)
+
+
+# "{E1}, after visiting {E2}, was hosted first by which country?": a temporal clause set off by commas
+# after the subject reads as the same clause put in front ("After visiting {E2}, {E1} was hosted ...")
+_SUBJECT_INTERRUPTED = re.compile(
+    rf"^(?P<pre>\W*)(?P<subj>{_ENT}),\s+(?P<clause>(?:{_CUE})\s+[^,]+?|(?:in|on|during|at)\s+(?:the\s+)?\{{T\d+\}}),\s+(?P<rest>[a-z].+)$",
+    re.IGNORECASE,
 )
 
 
@@ -286,6 +321,10 @@ def clause_reference(text: str) -> str | None:
         moved = _clause_reference(f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}")
         if moved is not None:
             return moved
+    m = _SUBJECT_INTERRUPTED.match(text)
+    if m and _WH_ANYWHERE.search(m.group("rest")):
+        fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {_object(m.group('subj'))} {m.group('rest')}"
+        return _clause_reference(fronted) or fronted
     return _clause_reference(text)
 
 
@@ -303,10 +342,32 @@ def _clause_reference(text: str) -> str | None:
     m = _TRAILING_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
+    m = _FRONTED_PRONOUN_OBJECT.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
+        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     m = _FRONTED_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
         return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     return None
+
+
+# "after {E2} had done so", "before {E2} had", "after {E2} did it too": a pro-verb or an ellipsis right
+# after the reference stands for the main clause's own act: the reference alone says it, as most
+# templates do ("after {E2}"; the learning split has "after {E2} did" too, left as it is)
+_REFERENCE_PROVERB = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do)"
+    rf"(?:\s+(?:so|it|this|that|likewise|the\s+same(?:\s+thing)?))?(?:\s+(?:too|also|as\s+well|again))?(?=\s*(?:[?.!,]|$))",
+    re.IGNORECASE,
+)
+
+
+def reference_proverb(text: str) -> str | None:
+    """"Which country first praised {E1} after {E2} had done so?" -> "... after {E2}?": the reference
+    did the asked act, however the pro-verb says it ("did" and "did so" are left as they are)."""
+    m = _REFERENCE_PROVERB.search(text)
+    if m is None or " ".join(m.group(0).lower().split()[-2:]) in ("did so",) or m.group(0).lower().endswith(" did"):
+        return None
+    return _spliced(m, f"{m.group('cue')} {m.group('a')}")
 
 
 # -- a reference made by a clause of its own -------------------------------------------------------
@@ -315,9 +376,14 @@ _ANAPHORIC_CUE = (
     r"|(?P<before>beforehand|before\s+(?:that|this|him|her|them)|previously|earlier|prior\s+to\s+(?:that|this|him|her|them))"
     r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
 )
+# the pointing adverb may open the question: "{E2} praised {E1}. After her, which country was the first to do so?"
+_LEADING_CUE = (
+    r"(?:after|before|prior\s+to)\s+(?:that|this|him|her|them)|afterwards?|thereafter|subsequently|later(?:\s+on)?"
+    r"|beforehand|previously|earlier|(?:in|on|during)\s+(?:that|the)\s+(?:same\s+|very\s+)?(?:day|date|week|month|year)"
+)
 _TWO_CLAUSES = re.compile(
     rf"^(?P<pre>\W*)(?:(?:when|while|as|at\s+the\s+time)\s+)?(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
-    rf"(?P<main>(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
+    rf"(?P<main>(?P<lead>(?:{_LEADING_CUE})\s*,?\s*)?(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 def anaphoric_reference(text: str) -> str | None:
@@ -331,6 +397,11 @@ def anaphoric_reference(text: str) -> str | None:
     cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
     if cue is None:
         return None
+    if m.group("lead") and re.search(r"\b(?:him|her|them)\b", m.group("lead"), re.IGNORECASE):
+        # "After her, who ...": the pronoun is the clause's subject for sure only when the main clause
+        # repeats her act with a pro-verb or names the clause's object again
+        if not _PROVERB.search(m.group("main")) and not _placeholders(m.group("vp")) <= _placeholders(m.group("main")):
+            return None
     is_next = cue.group(0).strip(" ,").lower() == "next"  # "who was (the) next": the first after the reference
     main = (m.group("main")[: cue.start()] + (" first" if is_next else "") + m.group("main")[cue.end() :]).strip(" ,")
     folded = _fold_clause(m.group("vp"), main, m.group("a"))

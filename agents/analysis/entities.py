@@ -68,6 +68,7 @@ _ENGLISH_WORDS = frozenset(
     "part time times year years month months day days week weeks date being doing done shall should may might must".split()
 )
 _DETERMINERS = frozenset({"the", "a", "an"})
+_QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
@@ -254,6 +255,8 @@ class EntityLinker:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
         if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
             return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel": a title is a common word)
+        if surface.islower() and i > 0 and tokens[i - 1].key in _QUANTIFIERS:
+            return None  # "at some point", "every time": a quantifier heads a common noun, never a name
         if j - i == 1:
             word = tokens[i].key
             general = (
@@ -380,8 +383,8 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    if possessive and self._names_an_act(tokens[last].key):
-                        break  # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it
+                    if possessive and (self._names_an_act(tokens[last].key) or self._is_an_act(tokens[last].key)):
+                        break  # "Kenya's visitors", "Iraq's critics", "Malaysia's visit": Kenya's own act or those acting on it, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
                     modifies = adjective
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before

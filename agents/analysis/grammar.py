@@ -59,6 +59,7 @@ from agents.analysis.clauses import (
     companion_reference,
     gerund_reference,
     perfect_participle_reference,
+    reference_proverb,
     same_period_clause,
     template_ordinal,
 )
@@ -95,7 +96,7 @@ class Rewrite:
 # words that carry no relation: what a rule may drop without losing what the question asks
 _FUNCTION_WORDS = frozenset(
     "a an the who whom whose which what when where was were is are be been being did do does done had has have "
-    "having by to of in on at with for from it its they them their he him his she her so same else other that "
+    "having by to of in on at with for from it its they them their he him his she her so same else other that s "
     "this then too also as than before after once since until prior ahead following first last next one ones "
     "country countries person people party month year day date week time".split()
 )
@@ -174,9 +175,23 @@ _NP_PASSIVE = re.compile(
 )
 
 
+# "On what date was an appeal made to {E1} by {E2}?", "When was the first formal agreement signed with
+# {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
+_NP_PASSIVE_ASKED = re.compile(
+    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?:a|an|the|any|some)\s+(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)"
+    rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})?\s+by\s+(?P<agent>{_ENT})",
+    re.IGNORECASE,
+)
+
+
 def noun_phrase_passive(text: str) -> str | None:
     """"Negative comments about {E1} were made by whom" -> "who made negative comments about {E1}";
     "Formal agreements were signed by {E1} with whom" -> "{E1} signed formal agreements with whom"."""
+    m = _NP_PASSIVE_ASKED.search(text)
+    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        clause = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {m.group('np')}{m.group('pp') or ''}"
+        return _spliced(m, clause)
     m = _NP_PASSIVE.search(text)
     if m is None or m.group("verb").lower() in _NOT_PARTICIPLES:
         return None
@@ -325,7 +340,15 @@ def target_as_object(text: str) -> str | None:
 
 
 # -- cleft and request forms -----------------------------------------------------------------------
-_CLEFT = re.compile(rf"\b(?P<wh>{_WH})\s+(?:was|is|were|are)\s+it\s+(?:that|who|which)\s+", re.IGNORECASE)
+_TIME_WH = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date|time)"
+# "Which year was it (that) {E1} visited ...", "When was it that ...": the relative word may be left
+# out before a clause with a subject of its own
+_CLEFT = re.compile(
+    rf"\b(?P<wh>{_TIME_WH}|{_WH})\s+(?:was|is|were|are)\s+it\s+(?:(?:that|who|which|when)\s+|(?=(?:(?:the|a|an)\s+)?\{{E\d+\}}))", re.IGNORECASE
+)
+# the clause after a cleft has a subject of its own ("... that {E1} visited", "... that it visited"): the
+# question then asks with "did", as the templates do ("Which year did {E1} last visit ...")
+_OWN_SUBJECT = re.compile(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b", re.IGNORECASE)
 _REQUEST = re.compile(
     r"^(?P<pre>\W*)(?:please\s+)?(?:name|list|identify|tell\s+me|give\s+me|find)\s+(?:the\s+)?"
     r"(?P<noun>country|countries|one|ones|person|people|entity|entities|actor|actors|party|parties)\s+(?:that|which|who)\s+",
@@ -346,7 +369,8 @@ def plain_question(text: str) -> str | None:
         return plain_question(text) or text
     m = _CLEFT.search(text)
     if m:
-        return _spliced(m, f"{_who(m.group('wh'))} ")
+        did = "did " if _OWN_SUBJECT.match(text, m.end()) else ""
+        return _spliced(m, f"{_who(m.group('wh'))} {did}")
     m = _REQUEST.search(text)
     if m:
         noun = m.group("noun").lower()
@@ -396,6 +420,7 @@ RULES = (
     ("perfect participle", perfect_participle_reference),
     ("template ordinal", template_ordinal),
     ("clause reference", clause_reference),
+    ("reference pro-verb", reference_proverb),
     ("gerund reference", gerund_reference),
     ("ordinal phrase", ordinal_phrase),
     ("noun phrase passive", noun_phrase_passive),

@@ -155,7 +155,8 @@ _ASKS_DAY = re.compile(
 # question word asks for a party ("In the month when X visited Y, who else did?" asks who)
 _RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
 _ASKS_PARTY = re.compile(
-    r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were)\b)[a-z]+"
+    # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
+    r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
     r"|\b(?:name|list|identify)\s+(?:the\s+)?(?!(?:year|month|day|date|time)\b)[a-z]+",
     re.IGNORECASE,
 )
