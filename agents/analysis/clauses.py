@@ -142,7 +142,8 @@ def _placeholders(text: str) -> set[str]:
 # them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
 _SUBJECT_PRONOUN = re.compile(
     r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
-    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?!(?:as|is|was|has|this|thus|always|perhaps)\b)[a-z]+(?:ed|s)\b)",  # "it criticises", not "it as well"
+    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?:(?:then|also|later|next|had|has|would)\s+)?(?!(?:as|is|was|has|this|thus|always|perhaps)\b)"
+    r"(?:[a-z]+(?:ed|s)|went|sent|made|gave|met|took|held|spoke|sought|said|told|paid)\b)",  # "it criticises", "it then went on to", not "it as well"
     re.IGNORECASE,
 )
 _AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
@@ -300,7 +301,8 @@ _FRONTED_PRONOUN_OBJECT = re.compile(
 # "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
 # commas inside the question reads as the same clause put in front
 _INTERRUPTING_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$", re.IGNORECASE
+    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom)(?P<mid>(?:\s+(?!(?:{_CUE})\b)[a-z]+){{0,5}}?),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$",
+    re.IGNORECASE,
 )
 
 
@@ -312,15 +314,35 @@ _SUBJECT_INTERRUPTED = re.compile(
 )
 
 
+# "Who, in the same year, received ...?", "Which country, on {T1}, visited ...?": a time phrase set off by
+# commas after the question word is the templates' closing one
+_INTERRUPTING_TIME = re.compile(
+    r"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<pp>(?:in|on|during|at)\s+(?:the\s+)?"
+    r"(?:same\s+(?:calendar\s+)?(?:day|date|week|month|year|time)|\{T\d+\}))\s*,\s+(?P<rest>.+?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+
+
+def interrupting_time(text: str) -> str | None:
+    """"Who, in the same year, received an appeal from {E1}?" -> "Who received an appeal from {E1} in the same year?"."""
+    m = _INTERRUPTING_TIME.match(text)
+    if m is None:
+        return None
+    return f"{m.group('pre')}{m.group('wh')} {m.group('rest')} {m.group('pp')}{m.group('end') or '?'}"
+
+
 def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
     {E1}, which country did {E2} visit?"."""
     m = _INTERRUPTING_CLAUSE.match(text)
     if m:
-        moved = _clause_reference(f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}")
+        fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()}{m.group('mid')} {m.group('rest')}"
+        moved = _clause_reference(fronted)
         if moved is not None:
             return moved
+        if _REFERENCE_PROVERB.match(fronted, len(m.group("pre"))):
+            return fronted  # "Which was the last country, before {E2} did so, to ...": the pro-verb rule reads it in front
     m = _SUBJECT_INTERRUPTED.match(text)
     if m and _WH_ANYWHERE.search(m.group("rest")):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {_object(m.group('subj'))} {m.group('rest')}"
@@ -355,7 +377,9 @@ def _clause_reference(text: str) -> str | None:
 # after the reference stands for the main clause's own act: the reference alone says it, as most
 # templates do ("after {E2}"; the learning split has "after {E2} did" too, left as it is)
 _REFERENCE_PROVERB = re.compile(
-    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do)"
+    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do"
+    # "after {E2} had received one", "before {E2} made one": an act's noun said again as "one"
+    rf"|(?:(?:had|has|have|did)\s+)?(?:[a-z]+ed|made|got|gave|sent|held|had|took|sought)\s+(?:one|ones)\b)"
     rf"(?:\s+(?:so|it|this|that|likewise|the\s+same(?:\s+thing)?))?(?:\s+(?:too|also|as\s+well|again))?(?=\s*(?:[?.!,]|$))",
     re.IGNORECASE,
 )
@@ -365,8 +389,9 @@ def reference_proverb(text: str) -> str | None:
     """"Which country first praised {E1} after {E2} had done so?" -> "... after {E2}?": the reference
     did the asked act, however the pro-verb says it ("did" and "did so" are left as they are)."""
     m = _REFERENCE_PROVERB.search(text)
-    if m is None or " ".join(m.group(0).lower().split()[-2:]) in ("did so",) or m.group(0).lower().endswith(" did"):
-        return None
+    at_end = not text[m.end() :].strip(" ?.!") if m else False
+    if m is None or at_end and (m.group(0).lower().endswith(" did") or " ".join(m.group(0).lower().split()[-2:]) == "did so"):
+        return None  # the templates' own "... before {E2} did?" stays as it is; a fronted "Before {E2} did, ..." does not
     return _spliced(m, f"{m.group('cue')} {m.group('a')}")
 
 

@@ -58,6 +58,7 @@ from agents.analysis.clauses import (
     clause_reference,
     companion_reference,
     gerund_reference,
+    interrupting_time,
     perfect_participle_reference,
     reference_proverb,
     same_period_clause,
@@ -179,7 +180,7 @@ _NP_PASSIVE = re.compile(
 # {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
 _NP_PASSIVE_ASKED = re.compile(
     rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
-    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?:a|an|the|any|some)\s+(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)"
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)"
     rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})?\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
@@ -413,6 +414,7 @@ def ordinal_phrase(text: str) -> str | None:
 
 
 RULES = (
+    ("interrupting time", interrupting_time),
     ("plain question", plain_question),
     ("same period clause", same_period_clause),
     ("companion reference", companion_reference),

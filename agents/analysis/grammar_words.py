@@ -22,6 +22,8 @@ _PROVERB = re.compile(
     # "did it also criticise": an adverb and then a verb make "did" the auxiliary, not a pro-verb
     r"(?!\s+(?:too|again|also|first|last|then)\s+(?!(?:as|in|on|at|during|before|after|with|to|for|about|against)\b)[a-z])"
     r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b"
+    # "who was the first to want the same?": a verb of wanting with "the same" and nothing after it
+    r"|\b(?:want|wants|wanted|wish|wishes|wished|intend|intends|intended)\s+(?:to\s+do\s+)?the\s+same\b(?!\s+[a-z])"
     # "who had made the last one (before him)": an act's noun said again as "one", its ordinal kept
     r"|\b(?:made|make|makes|gave|give|gives|sent|send|sends|signed|sign|signs|held|hold|holds)\s+(?:the\s+|a\s+|an\s+)?(?:(?P<ord>first|last|next|latest|earliest)\s+)?one\b(?!\s+(?:of|to|with|about|against|from|for)\b)"
     # "who else announced the same intention / made the same appeal": an object "the same N" (no
