@@ -22,6 +22,7 @@ from agents.analysis.grammar_words import (
     _NOT_GERUNDS,
     _PLACEHOLDER,
     _PROVERB,
+    _RECEIVE,
     _WH,
     _adverbs,
     _cap,
@@ -112,7 +113,7 @@ _TRAILING_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
-_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)?"  # "the month (that) X did": may be left out
+_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+(?:when\s+)?|in\s+that\s+)?"  # "the month (that) X did": may be left out
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
 _SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _SAME_FRONTED = re.compile(
@@ -121,7 +122,8 @@ _SAME_FRONTED = re.compile(
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(
-    rf"\b{_SAME}\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    # the preposition may be left out before "the same": "Who praised {E1} the same month {E2} did?"
+    rf"\b(?:{_SAME}|(?<=[a-z}}]\s)the\s+(?:same|very)\s+(?:calendar\s+)?(?P<unit2>day|date|week|month|year))\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
     re.IGNORECASE,
 )
 
@@ -175,12 +177,23 @@ _CLAUSE_PASSIVE = re.compile(
 )
 
 
+# "{E1} received a visit from {E2}": the giver of an N did the N to the receiver ({E2} visited {E1})
+_CLAUSE_RECEIVE = re.compile(
+    rf"^(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+(?:(?:a|an|the|some|any|its|their|his|her)\s+)?(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+)\s+from\s+(?P<b>{_ENT})(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
 def _active_clause(subject: str, vp: str) -> tuple[str, str]:
-    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}")."""
+    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}"),
+    "{E1} received a visit from {E2}" -> ({E2}, "visit {E1}")."""
     m = _CLAUSE_PASSIVE.match(vp.strip())
-    if m is None:
-        return subject, vp
-    return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+    if m is not None:
+        return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+    m = _CLAUSE_RECEIVE.match(vp.strip())
+    if m is not None:
+        return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('np')} {_object(subject)}{m.group('rest')}"
+    return subject, vp
 
 
 def _party(text: str, number: str) -> str:
@@ -265,7 +278,9 @@ def same_period_clause(text: str) -> str | None:
         elif _placeholders(subject) <= _placeholders(rest) and len(unshared) == 1:
             reference = _party(vp, unshared.pop())  # "who did {E1} praise in the month that {E1} praised {E2}"
         if reference is not None:
-            same = f"{m.group('prep')} the same {m.group('unit')} as {_object(reference)}"
+            unit = (m.group("unit") or m.group("unit2")).lower()
+            prep = m.group("prep") or ("on" if unit in ("day", "date") else "in")
+            same = f"{prep} the same {unit} as {_object(reference)}"
             return _spliced(m, same + m.group("end"))
     m = _SAME_PRONOUN_CLAUSE.search(text)
     if m and _placeholders(text[: m.start()]):
@@ -323,8 +338,19 @@ _INTERRUPTING_TIME = re.compile(
 )
 
 
+# "Who, in the month {E2} praised {E1}, praised it too?": a same-period clause set off by commas after the
+# question word reads as the same clause in front
+_INTERRUPTING_PERIOD = re.compile(
+    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom)(?:\s+else)?,\s+(?P<clause>{_SAME_AT_FRONT}\s+{_RELATIVE}{_ENT}[^,]*?\{{E\d+\}}[^,]*?),\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+
 def interrupting_time(text: str) -> str | None:
     """"Who, in the same year, received an appeal from {E1}?" -> "Who received an appeal from {E1} in the same year?"."""
+    m = _INTERRUPTING_PERIOD.match(text)
+    if m:
+        return f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}"
     m = _INTERRUPTING_TIME.match(text)
     if m is None:
         return None
@@ -396,6 +422,11 @@ def reference_proverb(text: str) -> str | None:
 
 
 # -- a reference made by a clause of its own -------------------------------------------------------
+# "{E2} praised {E1} in a certain month": a period named in the clause, which "then" or "that month" points back at
+_SOME_PERIOD = re.compile(
+    r"\s*\b(?:(?:in|on|during)\s+(?:a|one|some)\s+(?:(?:certain|given|particular|specific)\s+)?|one\s+)(?P<unit>day|date|week|month|year)\b",
+    re.IGNORECASE,
+)
 _ANAPHORIC_CUE = (
     r"(?P<after>afterwards?|after\s+(?:that|this|him|her|them)|thereafter|subsequently|later(?:\s+on)?|next)"
     r"|(?P<before>beforehand|before\s+(?:that|this|him|her|them)|previously|earlier|prior\s+to\s+(?:that|this|him|her|them))"
@@ -419,6 +450,18 @@ def anaphoric_reference(text: str) -> str | None:
     m = _TWO_CLAUSES.match(text)
     if m is None:
         return None
+    some = _SOME_PERIOD.search(m.group("vp"))
+    if some is not None:  # "... in a certain month; who else praised it then / that month?"
+        then = re.search(r"\s*,?\s*\b(?:then|at\s+that\s+time|at\s+the\s+time|(?:in|on|during)\s+(?:that|the\s+same)\s+(?:day|date|week|month|year)|that\s+(?:day|date|week|month|year))\b", m.group("main"), re.IGNORECASE)
+        if then is None:
+            return None
+        main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
+        folded = _fold_clause(_spliced(some), main, m.group("a"))
+        if folded is None:
+            return None
+        unit = some.group("unit").lower()
+        prep = "on" if unit in ("day", "date") else "in"
+        return f"{m.group('pre')}{_cap(folded[0])} {prep} the same {unit} as {_object(folded[1])}{m.group('end') or '?'}"
     cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
     if cue is None:
         return None
@@ -447,6 +490,7 @@ _COMPANION = re.compile(
     re.IGNORECASE,
 )
 _SAME_WITHOUT_AS = re.compile(r"\bsame\s+(?:calendar\s+)?(?:day|date|week|month|year|time)\b(?!\s+as\b)", re.IGNORECASE)
+_THAT_PERIOD = re.compile(r"\b(?:that|the\s+very)\s+(?P<unit>day|date|week|month|year)\b(?!\s+(?:as|of|that|when|in\s+which)\b)", re.IGNORECASE)
 
 
 def companion_reference(text: str) -> str | None:
@@ -454,6 +498,11 @@ def companion_reference(text: str) -> str | None:
     {E2}": the one the asked party is compared with is the same-period reference."""
     same = _SAME_WITHOUT_AS.search(text)
     m = _COMPANION.search(text)
+    if m is not None and same is None and (period := _THAT_PERIOD.search(text)) is not None:
+        unit = period.group("unit").lower()
+        prep = "" if re.search(r"\b(?:in|on|during|at|within)\s*$", text[: period.start()], re.IGNORECASE) else ("on " if unit in ("day", "date") else "in ")
+        text = _spliced(period, f"{prep}the same {unit}")  # "besides {E2}, ... that month"
+        same, m = _SAME_WITHOUT_AS.search(text), _COMPANION.search(text)
     if same is None or m is None:
         return None
     text = _spliced(m)

@@ -445,7 +445,7 @@ def rewrite(masked: str) -> Rewrite:
         if changed is not None and changed != text:
             text, fired = " ".join(changed.split()), fired + [name]
     if fired:
-        text = _cap(text.strip())
+        text = _cap(re.sub(r"\s*,\s*(?=[?.!]\s*$)", "", text.strip()))  # a comma left before the closing mark by a moved phrase
     return Rewrite(text, fired, _dropped_words(masked, text) if fired else "")
 
 
