@@ -166,6 +166,13 @@ _BARE_QUESTION = re.compile(
     rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+[a-z]+(?:\s+(?:in|too|also|there|as\s+well))?)?(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
+# beside a same-period clause ("In the month {E1} praised {E2}, who also praised?") the asked act is the
+# clause's: an adverb may stand before the verb and an infinitive after it ("who wished to visit too?")
+_BARE_SAME_PERIOD = re.compile(
+    rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+(?:also|too|then|likewise))?"
+    rf"(?:\s+(?!(?:it|him|her|them|he|she|they|one|that|this)\b)[a-z]+(?:\s+to\s+[a-z]+)?(?:\s+(?:in|too|also|there|as\s+well|then))?)?(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
 _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
 
 
@@ -202,7 +209,7 @@ def _party(text: str, number: str) -> str:
     return m.group(0) if m else f"{{E{number}}}"
 
 
-def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
+def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) -> tuple[str, str] | None:
     """(the main clause with the temporal clause folded in, the reference), or None when it cannot
     be: a pro-verb or an ellipsis takes the clause's verb phrase, and the clause's subject is the
     reference; a main clause that already names the clause's objects needs nothing from it; a
@@ -235,7 +242,7 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     ellipsis = _ELLIPSIS.search(main)
     if ellipsis:
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
-    bare = _BARE_QUESTION.match(main)
+    bare = (_BARE_SAME_PERIOD if same_period else _BARE_QUESTION).match(main)
     if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
         return f"{bare.group('wh')} {vp}{bare.group('end')}", subject
     return None
@@ -260,7 +267,7 @@ def same_period_clause(text: str) -> str | None:
     if m:
         vp = m.group("vp").strip()
         main = m.group("main").rstrip(" ,")
-        folded = _fold_clause(vp, main, m.group("a")) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
+        folded = _fold_clause(vp, main, m.group("a"), same_period=True) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
         if folded and folded[0]:
             main, reference = folded
             main = main.rstrip(" ,")

@@ -25,7 +25,7 @@ _PROVERB = re.compile(
     # "who was the first to want the same?": a verb of wanting with "the same" and nothing after it
     r"|\b(?:want|wants|wanted|wish|wishes|wished|intend|intends|intended)\s+(?:to\s+do\s+)?the\s+same\b(?!\s+[a-z])"
     # "who had made the last one (before him)": an act's noun said again as "one", its ordinal kept
-    r"|\b(?:made|make|makes|gave|give|gives|sent|send|sends|signed|sign|signs|held|hold|holds)\s+(?:the\s+|a\s+|an\s+)?(?:(?P<ord>first|last|next|latest|earliest)\s+)?one\b(?!\s+(?:of|to|with|about|against|from|for)\b)"
+    r"|\b(?:[a-z]+ed|made|make|makes|gave|give|gives|sent|send|sends|sign|signs|held|hold|holds)\s+(?:the\s+|a\s+|an\s+)?(?:(?P<ord>first|last|next|latest|earliest)\s+)?one\b(?!\s+(?:of|to|with|about|against|from|for)\b)"
     # "who else announced the same intention / made the same appeal": an object "the same N" (no
     # period word) names the clause's own act again
     r"|\b(?:[a-z]+ed|made|gave|sent|took)\s+the\s+same\s+(?!(?:day|date|week|month|year|time|period|calendar)\b)[a-z]+\b",
