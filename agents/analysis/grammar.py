@@ -413,6 +413,27 @@ def ordinal_phrase(text: str) -> str | None:
     return None
 
 
+# -- the pluperfect -------------------------------------------------------------------------------
+# "Before {E2}, which country had last visited {E1}?", "who had {E1} last praised?": a past before
+# another past, which the templates say in the simple past ("which country last visited", "who did {E1}
+# last praise"); "had" as a main verb ("had the last telephone conversation") is left alone
+_HAD_INVERTED = re.compile(rf"\b(?P<wh>{_WH})\s+had\s+(?P<subj>{_ENT})\s+(?=(?:{_ADVERB})(?!been\b|the\b|a\b|an\b)[a-z]+)", re.IGNORECASE)
+_HAD_BEEN = re.compile(r"\bhad\s+been\s+(?=the\s+(?:first|last|next|only)\b)", re.IGNORECASE)
+_HAD_AUX = re.compile(
+    rf"\bhad\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:ed|en)|made|sent|held|met|sought|said|told|paid|took|gave|went|spoke|brought|struck|fought|led|won|lost|built|sold|bought)\b",
+    re.IGNORECASE,
+)
+
+
+def simple_past(text: str) -> str | None:
+    """"which country had last visited {E1}" -> "which country last visited {E1}"; "who had {E1} last
+    praised" -> "who did {E1} last praised"; "which country had been the last to" -> "... was the last to"."""
+    changed = _HAD_INVERTED.sub(lambda m: f"{m.group('wh')} did {m.group('subj')} ", text)
+    changed = _HAD_BEEN.sub("was ", changed)
+    changed = _HAD_AUX.sub(lambda m: f"{_adverbs(m.group('adv'))}{m.group('verb')}", changed)
+    return changed if changed != text else None
+
+
 RULES = (
     ("interrupting time", interrupting_time),
     ("plain question", plain_question),
@@ -433,6 +454,7 @@ RULES = (
     ("agent as subject", agent_as_subject),
     ("doer of event", doer_of_event),
     ("target as object", target_as_object),
+    ("simple past", simple_past),
 )
 
 
