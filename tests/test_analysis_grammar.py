@@ -167,6 +167,11 @@ def canonical(masked: str) -> str:
         ("Besides {E2}, who praised {E1} that year?", "Who praised {E1} in the same year as {E2}?"),
         ("{E2} praised {E1} in a certain month; who else praised it then?", "Who praised {E1} in the same month as {E2}?"),
         ("In the month {E2} praised {E1}, who also praised?", "Who praised {E1} in the same month as {E2}?"),
+        # a possessive pronoun: the clause's object before an agent noun, its subject before the clause's own act;
+        # a passive of an event noun's act whose agent is a pronoun
+        ("{E1} was visited by {E2}; who was its first visitor after him?", "After {E2}, who first visit {E1}?"),
+        ("Once {E2} had criticised the {E1}, which country was the first target of its criticism?", "Once the {E2}, which country did {E1} first criticism?"),
+        ("After the {E1}'s visit to {E2}, which country was the first to be visited by it?", "After {E2}, which country was the first to be visited by the {E1}?"),
         # the pluperfect read as the templates' simple past
         ("Before the {E2}, which country had been the last to praise {E1}?", "Before the {E2}, which country was the last to praise {E1}?"),
         ("Before {E2}, who had {E1} last praised?", "Before {E2}, who did {E1} last praised?"),
@@ -199,6 +204,7 @@ def test_constructions_become_the_active_one_clause_form(masked: str, expected: 
         "Before {E2}, which country had the last telephone conversation with {E1}?",  # "had" as a main verb
         "{E1} supported {E2}. Before him, who was the last to support it?",  # which party "him" is: not sure
         "After {E2}'s visit to {E1}, which country was the first to host him?",  # another verb takes the pronoun
+        "After {E2} praised {E1}, who was the first to praise her government?",  # a possessive before a noun of no act
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:

@@ -15,6 +15,7 @@ import re
 
 from agents.analysis.grammar_words import (
     _ADVERB,
+    _AGENT_SUFFIX,
     _AUX,
     _BE,
     _CUE,
@@ -63,14 +64,25 @@ _EVENT_OF_UNNAMED = re.compile(
 _VERB_THEN_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+(?:the\s+)?(?P<p>it|him|her|them)\b", re.IGNORECASE)
 
 
+_VERB_BY_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+by\s+(?P<p>it|him|her|them)\b", re.IGNORECASE)
+
+
+def _acts(event: str) -> set[str]:
+    return {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
+
+
 def _same_act_pronoun(event: str, main: str) -> re.Match[str] | None:
     """The object pronoun of the main clause's verb when that verb names the event's own act ("after
     {E2}'s visit to {E1}, who was the first to visit it": "it" is {E1}); None when another verb takes it."""
     m = _VERB_THEN_PRONOUN.search(main)
-    if m is None:
-        return None
-    acts = {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
-    return m if word_key(m.group("verb")) in acts else None
+    return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
+
+
+def _same_act_agent(event: str, main: str) -> re.Match[str] | None:
+    """The agent pronoun of a passive of the event's own act ("after {E2}'s visit to {E1}, which country was
+    the first to be visited by it": "it" is {E2}, the doer)."""
+    m = _VERB_BY_PRONOUN.search(main)
+    return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
 
 
 def gerund_reference(text: str) -> str | None:
@@ -88,6 +100,11 @@ def gerund_reference(text: str) -> str | None:
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
             pronoun = _same_act_pronoun(event.group(0), text[event.end() :])
+            agent = _same_act_agent(event.group(0), text[event.end() :]) if pronoun is None else None
+            if agent is not None:  # the doer is asked about again: the event's object is the reference
+                after = event.end() + agent.start("p")
+                main = text[event.end() : after] + _object(event.group("a")) + text[event.end() + agent.end("p") :]
+                return text[: event.start()] + f"{event.group('cue')} {event.group('b')}" + main
             if pronoun is None:
                 continue  # the event's other party is named only here: it is part of the reference
             # "Following {E2}'s visit to {E1}, who was the first to visit it?": the pronoun is the event's object
@@ -147,6 +164,11 @@ _SUBJECT_PRONOUN = re.compile(
     r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?:(?:then|also|later|next|had|has|would)\s+)?(?!(?:as|is|was|has|this|thus|always|perhaps)\b)"
     r"(?:[a-z]+(?:ed|s)|went|sent|made|gave|met|took|held|spoke|sought|said|told|paid)\b)",  # "it criticises", "it then went on to", not "it as well"
     re.IGNORECASE,
+)
+# a possessive pronoun before a noun stands for a party of the clause: the object for an agent noun ("its
+# first visitor": who visited it), the subject for an act's noun ("the first target of its criticism")
+_POSSESSIVE_PRONOUN = re.compile(
+    r"\b(?P<p>its|his|her|their)\s+(?:(?:first|last|next|latest|earliest|most\s+recent|only|own)\s+)?(?P<noun>[a-z]+)\b", re.IGNORECASE
 )
 _AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
 _OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)", re.IGNORECASE)
@@ -235,6 +257,12 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     pronoun = _OBJECT_PRONOUN.search(main)
     if pronoun:
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
+    owner = _POSSESSIVE_PRONOUN.search(main)
+    if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
+        if re.fullmatch(_AGENT_SUFFIX, owner.group("noun").lower()):
+            return main[: owner.start("p")] + f"{_party(vp, objects[0])}'s" + main[owner.end("p") :], subject
+        if word_key(owner.group("noun")) in _acts(vp):
+            return main[: owner.start("p")] + f"{_object(subject)}'s" + main[owner.end("p") :], _party(vp, objects[0])
     ordinal = _ORDINAL_ELLIPSIS.match(main)
     if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
         word = (ordinal.group("ordinal") or "first").lower()

@@ -66,6 +66,7 @@ from agents.analysis.clauses import (
 )
 from agents.analysis.grammar_words import (
     _ADVERB,
+    _AGENT_SUFFIX,
     _BE,
     _BE_PASSIVE,
     _ENT,
@@ -253,7 +254,7 @@ def giver_as_subject(text: str) -> str | None:
 
 
 # -- possessive agent nouns ------------------------------------------------------------------------
-_AGENT_NOUN = r"(?P<noun>[a-z]{3,}(?:or|er|ic|ist)s?)"
+_AGENT_NOUN = rf"(?P<noun>{_AGENT_SUFFIX})"
 _ORDINAL = r"(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|recent|final|only)\s+)?)"
 _POSSESSIVE_AGENT = re.compile(
     rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b",

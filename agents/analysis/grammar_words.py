@@ -31,6 +31,7 @@ _PROVERB = re.compile(
     r"|\b(?:[a-z]+ed|made|gave|sent|took)\s+the\s+same\s+(?!(?:day|date|week|month|year|time|period|calendar)\b)[a-z]+\b",
     re.IGNORECASE,
 )
+_AGENT_SUFFIX = r"[a-z]{3,}(?:or|er|ic|ist)s?"  # the noun of one who does something: visitor(s), critic(s)
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
 _NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
 _PLACEHOLDER = re.compile(r"\{E(\d+)\}")
