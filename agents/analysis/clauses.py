@@ -140,7 +140,7 @@ _SAME_FRONTED = re.compile(
 )
 _SAME_CLAUSE = re.compile(
     # the preposition may be left out before "the same": "Who praised {E1} the same month {E2} did?"
-    rf"\b(?:{_SAME}|(?<=[a-z}}]\s)the\s+(?:same|very)\s+(?:calendar\s+)?(?P<unit2>day|date|week|month|year))\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    rf"\b(?:{_SAME}|(?<=[a-z}}]\s)the\s+(?:same|very)\s+(?:calendar\s+)?(?P<unit2>day|date|week|month|year)(?!\s+as\b))\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
     re.IGNORECASE,
 )
 

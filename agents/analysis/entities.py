@@ -68,6 +68,7 @@ _ENGLISH_WORDS = frozenset(
     "part time times year years month months day days week weeks date being doing done shall should may might must".split()
 )
 _DETERMINERS = frozenset({"the", "a", "an"})
+_EVENT_OBJECT = frozenset({"to", "from", "with", "against", "on", "of", "in", "for", "about"})
 _QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
@@ -323,6 +324,11 @@ class EntityLinker:
             return False
         return word_key(word) in self._relation_keys
 
+    def _event_with_object(self, tokens: list[Token], k: int) -> bool:
+        """(possessive) "Malaysia's visit to South Korea": an act's noun with its object after it is the
+        owner's own act, no sector of it ("Thailand's protests" may still be its protesters)."""
+        return k + 1 < len(tokens) and tokens[k + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[k].key)
+
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -383,7 +389,7 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    if possessive and (self._names_an_act(tokens[last].key) or self._is_an_act(tokens[last].key)):
+                    if possessive and (self._names_an_act(tokens[last].key) or self._event_with_object(tokens, last)):
                         break  # "Kenya's visitors", "Iraq's critics", "Malaysia's visit": Kenya's own act or those acting on it, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
                     modifies = adjective

@@ -69,6 +69,7 @@ from agents.analysis.grammar_words import (
     _AGENT_SUFFIX,
     _BE,
     _BE_PASSIVE,
+    _CUE,
     _ENT,
     _NOT_PARTICIPLES,
     _PLACEHOLDER,
@@ -177,12 +178,14 @@ _NP_PASSIVE = re.compile(
 )
 
 
+_PARTICIPLE = r"[a-z]+(?:ed|en)|made|held|sent|paid|met|sought|said|told|brought|fought|led|won|built|sold|bought|struck|done|shown|put|set|cut"
 # "On what date was an appeal made to {E1} by {E2}?", "When was the first formal agreement signed with
 # {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
 _NP_PASSIVE_ASKED = re.compile(
     rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
-    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)"
-    rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})?\s+by\s+(?P<agent>{_ENT})",
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>{_PARTICIPLE})"
+    # the act's object before the agent ("made to {E1} by {E2}"); "the visit to {E1} by {E2}" has no verb
+    rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
 
@@ -426,9 +429,15 @@ _HAD_AUX = re.compile(
 )
 
 
+_BEFORE_PARTY = re.compile(rf"\b(?:{_CUE})\s+{_ENT}", re.IGNORECASE)
+
+
 def simple_past(text: str) -> str | None:
     """"which country had last visited {E1}" -> "which country last visited {E1}"; "who had {E1} last
-    praised" -> "who did {E1} last praised"; "which country had been the last to" -> "... was the last to"."""
+    praised" -> "who did {E1} last praised"; "which country had been the last to" -> "... was the last to".
+    Only beside another party's act ("before {E2}"): the pluperfect then only says which came first."""
+    if _BEFORE_PARTY.search(text) is None:
+        return None
     changed = _HAD_INVERTED.sub(lambda m: f"{m.group('wh')} did {m.group('subj')} ", text)
     changed = _HAD_BEEN.sub("was ", changed)
     changed = _HAD_AUX.sub(lambda m: f"{_adverbs(m.group('adv'))}{m.group('verb')}", changed)
