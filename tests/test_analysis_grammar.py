@@ -172,6 +172,8 @@ def canonical(masked: str) -> str:
         ("{E1} was visited by {E2}; who was its first visitor after him?", "After {E2}, who first visit {E1}?"),
         ("Once {E2} had criticised the {E1}, which country was the first target of its criticism?", "Once the {E2}, which country did {E1} first criticism?"),
         ("After the {E1}'s visit to {E2}, which country was the first to be visited by it?", "After {E2}, which country was the first to be visited by the {E1}?"),
+        ("After {E2} hosted {E1}'s visit, which country was the first to host his visit?", "After {E2}, which country was the first to host {E1}'s visit?"),
+        ("{E2} sought cooperation with {E1} in a certain month; with which country did {E1} seek it that same month?", "With which country did {E1} seek it in the same month as {E2}?"),
         # the pluperfect read as the templates' simple past
         ("Before the {E2}, which country had been the last to praise {E1}?", "Before the {E2}, which country was the last to praise {E1}?"),
         ("Before {E2}, who had {E1} last praised?", "Before {E2}, who did {E1} last praised?"),

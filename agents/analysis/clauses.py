@@ -259,6 +259,9 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
     owner = _POSSESSIVE_PRONOUN.search(main)
     if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
+        possessor = re.search(rf"(?P<e>{_ENT})'s\s+(?:[a-z]+\s+)?{re.escape(owner.group('noun'))}\b", vp, re.IGNORECASE)
+        if possessor:  # "After {E2} hosted {E1}'s visit, which country was the first to host his visit?": {E1}'s
+            return main[: owner.start("p")] + f"{_object(possessor.group('e'))}'s" + main[owner.end("p") :], subject
         if re.fullmatch(_AGENT_SUFFIX, owner.group("noun").lower()):
             return main[: owner.start("p")] + f"{_party(vp, objects[0])}'s" + main[owner.end("p") :], subject
         if word_key(owner.group("noun")) in _acts(vp):
@@ -485,11 +488,14 @@ def anaphoric_reference(text: str) -> str | None:
     m = _TWO_CLAUSES.match(text)
     if m is None:
         return None
-    some = _SOME_PERIOD.search(m.group("vp"))
+    some, then = _SOME_PERIOD.search(m.group("vp")), None
     if some is not None:  # "... in a certain month; who else praised it then / that month?"
-        then = re.search(r"\s*,?\s*\b(?:then|at\s+that\s+time|at\s+the\s+time|(?:in|on|during)\s+(?:that|the\s+same)\s+(?:day|date|week|month|year)|that\s+(?:day|date|week|month|year))\b", m.group("main"), re.IGNORECASE)
-        if then is None:
-            return None
+        then = re.search(
+            r"\s*,?\s*\b(?:then|at\s+that\s+time|at\s+the\s+time|(?:(?:in|on|during)\s+)?(?:that(?:\s+same|\s+very)?|the\s+(?:same|very))\s+(?:day|date|week|month|year))\b",
+            m.group("main"),
+            re.IGNORECASE,
+        )
+    if some is not None and then is not None:
         main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
         folded = _fold_clause(_spliced(some), main, m.group("a"))
         if folded is None:
