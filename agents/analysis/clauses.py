@@ -5,8 +5,12 @@ A temporal or same-period reference is often a clause of its own: "Before meetin
 praised {E1}; who was the first to do so afterwards?", "Besides {E2}, who ... in the same month?".
 Each rule here folds such a clause into the main clause and leaves only its reference party after the
 cue ("after {E2}", "in the same month as {E2}"): the reference is the clause's party that the main
-clause does not share (see `_fold_clause`). Each is a construction of general English, checked on the
-learning split as the module docstring of `agents.analysis.grammar` says.
+clause does not share (see `_fold_clause`). Pronouns of the main clause stand for a party of the clause
+by their place: a subject pronoun for its subject, an object pronoun for its object, a possessive for the
+object before an agent noun ("its first visitor") and for the subject before the clause's own act ("its
+criticism"); a receive-from clause is read actively first ("{E1} received a visit from {E2}": {E2}
+visited {E1}). Each is a construction of general English, checked on the learning split as the module
+docstring of `agents.analysis.grammar` says.
 """
 
 from __future__ import annotations

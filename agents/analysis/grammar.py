@@ -35,7 +35,15 @@ rest of the analysis sees the same clause it would have seen in the active word 
   -> "After / Before {E2}, ..."; "..., who else praised {E1} that (same) month" -> "... in the same
   month as {E2}"; a companion "Besides / Along with {E2}, who ... in the same month" -> "... in the
   same month as {E2}"; a perfect participle "Having praised {E2}, ..." -> "After {E2}, ...";
-- ordinals in the templates' words: "the most recent" -> "the last", "the earliest" -> "the first".
+- ordinals in the templates' words: "the most recent" -> "the last", "the earliest" -> "the first";
+- a cleft whose clause has its own subject asks with "did" ("Which year was it (that) {E1} last visited
+  {E2}" -> "Which year did {E1} last visited {E2}"); a pro-verb or "one" right after the reference is the
+  reference alone ("after {E2} had done so / had received one", a fronted "Before {E2} did,");
+- a clause or a time set off by commas after the subject or a few words into the question goes in front
+  ("{E1}, after visiting {E2}, was hosted first by whom"), a time after the question word to the end;
+- a time question about a noun-phrase passive ("On what date was an appeal made to {E1} by {E2}");
+- the pluperfect beside another party's act is the templates' simple past ("Before {E2}, which country
+  had last visited {E1}" -> "... last visited {E1}", "who had {E1} last praised" -> "who did {E1} ...").
 
 A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
 the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
