@@ -30,8 +30,8 @@ _BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|until|till|up\
 _AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of|afterwards?|thereafter"
 BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
 AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
-# a cue right before a mention points at it: "before X", "prior to the X", "the same month as X"
-POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:the\s+)?$", re.IGNORECASE)
+# a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"
+POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
 FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest)\b", re.IGNORECASE)
 LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
 SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)

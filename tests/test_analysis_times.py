@@ -121,6 +121,9 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("The year Iraq last praised China was what?", Granularity.YEAR),
         ("Give the date Iraq praised China.", Granularity.DAY),
         ("China was praised in the same month by Iraq?", None),
+        # a relative "which" before an article asks for nobody: the time noun before it is asked
+        ("What was the most recent date on which Iraq praised China?", Granularity.DAY),
+        ("What was the first month in which the Iraqi government praised China?", Granularity.MONTH),
     ],
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:

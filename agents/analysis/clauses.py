@@ -5,8 +5,12 @@ A temporal or same-period reference is often a clause of its own: "Before meetin
 praised {E1}; who was the first to do so afterwards?", "Besides {E2}, who ... in the same month?".
 Each rule here folds such a clause into the main clause and leaves only its reference party after the
 cue ("after {E2}", "in the same month as {E2}"): the reference is the clause's party that the main
-clause does not share (see `_fold_clause`). Each is a construction of general English, checked on the
-learning split as the module docstring of `agents.analysis.grammar` says.
+clause does not share (see `_fold_clause`). Pronouns of the main clause stand for a party of the clause
+by their place: a subject pronoun for its subject, an object pronoun for its object, a possessive for the
+object before an agent noun ("its first visitor") and for the subject before the clause's own act ("its
+criticism"); a receive-from clause is read actively first ("{E1} received a visit from {E2}": {E2}
+visited {E1}). Each is a construction of general English, checked on the learning split as the module
+docstring of `agents.analysis.grammar` says.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import re
 
 from agents.analysis.grammar_words import (
     _ADVERB,
+    _AGENT_SUFFIX,
     _AUX,
     _BE,
     _CUE,
@@ -22,12 +27,14 @@ from agents.analysis.grammar_words import (
     _NOT_GERUNDS,
     _PLACEHOLDER,
     _PROVERB,
+    _RECEIVE,
     _WH,
     _adverbs,
     _cap,
     _object,
     _spliced,
 )
+from ari.base.text import word_key
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
 _GERUND = re.compile(
@@ -58,6 +65,30 @@ _EVENT_OF_UNNAMED = re.compile(
 )
 
 
+_VERB_THEN_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+(?:the\s+)?(?P<p>it|him|her|them)\b", re.IGNORECASE)
+
+
+_VERB_BY_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+by\s+(?P<p>it|him|her|them)\b", re.IGNORECASE)
+
+
+def _acts(event: str) -> set[str]:
+    return {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
+
+
+def _same_act_pronoun(event: str, main: str) -> re.Match[str] | None:
+    """The object pronoun of the main clause's verb when that verb names the event's own act ("after
+    {E2}'s visit to {E1}, who was the first to visit it": "it" is {E1}); None when another verb takes it."""
+    m = _VERB_THEN_PRONOUN.search(main)
+    return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
+
+
+def _same_act_agent(event: str, main: str) -> re.Match[str] | None:
+    """The agent pronoun of a passive of the event's own act ("after {E2}'s visit to {E1}, which country was
+    the first to be visited by it": "it" is {E2}, the doer)."""
+    m = _VERB_BY_PRONOUN.search(main)
+    return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
+
+
 def gerund_reference(text: str) -> str | None:
     """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
     The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
@@ -72,7 +103,17 @@ def gerund_reference(text: str) -> str | None:
             continue
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
-            continue  # the event's other party is named only here: it is part of the reference
+            pronoun = _same_act_pronoun(event.group(0), text[event.end() :])
+            agent = _same_act_agent(event.group(0), text[event.end() :]) if pronoun is None else None
+            if agent is not None:  # the doer is asked about again: the event's object is the reference
+                after = event.end() + agent.start("p")
+                main = text[event.end() : after] + _object(event.group("a")) + text[event.end() + agent.end("p") :]
+                return text[: event.start()] + f"{event.group('cue')} {event.group('b')}" + main
+            if pronoun is None:
+                continue  # the event's other party is named only here: it is part of the reference
+            # "Following {E2}'s visit to {E1}, who was the first to visit it?": the pronoun is the event's object
+            after = event.end() + pronoun.start("p")
+            text = text[:after] + _object(event.group("b")) + text[event.end() + pronoun.end("p") :]
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
     unnamed = _EVENT_OF_UNNAMED.match(text)
     if unnamed is None:
@@ -93,7 +134,7 @@ _TRAILING_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
-_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+|in\s+that\s+)?"  # "the month (that) X did": may be left out
+_RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+(?:when\s+)?|in\s+that\s+)?"  # "the month (that) X did": may be left out
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
 _SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _SAME_FRONTED = re.compile(
@@ -102,7 +143,8 @@ _SAME_FRONTED = re.compile(
     re.IGNORECASE,
 )
 _SAME_CLAUSE = re.compile(
-    rf"\b{_SAME}\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
+    # the preposition may be left out before "the same": "Who praised {E1} the same month {E2} did?"
+    rf"\b(?:{_SAME}|(?<=[a-z}}]\s)the\s+(?:same|very)\s+(?:calendar\s+)?(?P<unit2>day|date|week|month|year)(?!\s+as\b))\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
     re.IGNORECASE,
 )
 
@@ -123,8 +165,14 @@ def _placeholders(text: str) -> set[str]:
 # them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
 _SUBJECT_PRONOUN = re.compile(
     r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
-    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?!(?:as|is|was|has|this|thus|always|perhaps)\b)[a-z]+(?:ed|s)\b)",  # "it criticises", not "it as well"
+    r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?:(?:then|also|later|next|had|has|would)\s+)?(?!(?:as|is|was|has|this|thus|always|perhaps)\b)"
+    r"(?:[a-z]+(?:ed|s)|went|sent|made|gave|met|took|held|spoke|sought|said|told|paid)\b)",  # "it criticises", "it then went on to", not "it as well"
     re.IGNORECASE,
+)
+# a possessive pronoun before a noun stands for a party of the clause: the object for an agent noun ("its
+# first visitor": who visited it), the subject for an act's noun ("the first target of its criticism")
+_POSSESSIVE_PRONOUN = re.compile(
+    r"\b(?P<p>its|his|her|their)\s+(?:(?:first|last|next|latest|earliest|most\s+recent|only|own)\s+)?(?P<noun>[a-z]+)\b", re.IGNORECASE
 )
 _AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
 _OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)", re.IGNORECASE)
@@ -144,6 +192,13 @@ _BARE_QUESTION = re.compile(
     rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+[a-z]+(?:\s+(?:in|too|also|there|as\s+well))?)?(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
+# beside a same-period clause ("In the month {E1} praised {E2}, who also praised?") the asked act is the
+# clause's: an adverb may stand before the verb and an infinitive after it ("who wished to visit too?")
+_BARE_SAME_PERIOD = re.compile(
+    rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+(?:also|too|then|likewise))?"
+    rf"(?:\s+(?!(?:it|him|her|them|he|she|they|one|that|this)\b)[a-z]+(?:\s+to\s+[a-z]+)?(?:\s+(?:in|too|also|there|as\s+well|then))?)?(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
 _WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
 
 
@@ -155,28 +210,39 @@ _CLAUSE_PASSIVE = re.compile(
 )
 
 
+# "{E1} received a visit from {E2}": the giver of an N did the N to the receiver ({E2} visited {E1})
+_CLAUSE_RECEIVE = re.compile(
+    rf"^(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+(?:(?:a|an|the|some|any|its|their|his|her)\s+)?(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+)\s+from\s+(?P<b>{_ENT})(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+
 def _active_clause(subject: str, vp: str) -> tuple[str, str]:
-    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}")."""
+    """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}"),
+    "{E1} received a visit from {E2}" -> ({E2}, "visit {E1}")."""
     m = _CLAUSE_PASSIVE.match(vp.strip())
-    if m is None:
-        return subject, vp
-    return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+    if m is not None:
+        return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
+    m = _CLAUSE_RECEIVE.match(vp.strip())
+    if m is not None:
+        return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('np')} {_object(subject)}{m.group('rest')}"
+    return subject, vp
 
 
 def _party(text: str, number: str) -> str:
     """The mention of entity `number` in `text`, with its article ("the {E2}")."""
-    m = re.search(rf"(?:the\s+)?\{{E{number}\}}", text, re.IGNORECASE)
+    m = re.search(rf"(?:(?:the|a|an)\s+)?\{{E{number}\}}", text, re.IGNORECASE)
     return m.group(0) if m else f"{{E{number}}}"
 
 
-def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
+def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) -> tuple[str, str] | None:
     """(the main clause with the temporal clause folded in, the reference), or None when it cannot
     be: a pro-verb or an ellipsis takes the clause's verb phrase, and the clause's subject is the
     reference; a main clause that already names the clause's objects needs nothing from it; a
     pronoun takes the party it stands for, and the clause's other party is the reference."""
     subject, vp = _active_clause(subject, vp.strip())
     if _PROVERB.search(main):
-        return _PROVERB.sub(lambda _: vp, main, count=1), subject
+        return _PROVERB.sub(lambda m: f"{m.group('ord')} {vp}" if m.group("ord") else vp, main, count=1), subject
     if _placeholders(vp) <= _placeholders(main):
         return main, subject
     unshared = _placeholders(vp) - _placeholders(main)
@@ -195,6 +261,15 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     pronoun = _OBJECT_PRONOUN.search(main)
     if pronoun:
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
+    owner = _POSSESSIVE_PRONOUN.search(main)
+    if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
+        possessor = re.search(rf"(?P<e>{_ENT})'s\s+(?:[a-z]+\s+)?{re.escape(owner.group('noun'))}\b", vp, re.IGNORECASE)
+        if possessor:  # "After {E2} hosted {E1}'s visit, which country was the first to host his visit?": {E1}'s
+            return main[: owner.start("p")] + f"{_object(possessor.group('e'))}'s" + main[owner.end("p") :], subject
+        if re.fullmatch(_AGENT_SUFFIX, owner.group("noun").lower()):
+            return main[: owner.start("p")] + f"{_party(vp, objects[0])}'s" + main[owner.end("p") :], subject
+        if word_key(owner.group("noun")) in _acts(vp):
+            return main[: owner.start("p")] + f"{_object(subject)}'s" + main[owner.end("p") :], _party(vp, objects[0])
     ordinal = _ORDINAL_ELLIPSIS.match(main)
     if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
         word = (ordinal.group("ordinal") or "first").lower()
@@ -202,7 +277,7 @@ def _fold_clause(vp: str, main: str, subject: str) -> tuple[str, str] | None:
     ellipsis = _ELLIPSIS.search(main)
     if ellipsis:
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
-    bare = _BARE_QUESTION.match(main)
+    bare = (_BARE_SAME_PERIOD if same_period else _BARE_QUESTION).match(main)
     if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
         return f"{bare.group('wh')} {vp}{bare.group('end')}", subject
     return None
@@ -227,7 +302,7 @@ def same_period_clause(text: str) -> str | None:
     if m:
         vp = m.group("vp").strip()
         main = m.group("main").rstrip(" ,")
-        folded = _fold_clause(vp, main, m.group("a")) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
+        folded = _fold_clause(vp, main, m.group("a"), same_period=True) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
         if folded and folded[0]:
             main, reference = folded
             main = main.rstrip(" ,")
@@ -245,7 +320,9 @@ def same_period_clause(text: str) -> str | None:
         elif _placeholders(subject) <= _placeholders(rest) and len(unshared) == 1:
             reference = _party(vp, unshared.pop())  # "who did {E1} praise in the month that {E1} praised {E2}"
         if reference is not None:
-            same = f"{m.group('prep')} the same {m.group('unit')} as {_object(reference)}"
+            unit = (m.group("unit") or m.group("unit2")).lower()
+            prep = m.group("prep") or ("on" if unit in ("day", "date") else "in")
+            same = f"{prep} the same {unit} as {_object(reference)}"
             return _spliced(m, same + m.group("end"))
     m = _SAME_PRONOUN_CLAUSE.search(text)
     if m and _placeholders(text[: m.start()]):
@@ -270,11 +347,56 @@ _FRONTED_PRONOUN_CLAUSE = re.compile(
 )
 
 
+# "Before {E2} had praised it, who last praised {E1}?": the clause's pronoun object is the party the
+# main clause names, so the clause's subject is the reference
+_FRONTED_PRONOUN_OBJECT = re.compile(
+    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}[a-z]+(?:\s+(?:to|with|about|against|on|for|at))?\s+(?:him|her|it|them)\s*,\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+
+
 # "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
 # commas inside the question reads as the same clause put in front
 _INTERRUPTING_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$", re.IGNORECASE
+    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom)(?P<mid>(?:\s+(?!(?:{_CUE})\b)[a-z]+){{0,5}}?),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$",
+    re.IGNORECASE,
 )
+
+
+# "{E1}, after visiting {E2}, was hosted first by which country?": a temporal clause set off by commas
+# after the subject reads as the same clause put in front ("After visiting {E2}, {E1} was hosted ...")
+_SUBJECT_INTERRUPTED = re.compile(
+    rf"^(?P<pre>\W*)(?P<subj>{_ENT}),\s+(?P<clause>(?:{_CUE})\s+[^,]+?|(?:in|on|during|at)\s+(?:the\s+)?\{{T\d+\}}),\s+(?P<rest>[a-z].+)$",
+    re.IGNORECASE,
+)
+
+
+# "Who, in the same year, received ...?", "Which country, on {T1}, visited ...?": a time phrase set off by
+# commas after the question word is the templates' closing one
+_INTERRUPTING_TIME = re.compile(
+    r"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<pp>(?:in|on|during|at)\s+(?:the\s+)?"
+    r"(?:same\s+(?:calendar\s+)?(?:day|date|week|month|year|time)|\{T\d+\}))\s*,\s+(?P<rest>.+?)(?P<end>\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+
+
+# "Who, in the month {E2} praised {E1}, praised it too?": a same-period clause set off by commas after the
+# question word reads as the same clause in front
+_INTERRUPTING_PERIOD = re.compile(
+    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom)(?:\s+else)?,\s+(?P<clause>{_SAME_AT_FRONT}\s+{_RELATIVE}{_ENT}[^,]*?\{{E\d+\}}[^,]*?),\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+
+def interrupting_time(text: str) -> str | None:
+    """"Who, in the same year, received an appeal from {E1}?" -> "Who received an appeal from {E1} in the same year?"."""
+    m = _INTERRUPTING_PERIOD.match(text)
+    if m:
+        return f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}"
+    m = _INTERRUPTING_TIME.match(text)
+    if m is None:
+        return None
+    return f"{m.group('pre')}{m.group('wh')} {m.group('rest')} {m.group('pp')}{m.group('end') or '?'}"
 
 
 def clause_reference(text: str) -> str | None:
@@ -283,9 +405,16 @@ def clause_reference(text: str) -> str | None:
     {E1}, which country did {E2} visit?"."""
     m = _INTERRUPTING_CLAUSE.match(text)
     if m:
-        moved = _clause_reference(f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}")
+        fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()}{m.group('mid')} {m.group('rest')}"
+        moved = _clause_reference(fronted)
         if moved is not None:
             return moved
+        if _REFERENCE_PROVERB.match(fronted, len(m.group("pre"))):
+            return fronted  # "Which was the last country, before {E2} did so, to ...": the pro-verb rule reads it in front
+    m = _SUBJECT_INTERRUPTED.match(text)
+    if m and _WH_ANYWHERE.search(m.group("rest")):
+        fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {_object(m.group('subj'))} {m.group('rest')}"
+        return _clause_reference(fronted) or fronted
     return _clause_reference(text)
 
 
@@ -303,21 +432,56 @@ def _clause_reference(text: str) -> str | None:
     m = _TRAILING_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
+    m = _FRONTED_PRONOUN_OBJECT.match(text)
+    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
+        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     m = _FRONTED_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
         return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     return None
 
 
+# "after {E2} had done so", "before {E2} had", "after {E2} did it too": a pro-verb or an ellipsis right
+# after the reference stands for the main clause's own act: the reference alone says it, as most
+# templates do ("after {E2}"; the learning split has "after {E2} did" too, left as it is)
+_REFERENCE_PROVERB = re.compile(
+    rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do"
+    # "after {E2} had received one", "before {E2} made one": an act's noun said again as "one"
+    rf"|(?:(?:had|has|have|did)\s+)?(?:[a-z]+ed|made|got|gave|sent|held|had|took|sought)\s+(?:one|ones)\b)"
+    rf"(?:\s+(?:so|it|this|that|likewise|the\s+same(?:\s+thing)?))?(?:\s+(?:too|also|as\s+well|again))?(?=\s*(?:[?.!,]|$))",
+    re.IGNORECASE,
+)
+
+
+def reference_proverb(text: str) -> str | None:
+    """"Which country first praised {E1} after {E2} had done so?" -> "... after {E2}?": the reference
+    did the asked act, however the pro-verb says it ("did" and "did so" are left as they are)."""
+    m = _REFERENCE_PROVERB.search(text)
+    at_end = not text[m.end() :].strip(" ?.!") if m else False
+    if m is None or at_end and (m.group(0).lower().endswith(" did") or " ".join(m.group(0).lower().split()[-2:]) == "did so"):
+        return None  # the templates' own "... before {E2} did?" stays as it is; a fronted "Before {E2} did, ..." does not
+    return _spliced(m, f"{m.group('cue')} {m.group('a')}")
+
+
 # -- a reference made by a clause of its own -------------------------------------------------------
+# "{E2} praised {E1} in a certain month": a period named in the clause, which "then" or "that month" points back at
+_SOME_PERIOD = re.compile(
+    r"\s*\b(?:(?:in|on|during)\s+(?:a|one|some)\s+(?:(?:certain|given|particular|specific)\s+)?|one\s+)(?P<unit>day|date|week|month|year)\b",
+    re.IGNORECASE,
+)
 _ANAPHORIC_CUE = (
     r"(?P<after>afterwards?|after\s+(?:that|this|him|her|them)|thereafter|subsequently|later(?:\s+on)?|next)"
     r"|(?P<before>beforehand|before\s+(?:that|this|him|her|them)|previously|earlier|prior\s+to\s+(?:that|this|him|her|them))"
     r"|(?:(?P<prep>in|on|during|at)\s+)?(?:that|the)\s+(?:same\s+|very\s+)?(?P<unit>day|date|week|month|year)(?!\s+(?:as|of|that|when|in\s+which)\b)"
 )
+# the pointing adverb may open the question: "{E2} praised {E1}. After her, which country was the first to do so?"
+_LEADING_CUE = (
+    r"(?:after|before|prior\s+to)\s+(?:that|this|him|her|them)|afterwards?|thereafter|subsequently|later(?:\s+on)?"
+    r"|beforehand|previously|earlier|(?:in|on|during)\s+(?:that|the)\s+(?:same\s+|very\s+)?(?:day|date|week|month|year)"
+)
 _TWO_CLAUSES = re.compile(
     rf"^(?P<pre>\W*)(?:(?:when|while|as|at\s+the\s+time)\s+)?(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
-    rf"(?P<main>(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
+    rf"(?P<main>(?P<lead>(?:{_LEADING_CUE})\s*,?\s*)?(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
 def anaphoric_reference(text: str) -> str | None:
@@ -328,9 +492,29 @@ def anaphoric_reference(text: str) -> str | None:
     m = _TWO_CLAUSES.match(text)
     if m is None:
         return None
+    some, then = _SOME_PERIOD.search(m.group("vp")), None
+    if some is not None:  # "... in a certain month; who else praised it then / that month?"
+        then = re.search(
+            r"\s*,?\s*\b(?:then|at\s+that\s+time|at\s+the\s+time|(?:(?:in|on|during)\s+)?(?:that(?:\s+same|\s+very)?|the\s+(?:same|very))\s+(?:day|date|week|month|year))\b",
+            m.group("main"),
+            re.IGNORECASE,
+        )
+    if some is not None and then is not None:
+        main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
+        folded = _fold_clause(_spliced(some), main, m.group("a"))
+        if folded is None:
+            return None
+        unit = some.group("unit").lower()
+        prep = "on" if unit in ("day", "date") else "in"
+        return f"{m.group('pre')}{_cap(folded[0])} {prep} the same {unit} as {_object(folded[1])}{m.group('end') or '?'}"
     cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
     if cue is None:
         return None
+    if m.group("lead") and re.search(r"\b(?:him|her|them)\b", m.group("lead"), re.IGNORECASE):
+        # "After her, who ...": the pronoun is the clause's subject for sure only when the main clause
+        # repeats her act with a pro-verb or names the clause's object again
+        if not _PROVERB.search(m.group("main")) and not _placeholders(m.group("vp")) <= _placeholders(m.group("main")):
+            return None
     is_next = cue.group(0).strip(" ,").lower() == "next"  # "who was (the) next": the first after the reference
     main = (m.group("main")[: cue.start()] + (" first" if is_next else "") + m.group("main")[cue.end() :]).strip(" ,")
     folded = _fold_clause(m.group("vp"), main, m.group("a"))
@@ -351,6 +535,7 @@ _COMPANION = re.compile(
     re.IGNORECASE,
 )
 _SAME_WITHOUT_AS = re.compile(r"\bsame\s+(?:calendar\s+)?(?:day|date|week|month|year|time)\b(?!\s+as\b)", re.IGNORECASE)
+_THAT_PERIOD = re.compile(r"\b(?:that|the\s+very)\s+(?P<unit>day|date|week|month|year)\b(?!\s+(?:as|of|that|when|in\s+which)\b)", re.IGNORECASE)
 
 
 def companion_reference(text: str) -> str | None:
@@ -358,6 +543,11 @@ def companion_reference(text: str) -> str | None:
     {E2}": the one the asked party is compared with is the same-period reference."""
     same = _SAME_WITHOUT_AS.search(text)
     m = _COMPANION.search(text)
+    if m is not None and same is None and (period := _THAT_PERIOD.search(text)) is not None:
+        unit = period.group("unit").lower()
+        prep = "" if re.search(r"\b(?:in|on|during|at|within)\s*$", text[: period.start()], re.IGNORECASE) else ("on " if unit in ("day", "date") else "in ")
+        text = _spliced(period, f"{prep}the same {unit}")  # "besides {E2}, ... that month"
+        same, m = _SAME_WITHOUT_AS.search(text), _COMPANION.search(text)
     if same is None or m is None:
         return None
     text = _spliced(m)

@@ -73,6 +73,8 @@ _ENGLISH_WORDS = frozenset(
     "part time times year years month months day days week weeks date being doing done shall should may might must".split()
 )
 _DETERMINERS = frozenset({"the", "a", "an"})
+_EVENT_OBJECT = frozenset({"to", "from", "with", "against", "on", "of", "in", "for", "about"})
+_QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
@@ -263,6 +265,8 @@ class EntityLinker:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
         if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
             return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel": a title is a common word)
+        if surface.islower() and i > 0 and tokens[i - 1].key in _QUANTIFIERS:
+            return None  # "at some point", "every time": a quantifier heads a common noun, never a name
         if j - i == 1:
             word = tokens[i].key
             general = (
@@ -342,6 +346,11 @@ class EntityLinker:
         while k < len(tokens) and k - first < 3 and tokens[k].key and word_key(tokens[k].key) in self._relation_keys:
             k += 1
         return k - first >= 2 or k == len(tokens) or not self._in_vocabulary(tokens[k])
+
+    def _event_with_object(self, tokens: list[Token], k: int) -> bool:
+        """(possessive) "Malaysia's visit to South Korea": an act's noun with its object after it is the
+        owner's own act, no sector of it ("Thailand's protests" may still be its protesters)."""
+        return k + 1 < len(tokens) and tokens[k + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[k].key)
 
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
@@ -437,8 +446,8 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    if possessive and self._names_an_act(tokens[last].key):
-                        break  # "Kenya's visitors", "Iraq's critics": the ones who act on Kenya, no sector of it
+                    if possessive and (self._names_an_act(tokens[last].key) or self._event_with_object(tokens, last)):
+                        break  # "Kenya's visitors", "Iraq's critics", "Malaysia's visit": Kenya's own act or those acting on it, no sector of it
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
                     modifies = adjective
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before

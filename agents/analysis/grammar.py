@@ -35,7 +35,15 @@ rest of the analysis sees the same clause it would have seen in the active word 
   -> "After / Before {E2}, ..."; "..., who else praised {E1} that (same) month" -> "... in the same
   month as {E2}"; a companion "Besides / Along with {E2}, who ... in the same month" -> "... in the
   same month as {E2}"; a perfect participle "Having praised {E2}, ..." -> "After {E2}, ...";
-- ordinals in the templates' words: "the most recent" -> "the last", "the earliest" -> "the first".
+- ordinals in the templates' words: "the most recent" -> "the last", "the earliest" -> "the first";
+- a cleft whose clause has its own subject asks with "did" ("Which year was it (that) {E1} last visited
+  {E2}" -> "Which year did {E1} last visited {E2}"); a pro-verb or "one" right after the reference is the
+  reference alone ("after {E2} had done so / had received one", a fronted "Before {E2} did,");
+- a clause or a time set off by commas after the subject or a few words into the question goes in front
+  ("{E1}, after visiting {E2}, was hosted first by whom"), a time after the question word to the end;
+- a time question about a noun-phrase passive ("On what date was an appeal made to {E1} by {E2}");
+- the pluperfect beside another party's act is the templates' simple past ("Before {E2}, which country
+  had last visited {E1}" -> "... last visited {E1}", "who had {E1} last praised" -> "who did {E1} ...").
 
 A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
 the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
@@ -58,14 +66,18 @@ from agents.analysis.clauses import (
     clause_reference,
     companion_reference,
     gerund_reference,
+    interrupting_time,
     perfect_participle_reference,
+    reference_proverb,
     same_period_clause,
     template_ordinal,
 )
 from agents.analysis.grammar_words import (
     _ADVERB,
+    _AGENT_SUFFIX,
     _BE,
     _BE_PASSIVE,
+    _CUE,
     _ENT,
     _NOT_PARTICIPLES,
     _PLACEHOLDER,
@@ -95,7 +107,7 @@ class Rewrite:
 # words that carry no relation: what a rule may drop without losing what the question asks
 _FUNCTION_WORDS = frozenset(
     "a an the who whom whose which what when where was were is are be been being did do does done had has have "
-    "having by to of in on at with for from it its they them their he him his she her so same else other that "
+    "having by to of in on at with for from it its they them their he him his she her so same else other that s "
     "this then too also as than before after once since until prior ahead following first last next one ones "
     "country countries person people party month year day date week time".split()
 )
@@ -174,9 +186,25 @@ _NP_PASSIVE = re.compile(
 )
 
 
+_PARTICIPLE = r"[a-z]+(?:ed|en)|made|held|sent|paid|met|sought|said|told|brought|fought|led|won|built|sold|bought|struck|done|shown|put|set|cut"
+# "On what date was an appeal made to {E1} by {E2}?", "When was the first formal agreement signed with
+# {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
+_NP_PASSIVE_ASKED = re.compile(
+    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>{_PARTICIPLE})"
+    # the act's object before the agent ("made to {E1} by {E2}"); "the visit to {E1} by {E2}" has no verb
+    rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})\s+by\s+(?P<agent>{_ENT})",
+    re.IGNORECASE,
+)
+
+
 def noun_phrase_passive(text: str) -> str | None:
     """"Negative comments about {E1} were made by whom" -> "who made negative comments about {E1}";
     "Formal agreements were signed by {E1} with whom" -> "{E1} signed formal agreements with whom"."""
+    m = _NP_PASSIVE_ASKED.search(text)
+    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        clause = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {m.group('np')}{m.group('pp') or ''}"
+        return _spliced(m, clause)
     m = _NP_PASSIVE.search(text)
     if m is None or m.group("verb").lower() in _NOT_PARTICIPLES:
         return None
@@ -237,7 +265,7 @@ def giver_as_subject(text: str) -> str | None:
 
 
 # -- possessive agent nouns ------------------------------------------------------------------------
-_AGENT_NOUN = r"(?P<noun>[a-z]{3,}(?:or|er|ic|ist)s?)"
+_AGENT_NOUN = rf"(?P<noun>{_AGENT_SUFFIX})"
 _ORDINAL = r"(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|recent|final|only)\s+)?)"
 _POSSESSIVE_AGENT = re.compile(
     rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b",
@@ -325,7 +353,15 @@ def target_as_object(text: str) -> str | None:
 
 
 # -- cleft and request forms -----------------------------------------------------------------------
-_CLEFT = re.compile(rf"\b(?P<wh>{_WH})\s+(?:was|is|were|are)\s+it\s+(?:that|who|which)\s+", re.IGNORECASE)
+_TIME_WH = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date|time)"
+# "Which year was it (that) {E1} visited ...", "When was it that ...": the relative word may be left
+# out before a clause with a subject of its own
+_CLEFT = re.compile(
+    rf"\b(?P<wh>{_TIME_WH}|{_WH})\s+(?:was|is|were|are)\s+it\s+(?:(?:that|who|which|when)\s+|(?=(?:(?:the|a|an)\s+)?\{{E\d+\}}))", re.IGNORECASE
+)
+# the clause after a cleft has a subject of its own ("... that {E1} visited", "... that it visited"): the
+# question then asks with "did", as the templates do ("Which year did {E1} last visit ...")
+_OWN_SUBJECT = re.compile(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b", re.IGNORECASE)
 _REQUEST = re.compile(
     r"^(?P<pre>\W*)(?:please\s+)?(?:name|list|identify|tell\s+me|give\s+me|find)\s+(?:the\s+)?"
     r"(?P<noun>country|countries|one|ones|person|people|entity|entities|actor|actors|party|parties)\s+(?:that|which|who)\s+",
@@ -346,7 +382,8 @@ def plain_question(text: str) -> str | None:
         return plain_question(text) or text
     m = _CLEFT.search(text)
     if m:
-        return _spliced(m, f"{_who(m.group('wh'))} ")
+        did = "did " if _OWN_SUBJECT.match(text, m.end()) else ""
+        return _spliced(m, f"{_who(m.group('wh'))} {did}")
     m = _REQUEST.search(text)
     if m:
         noun = m.group("noun").lower()
@@ -388,7 +425,35 @@ def ordinal_phrase(text: str) -> str | None:
     return None
 
 
+# -- the pluperfect -------------------------------------------------------------------------------
+# "Before {E2}, which country had last visited {E1}?", "who had {E1} last praised?": a past before
+# another past, which the templates say in the simple past ("which country last visited", "who did {E1}
+# last praise"); "had" as a main verb ("had the last telephone conversation") is left alone
+_HAD_INVERTED = re.compile(rf"\b(?P<wh>{_WH})\s+had\s+(?P<subj>{_ENT})\s+(?=(?:{_ADVERB})(?!been\b|the\b|a\b|an\b)[a-z]+)", re.IGNORECASE)
+_HAD_BEEN = re.compile(r"\bhad\s+been\s+(?=the\s+(?:first|last|next|only)\b)", re.IGNORECASE)
+_HAD_AUX = re.compile(
+    rf"\bhad\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:ed|en)|made|sent|held|met|sought|said|told|paid|took|gave|went|spoke|brought|struck|fought|led|won|lost|built|sold|bought)\b",
+    re.IGNORECASE,
+)
+
+
+_BEFORE_PARTY = re.compile(rf"\b(?:{_CUE})\s+{_ENT}", re.IGNORECASE)
+
+
+def simple_past(text: str) -> str | None:
+    """"which country had last visited {E1}" -> "which country last visited {E1}"; "who had {E1} last
+    praised" -> "who did {E1} last praised"; "which country had been the last to" -> "... was the last to".
+    Only beside another party's act ("before {E2}"): the pluperfect then only says which came first."""
+    if _BEFORE_PARTY.search(text) is None:
+        return None
+    changed = _HAD_INVERTED.sub(lambda m: f"{m.group('wh')} did {m.group('subj')} ", text)
+    changed = _HAD_BEEN.sub("was ", changed)
+    changed = _HAD_AUX.sub(lambda m: f"{_adverbs(m.group('adv'))}{m.group('verb')}", changed)
+    return changed if changed != text else None
+
+
 RULES = (
+    ("interrupting time", interrupting_time),
     ("plain question", plain_question),
     ("same period clause", same_period_clause),
     ("companion reference", companion_reference),
@@ -396,6 +461,7 @@ RULES = (
     ("perfect participle", perfect_participle_reference),
     ("template ordinal", template_ordinal),
     ("clause reference", clause_reference),
+    ("reference pro-verb", reference_proverb),
     ("gerund reference", gerund_reference),
     ("ordinal phrase", ordinal_phrase),
     ("noun phrase passive", noun_phrase_passive),
@@ -406,6 +472,7 @@ RULES = (
     ("agent as subject", agent_as_subject),
     ("doer of event", doer_of_event),
     ("target as object", target_as_object),
+    ("simple past", simple_past),
 )
 
 
@@ -418,7 +485,7 @@ def rewrite(masked: str) -> Rewrite:
         if changed is not None and changed != text:
             text, fired = " ".join(changed.split()), fired + [name]
     if fired:
-        text = _cap(text.strip())
+        text = _cap(re.sub(r"\s*,\s*(?=[?.!]\s*$)", "", text.strip()))  # a comma left before the closing mark by a moved phrase
     return Rewrite(text, fired, _dropped_words(masked, text) if fired else "")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-_ENT = r"(?:the\s+)?\{E\d+\}"
+_ENT = r"(?:(?:the|a|an)\s+)?\{E\d+\}"  # "a {E1}": sector roles are named with either article ("a Thai MP")
 _WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
 _BE_PASSIVE = r"was|were|is|are|has\s+been|have\s+been|had\s+been"  # the auxiliaries of a be-passive
 _BE = _BE_PASSIVE + r"|got|gets|get"
@@ -22,11 +22,16 @@ _PROVERB = re.compile(
     # "did it also criticise": an adverb and then a verb make "did" the auxiliary, not a pro-verb
     r"(?!\s+(?:too|again|also|first|last|then)\s+(?!(?:as|in|on|at|during|before|after|with|to|for|about|against)\b)[a-z])"
     r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b"
+    # "who was the first to want the same?": a verb of wanting with "the same" and nothing after it
+    r"|\b(?:want|wants|wanted|wish|wishes|wished|intend|intends|intended)\s+(?:to\s+do\s+)?the\s+same\b(?!\s+[a-z])"
+    # "who had made the last one (before him)": an act's noun said again as "one", its ordinal kept
+    r"|\b(?:[a-z]+ed|made|make|makes|gave|give|gives|sent|send|sends|sign|signs|held|hold|holds)\s+(?:the\s+|a\s+|an\s+)?(?:(?P<ord>first|last|next|latest|earliest)\s+)?one\b(?!\s+(?:of|to|with|about|against|from|for)\b)"
     # "who else announced the same intention / made the same appeal": an object "the same N" (no
     # period word) names the clause's own act again
     r"|\b(?:[a-z]+ed|made|gave|sent|took)\s+the\s+same\s+(?!(?:day|date|week|month|year|time|period|calendar)\b)[a-z]+\b",
     re.IGNORECASE,
 )
+_AGENT_SUFFIX = r"[a-z]{3,}(?:or|er|ic|ist)s?"  # the noun of one who does something: visitor(s), critic(s)
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
 _NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
 _PLACEHOLDER = re.compile(r"\{E(\d+)\}")
@@ -39,7 +44,10 @@ def _who(wh: str) -> str:
 
 def _object(subject: str) -> str:
     """A moved subject loses its sentence-initial capital ("The {E1} was ..." -> "... the {E1}")."""
-    return "the" + subject[3:] if subject.startswith("The") else subject
+    for article in ("The ", "An ", "A "):
+        if subject.startswith(article):
+            return article.lower() + subject[len(article) :]
+    return subject
 
 
 def _cap(text: str) -> str:

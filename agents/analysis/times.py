@@ -155,7 +155,8 @@ _ASKS_DAY = re.compile(
 # question word asks for a party ("In the month when X visited Y, who else did?" asks who)
 _RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
 _ASKS_PARTY = re.compile(
-    r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were)\b)[a-z]+"
+    # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
+    r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
     r"|\b(?:name|list|identify)\s+(?:the\s+)?(?!(?:year|month|day|date|time)\b)[a-z]+",
     re.IGNORECASE,
 )
@@ -164,8 +165,13 @@ _ASKS_PARTY = re.compile(
 _TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*[?.!]*\s*$", re.IGNORECASE)  # "the same month": a comparison
 
 
+# "the date on which Iraq ...": a preposition and "which" after a time noun open a relative clause, as "when" does
+_RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:on|in|during|at)\s+which\b", re.IGNORECASE)
+
+
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
+    question = _RELATIVE_WHICH.sub(lambda m: f"{m.group('unit')} when", question)
     if _ASKS_PARTY.search(question):
         question = _RELATIVE_HEAD.sub(" ", question)
     if _ASKS_YEAR.search(question):
