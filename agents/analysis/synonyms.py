@@ -32,7 +32,8 @@ _ALPHA = re.compile(r"^[a-z]{4,}$")
 # as the learning split's templates are never reads it; an entry whose target the lexicon does not
 # know is ignored.
 GENERAL_SYNONYMS = {
-    **dict.fromkeys("slam slams slammed blast blasts blasted lambast lambasts lambasted rebuke rebuked censure censured castigate castigated berate berated chastise chastised decry decried deplore deplored assail assailed".split(), "criticised"),
+    **dict.fromkeys("slam slams slammed blast blasts blasted lambast lambasts lambasted rebuke rebuked censure censured castigate castigated berate berated chastise chastised decry decried deplore deplored assail assailed".split()
+                    + ["hit out", "hits out", "hitting out", "lash out", "lashed out", "lashes out", "lashing out"], "criticised"),
     **dict.fromkeys("probe probes probed probing".split() + ["look into", "looked into", "looking into", "inquire into", "inquired into", "inquiry into"], "investigated"),
     **dict.fromkeys("applaud applauds applauded laud lauds lauded hail hails hailed extol extolled".split(), "praised"),
     **dict.fromkeys("back backs backed backing".split(), "supported"),
