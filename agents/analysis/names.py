@@ -165,7 +165,8 @@ def build_name_tables(store: TKGStore) -> NameTables:
         qualifier = known.get(normalize_name(country))
         if qualifier is None:
             continue
-        plurals = [plural for a in aliases if (plural := demonym_plural(a)) is not None]
+        names = {normalize_name(text) for text in (country, *aliases)}
+        plurals = [plural for a in aliases if (plural := demonym_plural(a)) is not None and normalize_name(plural) not in names]
         tables.nation_keys.update(normalize_name(plural) for plural in plurals)
         for alias in [*aliases, *plurals]:
             key = normalize_name(alias)
