@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from bench_support import build_store
 
-from agents.analysis.aliases import has_regnal_number, nested_acronym, patronymic, without_honorific
+from agents.analysis.aliases import compass_acronym, has_regnal_number, nested_acronym, patronymic, without_honorific
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.demonyms import demonym_plural
 from tkg_store.store import TKGStore
@@ -54,6 +54,7 @@ def test_naming_rules() -> None:
     assert without_honorific("Tan Keng Yam") == "Tan Keng Yam"  # "Tan" alone is a surname, not "Tan Sri"
     assert patronymic("Hamad bin Khalifa al-Thani") == "hamad bin khalifa"
     assert nested_acronym("UN Security Council") == "unsc" and nested_acronym("International Monetary Fund") is None
+    assert compass_acronym("Association of Southeast Asian Nations") == "asean"  # a compound of compass points: both parts
     assert demonym_plural("Cambodian") == "Cambodians" and demonym_plural("South Korean") == "South Koreans"
     assert demonym_plural("Chinese") is None and demonym_plural("UAE") is None
 

@@ -9,7 +9,8 @@ question:
   by the word after it too ("al-Assad", "Assad");
 - first and last: a middle name is dropped ("Moussa Mahamat");
 - acronym: an organisation of two or more capitalised words is called by their initials
-  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr");
+  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr"), a compound of
+  compass points by both of its parts ("Association of Southeast Asian Nations" -> "asean");
 - the other name of a person: the first word of a name that no other KG name has ("Abhisit" of
   Abhisit Vejjajiva, "Sengoku" of Sengoku Yoshito: names written family name first, or people known
   by their given name); written in lower case it must be confirmed by the KG (agents.analysis.entities);
@@ -172,6 +173,17 @@ def acronym(display: str) -> str | None:
     if len(initials) < 2 or any(w.lower() not in _CONNECTORS and not w[0].isupper() for w in words):
         return None
     return "".join(initials).lower()
+
+
+_COMPASS = re.compile(r"\b(North|South)(east|west)\b")
+
+
+def compass_acronym(display: str) -> str | None:
+    """The acronym of a name with a compound of compass points, which gives both of its initials
+    ("Association of Southeast Asian Nations" -> "asean"); None for other names."""
+    if not _COMPASS.search(display):
+        return None
+    return acronym(_COMPASS.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()}", display))
 
 
 def nested_acronym(display: str) -> str | None:

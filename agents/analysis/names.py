@@ -24,6 +24,7 @@ from agents.analysis.aliases import (
     SURNAME,
     acronym,
     ampersand,
+    compass_acronym,
     first_name,
     has_regnal_number,
     initials_variant,
@@ -146,7 +147,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         tables.max_tokens = max(tables.max_tokens, len(words))
         for word in set(words):
             tables.postings.setdefault(word, set()).add(row)
-        for initials in {acronym(display), nested_acronym(display)}:
+        for initials in {acronym(display), nested_acronym(display), compass_acronym(display)}:
             if initials is not None:
                 tables.acronyms.setdefault(initials, []).append(name)
         match = _QUALIFIED.match(display)
