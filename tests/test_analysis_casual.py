@@ -29,6 +29,8 @@ FACTS = [
     ("Company_-_Owner_or_Operator_(Thailand)", "Praise_or_endorse", "Thailand", "2012-01-01"),
     ("Industry_(Thailand)", "Praise_or_endorse", "Thailand", "2012-02-01"),
     ("Citizen_(Singapore)", "Make_optimistic_comment", "China", "2007-05-16"),
+    ("Envoy_(United_States)", "Make_a_visit", "China", "2008-05-16"),
+    ("Foreign_Affairs_(South_Korea)", "Praise_or_endorse", "China", "2008-06-16"),
     ("Foreign_Affairs_(Singapore)", "Make_optimistic_comment", "China", "2007-06-16"),
     ("South_Korea", "Sign_formal_agreement", "Malaysia", "2010-07-01"),
     ("Nonaligned_Movement", "Make_optimistic_comment", "Malaysia", "2009-01-01"),
@@ -100,3 +102,12 @@ def test_a_people_stands_for_its_nation_or_its_citizens(analyzer: QuestionAnalyz
 def test_abbreviations_of_offices_and_icews_role_names(analyzer: QuestionAnalyzer) -> None:
     assert "Foreign_Affairs_(Ethiopia)" in _best(analyzer, "after ethiopia's fm which country was first to negotiate w/ ethiopia")
     assert "Company_-_Owner_or_Operator_(Thailand)" in _best(analyzer, "who did thai companies praise")
+
+
+def test_initials_and_capitals_before_a_role(analyzer: QuestionAnalyzer) -> None:
+    # "us" before a role word is the country, not the pronoun; a capital stands for its country's roles
+    assert "Envoy_(United_States)" in _best(analyzer, "who did us envoys visit")
+    assert "Envoy_(United_States)" in _best(analyzer, "who did washington's envoy visit")
+    assert "Foreign_Affairs_(South_Korea)" in _best(analyzer, "who did seoul's foreign ministry praise")
+    assert _best(analyzer, "who told us about china") == ["China"]
+

@@ -338,7 +338,9 @@ class EntityLinker:
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
                 after_article = i > 0 and tokens[i - 1].key == "the"  # "the eu", "the us": never a pronoun
-                if not after_article and (not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4)):
+                # "us officials", "uk's envoy": before a role word or a possessive, no pronoun either
+                modifier = j < len(tokens) and (tokens[j].key == "'s" or self._in_vocabulary(tokens[j]))
+                if not (after_article or modifier) and (not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4)):
                     continue
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
