@@ -179,7 +179,9 @@ def build_name_tables(store: TKGStore) -> NameTables:
                 tables.adjective_keys.add(key)
     for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
         qualifier = known.get(normalize_name(country))
-        for city in cities if qualifier is not None else ():
+        if qualifier is None:
+            continue
+        for city in cities:
             if qualifier not in tables.qualifier_keys.setdefault(normalize_name(city), []):
                 tables.qualifier_keys[normalize_name(city)].append(qualifier)
     _add_aliases(store, tables)
@@ -249,8 +251,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             for capital in cities:
                 found.setdefault(normalize_name(capital), []).append((entity, CAPITAL))  # "seoul" -> South_Korea
     for key, entries in found.items():
-        capital = entries and all(rule == CAPITAL for _, rule in entries)  # also a qualifier: "seoul's ministry"
-        if not entries or key in tables.by_key or (key in tables.qualifier_keys and not capital):
+        only_capital = all(rule == CAPITAL for _, rule in entries)  # also a qualifier: "seoul's ministry"
+        if not entries or key in tables.by_key or (key in tables.qualifier_keys and not only_capital):
             continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
         entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
         tables.aliases[key] = entries
