@@ -87,6 +87,9 @@ def test_a_title_belongs_to_the_name_after_it(analyzer: QuestionAnalyzer) -> Non
     # a country's adjective and an office before the title: the person, not the head of government
     (person, _) = analyzer.analyze("when did thai pm abhisit last visit malaysia").entities
     assert person.text == "thai pm abhisit" and person.best == "Abhisit_Vejjajiva"
+    # "former", "ex-" and descriptive titles ("opposition leader") belong to the name as well
+    assert [m.text for m in analyzer.analyze("when did former pm abhisit last visit malaysia").entities][0] == "former pm abhisit"
+    assert [m.text for m in analyzer.analyze("what year did ex-chancellor merkel visit kuwait").entities][0] == "ex-chancellor merkel"
     # a title word with no name after it may still be a surname
     assert _best(analyzer, "which country did king visit last") == ["Angus_King"]
 

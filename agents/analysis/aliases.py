@@ -60,6 +60,12 @@ _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|X
 _PATRONYMIC = frozenset({"bin", "ibn"})
 # Abbreviations of titles written before a name ("gov lingle", "pres obama", "sen mccain"), general English.
 TITLE_ABBREVIATIONS = frozenset("gov pres sen rep gen dr mr mrs ms prof amb adm col capt lt maj sgt rev fr pm fm vp".split())
+# Other words that stand before a person's name as a title or qualify the title ("former pm", "opposition
+# leader", "army chief", "spokesman"), general English
+_TITLE_WORDS = frozenset(
+    "former ex then late acting outgoing incoming leader chief spokesman spokeswoman spokesperson envoy chairman "
+    "chairwoman chair director commander".split()
+)
 # Titles of office that stand before a person's name (general English).
 _TITLES = frozenset(
     ["minister", "prime", "president", "vice", "chief", "justice", "commissioner", "governor", "general", "king", "queen",
@@ -71,9 +77,12 @@ _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des
 
 def is_title(word_key: str) -> bool:
     """Whether a normalised word is a title of office or an honorific written before a name
-    ("chancellor", "king", "sheikh", "gov"): never a surname in lower case, and part of the name it
-    stands before."""
-    return word_key in _TITLES or word_key in TITLE_ABBREVIATIONS or (word_key,) in _HONORIFICS
+    ("chancellor", "king", "sheikh", "gov", "ex-president"): no surname where a name follows it, and
+    part of the name it stands before."""
+    words = word_key.split()  # "ex chancellor", "vice president": a hyphenated title
+    return bool(words) and all(
+        w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words
+    )
 
 
 def without_honorific(display: str) -> str:
