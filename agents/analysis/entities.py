@@ -175,6 +175,7 @@ class EntityLinker:
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r in runs if r.entities or not _opens_sentence(toks, (r.start, r.end))]
+            runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
@@ -182,6 +183,32 @@ class EntityLinker:
             mentions = self._confirmed(mentions)
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _lower_case_typos(self, question: str, tokens: list[Token], found: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
+        """(role: names people use) In a question typed all in lower case, a long word that no source
+        explained and that is no word of the KG's relation or role vocabulary or of general English may be
+        a misspelt name ("musharaf"): the names spelt almost alike (`_fuzzy`), kept only where the KG
+        links them to another name of the question (or where it has no other). A question with a capital
+        letter has its names marked by case, and left-over names are read by `_uncovered_name_runs`."""
+        if not self.fuzzy or any(c.isupper() for c in question):
+            return []
+        covered = set(blocked) | {k for c in found for k in range(c.start, c.end)}
+        typos = []
+        for k, token in enumerate(tokens):
+            word = token.key
+            if k in covered or len(word) < 6 or not token.text.isalpha() or self._general_word(word):
+                continue
+            entities = self._fuzzy(token.text)
+            if entities:
+                typos.append(_Candidate(k, k + 1, entities, "fuzzy", why="closest names (lower case)", confirm=True))
+        return typos
+
+    def _general_word(self, word: str) -> bool:
+        """A word of the KG's relation or role vocabulary, a cue or a frequent English word: no name."""
+        return (
+            word in self.tables.common_words or word in _ENGLISH_WORDS or word in CUE_WORDS or word in _NOT_NAMES
+            or word_key(word) in self._relation_keys or (bool(content_words(word)) and content_words(word) <= self._role_vocabulary)
+        )
 
     def _confirmed(self, mentions: list[_Candidate]) -> list[_Candidate]:
         """Mentions read from weak evidence (`_Candidate.confirm`) kept only with the candidates that have
