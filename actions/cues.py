@@ -37,7 +37,7 @@ LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.I
 SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
 BETWEEN = re.compile(r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b", re.IGNORECASE)
 ASKS_TIME = re.compile(
-    r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|time)\b|\bin\s+which\s+(?:year|month)\b", re.IGNORECASE
+    r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
 )
 
 # Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.

@@ -34,6 +34,16 @@ from tkg_store.temporal import Granularity, TimeSpan, parse_time
         ("who met iraq on the fourth of july 2007", "fourth of july 2007", "2007-07-04"),
         ("who met iraq on may first 2008", "may first 2008", "2008-05-01"),
         ("who met iraq on the twenty-first of june 2009", "twenty-first of june 2009", "2009-06-21"),
+        # all-number dates: day first where the first number cannot be a month, else month first
+        ("after 15/11/2015 who made pessimistic comments on china", "15/11/2015", "2015-11-15"),
+        ("who was optimistic about china before 4/21/2005", "4/21/2005", "2005-04-21"),
+        ("who met iraq on 4/8/2006", "4/8/2006", "2006-04-08"),
+        ("who met iraq on 6-21-05", "6-21-05", "2005-06-21"),
+        ("who signed a deal w/ swaziland before 7/2009", "7/2009", "2009-07"),
+        # a year cut to two digits after an apostrophe
+        ("who wanted to negotiate w/ china in jul '06", "jul '06", "2006-07"),
+        ("who held negotiations w/ ethiopia in '06", "'06", "2006"),
+        ("who met iraq on the 3rd of may '08", "3rd of may '08", "2008-05-03"),
     ],
 )
 def test_each_date_form(text: str, surface: str, expected: str) -> None:
@@ -74,6 +84,8 @@ def test_invalid_dates_and_plain_numbers_are_not_times() -> None:
         ("Who criticised Iran at the end of 2008?", "the end of 2008"),
         ("Who criticised Iran in the spring of 2008?", "the spring of 2008"),
         ("Who criticised Iran in autumn 2008?", "autumn 2008"),
+        ("who criticised iran in late '08", "late '08"),
+        ("who criticised iran on 31/4/2010", "31/4/2010"),
     ],
 )
 def test_unreadable_times_are_named_never_dropped(text: str, phrase: str) -> None:
@@ -124,6 +136,7 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         # a relative "which" before an article asks for nobody: the time noun before it is asked
         ("What was the most recent date on which Iraq praised China?", Granularity.DAY),
         ("What was the first month in which the Iraqi government praised China?", Granularity.MONTH),
+        ("what yr did iraq last praise china", Granularity.YEAR),
     ],
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:

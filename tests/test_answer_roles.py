@@ -141,6 +141,9 @@ def test_an_entity_a_cue_points_at_does_not_anchor_the_answer(store):
         ("{E1} was rejected by the {E2}?", {1: None, 2: None}),
         ("Who made {E1} suffer from violence?", {1: None}),  # a causative: the next word is a verb
         ("In which month was the last {E1} to visit {E2}?", {1: None, 2: OBJECT}),
+        # "did" left out: a time noun heads the clause ("what year X last visited Y"), unless it is "the same year"
+        ("what year {E1} last visited {E2}", {1: SUBJECT, 2: OBJECT}),
+        ("who visited {E1} the same year {E2} did", {1: OBJECT, 2: None}),
     ],
 )
 def test_clause_roles(masked, roles):

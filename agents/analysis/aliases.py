@@ -9,12 +9,21 @@ question:
   by the word after it too ("al-Assad", "Assad");
 - first and last: a middle name is dropped ("Moussa Mahamat");
 - acronym: an organisation of two or more capitalised words is called by their initials
-  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr");
+  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr"), a compound of
+  compass points by both of its parts ("Association of Southeast Asian Nations" -> "asean");
 - the other name of a person: the first word of a name that no other KG name has ("Abhisit" of
   Abhisit Vejjajiva, "Sengoku" of Sengoku Yoshito: names written family name first, or people known
   by their given name); written in lower case it must be confirmed by the KG (agents.analysis.entities);
 - "and" for "&": "Ernst and Young" is `Ernst_&_Young`;
-- the name after a title: "Patnaik" of `Minister_Patnaik`, "Qarase" of `Prime_Minister_Qarase`.
+- the name after a title: "Patnaik" of `Minister_Patnaik`, "Qarase" of `Prime_Minister_Qarase`;
+- a name without its honorific: "Sheikh", "Sir", "Tan Sri", "Datuk Seri" are left out in running text
+  ("Muhyiddin Yassin" of `Tan_Sri_Muhyiddin_Yassin`), and each rule above applies to what is left;
+- a monarch's or pope's name without its regnal number ("Juan Carlos" of `Juan_Carlos_I`);
+- an Arab name cut after the father's name ("Hamad bin Khalifa" of `Sheikh_Hamad_bin_Khalifa_al-Thani`);
+- a capital for its country's government ("Seoul", "Beijing": agents.analysis.demonyms), where the
+  country is a name of the KG and the capital is not;
+- an acronym that keeps an acronym inside the name whole ("unsc" of `UN_Security_Council`), and a name
+  with "United Nations" and "UN" written for each other.
 
 A name is a person's when it has two to four words, none of them a word of the KG's sector-role
 names ("Ministry", "Party", "Police") or a country, and no digits or parentheses: the KG's own
@@ -32,9 +41,31 @@ FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
 FIRST_NAME = "distinctive first name"
 AMPERSAND = "'and' for '&'"
+HONORIFIC = "name without its honorific or regnal number"
+PATRONYMIC = "given name and father's name"
+INITIALS = "initials written for a name inside it"
+CAPITAL = "capital for its country"
 COUNTRY_INITIALS = "initials of the country"
 
-_PARTICLES = frozenset(["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das"])
+_PARTICLES = frozenset(
+    ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
+     "zu", "ter", "ten", "af", "y"]
+)  # fmt: skip
+# Honorifics that stand before a name and are left out in running text (general English usage for
+# Arab, British and Malaysian names); two-word ones first.
+_HONORIFICS = (("tan", "sri"), ("datuk", "seri"), ("dato", "seri"), ("sheikh",), ("shaikh",), ("sir",), ("datuk",),
+               ("dato",), ("tun",), ("dr",), ("pope",), ("king",), ("queen",), ("prince",), ("princess",), ("emir",),
+               ("sultan",), ("lord",), ("lady",))  # fmt: skip
+_REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
+_PATRONYMIC = frozenset({"bin", "ibn"})
+# Abbreviations of titles written before a name ("gov lingle", "pres obama", "sen mccain"), general English.
+TITLE_ABBREVIATIONS = frozenset("gov pres sen rep gen dr mr mrs ms prof amb adm col capt lt maj sgt rev fr pm fm vp".split())
+# Other words that stand before a person's name as a title or qualify the title ("former pm", "opposition
+# leader", "army chief", "spokesman"), general English
+_TITLE_WORDS = frozenset(
+    "former ex then late acting outgoing incoming leader chief spokesman spokeswoman spokesperson envoy chairman "
+    "chairwoman chair director commander".split()
+)
 # Titles of office that stand before a person's name (general English).
 _TITLES = frozenset(
     ["minister", "prime", "president", "vice", "chief", "justice", "commissioner", "governor", "general", "king", "queen",
@@ -42,6 +73,43 @@ _TITLES = frozenset(
      "captain", "pope", "cardinal", "archbishop", "bishop", "chancellor", "premier", "speaker", "deputy", "emir"]
 )  # fmt: skip
 _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des", "la", "le", "el", "al"])
+
+
+def is_title(word_key: str) -> bool:
+    """Whether a normalised word is a title of office or an honorific written before a name
+    ("chancellor", "king", "sheikh", "gov", "ex-president"): no surname where a name follows it, and
+    part of the name it stands before."""
+    words = word_key.split()  # "ex chancellor", "vice president": a hyphenated title
+    return bool(words) and all(
+        w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words
+    )
+
+
+def without_honorific(display: str) -> str:
+    """The name without a leading honorific ("Tan Sri Muhyiddin Yassin" -> "Muhyiddin Yassin") or a
+    trailing regnal number ("Juan Carlos I" -> "Juan Carlos"); the name itself where it has neither."""
+    words = display.split()
+    for honorific in _HONORIFICS:
+        n = len(honorific)
+        if len(words) > n + 1 and tuple(normalize_name(w) for w in words[:n]) == honorific:
+            words = words[n:]
+            break
+    return _REGNAL.sub("", " ".join(words))
+
+
+def has_regnal_number(display: str) -> bool:
+    """Whether the name ends in a monarch's or pope's number ("Juan Carlos I", "Elizabeth II")."""
+    return bool(_REGNAL.search(display))
+
+
+def patronymic(display: str) -> str | None:
+    """An Arab name cut after the father's name: "Hamad bin Khalifa al-Thani" -> "hamad bin khalifa"
+    (the given name, "bin"/"ibn", the father's name), where a family name follows."""
+    words = display.split()
+    for k in range(1, len(words) - 2):
+        if words[k].lower() in _PATRONYMIC and words[k + 1][:1].isupper():
+            return normalize_name(" ".join(words[: k + 2]))
+    return None
 
 
 def person_like(display: str, organisational: frozenset[str]) -> bool:
@@ -114,3 +182,42 @@ def acronym(display: str) -> str | None:
     if len(initials) < 2 or any(w.lower() not in _CONNECTORS and not w[0].isupper() for w in words):
         return None
     return "".join(initials).lower()
+
+
+_COMPASS = re.compile(r"\b(North|South)(east|west)\b")
+
+
+def compass_acronym(display: str) -> str | None:
+    """The acronym of a name with a compound of compass points, which gives both of its initials
+    ("Association of Southeast Asian Nations" -> "asean"); None for other names."""
+    if not _COMPASS.search(display):
+        return None
+    return acronym(_COMPASS.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()}", display))
+
+
+def nested_acronym(display: str) -> str | None:
+    """Initials that keep an acronym inside the name whole, as people write them: "UN Security
+    Council" -> "unsc" (`acronym` gives "usc"); None where the name has no such word."""
+    initials = acronym(display)
+    if initials is None:
+        return None
+    words = [w for w in re.split(r"[\s\-/]+", display) if w and w[0].isupper()]
+    if not any(len(w) >= 2 and w.isupper() and w.isalpha() for w in words):
+        return None
+    return "".join(w if w.isupper() and w.isalpha() else w[0] for w in words).lower()
+
+
+# Organisations whose full name and initials stand for each other inside longer names (general usage:
+# "the UN Security Council", "the Office of the United Nations High Commissioner ...").
+_NAME_INITIALS = (("united nations", "un"),)
+
+
+def initials_variant(key: str) -> str | None:
+    """The normalised name with "united nations" written "un", or "un" written "united nations"."""
+    padded = f" {key} "
+    for full, short in _NAME_INITIALS:
+        if f" {full} " in padded:
+            return padded.replace(f" {full} ", f" {short} ").strip()
+        if f" {short} " in padded:
+            return padded.replace(f" {short} ", f" {full} ").strip()
+    return None

@@ -41,6 +41,9 @@ _AGENT_PREPOSITIONS = frozenset({"by", "of"})  # "visited by X", "the visit of X
 # words that open a clause whose subject follows ("the last time X visited", "the month when X ...")
 _ORDINALS = frozenset("first last earliest latest next final only".split())
 _CLAUSE_OPENERS = frozenset("when time that which whether if where while whom".split())
+# a time noun heads a relative clause with its "that" left out ("what year {E1} last visited {E2}", as
+# people type with "did" dropped); "the same year {E2} did" points at another event instead
+_TIME_NOUNS = frozenset("year yr month day date".split())
 # words after an object that end its verb phrase: adverbs of order and degree, conjunctions
 _AFTER_OBJECT = frozenset(
     "first last again ever once twice earlier later recently initially finally most and or but for in on at "
@@ -82,7 +85,9 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT
     if previous in _ORDINALS:
         return None  # "the last {E1} to visit": an ordinal before a name, which may be the doer
-    opens_clause = previous is None or previous in _CLAUSE_OPENERS
+    opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
+        previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
+    )
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
         verb = _next_word(_ADVERB_RUN.sub("", after, count=1))
         return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive

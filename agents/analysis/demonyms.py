@@ -206,7 +206,7 @@ _TABLE: dict[str, tuple[str, ...]] = {
     "Uganda": ("Ugandan",),
     "Ukraine": ("Ukrainian",),
     "United Arab Emirates": ("Emirati", "UAE", "Emirates"),
-    "United Kingdom": ("British", "Britain", "Great Britain", "UK", "U.K.", "Briton"),
+    "United Kingdom": ("British", "Britain", "Great Britain", "UK", "U.K.", "Briton", "Brit"),
     "United States": ("American", "US", "U.S.", "USA", "U.S.A.", "America", "United States of America"),
     "Uruguay": ("Uruguayan",),
     "Uzbekistan": ("Uzbek", "Uzbekistani"),
@@ -242,3 +242,41 @@ CASE_SENSITIVE = frozenset({"US", "UN", "EU", "UK", "HK", "PNG", "DRC", "ROK", "
 def country_aliases() -> dict[str, tuple[str, ...]]:
     """Country name -> its adjectives, demonyms and short names."""
     return dict(_TABLE)
+
+
+# Demonyms whose plural is the people of the country ("the Cambodians", "the Saudis", "the Brits"):
+# English adds -s to those ending so; "Chinese", "French", "Swiss" stay as they are.
+_PLURAL_ENDINGS = ("an", "i", "ite", "er", "on", "ie", "o", "it")
+
+
+def demonym_plural(alias: str) -> str | None:
+    """"Cambodian" -> "Cambodians", "South Korean" -> "South Koreans"; None for a name, initials or a demonym
+    that is its own plural ("Chinese")."""
+    if alias.isupper() or alias.startswith("The ") or not alias[:1].isupper() or alias in _TABLE:
+        return None
+    return alias + "s" if alias.lower().endswith(_PLURAL_ENDINGS) else None
+
+
+# Capitals, which news English writes for their country's government ("Beijing", "Seoul"): general
+# knowledge, for countries that are names of their own in ICEWS-style KGs.
+_CAPITALS: dict[str, tuple[str, ...]] = {
+    "China": ("Beijing",), "Iran": ("Tehran", "Teheran"), "Japan": ("Tokyo",), "South Korea": ("Seoul",),
+    "Thailand": ("Bangkok",), "France": ("Paris",), "Iraq": ("Baghdad",), "Vietnam": ("Hanoi",),
+    "Sudan": ("Khartoum",), "South Africa": ("Pretoria",), "Cambodia": ("Phnom Penh",), "Mexico": ("Mexico City",),
+    "Malaysia": ("Kuala Lumpur",), "Laos": ("Vientiane",), "Yemen": ("Sanaa", "Sana'a"), "Ethiopia": ("Addis Ababa",),
+    "United Arab Emirates": ("Abu Dhabi",), "South Sudan": ("Juba",), "Kazakhstan": ("Astana",), "Colombia": ("Bogota",),
+    "Qatar": ("Doha",), "Angola": ("Luanda",), "Romania": ("Bucharest",), "Tanzania": ("Dodoma",), "Bolivia": ("La Paz",),
+    "Portugal": ("Lisbon",), "Eritrea": ("Asmara",), "Oman": ("Muscat",), "Ireland": ("Dublin",),
+    "Mauritania": ("Nouakchott",), "Niger": ("Niamey",), "Burundi": ("Bujumbura", "Gitega"), "Malawi": ("Lilongwe",),
+    "Togo": ("Lome",), "Timor-Leste": ("Dili",), "Dominican Republic": ("Santo Domingo",),
+    "Madagascar": ("Antananarivo",), "Maldives": ("Male",), "Russia": ("Moscow",), "United States": ("Washington",),
+    "United Kingdom": ("London",), "India": ("New Delhi",), "Pakistan": ("Islamabad",), "Afghanistan": ("Kabul",),
+    "Germany": ("Berlin",), "Israel": ("Jerusalem",), "Egypt": ("Cairo",), "Syria": ("Damascus",), "Turkey": ("Ankara",),
+    "Saudi Arabia": ("Riyadh",), "Indonesia": ("Jakarta",), "Philippines": ("Manila",), "Myanmar": ("Naypyidaw",),
+    "North Korea": ("Pyongyang",), "Taiwan": ("Taipei",), "Kenya": ("Nairobi",), "Nigeria": ("Abuja",),
+}  # fmt: skip
+
+
+def capitals() -> dict[str, tuple[str, ...]]:
+    """Country name -> the names of its capital."""
+    return dict(_CAPITALS)

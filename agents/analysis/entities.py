@@ -28,9 +28,10 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
-from agents.analysis.aliases import FIRST_NAME, SURNAME
+from agents.analysis.aliases import FIRST_NAME, SURNAME, is_title
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
+    PREFIXES,
     NameTables,
     Token,
     accepts_case,
@@ -75,6 +76,7 @@ _ENGLISH_WORDS = frozenset(
 _DETERMINERS = frozenset({"the", "a", "an"})
 _EVENT_OBJECT = frozenset({"to", "from", "with", "against", "on", "of", "in", "for", "about"})
 _QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
+_OBJECT_PREPOSITIONS = frozenset({"to", "with", "for", "about", "against", "on", "at"})
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
@@ -157,7 +159,7 @@ class EntityLinker:
         results: list[list[EntityMention]] = []
         pending: list[tuple[int, list[_Candidate], list[_Candidate]]] = []
         for n in range(len(questions)):
-            roles = self._score_roles(role_requests[n])
+            roles = self._score_roles(role_requests[n], tokenised[n])
             chosen = _select(exact[n] + roles)
             spans = [s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n]) if not self._capitalised_word(tokenised[n], s)]
             pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
@@ -182,6 +184,7 @@ class EntityLinker:
                 run.entities = lexical[(n, run.start)] or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r in runs if r.entities or not _opens_sentence(toks, (r.start, r.end))]
+            runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
@@ -189,6 +192,32 @@ class EntityLinker:
             mentions = self._confirmed(mentions)
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _lower_case_typos(self, question: str, tokens: list[Token], found: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
+        """(role: names people use) In a question typed all in lower case, a long word that no source
+        explained and that is no word of the KG's relation or role vocabulary or of general English may be
+        a misspelt name ("musharaf"): the names spelt almost alike (`_fuzzy`), kept only where the KG
+        links them to another name of the question (or where it has no other). A question with a capital
+        letter has its names marked by case, and left-over names are read by `_uncovered_name_runs`."""
+        if not self.fuzzy or any(c.isupper() for c in question):
+            return []
+        covered = set(blocked) | {k for c in found for k in range(c.start, c.end)}
+        typos = []
+        for k, token in enumerate(tokens):
+            word = token.key
+            if k in covered or len(word) < 6 or not token.text.isalpha() or self._general_word(word):
+                continue
+            entities = self._fuzzy(token.text)
+            if entities:
+                typos.append(_Candidate(k, k + 1, entities, "fuzzy", why="closest names (lower case)", confirm=True))
+        return typos
+
+    def _general_word(self, word: str) -> bool:
+        """A word of the KG's relation or role vocabulary, a cue or a frequent English word: no name."""
+        return (
+            word in self.tables.common_words or word in _ENGLISH_WORDS or word in CUE_WORDS or word in _NOT_NAMES
+            or word_key(word) in self._relation_keys or (bool(content_words(word)) and content_words(word) <= self._role_vocabulary)
+        )
 
     def _confirmed(self, mentions: list[_Candidate]) -> list[_Candidate]:
         """Mentions read from weak evidence (`_Candidate.confirm`) kept only with the candidates that have
@@ -233,10 +262,12 @@ class EntityLinker:
                     if key not in self._name_prefixes:
                         key = spelling_variant(key)
                         if key not in self._name_prefixes:
+                            if tokens[j - 1].key in PREFIXES:
+                                continue  # "non aligned ...": the prefix closes onto the next word
                             break
                 names = self.tables.by_key.get(key)
                 if not names:
-                    alias = self._alias(text, tokens, i, j, key)
+                    alias = self._alias(text, tokens, i, j, key, blocked)
                     if alias is not None:
                         found.append(alias)
                     continue
@@ -246,10 +277,11 @@ class EntityLinker:
                 if not accepts_case(self.tables, key, surface):
                     continue
                 score = 1.0 if any(self.store.display(n) == surface for n in names) else 0.97
-                found.append(_Candidate(i, j, [(name, score) for name in names], "exact"))
+                start = self._title_start(tokens, i, blocked) if any(n in self.tables.people for n in names) else i
+                found.append(_Candidate(start, j, [(name, score) for name in names], "exact"))
         return found
 
-    def _alias(self, text: str, tokens: list[Token], i: int, j: int, key: str) -> _Candidate | None:
+    def _alias(self, text: str, tokens: list[Token], i: int, j: int, key: str, blocked: set[int]) -> _Candidate | None:
         """A surname, first-and-last name or acronym (agents.analysis.aliases), in any case.
 
         A one-word alias written in lower case must not be a word of general English (the KG's own
@@ -263,15 +295,15 @@ class EntityLinker:
         confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
-        if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words:
-            return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel": a title is a common word)
+        if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words and not is_title(tokens[i - 1].key):
+            return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel", "Gov. Lingle": a title is no name)
         if surface.islower() and i > 0 and tokens[i - 1].key in _QUANTIFIERS:
             return None  # "at some point", "every time": a quantifier heads a common noun, never a name
         if j - i == 1:
             word = tokens[i].key
             general = (
                 word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
-                or word in _ENGLISH_WORDS
+                or word in _ENGLISH_WORDS or (is_title(word) and self._name_follows(tokens, j))
             )
             if surface.isupper() and len(surface) >= 2:
                 pass  # "EU", "NATO": written as an acronym
@@ -291,7 +323,40 @@ class EntityLinker:
         score = 0.9 if surface[:1].isupper() else 0.85
         ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
         why = f"{entries[0][1]} of {entries[0][0]}"
-        return _Candidate(i, j, ranked, "alias", why=why, confirm=confirm, needs_partner=needs_partner)
+        start = self._title_start(tokens, i, blocked) if entries[0][0] in self.tables.people else i
+        return _Candidate(start, j, ranked, "alias", why=why, confirm=confirm, needs_partner=needs_partner)
+
+    def _name_follows(self, tokens: list[Token], j: int) -> bool:
+        """Whether a KG name or alias starts at token j: "king juan carlos" (a title), not "did king visit" (a surname)."""
+        return j < len(tokens) and tokens[j].key in self._name_prefixes
+
+    def _title_start(self, tokens: list[Token], i: int, blocked: set[int]) -> int:
+        """(role: names people use) Where a person's name starts when titles stand before it: "chancellor
+        merkel", "Gov. Lingle", "thai pm abhisit", "the foreign minister lavrov". A title is part of the
+        name it stands before (no sector of its own), and so are the role words and the country or its
+        adjective before the title; without a title the name starts at `i`."""
+        k = i - 1
+        while k >= 0 and k not in blocked and is_title(tokens[k].key):
+            k -= 1
+        if k == i - 1:
+            return i
+        while k >= 0 and k not in blocked and tokens[k].key != "'s":
+            if self._in_vocabulary(tokens[k]):
+                k -= 1
+            elif (country := self._qualifier_ending_at(tokens, k + 1)) < k + 1:
+                k = country - 1
+            else:
+                break
+        if k >= 1 and tokens[k].key == "'s" and (country := self._qualifier_ending_at(tokens, k)) < k:
+            k = country - 1  # "iran's president ahmadinejad"
+        return k + 1
+
+    def _qualifier_ending_at(self, tokens: list[Token], end: int) -> int:
+        """Start of the longest country name or adjective ("south korean") ending before token `end`; `end` if none."""
+        for start in range(max(0, end - 4), end):
+            if ngram_key("", tokens, start, end) in self.tables.qualifier_keys:
+                return start
+        return end
 
     # -- role of a qualifier ----------------------------------------------------------------
     def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
@@ -313,7 +378,9 @@ class EntityLinker:
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
                 after_article = i > 0 and tokens[i - 1].key == "the"  # "the eu", "the us": never a pronoun
-                if not after_article and (not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4)):
+                # "us officials", "uk's envoy": before a role word or a possessive, no pronoun either
+                modifier = j < len(tokens) and (tokens[j].key == "'s" or self._in_vocabulary(tokens[j]))
+                if not (after_article or modifier) and (not accepts_case(self.tables, key, surface) or (surface.islower() and len(surface) < 4)):
                     continue
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
@@ -366,6 +433,8 @@ class EntityLinker:
                 continue
             if tokens[k].key in _PHRASE_BREAK:
                 break
+            if k > first and self._verb_before_object(tokens, k):
+                break  # "a taiwanese party member appeal to china": the verb, not a word of the role
             if self._in_vocabulary(tokens[k]):
                 end = k = k + 1
             elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
@@ -395,6 +464,14 @@ class EntityLinker:
             return False
         return all((t.key in _ROLE_GLUE and t.key != "the") or t.text == "," for t in around)
 
+    def _verb_before_object(self, tokens: list[Token], k: int) -> bool:
+        """(role: names people use) A word of a relation's name ("appeal", "force") right before the
+        preposition of its object ("appeal to", "cooperation with") is the question's verb or act."""
+        return (
+            word_key(tokens[k].key) in self._relation_keys
+            and k + 1 < len(tokens) and tokens[k + 1].key in _OBJECT_PREPOSITIONS
+        )
+
     def _phrase_start(self, tokens: list[Token], last: int, blocked: set[int]) -> int:
         """Start of the longest run of role words ending at `last` ("member of the Legislative Council")."""
         start = last + 1
@@ -422,6 +499,9 @@ class EntityLinker:
         """
         requests: list[tuple[int, int, str | None, tuple[Any, bool]]] = []
         for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
+            if ngram_key("", tokens, i, j) in self.tables.nation_keys:  # "zambians appeal to": a noun modifies nothing
+                requests.append((i, j, None, (qualifiers, True)))
+                continue
             possessive = j < len(tokens) and tokens[j].key == "'s"
             first = j + 1 if possessive else j
             attributive = adjective or possessive
@@ -470,10 +550,20 @@ class EntityLinker:
                     # "the assassin of China": one unknown noun, judged by embeddings
                     requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
             if not found:
-                requests.append((i, j, None, (qualifiers, attributive)))
+                requests.append((i, j, None, (qualifiers, adjective and self._names_a_people(tokens, i, j, blocked))))
         return requests
 
-    def _score_roles(self, requests) -> list[_Candidate]:
+    def _names_a_people(self, tokens: list[Token], i: int, j: int, blocked: set[int]) -> bool:
+        """(role: names people use) Whether a demonym stands as a noun ("the Cambodians", "after the
+        Chinese, who ..."): a plural one always, an adjective one where no noun follows it (the end, a
+        time, punctuation, a function or cue word)."""
+        if ngram_key("", tokens, i, j) in self.tables.nation_keys:
+            return True
+        if j >= len(tokens) or j in blocked or not tokens[j].key:
+            return True
+        return tokens[j].key in _PHRASE_BREAK or tokens[j].key in _NOT_NAMES or tokens[j].key in CUE_WORDS
+
+    def _score_roles(self, requests, tokens: list[Token]) -> list[_Candidate]:
         best: dict[tuple[int, int], _Candidate] = {}
         for start, end, phrase, (qualifiers, attributive) in requests:
             own = [self.tables.qualifier_entity[q] for q in qualifiers if q in self.tables.qualifier_entity]
@@ -482,6 +572,9 @@ class EntityLinker:
                     best.setdefault((start, end), _Candidate(start, end, [(e, 0.9) for e in own], "qualifier", why="a demonym before an act: its country"))
                 continue
             if phrase is None:
+                if own and attributive:
+                    nation = start > 0 and tokens[start - 1].key == "the"
+                    best.setdefault((start, end), self._people(start, end, qualifiers, own, nation))
                 if own:
                     continue  # the exact match of the country's own entity covers it
                 # a country that is no entity itself ("the UK" in ICEWS): its most active roles
@@ -490,6 +583,9 @@ class EntityLinker:
                     key=lambda pair: -pair[1],
                 )
                 top = [(e, 0.5) for e, _ in ranked[:self.config.max_candidates]]
+                if attributive and not (start > 0 and tokens[start - 1].key == "the"):  # "Singaporeans": its citizens first
+                    citizens = self._people(start, end, qualifiers, [], False).entities
+                    top = (citizens + [(e, s) for e, s in top if e not in dict(citizens)])[: self.config.max_candidates]
                 if top:
                     best.setdefault((start, end), _Candidate(start, end, top, "qualifier"))
                 continue
@@ -510,6 +606,15 @@ class EntityLinker:
             if key not in best or candidate.score > best[key].score:
                 best[key] = candidate
         return list(best.values())
+
+    def _people(self, start: int, end: int, qualifiers: list[str], own: list[str], nation: bool) -> _Candidate:
+        """A demonym standing as a noun: with "the" the nation ("the Saudis", "the Chinese"), without it
+        its citizens ("Singaporeans") first; the other reading second."""
+        citizens = [self._role_entity[q]["Citizen"] for q in qualifiers if "Citizen" in self._role_entity.get(q, {})]
+        first, second = (own, citizens) if nation else (citizens or own, own if citizens else [])
+        ranked = [(e, 0.9) for e in first] + [(e, 0.85) for e in second if e not in first]
+        why = "a people's name for its nation" if nation else "a people's name for its citizens"
+        return _Candidate(start, end, ranked[: self.config.max_candidates], "role", why=why)
 
     # -- fallbacks for left-over names ------------------------------------------------------
     def _needs_vector(self, request) -> bool:

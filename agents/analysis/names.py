@@ -15,17 +15,27 @@ from functools import lru_cache
 from agents.analysis.aliases import (
     ACRONYM,
     AMPERSAND,
+    CAPITAL,
     COUNTRY_INITIALS,
     FIRST_NAME,
+    HONORIFIC,
+    INITIALS,
+    PATRONYMIC,
     SURNAME,
     acronym,
     ampersand,
+    compass_acronym,
     first_name,
+    has_regnal_number,
+    initials_variant,
+    nested_acronym,
+    patronymic,
     person_aliases,
     person_like,
     titled_surname,
+    without_honorific,
 )
-from agents.analysis.demonyms import CASE_SENSITIVE, country_aliases
+from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
 from tkg_store.store import TKGStore, normalize_name
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.\-'’][^\W_]+)*\.?|['’]s\b|[?,;:/()]")
@@ -67,10 +77,22 @@ def ngram_key(text: str, tokens: list[Token], i: int, j: int) -> str:
     return " ".join(k for k in (("s" if t.key == "'s" else t.key) for t in tokens[i:j]) if k)
 
 
+# English prefixes that people also write as a word of their own ("non aligned", "anti government")
+PREFIXES = frozenset("non anti pro co counter inter multi pan post pre trans ultra".split())
+
+
 def closed_key(tokens: list[Token], i: int, j: int) -> str:
     """`ngram_key` with each hyphenated word closed up: "non-aligned movement" -> "nonaligned movement"
-    (a prefix or compound written with a hyphen in the question and as one word in the KG's name)."""
-    return " ".join(t.key.replace(" ", "") if "-" in t.text else ("s" if t.key == "'s" else t.key) for t in tokens[i:j] if t.key)
+    (a prefix or compound written with a hyphen in the question and as one word in the KG's name), and
+    a prefix written apart closed onto the word after it ("non aligned movement")."""
+    words = [t.key.replace(" ", "") if "-" in t.text else ("s" if t.key == "'s" else t.key) for t in tokens[i:j] if t.key]
+    closed: list[str] = []
+    for word in words:
+        if closed and closed[-1] in PREFIXES:
+            closed[-1] += word
+        else:
+            closed.append(word)
+    return " ".join(closed)
 
 
 def key_prefixes(keys) -> set[str]:
@@ -91,6 +113,8 @@ class NameTables:
     qualifier_keys: dict[str, list[str]] = field(default_factory=dict)  # alias key -> qualifier names
     case_sensitive_keys: dict[str, str] = field(default_factory=dict)  # key -> the only accepted spelling
     adjective_keys: set[str] = field(default_factory=set)  # alias keys that are not the qualifier's own name
+    people: set[str] = field(default_factory=set)  # entities read as persons' names (their aliases' rules)
+    nation_keys: set[str] = field(default_factory=set)  # plural demonyms: "cambodians", "south koreans"
     roles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # qualifier -> [(role text, entity)]
     qualifier_entity: dict[str, str] = field(default_factory=dict)  # qualifier -> the entity of that name
     postings: dict[str, set[int]] = field(default_factory=dict)  # name token -> entity rows
@@ -123,9 +147,9 @@ def build_name_tables(store: TKGStore) -> NameTables:
         tables.max_tokens = max(tables.max_tokens, len(words))
         for word in set(words):
             tables.postings.setdefault(word, set()).add(row)
-        initials = acronym(display)
-        if initials:
-            tables.acronyms.setdefault(initials, []).append(name)
+        for initials in {acronym(display), nested_acronym(display), compass_acronym(display)}:
+            if initials is not None:
+                tables.acronyms.setdefault(initials, []).append(name)
         match = _QUALIFIED.match(display)
         if match:
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
@@ -142,7 +166,10 @@ def build_name_tables(store: TKGStore) -> NameTables:
         qualifier = known.get(normalize_name(country))
         if qualifier is None:
             continue
-        for alias in aliases:
+        names = {normalize_name(text) for text in (country, *aliases)}
+        plurals = [plural for a in aliases if (plural := demonym_plural(a)) is not None and normalize_name(plural) not in names]
+        tables.nation_keys.update(normalize_name(plural) for plural in plurals)
+        for alias in [*aliases, *plurals]:
             key = normalize_name(alias)
             if qualifier not in tables.qualifier_keys.setdefault(key, []):
                 tables.qualifier_keys[key].append(qualifier)
@@ -150,6 +177,13 @@ def build_name_tables(store: TKGStore) -> NameTables:
                 tables.case_sensitive_keys[key] = alias.replace(".", "")
             if key != normalize_name(qualifier):
                 tables.adjective_keys.add(key)
+    for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
+        qualifier = known.get(normalize_name(country))
+        if qualifier is None:
+            continue
+        for city in cities:
+            if qualifier not in tables.qualifier_keys.setdefault(normalize_name(city), []):
+                tables.qualifier_keys[normalize_name(city)].append(qualifier)
     _add_aliases(store, tables)
     return tables
 
@@ -180,27 +214,45 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     for name in tables.entities:
         display = store.display(name)
         opening = normalize_name(display.split()[0]) if display.split() else ""
-        if normalize_name(display) not in places and opening not in demonyms and person_like(display, organisational_words):
-            for key, rule in person_aliases(display):
-                found.setdefault(key, []).append((name, rule))
-            word = first_name(display)
+        bare = without_honorific(display)  # "Tan Sri Muhyiddin Yassin" -> "Muhyiddin Yassin", "Juan Carlos I" -> "Juan Carlos"
+        if bare != display and normalize_name(bare):
+            found.setdefault(normalize_name(bare), []).append((name, HONORIFIC))
+        regnal = has_regnal_number(display)
+        if normalize_name(display) not in places and opening not in demonyms and (
+            person_like(bare, organisational_words) or (regnal and len(bare.split()) == 1)
+        ):
+            if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
+                for key, rule in person_aliases(bare):
+                    found.setdefault(key, []).append((name, rule))
+                cut = patronymic(bare)
+                if cut is not None:
+                    found.setdefault(cut, []).append((name, PATRONYMIC))
+            word = first_name(bare)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
+        if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
+            found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
         titled = titled_surname(display, organisational_words)
         if titled is not None:
             found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
         joined = ampersand(display)
         if joined is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
-    people = {name for entries in found.values() for name, rule in entries if rule != AMPERSAND}
+    people = {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
+    tables.people = people
     for word, name in firsts:
         if word not in found and word not in tables.common_words:
             found[word] = [(name, FIRST_NAME)]
     for key, names in tables.acronyms.items():
         # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
         found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
+    for country, cities in capitals().items():
+        for entity in tables.by_key.get(normalize_name(country), []):
+            for capital in cities:
+                found.setdefault(normalize_name(capital), []).append((entity, CAPITAL))  # "seoul" -> South_Korea
     for key, entries in found.items():
-        if not entries or key in tables.by_key or key in tables.qualifier_keys:
+        only_capital = all(rule == CAPITAL for _, rule in entries)  # also a qualifier: "seoul's ministry"
+        if not entries or key in tables.by_key or (key in tables.qualifier_keys and not only_capital):
             continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
         entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
         tables.aliases[key] = entries

@@ -34,6 +34,10 @@ _EQUIVALENT = {
     "soldier": "military personnel", "navy": "naval", "diplomat": "envoy", "ambassador": "envoy",
     "legislative": "legislature", "parliament": "legislature", "leader": "head government",
     "leaders": "head government", "migrant": "immigrant", "migrants": "immigrant",
+    # written abbreviations of offices (general English): "fm" foreign minister / ministry, "min."
+    # minister / ministry, "gov" government; "senior" officers are high-ranking ones
+    "fm": "foreign affairs", "min": "ministry", "gov": "government", "senior": "high ranking",
+    "firm": "company", "firms": "company", "businesses": "company",
 }  # fmt: skip
 
 
@@ -56,6 +60,7 @@ _PHRASES = {
     "prime minister": "head government", "head of state": "head government", "foreign minister": "foreign affairs",
     "foreign ministry": "foreign affairs", "member of parliament": "member parliament",
     "armed forces": "military", "military forces": "military", "police force": "police", "security forces": "police",
+    "company owner or operator": "company",  # ICEWS's name for companies
 }  # fmt: skip
 
 

@@ -1,8 +1,13 @@
 """Time expressions in question text, at the granularity they were written.
 
 The datasets write dates as "8 May 2013", "May 2010", "Jun 25th, 2006", "November, 2005", "in Dec, 2008",
-"2005-11", "2005-11-03" or a bare year; people also write "2005/11/03", "July the 5th 2007" and days as
-ordinal words ("the fourth of July 2007", "May first 2008"). Each is read into a `TimeSpan` (day, month or year), and checked
+"2005-11", "2005-11-03" or a bare year; people also write "2005/11/03", "July the 5th 2007", days as
+ordinal words ("the fourth of July 2007", "May first 2008"), all-number dates ("21/6/2005",
+"6/21/2005", "12/2010") and a year cut to its last two digits after an apostrophe ("jan '08", "in
+'06"). An all-number date is read day first where its first number cannot be a month (21/6/2005)
+and month first otherwise (6/21/2005, and 4/8/2006 as April 8: the American order, the commoner in
+written English); two-digit years follow POSIX `strptime`'s `%y` (00-68 -> 2000s, 69-99 -> 1900s).
+Each is read into a `TimeSpan` (day, month or year), and checked
 against the KG's range so a question about 1990 on a 2005-2015 KG is recognised as out of range rather
 than silently matching nothing. A decade ("the 1850s") is read as its ten years.
 
@@ -48,7 +53,7 @@ _DAY = (
     + "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
     + r"))"
 )
-_YEAR = r"(?P<year>\d{4})"
+_YEAR = r"(?:(?P<year>\d{4})|['’](?P<yy>\d{2}))"  # "2008" or "'08"
 
 # Tried in order; an earlier (more specific) form wins where two overlap.
 _PATTERNS = [
@@ -56,8 +61,12 @@ _PATTERNS = [
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
+    # 21/6/2005, 6/21/2005, 6-21-2005, 6/21/05: which number is the day is decided in `_to_span`
+    re.compile(r"(?<![\d/.\-])(?P<first>\d{1,2})(?P<sep>[/\-])(?P<second>\d{1,2})(?P=sep)(?:(?P<year>\d{4})|(?P<yy>\d{2}))(?![\d/\-])"),
+    re.compile(r"(?<![\d/.\-])(?P<mnum>\d{1,2})/(?P<year>\d{4})(?![\d/\-])"),  # 12/2010
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
+    re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
 
 
@@ -66,7 +75,7 @@ _DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECA
 # A period vaguer than a year's days, months or the year itself: never read as the whole year.
 _VAGUE = re.compile(
     r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?"
-    r"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?\d{4}\b",
+    r"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:\d{4}\b|['’]\d{2}(?!\w))",
     re.IGNORECASE,
 )
 
@@ -117,14 +126,19 @@ def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:
     parts = match.groupdict()
-    year = int(parts["year"])
-    if parts.get("month"):
+    year = int(parts["year"]) if parts.get("year") else _full_year(int(parts["yy"]))
+    day: int | None
+    if parts.get("first"):
+        first, second = int(parts["first"]), int(parts["second"])
+        month, day = (second, first) if first > 12 else (first, second)  # 21/6/2005: day first; else month first
+    elif parts.get("month"):
         month = MONTHS[parts["month"].lower()]
     elif parts.get("mnum"):
         month = int(parts["mnum"])
     else:
         return span_of(date(year, 1, 1), Granularity.YEAR)
-    day = int(parts["day"]) if parts.get("day") else ORDINAL_DAYS.get((parts.get("dayword") or "").lower())
+    if not parts.get("first"):
+        day = int(parts["day"]) if parts.get("day") else ORDINAL_DAYS.get((parts.get("dayword") or "").lower())
     try:
         if day:
             return span_of(date(year, month, day), Granularity.DAY)
@@ -133,8 +147,13 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         return None  # "31 February 2010" or "2010-13": not a date
 
 
-_ASKS_YEAR = re.compile(
-    r"\b(?:which|what|exact|specific|precise)\s+year\b|\byear\s+(?:did|was|were|does|is|when|in\s+which)\b",
+def _full_year(two_digits: int) -> int:
+    """"'08" -> 2008, "'95" -> 1995 (POSIX strptime's %y pivot)."""
+    return (2000 if two_digits <= 68 else 1900) + two_digits
+
+
+_ASKS_YEAR = re.compile(  # "yr": the common written abbreviation of "year"
+    r"\b(?:which|what|exact|specific|precise)\s+(?:year|yr)\b|\b(?:year|yr)\s+(?:did|was|were|does|is|when|in\s+which)\b",
     re.IGNORECASE,
 )
 _ASKS_MONTH = re.compile(
