@@ -30,6 +30,15 @@ def build_store(path: Path, facts: list[tuple[str, str, str, str]] = FACTS) -> P
     return path
 
 
+def linker_over(path: Path, facts: list[tuple[str, str, str, str]]):  # noqa: ANN201 - an iterator of EntityLinker
+    """The real entity linker over a tiny KG of `facts` written at `path` (for a module fixture to yield from)."""
+    from agents.analysis.entities import EntityLinker
+    from ari.base.embedding import get_embedder
+
+    with TKGStore.open(build_store(path, facts)) as store:
+        yield EntityLinker(store, get_embedder())
+
+
 QUESTIONS = [
     # (quid, text, answers, answer_type, time_level, qtype, qlabel)
     (1, "Who visited China in November 2009?", ["Barack Obama", "Angela Merkel"], "entity", "month", "equal", "Single"),

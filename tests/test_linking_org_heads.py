@@ -4,11 +4,9 @@ is part of that name, and a preposition opening the question is no name, on a KG
 from __future__ import annotations
 
 import pytest
-from bench_support import build_store
+from bench_support import linker_over
 
 from agents.analysis.entities import EntityLinker
-from ari.base.embedding import get_embedder
-from tkg_store.store import TKGStore
 
 FACTS = [
     ("High_Commission_for_Refugees", "Make_a_visit", "Djibouti", "2009-03-01"),
@@ -22,9 +20,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def linker(tmp_path_factory):
-    db = build_store(tmp_path_factory.mktemp("org_heads") / "kg.duckdb", FACTS)
-    with TKGStore.open(db) as store:
-        yield EntityLinker(store, get_embedder())
+    yield from linker_over(tmp_path_factory.mktemp("org_heads") / "kg.duckdb", FACTS)
 
 
 def texts(linker: EntityLinker, question: str) -> list[str]:

@@ -5,11 +5,9 @@ act, and made-up names that only an embedding neighbour would link; on a KG the 
 from __future__ import annotations
 
 import pytest
-from bench_support import build_store
+from bench_support import linker_over
 
 from agents.analysis.entities import EntityLinker, spelling_variant
-from ari.base.embedding import get_embedder
-from tkg_store.store import TKGStore
 
 FACTS = [
     ("International_Government_Organizations", "Sign_formal_agreement", "Iraq", "2014-06-03"),
@@ -35,9 +33,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def linker(tmp_path_factory):
-    db = build_store(tmp_path_factory.mktemp("role_lists") / "kg.duckdb", FACTS)
-    with TKGStore.open(db) as store:
-        yield EntityLinker(store, get_embedder())
+    yield from linker_over(tmp_path_factory.mktemp("role_lists") / "kg.duckdb", FACTS)
 
 
 def links(linker: EntityLinker, question: str) -> dict[str, str | None]:
