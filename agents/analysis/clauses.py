@@ -358,7 +358,7 @@ _FRONTED_PRONOUN_OBJECT = re.compile(
 # "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
 # commas inside the question reads as the same clause put in front
 _INTERRUPTING_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom)(?P<mid>(?:\s+(?!(?:{_CUE})\b)[a-z]+){{0,5}}?),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$",
+    rf"^(?P<pre>\W*)(?P<wh>{_WH})(?P<mid>(?:\s+(?!(?:{_CUE})\b)[a-z]+){{0,5}}?),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 
@@ -374,7 +374,7 @@ _SUBJECT_INTERRUPTED = re.compile(
 # "Who, in the same year, received ...?", "Which country, on {T1}, visited ...?": a time phrase set off by
 # commas after the question word is the templates' closing one
 _INTERRUPTING_TIME = re.compile(
-    r"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom),\s+(?P<pp>(?:in|on|during|at)\s+(?:the\s+)?"
+    rf"^(?P<pre>\W*)(?P<wh>{_WH}),\s+(?P<pp>(?:in|on|during|at)\s+(?:the\s+)?"
     r"(?:same\s+(?:calendar\s+)?(?:day|date|week|month|year|time)|\{T\d+\}))\s*,\s+(?P<rest>.+?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
@@ -383,7 +383,7 @@ _INTERRUPTING_TIME = re.compile(
 # "Who, in the month {E2} praised {E1}, praised it too?": a same-period clause set off by commas after the
 # question word reads as the same clause in front
 _INTERRUPTING_PERIOD = re.compile(
-    rf"^(?P<pre>\W*)(?P<wh>(?:which|what)\s+[a-z]+|who|whom)(?:\s+else)?,\s+(?P<clause>{_SAME_AT_FRONT}\s+{_RELATIVE}{_ENT}[^,]*?\{{E\d+\}}[^,]*?),\s+(?P<rest>.+)$",
+    rf"^(?P<pre>\W*)(?P<wh>{_WH})(?:\s+else)?,\s+(?P<clause>{_SAME_AT_FRONT}\s+{_RELATIVE}{_ENT}[^,]*?\{{E\d+\}}[^,]*?),\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 

@@ -136,8 +136,11 @@ _PASSIVE_FRONTED_BY = re.compile(
 )
 
 
+# the question words of a time question: "when", "in which year", "what date" ...
+_ASKS_WHEN = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date)"
+
 _PASSIVE_NAMED_ASKED = re.compile(
-    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\b(?P<wh>{_ASKS_WHEN})"
     rf"\s+(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
@@ -190,7 +193,7 @@ _PARTICIPLE = r"[a-z]+(?:ed|en)|made|held|sent|paid|met|sought|said|told|brought
 # "On what date was an appeal made to {E1} by {E2}?", "When was the first formal agreement signed with
 # {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
 _NP_PASSIVE_ASKED = re.compile(
-    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\b(?P<wh>{_ASKS_WHEN})"
     rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>{_PARTICIPLE})"
     # the act's object before the agent ("made to {E1} by {E2}"); "the visit to {E1} by {E2}" has no verb
     rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})\s+by\s+(?P<agent>{_ENT})",
@@ -312,7 +315,7 @@ def agent_as_subject(text: str) -> str | None:
 
 # -- an event noun owned by its doer ---------------------------------------------------------------
 _OWNED_EVENT = re.compile(
-    rf"\b(?P<wh>when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date))"
+    rf"\b(?P<wh>{_ASKS_WHEN})"
     rf"\s+(?:was|were|did|is|does)\s+(?P<a>{_ENT})'s\s+(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|final)\s+)?)"
     rf"(?P<noun>[a-z]+)\s+(?P<prep>to|of|with|against|on|about|toward|towards)\s+(?P<b>{_ENT})(?:\s+(?:take\s+place|happen|occur))?",
     re.IGNORECASE,
@@ -353,7 +356,7 @@ def target_as_object(text: str) -> str | None:
 
 
 # -- cleft and request forms -----------------------------------------------------------------------
-_TIME_WH = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date|time)"
+_TIME_WH = rf"{_ASKS_WHEN}|(?:which|what)\s+time"
 # "Which year was it (that) {E1} visited ...", "When was it that ...": the relative word may be left
 # out before a clause with a subject of its own
 _CLEFT = re.compile(
