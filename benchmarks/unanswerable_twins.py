@@ -50,7 +50,7 @@ from datetime import date
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles
 from agents.analysis.relations import shared_words, texts_share_a_word
 from agents.analysis.times import find_times
-from agents.faithfulness import head_role, mirror_relations
+from agents.faithfulness import TimeConstraint, head_role, mirror_relations
 from benchmarks.loaders.types import Question
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
@@ -109,16 +109,17 @@ def wording(span: TimeSpan, style: int) -> str:
 _CUE_BEFORE_TIME = re.compile(r"\b(before|prior\s+to|until|after|since|following)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
-def _stated_window(question: Question) -> tuple[str, TimeSpan] | None:
-    """("in" | "before" | "after", the stated time) of a question stating one time; None otherwise."""
+def _stated_constraint(question: Question) -> TimeConstraint | None:
+    """What a question stating one time says of its answer's fact ("in", "before" or "after" that
+    time, as the answer check reads it); None when it states no time or several."""
     times = find_times(question.text)
     if len(times) != 1:
         return None
     cue = _CUE_BEFORE_TIME.search(question.text[: times[0].span[0]])
     if cue is None:
-        return ("in", times[0].time) if question.qtype in ("equal", "first_last") else None
+        return TimeConstraint("in", times[0].time) if question.qtype in ("equal", "first_last") else None
     word = cue.group(1).lower()
-    return ("before" if word in ("before", "until") or word.startswith("prior") else "after"), times[0].time
+    return TimeConstraint("before" if word in ("before", "until") or word.startswith("prior") else "after", times[0].time)
 
 
 def _masked(text: str, mentions: list) -> str:  # noqa: ANN001 (benchmarks.unanswerable.Mention)
@@ -130,19 +131,6 @@ def _masked(text: str, mentions: list) -> str:  # noqa: ANN001 (benchmarks.unans
 
 def _role_of_first(text: str, mentions: list) -> str | None:  # noqa: ANN001 (benchmarks.unanswerable.Mention)
     return clause_roles(_masked(text, mentions)).get(1)
-
-
-def _in_window(fact, window: tuple[str, TimeSpan] | None) -> bool:  # noqa: ANN001 (Fact)
-    if window is None:
-        return True
-    if fact.start is None:
-        return False
-    how, span = window
-    if how == "before":
-        return fact.start < span.start
-    if how == "after":
-        return fact.start > span.end
-    return span.start <= fact.start <= span.end
 
 
 class TwinMaker:
@@ -209,7 +197,8 @@ class TwinMaker:
                 if f.start is not None and any(f.start.isoformat().startswith(a) for a in question.answers)
             ]
         else:
-            facts = [f for f in self._gold_facts(first, question.answers) if _in_window(f, _stated_window(question))]
+            stated = _stated_constraint(question)
+            facts = [f for f in self._gold_facts(first, question.answers) if stated is None or stated.admits(f)]
             if not facts:
                 if len(mentions) == 1 and _role_of_first(question.text, mentions) == REFERENCE:
                     return False  # "After China, who ...": the name the gold belongs to was not found
