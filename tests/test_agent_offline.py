@@ -155,6 +155,32 @@ def test_without_memory_the_agent_still_answers_or_abstains_cleanly(demo_store_f
         assert result.steps[-1].chosen.startswith("answer(") and result.answer == result.answers[0]
 
 
+class _Noting:
+    """The agent's embedder, noting the texts it is asked to embed."""
+
+    def __init__(self, embedder) -> None:
+        self.embedder, self.name, self.dim, self.texts = embedder, embedder.name, embedder.dim, []
+
+    def embed_batch(self, texts: list[str]):
+        self.texts += texts
+        return self.embedder.embed_batch(texts)
+
+
+def test_a_planned_question_is_offered_its_plan_alone_and_not_embedded(demo_store_file, agent, memory):
+    """The offline decider reads no ranking when it follows a plan: no candidate is scored, and
+    the question is never embedded; without a memory (the greedy walk) the ranking is made."""
+    from tkg_store.store import TKGStore
+
+    question = GOLD[11]["question"]
+    with TKGStore.open(demo_store_file) as store:
+        noting = _Noting(agent.embedder)
+        planned = Agent(store, memory, AgentConfig(decider="offline"), analyzer=agent.analyzer, embedder=noting).ask(question)
+        assert planned.steps and all(step.candidates == [step.chosen] for step in planned.steps)
+        assert hit(planned.answer, GOLD[11]["answers"], GOLD[11]["answer_type"]) and question not in noting.texts
+        greedy = Agent(store, None, AgentConfig(decider="offline"), analyzer=agent.analyzer, embedder=noting).ask(question)
+    assert question in noting.texts and len(greedy.steps[0].candidates) > 1
+
+
 def test_max_steps_bounds_the_trajectory(demo_store_file, agent, memory):
     from tkg_store.store import TKGStore
 

@@ -82,3 +82,29 @@ def test_pending_vectors_are_the_direct_vectors_and_a_bad_text_fails_alone():
     assert failed.row(0).tolist() == [1.0, 1.0, 1.0]  # the batch failed: embedded alone, it succeeds
     with pytest.raises(ValueError, match="could not run"):
         failed.row(1)
+
+
+class _Noting:
+    """Ones for every text, noting each call's texts."""
+
+    name, dim = "noting", 3
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.ones((len(texts), self.dim), dtype=np.float32)
+
+
+def test_lazy_pending_vectors_embed_the_whole_batch_once_on_first_need():
+    noting = _Noting()
+    pending = PendingVectors(noting, ["a question", "another"], eager=False)
+    assert noting.calls == []  # nothing is embedded before a row is asked for
+    assert pending.row(1).tolist() == [1.0, 1.0, 1.0]
+    pending.row(0)
+    assert noting.calls == [["a question", "another"]]  # one call for the batch, not one per row
+    failed = PendingVectors(_FailingOnBad(), ["a question", "bad"], eager=False)
+    assert failed.row(0).tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="could not run"):
+        failed.row(1)

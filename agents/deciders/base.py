@@ -74,6 +74,20 @@ def choose_all(decider: Decider, states: list["AgentState"], display: Callable[[
     return [decider.choose(state) for state in states]
 
 
+def needs_ranking(decider: Decider, state: "AgentState") -> bool:
+    """Whether `decider` reads the ranked top-K for `state`'s next step. A decider that can go
+    without (the offline decider following a plan) says so through its own `needs_ranking`; every
+    other reads the ranking (an LLM compares the candidates it is offered)."""
+    method = getattr(decider, "needs_ranking", None)
+    return True if method is None else bool(method(state))
+
+
+def ranks_every_question(decider: Decider) -> bool:
+    """True for a decider that reads a ranking at every step (its questions' vectors are embedded
+    in the background from the start)."""
+    return getattr(decider, "needs_ranking", None) is None
+
+
 def judge_all(decider: Decider, states: list["AgentState"], audits: list[Judgement]) -> list[Judgement]:
     """One verdict per state, in one batch when the decider can."""
     many = getattr(decider, "judge_many", None)

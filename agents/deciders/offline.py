@@ -2,7 +2,8 @@
 
 It follows the plan the graph's plan node made from the matched methodology (`agents.planner`):
 at each step it picks, among the offered candidates, the action the plan calls for (the filter
-guarantees it a seat). With a methodology but no plan (no program of it binds to the question) it
+guarantees it a seat; it is then the only candidate offered, as no other is read, and the question
+is not embedded for a ranking). With a methodology but no plan (no program of it binds to the question) it
 abstains, saying so. Without a methodology (no memory, or the "without methodology" ablation) it
 chooses greedily by similarity score, answering once a list operation has run or the step budget
 is nearly spent.
@@ -25,6 +26,11 @@ class OfflineDecider:
 
     def __init__(self, config: AgentConfig) -> None:
         self.config = config
+
+    def needs_ranking(self, state: "AgentState") -> bool:
+        """Only the greedy walk reads the similarity ranking: a plan names each step's action, and
+        a methodology with no plan abstains. So a planned question is never embedded."""
+        return state.plan is None and not state.plan_note
 
     def choose(self, state: "AgentState") -> Decision:
         if state.plan is None:

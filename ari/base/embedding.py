@@ -106,9 +106,13 @@ class PendingVectors:
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
 
-    def __init__(self, embedder: Embedder, texts: list[str]) -> None:
+    def __init__(self, embedder: Embedder, texts: list[str], eager: bool = True) -> None:
+        """`eager=False` embeds nothing until a row is first asked for, then the whole batch at once
+        on the asking thread: for questions that may never need their vectors (the offline decider
+        following a plan reads no ranking)."""
         self._embedder, self._texts = embedder, list(texts)
-        self._rows: Future[np.ndarray] = self._executor().submit(embedder.embed_batch, self._texts)
+        self._lock = threading.Lock()
+        self._rows: Future[np.ndarray] | None = self._executor().submit(embedder.embed_batch, self._texts) if eager else None
 
     @classmethod
     def _executor(cls) -> ThreadPoolExecutor:
@@ -121,6 +125,16 @@ class PendingVectors:
         """The vector of text `index`. When the batch call failed, the text is embedded alone, so
         one bad text fails only its own question (raising what the embedder raises for it)."""
         try:
-            return self._rows.result()[index]
+            return self._batch().result()[index]
         except Exception:  # noqa: BLE001 - retried alone below; its own error is raised there
             return self._embedder.embed_batch([self._texts[index]])[0]
+
+    def _batch(self) -> Future[np.ndarray]:
+        with self._lock:
+            if self._rows is None:
+                self._rows = Future()
+                try:
+                    self._rows.set_result(self._embedder.embed_batch(self._texts))
+                except Exception as error:  # noqa: BLE001 - each row retries alone (`row`)
+                    self._rows.set_exception(error)
+            return self._rows
