@@ -269,22 +269,23 @@ def _solve_in_processes(
     """Yield (batch, results, solver build seconds) as the worker processes finish batches."""
     context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
     threads = max(1, (os.cpu_count() or 1) // workers)
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads)) as pool:
-        queue = list(reversed(batches))
-        running: dict[Future, list[Question]] = {}
-        try:
-            while queue or running:
-                while queue and len(running) < 2 * workers:
-                    batch = queue.pop()
-                    running[pool.submit(_solve_in_worker, [q.text for q in batch])] = batch
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    batch = running.pop(future)
-                    results, build_s = future.result()
-                    yield batch, _checked(results, batch), build_s
-        finally:
-            for future in running:
-                future.cancel()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads))
+    queue = list(reversed(batches))
+    running: dict[Future, list[Question]] = {}
+    try:
+        while queue or running:
+            while queue and len(running) < 2 * workers:
+                batch = queue.pop()
+                running[pool.submit(_solve_in_worker, [q.text for q in batch])] = batch
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                batch = running.pop(future)
+                results, build_s = future.result()
+                yield batch, _checked(results, batch), build_s
+    finally:
+        # The workers take a second to exit (their interpreters free the solver): they do it while
+        # the summary and report are written; the executor's exit hook still joins them.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _paired(questions: list[Question], results: Iterable) -> Iterator[tuple[Question, object]]:
