@@ -39,6 +39,15 @@ def linker_over(path: Path, facts: list[tuple[str, str, str, str]]):  # noqa: AN
         yield EntityLinker(store, get_embedder())
 
 
+def analyzer_over(path: Path, facts: list[tuple[str, str, str, str]], embedder=None):  # noqa: ANN001, ANN201 - Embedder | None; an iterator of QuestionAnalyzer
+    """The real question analyzer (without the default relation lexicon) over a tiny KG of `facts`
+    written at `path` (for a module fixture to yield from)."""
+    from agents.analysis.analyzer import QuestionAnalyzer
+
+    with TKGStore.open(build_store(path, facts)) as store:
+        yield QuestionAnalyzer(store, embedder, use_default_lexicon=False)
+
+
 QUESTIONS = [
     # (quid, text, answers, answer_type, time_level, qtype, qlabel)
     (1, "Who visited China in November 2009?", ["Barack Obama", "Angela Merkel"], "entity", "month", "equal", "Single"),

@@ -11,6 +11,7 @@ from actions.context import ActionContext
 from actions.items import Item
 from actions.semantics import answer_texts
 from actions.templates import (
+    Action,
     Answer,
     GetAfter,
     GetBefore,
@@ -149,33 +150,35 @@ def test_a_join_with_a_missing_or_timeless_step_is_empty(store: TKGStore) -> Non
     assert GetHeadEntity("China", "Make_a_visit", 1).execute(store, timeless) == []
 
 
+def run_program(store: TKGStore, program: list[Action]) -> ActionContext:
+    """Execute `program` at day granularity, step by step, as the agent does; the final context."""
+    context = ActionContext(granularity=DAY)
+    for action in program:
+        context = context.with_result(action.execute(store, context), action)
+    return context
+
+
 def test_before_last_program(store: TKGStore) -> None:
     """Which country last visited China before Military_(Ukraine)? (reference = its earliest visit)"""
-    context = ActionContext(granularity=DAY)
-    program = [
+    context = run_program(store, [
         GetTime(UKRAINE_MILITARY, "Make_a_visit", "China"),
         GetHeadEntity("China", "Make_a_visit"),
         GetBefore(2, 1),
         GetLast(3),
         Answer(4),
-    ]
-    for action in program:
-        context = context.with_result(action.execute(store, context), action)
+    ])
     assert context.results[2] == [day("Kenya", "2008-04-30"), day("Japan", "2008-05-01")]
     assert answer_texts(context.results[-1], context.answer_type, context.granularity) == ["Japan"]
 
 
 def test_after_first_program(store: TKGStore) -> None:
-    context = ActionContext(granularity=DAY)
-    program = [
+    context = run_program(store, [
         GetTime("Japan", "Make_a_visit", "China"),
         GetHeadEntity("China", "Make_a_visit"),
         GetAfter(2, 1),
         GetFirst(3),
         Answer(4),
-    ]
-    for action in program:
-        context = context.with_result(action.execute(store, context), action)
+    ])
     assert answer_texts(context.results[-1], context.answer_type, context.granularity) == ["Iran", UKRAINE_MILITARY]  # a tie on 2008-05-31
 
 

@@ -6,12 +6,11 @@ rule is one of general English naming (aliases.py, names.py, entities.py), not o
 from __future__ import annotations
 
 import pytest
-from bench_support import build_store
+from bench_support import analyzer_over
 
 from agents.analysis.aliases import compass_acronym, has_regnal_number, nested_acronym, patronymic, without_honorific
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.demonyms import demonym_plural
-from tkg_store.store import TKGStore
 
 FACTS = [
     ("Tan_Sri_Muhyiddin_Yassin", "Engage_in_diplomatic_cooperation", "Malaysia", "2010-01-01"),
@@ -42,9 +41,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):
-    db = build_store(tmp_path_factory.mktemp("casual_kg") / "kg.duckdb", FACTS)
-    with TKGStore.open(db) as store:
-        yield QuestionAnalyzer(store, use_default_lexicon=False)
+    yield from analyzer_over(tmp_path_factory.mktemp("casual_kg") / "kg.duckdb", FACTS)
 
 
 def _best(analyzer: QuestionAnalyzer, question: str) -> list[str | None]:

@@ -262,15 +262,11 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):
-    from bench_support import build_store
+    from bench_support import analyzer_over
 
-    from agents.analysis.analyzer import QuestionAnalyzer
     from ari.base.embedding import get_embedder
-    from tkg_store.store import TKGStore
 
-    db = build_store(tmp_path_factory.mktemp("grammar_kg") / "kg.duckdb", FACTS)
-    with TKGStore.open(db) as store:
-        yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
+    yield from analyzer_over(tmp_path_factory.mktemp("grammar_kg") / "kg.duckdb", FACTS, get_embedder())
 
 
 def test_the_analyzer_reads_a_passive_in_the_active_form(analyzer) -> None:

@@ -5,7 +5,7 @@ ingested into a real DuckDB file; the bundled embedder."""
 from __future__ import annotations
 
 import pytest
-from bench_support import build_store
+from bench_support import analyzer_over
 
 from actions.cues import question_cues, temporal_cues
 from agents.analysis.aliases import acronym, person_aliases, person_like, titled_surname
@@ -15,7 +15,6 @@ from agents.analysis.relations import RelationLexicon
 from agents.analysis.synonyms import SynonymMap
 from ari.base.embedding import get_embedder
 from ari.base.text import normalize_name, stem, word_key
-from tkg_store.store import TKGStore
 
 FACTS = [
     ("Angela_Merkel", "Criticize_or_denounce", "Iran", "2008-05-01"),
@@ -43,9 +42,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):
-    db = build_store(tmp_path_factory.mktemp("natural_kg") / "kg.duckdb", FACTS)
-    with TKGStore.open(db) as store:
-        yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
+    yield from analyzer_over(tmp_path_factory.mktemp("natural_kg") / "kg.duckdb", FACTS, get_embedder())
 
 
 def _best(analyzer: QuestionAnalyzer, question: str) -> list[str | None]:

@@ -143,19 +143,25 @@ def test_learn_without_a_dataset_location_is_a_usage_error(tmp_path, monkeypatch
     assert isinstance(result.exception, UsageError) and "--data-dir" in str(result.exception)
 
 
+def _demo_kg_and_questions(folder: Path, n: int) -> tuple[Path, Path]:
+    """The bundled demo KG ingested into `folder`, and a questions file of its first `n` questions."""
+    from tkg_store.demo import DEMO_QUESTIONS, DEMO_TSV
+    from tkg_store.ingest import ingest
+
+    db = folder / "demo.duckdb"
+    ingest("tsv", DEMO_TSV, db)
+    questions = folder / "questions.json"
+    questions.write_text(json.dumps(json.loads(DEMO_QUESTIONS.read_text())[:n]))
+    return db, questions
+
+
 def test_learn_runs_the_agent_on_labelled_questions(tmp_path):
     try:
         from agents.agent import Agent  # noqa: F401
         from agents.analysis.analyzer import QuestionAnalyzer  # noqa: F401
     except ImportError as exc:
         pytest.skip(f"agent not importable yet: {exc}")
-    from tkg_store.ingest import ingest
-
-    demo = Path(__file__).parents[1] / "tkg_store" / "demo"
-    db = tmp_path / "demo.duckdb"
-    ingest("tsv", demo / "demo_kg.tsv", db)
-    questions = tmp_path / "questions.json"
-    questions.write_text(json.dumps(json.loads((demo / "demo_questions.json").read_text())[:8]))
+    db, questions = _demo_kg_and_questions(tmp_path, 8)
     memory = tmp_path / "learnt.sqlite"
     result = invoke("learn", "--questions", str(questions), "--limit", "6", "--db", str(db), "--memory", str(memory),
                     "--clusters", "2", "--workers", "1", "--json", "--quiet")
@@ -169,13 +175,7 @@ def test_learn_runs_the_agent_on_labelled_questions(tmp_path):
 
 
 def test_learn_searches_in_worker_processes_and_a_repeated_run_stores_nothing(tmp_path):
-    from tkg_store.ingest import ingest
-
-    demo = Path(__file__).parents[1] / "tkg_store" / "demo"
-    db = tmp_path / "demo.duckdb"
-    ingest("tsv", demo / "demo_kg.tsv", db)
-    questions = tmp_path / "questions.json"
-    questions.write_text(json.dumps(json.loads((demo / "demo_questions.json").read_text())[:6]))
+    db, questions = _demo_kg_and_questions(tmp_path, 6)
     memory = tmp_path / "learnt.sqlite"
     command = [sys.executable, "-m", "ari", "memory", "learn", "--questions", str(questions), "--db", str(db),
                "--memory", str(memory), "--search", "--workers", "2", "--clusters", "2", "--json", "--quiet"]

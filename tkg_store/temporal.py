@@ -95,15 +95,20 @@ def parse_time(text: str) -> TimeSpan:
     match = _ISO.match(text)
     if not match:
         raise UsageError(f"not a time (expected YYYY, YYYY-MM or YYYY-MM-DD): {text!r}")
-    year, month, day = match.groups()
     try:
-        if day is not None:
-            return span_of(date(int(year), int(month), int(day)), Granularity.DAY)
-        if month is not None:
-            return span_of(date(int(year), int(month), 1), Granularity.MONTH)
-        return span_of(date(int(year), 1, 1), Granularity.YEAR)
+        return stated_span(*(int(part) for part in match.groups() if part is not None))  # year[, month[, day]]
     except ValueError as exc:
         raise UsageError(f"not a valid date: {text!r} ({exc})") from None
+
+
+def stated_span(year: int, month: int | None = None, day: int | None = None) -> TimeSpan:
+    """A year, a month of it or a day of that month, as the span at the granularity it is stated at
+    (ValueError for a month or day the calendar lacks)."""
+    if month is None:
+        return span_of(date(year, 1, 1), Granularity.YEAR)
+    if day is None:
+        return span_of(date(year, month, 1), Granularity.MONTH)
+    return span_of(date(year, month, day), Granularity.DAY)
 
 
 def format_time(day: date, granularity: Granularity) -> str:

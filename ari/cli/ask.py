@@ -8,24 +8,12 @@ from typing import Annotated, Any
 import typer
 
 from ari.base.errors import AriError
-from ari.cli.options import (
-    DbOption,
-    DeciderOption,
-    JsonOption,
-    MaxTokensOption,
-    MemoryOption,
-    NoCacheOption,
-    QuietOption,
-    RetriesOption,
-    SeedOption,
-    TemperatureOption,
-    TimeoutOption,
-    llm_overrides,
-)
+from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
+    @llm_options
     def ask(
         question: Annotated[str, typer.Argument(help="The question, in free text.")],
         db: DbOption = None,
@@ -48,12 +36,8 @@ def register(app: typer.Typer) -> None:
                 help="Ask a running `ari serve` at this URL (its store, memory and settings apply).",
             ),
         ] = None,
-        llm_timeout: TimeoutOption = None,
-        llm_retries: RetriesOption = None,
-        temperature: TemperatureOption = None,
-        max_tokens: MaxTokensOption = None,
-        llm_seed: SeedOption = None,
-        no_cache: NoCacheOption = False,
+        *,
+        llm: dict,  # the LLM options (--llm-timeout ... --no-cache), spliced in by @llm_options
         record: Annotated[
             bool, typer.Option("--record/--no-record", help="Record the attempt in the memory (--no-record: only read it).")
         ] = True,
@@ -73,7 +57,6 @@ def register(app: typer.Typer) -> None:
         else:
             from ari.api import answer_question
 
-            llm = llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache)
             answered = answer_question(
                 question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm,
                 record=record, on_record_error=unrecorded.append,

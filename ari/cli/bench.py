@@ -10,22 +10,7 @@ import typer
 
 from ari.base.errors import DeciderError
 from ari.base.progress import stderr_console
-from ari.cli.options import (
-    DbOption,
-    DeciderOption,
-    JsonOption,
-    MaxTokensOption,
-    MemoryOption,
-    NoCacheOption,
-    QuietOption,
-    RetriesOption,
-    TemperatureOption,
-    TimeoutOption,
-    llm_overrides,
-)
-from ari.cli.options import (
-    SeedOption as LLMSeedOption,
-)
+from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
 
@@ -45,6 +30,7 @@ SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed 
 
 
 @app.command("run")
+@llm_options
 def run_command(
     dataset: Annotated[str, typer.Argument(help="multitq | cronquestions")],
     out: Annotated[Path, typer.Option("--out", help="Run directory: results.jsonl (resumable), summary.json, report.md/png.")],
@@ -70,12 +56,8 @@ def run_command(
     quiet: QuietOption = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Questions whose LLM requests are in flight at once per worker (each question advances on its own).")] = 1,
     retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure).")] = False,
-    llm_timeout: TimeoutOption = None,
-    llm_retries: RetriesOption = None,
-    temperature: TemperatureOption = None,
-    max_tokens: MaxTokensOption = None,
-    llm_seed: LLMSeedOption = None,
-    no_cache: NoCacheOption = False,
+    *,
+    llm: dict,  # the LLM options (--llm-timeout ... --no-cache), spliced in by @llm_options
     price_table: Annotated[Optional[Path], typer.Option("--price-table", help='JSON {"<model>": {"prompt": $/Mtok, "completion": $/Mtok}}: a cost estimate in the summary.')] = None,
 ) -> None:
     """Answer a dataset split (or a sample, or a shard of it) and write results, summary and report."""
@@ -88,7 +70,7 @@ def run_command(
         agent["use_clustering"] = False
     if no_filtering:
         agent["use_filtering"] = False
-    llm = llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache, concurrency=concurrency)
+    llm["concurrency"] = concurrency
     if price_table is not None:
         llm.update(prices_for(price_table, decider))
     agent["llm"] = llm

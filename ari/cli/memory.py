@@ -9,22 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ari.base.errors import AriError, MemoryCorruptError, UsageError
-from ari.cli.options import (
-    DbOption,
-    DeciderOption,
-    JsonOption,
-    MaxTokensOption,
-    MemoryOption,
-    NoCacheOption,
-    QuietOption,
-    RetriesOption,
-    TemperatureOption,
-    TimeoutOption,
-    llm_overrides,
-)
-from ari.cli.options import (
-    SeedOption as LLMSeedOption,
-)
+from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
 
@@ -211,6 +196,7 @@ def _print_check(report) -> None:  # noqa: ANN001
 
 
 @app.command()
+@llm_options
 def induce(
     memory: MemoryOption = None,
     clusters: ClustersOption = 10,
@@ -218,12 +204,8 @@ def induce(
     decider: Annotated[
         str, typer.Option("--decider", help="offline (induced text only) | openai:<model> | vllm:<model path>: also let the LLM write each methodology.")
     ] = "offline",
-    llm_timeout: TimeoutOption = None,
-    llm_retries: RetriesOption = None,
-    temperature: TemperatureOption = None,
-    max_tokens: MaxTokensOption = None,
-    llm_seed: LLMSeedOption = None,
-    no_cache: NoCacheOption = False,
+    *,
+    llm: dict,  # the LLM options (--llm-timeout ... --no-cache), spliced in by @llm_options
 ) -> None:
     """Re-cluster the stored history and induce new methodologies (a new version), without running the
     agent. With an LLM decider, the LLM also writes each methodology from the paper's summary prompt
@@ -236,7 +218,7 @@ def induce(
         from ari.base.config import AgentConfig
 
         config = AgentConfig.from_env(decider=decider)
-        for key, value in llm_overrides(llm_timeout, llm_retries, temperature, max_tokens, llm_seed, no_cache).items():
+        for key, value in llm.items():
             setattr(config.llm, key, value)
         config.llm.json_replies = False  # a methodology is prose, not a JSON choice
         chosen = get_decider(decider, config)

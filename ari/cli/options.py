@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -58,3 +61,37 @@ def llm_overrides(
     if no_cache:
         overrides["cache"] = None
     return overrides
+
+
+# The six above as a command's parameters: (name, option, default), in the order `--help` lists them.
+_LLM_PARAMETERS = (
+    ("llm_timeout", TimeoutOption, None),
+    ("llm_retries", RetriesOption, None),
+    ("temperature", TemperatureOption, None),
+    ("max_tokens", MaxTokensOption, None),
+    ("llm_seed", SeedOption, None),
+    ("no_cache", NoCacheOption, False),
+)
+
+
+def llm_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Give `command` the LLM options (--llm-timeout ... --no-cache) where its keyword-only `llm: dict`
+    parameter stands, and call it with `llm` = the LLMConfig fields given (`llm_overrides`).
+
+    Typer reads a command's options from its signature, so the six are spliced into it here: an LLM
+    setting is added or changed in this module alone, for every command that takes them (as
+    sqlite-utils bundles `@output_options`)."""
+    signature = inspect.signature(command, eval_str=True)
+    parameters = list(signature.parameters.values())
+    at = [p.name for p in parameters].index("llm")
+    spliced = [inspect.Parameter(name, parameters[at].kind, default=default, annotation=option) for name, option, default in _LLM_PARAMETERS]
+    parameters[at:at + 1] = spliced
+
+    @functools.wraps(command)
+    def with_llm_options(*args: Any, **kwargs: Any) -> Any:
+        given = [kwargs.pop(name) for name, _, _ in _LLM_PARAMETERS]
+        return command(*args, llm=llm_overrides(*given), **kwargs)
+
+    with_llm_options.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    with_llm_options.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
+    return with_llm_options

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from tkg_store.temporal import Granularity, format_time, span_of
+from tkg_store.temporal import Granularity, format_time, span_of, stated_span
 
 SEED = 20240611
 HERE = Path(__file__).parent
@@ -115,10 +115,8 @@ def generate_facts(rng: random.Random, count: int = 420) -> list[Fact]:
 
 
 def _fact(head: str, relation: str, tail: str, stated: str) -> Fact:
-    parts = [int(p) for p in stated.split("-")]
-    level = [Granularity.YEAR, Granularity.MONTH, Granularity.DAY][len(parts) - 1]
-    span = span_of(date(parts[0], *(parts[1:] + [1] * (3 - len(parts)))), level)
-    return Fact(head, relation, tail, span.start, span.end, level, stated)
+    span = stated_span(*(int(p) for p in stated.split("-")))
+    return Fact(head, relation, tail, span.start, span.end, span.granularity, stated)
 
 
 def _spoils_readme(fact: Fact) -> bool:

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from ari.base.errors import IngestError
-from tkg_store.temporal import Granularity, span_of
+from tkg_store.temporal import Granularity, stated_span, year_span
 
 _STATED_TIME = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 _YEAR = re.compile(r"^\d{1,4}$")
@@ -77,14 +77,8 @@ def parse_stated_time(text: str) -> Stated:
     match = _STATED_TIME.match(text)
     if not match:
         raise BadLine(f"bad time {text!r} (expected YYYY, YYYY-MM or YYYY-MM-DD)")
-    year, month, day = match.groups()
     try:
-        if day is not None:
-            span = span_of(date(int(year), int(month), int(day)), Granularity.DAY)
-        elif month is not None:
-            span = span_of(date(int(year), int(month), 1), Granularity.MONTH)
-        else:
-            span = span_of(date(int(year), 1, 1), Granularity.YEAR)
+        span = stated_span(*(int(part) for part in match.groups() if part is not None))  # year[, month[, day]]
     except ValueError:
         raise BadLine(f"bad time {text!r} (no such date)") from None
     return span.start, span.end, span.granularity
@@ -94,7 +88,7 @@ def parse_year(text: str) -> Stated:
     """Parse a CronQuestions year (1..9999, unpadded allowed) into that year's span."""
     if not _YEAR.match(text) or int(text) < 1:
         raise BadLine(f"bad year {text!r} (expected a year 1..9999)")
-    span = span_of(date(int(text), 1, 1), Granularity.YEAR)
+    span = year_span(int(text))
     return span.start, span.end, span.granularity
 
 
