@@ -570,11 +570,11 @@ def perfect_participle_reference(text: str) -> str | None:
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
 
-_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first"}
-_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest)\b", re.IGNORECASE)
+_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first", "latest": "last"}
+_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest|latest)\b", re.IGNORECASE)
 
 
 def template_ordinal(text: str) -> str | None:
-    """"the most recent to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
+    """"the most recent / latest to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
     changed = _ORDINAL_SYNONYMS.sub(lambda m: _ORDINAL_SYNONYM[" ".join(m.group(0).lower().split())], text)
     return changed if changed != text else None
