@@ -434,9 +434,10 @@ _ONE_WHO = re.compile(
     re.IGNORECASE,
 )
 # "{E1} made their first request after {E2} to whom?": the question word left in the object's place
+# ("... from whom" is left to the receive rules: "{E1} received a visit from whom")
 _WH_LAST = re.compile(
     rf"^(?P<pre>\W*)(?P<subj>{_ENT}(?!'s))\s+(?P<vp>(?!(?:{_BE_PASSIVE}|had|did|does|do)\b)[a-z][^?]*?)\s+"
-    rf"(?P<prep>to|with|about|against|for|from|on|at|towards?)\s+(?P<wh>whom|who|(?:which|what)\s+[a-z]+)\s*(?P<end>[?.!]*)\s*$",
+    rf"(?P<prep>to|with|about|against|for|on|at|towards?)\s+(?P<wh>whom|who|(?:which|what)\s+[a-z]+)\s*(?P<end>[?.!]*)\s*$",
     re.IGNORECASE,
 )
 
