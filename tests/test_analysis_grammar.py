@@ -190,6 +190,9 @@ def canonical(masked: str) -> str:
         ("Who was the last one who criticised {E1} before {E2}?", "Who last criticised {E1} before {E2}?"),
         ("Who was the one who visited {E1} in {T1}?", "Who visited {E1} in {T1}?"),
         ("Who was the latest to praise {E1} in {T1}?", "Who was the last to praise {E1} in {T1}?"),
+        # a cue phrase before a time in the templates' word
+        ("Who negotiated with {E1} subsequent to {T1}?", "Who negotiated with {E1} after {T1}?"),
+        ("Prior to {T1}, who praised {E1}?", "Before {T1}, who praised {E1}?"),
         # the question word left in the object's place
         ("The {E1} made their first request after {E2} to whom?", "To whom did the {E1} made their first request after {E2}?"),
         # "in advance of" / "preceding": the reference is the cue's

@@ -70,6 +70,7 @@ from agents.analysis.clauses import (
     perfect_participle_reference,
     reference_proverb,
     same_period_clause,
+    template_cue,
     template_ordinal,
 )
 from agents.analysis.grammar_words import (
@@ -108,7 +109,8 @@ class Rewrite:
 _FUNCTION_WORDS = frozenset(
     "a an the who whom whose which what when where was were is are be been being did do does done had has have "
     "having by to of in on at with for from it its they them their he him his she her so same else other that s "
-    "this then too also as than before after once since until prior ahead following first last next one ones "
+    "this then too also as than before after once since until prior ahead following earlier later preceding subsequent "
+    "subsequently advance wake first last next one ones "
     "country countries person people party month year day date week time".split()
 )
 
@@ -568,6 +570,7 @@ RULES = (
     ("doer of event", doer_of_event),
     ("target as object", target_as_object),
     ("simple past", simple_past),
+    ("template cue", template_cue),
 )
 
 
