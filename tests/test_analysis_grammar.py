@@ -193,6 +193,11 @@ def canonical(masked: str) -> str:
         # a cue phrase before a time in the templates' word
         ("Who negotiated with {E1} subsequent to {T1}?", "Who negotiated with {E1} after {T1}?"),
         ("Prior to {T1}, who praised {E1}?", "Before {T1}, who praised {E1}?"),
+        # a statement with its subject left open, and a tag asking for it
+        ("Someone visited {E1} in {T1} - who was it?", "Who visited {E1} in {T1}?"),
+        ("A country praised {E1} first after {E2}; which country was that?", "Which country praised {E1} first after {E2}?"),
+        ("{E1} had a visitor in {T1} - who was it?", "Who visit {E1} in {T1}?"),
+        ("Do you know the last year {E1} visited {E2}?", "In which year did {E1} last visited {E2}?"),
         # the question word left in the object's place
         ("The {E1} made their first request after {E2} to whom?", "To whom did the {E1} made their first request after {E2}?"),
         # "in advance of" / "preceding": the reference is the cue's

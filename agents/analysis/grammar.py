@@ -444,6 +444,22 @@ _WH_LAST = re.compile(
 )
 
 
+# a statement with its subject left open and a tag asking for it: "Someone visited {E1} in {T1} - who was
+# it?", "A country praised {E1} first after {E2}; which country was that?", and an owner of an agent noun
+# "{E1} had a visitor in {T1} - who was it?" (the one who visits X is X's visitor: X is the object)
+_TAG = r"\s*[-\u2013\u2014,;:]+\s*(?P<wh>who|(?:which|what)\s+[a-z]+)(?:\s+(?:was|were|is|are)\s+(?:it|that|they|this|he|she))?\s*[?.!]*\s*$"
+_INDEFINITE_TAGGED = re.compile(
+    r"^(?P<pre>\W*)(?:someone|somebody|some\s+one|some\s+(?:country|person|party)|a\s+(?:certain\s+)?(?:country|person|party)|one\s+country)\s+"
+    rf"(?P<clause>(?!(?:{_BE_PASSIVE}|had|did|does|do)\b)[a-z][^?]*?){_TAG}",
+    re.IGNORECASE,
+)
+_OWNER_TAGGED = re.compile(
+    rf"^(?P<pre>\W*)(?P<subj>{_ENT}(?!'s))\s+(?:had|has|have|received|got|welcomed)\s+(?:(?:a|an|some|its|their|his|her)\s+)?{_ORDINAL}"
+    rf"{_AGENT_NOUN}(?P<rest>[^?]*?){_TAG}",
+    re.IGNORECASE,
+)
+
+
 def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool = True) -> str | None:
     """`wh` asking about the clause `rest`: "did" before the clause's own subject and the ordinal after
     it ("which country did {E1} first visited"); a clause with no subject of its own is a subject
@@ -461,9 +477,14 @@ def indirect_question(text: str) -> str | None:
     {E1} visited {E2}" -> "in which year did {E1} last visited {E2}"; "Name whoever first praised {E1}"
     -> "who first praised {E1}"; "Who was the last one who condemned {E1}" -> "who last condemned {E1}";
     "{E1} praised whom" at the end -> "whom did {E1} praised"."""
-    m = _FRONTED_WHOEVER.match(text)
+    m = _FRONTED_WHOEVER.match(text) or _INDEFINITE_TAGGED.match(text)
     if m:
         return f"{m.group('pre')}{_who(m.group('wh'))} {m.group('clause')}?"
+    m = _OWNER_TAGGED.match(text)
+    if m:
+        adverb = " ".join(m.group("adv").split()).lower()
+        adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
+        return f"{m.group('pre')}{_who(m.group('wh'))} {_adverbs(adverb)}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}{m.group('rest')}?"
     m = _ASKED_NP.match(text)
     if m:
         noun = m.group("noun").lower()

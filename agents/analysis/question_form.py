@@ -47,7 +47,8 @@ _REQUEST_VERB = r"name|list|tell|give|find|show|identify"
 _REQUEST = re.compile(
     rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?(?:{_REQUEST_VERB})\b"
     # an indirect question after a verb of knowing: "I'd like to know the month ...", "I want to know the year ..."
-    r"|^\W*i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know\b|^\W*i\s+(?:want|need|wish)\s+to\s+know\b|^\W*i\s+wonder\b|^\W*let\s+me\s+know\b",
+    r"|^\W*i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know\b|^\W*i\s+(?:want|need|wish)\s+to\s+know\b|^\W*i\s+wonder\b|^\W*let\s+me\s+know\b"
+    r"|^\W*(?:do|does)\s+(?:you|anyone|anybody)\s+know\s+(?:the|which|what|who|whom|when)\b",
     re.IGNORECASE,
 )
 _YES_NO_OPENING = re.compile(rf"^\W*(?:{_AUXILIARY})\b", re.IGNORECASE)
