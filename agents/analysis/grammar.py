@@ -45,6 +45,17 @@ rest of the analysis sees the same clause it would have seen in the active word 
 - the pluperfect beside another party's act is the templates' simple past ("Before {E2}, which country
   had last visited {E1}" -> "... last visited {E1}", "who had {E1} last praised" -> "who did {E1} ...").
 
+- an indirect question or a request keeps a statement's word order: "Tell me when {E1} last visited
+  {E2}", "I'd like to know who {E1} praised", "Do you know the year ...", "Name the last year {E1} ...",
+  "Tell me the first country {E1} praised after {E2}" -> "when did {E1} last visited {E2}", "in which
+  year did {E1} last ...", "which country did {E1} first praised after {E2}" ("did" before a subject of
+  its own, the noun phrase's ordinal before the verb, a time noun asks when); "Name whoever ...",
+  "Who was the (last) one who ...", "Whoever ... - which country was that?", "Someone visited {E1} in
+  {T1} - who was it?", "{E1} had a visitor in {T1} - who was it?" -> "who (last) ..."; a question word
+  left at the end ("{E1} made a request after {E2} to whom?") goes in front with "did";
+- a cue phrase before a time in the templates' word ("subsequent to {T1}" -> "after {T1}", "prior to",
+  "ahead of", "in advance of" -> "before"): the memory retrieves its programs by the masked wording.
+
 A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
 the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
 
