@@ -4,7 +4,7 @@ Question typing (`agents.analysis.question_type`) and action filtering read the 
 so "prior to", "ahead of" or "once X had" mean "before"/"after" everywhere. The phrases are general
 English ways of saying each relation in time, not words read off evaluation questions:
 
-- before: before, prior to, earlier than, preceding, ahead of, until / till, up to, by the time, and
+- before: before, prior to, earlier than, preceding, ahead of, in advance of, until / till, up to, by the time, and
   the adverbs beforehand, previously ("X praised Y; who had praised Y previously?");
 - after: after, following, later than, subsequent to, since, once (a clause "once X had ..."),
   in the wake of, and the adverbs afterwards, thereafter;
@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from ari.base.text import content_stems, stem
 
-_BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|until|till|up\s+to|by\s+the\s+time|beforehand|previously"
+_BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|up\s+to|by\s+the\s+time|beforehand|previously"
 _AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of|afterwards?|thereafter"
 BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
 AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
@@ -42,7 +42,7 @@ ASKS_TIME = re.compile(
 
 # Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.
 CUE_WORDS = frozenset(
-    "before prior earlier preceding ahead until till after following later subsequent subsequently since once "
+    "before prior earlier preceding ahead advance until till after following later subsequent subsequently since once "
     "wake first earliest initially originally soonest last latest recent recently final finally same between "
     "beforehand previously afterwards afterward thereafter".split()
 )

@@ -177,6 +177,31 @@ def canonical(masked: str) -> str:
         # the pluperfect read as the templates' simple past
         ("Before the {E2}, which country had been the last to praise {E1}?", "Before the {E2}, which country was the last to praise {E1}?"),
         ("Before {E2}, who had {E1} last praised?", "Before {E2}, who did {E1} last praised?"),
+        # indirect questions and requests: "did" before a subject of their own, the ordinal before the verb
+        ("Tell me when {E1} last visited {E2}.", "When did {E1} last visited {E2}."),
+        ("I'd like to know who the {E1} threatened in {T1}.", "Who did the {E1} threatened in {T1}."),
+        ("Could you tell me which country praised {E1} after {E2}?", "Which country praised {E1} after {E2}?"),
+        ("Name the last year {E1} visited {E2}.", "In which year did {E1} last visited {E2}."),
+        ("Tell me the first month in which the {E1} criticised {E2}.", "In which month did the {E1} first criticised {E2}."),
+        ("Name the first country {E1} praised after {E2}.", "Which country did {E1} first praised after {E2}."),
+        ("Name the last one that praised {E1} before {E2}.", "Who last praised {E1} before {E2}."),
+        ("Name whoever first visited {E1} after {E2}.", "Who first visited {E1} after {E2}."),
+        ("Whoever last praised {E1} before {E2} - which country was that?", "Which country last praised {E1} before {E2}?"),
+        ("Who was the last one who criticised {E1} before {E2}?", "Who last criticised {E1} before {E2}?"),
+        ("Who was the one who visited {E1} in {T1}?", "Who visited {E1} in {T1}?"),
+        ("Who was the latest to praise {E1} in {T1}?", "Who was the last to praise {E1} in {T1}?"),
+        # a cue phrase before a time in the templates' word
+        ("Who negotiated with {E1} subsequent to {T1}?", "Who negotiated with {E1} after {T1}?"),
+        ("Prior to {T1}, who praised {E1}?", "Before {T1}, who praised {E1}?"),
+        # a statement with its subject left open, and a tag asking for it
+        ("Someone visited {E1} in {T1} - who was it?", "Who visited {E1} in {T1}?"),
+        ("A country praised {E1} first after {E2}; which country was that?", "Which country praised {E1} first after {E2}?"),
+        ("{E1} had a visitor in {T1} - who was it?", "Who visit {E1} in {T1}?"),
+        ("Do you know the last year {E1} visited {E2}?", "In which year did {E1} last visited {E2}?"),
+        # the question word left in the object's place
+        ("The {E1} made their first request after {E2} to whom?", "To whom did the {E1} made their first request after {E2}?"),
+        # "in advance of" / "preceding": the reference is the cue's
+        ("Who last praised {E1} in advance of the {E2}?", "Who last praised {E1} in advance of the {E2}?"),
     ],
 )
 def test_constructions_become_the_active_one_clause_form(masked: str, expected: str) -> None:
@@ -207,11 +232,17 @@ def test_constructions_become_the_active_one_clause_form(masked: str, expected: 
         "{E1} supported {E2}. Before him, who was the last to support it?",  # which party "him" is: not sure
         "After {E2}'s visit to {E1}, which country was the first to host him?",  # another verb takes the pronoun
         "After {E2} praised {E1}, who was the first to praise her government?",  # a possessive before a noun of no act
+        "Could you tell me the specific month in which {E1} visited {E2}?",  # a template's own request
+        "Who was the first one that {E1} rejected?",  # an object relative after "one": the template's form
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:
     found = rewrite(masked)
     assert found.rules == [] and found.text == masked
+
+
+def test_a_closing_from_whom_is_left_to_the_receive_rules() -> None:
+    assert "indirect question" not in rewrite("{E1} received a visit from whom in {T1}?").rules
 
 
 def test_rewrites_name_their_rules() -> None:
@@ -323,6 +354,17 @@ def test_a_noun_phrase_passive_opening_the_sentence(analyzer, question: str, mas
     assert [m.best for m in analysis.entities] == ["Kenya"] and analysis.unlinked == []
 
 
+def test_an_indirect_question_asks_what_its_question_word_asks(analyzer) -> None:
+    """"Tell me when ..." asks a time; the asker "I" and the pronoun "one" name nobody."""
+    analysis = analyzer.analyze("Tell me when Japan last criticised Kenya.")
+    assert analysis.answer_type == "time" and analysis.pattern == "first_last"
+    analysis = analyzer.analyze("I want to know the month Japan first criticised Kenya.")
+    assert analysis.answer_type == "time" and analysis.masked.rstrip(".") == "In which month did {E1} first criticised {E2}"
+    assert [m.best for m in analysis.entities] == ["Japan", "Kenya"]
+    analysis = analyzer.analyze("Who was the one who criticised Kenya in June 2010?")
+    assert [m.best for m in analysis.entities] == ["Kenya"] and analysis.masked == "Who criticised {E1} in {T1}?"
+
+
 def test_a_frequent_english_verb_form_is_no_lower_case_surname(analyzer) -> None:
     assert [m.best for m in analyzer.analyze("Who was said to have criticised Kenya?").entities] == ["Kenya"]
     assert [m.best for m in analyzer.analyze("Who did Khan Said criticise?").entities] == ["Khan_Said"]
@@ -335,6 +377,7 @@ def test_a_frequent_english_verb_form_is_no_lower_case_surname(analyzer) -> None
         ("Iran praised Japan; who praised Japan first afterwards?", ["after", "first"]),
         ("Who had visited Chad previously?", ["before"]),
         ("Iran visited Chad; who visited Chad beforehand?", ["before"]),
+        ("Who visited Chad in advance of Iran?", ["before"]),
     ],
 )
 def test_the_cue_lexicon_reads_adverbs_that_point_back(text: str, cues: list[str]) -> None:

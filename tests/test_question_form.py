@@ -24,6 +24,9 @@ from agents.analysis.question_form import not_a_question
         "china investigated anyone after may 2012?",
         "first to negotiate with musharraf after kuwait?",
         "the last time Rio Tinto investigated China",  # a definite description of a time
+        "I'd like to know the month Iran last visited China.",  # a wish to know: an indirect question
+        "I want to know the year France first praised Iran",
+        "Do you know the last year France visited Iran?",
     ],
 )
 def test_questions_pass(text):

@@ -570,11 +570,33 @@ def perfect_participle_reference(text: str) -> str | None:
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
 
-_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first"}
-_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest)\b", re.IGNORECASE)
+_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first", "latest": "last"}
+_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest|latest)\b", re.IGNORECASE)
 
 
 def template_ordinal(text: str) -> str | None:
-    """"the most recent to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
+    """"the most recent / latest to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
     changed = _ORDINAL_SYNONYMS.sub(lambda m: _ORDINAL_SYNONYM[" ".join(m.group(0).lower().split())], text)
+    return changed if changed != text else None
+
+
+# "subsequent to {T1}", "prior to {T1}": the templates say "before" and "after" only, and the memory
+# retrieves methodologies by the masked question's words; a cue phrase of the one lexicon (`actions.cues`)
+# that points at a time is said in the templates' word (on the learning-split diagnostic set, "subsequent
+# to {T1}" retrieved a program comparing with a party; a party reference was already read right, and its
+# cue words are left to the relation ranking). "since" and "until" are left as they are (they include the
+# reference's own time), and so is a clause ("once ...").
+_TEMPLATE_CUE = re.compile(
+    r"\b(?P<cue>(?P<before>prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of)"
+    r"|later\s+than|subsequent(?:ly)?\s+to|following|in\s+the\s+wake\s+of)\s+(?=\{T\d+\})",
+    re.IGNORECASE,
+)
+
+
+def template_cue(text: str) -> str | None:
+    """"Who praised {E1} prior to {T1}" -> "... before {T1}"; "subsequent to {T1}" -> "after {T1}"."""
+    def word(m: re.Match[str]) -> str:
+        cue = "before" if m.group("before") else "after"
+        return (cue.capitalize() if m.group("cue")[:1].isupper() else cue) + " "
+    changed = _TEMPLATE_CUE.sub(word, text)
     return changed if changed != text else None

@@ -87,7 +87,9 @@ _OPENING_PREPOSITIONS = frozenset(
 _NOT_NAMES = frozenset(
     ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same",
      # function words that open a restructured sentence ("Along with X, ...", "Having met X, ...")
-     "besides", "along", "alongside", "apart", "aside", "together", "having"]
+     "besides", "along", "alongside", "apart", "aside", "together", "having",
+     # the asker ("I'd like to know ...") and the pronoun "one" ("the one who ...", "whoever")
+     "i", "one", "ones", "whoever"]
 )
 
 

@@ -45,6 +45,17 @@ rest of the analysis sees the same clause it would have seen in the active word 
 - the pluperfect beside another party's act is the templates' simple past ("Before {E2}, which country
   had last visited {E1}" -> "... last visited {E1}", "who had {E1} last praised" -> "who did {E1} ...").
 
+- an indirect question or a request keeps a statement's word order: "Tell me when {E1} last visited
+  {E2}", "I'd like to know who {E1} praised", "Do you know the year ...", "Name the last year {E1} ...",
+  "Tell me the first country {E1} praised after {E2}" -> "when did {E1} last visited {E2}", "in which
+  year did {E1} last ...", "which country did {E1} first praised after {E2}" ("did" before a subject of
+  its own, the noun phrase's ordinal before the verb, a time noun asks when); "Name whoever ...",
+  "Who was the (last) one who ...", "Whoever ... - which country was that?", "Someone visited {E1} in
+  {T1} - who was it?", "{E1} had a visitor in {T1} - who was it?" -> "who (last) ..."; a question word
+  left at the end ("{E1} made a request after {E2} to whom?") goes in front with "did";
+- a cue phrase before a time in the templates' word ("subsequent to {T1}" -> "after {T1}", "prior to",
+  "ahead of", "in advance of" -> "before"): the memory retrieves its programs by the masked wording.
+
 A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
 the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
 
@@ -70,6 +81,7 @@ from agents.analysis.clauses import (
     perfect_participle_reference,
     reference_proverb,
     same_period_clause,
+    template_cue,
     template_ordinal,
 )
 from agents.analysis.grammar_words import (
@@ -108,7 +120,8 @@ class Rewrite:
 _FUNCTION_WORDS = frozenset(
     "a an the who whom whose which what when where was were is are be been being did do does done had has have "
     "having by to of in on at with for from it its they them their he him his she her so same else other that s "
-    "this then too also as than before after once since until prior ahead following first last next one ones "
+    "this then too also as than before after once since until prior ahead following earlier later preceding subsequent "
+    "subsequently advance wake first last next one ones "
     "country countries person people party month year day date week time".split()
 )
 
@@ -395,6 +408,118 @@ def plain_question(text: str) -> str | None:
     return None
 
 
+# -- indirect questions, requests and free relatives ------------------------------------------------
+# "Tell me when {E1} last visited {E2}", "I'd like to know who {E1} praised", "Name the year {E1} first
+# visited {E2}", "Name the last country that praised {E1}", "Tell me the first one {E1} praised after {E2}":
+# an indirect question (after a verb of telling or knowing) or a request keeps a statement's word order;
+# the direct question puts "did" before a subject of its own ("when did {E1} last visited {E2}"), as
+# the templates ask. A noun phrase asked for ("the last year (that) {E1} ...") asks with its own noun:
+# a time noun asks when, "country" which country, "one" / "person" who; its ordinal goes before the verb.
+_FRAME = (
+    r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
+    r"(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|show\s+me|find\s+out|give\s+me|name|identify|list|"
+    r"i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i\s*'?m\s+wondering|"
+    r"do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"
+)
+# a clause with a subject of its own: "{E1} last visited ...", "the {E1} first praised ...", "it visited ..."
+_OWN_SUBJECT_AT = re.compile(rf"(?P<subj>{_ENT}(?!'s)|(?:he|she|it|they)\b)\s+(?P<adv>{_ADVERB})(?=[a-z])", re.IGNORECASE)
+_INDIRECT_WH = re.compile(
+    _FRAME + r"(?P<prep>(?:to|with|against|about|for|from|of|by|on|in)\s+)?(?P<wh>when|who|whom|whoever|(?:which|what)\s+[a-z]+)\s+",
+    re.IGNORECASE,
+)
+_ORDINAL_OF = {"first": "first", "earliest": "first", "last": "last", "latest": "last", "most recent": "last", "final": "last"}
+_ASKED_NP = re.compile(
+    _FRAME + r"the\s+(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
+    r"(?P<noun>years?|months?|dates?|days?|times?|countr(?:y|ies)|ones?|persons?|people|part(?:y|ies)|entit(?:y|ies)|actors?)\s+"
+    r"(?:(?P<rel>that|which|who|whom|when|(?:in|on|during)\s+which)\s+)?",
+    re.IGNORECASE,
+)
+_NOUN_ASKS = {"year": "in which year", "month": "in which month", "date": "when", "day": "when", "time": "when", "country": "which country"}
+# "Whoever last praised {E1} before {E2} - which country was that?": a free relative fronted, asked again
+_FRONTED_WHOEVER = re.compile(
+    rf"^(?P<pre>\W*)whoever\s+(?P<clause>[^?]+?)\s*[-\u2013\u2014,;:]+\s*(?P<wh>who|{_WH})\s+(?:was|were|is|are)\s+(?:that|it|they|he|she|this)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+# "Who was the (last) one who condemned {E1}": a pronoun "one" heading a subject relative is the asked one
+_ONE_WHO = re.compile(
+    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are)\s+the\s+(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
+    rf"(?:one|ones|person|people)\s+(?:who|that)\s+(?=(?!(?:the|a|an|he|she|it|they)\b)[a-z])",
+    re.IGNORECASE,
+)
+# "{E1} made their first request after {E2} to whom?": the question word left in the object's place
+# ("... from whom" is left to the receive rules: "{E1} received a visit from whom")
+_WH_LAST = re.compile(
+    rf"^(?P<pre>\W*)(?P<subj>{_ENT}(?!'s))\s+(?P<vp>(?!(?:{_BE_PASSIVE}|had|did|does|do)\b)[a-z][^?]*?)\s+"
+    rf"(?P<prep>to|with|about|against|for|on|at|towards?)\s+(?P<wh>whom|who|(?:which|what)\s+[a-z]+)\s*(?P<end>[?.!]*)\s*$",
+    re.IGNORECASE,
+)
+
+
+# a statement with its subject left open and a tag asking for it: "Someone visited {E1} in {T1} - who was
+# it?", "A country praised {E1} first after {E2}; which country was that?", and an owner of an agent noun
+# "{E1} had a visitor in {T1} - who was it?" (the one who visits X is X's visitor: X is the object)
+_TAG = r"\s*[-\u2013\u2014,;:]+\s*(?P<wh>who|(?:which|what)\s+[a-z]+)(?:\s+(?:was|were|is|are)\s+(?:it|that|they|this|he|she))?\s*[?.!]*\s*$"
+_INDEFINITE_TAGGED = re.compile(
+    r"^(?P<pre>\W*)(?:someone|somebody|some\s+one|some\s+(?:country|person|party)|a\s+(?:certain\s+)?(?:country|person|party)|one\s+country)\s+"
+    rf"(?P<clause>(?!(?:{_BE_PASSIVE}|had|did|does|do)\b)[a-z][^?]*?){_TAG}",
+    re.IGNORECASE,
+)
+_OWNER_TAGGED = re.compile(
+    rf"^(?P<pre>\W*)(?P<subj>{_ENT}(?!'s))\s+(?:had|has|have|received|got|welcomed)\s+(?:(?:a|an|some|its|their|his|her)\s+)?{_ORDINAL}"
+    rf"{_AGENT_NOUN}(?P<rest>[^?]*?){_TAG}",
+    re.IGNORECASE,
+)
+
+
+def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool = True) -> str | None:
+    """`wh` asking about the clause `rest`: "did" before the clause's own subject and the ordinal after
+    it ("which country did {E1} first visited"); a clause with no subject of its own is a subject
+    question ("who last praised {E1}"), unless the noun phrase could only be its object."""
+    m = _OWN_SUBJECT_AT.match(rest)
+    if m:
+        return f"{wh} did {_object(m.group('subj'))} {_adverbs(ordinal)}{m.group('adv')}{rest[m.end():]}"
+    if not subject_relative:
+        return None
+    return f"{wh} {_adverbs(ordinal)}{rest}"
+
+
+def indirect_question(text: str) -> str | None:
+    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name the last year
+    {E1} visited {E2}" -> "in which year did {E1} last visited {E2}"; "Name whoever first praised {E1}"
+    -> "who first praised {E1}"; "Who was the last one who condemned {E1}" -> "who last condemned {E1}";
+    "{E1} praised whom" at the end -> "whom did {E1} praised"."""
+    m = _FRONTED_WHOEVER.match(text) or _INDEFINITE_TAGGED.match(text)
+    if m:
+        return f"{m.group('pre')}{_who(m.group('wh'))} {m.group('clause')}?"
+    m = _OWNER_TAGGED.match(text)
+    if m:
+        adverb = " ".join(m.group("adv").split()).lower()
+        adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
+        return f"{m.group('pre')}{_who(m.group('wh'))} {_adverbs(adverb)}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}{m.group('rest')}?"
+    m = _ASKED_NP.match(text)
+    if m:
+        noun = m.group("noun").lower()
+        singular = re.sub(r"(?:ies|s)$", lambda e: "y" if e.group(0) == "ies" else "", noun) if noun != "people" else "person"
+        wh = _NOUN_ASKS.get(singular, "who")
+        ordinal = _ORDINAL_OF.get(" ".join((m.group("ord") or "").lower().split()), "")
+        relative = (m.group("rel") or "").lower()
+        asked = _asked_clause(wh, text[m.end():], ordinal, subject_relative=relative in ("that", "which", "who") and wh != "when" and "year" not in wh and "month" not in wh)
+        return None if asked is None else m.group("pre") + asked
+    m = _INDIRECT_WH.match(text)
+    if m:
+        wh = "who" if m.group("wh").lower() == "whoever" else m.group("wh")
+        asked = _asked_clause(f"{m.group('prep') or ''}{wh}", text[m.end():])
+        return None if asked is None else m.group("pre") + asked
+    m = _ONE_WHO.search(text)
+    if m:
+        ordinal = _ORDINAL_OF.get(" ".join((m.group("ord") or "").lower().split()), "")
+        return _spliced(m, f"{_who(m.group('wh'))} {_adverbs(ordinal)}")
+    m = _WH_LAST.match(text)
+    if m:
+        return f"{m.group('pre')}{m.group('prep')} {m.group('wh')} did {_object(m.group('subj'))} {m.group('vp')}{m.group('end') or '?'}"
+    return None
+
+
 # -- ordinals said another way ---------------------------------------------------------------------
 _FOLLOWED = re.compile(
     rf"\b(?P<wh>{_WH})\s+(?:(?:was|were)\s+(?:the\s+)?(?:first|next|one|country|ones)?\s*(?:to\s+)?)?"
@@ -456,6 +581,7 @@ def simple_past(text: str) -> str | None:
 
 
 RULES = (
+    ("indirect question", indirect_question),
     ("interrupting time", interrupting_time),
     ("plain question", plain_question),
     ("same period clause", same_period_clause),
@@ -476,6 +602,7 @@ RULES = (
     ("doer of event", doer_of_event),
     ("target as object", target_as_object),
     ("simple past", simple_past),
+    ("template cue", template_cue),
 )
 
 

@@ -5,7 +5,7 @@ who, what, which and when. It is a question when it has
 
 - an interrogative word anywhere ("In 2010, who ...", "... visited whom?");
 - a request for the answer, bare or in a polite yes/no frame ("Name ...", "List ...", "Could you
-  tell me the month ...");
+  tell me the month ..."), or a wish to know it ("I'd like to know the month ...", "I wonder ...");
 - a definite description of what is asked, as typed in a search box: a noun phrase headed by an
   ordinal or superlative ("last country to praise iraq before the ap", "the first one to visit
   china in 2010", "the last time X visited Y") names one thing, its referent is the answer. An
@@ -45,7 +45,11 @@ _AUXILIARY = r"did|does|do|is|are|was|were|can|could|will|would|has|have|had|sho
 _REQUEST_VERB = r"name|list|tell|give|find|show|identify"
 # "Name ...", "Please list ...", "Could you tell me ...", "Can you name ..."
 _REQUEST = re.compile(
-    rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?(?:{_REQUEST_VERB})\b", re.IGNORECASE
+    rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?(?:{_REQUEST_VERB})\b"
+    # an indirect question after a verb of knowing: "I'd like to know the month ...", "I want to know the year ..."
+    r"|^\W*i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know\b|^\W*i\s+(?:want|need|wish)\s+to\s+know\b|^\W*i\s+wonder\b|^\W*let\s+me\s+know\b"
+    r"|^\W*(?:do|does)\s+(?:you|anyone|anybody)\s+know\s+(?:the|which|what|who|whom|when)\b",
+    re.IGNORECASE,
 )
 _YES_NO_OPENING = re.compile(rf"^\W*(?:{_AUXILIARY})\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody|any|some)\b", re.IGNORECASE)

@@ -165,7 +165,9 @@ _ASKS_DAY = re.compile(
     r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
     # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
     r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat\s+was\s+the\s+(?:first|last|latest|most\s+recent)\s+time\b|"
-    r"^\s*(?:the\s+)?(?:first|last)\s+time\b",
+    r"^\s*(?:the\s+)?(?:first|last)\s+time\b|"
+    # an indirect question: "Tell me when X visited Y", "I'd like to know when ..."
+    r"\b(?:tell\s+(?:me|us)|know|wonder(?:ing)?|find\s+out|show\s+me)\s*,?\s+when\b",
     re.IGNORECASE,
 )
 
@@ -176,7 +178,9 @@ _RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date
 _ASKS_PARTY = re.compile(
     # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
     r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
-    r"|\b(?:name|list|identify)\s+(?:the\s+)?(?!(?:year|month|day|date|time)\b)[a-z]+",
+    # ("Name the last year X ...": an ordinal before the time noun asks for no party either)
+    r"|\b(?:name|list|identify)\s+(?:the\s+)?(?:(?:first|last|earliest|latest|final)\s+)?"
+    r"(?!(?:the|year|month|day|date|time|first|last|earliest|latest|final)\b)[a-z]+",
     re.IGNORECASE,
 )
 # with no party asked for, a time noun or a closing "when" asks for the time: "Branko Crvenkovski first
