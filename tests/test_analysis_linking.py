@@ -191,6 +191,23 @@ def test_a_relation_asked_that_no_link_has(store) -> None:
     # (without a lexicon, word overlap alone: see tests/test_agent_offline.py, the demo KG has none)
 
 
+def test_the_verb_phrase_alone_can_make_a_relation_plausible(store) -> None:
+    """The answer check's `plausible`: a question frame the lexicon learned with another relation
+    ("On what date was ...", seen only with visits here) must not outvote the verb naming the act."""
+    lexicon = RelationLexicon()
+    for _ in range(5):
+        lexicon.add(predicate_ngrams("Who slammed {E1}?"), ["Criticize_or_denounce"])
+    for _ in range(50):
+        lexicon.add(predicate_ngrams("On what date was {E1} toured by {E2}?"), ["Make_a_visit"])
+    linker = RelationLinker(store, None, lexicon)
+    question = "On what date was {E1} slammed by {E2}?"
+    whole = lexicon.posterior(predicate_ngrams(question), linker.all_relations)
+    assert whole is not None and whole["Criticize_or_denounce"] < 0.05 * max(whole.values())  # the frame wins
+    assert verb_phrase(question) == "slammed"
+    assert linker.plausible(question, {"Criticize_or_denounce"}) is True
+    assert linker.plausible(question, {"Consult"}) is not True
+
+
 def test_the_word_naming_the_act_outvotes_the_sentence_scaffolding(store) -> None:
     """Templates say "used violence against"; "made threats against" still asks for Threaten: n-grams
     of function words only ("against", "who") weigh less than the one naming the act."""

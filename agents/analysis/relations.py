@@ -242,6 +242,7 @@ class RelationLinker:
         self._relation_words: dict[str, frozenset[str]] | None = None
         self._relation_keys: dict[str, frozenset[str]] = {}
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
+        self._verb_top_of: tuple[str | None, str | None] = (None, None)  # the last question's verb phrase's first relation
         self._text_vectors: dict[str, np.ndarray] = {}  # verb phrase -> its embedding (`vectors_of`)
 
     def grams(self, masked: str) -> list[str]:
@@ -331,7 +332,8 @@ class RelationLinker:
         for checking an answer's supporting fact. True: one of them shares a content word with the
         question's predicate, or the lexicon's P(relation | wording) over every relation of the KG
         gives one of them at least `JudgeConfig.link_share` of the most probable relation's (the share the judge
-        uses to keep a linking relation in play). False: neither, and the wording names some other
+        uses to keep a linking relation in play), or its posterior over the verb phrase alone puts one
+        of them first. False: none of these, and the wording names some other
         relation of the KG (shares a word with it). None: neither, and the wording names no
         relation ("condemned" for Criticize_or_denounce): the KG-wide posterior alone is too
         overconfident to rule it out (measured: it put Investigate first for "condemned"), so
@@ -348,7 +350,20 @@ class RelationLinker:
             best = max(asked.values())
             if any(asked.get(r, 0.0) >= self.judge.link_share * best for r in family):
                 return True
+        if self._verb_phrase_asks(masked, family):
+            return True
         return False if named else None
+
+    def _verb_phrase_asks(self, masked: str, family: set[str]) -> bool:
+        """Whether the lexicon, reading the verb phrase alone, puts one of `family` first. The whole
+        wording's posterior also reads the question frame, and a frame the learning split seldom
+        used ("On what date did X commend Y?") can outweigh the verb itself ("commend": Praise_or_endorse).
+        Only the verb phrase's most probable relation counts: one word's posterior is broad."""
+        if self._verb_top_of[0] != masked:
+            phrase = verb_phrase(masked)
+            posterior = self.lexicon.posterior(predicate_ngrams(phrase), self.all_relations) if self.lexicon and phrase else None
+            self._verb_top_of = (masked, max(posterior, key=posterior.__getitem__) if posterior else None)
+        return self._verb_top_of[1] in family
 
     def _words_of_relations(self) -> dict[str, frozenset[str]]:
         if self._relation_words is None:
