@@ -18,6 +18,7 @@ question:
 - the name after a title: "Patnaik" of `Minister_Patnaik`, "Qarase" of `Prime_Minister_Qarase`;
 - a name without its honorific: "Sheikh", "Sir", "Tan Sri", "Datuk Seri" are left out in running text
   ("Muhyiddin Yassin" of `Tan_Sri_Muhyiddin_Yassin`), and each rule above applies to what is left;
+- a name of "Abdel"/"Abdul" and the word after it as one surname ("Abdel Aziz");
 - a monarch's or pope's name without its regnal number ("Juan Carlos" of `Juan_Carlos_I`);
 - an Arab name cut after the father's name ("Hamad bin Khalifa" of `Sheikh_Hamad_bin_Khalifa_al-Thani`);
 - a capital for its country's government ("Seoul", "Beijing": agents.analysis.demonyms), where the
@@ -46,6 +47,7 @@ PATRONYMIC = "given name and father's name"
 INITIALS = "initials written for a name inside it"
 CAPITAL = "capital for its country"
 COUNTRY_INITIALS = "initials of the country"
+COMPASS = "compass word written as its initial"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
@@ -58,6 +60,9 @@ _HONORIFICS = (("tan", "sri"), ("datuk", "seri"), ("dato", "seri"), ("sheikh",),
                ("sultan",), ("lord",), ("lady",))  # fmt: skip
 _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
 _PATRONYMIC = frozenset({"bin", "ibn"})
+# "Abd"/"Abdel"/"Abdul" ("servant of") is the first half of an Arabic name that is never said alone:
+# "Abdel Aziz", "Abdul Mahdi" are one name (general usage of Arabic names)
+_SERVANT_OF = frozenset({"abd", "abdel", "abdul", "abdal", "abdol", "abdur", "abdil"})
 # Abbreviations of titles written before a name ("gov lingle", "pres obama", "sen mccain"), general English.
 TITLE_ABBREVIATIONS = frozenset("gov pres sen rep gen dr mr mrs ms prof amb adm col capt lt maj sgt rev fr pm fm vp".split())
 # Other words that stand before a person's name as a title or qualify the title ("former pm", "opposition
@@ -113,13 +118,16 @@ def patronymic(display: str) -> str | None:
 
 
 def person_like(display: str, organisational: frozenset[str]) -> bool:
-    """Whether a display name reads as a person's name (see the module docstring)."""
+    """Whether a display name reads as a person's name (see the module docstring): particles ("bin",
+    "al") are not counted among its two to four words, and an initial ("D.") is no role word."""
     if "(" in display or any(c.isdigit() for c in display):
         return False
     words = display.split()
-    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() or _particle(w) for w in words):
+    if not 2 <= len([w for w in words if w.lower() not in _PARTICLES]) <= 4 or len(words) > 6:
         return False
-    return not any(w in organisational for w in normalize_name(display).split())
+    if not all(w[:1].isupper() or _particle(w) for w in words):
+        return False
+    return not any(w in organisational and len(w) > 1 for w in normalize_name(display).split())
 
 
 def _particle(word: str) -> bool:
@@ -140,6 +148,8 @@ def person_aliases(display: str) -> list[tuple[str, str]]:
         found.append((parts[1], SURNAME))  # "Al-Abadi" -> "abadi"
     if len(words) >= 2 and words[-2].lower() in _PARTICLES:
         found.append((normalize_name(" ".join(words[-2:])), SURNAME))  # "al Assad"
+    if len(words) >= 3 and words[-2].lower() in _SERVANT_OF:
+        found.append((normalize_name(" ".join(words[-2:])), SURNAME))  # "Abdel Aziz" of Mohamed Ould Abdel Aziz
     if len(words) >= 3:
         found.append((f"{normalize_name(words[0])} {surname}", FIRST_LAST))
     return found

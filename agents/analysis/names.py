@@ -16,6 +16,7 @@ from agents.analysis.aliases import (
     ACRONYM,
     AMPERSAND,
     CAPITAL,
+    COMPASS,
     COUNTRY_INITIALS,
     FIRST_NAME,
     HONORIFIC,
@@ -185,7 +186,35 @@ def build_name_tables(store: TKGStore) -> NameTables:
             if qualifier not in tables.qualifier_keys.setdefault(normalize_name(city), []):
                 tables.qualifier_keys[normalize_name(city)].append(qualifier)
     _add_aliases(store, tables)
+    _add_compass_initials(tables)
     return tables
+
+
+_COMPASS_WORDS = frozenset({"north", "south", "east", "west"})
+
+
+def _add_compass_initials(tables: NameTables) -> None:
+    """A compass word written as its initial, as in newspaper headlines and chat: "S Korea", "S.
+    Africa", "N Korean" for the KG's "South Korea", "South Africa" and their demonyms (countries and
+    qualifiers of sector roles alike); a key the KG already uses stays as it is."""
+    for key, qualifiers in list(tables.qualifier_keys.items()):
+        words = key.split()
+        if len(words) >= 2 and words[0] in _COMPASS_WORDS:
+            short = " ".join([words[0][0], *words[1:]])
+            if short not in tables.by_key and short not in tables.aliases:
+                for qualifier in qualifiers:
+                    if qualifier not in tables.qualifier_keys.setdefault(short, []):
+                        tables.qualifier_keys[short].append(qualifier)
+                if key in tables.adjective_keys:
+                    tables.adjective_keys.add(short)
+                if key in tables.nation_keys:
+                    tables.nation_keys.add(short)
+    for key, entities in list(tables.by_key.items()):
+        words = key.split()
+        if len(words) >= 2 and words[0] in _COMPASS_WORDS:
+            short = " ".join([words[0][0], *words[1:]])
+            if short not in tables.by_key and short not in tables.aliases:
+                tables.aliases[short] = [(entity, COMPASS) for entity in entities]
 
 
 def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
