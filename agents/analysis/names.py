@@ -240,6 +240,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     organisational_words = frozenset(organisational)
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
+    persons: set[str] = set()
     for name in tables.entities:
         display = store.display(name)
         opening = normalize_name(display.split()[0]) if display.split() else ""
@@ -250,6 +251,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         if normalize_name(display) not in places and opening not in demonyms and (
             person_like(bare, organisational_words) or (regnal and len(bare.split()) == 1)
         ):
+            persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
             if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
                 for key, rule in person_aliases(bare):
                     found.setdefault(key, []).append((name, rule))
@@ -267,7 +269,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         joined = ampersand(display)
         if joined is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
-    people = {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
+    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
     tables.people = people
     for word, name in firsts:
         if word not in found and word not in tables.common_words:
