@@ -48,6 +48,7 @@ INITIALS = "initials written for a name inside it"
 CAPITAL = "capital for its country"
 COUNTRY_INITIALS = "initials of the country"
 COMPASS = "compass word written as its initial"
+COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
@@ -215,6 +216,30 @@ def nested_acronym(display: str) -> str | None:
     if not any(len(w) >= 2 and w.isupper() and w.isalpha() for w in words):
         return None
     return "".join(w if w.isupper() and w.isalpha() else w[0] for w in words).lower()
+
+
+def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, str]) -> list[str]:
+    """The other English forms of an organisation named after its country: "Iraqi Communist Party" is
+    also "Iraq's Communist Party" and "the Communist Party of Iraq"; "Central Bank of Brazil" is also
+    "Brazil's Central Bank" and "the Brazilian Central Bank" (normalised keys; the possessive's "'s"
+    reads "s"). `demonyms` maps a normalised adjective to its country's key, `countries` a country's
+    key to its adjective's key (the first one listed)."""
+    key = normalize_name(display)
+    words = key.split()
+    if "(" in display or len(words) < 2:
+        return []
+    forms: list[str] = []
+    country = demonyms.get(words[0])
+    if country is not None:
+        rest = " ".join(words[1:])
+        forms += [f"{country} s {rest}", f"{rest} of {country}"]
+    match = re.match(r"^(.+?) of (?:the )?(.+)$", key)
+    if match and match.group(2) in countries:
+        rest, country = match.group(1), match.group(2)
+        forms.append(f"{country} s {rest}")
+        if countries[country]:
+            forms.append(f"{countries[country]} {rest}")
+    return forms
 
 
 # Organisations whose full name and initials stand for each other inside longer names (general usage:

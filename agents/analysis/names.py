@@ -17,6 +17,7 @@ from agents.analysis.aliases import (
     AMPERSAND,
     CAPITAL,
     COMPASS,
+    COUNTRY_FORM,
     COUNTRY_INITIALS,
     FIRST_NAME,
     HONORIFIC,
@@ -26,6 +27,7 @@ from agents.analysis.aliases import (
     acronym,
     ampersand,
     compass_acronym,
+    country_forms,
     first_name,
     has_regnal_number,
     initials_variant,
@@ -271,6 +273,22 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             found.setdefault(joined, []).append((name, AMPERSAND))
     people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
     tables.people = people
+    # "iraq's communist party", "the communist party of iraq" for `Iraqi_Communist_Party` (no person, no country)
+    # a country's first-listed adjective only: "Korean" may be either Korea's
+    countries = {normalize_name(c) for c in country_aliases()} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
+    first_adjective = {
+        normalize_name(c): next((normalize_name(a) for a in names if not a.replace(".", "").isupper() and normalize_name(a) != normalize_name(c)), "")
+        for c, names in country_aliases().items() if normalize_name(c) in countries
+    }
+    adjective_of = {a: c for c, a in first_adjective.items() if a}
+    for name in tables.entities:
+        display = store.display(name)
+        if name in people or normalize_name(display) in places:
+            continue
+        if not any(len(w) > 2 and w in organisational and w not in places for w in normalize_name(display).split()):
+            continue  # no word of an organisation's ("party", "bank", "army"): "Germán Verdugo" is a person's name
+        for key in country_forms(display, adjective_of, first_adjective):
+            found.setdefault(key, []).append((name, COUNTRY_FORM))
     for word, name in firsts:
         if word not in found and word not in tables.common_words:
             found[word] = [(name, FIRST_NAME)]
