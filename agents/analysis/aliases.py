@@ -131,6 +131,20 @@ def person_like(display: str, organisational: frozenset[str]) -> bool:
     return not any(w in organisational and len(w) > 1 for w in normalize_name(display).split())
 
 
+def role_word_surname(display: str, organisational: frozenset[str]) -> str | None:
+    """The surname of a person's name whose only role word is that surname ("Rupiah Banda", "Julie
+    Bishop": `person_like` refuses them); None for other names."""
+    words = display.split()
+    if "(" in display or any(c.isdigit() for c in display) or not 2 <= len(words) <= 3:
+        return None
+    if not all(w[:1].isupper() for w in words):
+        return None
+    keys = [normalize_name(w) for w in words]
+    if any(" " in k for k in keys) or keys[-1] not in organisational or len(keys[-1]) < 4:
+        return None
+    return keys[-1] if not any(k in organisational for k in keys[:-1]) else None
+
+
 def _particle(word: str) -> bool:
     """A lower-case particle of a name, alone or joined to it: "bin", "al-Maliki", "el-Tayeb"."""
     head, _, rest = word.partition("-")

@@ -31,10 +31,12 @@ from agents.analysis.aliases import (
     first_name,
     has_regnal_number,
     initials_variant,
+    is_title,
     nested_acronym,
     patronymic,
     person_aliases,
     person_like,
+    role_word_surname,
     titled_surname,
     without_honorific,
 )
@@ -127,6 +129,9 @@ class NameTables:
     acronyms: dict[str, list[str]] = field(default_factory=dict)  # "unhcr" -> UN High Commissioner for Refugees
     # other names people use (agents.analysis.aliases): key -> [(entity, rule)], most facts first
     aliases: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # a person's surname that is also a word of the KG's role names ("Banda", "Bishop"): a name only
+    # after a title ("pres banda", "fm bishop"), and only where the KG confirms it (agents.analysis.entities)
+    title_surnames: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # words of the KG's relation and sector-role names: general English, never a lower-case name
     common_words: frozenset[str] = frozenset()
     max_tokens: int = 1
@@ -243,6 +248,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
     persons: set[str] = set()
+    role_surnames: list[tuple[str, str]] = []  # (surname that is a role word, entity)
     for name in tables.entities:
         display = store.display(name)
         opening = normalize_name(display.split()[0]) if display.split() else ""
@@ -263,6 +269,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             word = first_name(bare)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
+        if normalize_name(display) not in places and opening not in demonyms and (last := role_word_surname(bare, organisational_words)):
+            role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
         titled = titled_surname(display, organisational_words)
@@ -273,6 +281,20 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             found.setdefault(joined, []).append((name, AMPERSAND))
     people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
     tables.people = people
+    # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
+    # two names do: "X Party", "Y Army" are organisations' heads, not surnames
+    by_last: dict[str, list[str]] = {}
+    for last, name in role_surnames:
+        by_last.setdefault(last, []).append(name)
+    candidates = {name for _, name in role_surnames}
+    heads = {normalize_name(store.display(name)).rsplit(" ", 1)[-1] for name in tables.entities
+             if name not in candidates and "(" not in store.display(name)}
+    role_texts = {normalize_name(role) for roles in tables.roles.values() for role, _ in roles}
+    for last, names in by_last.items():
+        in_roles = sum(last in text.split() for text in role_texts)  # "Bishop", "Catholic Bishop": a rare role word
+        if len(names) <= 2 and last not in heads and in_roles <= 2 and not is_title(last):
+            tables.title_surnames[last] = [(name, SURNAME) for name in names]
+            tables.people.update(names)
     # "iraq's communist party", "the communist party of iraq" for `Iraqi_Communist_Party` (no person, no country)
     # a country's first-listed adjective only: "Korean" may be either Korea's
     countries = {normalize_name(c) for c in country_aliases()} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
