@@ -119,13 +119,13 @@ def patronymic(display: str) -> str | None:
 
 
 def person_like(display: str, organisational: frozenset[str]) -> bool:
-    """Whether a display name reads as a person's name (see the module docstring): particles ("bin",
-    "al") are not counted among its two to four words, and an initial ("D.") is no role word."""
+    """Whether a display name reads as a person's name (see the module docstring): two to four words
+    besides its particles ("bin", "al"), six at most in all; an initial ("D.") is no role word."""
     if "(" in display or any(c.isdigit() for c in display):
         return False
     words = display.split()
-    if not 2 <= len([w for w in words if w.lower() not in _PARTICLES]) <= 4 or len(words) > 6:
-        return False
+    if not 2 <= len(words) <= 6 or len([w for w in words if w.lower() not in _PARTICLES]) > 4:
+        return False  # "Al Gore", "Hamad bin Isa al Khalifah"
     if not all(w[:1].isupper() or _particle(w) for w in words):
         return False
     return not any(w in organisational and len(w) > 1 for w in normalize_name(display).split())
