@@ -23,6 +23,12 @@ question:
 - an Arab name cut after the father's name ("Hamad bin Khalifa" of `Sheikh_Hamad_bin_Khalifa_al-Thani`);
 - a capital for its country's government ("Seoul", "Beijing": agents.analysis.demonyms), where the
   country is a name of the KG and the capital is not;
+- a compass word written as its initial ("S Korea", "s korean" for South Korea and its adjective);
+- an organisation named after its country in its other forms: "Iraq's Communist Party" and "the
+  Communist Party of Iraq" for `Iraqi_Communist_Party`, "the Brazilian Central Bank" for
+  `Central_Bank_of_Brazil` (only names with a word of the KG's role names: no person's);
+- a person's surname that is a rare word of the KG's role names ("Banda"): a name only after a title
+  ("pres banda"), and only where the KG confirms it;
 - an acronym that keeps an acronym inside the name whole ("unsc" of `UN_Security_Council`), and a name
   with "United Nations" and "UN" written for each other.
 
