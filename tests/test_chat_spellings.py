@@ -42,6 +42,7 @@ def test_chat_spellings_are_written_out() -> None:
     assert standard_spelling("wen did iraq talk w iran abt oil") == "when did iraq talk with iran about oil"
     assert standard_spelling("who was the 1st to visit the intl media dept") == "who was the first to visit the international media department"
     assert standard_spelling("who visited iraq back in 06") == "who visited iraq back in 2006"
+    assert standard_spelling("Wat yr did merkel visit kuwait") == "What year did merkel visit kuwait"  # capitalised as it opens
     assert standard_spelling("who visited iraq after october of 99") == "who visited iraq after october of 1999"
 
 
@@ -54,6 +55,7 @@ def test_what_is_not_a_chat_spelling_stays() -> None:
     protected = protected_ngrams(["george w bush", "wen jiabao"])
     assert standard_spelling("who did george w bush visit", protected) == "who did george w bush visit"
     assert standard_spelling("wen did wen jiabao visit iraq", protected) == "when did wen jiabao visit iraq"
+    assert standard_spelling("Wen visited iraq in 2008", protected) == "Wen visited iraq in 2008"  # a KG name's word
 
 
 def test_casual_names_from_the_kg(analyzer: QuestionAnalyzer) -> None:

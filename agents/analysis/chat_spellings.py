@@ -60,8 +60,13 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
     out, last = [], 0
     for i, (start, end, word) in enumerate(words):
         standard = SPELLINGS.get(word)
-        if standard is None or text[start:end] != word:
-            continue  # written with capitals: a name or an initial ("W."), not a chat form
+        if standard is None:
+            continue
+        if text[start:end] != word:  # written with capitals: a name or an initial ("W."), unless it opens
+            opening = not text[:start].strip() and text[start:end] == word.capitalize()  # the question ("Wat year ...")
+            if not opening or any(word in pair.split() for pair in protected):
+                continue
+            standard = standard.capitalize()
         before = words[i - 1][2] if i > 0 else ""
         after = words[i + 1][2] if i + 1 < len(words) else ""
         if f"{before} {word}" in protected or f"{word} {after}" in protected:
