@@ -27,6 +27,8 @@ FACTS = [
     ("Germán_Verdugo", "Make_a_visit", "Iraq", "2010-03-01"),
     ("Rupiah_Banda", "Express_intent_to_meet_or_negotiate", "China", "2010-04-01"),
     ("Banda_(Malawi)", "Make_a_visit", "Iraq", "2010-05-01"),
+    ("Media_Personnel_(International)", "Make_a_visit", "Iraq", "2007-05-01"),
+    ("Militant_(Taliban)", "Use_conventional_military_force", "Iraq", "2008-05-01"),
 ]
 
 
@@ -88,6 +90,12 @@ def test_a_surname_that_is_a_role_word_after_a_title(analyzer: QuestionAnalyzer)
     assert "Rupiah_Banda" not in [m.best for m in analyzer.analyze("who did banda want to meet after china").entities]
     # the KG must confirm it: no fact links Rupiah Banda and Iraq
     assert "Rupiah_Banda" not in [m.best for m in analyzer.analyze("who did pres banda visit after iraq").entities]
+
+
+def test_a_qualifier_that_is_no_country_qualifies_a_role(analyzer: QuestionAnalyzer) -> None:
+    # "International" and "Taliban" have roles but no entity of their own: said before a role, they qualify it
+    assert analyzer.analyze("when did the international media last visit iraq").entities[0].best == "Media_Personnel_(International)"
+    assert analyzer.analyze("when did taliban militants use military force against iraq").entities[0].best == "Militant_(Taliban)"
 
 
 def test_analysis_reads_the_written_out_question(analyzer: QuestionAnalyzer) -> None:

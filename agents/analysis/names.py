@@ -185,6 +185,14 @@ def build_name_tables(store: TKGStore) -> NameTables:
                 tables.case_sensitive_keys[key] = alias.replace(".", "")
             if key != normalize_name(qualifier):
                 tables.adjective_keys.add(key)
+    # a qualifier that is no country and no entity of its own ("International", "Taliban", "Hamas") only
+    # ever qualifies a role, as an adjective or a noun before it does: "the international media",
+    # "taliban militants"
+    country_keys = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    for qualifier in tables.roles:
+        key = normalize_name(qualifier)
+        if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
+            tables.adjective_keys.add(key)
     for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
         qualifier = known.get(normalize_name(country))
         if qualifier is None:
