@@ -18,10 +18,17 @@ question:
 - the name after a title: "Patnaik" of `Minister_Patnaik`, "Qarase" of `Prime_Minister_Qarase`;
 - a name without its honorific: "Sheikh", "Sir", "Tan Sri", "Datuk Seri" are left out in running text
   ("Muhyiddin Yassin" of `Tan_Sri_Muhyiddin_Yassin`), and each rule above applies to what is left;
+- a name of "Abdel"/"Abdul" and the word after it as one surname ("Abdel Aziz");
 - a monarch's or pope's name without its regnal number ("Juan Carlos" of `Juan_Carlos_I`);
 - an Arab name cut after the father's name ("Hamad bin Khalifa" of `Sheikh_Hamad_bin_Khalifa_al-Thani`);
 - a capital for its country's government ("Seoul", "Beijing": agents.analysis.demonyms), where the
   country is a name of the KG and the capital is not;
+- a compass word written as its initial ("S Korea", "s korean" for South Korea and its adjective);
+- an organisation named after its country in its other forms: "Iraq's Communist Party" and "the
+  Communist Party of Iraq" for `Iraqi_Communist_Party`, "the Brazilian Central Bank" for
+  `Central_Bank_of_Brazil` (only names with a word of the KG's role names: no person's);
+- a person's surname that is a rare word of the KG's role names ("Banda"): a name only after a title
+  ("pres banda"), and only where the KG confirms it;
 - an acronym that keeps an acronym inside the name whole ("unsc" of `UN_Security_Council`), and a name
   with "United Nations" and "UN" written for each other.
 
@@ -46,6 +53,8 @@ PATRONYMIC = "given name and father's name"
 INITIALS = "initials written for a name inside it"
 CAPITAL = "capital for its country"
 COUNTRY_INITIALS = "initials of the country"
+COMPASS = "compass word written as its initial"
+COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
@@ -58,6 +67,9 @@ _HONORIFICS = (("tan", "sri"), ("datuk", "seri"), ("dato", "seri"), ("sheikh",),
                ("sultan",), ("lord",), ("lady",))  # fmt: skip
 _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
 _PATRONYMIC = frozenset({"bin", "ibn"})
+# "Abd"/"Abdel"/"Abdul" ("servant of") is the first half of an Arabic name that is never said alone:
+# "Abdel Aziz", "Abdul Mahdi" are one name (general usage of Arabic names)
+_SERVANT_OF = frozenset({"abd", "abdel", "abdul", "abdal", "abdol", "abdur", "abdil"})
 # Abbreviations of titles written before a name ("gov lingle", "pres obama", "sen mccain"), general English.
 TITLE_ABBREVIATIONS = frozenset("gov pres sen rep gen dr mr mrs ms prof amb adm col capt lt maj sgt rev fr pm fm vp".split())
 # Other words that stand before a person's name as a title or qualify the title ("former pm", "opposition
@@ -113,13 +125,30 @@ def patronymic(display: str) -> str | None:
 
 
 def person_like(display: str, organisational: frozenset[str]) -> bool:
-    """Whether a display name reads as a person's name (see the module docstring)."""
+    """Whether a display name reads as a person's name (see the module docstring): two to four words
+    besides its particles ("bin", "al"), six at most in all; an initial ("D.") is no role word."""
     if "(" in display or any(c.isdigit() for c in display):
         return False
     words = display.split()
-    if not 2 <= len(words) <= 4 or not all(w[:1].isupper() or _particle(w) for w in words):
+    if not 2 <= len(words) <= 6 or len([w for w in words if w.lower() not in _PARTICLES]) > 4:
+        return False  # "Al Gore", "Hamad bin Isa al Khalifah"
+    if not all(w[:1].isupper() or _particle(w) for w in words):
         return False
-    return not any(w in organisational for w in normalize_name(display).split())
+    return not any(w in organisational and len(w) > 1 for w in normalize_name(display).split())
+
+
+def role_word_surname(display: str, organisational: frozenset[str]) -> str | None:
+    """The surname of a person's name whose only role word is that surname ("Rupiah Banda", "Julie
+    Bishop": `person_like` refuses them); None for other names."""
+    words = display.split()
+    if "(" in display or any(c.isdigit() for c in display) or not 2 <= len(words) <= 3:
+        return None
+    if not all(w[:1].isupper() for w in words):
+        return None
+    keys = [normalize_name(w) for w in words]
+    if any(" " in k for k in keys) or keys[-1] not in organisational or len(keys[-1]) < 4:
+        return None
+    return keys[-1] if not any(k in organisational for k in keys[:-1]) else None
 
 
 def _particle(word: str) -> bool:
@@ -140,6 +169,8 @@ def person_aliases(display: str) -> list[tuple[str, str]]:
         found.append((parts[1], SURNAME))  # "Al-Abadi" -> "abadi"
     if len(words) >= 2 and words[-2].lower() in _PARTICLES:
         found.append((normalize_name(" ".join(words[-2:])), SURNAME))  # "al Assad"
+    if len(words) >= 3 and words[-2].lower() in _SERVANT_OF:
+        found.append((normalize_name(" ".join(words[-2:])), SURNAME))  # "Abdel Aziz" of Mohamed Ould Abdel Aziz
     if len(words) >= 3:
         found.append((f"{normalize_name(words[0])} {surname}", FIRST_LAST))
     return found
@@ -205,6 +236,30 @@ def nested_acronym(display: str) -> str | None:
     if not any(len(w) >= 2 and w.isupper() and w.isalpha() for w in words):
         return None
     return "".join(w if w.isupper() and w.isalpha() else w[0] for w in words).lower()
+
+
+def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, str]) -> list[str]:
+    """The other English forms of an organisation named after its country: "Iraqi Communist Party" is
+    also "Iraq's Communist Party" and "the Communist Party of Iraq"; "Central Bank of Brazil" is also
+    "Brazil's Central Bank" and "the Brazilian Central Bank" (normalised keys; the possessive's "'s"
+    reads "s"). `demonyms` maps a normalised adjective to its country's key, `countries` a country's
+    key to its adjective's key (the first one listed)."""
+    key = normalize_name(display)
+    words = key.split()
+    if "(" in display or len(words) < 2:
+        return []
+    forms: list[str] = []
+    country = demonyms.get(words[0])
+    if country is not None:
+        rest = " ".join(words[1:])
+        forms += [f"{country} s {rest}", f"{rest} of {country}"]
+    match = re.match(r"^(.+?) of (?:the )?(.+)$", key)
+    if match and match.group(2) in countries:
+        rest, country = match.group(1), match.group(2)
+        forms.append(f"{country} s {rest}")
+        if countries[country]:
+            forms.append(f"{countries[country]} {rest}")
+    return forms
 
 
 # Organisations whose full name and initials stand for each other inside longer names (general usage:

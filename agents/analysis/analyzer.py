@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts
+from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
 from agents.analysis.entities import EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
@@ -22,7 +23,7 @@ from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from tkg_store.memo import memoised
-from tkg_store.store import TKGStore
+from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
 
 
@@ -112,6 +113,8 @@ class QuestionAnalyzer:
         return self.analyze_batch([question])[0]
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
+        protected = self.store.derived(("chat_protected",), self._protected_ngrams)
+        questions = [standard_spelling(q, protected) for q in questions]  # "wat yr ... b4 08": chat spellings written out
         readings = [read_times(q, self.kg_range) for q in questions]
         times = [found for found, _ in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
@@ -145,6 +148,10 @@ class QuestionAnalyzer:
         if rank_relations:
             self._rank_relations(analyses)
         return analyses
+
+    def _protected_ngrams(self) -> frozenset[str]:
+        """The KG names' word pairs that hold a chat spelling as a word ("george w"): left as written."""
+        return protected_ngrams(normalize_name(self.store.display(name)) for name in self.store.entity_names())
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker

@@ -291,6 +291,11 @@ class EntityLinker:
         three lower-case letters stand for an acronym only after "the" ("the eu", "the imf")."""
         entries = self.tables.aliases.get(key)
         after_article = i > 0 and tokens[i - 1].key == "the"
+        if not entries and i > 0 and is_title(tokens[i - 1].key) and (titled := self.tables.title_surnames.get(key)):
+            # "pres banda", "fm bishop": after a title a role word is a surname, if the KG confirms it
+            ranked = [(name, 0.85) for name, _ in titled[: self.config.max_candidates]]
+            start = self._title_start(tokens, i, blocked)
+            return _Candidate(start, j, ranked, "alias", why=f"surname after a title of {titled[0][0]}", confirm=True)
         if not entries:
             return None
         surface = text[tokens[i].start : tokens[j - 1].end]

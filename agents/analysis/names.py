@@ -16,6 +16,8 @@ from agents.analysis.aliases import (
     ACRONYM,
     AMPERSAND,
     CAPITAL,
+    COMPASS,
+    COUNTRY_FORM,
     COUNTRY_INITIALS,
     FIRST_NAME,
     HONORIFIC,
@@ -25,13 +27,16 @@ from agents.analysis.aliases import (
     acronym,
     ampersand,
     compass_acronym,
+    country_forms,
     first_name,
     has_regnal_number,
     initials_variant,
+    is_title,
     nested_acronym,
     patronymic,
     person_aliases,
     person_like,
+    role_word_surname,
     titled_surname,
     without_honorific,
 )
@@ -124,6 +129,9 @@ class NameTables:
     acronyms: dict[str, list[str]] = field(default_factory=dict)  # "unhcr" -> UN High Commissioner for Refugees
     # other names people use (agents.analysis.aliases): key -> [(entity, rule)], most facts first
     aliases: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # a person's surname that is also a word of the KG's role names ("Banda", "Bishop"): a name only
+    # after a title ("pres banda", "fm bishop"), and only where the KG confirms it (agents.analysis.entities)
+    title_surnames: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # words of the KG's relation and sector-role names: general English, never a lower-case name
     common_words: frozenset[str] = frozenset()
     max_tokens: int = 1
@@ -177,6 +185,14 @@ def build_name_tables(store: TKGStore) -> NameTables:
                 tables.case_sensitive_keys[key] = alias.replace(".", "")
             if key != normalize_name(qualifier):
                 tables.adjective_keys.add(key)
+    # a qualifier that is no country and no entity of its own ("International", "Taliban", "Hamas") only
+    # ever qualifies a role, as an adjective or a noun before it does: "the international media",
+    # "taliban militants"
+    country_keys = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    for qualifier in tables.roles:
+        key = normalize_name(qualifier)
+        if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
+            tables.adjective_keys.add(key)
     for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
         qualifier = known.get(normalize_name(country))
         if qualifier is None:
@@ -185,7 +201,35 @@ def build_name_tables(store: TKGStore) -> NameTables:
             if qualifier not in tables.qualifier_keys.setdefault(normalize_name(city), []):
                 tables.qualifier_keys[normalize_name(city)].append(qualifier)
     _add_aliases(store, tables)
+    _add_compass_initials(tables)
     return tables
+
+
+_COMPASS_WORDS = frozenset({"north", "south", "east", "west"})
+
+
+def _add_compass_initials(tables: NameTables) -> None:
+    """A compass word written as its initial, as in newspaper headlines and chat: "S Korea", "S.
+    Africa", "N Korean" for the KG's "South Korea", "South Africa" and their demonyms (countries and
+    qualifiers of sector roles alike); a key the KG already uses stays as it is."""
+    for key, qualifiers in list(tables.qualifier_keys.items()):
+        words = key.split()
+        if len(words) >= 2 and words[0] in _COMPASS_WORDS:
+            short = " ".join([words[0][0], *words[1:]])
+            if short not in tables.by_key and short not in tables.aliases:
+                for qualifier in qualifiers:
+                    if qualifier not in tables.qualifier_keys.setdefault(short, []):
+                        tables.qualifier_keys[short].append(qualifier)
+                if key in tables.adjective_keys:
+                    tables.adjective_keys.add(short)
+                if key in tables.nation_keys:
+                    tables.nation_keys.add(short)
+    for key, entities in list(tables.by_key.items()):
+        words = key.split()
+        if len(words) >= 2 and words[0] in _COMPASS_WORDS:
+            short = " ".join([words[0][0], *words[1:]])
+            if short not in tables.by_key and short not in tables.aliases:
+                tables.aliases[short] = [(entity, COMPASS) for entity in entities]
 
 
 def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
@@ -211,6 +255,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     organisational_words = frozenset(organisational)
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
+    persons: set[str] = set()
+    role_surnames: list[tuple[str, str]] = []  # (surname that is a role word, entity)
     for name in tables.entities:
         display = store.display(name)
         opening = normalize_name(display.split()[0]) if display.split() else ""
@@ -221,6 +267,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         if normalize_name(display) not in places and opening not in demonyms and (
             person_like(bare, organisational_words) or (regnal and len(bare.split()) == 1)
         ):
+            persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
             if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
                 for key, rule in person_aliases(bare):
                     found.setdefault(key, []).append((name, rule))
@@ -230,6 +277,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             word = first_name(bare)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
+        if normalize_name(display) not in places and opening not in demonyms and (last := role_word_surname(bare, organisational_words)):
+            role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
         titled = titled_surname(display, organisational_words)
@@ -238,8 +287,38 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         joined = ampersand(display)
         if joined is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
-    people = {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
+    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
     tables.people = people
+    # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
+    # two names do: "X Party", "Y Army" are organisations' heads, not surnames
+    by_last: dict[str, list[str]] = {}
+    for last, name in role_surnames:
+        by_last.setdefault(last, []).append(name)
+    candidates = {name for _, name in role_surnames}
+    heads = {normalize_name(store.display(name)).rsplit(" ", 1)[-1] for name in tables.entities
+             if name not in candidates and "(" not in store.display(name)}
+    role_texts = {normalize_name(role) for roles in tables.roles.values() for role, _ in roles}
+    for last, names in by_last.items():
+        in_roles = sum(last in text.split() for text in role_texts)  # "Bishop", "Catholic Bishop": a rare role word
+        if len(names) <= 2 and last not in heads and in_roles <= 2 and not is_title(last):
+            tables.title_surnames[last] = [(name, SURNAME) for name in names]
+            tables.people.update(names)
+    # "iraq's communist party", "the communist party of iraq" for `Iraqi_Communist_Party` (no person, no country)
+    # a country's first-listed adjective only: "Korean" may be either Korea's
+    countries = {normalize_name(c) for c in country_aliases()} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
+    first_adjective = {
+        normalize_name(c): next((normalize_name(a) for a in names if not a.replace(".", "").isupper() and normalize_name(a) != normalize_name(c)), "")
+        for c, names in country_aliases().items() if normalize_name(c) in countries
+    }
+    adjective_of = {a: c for c, a in first_adjective.items() if a}
+    for name in tables.entities:
+        display = store.display(name)
+        if name in people or normalize_name(display) in places:
+            continue
+        if not any(len(w) > 2 and w in organisational and w not in places for w in normalize_name(display).split()):
+            continue  # no word of an organisation's ("party", "bank", "army"): "Germán Verdugo" is a person's name
+        for key in country_forms(display, adjective_of, first_adjective):
+            found.setdefault(key, []).append((name, COUNTRY_FORM))
     for word, name in firsts:
         if word not in found and word not in tables.common_words:
             found[word] = [(name, FIRST_NAME)]
