@@ -6,11 +6,10 @@ off a small KG written by the test and ingested into a real DuckDB file."""
 from __future__ import annotations
 
 import pytest
-from bench_support import build_store
+from bench_support import analyzer_over
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
-from tkg_store.store import TKGStore
 
 FACTS = [
     ("Mohamed_Ould_Abdel_Aziz", "Make_a_visit", "China", "2011-04-01"),
@@ -34,9 +33,7 @@ FACTS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):
-    db = build_store(tmp_path_factory.mktemp("chat_kg") / "kg.duckdb", FACTS)
-    with TKGStore.open(db) as store:
-        yield QuestionAnalyzer(store, use_default_lexicon=False)
+    yield from analyzer_over(tmp_path_factory.mktemp("chat_kg") / "kg.duckdb", FACTS)
 
 
 def test_chat_spellings_are_written_out() -> None:
