@@ -42,6 +42,8 @@ def test_a_qualifier_written_by_its_initials(analyzer: QuestionAnalyzer) -> None
 
 def test_a_un_body_without_un(analyzer: QuestionAnalyzer) -> None:
     assert best(analyzer, "what month did the security council first want to meet w burundi") == ["UN_Security_Council", "Burundi"]
+    # only "the Security Council" alone: a longer name keeps its own words
+    assert "UN_Security_Council" not in best(analyzer, "when did china negotiate with the national security council")
     # a country's own council keeps its country
     assert best(analyzer, "when did the iraqi security council criticize iran") == ["Security_Council_(Iraq)", "Iran"]
 

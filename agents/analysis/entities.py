@@ -28,7 +28,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
-from agents.analysis.aliases import FIRST_NAME, SURNAME, is_title
+from agents.analysis.aliases import FIRST_NAME, SURNAME, UN_BODY, is_title
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -302,6 +302,8 @@ class EntityLinker:
             return _Candidate(start, j, ranked, "alias", why=f"surname after a title of {titled[0][0]}", confirm=True)
         if not entries:
             return None
+        if entries[0][1] == UN_BODY and not after_article:
+            return None  # casual4 (issue 13): "the Security Council" alone, not "National Security Council"
         surface = text[tokens[i].start : tokens[j - 1].end]
         confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
