@@ -55,6 +55,7 @@ CAPITAL = "capital for its country"
 COUNTRY_INITIALS = "initials of the country"
 COMPASS = "compass word written as its initial"
 COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')"
+UN_BODY = "a UN body's name without 'UN'"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
@@ -259,7 +260,9 @@ def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, s
         forms.append(f"{country} s {rest}")
         if countries[country]:
             forms.append(f"{countries[country]} {rest}")
-    return forms
+    # casual4 (issue 13): a country's military is also called its army ("the hungarian army"), as a
+    # sector role's is (agents.analysis.sectors)
+    return forms + [re.sub(r"\bmilitary$", "army", form) for form in forms if form.endswith(" military")]
 
 
 # Organisations whose full name and initials stand for each other inside longer names (general usage:
@@ -275,4 +278,13 @@ def initials_variant(key: str) -> str | None:
             return padded.replace(f" {full} ", f" {short} ").strip()
         if f" {short} " in padded:
             return padded.replace(f" {short} ", f" {full} ").strip()
+    return None
+
+
+def un_body(key: str) -> str | None:
+    """(casual4, issue 13) The name of a UN body without "UN" ("un security council" -> "security
+    council"), as news English names it after the first mention; None for other names and for one word."""
+    words = key.split()
+    if len(words) >= 3 and words[0] == "un":
+        return " ".join(words[1:])
     return None

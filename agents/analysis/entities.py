@@ -28,7 +28,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
-from agents.analysis.aliases import FIRST_NAME, SURNAME, is_title
+from agents.analysis.aliases import FIRST_NAME, SURNAME, UN_BODY, is_title
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -128,6 +128,10 @@ class EntityLinker:
         # a role word's first six letters: an act word that begins so names the sector that does it
         self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
         role_texts: list[str] = data["role_texts"]
+        # casual4 (issue 13): words the KG's role names put before another word ("rights" of "Human Rights
+        # Activist", "affairs"): the only plural nouns that modify the noun after them (`_verb_after_plural`)
+        self._modifier_words = frozenset(w for text in role_texts for w in normalize_name(text).split()[:-1])
+        self._head_words = frozenset(normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip())
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
         )
@@ -298,6 +302,8 @@ class EntityLinker:
             return _Candidate(start, j, ranked, "alias", why=f"surname after a title of {titled[0][0]}", confirm=True)
         if not entries:
             return None
+        if entries[0][1] == UN_BODY and not after_article:
+            return None  # casual4 (issue 13): "the Security Council" alone, not "National Security Council"
         surface = text[tokens[i].start : tokens[j - 1].end]
         confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
@@ -442,6 +448,8 @@ class EntityLinker:
                 break
             if k > first and self._verb_before_object(tokens, k):
                 break  # "a taiwanese party member appeal to china": the verb, not a word of the role
+            if k > first and self._verb_after_plural(tokens, k):
+                break  # casual4 (issue 13): "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
                 end = k = k + 1
             elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
@@ -477,6 +485,18 @@ class EntityLinker:
         return (
             word_key(tokens[k].key) in self._relation_keys
             and k + 1 < len(tokens) and tokens[k + 1].key in _OBJECT_PREPOSITIONS
+        )
+
+    def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
+        """(casual4, issue 13) A plural noun ends a role phrase: a noun before another noun stays singular
+        in English ("militant attacks", not "militants attack"), so the word after "militants" is the
+        clause's verb. Plurals the KG's role names use before another word ("human rights activist")
+        stay modifiers, and a word that ends a role name ("foreign affairs ministry") stays its head."""
+        before, word = tokens[k - 1].key, tokens[k].key
+        return (
+            len(before) > 3 and before.endswith("s") and not before.endswith("ss")
+            and before not in self._modifier_words and self._in_vocabulary(tokens[k - 1])
+            and word not in self._head_words and word.removesuffix("s") not in self._head_words
         )
 
     def _phrase_start(self, tokens: list[Token], last: int, blocked: set[int]) -> int:

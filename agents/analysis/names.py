@@ -24,6 +24,7 @@ from agents.analysis.aliases import (
     INITIALS,
     PATRONYMIC,
     SURNAME,
+    UN_BODY,
     acronym,
     ampersand,
     compass_acronym,
@@ -38,6 +39,7 @@ from agents.analysis.aliases import (
     person_like,
     role_word_surname,
     titled_surname,
+    un_body,
     without_honorific,
 )
 from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
@@ -193,6 +195,17 @@ def build_name_tables(store: TKGStore) -> NameTables:
         key = normalize_name(qualifier)
         if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
             tables.adjective_keys.add(key)
+    # casual4 (issue 13): a qualifier of several capitalised words with no entity of its own is also written
+    # by its initials, as "isil" for "Islamic State of Iraq and the Levant": four letters or more (three
+    # spell words: "car", "tar"), no word of the KG's role and relation names, no other KG name's
+    reserved = set(tables.by_key) | set(tables.qualifier_keys) | set(tables.acronyms)
+    reserved |= {w for roles in tables.roles.values() for role, _ in roles for w in normalize_name(role).split()}
+    reserved |= {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
+    for qualifier in list(tables.roles):
+        initials = acronym(qualifier) if qualifier not in tables.qualifier_entity else None
+        if initials is not None and len(initials) >= 4 and initials not in reserved:
+            tables.qualifier_keys[initials] = [qualifier]
+            tables.adjective_keys.add(initials)
     for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
         qualifier = known.get(normalize_name(country))
         if qualifier is None:
@@ -281,13 +294,16 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
+            # casual4 (issue 13): a UN body is named without "UN" too, "the Security Council" (general usage)
+            if (body := un_body(normalize_name(display))) is not None:
+                found.setdefault(body, []).append((name, UN_BODY))
         titled = titled_surname(display, organisational_words)
         if titled is not None:
             found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
         joined = ampersand(display)
         if joined is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
-    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS)}
+    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS, UN_BODY)}
     tables.people = people
     # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
     # two names do: "X Party", "Y Army" are organisations' heads, not surnames
