@@ -48,6 +48,11 @@ def analyzer_over(path: Path, facts: list[tuple[str, str, str, str]], embedder=N
         yield QuestionAnalyzer(store, embedder, use_default_lexicon=False)
 
 
+def linked(analyzer, question: str) -> list[str | None]:  # noqa: ANN001 - a QuestionAnalyzer
+    """The KG name each entity mention of `question` is linked to (None: unlinked), in order."""
+    return [m.best for m in analyzer.analyze(question).entities]
+
+
 QUESTIONS = [
     # (quid, text, answers, answer_type, time_level, qtype, qlabel)
     (1, "Who visited China in November 2009?", ["Barack Obama", "Angela Merkel"], "entity", "month", "equal", "Single"),

@@ -6,7 +6,7 @@ rule is one of general English naming (aliases.py, names.py, entities.py), not o
 from __future__ import annotations
 
 import pytest
-from bench_support import analyzer_over
+from bench_support import analyzer_over, linked
 
 from agents.analysis.aliases import compass_acronym, has_regnal_number, nested_acronym, patronymic, without_honorific
 from agents.analysis.analyzer import QuestionAnalyzer
@@ -44,10 +44,6 @@ def analyzer(tmp_path_factory: pytest.TempPathFactory):
     yield from analyzer_over(tmp_path_factory.mktemp("casual_kg") / "kg.duckdb", FACTS)
 
 
-def _best(analyzer: QuestionAnalyzer, question: str) -> list[str | None]:
-    return [m.best for m in analyzer.analyze(question).entities]
-
-
 def test_naming_rules() -> None:
     assert without_honorific("Tan Sri Muhyiddin Yassin") == "Muhyiddin Yassin"
     assert without_honorific("Juan Carlos I") == "Juan Carlos" and has_regnal_number("Juan Carlos I")
@@ -74,7 +70,7 @@ def test_naming_rules() -> None:
     ],
 )
 def test_names_people_use_in_lower_case(analyzer: QuestionAnalyzer, question: str, entities: list[str]) -> None:
-    assert sorted(map(str, _best(analyzer, question))) == sorted(entities)
+    assert sorted(map(str, linked(analyzer, question))) == sorted(entities)
 
 
 def test_a_title_belongs_to_the_name_after_it(analyzer: QuestionAnalyzer) -> None:
@@ -89,7 +85,7 @@ def test_a_title_belongs_to_the_name_after_it(analyzer: QuestionAnalyzer) -> Non
     assert [m.text for m in analyzer.analyze("when did former pm abhisit last visit malaysia").entities][0] == "former pm abhisit"
     assert [m.text for m in analyzer.analyze("what year did ex-chancellor merkel visit kuwait").entities][0] == "ex-chancellor merkel"
     # a title word with no name after it may still be a surname
-    assert _best(analyzer, "which country did king visit last") == ["Angus_King"]
+    assert linked(analyzer, "which country did king visit last") == ["Angus_King"]
 
 
 def test_a_people_stands_for_its_nation_or_its_citizens(analyzer: QuestionAnalyzer) -> None:
@@ -101,20 +97,20 @@ def test_a_people_stands_for_its_nation_or_its_citizens(analyzer: QuestionAnalyz
 
 
 def test_abbreviations_of_offices_and_icews_role_names(analyzer: QuestionAnalyzer) -> None:
-    assert "Foreign_Affairs_(Ethiopia)" in _best(analyzer, "after ethiopia's fm which country was first to negotiate w/ ethiopia")
-    assert "Company_-_Owner_or_Operator_(Thailand)" in _best(analyzer, "who did thai companies praise")
+    assert "Foreign_Affairs_(Ethiopia)" in linked(analyzer, "after ethiopia's fm which country was first to negotiate w/ ethiopia")
+    assert "Company_-_Owner_or_Operator_(Thailand)" in linked(analyzer, "who did thai companies praise")
 
 
 def test_initials_and_capitals_before_a_role(analyzer: QuestionAnalyzer) -> None:
     # "us" before a role word is the country, not the pronoun; a capital stands for its country's roles
-    assert "Envoy_(United_States)" in _best(analyzer, "who did us envoys visit")
-    assert "Envoy_(United_States)" in _best(analyzer, "who did washington's envoy visit")
-    assert "Foreign_Affairs_(South_Korea)" in _best(analyzer, "who did seoul's foreign ministry praise")
-    assert _best(analyzer, "who told us about china") == ["China"]
+    assert "Envoy_(United_States)" in linked(analyzer, "who did us envoys visit")
+    assert "Envoy_(United_States)" in linked(analyzer, "who did washington's envoy visit")
+    assert "Foreign_Affairs_(South_Korea)" in linked(analyzer, "who did seoul's foreign ministry praise")
+    assert linked(analyzer, "who told us about china") == ["China"]
 
 
 def test_a_misspelt_name_in_a_lower_case_question(analyzer: QuestionAnalyzer) -> None:
     # no capital marks the name: a long unexplained word spelt almost like a name, confirmed by the KG
-    assert _best(analyzer, "when did musharaf criticise iraq") == ["Pervez_Musharraf", "Iraq"]
-    assert _best(analyzer, "when did musharaf criticise malaysia") == ["Malaysia"]  # no fact links them
+    assert linked(analyzer, "when did musharaf criticise iraq") == ["Pervez_Musharraf", "Iraq"]
+    assert linked(analyzer, "when did musharaf criticise malaysia") == ["Malaysia"]  # no fact links them
 

@@ -5,7 +5,7 @@ ingested into a real DuckDB file; the bundled embedder."""
 from __future__ import annotations
 
 import pytest
-from bench_support import analyzer_over
+from bench_support import analyzer_over, linked
 
 from actions.cues import question_cues, temporal_cues
 from agents.analysis.aliases import acronym, person_aliases, person_like, titled_surname
@@ -45,10 +45,6 @@ def analyzer(tmp_path_factory: pytest.TempPathFactory):
     yield from analyzer_over(tmp_path_factory.mktemp("natural_kg") / "kg.duckdb", FACTS, get_embedder())
 
 
-def _best(analyzer: QuestionAnalyzer, question: str) -> list[str | None]:
-    return [m.best for m in analyzer.analyze(question).entities]
-
-
 def test_alias_rules_follow_english_naming() -> None:
     assert ("merkel", "surname") in person_aliases("Angela Merkel")
     assert ("moussa mahamat", "first and last name") in person_aliases("Moussa Faki Mahamat")
@@ -74,7 +70,7 @@ def test_alias_rules_follow_english_naming() -> None:
     ],
 )
 def test_names_people_use_link_to_the_entity(analyzer: QuestionAnalyzer, question: str, entity: str) -> None:
-    assert entity in _best(analyzer, question)
+    assert entity in linked(analyzer, question)
 
 
 def test_the_trace_says_which_rule_read_a_name(analyzer: QuestionAnalyzer) -> None:
@@ -100,17 +96,17 @@ def test_a_sentence_opening_cue_word_is_no_name(analyzer: QuestionAnalyzer) -> N
 
 def test_general_english_words_in_lower_case_are_not_surnames(analyzer: QuestionAnalyzer) -> None:
     # "prior" is a word of the cue lexicon; the KG's "Prior Group Holdings" is not meant
-    assert _best(analyzer, "who visited chad prior to 2014") == ["Chad"]
+    assert linked(analyzer, "who visited chad prior to 2014") == ["Chad"]
 
 
 def test_names_written_as_people_write_them_in_lower_case(analyzer: QuestionAnalyzer) -> None:
     # "and" for "&"; a hyphenated word against the KG's closed-up one; a first word no other name has
-    assert _best(analyzer, "what month did ernst and young negotiate with iraq") == ["Ernst_&_Young", "Iraq"]
-    assert _best(analyzer, "who did the non-aligned movement criticise") == ["Nonaligned_Movement"]
-    assert _best(analyzer, "what year did kuwait first visit the uae") == ["Kuwait", "United_Arab_Emirates"]
+    assert linked(analyzer, "what month did ernst and young negotiate with iraq") == ["Ernst_&_Young", "Iraq"]
+    assert linked(analyzer, "who did the non-aligned movement criticise") == ["Nonaligned_Movement"]
+    assert linked(analyzer, "what year did kuwait first visit the uae") == ["Kuwait", "United_Arab_Emirates"]
     # a particle joined by a hyphen: "al-Maliki" is a person's name, called "maliki"
-    assert _best(analyzer, "when did maliki visit iran") == ["Nuri_al-Maliki", "Iran"]
-    assert "Nuri_al-Maliki" in _best(analyzer, "When did Nouri al-Maliki visit Iran?")
+    assert linked(analyzer, "when did maliki visit iran") == ["Nuri_al-Maliki", "Iran"]
+    assert "Nuri_al-Maliki" in linked(analyzer, "When did Nouri al-Maliki visit Iran?")
     sengoku = analyzer.analyze("when did sengoku first condemn china").entities[0]
     assert sengoku.best == "Sengoku_Yoshito" and "distinctive first name" in sengoku.why and "confirmed" in sengoku.why
 
@@ -118,12 +114,12 @@ def test_names_written_as_people_write_them_in_lower_case(analyzer: QuestionAnal
 def test_a_lower_case_name_in_a_verb_place_needs_the_kg(analyzer: QuestionAnalyzer) -> None:
     # "said" right after "which country" is the verb: a frequent English verb form is no lower-case
     # surname, even where the KG would confirm one (Khan Said has facts with Pakistan here)
-    assert _best(analyzer, "which country said it wanted to cooperate with china") == ["China"]
-    assert _best(analyzer, "who said something about pakistan") == ["Pakistan"]
+    assert linked(analyzer, "which country said it wanted to cooperate with china") == ["China"]
+    assert linked(analyzer, "who said something about pakistan") == ["Pakistan"]
     # a first name that is also the question's only name stays: nothing to confirm it by
-    assert _best(analyzer, "who did sengoku criticise") == ["Sengoku_Yoshito"]
+    assert linked(analyzer, "who did sengoku criticise") == ["Sengoku_Yoshito"]
     # right after a name, a lower-case word is that name's verb unless the KG links it
-    assert _best(analyzer, "when china said it wanted to visit iran") == ["China", "Iran"]
+    assert linked(analyzer, "when china said it wanted to visit iran") == ["China", "Iran"]
 
 
 @pytest.mark.parametrize(
@@ -170,14 +166,14 @@ def test_unseen_words_map_to_the_lexicon_word_they_mean() -> None:
 
 def test_a_short_lower_case_surname_needs_the_kg(analyzer: QuestionAnalyzer) -> None:
     # three letters in lower case may be any word: a surname only beside a name it has facts with
-    assert _best(analyzer, "when did gul first say he wanted to negotiate with oman") == ["Abdullah_Gül", "Oman"]
-    assert _best(analyzer, "who did gul visit") == []
-    assert _best(analyzer, "when did gul criticise chad") == ["Chad"]
+    assert linked(analyzer, "when did gul first say he wanted to negotiate with oman") == ["Abdullah_Gül", "Oman"]
+    assert linked(analyzer, "who did gul visit") == []
+    assert linked(analyzer, "when did gul criticise chad") == ["Chad"]
 
 
 def test_a_demonym_modifies_the_noun_after_it(analyzer: QuestionAnalyzer) -> None:
     # "the visit of the iranian admiral": the admiral is Iranian, not the visit
-    assert _best(analyzer, "when did djibouti host the visit of the iranian admiral") == ["Djibouti", "Admiral_(Iran)"]
+    assert linked(analyzer, "when did djibouti host the visit of the iranian admiral") == ["Djibouti", "Admiral_(Iran)"]
 
 
 def test_an_abbreviation_of_a_role_reads_as_the_role_name() -> None:

@@ -7,7 +7,7 @@ followed by the clause's verb."""
 from __future__ import annotations
 
 import pytest
-from bench_support import analyzer_over
+from bench_support import analyzer_over, linked
 
 from agents.analysis.analyzer import QuestionAnalyzer
 
@@ -29,28 +29,24 @@ def analyzer(tmp_path_factory: pytest.TempPathFactory):
     yield from analyzer_over(tmp_path_factory.mktemp("casual_kg") / "kg.duckdb", FACTS)
 
 
-def best(analyzer: QuestionAnalyzer, question: str) -> list[str | None]:
-    return [m.best for m in analyzer.analyze(question).entities]
-
-
 def test_a_qualifier_written_by_its_initials(analyzer: QuestionAnalyzer) -> None:
-    assert best(analyzer, "what month did isil extremists first use military force against iraq") == [
+    assert linked(analyzer, "what month did isil extremists first use military force against iraq") == [
         "Extremist_(Islamic_State_of_Iraq_and_the_Levant)", "Iraq"]
-    assert str(best(analyzer, "wat month did isil first use military force against iraq")[0]).endswith("(Islamic_State_of_Iraq_and_the_Levant)")
-    assert best(analyzer, "what month did isl extremists visit iraq") == ["Iraq"]  # made-up initials stay unlinked
+    assert str(linked(analyzer, "wat month did isil first use military force against iraq")[0]).endswith("(Islamic_State_of_Iraq_and_the_Levant)")
+    assert linked(analyzer, "what month did isl extremists visit iraq") == ["Iraq"]  # made-up initials stay unlinked
 
 
 def test_a_un_body_without_un(analyzer: QuestionAnalyzer) -> None:
-    assert best(analyzer, "what month did the security council first want to meet w burundi") == ["UN_Security_Council", "Burundi"]
+    assert linked(analyzer, "what month did the security council first want to meet w burundi") == ["UN_Security_Council", "Burundi"]
     # only "the Security Council" alone: a longer name keeps its own words
-    assert "UN_Security_Council" not in best(analyzer, "when did china negotiate with the national security council")
+    assert "UN_Security_Council" not in linked(analyzer, "when did china negotiate with the national security council")
     # a country's own council keeps its country
-    assert best(analyzer, "when did the iraqi security council criticize iran") == ["Security_Council_(Iraq)", "Iran"]
+    assert linked(analyzer, "when did the iraqi security council criticize iran") == ["Security_Council_(Iraq)", "Iran"]
 
 
 def test_a_countrys_army_is_its_military(analyzer: QuestionAnalyzer) -> None:
-    assert best(analyzer, "who wanted to negotiate w iraq before the hungarian army")[1] == "Military_of_Hungary"
-    assert best(analyzer, "who wanted to negotiate w iraq before the hungarian military")[1] == "Military_of_Hungary"
+    assert linked(analyzer, "who wanted to negotiate w iraq before the hungarian army")[1] == "Military_of_Hungary"
+    assert linked(analyzer, "who wanted to negotiate w iraq before the hungarian military")[1] == "Military_of_Hungary"
 
 
 def test_a_verb_after_a_plural_role_noun_ends_the_role(analyzer: QuestionAnalyzer) -> None:

@@ -6,7 +6,7 @@ off a small KG written by the test and ingested into a real DuckDB file."""
 from __future__ import annotations
 
 import pytest
-from bench_support import analyzer_over
+from bench_support import analyzer_over, linked
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
@@ -58,35 +58,29 @@ def test_what_is_not_a_chat_spelling_stays() -> None:
 
 
 def test_casual_names_from_the_kg(analyzer: QuestionAnalyzer) -> None:
-    def best(question: str) -> list[str | None]:
-        return [m.best for m in analyzer.analyze(question).entities]
-
-    assert best("wat yr did abdel aziz first visit china") == ["Mohamed_Ould_Abdel_Aziz", "China"]  # "Abdel Aziz": one name
-    assert best("wen did hamad bin isa first want to meet thailand")[0] == "Sheikh_Hamad_bin_Isa_al_Khalifah"  # five words with particles
-    assert best("which month did pres higgins visit ethiopia")[0] == "Michael_D._Higgins"  # an initial is no role word
-    assert best("who signed an agreement w s korea") == ["South_Korea"]  # a compass word as its initial
-    assert best("what yr did s korean unions first visit china")[0] == "Labor_Union_(South_Korea)"
-    assert best("wen did wen jiabao visit malaysia")[0] == "Wen_Jiabao"
+    assert linked(analyzer, "wat yr did abdel aziz first visit china") == ["Mohamed_Ould_Abdel_Aziz", "China"]  # "Abdel Aziz": one name
+    assert linked(analyzer, "wen did hamad bin isa first want to meet thailand")[0] == "Sheikh_Hamad_bin_Isa_al_Khalifah"  # five words with particles
+    assert linked(analyzer, "which month did pres higgins visit ethiopia")[0] == "Michael_D._Higgins"  # an initial is no role word
+    assert linked(analyzer, "who signed an agreement w s korea") == ["South_Korea"]  # a compass word as its initial
+    assert linked(analyzer, "what yr did s korean unions first visit china")[0] == "Labor_Union_(South_Korea)"
+    assert linked(analyzer, "wen did wen jiabao visit malaysia")[0] == "Wen_Jiabao"
     mention = analyzer.analyze("when did fm wang yi last visit cambodia").entities[0]
     assert mention.text == "fm wang yi" and mention.best == "Wang_Yi"  # the title is part of the name
 
 
 def test_an_organisation_named_after_its_country(analyzer: QuestionAnalyzer) -> None:
-    def best(question: str) -> list[str | None]:
-        return [m.best for m in analyzer.analyze(question).entities]
-
-    assert best("who did iraq's communist party negotiate with") == ["Iraqi_Communist_Party"]
-    assert best("who did the communist party of iraq negotiate with") == ["Iraqi_Communist_Party"]
-    assert best("what did the iraqi islamic party say") == ["Islamic_Party_of_Iraq"]
-    assert best("who did germany's verdugo visit") != ["Germán_Verdugo"]  # a person's name has no other form
+    assert linked(analyzer, "who did iraq's communist party negotiate with") == ["Iraqi_Communist_Party"]
+    assert linked(analyzer, "who did the communist party of iraq negotiate with") == ["Iraqi_Communist_Party"]
+    assert linked(analyzer, "what did the iraqi islamic party say") == ["Islamic_Party_of_Iraq"]
+    assert linked(analyzer, "who did germany's verdugo visit") != ["Germán_Verdugo"]  # a person's name has no other form
 
 
 def test_a_surname_that_is_a_role_word_after_a_title(analyzer: QuestionAnalyzer) -> None:
     mention = analyzer.analyze("who did pres banda want to meet after china").entities[0]
     assert mention.text == "pres banda" and mention.best == "Rupiah_Banda"
-    assert "Rupiah_Banda" not in [m.best for m in analyzer.analyze("who did banda want to meet after china").entities]
+    assert "Rupiah_Banda" not in linked(analyzer, "who did banda want to meet after china")
     # the KG must confirm it: no fact links Rupiah Banda and Iraq
-    assert "Rupiah_Banda" not in [m.best for m in analyzer.analyze("who did pres banda visit after iraq").entities]
+    assert "Rupiah_Banda" not in linked(analyzer, "who did pres banda visit after iraq")
 
 
 def test_a_qualifier_that_is_no_country_qualifies_a_role(analyzer: QuestionAnalyzer) -> None:
