@@ -151,19 +151,14 @@ class CandidatePool(Sequence[Candidate]):
             return list(self) == list(other)
         return NotImplemented
 
-    def index_of(self, action: Action) -> int | None:
-        """The position of `action` in the pool (None: not offered at this step)."""
-        offset = 0
+    def candidate_of(self, action: Action) -> Candidate | None:
+        """The pool's candidate for `action` (None: not offered at this step), found through its block
+        without laying the whole pool out (a hub's pool holds thousands)."""
         for index, block in enumerate(self.blocks):
-            skip = self.excluded.get(index, frozenset())
             position = block.position(action)
-            if position is not None and position not in skip:
-                return offset + position - sum(1 for p in skip if p < position)
-            offset += len(block) - len(skip)
-        for position, candidate in enumerate(self.extras):
-            if candidate.action == action:
-                return offset + position
-        return None
+            if position is not None and position not in self.excluded.get(index, ()):
+                return block.candidates[position]
+        return next((c for c in self.extras if c.action == action), None)
 
     def matching(self, step: AbstractStep, roles: Mapping[str, str]) -> Iterator[Candidate]:
         """The candidates whose abstract form is `step` (e.g. getTime(E1, R, E2))."""

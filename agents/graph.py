@@ -39,7 +39,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from actions.context import ActionContext
-from actions.enumerate import Candidate, enumerate_candidates
+from actions.enumerate import enumerate_candidates
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
@@ -158,9 +158,9 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     if not len(pool):
         return {}
     wanted = state.plan.next_action(len(state.actions)) if state.plan is not None else None
+    planned = pool.candidate_of(wanted) if wanted is not None else None
     if not needs_ranking(ctx.decider, state):
-        index = pool.index_of(wanted) if wanted is not None else None
-        return {"candidates": [] if wanted is None or index is None else [Candidate(wanted, pool[index].size, suggested=True)]}
+        return {"candidates": [] if planned is None else [replace(planned, suggested=True)]}
     scores = state.question_scores or ctx.candidate_filter.question_scores(
         state.embedded(), state.question, dict(state.analysed.relations)
     )
@@ -171,9 +171,9 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
         seat = next((i for i, c in enumerate(offered) if c.action == wanted), None)
         if seat is not None:
             offered[seat] = replace(offered[seat], suggested=True)
-        elif (index := pool.index_of(wanted)) is not None:
-            score = float(ctx.candidate_filter.values(scores, [pool[index]], context)[0])
-            offered.append(Candidate(wanted, pool[index].size, score, suggested=True))
+        elif planned is not None:
+            score = float(ctx.candidate_filter.values(scores, [planned], context)[0])
+            offered.append(replace(planned, score=score, suggested=True))
     return {"question_scores": scores, "candidates": offered}
 
 

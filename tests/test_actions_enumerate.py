@@ -77,6 +77,18 @@ def test_joins_list_operations_and_answers_after_a_time_result(store: TKGStore) 
     assert_all_non_empty(store, context, candidates)
 
 
+def test_a_pool_finds_an_offered_candidate_without_laying_itself_out(store: TKGStore) -> None:
+    context = ActionContext(granularity=Granularity.MONTH)
+    first = GetTime(UKRAINE_MILITARY, "Make_a_visit", "China")
+    context = context.with_result(first.execute(store, context), first)
+    pool = enumerate_candidates(store, context, ["China", UKRAINE_MILITARY])
+    for wanted in (GetHeadEntity("China", "Make_a_visit", 1), Answer(1)):  # a lookup in a block; an extra
+        found = pool.candidate_of(wanted)
+        assert found is not None and found == next(c for c in pool if c.action == wanted)
+    assert pool.candidate_of(first) is None  # taken at step 1: not offered again
+    assert pool.candidate_of(GetTailEntity("China", "Accuse")) is None  # never applied
+
+
 def test_before_after_with_question_times_and_earlier_results(store: TKGStore) -> None:
     context = ActionContext(times=[parse_time("2008-06"), parse_time("2008-05")])
     step1 = GetTime(UKRAINE_MILITARY, "Make_a_visit", "China")
