@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from agents.analysis.times import MONTHS, full_year
+
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
 SPELLINGS: dict[str, str] = {
     "wat": "what", "wot": "what", "wht": "what", "wen": "when", "whn": "when", "wich": "which", "wer": "where",
@@ -25,10 +27,7 @@ SPELLINGS: dict[str, str] = {
     "int'l": "international", "natl": "national", "nat'l": "national", "dept": "department",
     "depts": "departments", "pls": "please", "plz": "please",
 }  # fmt: skip
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
-)
+_MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time reader knows them
 _WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
 # a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day
 # ("in 09 may") or a count ("in 10 days"): the word after it is no month, unit or number
@@ -79,9 +78,5 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
         last = end
     out.append(text[last:])
     written = "".join(out)
-    return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {_full_year(int(m.group(2)))}", written)
+    return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
 
-
-def _full_year(two_digits: int) -> int:
-    """The century of a two-digit year, as `strptime`'s %y reads it (00-68 -> 2000s, 69-99 -> 1900s)."""
-    return 2000 + two_digits if two_digits <= 68 else 1900 + two_digits

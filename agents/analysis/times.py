@@ -126,7 +126,7 @@ def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:
     parts = match.groupdict()
-    year = int(parts["year"]) if parts.get("year") else _full_year(int(parts["yy"]))
+    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
     day: int | None
     if parts.get("first"):
         first, second = int(parts["first"]), int(parts["second"])
@@ -147,7 +147,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         return None  # "31 February 2010" or "2010-13": not a date
 
 
-def _full_year(two_digits: int) -> int:
+def full_year(two_digits: int) -> int:
     """"'08" -> 2008, "'95" -> 1995 (POSIX strptime's %y pivot)."""
     return (2000 if two_digits <= 68 else 1900) + two_digits
 
