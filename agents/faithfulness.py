@@ -7,7 +7,7 @@ store alone:
   entity;
 * relation: some fact links the answer (or, for a time answer, the question's entities) to a
   question entity through a relation the question may be asking about, or the relation stating the
-  same event from the other side (`mirror_relations`); "may be asking about" is the relation
+  same event from the other side (`tkg_store.learned.mirror_relations`); "may be asking about" is the relation
   linker's `plausible` (a shared word, or a fair share of the lexicon's posterior), and where
   that cannot tell (the wording names no relation), the question's own best-ranked relation;
 * role: each linked entity stands in that fact where the question puts it: the subject of the
@@ -28,7 +28,6 @@ When no answer survives, the verdict names what is missing and the nearest facts
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -38,22 +37,11 @@ from typing import cast
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION
-from tkg_store.saved import saved
+from tkg_store.learned import mirror_relations, symmetric_relations
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
 
-# Two relations mirror each other when at least this share of each one's (head, tail, day) facts
-# appears reversed in the other. Measured on MultiTQ (461,329 facts): Make_a_visit / Host_a_visit
-# 0.999 / 0.999 and Provide_military_protection_or_peacekeeping / Receive_deployment_of_peacekeepers
-# 1.0 / 0.894 pass; the next pair (Use_tactics_of_violent_repression / Protest_violently,_riot,
-# 0.458 / 0.318) is far below, so any threshold in (0.46, 0.89) gives the same pairs.
-MIRROR_SHARE = 0.8
-MIRROR_MIN_FACTS = 20  # a pair seen on fewer facts is chance (one-fact relations mirror anything)
 NEAREST = 3  # facts shown as evidence when abstaining
-# A relation is symmetric when at least MIRROR_SHARE of its (head, tail, day) facts also appear
-# reversed in it. On MultiTQ: Consult 1.0, Engage_in_negotiation 0.999, Sign_formal_agreement 0.976,
-# Declare_truce,_ceasefire 0.865, Express_intent_to_cooperate 0.848 pass; the next,
-# Engage_in_diplomatic_cooperation (0.764), and every relation below it do not.
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
 # plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
 LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
@@ -118,60 +106,6 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
     if cue is None or cue in ("first", "last"):
         return TimeConstraint("in", times[0])
     return None  # same_day / same_month / same_year: the reference is an event
-
-
-def mirror_relations(store: TKGStore) -> dict[str, frozenset[str]]:
-    """Relation -> the relations that state the same events from the other side (learned from
-    the KG: reversed (head, tail, day) sets that cover each other, see MIRROR_SHARE). A self-join
-    over every fact: saved beside the store, so a cold `ari ask` reads it back."""
-    return store.derived(("mirror_relations",), partial(_read_mirrors, store))
-
-
-def _read_mirrors(store: TKGStore) -> dict[str, frozenset[str]]:
-    pairs = saved(store, "mirror-relations", partial(_mirror_pairs, store), [sys.modules[__name__]])
-    return {r: frozenset(o) for r, o in pairs.items()}
-
-
-def _mirror_pairs(store: TKGStore) -> dict[str, list[str]]:
-    rows = store.connection.execute(
-        """WITH f AS (SELECT DISTINCT head, relation, tail, start_day FROM facts),
-           n AS (SELECT relation, count(*) AS n FROM f GROUP BY relation),
-           m AS (SELECT a.relation AS r1, b.relation AS r2, count(*) AS k FROM f a JOIN f b
-                 ON a.head = b.tail AND a.tail = b.head AND a.start_day = b.start_day
-                 AND a.relation <> b.relation GROUP BY 1, 2)
-           SELECT r1.name, r2.name FROM m JOIN n n1 ON n1.relation = m.r1 JOIN n n2 ON n2.relation = m.r2
-           JOIN relations r1 ON r1.id = m.r1 JOIN relations r2 ON r2.id = m.r2
-           WHERE m.k >= ? AND m.k >= ? * n1.n AND m.k >= ? * n2.n""",
-        [MIRROR_MIN_FACTS, MIRROR_SHARE, MIRROR_SHARE],
-    ).fetchall()
-    mirrors: dict[str, list[str]] = {}
-    for one, other in sorted(rows):
-        mirrors.setdefault(one, []).append(other)
-    return mirrors
-
-
-def symmetric_relations(store: TKGStore) -> frozenset[str]:
-    """Relations whose facts the KG states both ways (see MIRROR_SHARE): either entity may be the
-    doer. Learned like `mirror_relations`, and saved beside the store the same way."""
-    return store.derived(("symmetric_relations",), partial(_read_symmetric, store))
-
-
-def _read_symmetric(store: TKGStore) -> frozenset[str]:
-    return frozenset(saved(store, "symmetric-relations", partial(_symmetric, store), [sys.modules[__name__]]))
-
-
-def _symmetric(store: TKGStore) -> list[str]:
-    rows = store.connection.execute(
-        """WITH f AS (SELECT DISTINCT head, relation, tail, start_day FROM facts),
-           n AS (SELECT relation, count(*) AS n FROM f GROUP BY relation),
-           m AS (SELECT a.relation AS r, count(*) AS k FROM f a JOIN f b
-                 ON a.head = b.tail AND a.tail = b.head AND a.start_day = b.start_day
-                 AND a.relation = b.relation AND a.head <> a.tail GROUP BY 1)
-           SELECT r.name FROM m JOIN n ON n.relation = m.r JOIN relations r ON r.id = m.r
-           WHERE m.k >= ? AND m.k >= ? * n.n""",
-        [MIRROR_MIN_FACTS, MIRROR_SHARE],
-    ).fetchall()
-    return sorted(name for (name,) in rows)
 
 
 def head_role(store: TKGStore, masked: str, relation: str) -> str | None:

@@ -50,8 +50,9 @@ from datetime import date
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles
 from agents.analysis.relations import shared_words, texts_share_a_word
 from agents.analysis.times import find_times
-from agents.faithfulness import TimeConstraint, head_role, mirror_relations
+from agents.faithfulness import TimeConstraint, head_role
 from benchmarks.loaders.types import Question
+from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 

@@ -9,8 +9,9 @@ import pytest
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
 from agents.analysis.types import EntityMention, QuestionAnalysis
-from agents.faithfulness import check_answers, mirror_relations, symmetric_relations
+from agents.faithfulness import check_answers
 from tests.bench_support import build_store
+from tkg_store.learned import mirror_relations, symmetric_relations
 from tkg_store.store import TKGStore
 
 

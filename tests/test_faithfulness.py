@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
-from agents.faithfulness import TimeConstraint, check_answers, mirror_relations, time_constraint
+from agents.faithfulness import TimeConstraint, check_answers, time_constraint
+from tkg_store.learned import mirror_relations
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import Fact, TKGStore, normalize_name
 from tkg_store.temporal import Granularity, parse_time
