@@ -7,7 +7,14 @@ already in memory, so they are executed and the empty ones dropped. Every candid
 non-empty when executed; `size` is its fact count (lookups) or its exact item count (list ops).
 
 Time windows of a lookup: none, each question time, and a same-period join (`#k`) with every
-earlier *time result* (a step whose items are all pure times, i.e. a getTime result).
+earlier *time result* (a step whose items are all pure times, i.e. a getTime result). getTime is
+offered at no time and at each question time; getRelation between each pair of current entities,
+at no time and at each question time.
+
+The operations of the counting and listing shapes (issue 23: getNth / getNthLast with n up to
+`MAX_NTH`, getMost, getLeast, count, exists, ofType, exclude, getRelation and a dated getTime) come
+with `extended=True` (the default); `extended=False` offers exactly the six MultiTQ shapes' actions
+(the program search learns with those alone).
 
 A hub entity offers thousands of lookups at every step, so lookups are kept as `LookupBlock`s:
 the lookups of one entity, template and time argument, built once per store and reused across
@@ -26,18 +33,28 @@ from actions.context import ActionContext
 from actions.programs import AbstractStep
 from actions.semantics import is_timed
 from actions.templates import (
+    ENTITY_KINDS,
     Action,
     Answer,
+    Count,
+    Exclude,
+    Exists,
     GetAfter,
     GetBefore,
     GetBetween,
     GetFirst,
     GetHeadEntity,
     GetLast,
+    GetLeast,
+    GetMost,
+    GetNth,
+    GetRelation,
     GetTailEntity,
     GetTime,
+    OfType,
     TimeArg,
 )
+from tkg_store.learned import mirror_relations
 from tkg_store.memo import memoised
 from tkg_store.store import Neighbour, TKGStore
 from tkg_store.temporal import TimeSpan
@@ -196,6 +213,7 @@ def enumerate_candidates(
     lookups: bool = True,
     operations: bool = True,
     sizes: dict[Action, int] | None = None,
+    extended: bool = True,
 ) -> CandidatePool:
     """Every non-empty candidate for step `step` (default: the next one), lookups first.
 
@@ -205,7 +223,8 @@ def enumerate_candidates(
     only list operations and answers (for a program search that has used up its lookups),
     `operations=False` only lookups. `sizes`, kept by the caller across one question's steps,
     remembers each list operation's size: earlier results never change, and every step would
-    otherwise run again the operations over all of them.
+    otherwise run again the operations over all of them. `extended=False` leaves out the
+    operations of the counting and listing shapes (module docstring).
     """
     times = list(context.times if times is None else times)
     step = len(context.results) + 1 if step is None else step
@@ -224,9 +243,14 @@ def enumerate_candidates(
         # (edges to entities listed earlier belong to their block)
         restrict = frozenset(current[position:]) if len(current) >= 2 else None
         blocks.append(memoised(store, ("times", entity, restrict), partial(_time_block, store, entity, restrict)))
+        for time in dict.fromkeys(times) if extended else ():
+            key = ("times", entity, restrict, time)
+            blocks.append(memoised(store, key, partial(_time_block, store, entity, restrict, time)))
     taken = frozenset(context.actions[: step - 1])
-    extras = [Candidate(a, n) for a, n in _list_operations(context, times, step, sizes) if n > 0 and a not in taken] if operations else []
-    return CandidatePool(blocks, extras, taken)
+    extras = _relation_lookups(store, current, times) if lookups and extended else []
+    if operations:
+        extras += [Candidate(a, n) for a, n in _list_operations(store, context, times, step, current, sizes, extended) if n > 0]
+    return CandidatePool(blocks, [c for c in extras if c.action not in taken], taken)
 
 
 def _lookup_blocks(store: TKGStore, entity: str, time: TimeArg, span: TimeSpan | None) -> tuple[LookupBlock, LookupBlock]:
@@ -240,26 +264,54 @@ def _lookup_blocks(store: TKGStore, entity: str, time: TimeArg, span: TimeSpan |
     return LookupBlock("getHeadEntity", entity, time, heads, []), LookupBlock("getTailEntity", entity, time, tails, [])
 
 
-def _time_block(store: TKGStore, entity: str, restrict: frozenset[str] | None) -> LookupBlock:
-    """getTime per edge of `entity` (only to the `restrict` entities when given)."""
+def _time_block(store: TKGStore, entity: str, restrict: frozenset[str] | None, time: TimeSpan | None = None) -> LookupBlock:
+    """getTime per edge of `entity` (only to the `restrict` entities when given), at `time`.
+
+    A dated getTime also reads the facts of its relation's mirrors, the other way round, so an
+    edge also offers the mirror relation's getTime (the same events) even where the KG recorded
+    them on this side only."""
     found: dict[Action, tuple[int, str]] = {}
-    for edge in neighbours(store, entity):
+    mirrors = mirror_relations(store) if time is not None else {}
+    for edge in neighbours(store, entity, time):
         if restrict is not None and edge.neighbour not in restrict:
             continue
-        if edge.direction == "out":
-            action = GetTime(entity, edge.relation, edge.neighbour)
-        else:
-            action = GetTime(edge.neighbour, edge.relation, entity)
-        found.setdefault(action, (edge.count, edge.neighbour))
+        head, tail = (entity, edge.neighbour) if edge.direction == "out" else (edge.neighbour, entity)
+        found.setdefault(GetTime(head, edge.relation, tail, time), (edge.count, edge.neighbour))
+        for mirror in sorted(mirrors.get(edge.relation, ())):
+            found.setdefault(GetTime(tail, mirror, head, time), (edge.count, edge.neighbour))
     return LookupBlock(
-        "getTime", entity, None, [Candidate(a, n) for a, (n, _) in found.items()], [o for _, o in found.values()]
+        "getTime", entity, time, [Candidate(a, n) for a, (n, _) in found.items()], [o for _, o in found.values()]
     )
 
 
-def list_operations(context: ActionContext, times: Sequence[TimeSpan], sources: Sequence[int]) -> list[Action]:
+def _relation_lookups(store: TKGStore, current: Sequence[str], times: Sequence[TimeSpan]) -> list[Candidate]:
+    """getRelation between each pair of current entities (in role order), at no time and at each
+    question time, sized by the facts linking them."""
+    found = []
+    for position, one in enumerate(current):
+        for other in current[position + 1 :]:
+            for time in [None, *dict.fromkeys(times)]:
+                size = sum(edge.count for edge in neighbours(store, one, time) if edge.neighbour == other)
+                if size:
+                    found.append(Candidate(GetRelation(one, other, time), size))
+    return found
+
+
+MAX_NTH = 3  # getNth / getNthLast are offered for the first, second and third day from either end
+
+
+def list_operations(
+    context: ActionContext,
+    times: Sequence[TimeSpan],
+    sources: Sequence[int],
+    entities: Sequence[str] = (),
+    extended: bool = True,
+) -> list[Action]:
     """List operations and answers over the given source steps (not executed; may be empty).
 
     References of getBefore / getAfter: each question time and every other earlier step with a time.
+    With `extended`, each source's answer is followed by the operations of the counting and listing
+    shapes (`_counting_operations`); `exclude` takes each of `entities` (the current entities).
     """
     earlier = [k for k in range(1, len(context.results) + 1) if context.result(k)]
     timed = [k for k in earlier if any(is_timed(i) for i in context.result(k))]
@@ -277,19 +329,48 @@ def list_operations(context: ActionContext, times: Sequence[TimeSpan], sources: 
                     actions.append(GetBetween(k, t1, t2))
             actions += [GetFirst(k), GetLast(k)]
         actions.append(Answer(k))
+        if extended:
+            actions += _counting_operations(context, k, k in timed, entities)
+    return actions
+
+
+def _counting_operations(context: ActionContext, k: int, timed: bool, entities: Sequence[str]) -> list[Action]:
+    """The operations of the counting and listing shapes over step k's non-empty result; none over
+    a count or a yes / no (a value has nothing left to count)."""
+    if isinstance(context.action(k), (Count, Exists)):
+        return []
+    named = any(i.entity is not None for i in context.result(k))
+    actions: list[Action] = []
+    if timed:
+        actions += [GetNth(k, n, from_end) for from_end in (False, True) for n in range(1, MAX_NTH + 1)]
+        actions.append(Count(k, "days"))
+    if timed and named:
+        actions += [GetMost(k), GetLeast(k)]
+    if named:
+        actions.append(Count(k, "entities"))
+        actions += [OfType(k, kind) for kind in ENTITY_KINDS]
+        actions += [Exclude(k, entity) for entity in dict.fromkeys(entities)]
+    actions.append(Exists(k))
     return actions
 
 
 def _list_operations(
-    context: ActionContext, times: list[TimeSpan], step: int, sizes: dict[Action, int] | None = None
+    store: TKGStore,
+    context: ActionContext,
+    times: list[TimeSpan],
+    step: int,
+    entities: Sequence[str],
+    sizes: dict[Action, int] | None = None,
+    extended: bool = True,
 ) -> list[tuple[Action, int]]:
-    """List operations over every earlier result, executed (they read memory: cheap), with sizes."""
+    """List operations over every earlier result, executed (they read memory, and ofType the
+    store's learned kinds: cheap), with sizes."""
     sources = [k for k in range(1, min(step, len(context.results) + 1))]
     sizes = {} if sizes is None else sizes
     found = []
-    for action in list_operations(context, times, sources):
+    for action in list_operations(context, times, sources, entities, extended):
         size = sizes.get(action)
         if size is None:
-            size = sizes[action] = len(action.execute(None, context))  # type: ignore[arg-type]  # list operations never read the store
+            size = sizes[action] = len(action.execute(store, context))
         found.append((action, size))
     return found

@@ -30,7 +30,18 @@ import numpy as np
 from actions.context import ActionContext
 from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate, CandidatePool, LookupBlock
-from actions.templates import LOOKUP_TYPES, Action, Answer, GetBetween, GetHeadEntity, GetTailEntity, GetTime, Lookup
+from actions.templates import (
+    LOOKUP_TYPES,
+    Action,
+    Answer,
+    GetBetween,
+    GetHeadEntity,
+    GetRelation,
+    GetTailEntity,
+    GetTime,
+    Lookup,
+    source_of,
+)
 from ari.base.config import FilterConfig
 from ari.base.embedding import Embedder
 from ari.base.vector_index import VectorIndex
@@ -98,6 +109,19 @@ TEMPLATE_TEXTS: dict[tuple[str, str], str] = {
     ("getFirst", "none"): "the first, the earliest, for the first time",
     ("getLast", "none"): "the last, the latest, most recently, for the last time",
     ("answer", "none"): "what is the answer",
+    ("getTime", "time"): "when in that year or month did it happen? how many times did it happen then? did it happen then?",
+    ("getTime", "join"): "when in the same period did it happen?",
+    ("getRelation", "none"): "what happened between them? what did they do to each other?",
+    ("getRelation", "time"): "what happened between them on that date, in that month or in that year?",
+    ("getRelation", "join"): "what happened between them in the same period?",
+    ("getNth", "none"): "the second, the third, for the second time",
+    ("getNthLast", "none"): "the second to last, the penultimate, the third from last",
+    ("getMost", "none"): "who did it most often, the most times, the most frequently",
+    ("getLeast", "none"): "who did it least often, the fewest times, the least frequently",
+    ("count", "none"): "how many times, how often, how many, the number of",
+    ("exists", "none"): "did it happen? has it ever, is it true that, yes or no",
+    ("ofType", "none"): "which country",
+    ("exclude", "none"): "apart from, other than, except, besides, excluding",
 }
 _KINDS = list(TEMPLATE_TEXTS)
 _KIND_ROW = {kind: i for i, kind in enumerate(_KINDS)}
@@ -110,7 +134,7 @@ def template_vectors(store: TKGStore, embedder: Embedder) -> np.ndarray:
 
 def kind_of(action: Action) -> tuple[str, str]:
     """(template, time kind) of an action: the key of its template text."""
-    if isinstance(action, (GetHeadEntity, GetTailEntity)):
+    if isinstance(action, (GetHeadEntity, GetTailEntity, GetTime, GetRelation)):
         time = action.time
         kind = "none" if time is None else "join" if isinstance(time, int) else "time"
     elif isinstance(action, GetBetween):
@@ -248,6 +272,9 @@ class CandidateFilter:
         for i, candidate in enumerate(candidates):
             action = candidate.action
             kinds[i] = _KIND_ROW[kind_of(action)]
+            if isinstance(action, GetRelation):  # asks no relation: the mean of its two entities
+                ent[i] = (entity(action.head) + entity(action.tail)) / 2
+                continue
             lookup = _lookup_behind(action, context)
             if lookup is None:
                 inherited.append(i)
@@ -332,7 +359,8 @@ def _lookup_behind(action: Action, context: ActionContext, depth: int = 0) -> Lo
         return action
     if depth > 16:
         return None
-    earlier = context.action(action.source)  # every other action reads an earlier step
+    source = source_of(action)  # a list operation or answer reads an earlier step; getRelation none
+    earlier = None if source is None else context.action(source)
     return None if earlier is None else _lookup_behind(earlier, context, depth + 1)
 
 

@@ -19,10 +19,14 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 ARROW = " -> "
-LOOKUPS = frozenset({"getHeadEntity", "getTailEntity", "getTime"})
-LIST_OPERATIONS = frozenset({"getBefore", "getAfter", "getBetween", "getFirst", "getLast"})
-OPERATION_OF = {"getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between"}
-"""The temporal operation each list operation performs (a lookup joined on #k performs "same")."""
+LOOKUPS = frozenset({"getHeadEntity", "getTailEntity", "getTime", "getRelation"})
+OPERATION_OF = {
+    "getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between",
+    "getNth": "nth", "getNthLast": "nth", "getMost": "most", "getLeast": "least",
+    "count": "count", "exists": "exists", "ofType": "type", "exclude": "exclude",
+}
+"""The operation each list operation performs (a lookup joined on #k performs "same")."""
+LIST_OPERATIONS = frozenset(OPERATION_OF)
 
 
 def render_step(template: str, args: Sequence[str]) -> str:
@@ -76,14 +80,20 @@ class AbstractStep:
     @property
     def joins(self) -> int | None:
         """The step a same-period lookup joins on (`getHeadEntity(E1, R, #1)` -> 1), else None."""
-        if self.template in ("getHeadEntity", "getTailEntity") and len(self.args) == 3 and self.args[2].startswith("#"):
-            return int(self.args[2][1:])
+        at = _TIME_ARGUMENT.get(self.template)
+        if at is not None and len(self.args) == at + 1 and self.args[at].startswith("#"):
+            return int(self.args[at][1:])
         return None
 
     @property
     def operation(self) -> str | None:
-        """The temporal operation it performs: before, after, between, first, last, same (a join)."""
+        """The operation it performs: before, after, between, first, last, same (a join); nth, most,
+        least, count, exists, type, exclude."""
         return "same" if self.joins is not None else OPERATION_OF.get(self.template)
+
+
+_TIME_ARGUMENT = {"getHeadEntity": 2, "getTailEntity": 2, "getTime": 3, "getRelation": 2}
+"""Where a lookup's optional time argument (`T`, or `#k` for a same-period join) sits."""
 
 
 @lru_cache(maxsize=8192)
@@ -194,9 +204,9 @@ class Program:
             if reference is None or not 1 <= reference <= len(self.steps):
                 continue
             referenced = self.steps[reference - 1]
-            if referenced.template != "getTime" or len(referenced.args) != 3:
+            if referenced.template != "getTime" or len(referenced.args) not in (3, 4):
                 continue
-            head, _relation, tail = referenced.args
+            head, _relation, tail = referenced.args[:3]
             entity = step.args[0]
             if entity == tail and step.template != "getHeadEntity":
                 return False
@@ -237,12 +247,21 @@ def describe_step(step: AbstractStep | str) -> str:
     phrases = {
         "getHeadEntity": lambda: f"Find who or what did R to {arg[0]}{when(arg[2])}.",
         "getTailEntity": lambda: f"Find who or what {arg[0]} did R to{when(arg[2])}.",
-        "getTime": lambda: f"Find when {arg[0]} did R to {arg[2]}.",
+        "getTime": lambda: f"Find when {arg[0]} did R to {arg[2]}{when(arg[3])}.",
+        "getRelation": lambda: f"Find what happened between {arg[0]} and {arg[1]}{when(arg[2])}: the relations of the facts linking them.",
         "getBefore": lambda: f"Keep the results of {source(arg[0])} that come strictly before {ref(arg[1])}.",
         "getAfter": lambda: f"Keep the results of {source(arg[0])} that come strictly after {ref(arg[1])}.",
         "getBetween": lambda: f"Keep the results of {source(arg[0])} between {arg[1]} and {arg[2]}, inclusive.",
         "getFirst": lambda: f"Keep the earliest result(s) of {source(arg[0])}.",
         "getLast": lambda: f"Keep the latest result(s) of {source(arg[0])}.",
+        "getNth": lambda: f"Keep the result(s) of {source(arg[0])} on its {arg[1]}-th earliest day.",
+        "getNthLast": lambda: f"Keep the result(s) of {source(arg[0])} on its {arg[1]}-th latest day.",
+        "getMost": lambda: f"Keep the entities of {source(arg[0])} on the most days.",
+        "getLeast": lambda: f"Keep the entities of {source(arg[0])} on the fewest days.",
+        "count": lambda: f"Count the distinct {arg[1]} of {source(arg[0])}.",
+        "exists": lambda: f"Say Yes when {source(arg[0])} found anything, else No.",
+        "ofType": lambda: f"Keep the results of {source(arg[0])} that are a {arg[1]}.",
+        "exclude": lambda: f"Keep the results of {source(arg[0])} other than {arg[1]}.",
         "answer": lambda: f"Answer with the entities of {source(arg[0])}, or its times at the question's granularity.",
     }
     phrase = phrases.get(step.template)

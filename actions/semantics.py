@@ -26,6 +26,21 @@ The decider only chooses an action; these functions decide what it means. The ru
 * Answers are formatted at the granularity the question asks, never finer than the item's own
   (`answer_texts`).
 
+Counting, ranking and picking the n-th (the shapes of "how many", "most often", "the second time")
+go by DAYS: each fact is an event reported on a day, and an item's day is its start (an open start
+is one day of its own, before every other; an item with no time has no day). So:
+
+* count_days: the number of distinct days with an item; count_entities: the number of distinct
+  entities (items without an entity, pure times, are not counted).
+* most / least: entities ranked by the number of distinct days they have an item on; every item of
+  every entity tying at the top (bottom) is kept. Only entities with at least one day take part.
+* nth(n): the items on the n-th distinct day from the start (from the end: the n-th latest), every
+  item of that day kept, in KG order from the start and reversed from the end (as first / last).
+  nth(1) is `first`; nth(1) from the end is `last` except that `last` also breaks a tie of starts
+  by the latest end (intervals only): a day is a start, whatever the end.
+* exclude / keep_entities: the items whose entity is not the given one / is one of the given ones
+  (a pure time has no entity: exclude keeps it, keep_entities drops it).
+
 Every function returns a new list without duplicates (same entity and interval once), keeps the
 input order where it does not sort, and maps an empty input to an empty list.
 
@@ -43,7 +58,7 @@ reading of these rules on generated interval KGs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Container, Iterable
 from datetime import date
 
 import numpy as np
@@ -122,6 +137,79 @@ def last(items: Iterable[Item]) -> list[Item]:
     spans = [(_MIN if i.start is None else i.start, _MAX if i.end is None else i.end) for i in timed]
     latest = max(spans)
     return dedupe(i for i, span in zip(reversed(timed), reversed(spans)) if span == latest)
+
+
+def day_of(item: Item) -> date:
+    """A timed item's day, for counting and ranking: its start (an open start is date.min)."""
+    return item.start if item.start is not None else _MIN
+
+
+def days(items: Iterable[Item]) -> set[date]:
+    """The distinct days of the timed items."""
+    return {day_of(i) for i in items if i.start is not None or i.end is not None}
+
+
+def count_days(items: Iterable[Item]) -> int:
+    return len(days(items))
+
+
+def count_entities(items: Iterable[Item]) -> int:
+    return len({i.entity for i in items if i.entity is not None})
+
+
+def nth(items: Iterable[Item], n: int, from_end: bool = False) -> list[Item]:
+    """Every item on the n-th distinct day (1-based), counted from the start or from the end."""
+    timed = [i for i in items if i.start is not None or i.end is not None]
+    if from_end:
+        timed.reverse()
+    ordered = sorted(days(timed), reverse=from_end)
+    if not 1 <= n <= len(ordered):
+        return []
+    day = ordered[n - 1]
+    return dedupe(i for i in timed if day_of(i) == day)
+
+
+def days_per_entity(items: Iterable[Item]) -> dict[str, int]:
+    """Entity -> the number of distinct days it has an item on (entities without a day left out)."""
+    seen: dict[str, set[date]] = {}
+    for i in items:
+        if i.entity is not None and (i.start is not None or i.end is not None):
+            seen.setdefault(i.entity, set()).add(day_of(i))
+    return {entity: len(on) for entity, on in seen.items()}
+
+
+def most(items: Iterable[Item]) -> list[Item]:
+    """The items of the entities on the most distinct days (ties all kept)."""
+    return _extreme_entities(list(items), max)
+
+
+def least(items: Iterable[Item]) -> list[Item]:
+    """The items of the entities on the fewest distinct days, among those on any (ties all kept)."""
+    return _extreme_entities(list(items), min)
+
+
+def _extreme_entities(items: list[Item], pick: Callable[[Iterable[int]], int]) -> list[Item]:
+    counts = days_per_entity(items)
+    if not counts:
+        return []
+    chosen = pick(counts.values())
+    return dedupe(i for i in items if i.entity is not None and counts.get(i.entity) == chosen)
+
+
+def exclude(items: Iterable[Item], entity: str) -> list[Item]:
+    """The items whose entity is not `entity`."""
+    return dedupe(i for i in items if i.entity != entity)
+
+
+def keep_entities(items: Iterable[Item], names: Container[str]) -> list[Item]:
+    """The items whose entity is one of `names`."""
+    return dedupe(i for i in items if i.entity is not None and i.entity in names)
+
+
+def value(text: str) -> list[Item]:
+    """The one-item result of an action that produces a value (a count, "Yes" / "No"): its text as
+    the entity, no time."""
+    return [Item(text, None, None)]
 
 
 def reference_span(items: Iterable[Item]) -> TimeSpan | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from functools import partial
 from operator import attrgetter
 from typing import ClassVar, Union
@@ -19,6 +20,7 @@ from actions import semantics
 from actions.context import ActionContext
 from actions.items import Item
 from actions.programs import render_step
+from tkg_store.learned import countries, mirror_relations
 from tkg_store.memo import memoised
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import TimeSpan
@@ -129,24 +131,89 @@ class GetTailEntity:
 
 @dataclass(frozen=True, slots=True)
 class GetTime:
-    """The times (entity None) of the facts (head, relation, tail)."""
+    """The times (entity None) of the facts (head, relation, tail), at the time constraint.
+
+    Without a time this is the six MultiTQ shapes' lookup, as it always was. Restricted to a time
+    (the counting and yes/no shapes: "how many times did X visit Y in 2008") it sees each event
+    from both sides: the facts (tail, mirror, head) of the relation's mirrors
+    (`tkg_store.learned.mirror_relations`: Host_a_visit for Make_a_visit) count too, so a visit
+    the KG recorded only as its hosting is still found."""
 
     head: str
     relation: str
     tail: str
+    time: TimeArg = None
     template: ClassVar[str] = "getTime"
 
     def render(self) -> str:
-        return render_step(self.template, (self.head, self.relation, self.tail))
+        parts = [self.head, self.relation, self.tail] + ([_render_time(self.time)] if self.time is not None else [])
+        return render_step(self.template, parts)
 
     def describe(self, store: TKGStore) -> str:
-        return f"when did {store.display(self.head)} {store.relation_text(self.relation)} {store.display(self.tail)}"
+        return f"when did {store.display(self.head)} {store.relation_text(self.relation)} {store.display(self.tail)}{_describe_time(self.time)}"
 
     def abstract(self, roles: Mapping[str, str]) -> str:
-        return render_step(self.template, (roles.get(self.head, "E?"), "R", roles.get(self.tail, "E?")))
+        parts = [roles.get(self.head, "E?"), "R", roles.get(self.tail, "E?")]
+        return render_step(self.template, parts + ([_abstract_time(self.time)] if self.time is not None else []))
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
-        return _items(store.facts(head=self.head, relation=self.relation, tail=self.tail), "")
+        if self.time is None:
+            return _items(store.facts(head=self.head, relation=self.relation, tail=self.tail), "")
+        usable, span = _window(self.time, context)
+        if not usable:
+            return []
+        read = partial(_both_sides, store, self.head, self.relation, self.tail, span)
+        return _looked_up(store, ("time", self.head, self.relation, self.tail, span), read, "")
+
+
+def _both_sides(store: TKGStore, head: str, relation: str, tail: str, span: TimeSpan | None) -> list[Fact]:
+    """The facts (head, relation, tail) and (tail, mirror, head) for each mirror of the relation, in
+    time order (the relation's own facts first on a day)."""
+    facts = store.facts(head, relation, tail, span)
+    for mirror in sorted(mirror_relations(store).get(relation, ())):
+        facts += store.facts(tail, mirror, head, span)
+    return sorted(facts, key=_time_order)
+
+
+def _time_order(fact: Fact) -> tuple[date, date]:
+    return (fact.start or date.min, fact.end or date.max)
+
+
+@dataclass(frozen=True, slots=True)
+class GetRelation:
+    """What happened between two entities: one item per fact linking them in either direction
+    (head -> tail and tail -> head), its entity the relation's KG name, its interval the fact's;
+    in time order. The same relation on the same interval is one item, whichever way it ran."""
+
+    head: str
+    tail: str
+    time: TimeArg = None
+    template: ClassVar[str] = "getRelation"
+
+    def render(self) -> str:
+        parts = [self.head, self.tail] + ([_render_time(self.time)] if self.time is not None else [])
+        return render_step(self.template, parts)
+
+    def describe(self, store: TKGStore) -> str:
+        return f"what happened between {store.display(self.head)} and {store.display(self.tail)}{_describe_time(self.time)}"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        parts = [roles.get(self.head, "E?"), roles.get(self.tail, "E?")]
+        return render_step(self.template, parts + ([_abstract_time(self.time)] if self.time is not None else []))
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        usable, span = _window(self.time, context)
+        if not usable:
+            return []
+        read = partial(_between_entities, store, self.head, self.tail, span)
+        return _looked_up(store, ("relation", self.head, self.tail, span), read, "relation")
+
+
+def _between_entities(store: TKGStore, one: str, other: str, span: TimeSpan | None) -> list[Fact]:
+    facts = store.facts(head=one, tail=other, within=span)
+    if other != one:
+        facts += store.facts(head=other, tail=one, within=span)
+    return sorted(facts, key=_time_order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +323,179 @@ class GetLast:
 
 
 @dataclass(frozen=True, slots=True)
+class GetNth:
+    """Every item of step `source` on its n-th distinct day, from the start (getNth) or from the
+    end (getNthLast: "the second to last"). The planner binds n to the ordinal the question states."""
+
+    source: int
+    n: int
+    from_end: bool = False
+
+    @property
+    def template(self) -> str:
+        return "getNthLast" if self.from_end else "getNth"
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), str(self.n)))
+
+    def describe(self, store: TKGStore) -> str:
+        side = "latest" if self.from_end else "earliest"
+        return f"the {_ordinal(self.n)} {side} of the results of step {self.source}, the {_ordinal(self.n)} time"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return render_step(self.template, (_step(self.source), "N"))
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.nth(context.result(self.source), self.n, self.from_end)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True, slots=True)
+class GetMost:
+    """The items of the entities of step `source` on the most distinct days (ties all kept)."""
+
+    source: int
+    template: ClassVar[str] = "getMost"
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source),))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"the one that appears most often, the most times, in the results of step {self.source}"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.most(context.result(self.source))
+
+
+@dataclass(frozen=True, slots=True)
+class GetLeast:
+    """The items of the entities of step `source` on the fewest distinct days (ties all kept)."""
+
+    source: int
+    template: ClassVar[str] = "getLeast"
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source),))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"the one that appears least often, the fewest times, in the results of step {self.source}"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.least(context.result(self.source))
+
+
+COUNT_UNITS = {"days": semantics.count_days, "entities": semantics.count_entities}
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """How many distinct days (`unit` "days") or entities ("entities") step `source` holds: one
+    value item whose entity is the count in decimal ("0" for an empty source)."""
+
+    source: int
+    unit: str
+    template: ClassVar[str] = "count"
+
+    def __post_init__(self) -> None:
+        if self.unit not in COUNT_UNITS:
+            raise ValueError(f"count unit {self.unit!r}: expected one of {', '.join(COUNT_UNITS)}")
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), self.unit))
+
+    def describe(self, store: TKGStore) -> str:
+        what = "on how many days, how many times" if self.unit == "days" else "how many different ones"
+        return f"{what} in the results of step {self.source}"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.value(str(COUNT_UNITS[self.unit](context.result(self.source))))
+
+
+@dataclass(frozen=True, slots=True)
+class Exists:
+    """Whether step `source` found anything: one value item, "Yes" or "No"."""
+
+    source: int
+    template: ClassVar[str] = "exists"
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source),))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"whether step {self.source} found anything: yes or no, did it happen"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.value("Yes" if context.result(self.source) else "No")
+
+
+ENTITY_KINDS: dict[str, Callable[[TKGStore], frozenset[str]]] = {"country": countries}
+"""What `ofType` may keep: a kind's entities, learned from the store (`tkg_store.learned`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfType:
+    """The items of step `source` whose entity is of `kind` ("country": a country of the KG, never
+    a sector of one). Reads the store (which entities are of the kind)."""
+
+    source: int
+    kind: str
+    template: ClassVar[str] = "ofType"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ENTITY_KINDS:
+            raise ValueError(f"entity kind {self.kind!r}: expected one of {', '.join(ENTITY_KINDS)}")
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), self.kind))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"the {self.kind} among the results of step {self.source}: which {self.kind}"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.keep_entities(context.result(self.source), ENTITY_KINDS[self.kind](store))
+
+
+@dataclass(frozen=True, slots=True)
+class Exclude:
+    """The items of step `source` whose entity is not `entity` ("apart from X")."""
+
+    source: int
+    entity: str
+    template: ClassVar[str] = "exclude"
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), self.entity))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"the results of step {self.source} other than {store.display(self.entity)}, apart from them"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return render_step(self.template, (_step(self.source), roles.get(self.entity, "E?")))
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.exclude(context.result(self.source), self.entity)
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """Ends the episode with step `source`'s result (its texts: `semantics.answer_texts`)."""
 
@@ -275,14 +515,21 @@ class Answer:
         return semantics.dedupe(context.result(self.source))
 
 
-Action = Union[GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer]
-ACTION_TYPES = (GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer)  # for isinstance
+Action = Union[
+    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetBetween, GetFirst, GetLast,
+    GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+]
+ACTION_TYPES = (
+    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetBetween, GetFirst, GetLast,
+    GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+)  # for isinstance
 Lookup = Union[GetHeadEntity, GetTailEntity, GetTime]  # the actions that read the KG through a relation
-LOOKUP_TYPES = (GetHeadEntity, GetTailEntity, GetTime)  # for isinstance: exactly the `programs.LOOKUPS` templates
-TEMPLATES: dict[str, type] = {
-    cls.template: cls
-    for cls in (GetHeadEntity, GetTailEntity, GetTime, GetBefore, GetAfter, GetBetween, GetFirst, GetLast, Answer)
-}
+LOOKUP_TYPES = (GetHeadEntity, GetTailEntity, GetTime)  # for isinstance (getRelation reads the KG too, through no relation)
+_NAMED_ONCE = (
+    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetBetween, GetFirst, GetLast,
+    GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+)  # every template class but GetNth, whose name says which end it counts from
+TEMPLATES: dict[str, type] = {**{cls.template: cls for cls in _NAMED_ONCE}, "getNth": GetNth, "getNthLast": GetNth}
 
 
 def source_of(action: Action) -> int | None:

@@ -104,7 +104,7 @@ class _Search:
         step = len(context.results) + 1
         key = tuple(self._join_period(context, k) for k in range(1, step) if self._facts(context.result(k)).pure_time)
         if key not in self.lookup_cache:
-            pool = enumerate_candidates(self.store, context, self.entities, operations=False)
+            pool = enumerate_candidates(self.store, context, self.entities, operations=False, extended=False)
             self.lookup_cache[key] = [option for index in range(len(pool.blocks)) for option in self._scored(pool, index)]
         return self.lookup_cache[key]
 
@@ -169,7 +169,7 @@ class _Search:
         if key not in self.bound_operations:
             options = [
                 (action, action.abstract(self.roles), 0.0)
-                for action in list_operations(context, context.times, [latest])
+                for action in list_operations(context, context.times, [latest], extended=False)
                 if not _redundant(previous, action)
             ]
             self.bound_operations[key] = list(_best_bindings(options, self.bindings_per_step))

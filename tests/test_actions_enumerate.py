@@ -12,6 +12,8 @@ from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.templates import (
     Answer,
+    Count,
+    Exists,
     GetAfter,
     GetBefore,
     GetBetween,
@@ -128,15 +130,17 @@ def test_no_entities_and_no_results_give_no_candidates(store: TKGStore) -> None:
 
 def test_list_operations_on_a_result_without_times(store: TKGStore) -> None:
     context = ActionContext().with_result([Item("X", None, None, Granularity.YEAR)])
+    assert {c.action for c in enumerate_candidates(store, context, [], extended=False)} == {Answer(1)}
+    # an untimed result has no day to count, rank or pick: only entities are counted
     actions = {c.action for c in enumerate_candidates(store, context, [])}
-    assert actions == {Answer(1)}
+    assert actions == {Answer(1), Count(1, "entities"), Exists(1)}
 
 
 def test_list_operations_over_chosen_sources_are_not_executed(store: TKGStore) -> None:
     context = ActionContext(times=[parse_time("2009")])
     context = context.with_result(GetHeadEntity("China", "Make_a_visit").execute(store, context))
     context = context.with_result([Item(None, date(2008, 5, 31), date(2008, 5, 31), Granularity.DAY)])
-    actions = list_operations(context, context.times, [2])
+    actions = list_operations(context, context.times, [2], extended=False)
     assert actions == [
         GetBefore(2, parse_time("2009")),
         GetAfter(2, parse_time("2009")),  # empty, but offered: the caller executes
