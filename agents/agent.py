@@ -44,8 +44,25 @@ class AgentResult:
     judgement: list[str] = field(default_factory=list)  # the answerability audit lines
     unguided: bool = False  # no methodology could guide it (no memory, or the ablation)
     analysis: QuestionAnalysis | None = None
-    evidence: list[str] = field(default_factory=list)  # the nearest facts, when abstaining for want of one
+    evidence: list[str] = field(default_factory=list)  # the facts behind the answers; the nearest facts when abstaining
     error: str | None = None  # the LLM endpoint failed: no outcome (neither an answer nor an abstention)
+
+    @property
+    def answer_type(self) -> str:
+        """What the question asks: entity, time, number, yesno or relation (`agents.analysis.query`)."""
+        if self.analysis is None:
+            return "entity"
+        asked = self.analysis.query.asks
+        return asked if asked in ("number", "yesno", "relation") else self.analysis.answer_type
+
+    @property
+    def is_list(self) -> bool:
+        """Whether every answer is asked for (a list, or the relations between two entities)."""
+        return self.analysis is not None and (self.analysis.query.is_list or self.analysis.query.asks == "relation")
+
+    @property
+    def shape(self) -> str:
+        return self.analysis.query.shape if self.analysis is not None else "six"
 
     @property
     def tokens(self) -> int:
@@ -57,6 +74,9 @@ class AgentResult:
             "question": self.question,
             "answer": self.answer,
             "answers": self.answers,
+            "answer_type": self.answer_type,
+            "is_list": self.is_list,
+            "shape": self.shape,
             "abstained": self.abstained,
             "reason": self.reason,
             "evidence": self.evidence,
@@ -179,7 +199,7 @@ class Agent:
             reason=state.reason,
             decider=self.decider.name,
             qtype=analysis.pattern if analysis else None,
-            answer_type=analysis.answer_type if analysis else None,
+            answer_type=(analysis.query.asks if analysis.query.asks in ("number", "yesno", "relation") else analysis.answer_type) if analysis else None,
         )
         return AgentResult(
             question=state.question,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from actions.items import Item
 from actions.semantics import format_item_time
 from agents.analysis.types import QuestionAnalysis
+from agents.shapes import VALUE_ASKS, value_answers
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity
 
@@ -21,6 +22,8 @@ def ranked_answers(store: TKGStore, analysis: QuestionAnalysis | None, items: li
     Ranking by the number of supporting facts puts the best-attested answer at rank 1; ties keep
     the order of the items (which is time order).
     """
+    if analysis is not None and analysis.query.asks in VALUE_ASKS:
+        return value_answers(store, analysis.query, items)
     wants_time = analysis is not None and analysis.answer_type == "time"
     level = (analysis.time_level if analysis else None) or Granularity.DAY
     # Counted per distinct value first, then per text: a text first appears with its first value,

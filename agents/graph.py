@@ -40,13 +40,16 @@ from langgraph.runtime import Runtime
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
+from actions.programs import Program
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
+from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
+from agents.shapes import VALUE_ASKS, absent_answer, admitted, shape_problem
 from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
@@ -102,13 +105,23 @@ def match_methodology(states: list[AgentState], ctx: AgentContext) -> list[Updat
 
 def plan(state: AgentState, ctx: AgentContext) -> Update:
     """Bind the methodology's programs to the question; the first that yields an answer of the
-    asked kind is the plan. `plan_note` says why there is none when a methodology was there."""
+    asked kind is the plan. Only programs that carry out what the typed query asks are tried
+    (`agents.shapes`). `plan_note` says why there is none when a methodology was there."""
     methodologies = [m for m in (state.methodology, state.fallback_methodology) if m is not None and m.programs]
     if not methodologies:
         return {}
+    query = state.analysed.query
+    guides = admitted(programs_for(state.analysed, *methodologies), query)
+    if not guides:
+        return {"plan_note": f"the memory holds no program for {query.shape} questions (learn one: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
-    found, why = make_plan(ctx.store, state.analysed, programs_for(state.analysed, *methodologies), ctx.config.planner, accept)
+    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept)
+    absent = absent_answer(query) if found is None else None
+    if absent is not None:  # no fact matches what a yes/no or count question asks
+        plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+        evidence = nearest_facts(ctx.store, state.analysed, plausible)
+        return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
     return {"plan": found, "plan_note": why, "answer_check": check}
 
 
@@ -128,6 +141,8 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     gives way to the next one that keeps every constraint the question states."""
     if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
+    if state.analysed.query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about
+        return lambda results, actions: (relation := relation_of(actions)) is None or check.asks_relation(relation)
 
     def accept(results: list, actions: list) -> bool:
         return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))
@@ -238,8 +253,16 @@ def execute(state: AgentState, ctx: AgentContext) -> Update:
 
 
 def audit(state: AgentState, ctx: AgentContext) -> Update:
-    """After solving: keep only the answers some fact states as the question asks
-    (`agents.faithfulness`); abstain, naming what is missing and the nearest facts, when none is."""
+    """After solving: the answer is of the shape the query asks (`agents.shapes`), and only the
+    answers some fact states as the question asks stay (`agents.faithfulness`); abstain, naming
+    what is missing and the nearest facts, when none does. Each answer comes with its facts."""
+    query = state.analysed.query
+    if query.operations() and state.actions:
+        problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
+        if problem is not None:
+            return {"abstained": True, "reason": problem, "answers": []}
+    if query.asks in VALUE_ASKS:
+        return {"evidence": state.evidence or _support(state, ctx, state.answers)}
     plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
     relation = relation_of(state.actions)
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
@@ -247,11 +270,17 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
         evidence = nearest_facts(ctx.store, state.analysed, plausible, relation)
         return {"abstained": True, "reason": missing, "answers": [], "evidence": evidence}
     if not ctx.config.judge:
-        return {}
+        return {"evidence": _support(state, ctx, state.answers)}
     verdict = check_answers(ctx.store, state.analysed, state.answers, plausible, relation, _answer_check(state, ctx))
     if verdict.reason is not None:
         return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
-    return {"answers": verdict.answers}
+    return {"answers": verdict.answers, "evidence": _support(state, ctx, verdict.answers)}
+
+
+def _support(state: AgentState, ctx: AgentContext, answers: list[str]) -> list[str]:
+    """The facts behind the answers, as lines (`agents.evidence`)."""
+    value = state.analysed.query.asks in VALUE_ASKS
+    return supporting_facts(ctx.store, state.actions, state.results, answers if state.analysed.query.is_list or value else answers[:1], value)
 
 
 def answer(state: AgentState, ctx: AgentContext) -> Update:

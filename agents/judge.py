@@ -30,9 +30,13 @@ def audit_answerability(
     none of the linking facts has: "When did X sign an agreement with Y?" is unanswerable when X
     and Y are linked only by accusations."""
     audit: list[str] = []
-    problem = not_a_question(analysis.question)
+    query = analysis.query
+    problem = None if query.asks == "yesno" else not_a_question(analysis.question)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
+    if query.unsupported:
+        missing = f"the question asks for {query.unsupported}"
+        return Judgement(False, [missing], missing=missing)
     if analysis.unreadable_times:
         phrases = ", ".join(repr(t) for t in analysis.unreadable_times)
         missing = f"cannot read the time {phrases} (no such date, or vaguer than a day, month or year)"
@@ -61,6 +65,8 @@ def audit_answerability(
             return Judgement(False, audit + [missing], missing=missing)
     if analysis.times:
         audit.append("times inside the KG's range: " + ", ".join(str(t.time) for t in analysis.times))
+    if query.asks == "yesno":  # no linking fact is an answer here: "No", with the nearest facts
+        return Judgement(True, audit + ["a yes/no question: facts decide Yes, their absence No"])
 
     if len(names) >= 2:
         first, second = names[0], names[1]

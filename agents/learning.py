@@ -77,6 +77,46 @@ def learn(
         )
 
 
+def learn_generated(
+    db: str | Path,
+    memory: str,
+    per_shape: int,
+    *,
+    seed: int = 0,
+    config: AgentConfig | None = None,
+    n_clusters: int = 10,
+    cluster: bool = True,
+    quiet: bool = False,
+) -> LearnReport:
+    """Learn `memory` from questions the store at `db` asks itself (`agents.generate`): `per_shape`
+    of each shape, solved in this process (binding one program is cheap), recorded once per seed."""
+    from agents.analysis.analyzer import QuestionAnalyzer
+    from agents.generate import generate, solve_generated
+    from ari.base.embedding import get_embedder
+    from tkg_store.store import TKGStore
+
+    config = config or AgentConfig.from_env()
+    with TKGStore.open(db) as store, Memory.open(memory, create=True) as mem:
+        made = generate(store, per_shape, seed)
+        analyzer = QuestionAnalyzer(store, get_embedder(config.embedding_model), linking=config.linking, judge=config.judge_check)
+        analyses = analyzer.analyze_batch([g.gold.text for g in made])
+        by_id = {g.gold.qid: (g, a) for g, a in zip(made, analyses)}
+
+        def solve(golds: list[GoldQuestion]) -> Iterator[Solved]:
+            pairs = [by_id[g.qid] for g in golds]
+            return solve_generated(store, [g for g, _ in pairs], [a for _, a in pairs], config.planner)
+
+        return learn_from_dataset(
+            mem, [_as_record(g.gold) for g in made], solve, settings=f"generated;per_shape={per_shape}", dataset="generated",
+            split=f"seed-{seed}", n_clusters=n_clusters, cluster=cluster, quiet=quiet,
+        )
+
+
+def _as_record(gold: GoldQuestion) -> dict:
+    return {"quid": gold.qid, "question": gold.text, "answers": gold.answers, "answer_type": gold.answer_type,
+            "qtype": gold.qtype, "time_level": gold.time_level}
+
+
 @dataclass(frozen=True)
 class _Job:
     """What a worker needs to build its learner (picklable: it crosses into spawned processes)."""

@@ -17,10 +17,12 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
+from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word
 from agents.analysis.types import QuestionAnalysis
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
+from agents.shapes import fits
 from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
 
@@ -156,7 +158,7 @@ def bind_program(
             return plan
         options = []
         bound_relation = relation_of(actions)
-        for action in _step_options(store, context, entities, program[step], roles):
+        for action in _step_options(store, context, entities, program[step], roles, analysis.query):
             relation = getattr(action, "relation", None)
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue
@@ -187,16 +189,17 @@ def named_relations(store: TKGStore, analysis: QuestionAnalysis) -> frozenset[st
     return frozenset(r for r, _ in analysis.relations if texts_share_a_word(wording, store.relation_text(r)))
 
 
-def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: AbstractStep, roles: dict[str, str]):
-    """The non-empty actions of the current step whose abstract form is `step`: lookups from the
-    candidate pool, list operations over the earlier results (only the matching ones are run)."""
+def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: AbstractStep, roles: dict[str, str], query: Query):
+    """The non-empty actions of the current step whose abstract form is `step` and whose literals
+    are the query's: lookups from the candidate pool, list operations over the earlier results
+    (only the matching ones are run)."""
     if step.is_lookup:
         return [c.action for c in enumerate_candidates(store, context, entities, operations=False).matching(step, roles)]
     text = step.render()
     sources = range(1, len(context.results) + 1)
     return [
-        a for a in list_operations(context, context.times, sources)
-        if a not in context.actions and a.abstract(roles) == text and a.execute(store, context)
+        a for a in list_operations(context, context.times, sources, entities)
+        if a not in context.actions and a.abstract(roles) == text and fits(a, query) and a.execute(store, context)
     ]
 
 

@@ -244,6 +244,14 @@ class TKGStore:
         rows.sort(key=_fact_order)  # in Python: cheaper than an SQL sort for the few rows a lookup returns
         return [self._fact(row) for row in rows]
 
+    def sample_facts(self, n: int, seed: int = 0) -> list[Fact]:
+        """`n` facts drawn at random, the same ones for the same seed (questions a store asks itself)."""
+        rows = self._con.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts USING SAMPLE reservoir({int(n)} ROWS) REPEATABLE ({int(seed)})"
+        ).fetchall()
+        rows.sort(key=_fact_order)
+        return [self._fact(row) for row in rows]
+
     def _fact(self, row: tuple) -> Fact:
         h, r, t, start, end, gran = row
         return Fact(

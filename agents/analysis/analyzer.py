@@ -15,7 +15,8 @@ from agents.analysis.ambiguity import resolve_by_facts
 from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
 from agents.analysis.entities import EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
-from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask
+from agents.analysis.query import read_query
+from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import read_times
@@ -124,10 +125,13 @@ class QuestionAnalyzer:
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)
+            query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
             masked, ents, rewritten = _active_form(masked, ents)
             grammar = rewritten.rules
             # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
             kind = classify(masked if grammar else question, ts, masked)
+            if query.ordinal or query.extreme:  # "second to last", "most often": no first or last is asked
+                kind = without_extremes(kind)
             analyses.append(
                 QuestionAnalysis(
                     question=question,
@@ -143,6 +147,7 @@ class QuestionAnalyzer:
                     unreadable_times=unreadable,
                     grammar=grammar,
                     grammar_dropped=rewritten.dropped,
+                    query=query,
                 )
             )
         if rank_relations:

@@ -41,6 +41,7 @@ from agents.analysis.names import (
     ngram_key,
     tokenize,
 )
+from agents.analysis.question_form import REQUEST_VERBS
 from agents.analysis.sectors import (
     content_words,
     overlap_score,
@@ -851,8 +852,8 @@ def _name_like(tokens: list[Token], k: int) -> bool:
     joined_particle = head in _NAME_CONNECTORS and rest[:1].isupper()  # "al-Maliki", "el-Tayeb"
     if not token.key or token.key == "'s" or not (token.text[:1].isupper() or joined_particle):
         return False
-    if (token.key in CUE_WORDS or token.key in _OPENING_PREPOSITIONS) and (k == 0 or _sentence_start(tokens, k)):
-        return False  # "Prior to 3 May 2008, ...", "Against which country ...": capitalised because it opens the sentence
+    if (token.key in CUE_WORDS or token.key in _OPENING_PREPOSITIONS or token.key in REQUEST_VERBS) and (k == 0 or _sentence_start(tokens, k)):
+        return False  # "Prior to 3 May 2008, ...", "Against which country ...", "List all ...": capitalised because it opens the sentence
     return token.key not in _NOT_NAMES
 
 

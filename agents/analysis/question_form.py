@@ -42,7 +42,8 @@ _CUT_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _AUXILIARY = r"did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
-_REQUEST_VERB = r"name|list|tell|give|find|show|identify"
+REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
+_REQUEST_VERB = "|".join(REQUEST_VERBS)
 # "Name ...", "Please list ...", "Could you tell me ...", "Can you name ..."
 _REQUEST = re.compile(
     rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?(?:{_REQUEST_VERB})\b"

@@ -9,7 +9,7 @@ MultiTQ combines them: "first ... after X" is after_first, "last ... before X" b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from actions.cues import POINTS_AT_NEXT, same_granularity, temporal_cues
 from agents.analysis.times import asked_granularity
@@ -64,6 +64,17 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     else:
         level = Granularity.DAY
     return QuestionType(answer_type, level, pattern, cue, cues)
+
+
+def without_extremes(kind: QuestionType) -> QuestionType:
+    """The typing of a question whose "first" / "last" words belong to an n-th ("second to last")
+    or a most-often constraint (`agents.analysis.query`): no first or last is asked."""
+    cues = [c for c in kind.cues if c not in ("first", "last")]
+    relative = "after" if "after" in cues else "before" if "before" in cues else None
+    if kind.pattern not in ("first_last", "after_first", "before_last", "equal_multi") or kind.cue not in ("first", "last", "after", "before"):
+        return replace(kind, cues=cues)
+    pattern = "before_after" if relative else "equal"
+    return replace(kind, pattern=pattern, cue=relative, cues=cues)
 
 
 def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMention]:

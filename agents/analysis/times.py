@@ -70,6 +70,15 @@ _PATTERNS = [
 ]
 
 
+# A month whose year is written once, after the next month: "between January and April 2007",
+# "from Jan to Apr 2007" (the first month takes the second's year; the second is read by _PATTERNS).
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_SHARED_YEAR = re.compile(
+    rf"\b(?P<first>{_MONTH_NAMES})\.?\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
+    rf"(?:{_MONTH_NAMES})\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b",
+    re.IGNORECASE,
+)
+
 # A decade: "the 1850s", "1990s" (read as its ten years).
 _DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECASE)
 # A period vaguer than a year's days, months or the year itself: never read as the whole year.
@@ -98,6 +107,11 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> tuple[list[TimeMe
     for match in _VAGUE.finditer(text):
         taken.append(match.span())
         unreadable.append((match.span(), match.group(0)))
+    for match in _SHARED_YEAR.finditer(text):
+        span = match.span("first")
+        time = span_of(date(int(match.group("year")), MONTHS[match.group("first").lower()], 1), Granularity.MONTH)
+        taken.append(span)
+        found.append(TimeMention(match.group("first"), span, time, in_range(time, kg_range)))
     for match in _DECADE.finditer(text):
         if free(match.span()):
             taken.append(match.span())

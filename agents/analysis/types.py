@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agents.analysis.query import Query
 from tkg_store.temporal import Granularity, TimeSpan
 
 # The temporal patterns of MultiTQ, used as the question-type feature.
@@ -52,6 +53,7 @@ class QuestionAnalysis:
     unreadable_times: list[str] = field(default_factory=list)  # time-like phrases that cannot be read
     grammar: list[str] = field(default_factory=list)  # grammar rules that rewrote `masked` (agents.analysis.grammar)
     grammar_dropped: str = ""  # content words the rewrite dropped (a folded clause's verb phrase): still read for relations
+    query: Query = field(default_factory=Query)  # what is asked and the constraints beyond the six shapes (`agents.analysis.query`)
 
     @property
     def no_entity_found(self) -> bool:

@@ -82,10 +82,19 @@ def _print(result: dict, trace: bool) -> None:
         evidence = result.get("evidence") or []
         nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
         out.print(f"[bold]No Answer[/bold] — {escape(str(result['reason']))}{escape(nearest)}{mark}", soft_wrap=True)
+    elif result.get("is_list"):
+        answers = result["answers"]
+        out.print(f"[bold]{len(answers)} answer{'s' if len(answers) != 1 else ''}[/bold]{mark}")
+        for answer in answers:
+            out.print(f"  - {escape(answer)}", soft_wrap=True)
     else:
         answers = result["answers"]
-        more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
-        out.print(f"[bold]{result['answer']}[/bold]{more}{mark}")
+        more = f"  (also: {escape(', '.join(answers[1:6]))})" if len(answers) > 1 else ""
+        out.print(f"[bold]{escape(str(result['answer']))}[/bold]{more}{mark}")
+    if not result["abstained"] and result.get("evidence"):
+        out.print("[dim]because:[/dim]")
+        for line in result["evidence"]:
+            out.print(f"  {escape(line)}", soft_wrap=True)
     if trace:
         out.print(_trace_table(result))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -248,6 +249,9 @@ def learn(
         Optional[str], typer.Option("--shard", help="i/n: learn only from this share of the questions (split by id, as `ari bench run --shard`), e.g. 0/2 to keep 1/2 for evaluation.")
     ] = None,
     search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
+    generate: Annotated[
+        int, typer.Option("--generate", min=0, help="Also learn from N questions of each shape the KG asks itself (counts, yes/no, lists, most often, relations, windows, n-th, 'apart from'); with no dataset, from these alone.")
+    ] = 0,
     clusters: ClustersOption = 10,
     workers: Annotated[
         Optional[int], typer.Option("--workers", min=1, help="Processes answering and searching (default: one per core).")
@@ -264,14 +268,20 @@ def learn(
     from ari.api import resolve_db, resolve_memory
     from ari.base.config import AgentConfig
 
-    items = _load_questions(dataset, split, data_dir, questions, limit, shard)
+    kg_only = generate > 0 and data_dir is None and questions is None and not os.environ.get("ARI_DATA")
+    items = [] if kg_only else _load_questions(dataset, split, data_dir, questions, limit, shard)
     path = resolve_db(db)
     target = memory or resolve_memory(None, path) or str(path.with_name(path.name + ".memory.sqlite"))
     try:
-        from agents.learning import LearnSettings
+        from agents.learning import LearnSettings, learn_generated
         from agents.learning import learn as learn_memory
     except ImportError as exc:
         raise AriError(f"the agent is not available in this build ({exc})") from None
+    if generate:
+        made = learn_generated(path, target, generate, config=AgentConfig.from_env(decider=decider), n_clusters=clusters, cluster=kg_only, quiet=quiet)
+        if kg_only:
+            _print_learnt(made.to_dict(), json_out)
+            return
     report = learn_memory(
         path, target, items,
         settings=LearnSettings(attempt=True, search=search),
@@ -279,6 +289,11 @@ def learn(
         dataset=dataset if questions is None else str(questions),
         split=split, workers=workers, n_clusters=clusters, quiet=quiet,
     )
+    if generate and made.questions and report.learnt is None:  # only the generated questions were new
+        from memory.api import Memory
+
+        with Memory.open(target) as mem:
+            report.learnt = mem.learn(n_clusters=clusters)
     _print_learnt(report.to_dict(), json_out)
 
 

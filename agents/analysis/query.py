@@ -1,0 +1,301 @@
+"""The typed query: what a question asks, and every constraint it states beyond MultiTQ's six shapes.
+
+Question analysis already reads the event pattern (the linked entities in role order, the ranked
+relations, the times, the temporal cue). This module reads the rest of what a person may ask of an
+event KG, so that nothing the user said is ignored:
+
+- what is asked: an entity (optionally of a type: a country), a time, a number ("how many",
+  "how often"), yes or no ("Did X ...?"), the relations between two entities ("What happened
+  between X and Y?"), or a list of entities ("Which countries ...", "Who all ...", "List ...");
+- constraints: an explicit window (two times with "between", "from ... to"), the n-th one
+  ("second", "third time", "second to last"), most or least often, "apart from X";
+- what the KG cannot represent: every fact is (head, relation, tail, day), so a place ("where",
+  "in Tehran"), a reason ("why"), a degree or manner ("how strongly"), a quantity ("how much aid",
+  "how many troops") or a duration ("how long") cannot be checked. The question is then
+  unanswerable, and the reason names the words that cannot be checked.
+
+Each rule is general English (question words, determiners, ordinals, plural nouns), not a wording
+seen in an evaluation set. `Query.shape` names the shape; `Query.admits(program)` is the audit's
+check that a program carries out every constraint the query states, and nothing it does not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from actions.programs import Program
+
+ASKS = ("entity", "time", "number", "yesno", "relation")
+SHAPES = ("six", "count", "yesno", "list", "most", "relations", "window", "nth", "unanswerable")
+
+# ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
+_ORDINALS = {
+    "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
+    "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
+}
+_ORDINAL_WORD = "|".join(_ORDINALS)
+_TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)"
+# an ordinal names the n-th when it is a determiner ("the second to visit", "for the third time") or
+# counts from the end ("second to last"); an adjective ("a third location", "third parties") does not
+_ORDINAL = re.compile(
+    rf"\bthe\s+(?:very\s+)?(?P<word>{_ORDINAL_WORD})\b(?P<end>{_TO_LAST})?"
+    rf"|\b(?P<bare>{_ORDINAL_WORD})(?P<bare_end>{_TO_LAST})\b"
+    rf"|\b(?P<timed>{_ORDINAL_WORD})\s+(?:time|visit|occasion)\b"
+    r"|\b(?P<penultimate>penultimate)\b",
+    re.IGNORECASE,
+)
+# a date's ordinal day ("the third of May") is a time, not an n-th
+_ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|\bhow\s+many\s+times\b", re.IGNORECASE)
+_COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"\b(?:number|count)\s+of\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
+# nouns that count occurrences (days with an event), not entities
+_OCCASIONS = {"times", "time", "occasions", "days", "visits", "meetings", "events", "incidents", "occurrences", "instances", "calls",
+              "trips", "attacks", "agreements", "statements", "appeals", "accusations", "threats", "criticisms", "rounds"}
+# nouns that count things no fact of (head, relation, tail, day) states: a quantity
+_QUANTITIES = {"troops", "soldiers", "people", "persons", "civilians", "dollars", "euros", "money", "casualties", "deaths",
+               "victims", "weapons", "missiles", "tons", "tonnes", "barrels", "refugees", "prisoners", "hostages", "votes",
+               "words", "pages", "hours", "minutes", "years", "months", "weeks"}
+_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+_HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
+# "how" + an adverb or adjective of degree or manner ("how strongly", "how hard", "how badly", "to what extent")
+_DEGREE = re.compile(
+    r"\bhow\s+(?!many\b|much\b|often\b|frequently\b|long\b|come\b|did\b|does\b|do\b|was\b|were\b|is\b|are\b|has\b|have\b|had\b)"
+    r"(?P<word>[a-z]+ly|hard|harsh|bad|badly|serious|strong|severe|big|large|far|well|angry|warm|close)\b"
+    r"|\bto\s+what\s+(?:extent|degree)\b|\bin\s+what\s+(?:way|manner|tone)\b",
+    re.IGNORECASE,
+)
+_REASON = re.compile(r"\bwhy\b|\bfor\s+what\s+reason\b|\bwhat\s+(?:was|were|is)\s+the\s+(?:reason|cause|motive)s?\b|\bwhat\s+for\b", re.IGNORECASE)
+_PLACE_WORD = re.compile(r"\bwhere\b|\b(?:in|at)\s+which\s+(?:city|place|town|venue|location|capital)\b|\bwhat\s+(?:city|place|town|venue|location)\b", re.IGNORECASE)
+
+# what happened between two entities: the relations are asked
+_RELATIONS = re.compile(
+    r"\bwhat\s+(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
+    r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|events?|contacts?|dealings)\b"
+    r"|\bwhat\s+(?:events?|interactions?|relations?|contacts?|dealings|actions?)\b"
+    r"|\bwhat\s+did\b.*\bdo\s+(?:to|with)\b",
+    re.IGNORECASE,
+)
+
+_MOST = re.compile(r"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b(?=\s*[?.]?\s*$)|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
+_LEAST = re.compile(r"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b(?=\s*[?.]?\s*$)", re.IGNORECASE)
+
+# a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
+_PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s)\b", re.IGNORECASE)
+_LIST = re.compile(
+    r"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups)\b"
+    r"|\b(?:everyone|everybody|every\s+(?:country|one|nation|actor|party))\b|\blist\s+(?:all|every|each)\b|\b(?:which|who)\s+(?:were|are)\s+(?:they|those|all)\b"
+    r"|\bwho\s+(?:were|are)\s+(?:the\s+)?(?:countries|nations|people|ones|actors)\b",
+    re.IGNORECASE,
+)
+# plural nouns after which/what that do not make a list: time units and nouns the KG's answers are not
+_NOT_LIST_NOUNS = {"times", "days", "months", "years", "dates", "was", "is", "has", "does", "sorts", "kinds", "types", "happens"}
+_COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
+_EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
+_WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{T1\}\s*(?:-|–|to)\s*\{T2\}", re.IGNORECASE)
+_AUXILIARY_OPENING = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\b", re.IGNORECASE)
+_INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
+_INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECASE)
+_WHETHER = re.compile(r"\b(?:whether|if)\b", re.IGNORECASE)
+_ASKS_IF = re.compile(r"\b(?:tell\s+me|know|find\s+out|check|confirm|say)\s+(?:whether|if)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a question asks and the constraints it states beyond the event pattern of the analysis.
+
+    The event pattern itself (who acts, the relation, on whom, the times, the temporal cue) is the
+    analysis's: `QuestionAnalysis.entities` in role order, `.relations`, `.times`, `.cue`."""
+
+    asks: str = "entity"  # one of ASKS
+    is_list: bool = False  # every answer is asked for, not one
+    entity_type: str | None = None  # "country": only country entities answer
+    count: str | None = None  # asks == "number": "days" (occasions) or "entities" (distinct ones)
+    ordinal: int | None = None  # the n-th (n >= 2; first and last are the analysis's cue)
+    from_end: bool = False  # the n-th from the end ("second to last")
+    extreme: str | None = None  # "most" | "least" often
+    window: bool = False  # the question's two times bound a window, both ends included
+    excluded: tuple[int, ...] = ()  # entity roles (1-based, role order) the answers must not be ("apart from X")
+    unsupported: str | None = None  # what the KG cannot represent, in words; then nothing answers
+    notes: tuple[str, ...] = field(default=())  # how each part was read, for --trace and --json
+
+    @property
+    def shape(self) -> str:
+        """The question's shape: one of SHAPES ("six": MultiTQ's six template shapes)."""
+        if self.unsupported:
+            return "unanswerable"
+        if self.asks == "number":
+            return "count"
+        if self.asks == "yesno":
+            return "yesno"
+        if self.asks == "relation":
+            return "relations"
+        if self.extreme:
+            return "most"
+        if self.ordinal:
+            return "nth"
+        if self.is_list:
+            return "list"
+        if self.window:
+            return "window"
+        return "six"
+
+    @property
+    def is_new_shape(self) -> bool:
+        return self.shape not in ("six", "unanswerable")
+
+    def operations(self) -> frozenset[str]:
+        """The operations a program must perform to carry out this query's own constraints."""
+        wanted: set[str] = set()
+        if self.asks == "number":
+            wanted.add("count")
+        if self.asks == "yesno":
+            wanted.add("exists")
+        if self.asks == "relation":
+            wanted.add("relation")
+        if self.extreme:
+            wanted.add(self.extreme)
+        if self.ordinal:
+            wanted.add("nth")
+        if self.window:
+            wanted.add("between")
+        if self.entity_type:
+            wanted.add("type")
+        if self.excluded:
+            wanted.add("exclude")
+        return frozenset(wanted)
+
+    def admits(self, program: Program) -> bool:
+        """Whether `program` performs the query's own operations and no other of them (before /
+        after / first / last and same-period joins are the analysis's cues; a window may also be
+        kept by a program of the six shapes), with the query's literals: the unit counted and the
+        roles excluded."""
+        done = {_OPERATION.get(step.template) for step in program.steps} - {None}
+        wanted = self.operations()
+        if not wanted <= done or not (done - {"between"}) <= wanted:
+            return False
+        for step in program.steps:
+            if step.template == "count" and step.args[1:] != (self.count,):
+                return False
+            if step.template == "exclude" and step.args[1:] and step.args[1] not in {f"E{r}" for r in self.excluded}:
+                return False
+        return True
+
+
+# the operation of each template this module owns (the others are read by the question typing)
+_OPERATION = {
+    "count": "count", "exists": "exists", "getRelation": "relation", "getMost": "most", "getLeast": "least",
+    "getNth": "nth", "getNthLast": "nth", "getBetween": "between", "ofType": "type", "exclude": "exclude",
+}
+
+
+def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[int, int]]) -> Query:
+    """The typed query of `question` (its masked form, the number of times read, the entities'
+    spans in role order). `masked` has entities and times replaced, so a name ("Most Holy
+    Synod", "Third Way") or a date ("the third of May") never reads as a constraint."""
+    notes: list[str] = []
+    unsupported = _unsupported(masked)
+    if unsupported:
+        notes.append(f"unsupported: {unsupported}")
+    asks, count = "entity", None
+    if _COUNT.search(masked):
+        asks, count = "number", _count_unit(masked)
+        notes.append(f"asks a number ({count})")
+    elif _RELATIONS.search(masked) and len(entity_spans) >= 2:
+        asks = "relation"
+        notes.append("asks the relations between two entities")
+    elif _is_yes_no(masked):
+        asks = "yesno"
+        notes.append("asks yes or no")
+    extreme = "least" if _LEAST.search(masked) else "most" if _MOST.search(masked) else None
+    ordinal, from_end = _ordinal(masked)
+    is_list = asks == "entity" and not extreme and not ordinal and _asks_list(masked)
+    entity_type = "country" if asks in ("entity", "number") and _COUNTRY.search(masked) else None
+    window = times >= 2 and bool(_WINDOW.search(masked))
+    excluded = _excluded(question, entity_spans)
+    return Query(
+        asks=asks,
+        is_list=is_list,
+        entity_type=entity_type,
+        count=count,
+        ordinal=ordinal,
+        from_end=from_end,
+        extreme=extreme if asks in ("entity", "time") else None,
+        window=window,
+        excluded=excluded,
+        unsupported=unsupported,
+        notes=tuple(notes),
+    )
+
+
+def _unsupported(masked: str) -> str | None:
+    """What the question asks about that no (head, relation, tail, day) fact states, or None."""
+    if _REASON.search(masked):
+        return "a reason ('why' cannot be checked: the KG records events, not their causes)"
+    if _PLACE_WORD.search(masked) or _PLACE_AFTER_EVENT.search(masked):
+        return "a place (the KG records no places: where an event happened cannot be checked)"
+    if _HOW_LONG.search(masked):
+        return "a duration (the KG records events on days, not how long they lasted)"
+    if _HOW_MUCH.search(masked):
+        return "a quantity (the KG records no amounts)"
+    counted = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
+    if counted and counted.group("noun").lower() in _QUANTITIES:
+        return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
+    degree = _DEGREE.search(masked)
+    if degree:
+        return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
+    return None
+
+
+# "in {PLACE}" after the event: a capitalised name that no entity or time took, after "in"/"at"
+_PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b(?!\s*\{)")
+
+
+def _count_unit(masked: str) -> str:
+    """Occasions (distinct days) or distinct entities: "how many times" / "how often" count days,
+    "how many countries" counts entities."""
+    noun = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
+    if noun is None or noun.group("noun").lower() in _OCCASIONS:
+        return "days"
+    return "entities"
+
+
+def _ordinal(masked: str) -> tuple[int | None, bool]:
+    for match in _ORDINAL.finditer(masked):
+        if match.group("penultimate"):
+            return 2, True
+        if _ORDINAL_DAY.match(masked[match.end():]):
+            continue
+        word = match.group("word") or match.group("bare") or match.group("timed")
+        return _ORDINALS[word.lower()], bool(match.group("end") or match.group("bare_end"))
+    return None, False
+
+
+def _asks_list(masked: str) -> bool:
+    if _LIST.search(masked):
+        return True
+    plural = _PLURAL_WH.search(masked)
+    return plural is not None and plural.group("noun").lower() not in _NOT_LIST_NOUNS
+
+
+def _is_yes_no(masked: str) -> bool:
+    """A yes/no question: an auxiliary opens it (or "tell me whether ..."), and no question word or
+    indefinite ("Did anyone visit X?" asks who) makes it ask for an entity or a time."""
+    if len(re.findall(r"[\w{}]+", masked)) < 3:
+        return False  # a bare name with a question mark ("Iran?") asks nothing
+    if _INTERROGATIVE.search(masked) or _INDEFINITE.search(masked):
+        return bool(_ASKS_IF.search(masked)) and not _INTERROGATIVE.search(masked)
+    return bool(_AUXILIARY_OPENING.search(masked) or _ASKS_IF.search(masked) or masked.rstrip().endswith("?"))
+
+
+def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:
+    """The roles of entities named right after "apart from", "except", "other than" ..."""
+    roles = []
+    for match in _EXCEPT.finditer(question):
+        for role, (start, _) in enumerate(entity_spans, 1):
+            gap = question[match.end():start]
+            if start >= match.end() and re.fullmatch(r"[\s,]*(?:the\s+)?", gap, re.IGNORECASE):
+                roles.append(role)
+    return tuple(roles)

@@ -1,0 +1,263 @@
+"""Questions a store asks itself: a memory learned from the KG alone, with no labelled question.
+
+For every shape ARI answers beyond MultiTQ's templates (counts, yes / no, lists, most and least
+often, the relations between two entities, date windows, the n-th, "apart from X"), a blueprint
+holds the shape's program and a few plain wordings. A question is made from a fact drawn at random:
+its entities, relation and time fill the blueprint, the program is run on the store with those
+bindings, and its result is the gold (the actions' semantics are exact, so the program's result is
+the answer by definition). The wording comes from the relation's own text ("criticize or
+denounce"), so any KG can be worded.
+
+Learning then treats each generated question as a labelled one: it is analysed as any question is
+(linking, times, relations, the typed query), the shape's program is bound to that analysis by the
+planner, and the trace is labelled against the gold. A wording the analysis misreads, or a binding
+that takes another relation, leaves a wrong trace (a pitfall), never a correct one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from actions.context import ActionContext
+from actions.items import Item
+from actions.programs import AbstractStep, Program
+from actions.semantics import format_item_time
+from actions.templates import (
+    Answer,
+    Count,
+    Exclude,
+    Exists,
+    GetAfter,
+    GetBefore,
+    GetBetween,
+    GetFirst,
+    GetHeadEntity,
+    GetLast,
+    GetLeast,
+    GetMost,
+    GetNth,
+    GetRelation,
+    GetTailEntity,
+    GetTime,
+    OfType,
+)
+from agents.analysis.types import QuestionAnalysis
+from agents.answers import ranked_answers
+from agents.methodology import Guide
+from agents.planner import bind_program
+from agents.roles import entity_roles
+from ari.base.config import PlannerConfig
+from memory.labels import hit
+from memory.learn import GoldQuestion, Solved
+from memory.trace import StepRecord, Trace
+from tkg_store.store import Fact, TKGStore
+from tkg_store.temporal import Granularity, TimeSpan, span_of
+
+SHAPES = ("count", "yesno", "list", "most", "relations", "window", "nth", "exclude")
+MAX_LIST = 10  # a generated list question asks for at most this many answers
+
+
+@dataclass(frozen=True)
+class Blueprint:
+    """One way to ask a shape: its program, who E1 / E2 are in the drawn fact, and its wordings
+    ({h} / {t} the fact's head and tail, {r} the relation's text, {T} the time, {n} an ordinal)."""
+
+    shape: str
+    program: str
+    first: str  # "head" | "tail": which side of the fact is E1 (E2 is the other, or the excluded one)
+    wordings: tuple[str, ...]
+    answer_type: str = "entity"  # entity | time | number | yesno | relation
+    level: Granularity = Granularity.YEAR  # the granularity of {T}
+
+
+BLUEPRINTS = (
+    Blueprint("count", "getTime(E1, R, E2, T) -> count(#1, days) -> answer(#2)", "head",
+              ("How many times did {h} {r} {t} in {T}?", "How often did {h} {r} {t} in {T}?"), "number"),
+    Blueprint("count", "getTailEntity(E1, R, T) -> count(#1, entities) -> answer(#2)", "head",
+              ("How many different ones did {h} {r} in {T}?",), "number"),
+    Blueprint("count", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> count(#2, entities) -> answer(#3)", "tail",
+              ("How many countries did {r} {t} in {T}?", "How many different countries {r} {t} in {T}?"), "number"),
+    Blueprint("count", "getTailEntity(E1, R, T) -> ofType(#1, country) -> count(#2, entities) -> answer(#3)", "head",
+              ("How many countries did {h} {r} in {T}?",), "number"),
+    Blueprint("yesno", "getTime(E1, R, E2, T) -> exists(#1) -> answer(#2)", "head",
+              ("Did {h} {r} {t} in {T}?", "Is it true that {h} did {r} {t} in {T}?"), "yesno", Granularity.MONTH),
+    Blueprint("list", "getTailEntity(E1, R, T) -> ofType(#1, country) -> answer(#2)", "head",
+              ("Which countries did {h} {r} in {T}?", "List all the countries {h} did {r} in {T}."), level=Granularity.MONTH),
+    Blueprint("list", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> answer(#2)", "tail",
+              ("Which countries did {r} {t} in {T}?",), level=Granularity.MONTH),
+    Blueprint("most", "getHeadEntity(E1, R, T) -> getMost(#1) -> answer(#2)", "tail",
+              ("Who did {r} {t} most often in {T}?", "Who did {r} {t} the most in {T}?")),
+    Blueprint("most", "getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)", "head",
+              ("Whom did {h} {r} most often in {T}?",)),
+    Blueprint("most", "getTailEntity(E1, R, T) -> ofType(#1, country) -> getMost(#2) -> answer(#3)", "head",
+              ("Which country did {h} {r} most often in {T}?",)),
+    Blueprint("most", "getHeadEntity(E1, R, T) -> getLeast(#1) -> answer(#2)", "tail",
+              ("Who did {r} {t} least often in {T}?",)),
+    Blueprint("relations", "getRelation(E1, E2, T) -> answer(#1)", "head",
+              ("What happened between {h} and {t} in {T}?", "How did {h} and {t} interact in {T}?"), "relation", Granularity.MONTH),
+    Blueprint("window", "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", "tail",
+              ("Who did {r} {t} between {T1} and {T2}?",), level=Granularity.MONTH),
+    Blueprint("window", "getTailEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", "head",
+              ("Whom did {h} {r} from {T1} to {T2}?",), level=Granularity.MONTH),
+    Blueprint("nth", "getHeadEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", "tail",
+              ("Who was the {n} to {r} {t} in {T}?",)),
+    Blueprint("nth", "getHeadEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", "tail",
+              ("Who was the {n} to last to {r} {t} in {T}?",)),
+    Blueprint("nth", "getTime(E1, R, E2) -> getNth(#1, N) -> answer(#2)", "head",
+              ("When did {h} {r} {t} for the {n} time?",), "time", Granularity.DAY),
+    Blueprint("exclude", "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> answer(#2)", "tail",
+              ("Who did {r} {t} in {T} apart from {x}?",)),
+)
+_ORDINAL_WORDS = {2: "second", 3: "third"}
+
+
+@dataclass
+class Generated:
+    """A question made from the KG, its gold, and the program that computed it."""
+
+    gold: GoldQuestion
+    program: Program
+    shape: str
+    is_list: bool
+
+
+def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[str] = SHAPES) -> list[Generated]:
+    """Up to `per_shape` questions of each shape, from facts drawn with `seed`."""
+    rng = random.Random(seed)
+    facts = store.sample_facts(max(200, per_shape * 12), seed)
+    rng.shuffle(facts)  # drawn in time order: every shape gets every period
+    made: list[Generated] = []
+    for shape in shapes:
+        blueprints = [b for b in BLUEPRINTS if b.shape == shape]
+        count = 0
+        for fact in facts:
+            if count >= per_shape:
+                break
+            question = _make(store, rng.choice(blueprints), fact, rng, f"gen-{shape}-{seed}-{count}")
+            if question is not None:
+                made.append(question)
+                count += 1
+    return made
+
+
+def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random, qid: str) -> Generated | None:
+    if fact.start is None or fact.head == fact.tail:
+        return None
+    first, second = (fact.head, fact.tail) if blueprint.first == "head" else (fact.tail, fact.head)
+    program = Program.parse(blueprint.program)
+    bindings: dict[str, object] = {"E1": first, "E2": second, "R": fact.relation, "T": span_of(fact.start, blueprint.level)}
+    n = rng.choice((2, 3))
+    bindings["N"] = n
+    if blueprint.shape == "window":
+        start = span_of(fact.start, Granularity.MONTH)
+        later = date(start.start.year + (start.start.month + 2) // 12, (start.start.month + 2) % 12 + 1, 1)
+        bindings["T1"], bindings["T2"] = start, span_of(later, Granularity.MONTH)
+    if blueprint.shape == "exclude":  # E2, excluded, is one of several who did it then
+        span = bindings["T"]
+        assert isinstance(span, TimeSpan)
+        if not any(f.head != fact.head for f in store.facts(relation=fact.relation, tail=fact.tail, within=span)):
+            return None
+    times = [bindings[t] for t in ("T1", "T2") if t in bindings] or [bindings["T"]]
+    context = ActionContext(results=[], times=times, granularity=blueprint.level, answer_type=blueprint.answer_type, actions=[])  # type: ignore[arg-type]
+    for step in program.steps:
+        action = concrete(step, bindings)
+        items = action.execute(store, context)
+        if not items:
+            return None
+        context = context.with_result(items, action)
+    answers = _gold(store, blueprint, context.results[-1])
+    if not answers or len(answers) > MAX_LIST or (blueprint.shape in ("most", "nth") and len(answers) > 3):
+        return None
+    text = rng.choice(blueprint.wordings).format(
+        h=store.display(fact.head), t=store.display(fact.tail), r=store.relation_text(fact.relation).lower(),
+        T=_said(bindings["T"]), T1=_said(bindings.get("T1")), T2=_said(bindings.get("T2")),  # type: ignore[arg-type]
+        n=_ORDINAL_WORDS[n], x=store.display(second) if blueprint.shape == "exclude" else "",
+    )
+    is_list = blueprint.shape in ("list", "relations")
+    gold = GoldQuestion(qid, text, answers, blueprint.answer_type, blueprint.shape, blueprint.level.value)
+    return Generated(gold, program, blueprint.shape, is_list)
+
+
+def concrete(step: AbstractStep, bindings: Mapping[str, object]):  # noqa: ANN201 - an actions.templates action
+    """The action an abstract step names, with its roles bound (E1, R, T, #k, N ...)."""
+    args: list[Any] = [_bound(a, bindings) for a in step.args]
+    kind = step.template
+    if kind in ("getTime", "getHeadEntity", "getTailEntity", "getRelation"):
+        cls = {"getTime": GetTime, "getHeadEntity": GetHeadEntity, "getTailEntity": GetTailEntity, "getRelation": GetRelation}[kind]
+        return cls(*args)
+    simple = {"getFirst": GetFirst, "getLast": GetLast, "getMost": GetMost, "getLeast": GetLeast, "exists": Exists, "answer": Answer}
+    if kind in simple:
+        return simple[kind](*args)
+    if kind in ("getNth", "getNthLast"):
+        return GetNth(args[0], int(args[1]), kind == "getNthLast")
+    by_name = {"count": Count, "ofType": OfType, "exclude": Exclude, "getBetween": GetBetween, "getBefore": GetBefore, "getAfter": GetAfter}
+    return by_name[kind](*args)
+
+
+def _bound(arg: str, bindings: Mapping[str, object]) -> object:
+    if arg.startswith("#") and arg[1:].isdigit():
+        return int(arg[1:])
+    return bindings.get(arg, arg)
+
+
+def _gold(store: TKGStore, blueprint: Blueprint, items: list[Item]) -> list[str]:
+    if blueprint.answer_type in ("number", "yesno"):
+        return [i.entity for i in items if i.entity is not None][:1]
+    if blueprint.answer_type == "relation":
+        return list(dict.fromkeys(store.relation_text(i.entity) for i in items if i.entity is not None))
+    if blueprint.answer_type == "time":
+        return list(dict.fromkeys(t for i in items if (t := format_item_time(i, blueprint.level)) is not None))
+    return list(dict.fromkeys(store.display(i.entity) for i in items if i.entity is not None))
+
+
+def _said(span: TimeSpan | None) -> str:
+    if span is None:
+        return ""
+    if span.granularity == Granularity.YEAR:
+        return str(span.start.year)
+    if span.granularity == Granularity.MONTH:
+        return span.start.strftime("%B %Y")
+    return f"{span.start.day} {span.start.strftime('%B %Y')}"
+
+
+# -- solving: a generated question, analysed and planned like any question ---------------------------
+
+def solve_generated(
+    store: TKGStore, generated: Sequence[Generated], analyses: Sequence[QuestionAnalysis], config: PlannerConfig
+) -> Iterator[Solved]:
+    """One labelled trace per generated question: its program bound to the question's analysis."""
+    for question, analysis in zip(generated, analyses):
+        trace = _solved_trace(store, question, analysis, config)
+        yield Solved(question.gold, None, [trace] if trace is not None else [])
+
+
+def _solved_trace(store: TKGStore, question: Generated, analysis: QuestionAnalysis, config: PlannerConfig) -> Trace | None:
+    if not analysis.query.admits(question.program):
+        return None  # the analysis reads another shape: nothing learnt about this program from it
+    plan = bind_program(store, analysis, question.program, config)
+    if plan is None:
+        return None
+    answers = ranked_answers(store, analysis, plan.results[-1])
+    gold = question.gold
+    if question.is_list:
+        correct = set(answers) == set(gold.answers)
+    else:
+        correct = bool(answers) and hit(answers[0], gold.answers, "time" if gold.answer_type == "time" else "entity")
+    roles = entity_roles(analysis)
+    steps = [
+        StepRecord(step=k, candidates=[], chosen=a.render(), abstract=a.abstract(roles), result_size=len(r), reason="generated from the KG")
+        for k, (a, r) in enumerate(zip(plan.actions, plan.results), 1)
+    ]
+    return Trace(
+        question=gold.text, masked_question=analysis.masked, steps=steps, answers=answers, decider="search",
+        outcome="correct" if correct else "wrong", qtype=question.shape, answer_type=gold.answer_type,
+    )
+
+
+def guides_of(blueprints: Sequence[Blueprint] = BLUEPRINTS) -> list[Guide]:
+    """The blueprints' programs as planner guides (for tests and the generator's own checks)."""
+    return [Guide(Program.parse(b.program), 1, 1.0) for b in blueprints]

@@ -1,0 +1,73 @@
+"""What the typed query (`agents.analysis.query`) changes on a question's path.
+
+- Planning: only programs that carry out exactly the query's own operations may answer it (a count
+  question is never answered by a program that names an entity, nor a list question by one that
+  picks the n-th), and a step's literals follow the query (`getNth(#1, N)` binds N to its ordinal).
+- Values: a count, yes / no and the relations between two entities are answered as values.
+- Absence: when the memory holds programs for a yes/no or count question and none binds on the KG
+  (no fact matches), the answer is "No" or "0": the KG is read as complete for what it records.
+- The shape audit: the answer is of the asked type, and the program bound every entity and time
+  the question states; otherwise the agent abstains, naming what is not met.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from actions.items import Item
+from actions.programs import Program
+from actions.templates import GetNth
+from agents.analysis.query import Query
+from agents.analysis.types import QuestionAnalysis
+from agents.methodology import Guide
+from tkg_store.store import TKGStore
+
+VALUE_ASKS = ("number", "yesno", "relation")
+
+
+def admitted(guides: Sequence[Guide], query: Query) -> list[Guide]:
+    """The guides whose programs perform exactly the query's operations."""
+    return [g for g in guides if query.admits(g.program)]
+
+
+def fits(action: object, query: Query) -> bool:
+    """Whether a bound step's literals are the query's (the n of an n-th, and from which end)."""
+    if isinstance(action, GetNth):
+        return action.n == query.ordinal and action.from_end == query.from_end
+    return True
+
+
+def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]:
+    """A value step's answers: the count or yes / no it holds, or the relations between the two
+    entities, most often first (in words, as a person reads them)."""
+    if query.asks == "relation":
+        counted = Counter(store.relation_text(i.entity) for i in items if i.entity is not None)
+        return [text for text, _ in counted.most_common()]
+    return list(dict.fromkeys(i.entity for i in items if i.entity is not None))
+
+
+def absent_answer(query: Query) -> str | None:
+    """The answer when no fact matches what a yes/no or count question asks: "No", "0"."""
+    return {"yesno": "No", "number": "0"}.get(query.asks)
+
+
+def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:
+    """Why the answers do not answer the query as asked (None: they do)."""
+    query = analysis.query
+    if not query.admits(program):
+        return f"the program {program} does not carry out what the question asks ({query.shape})"
+    kind = query.asks
+    if kind == "number" and not all(a.isdigit() for a in answers):
+        return "the question asks how many, and the program gave no number"
+    if kind == "yesno" and not set(answers) <= {"Yes", "No"}:
+        return "the question asks yes or no, and the program gave neither"
+    roles = {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
+    unbound = sorted(roles - program.roles)
+    if unbound:
+        names = ", ".join(analysis.entities[int(r[1:]) - 1].text for r in unbound)
+        return f"the program does not use {names}, which the question names"
+    stated = {t for step in program.steps for t in step.times}
+    if analysis.times and not stated:
+        return f"the program ignores the time the question states ({analysis.times[0].text})"
+    return None

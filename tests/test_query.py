@@ -1,0 +1,123 @@
+"""The typed query: what a question asks and the constraints it states, read from its masked form."""
+
+from __future__ import annotations
+
+import pytest
+
+from actions.programs import Program
+from agents.analysis.query import Query, read_query
+
+
+def _read(masked: str, times: int = 1) -> Query:
+    spans = [(masked.index(f"{{E{k}}}"), masked.index(f"{{E{k}}}") + 4) for k in (1, 2, 3) if f"{{E{k}}}" in masked]
+    return read_query(masked, masked, times, spans)
+
+
+@pytest.mark.parametrize(
+    ("masked", "asks", "count"),
+    [
+        ("How many times did {E1} visit {E2} in {T1}?", "number", "days"),
+        ("how often did {E1} criticise {E2} in {T1}", "number", "days"),
+        ("How many countries did {E1} criticise in {T1}?", "number", "entities"),
+        ("What is the number of different leaders {E1} hosted in {T1}?", "number", "entities"),
+    ],
+)
+def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count: str) -> None:
+    query = _read(masked)
+    assert (query.asks, query.count, query.shape) == (asks, count, "count")
+
+
+@pytest.mark.parametrize(
+    "masked",
+    ["Did {E1} sign a formal agreement with {E2} in {T1}?", "has {E1} ever visited {E2}?", "{E1} visited {E2} in {T1}?",
+     "Could you tell me whether {E1} praised {E2} in {T1}?"],
+)
+def test_yes_no_questions_ask_yes_or_no(masked: str) -> None:
+    assert _read(masked).asks == "yesno"
+
+
+@pytest.mark.parametrize("masked", ["Did anyone visit {E1} in {T1}?", "Who visited {E1} in {T1}?", "Iran?"])
+def test_an_indefinite_or_a_question_word_asks_for_an_entity(masked: str) -> None:
+    assert _read(masked).asks == "entity"
+
+
+def test_which_countries_asks_every_country() -> None:
+    query = _read("Which countries did {E1} visit in {T1}?")
+    assert query.is_list and query.entity_type == "country" and query.shape == "list"
+
+
+def test_a_singular_which_country_asks_one_country() -> None:
+    query = _read("Which country did {E1} visit last in {T1}?")
+    assert not query.is_list and query.entity_type == "country"
+
+
+@pytest.mark.parametrize(
+    ("masked", "n", "from_end"),
+    [
+        ("Who was the second to visit {E1} in {T1}?", 2, False),
+        ("When did {E1} visit {E2} for the third time?", 3, False),
+        ("Which country visited {E1} second to last in {T1}?", 2, True),
+        ("Who was the penultimate visitor of {E1} in {T1}?", 2, True),
+    ],
+)
+def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
+    query = _read(masked)
+    assert (query.ordinal, query.from_end, query.shape) == (n, from_end, "nth")
+
+
+def test_the_most_recent_is_no_most_often() -> None:
+    assert _read("Who was the most recent to visit {E1}?").extreme is None
+
+
+@pytest.mark.parametrize(("masked", "extreme"), [("Which country did {E1} visit most often in {T1}?", "most"),
+                                                 ("Who criticised {E1} least frequently in {T1}?", "least")])
+def test_most_and_least_often(masked: str, extreme: str) -> None:
+    assert _read(masked).extreme == extreme
+
+
+def test_what_happened_between_two_entities_asks_their_relations() -> None:
+    assert _read("What happened between {E1} and {E2} in {T1}?").asks == "relation"
+    assert _read("What happened to {E1} in {T1}?").asks != "relation"  # one entity: no pair to relate
+
+
+def test_two_times_with_between_are_a_window() -> None:
+    assert _read("Who threatened {E1} between {T1} and {T2}?", times=2).window
+    assert not _read("Who threatened {E1} in {T1}?").window
+
+
+def test_apart_from_excludes_the_entity_named_after_it() -> None:
+    assert _read("Who visited {E1} in {T1} apart from {E2}?").excluded == (2,)
+
+
+@pytest.mark.parametrize(
+    ("masked", "what"),
+    [
+        ("Why did {E1} criticise {E2} in {T1}?", "a reason"),
+        ("Where did {E1} meet {E2} in {T1}?", "a place"),
+        ("Who did {E1} meet in Tehran in {T1}?", "a place"),
+        ("How strongly did {E1} condemn {E2} in {T1}?", "a degree or manner"),
+        ("How much aid did {E1} give {E2}?", "a quantity"),
+        ("How many troops did {E1} send to {E2}?", "a quantity"),
+        ("How long did {E1} stay in {E2}?", "a duration"),
+    ],
+)
+def test_what_the_kg_cannot_represent_is_named(masked: str, what: str) -> None:
+    query = _read(masked)
+    assert query.shape == "unanswerable" and query.unsupported is not None and query.unsupported.startswith(what)
+
+
+@pytest.mark.parametrize(
+    ("masked", "program", "admitted"),
+    [
+        ("How many times did {E1} visit {E2} in {T1}?", "getTime(E1, R, E2, T) -> count(#1, days) -> answer(#2)", True),
+        ("How many times did {E1} visit {E2} in {T1}?", "getTime(E1, R, E2, T) -> count(#1, entities) -> answer(#2)", False),
+        ("How many times did {E1} visit {E2} in {T1}?", "getTailEntity(E1, R, T) -> answer(#1)", False),
+        ("Who visited {E1} in {T1}?", "getHeadEntity(E1, R, T) -> answer(#1)", True),
+        ("Who visited {E1} in {T1}?", "getHeadEntity(E1, R, T) -> getMost(#1) -> answer(#2)", False),
+        ("Which country did {E1} visit most often in {T1}?", "getTailEntity(E1, R, T) -> ofType(#1, country) -> getMost(#2) -> answer(#3)", True),
+        ("Which country did {E1} visit most often in {T1}?", "getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)", False),
+        ("Who visited {E1} in {T1} apart from {E2}?", "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> answer(#2)", True),
+    ],
+)
+def test_a_program_is_admitted_when_it_does_what_the_query_asks_and_nothing_else(masked: str, program: str, admitted: bool) -> None:
+    assert _read(masked).admits(Program.parse(program)) is admitted
