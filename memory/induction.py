@@ -62,7 +62,24 @@ def program_stats(traces: list[Trace]) -> tuple[list[ProgramStat], list[ProgramS
 
     good = sorted((p for p in total if correct[p]), key=lambda p: (-score(p), -correct[p], len(p), p))
     bad = sorted((p for p in total if not correct[p]), key=lambda p: (-total[p], len(p), p))
-    return [stat(p, correct[p]) for p in good[:MAX_PROGRAMS]], [stat(p, total[p]) for p in bad[:MAX_PITFALLS]]
+    return [stat(p, correct[p]) for p in _with_every_kind(good)], [stat(p, total[p]) for p in bad[:MAX_PITFALLS]]
+
+
+def _with_every_kind(good: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The best MAX_PROGRAMS programs, and the best one of each kind (its set of templates) they
+    leave out: a kind of question that is rare in a cluster (a count among many "who" questions)
+    keeps a program, where ranking by support alone would drop every program that answers it."""
+    kept = good[:MAX_PROGRAMS]
+    kinds = {_kind(p) for p in kept}
+    for program in good[MAX_PROGRAMS:]:
+        if _kind(program) not in kinds:
+            kinds.add(_kind(program))
+            kept.append(program)
+    return kept
+
+
+def _kind(program: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(step.template for step in Program.parse(program).steps)
 
 
 def induce(cluster_id: int, traces: list[Trace]) -> Methodology:
