@@ -21,6 +21,7 @@ from benchmarks.plan import RunSpec, run
 from benchmarks.results_log import read_results
 from benchmarks.runner import RunOptions, run_benchmark, tapered
 from benchmarks.selection import parse_shard, shard_of, stratified_sample, take_shard
+from tkg_store.ingest import ingest
 
 SUMMARY_KEYS = {"n", "hits_at_1", "hits_at_10", "by_qtype", "abstain_precision", "abstain_recall",
                 "false_unknown_rate", "mean_steps", "questions_per_second", "config"}
@@ -107,7 +108,7 @@ from benchmarks.loaders import get_loader
 from benchmarks.runner import RunOptions, run_benchmark
 qs = get_loader("multitq").load({qfile!r}).questions
 run_benchmark(qs, BruteForceFactory({db!r}, delay_s={delay}), {out!r}, {{"dataset": "multitq"}},
-              RunOptions(batch_size=1, quiet=True))
+              RunOptions(batch_size=1, quiet=True, workers={workers}))
 """
 
 
@@ -115,7 +116,7 @@ def test_run_killed_halfway_resumes_without_redoing_or_losing(setup, tmp_path):
     db, qfile = setup
     out = tmp_path / "killed"
     tests = str(Path(__file__).parent)
-    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=0.4)
+    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=0.4, workers=1)
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
     results = out / "results.jsonl"
     deadline = time.time() + 60
@@ -131,6 +132,55 @@ def test_run_killed_halfway_resumes_without_redoing_or_losing(setup, tmp_path):
     assert set(solver.asked).isdisjoint(first[q]["question"] for q in first)
     qids = [json.loads(line)["qid"] for line in results.read_text().splitlines()]
     assert sorted(qids) == sorted(q.qid for q in questions) and outcome.summary["n"] == len(QUESTIONS)
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has: it holds no file or lock)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_killed_run_and_leave_the_store_free(setup, tmp_path):
+    db, qfile = setup
+    out = tmp_path / "orphans"
+    tests = str(Path(__file__).parent)
+    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=1.0, workers=2)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    results = out / "results.jsonl"
+    children: set[int] = set()
+    try:
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline and not (results.exists() and results.read_text()):
+            time.sleep(0.05)  # a worker answered: both exist, each holding the store open
+        children = _children(proc.pid)
+        assert proc.poll() is None and len(children) >= 2, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while any(_running(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in children if _running(pid)], "workers outlived the killed run"
+    finally:
+        for pid in children:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+    ingest("tsv", db.with_suffix(".tsv"), db)  # the store is free for writing
 
 
 def test_rerun_with_a_different_identity_is_refused(setup, tmp_path):
