@@ -1,4 +1,9 @@
-"""How ARI's processes end: worker processes that die with their parent.
+"""How ARI's processes end: TERM handled as Ctrl-C is, and worker processes that die with their parent.
+
+`sigterm_as_interrupt` is what every `ari` command runs under (`ari.cli.run`): SIGTERM raises
+`Terminated`, a KeyboardInterrupt, so whatever keeps its work on Ctrl-C (a bench run's answered
+questions and summary, a learning run's recorded questions, an ingest's untouched store) does so on
+TERM too; the CLI then says `terminated` and exits 143 (128 + SIGTERM).
 
 `die_with_parent` is the first thing a worker process does (the bench runner's and the learner's
 pools): a worker that outlived a killed parent would keep the store open, and its lock with it.
@@ -11,6 +16,33 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+TERMINATED_EXIT_CODE = 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: raised in the main thread, where Ctrl-C's KeyboardInterrupt would be."""
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises `Terminated` in the main thread (off it, nothing changes:
+    Python runs signal handlers in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def die_with_parent() -> None:
