@@ -112,16 +112,27 @@ run_benchmark(qs, BruteForceFactory({db!r}, delay_s={delay}), {out!r}, {{"datase
 """
 
 
+def _killable_run(setup, out: Path, delay: float, workers: int, answered: int) -> subprocess.Popen:
+    """A bench run in a process of its own (batches of one question, each taking `delay` seconds),
+    returned once it has answered `answered` questions (or ended, or a minute has passed)."""
+    db, qfile = setup
+    tests = str(Path(__file__).parent)
+    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=delay, workers=workers)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline and (
+        not results.exists() or len(results.read_text().splitlines()) < answered
+    ):
+        time.sleep(0.05)
+    return proc
+
+
 def test_run_killed_halfway_resumes_without_redoing_or_losing(setup, tmp_path):
     db, qfile = setup
     out = tmp_path / "killed"
-    tests = str(Path(__file__).parent)
-    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=0.4, workers=1)
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    proc = _killable_run(setup, out, delay=0.4, workers=1, answered=3)
     results = out / "results.jsonl"
-    deadline = time.time() + 60
-    while time.time() < deadline and (not results.exists() or len(results.read_text().splitlines()) < 3):
-        time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     first = read_results(results)
@@ -157,17 +168,10 @@ def _running(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_die_with_a_killed_run_and_leave_the_store_free(setup, tmp_path):
-    db, qfile = setup
-    out = tmp_path / "orphans"
-    tests = str(Path(__file__).parent)
-    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=1.0, workers=2)
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
-    results = out / "results.jsonl"
+    db, _ = setup
+    proc = _killable_run(setup, tmp_path / "orphans", delay=1.0, workers=2, answered=1)  # both workers hold the store open
     children: set[int] = set()
     try:
-        deadline = time.monotonic() + 30
-        while proc.poll() is None and time.monotonic() < deadline and not (results.exists() and results.read_text()):
-            time.sleep(0.05)  # a worker answered: both exist, each holding the store open
         children = _children(proc.pid)
         assert proc.poll() is None and len(children) >= 2, "the run ended before it could be killed"
         os.kill(proc.pid, signal.SIGKILL)
