@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ari.base.config import AgentConfig, SearchConfig
+from ari.base.processes import die_with_parent
 from memory.api import Memory
 from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
 from memory.trace import Trace
@@ -216,8 +217,10 @@ _WORKER: _Learner | None = None
 
 def _init_worker(job: _Job, threads: int) -> None:
     """Build this process's learner once; numeric libraries get their share of the cores only.
-    Ctrl-C is the parent's to handle: it stops the pool, and what was recorded stays."""
+    Ctrl-C is the parent's to handle: it stops the pool, and what was recorded stays. The worker
+    ends with the parent, however the parent ends (kill -9 included)."""
     global _WORKER
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(variable, str(threads))

@@ -69,6 +69,7 @@ def select_questions(spec: RunSpec) -> tuple[list[Question], dict]:
         "questions_file": str(path.resolve()),
         "questions_in_file": len(loaded.questions) + loaded.skipped,
         "skipped_bad": loaded.skipped,
+        "skipped_records": loaded.bad,  # which records, and why (`ari bench run` names this file)
         "sample": spec.sample,
         "seed": spec.seed,
         "shard": spec.shard,

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ari.base.errors import AriError, DatasetError, UsageError
+from ari.base.processes import die_with_parent
 from ari.base.progress import progress
 from benchmarks.loaders.types import Question
 from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
@@ -315,8 +316,10 @@ _WORKER_BUILD_S = 0.0
 
 
 def _init_worker(factory: SolverFactory, threads: int) -> None:
-    """Build this process's solver once; numeric libraries get their share of the cores only."""
+    """Build this process's solver once; numeric libraries get their share of the cores only. The
+    worker ends with the run (a worker that outlived a killed run would hold the store open)."""
     global _WORKER_SOLVER, _WORKER_BUILD_S
+    die_with_parent()
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(variable, str(threads))
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

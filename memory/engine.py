@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,11 +61,36 @@ def engine_for(target: str, create: bool, read_only: bool | None) -> tuple[Engin
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        # A writer takes the lock up front: a deferred transaction that upgrades to a write can
-        # fail with SQLITE_BUSY at once instead of waiting for the busy timeout.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("ari_write") else "BEGIN")
+        if conn.get_execution_options().get("ari_write"):
+            _begin_writing(conn, str(path))
+        else:
+            conn.exec_driver_sql("BEGIN")
 
     return engine, str(path), False
+
+
+_LOCK_NOTICE_MS = 1000  # a writer that waits longer than this for the lock says so
+_told_waiting: set[str] = set()  # the files it was said of, once per process
+
+
+def _begin_writing(conn: Connection, where: str) -> None:
+    """BEGIN IMMEDIATE: a writer takes the lock up front (a deferred transaction that upgrades to a
+    write can fail with SQLITE_BUSY at once instead of waiting for the busy timeout). When another
+    process holds the lock past a second, say so once on stderr, naming the file, and wait on."""
+    raw = conn.connection.driver_connection
+    assert raw is not None, "a connection being begun is open"
+    raw.execute(f"PRAGMA busy_timeout = {_LOCK_NOTICE_MS}")
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+        return
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) and where not in _told_waiting:
+            _told_waiting.add(where)
+            print(f"waiting for the memory lock on {where}: another process is writing to it "
+                  f"(giving up after {_BUSY_TIMEOUT_S} s)", file=sys.stderr, flush=True)
+    finally:
+        raw.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_S * 1000}")
+    conn.exec_driver_sql("BEGIN IMMEDIATE")  # the full wait; its failure is a database error as any other
 
 
 def _writable(path: Path) -> bool:

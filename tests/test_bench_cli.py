@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
 from bench_support import build_store, question_records
+
+from memory import bundled_memory_path
+from tkg_store.demo import DEMO_QUESTIONS
 
 
 def _ari(*args):
@@ -67,3 +71,20 @@ def test_every_bench_command_has_help():
     for command in ("run", "report", "compare", "make-unanswerable"):
         done = _ari("bench", command, "--help")
         assert done.returncode == 0 and len(done.stdout) > 200
+
+
+def test_run_with_skip_bad_says_how_many_records_it_skipped_and_where_they_are_listed(tmp_path, demo_store_file):
+    records = json.loads(DEMO_QUESTIONS.read_text(encoding="utf-8"))[:2]
+    bad = [{"quid": 901, "question": "No answers field?", "answer_type": "entity"}, dict(records[0], quid=902, answer_type="x")]
+    qfile = tmp_path / "q.json"
+    qfile.write_text(json.dumps([records[0], bad[0], records[1], bad[1]]), encoding="utf-8")
+    memory = tmp_path / "memory.sqlite"
+    shutil.copyfile(bundled_memory_path(), memory)
+    out = tmp_path / "run"
+    done = _ari("bench", "run", "multitq", "--questions", str(qfile), "--db", str(demo_store_file), "--memory", str(memory),
+                "--out", str(out), "--skip-bad", "--json")
+    assert done.returncode == 0, done.stderr
+    assert f"skipped 2 malformed records of {qfile} (--skip-bad); listed in {out / 'run.json'}" in done.stderr.splitlines()
+    run = json.loads((out / "run.json").read_text())
+    assert run["skipped_bad"] == 2 and json.loads(done.stdout)["n"] == 2
+    assert [r.split(":")[0] for r in run["skipped_records"]] == ["record 1", "record 3"]

@@ -21,6 +21,7 @@ from benchmarks.plan import RunSpec, run
 from benchmarks.results_log import read_results
 from benchmarks.runner import RunOptions, run_benchmark, tapered
 from benchmarks.selection import parse_shard, shard_of, stratified_sample, take_shard
+from tkg_store.ingest import ingest
 
 SUMMARY_KEYS = {"n", "hits_at_1", "hits_at_10", "by_qtype", "abstain_precision", "abstain_recall",
                 "false_unknown_rate", "mean_steps", "questions_per_second", "config"}
@@ -107,20 +108,31 @@ from benchmarks.loaders import get_loader
 from benchmarks.runner import RunOptions, run_benchmark
 qs = get_loader("multitq").load({qfile!r}).questions
 run_benchmark(qs, BruteForceFactory({db!r}, delay_s={delay}), {out!r}, {{"dataset": "multitq"}},
-              RunOptions(batch_size=1, quiet=True))
+              RunOptions(batch_size=1, quiet=True, workers={workers}))
 """
+
+
+def _killable_run(setup, out: Path, delay: float, workers: int, answered: int) -> subprocess.Popen:
+    """A bench run in a process of its own (batches of one question, each taking `delay` seconds),
+    returned once it has answered `answered` questions (or ended, or a minute has passed)."""
+    db, qfile = setup
+    tests = str(Path(__file__).parent)
+    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=delay, workers=workers)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline and (
+        not results.exists() or len(results.read_text().splitlines()) < answered
+    ):
+        time.sleep(0.05)
+    return proc
 
 
 def test_run_killed_halfway_resumes_without_redoing_or_losing(setup, tmp_path):
     db, qfile = setup
     out = tmp_path / "killed"
-    tests = str(Path(__file__).parent)
-    script = _KILLABLE.format(tests=tests, qfile=str(qfile), db=str(db), out=str(out), delay=0.4)
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    proc = _killable_run(setup, out, delay=0.4, workers=1, answered=3)
     results = out / "results.jsonl"
-    deadline = time.time() + 60
-    while time.time() < deadline and (not results.exists() or len(results.read_text().splitlines()) < 3):
-        time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     first = read_results(results)
@@ -131,6 +143,48 @@ def test_run_killed_halfway_resumes_without_redoing_or_losing(setup, tmp_path):
     assert set(solver.asked).isdisjoint(first[q]["question"] for q in first)
     qids = [json.loads(line)["qid"] for line in results.read_text().splitlines()]
     assert sorted(qids) == sorted(q.qid for q in questions) and outcome.summary["n"] == len(QUESTIONS)
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has: it holds no file or lock)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_killed_run_and_leave_the_store_free(setup, tmp_path):
+    db, _ = setup
+    proc = _killable_run(setup, tmp_path / "orphans", delay=1.0, workers=2, answered=1)  # both workers hold the store open
+    children: set[int] = set()
+    try:
+        children = _children(proc.pid)
+        assert proc.poll() is None and len(children) >= 2, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while any(_running(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in children if _running(pid)], "workers outlived the killed run"
+    finally:
+        for pid in children:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+    ingest("tsv", db.with_suffix(".tsv"), db)  # the store is free for writing
 
 
 def test_rerun_with_a_different_identity_is_refused(setup, tmp_path):

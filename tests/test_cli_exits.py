@@ -2,7 +2,7 @@
 that runs the tests (`python -m ari`), so Typer's and Click's own handling is part of what is checked.
 
 0 done, 1 a domain error, 2 a usage error (the usage line, one message, no traceback), 130 Ctrl-C
-("interrupted", after saving what was done).
+("interrupted", after saving what was done), 143 SIGTERM ("terminated", after saving the same).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import time
 
 import pytest
 
+from ari.base.errors import AriError
 from benchmarks.results_log import read_results
-from memory import bundled_memory_path
+from memory import Memory, bundled_memory_path
 from tkg_store.demo import DEMO_QUESTIONS
 
 
@@ -80,7 +81,8 @@ def demo_run(tmp_path, demo_store_file):
     return db, memory, questions
 
 
-def test_ctrl_c_in_bench_run_keeps_what_was_answered_and_exits_130(tmp_path, demo_run):
+@pytest.mark.parametrize("signum, code, said", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")], ids=["ctrl-c", "term"])
+def test_ctrl_c_or_term_in_bench_run_keeps_what_was_answered_and_writes_the_summary(tmp_path, demo_run, signum, code, said):
     db, memory, questions = demo_run
     out = tmp_path / "run"
     command = [sys.executable, "-m", "ari", "bench", "run", "multitq", "--questions", str(questions), "--db", str(db),
@@ -92,11 +94,37 @@ def test_ctrl_c_in_bench_run_keeps_what_was_answered_and_exits_130(tmp_path, dem
     while proc.poll() is None and (not results.exists() or len(results.read_text().splitlines()) < 3):
         time.sleep(0.05)
     assert proc.poll() is None, proc.communicate()[1]
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130, stderr
-    assert stderr.strip().splitlines() == ["interrupted"] and stdout == ""
+    assert proc.returncode == code, stderr
+    assert stderr.strip().splitlines() == [said] and stdout == ""
     kept = read_results(results)
     assert 3 <= len(kept) < 50 * 48
     summary = json.loads((out / "summary.json").read_text())
     assert summary["n"] == len(kept) and summary["complete"] is False
+
+
+def test_term_in_memory_learn_keeps_the_recorded_questions_and_exits_143(tmp_path, demo_run):
+    db, _, questions = demo_run
+    memory = tmp_path / "learnt.sqlite"
+    command = [sys.executable, "-m", "ari", "memory", "learn", "--questions", str(questions), "--db", str(db),
+               "--memory", str(memory), "--workers", "1", "--quiet"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline and _learnt(memory) == 0:
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()[1]
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 143, stderr
+    assert stderr.strip().splitlines() == ["terminated"] and stdout == ""
+    assert 0 < _learnt(memory) < 50 * 48
+
+
+def _learnt(memory) -> int:
+    """Traces a learning run has recorded in `memory` so far (0 while it is making the file)."""
+    try:
+        with Memory.open(memory, create=False, read_only=True) as opened:
+            return opened.history.count()
+    except AriError:
+        return 0

@@ -186,3 +186,37 @@ def test_a_new_bundled_memory_keeps_the_users_traces_and_never_meets_a_stale_wal
 
     unchanged = copy.stat().st_mtime_ns
     assert user_copy(copy, bundled) == copy and copy.stat().st_mtime_ns == unchanged  # same bundle: left alone
+
+
+_HOLD_WRITE_LOCK = """
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+print("held", flush=True)
+sys.stdin.read()  # holds the lock until the test closes stdin
+"""
+
+
+def _first_line(stream, within_s: float) -> str | None:  # noqa: ANN001 - a text pipe
+    """The first line that arrives on `stream` within `within_s` seconds, else None."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], within_s)
+    return stream.readline().rstrip("\n") if ready else None
+
+
+def test_ask_says_once_that_it_waits_for_a_memory_another_process_is_writing(tmp_path, demo_store_file):
+    path = _demo_memory_copy(tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_WRITE_LOCK, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        ask = subprocess.Popen([sys.executable, "-m", "ari", "ask", QUESTION, "--db", str(demo_store_file), "--memory", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+        said = _first_line(ask.stderr, within_s=20)
+    finally:
+        holder.stdin.close()  # the lock is free: the ask goes on
+        holder.wait(timeout=10)
+    stdout, stderr = ask.communicate(timeout=60)
+    assert said == f"waiting for the memory lock on {path}: another process is writing to it (giving up after 60 s)"
+    assert ask.returncode == 0 and stdout.strip() and stderr == ""  # said once

@@ -9,6 +9,7 @@ import sys
 import typer
 
 from ari.base.errors import AriError
+from ari.base.processes import TERMINATED_EXIT_CODE, Terminated, sigterm_as_interrupt
 
 app = typer.Typer(
     name="ari",
@@ -36,8 +37,9 @@ _register()
 
 def run(args: list[str] | None = None) -> int:
     """Run `ari ARGS` and return its exit code: 0 done; 1 a domain error; 2 a usage error (the usage
-    line and one message, never a traceback); 130 interrupted (Ctrl-C), after the command has saved
-    what it finished.
+    line and one message, never a traceback); 130 interrupted (Ctrl-C), 143 terminated (SIGTERM),
+    after the command has saved what it finished: TERM raises a KeyboardInterrupt too
+    (`sigterm_as_interrupt`), so every command keeps its work on TERM as it does on Ctrl-C.
 
     The Click command is driven here rather than through Typer's standalone mode, which under
     `standalone_mode=False` turns Ctrl-C into a returned code that is easy to drop. Typer >= 0.29
@@ -45,9 +47,12 @@ def run(args: list[str] | None = None) -> int:
     uses the `click` package, so both are handled."""
     command = typer.main.get_command(app)
     try:
-        with command.make_context("ari", list(sys.argv[1:] if args is None else args)) as ctx:
+        with sigterm_as_interrupt(), command.make_context("ari", list(sys.argv[1:] if args is None else args)) as ctx:
             command.invoke(ctx)
         return 0
+    except Terminated:
+        print("terminated", file=sys.stderr)
+        return TERMINATED_EXIT_CODE
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

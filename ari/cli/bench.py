@@ -26,7 +26,7 @@ DataDirOption = Annotated[
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the stratified sample / the rewrites.")]
 ShardOption = Annotated[Optional[str], typer.Option("--shard", help="i/n: this machine's share (0 <= i < n), split by question id.")]
-SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed records (counted in the summary) instead of stopping.")]
+SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed records instead of stopping (bench run says how many on stderr and lists them in run.json).")]
 
 
 @app.command("run")
@@ -84,6 +84,7 @@ def run_command(
     outcome = run(spec)
     if not quiet:
         stderr_console().print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
+        _say_skipped(outcome.summary["config"], outcome.out_dir)
     _print_summary(outcome.summary, json_output)
     if outcome.summary.get("errors"):  # an endpoint failure is not an answer: the run did not finish its work
         raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM endpoint error (not counted in the "
@@ -211,6 +212,14 @@ def prices_for(table: Path, decider: str) -> dict:
     if not isinstance(entry, dict):
         raise UsageError(f"the price table {table} has no entry for model {model!r}")
     return {"price_prompt_per_mtok": entry.get("prompt"), "price_completion_per_mtok": entry.get("completion")}
+
+
+def _say_skipped(run_info: dict, out_dir: Path) -> None:
+    """One line on stderr when --skip-bad skipped records: how many, of which file, and where they are listed."""
+    skipped = run_info.get("skipped_bad")
+    if skipped:
+        typer.echo(f"skipped {skipped} malformed record{'s' if skipped > 1 else ''} of {run_info['questions_file']} "
+                   f"(--skip-bad); listed in {out_dir / 'run.json'}", err=True)
 
 
 def _print_summary(summary: dict, as_json: bool) -> None:

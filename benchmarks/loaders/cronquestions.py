@@ -37,16 +37,16 @@ class CronQuestionsLoader:
         if not isinstance(records, list):
             raise DatasetError(f"{path}: expected a list of question records, got {type(records).__name__}")
         questions: list[Question] = []
-        skipped = 0
+        bad: list[str] = []
         for index, record in enumerate(records):
             try:
                 questions.append(parse_record(record, self.gold_annotations))
             except (KeyError, TypeError, ValueError) as exc:
+                why = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
                 if not skip_bad:
-                    why = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
                     raise DatasetError(f"{path}: record {index} is not a CronQuestions question ({why}); --skip-bad skips such records") from None
-                skipped += 1
-        return LoadResult(questions, path, skipped, notes={"gold_annotations": self.gold_annotations})
+                bad.append(f"record {index}: {why}")
+        return LoadResult(questions, path, bad, notes={"gold_annotations": self.gold_annotations})
 
 
 def parse_record(record: dict, gold_annotations: bool = False) -> Question:

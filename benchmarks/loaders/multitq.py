@@ -25,15 +25,15 @@ class MultiTQLoader:
         path = Path(path)
         records = _read_json_list(path)
         questions: list[Question] = []
-        skipped = 0
+        bad: list[str] = []
         for index, record in enumerate(records):
             try:
                 questions.append(parse_record(record))
             except (KeyError, TypeError, ValueError) as exc:
                 if not skip_bad:
                     raise DatasetError(f"{path}: record {index} is not a MultiTQ question ({_why(exc)}); --skip-bad skips such records") from None
-                skipped += 1
-        return LoadResult(questions, path, skipped)
+                bad.append(f"record {index}: {_why(exc)}")
+        return LoadResult(questions, path, bad)
 
 
 def parse_record(record: dict) -> Question:

@@ -58,5 +58,10 @@ class LoadResult:
 
     questions: list[Question]
     path: Path
-    skipped: int = 0
+    bad: list[str] = field(default_factory=list)  # each skipped record: "record 4: missing field 'answers'"
     notes: dict = field(default_factory=dict)  # e.g. {"gold_annotations": True}
+
+    @property
+    def skipped(self) -> int:
+        """How many malformed records were skipped."""
+        return len(self.bad)

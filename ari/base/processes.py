@@ -1,0 +1,73 @@
+"""How ARI's processes end: TERM handled as Ctrl-C is, and worker processes that die with their parent.
+
+`sigterm_as_interrupt` is what every `ari` command runs under (`ari.cli.run`): SIGTERM raises
+`Terminated`, a KeyboardInterrupt, so whatever keeps its work on Ctrl-C (a bench run's answered
+questions and summary, a learning run's recorded questions, an ingest's untouched store) does so on
+TERM too; the CLI then says `terminated` and exits 143 (128 + SIGTERM).
+
+`die_with_parent` is the first thing a worker process does (the bench runner's and the learner's
+pools): a worker that outlived a killed parent would keep the store open, and its lock with it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+TERMINATED_EXIT_CODE = 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: raised in the main thread, where Ctrl-C's KeyboardInterrupt would be."""
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM raises `Terminated` in the main thread (off it, nothing changes:
+    Python runs signal handlers in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def die_with_parent() -> None:
+    """In a multiprocessing worker: end this process as soon as its parent ends, however it ends
+    (kill -9 included). Linux has the kernel send SIGKILL (PR_SET_PDEATHSIG); everywhere, a thread
+    waits on the parent's sentinel (a pipe that closes when the parent dies) and exits. A parent
+    already gone (before the watch began) ends the worker at once."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    if sys.platform.startswith("linux"):
+        _kill_on_parent_death()
+    threading.Thread(target=_exit_after, args=(parent,), name="die-with-parent", daemon=True).start()
+
+
+def _kill_on_parent_death() -> None:
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # the watching thread still ends the worker
+
+
+def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns when the parent's end of the pipe closes: the parent has ended
+    os._exit(1)
