@@ -111,7 +111,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    guides = admitted(programs_for(state.analysed, *methodologies), query)
+    guides = admitted(programs_for(state.analysed, *methodologies), state.analysed)
     if not guides:
         return {"plan_note": f"the memory holds no program for {query.shape} questions (learn one: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None

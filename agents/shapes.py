@@ -26,9 +26,12 @@ from tkg_store.store import TKGStore
 VALUE_ASKS = ("number", "yesno", "relation")
 
 
-def admitted(guides: Sequence[Guide], query: Query) -> list[Guide]:
-    """The guides whose programs perform exactly the query's operations."""
-    return [g for g in guides if query.admits(g.program)]
+def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """The guides whose programs perform exactly the query's operations and use every entity the
+    question names: a program that leaves one out ("... before China did" with no step about
+    China) answers another question."""
+    named = {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
+    return [g for g in guides if analysis.query.admits(g.program) and named <= g.program.roles]
 
 
 def fits(action: object, query: Query) -> bool:
@@ -62,8 +65,7 @@ def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequenc
         return "the question asks how many, and the program gave no number"
     if kind == "yesno" and not set(answers) <= {"Yes", "No"}:
         return "the question asks yes or no, and the program gave neither"
-    roles = {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
-    unbound = sorted(roles - program.roles)
+    unbound = sorted({f"E{i}" for i in range(1, len(analysis.entities) + 1)} - program.roles)
     if unbound:
         names = ", ".join(analysis.entities[int(r[1:]) - 1].text for r in unbound)
         return f"the program does not use {names}, which the question names"
