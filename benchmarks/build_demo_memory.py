@@ -31,12 +31,13 @@ DEFAULT_CLUSTERS = 12  # 48 questions, ~12 question shapes (type x wording); few
 # Failing programs kept per question as pitfalls. The CLI keeps 30; 10 keeps the shipped file
 # well under 2 MB while still recording the commonest wrong programs of each question.
 WRONG_PER_QUESTION = SearchConfig.wrong_traces_kept  # the CLI default (--wrong); AgentConfig.search
+GENERATED_PER_SHAPE = 20  # questions of each shape the demo KG asks itself (`ari memory learn --generate`)
 DATASET, SPLIT = BUNDLED_DATASET, "demo"  # how the traces are labelled in the shipped memory
 
 
 def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int = WRONG_PER_QUESTION) -> dict:
     """Learn a fresh memory from the demo questions and snapshot it to `out` (replaced if present)."""
-    from agents.learning import LearnSettings, learn
+    from agents.learning import LearnSettings, learn, learn_generated
     from ari.base.config import AgentConfig
     from memory import Memory, snapshot
     from tkg_store.demo import demo_questions, demo_store_path
@@ -45,6 +46,8 @@ def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int
     settings = LearnSettings(attempt=True, search=True, wrong_per_question=wrong_per_question)
     with tempfile.TemporaryDirectory(prefix="ari-bundled-") as work:
         scratch = Path(work) / "learn.sqlite"
+        # the shapes beyond the demo questions' (counts, yes/no, lists ...): questions the KG asks itself
+        learn_generated(demo_store_path(), str(scratch), GENERATED_PER_SHAPE, config=config, cluster=False, quiet=True)
         report = learn(
             demo_store_path(), str(scratch), demo_questions(), settings=settings, config=config,
             dataset=DATASET, split=SPLIT, workers=1, n_clusters=n_clusters, quiet=True,
