@@ -4,10 +4,9 @@ list, with an optional `unanswerable_reason`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ari.base.errors import DatasetError
+from benchmarks.loaders.json_list import load_json_records
 from benchmarks.loaders.types import LoadResult, Question
 
 _ANSWER_TYPES = {"entity", "time"}
@@ -22,18 +21,7 @@ class MultiTQLoader:
         return Path(data_dir) / "questions" / f"{split}.json"
 
     def load(self, path: Path, skip_bad: bool = False) -> LoadResult:
-        path = Path(path)
-        records = _read_json_list(path)
-        questions: list[Question] = []
-        skipped = 0
-        for index, record in enumerate(records):
-            try:
-                questions.append(parse_record(record))
-            except (KeyError, TypeError, ValueError) as exc:
-                if not skip_bad:
-                    raise DatasetError(f"{path}: record {index} is not a MultiTQ question ({_why(exc)}); --skip-bad skips such records") from None
-                skipped += 1
-        return LoadResult(questions, path, skipped)
+        return load_json_records(path, parse_record, "a MultiTQ question", skip_bad)
 
 
 def parse_record(record: dict) -> Question:
@@ -64,21 +52,3 @@ def parse_record(record: dict) -> Question:
         answerable=answerable,
         extra={k: record[k] for k in _PASSTHROUGH if k in record},
     )
-
-
-def _read_json_list(path: Path) -> list:
-    if not path.is_file():
-        raise DatasetError(f"no questions file at {path}")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise DatasetError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    if not isinstance(data, list):
-        raise DatasetError(f"{path}: expected a JSON list of questions, got {type(data).__name__}")
-    return data
-
-
-def _why(exc: BaseException) -> str:
-    return f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
