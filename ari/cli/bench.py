@@ -32,7 +32,7 @@ SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed 
 @app.command("run")
 @llm_options
 def run_command(
-    dataset: Annotated[str, typer.Argument(help="multitq | cronquestions")],
+    dataset: Annotated[str, typer.Argument(help="multitq | cronquestions | shapes")],
     out: Annotated[Path, typer.Option("--out", help="Run directory: results.jsonl (resumable), summary.json, report.md/png.")],
     db: DbOption = None,
     memory: MemoryOption = None,
@@ -225,3 +225,6 @@ def _print_summary(summary: dict, as_json: bool) -> None:
         print(f"{key:22} {fmt(summary.get(key))}")
     for qtype, value in summary.get("by_qtype", {}).items():
         print(f"  {qtype:20} {fmt(value)}")
+    for shape, row in (summary.get("by_shape") or {}).items():
+        print(f"  {shape:20} right {fmt(row['right'])}  wrong {fmt(row['wrong'])}  abstained {fmt(row['abstained'])}"
+              + (f"  set F1 {fmt(row['set_f1'])}" if row["n_sets"] else ""))
