@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.loaders.json_list import load_json_records
+from benchmarks.loaders.json_list import common_fields, load_json_records
 from benchmarks.loaders.types import LoadResult, Question
 
 ANSWER_TYPES = ("entity", "time", "number", "yesno", "relation", "none")
-_TIME_LEVELS = {"day", "month", "year"}
 _PASSTHROUGH = ("writer", "missing", "spec")
 
 
@@ -31,30 +30,17 @@ class ShapesLoader:
 
 def parse_record(record: dict) -> Question:
     """One record of shape_golds' output -> Question (raises KeyError/TypeError/ValueError when malformed)."""
-    if not isinstance(record, dict):
-        raise TypeError(f"expected an object, got {type(record).__name__}")
-    answers = record["answers"]
-    if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
-        raise TypeError("answers must be a list of strings")
-    question = record["question"]
-    if not isinstance(question, str) or not question.strip():
-        raise ValueError("question must be non-empty text")
-    answer_type = record["answer_type"]
-    if answer_type not in ANSWER_TYPES:
-        raise ValueError(f"answer_type {answer_type!r} is not one of {', '.join(ANSWER_TYPES)}")
-    time_level = record.get("time_level")
-    if time_level is not None and time_level not in _TIME_LEVELS:
-        raise ValueError(f"time_level {time_level!r} is not day, month or year")
+    common = common_fields(record, ANSWER_TYPES)
     abstain = bool(record.get("abstain", False))
-    if not abstain and not answers:
+    if not abstain and not common.answers:
         raise ValueError("an answerable record needs answers")
     shape = str(record["shape"])
     return Question(
         qid=str(record["id"]),
-        text=question,
-        answers=[] if abstain else list(answers),
-        answer_type=answer_type,
-        time_level=time_level,
+        text=common.text,
+        answers=[] if abstain else common.answers,
+        answer_type=common.answer_type,
+        time_level=common.time_level,
         qtype=shape,
         answerable=not abstain,
         extra={"shape": shape, "is_list": bool(record.get("is_list", False)),
