@@ -419,9 +419,29 @@ def compute_golds(sources: Sequence[tuple[str, list]], kg: KG) -> Golds:
                 golds.problems.append(Problem(source, record_id, "malformed", f"{type(exc).__name__}: {exc}"))
                 continue
             seen.add(record_id)
-            if record["shape"] == "unanswerable" and not record.get("missing"):  # type: ignore[index]
-                golds.problems.append(Problem(source, record_id, "warning_no_missing_reason"))
+            golds.problems += [Problem(source, record_id, code) for code in warnings_of(kg, record)]  # type: ignore[arg-type]
     return golds
+
+
+def warnings_of(kg: KG, record: dict) -> list[str]:
+    """Codes of what is computed but may not be what the wording means (the record is kept)."""
+    if record["shape"] == "unanswerable":
+        return [] if record.get("missing") else ["warning_no_missing_reason"]
+    spec = record["spec"]
+    if spec["ask"] == "entity" and spec.get("ordinal") and nth_repeats(matching(kg, spec), spec):
+        return ["warning_nth_day_entity_seen_before"]
+    return []
+
+
+def nth_repeats(frame: pd.DataFrame, spec: dict) -> bool:
+    """Whether an entity of the n-th day already appears on an earlier day of the count: "the third
+    to praise X" then differs by days (the gold) and by new entities."""
+    role, ordinal = spec["asked"], spec["ordinal"]
+    day = nth_day(frame, ordinal)
+    if day is None:
+        return False
+    earlier = frame["day"] < day if ordinal["from"] == "start" else frame["day"] > day
+    return bool(set(frame.loc[frame["day"] == day, role]) & set(frame.loc[earlier, role]))
 
 
 def read_sources(paths: Sequence[Path]) -> list[tuple[str, list]]:
