@@ -398,6 +398,15 @@ class Golds:
     def shape_counts(self) -> dict[str, int]:
         return dict(sorted(Counter(r["shape"] for r in self.records).items()))
 
+    def writer_counts(self) -> dict[str, int]:
+        return dict(sorted(Counter(str(r.get("writer")) for r in self.records).items()))
+
+    def problem_counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        """(records left out, warnings) per reason code."""
+        codes = Counter(p.code for p in self.problems)
+        skipped = {c: n for c, n in sorted(codes.items()) if not c.startswith("warning")}
+        return skipped, {c: n for c, n in sorted(codes.items()) if c.startswith("warning")}
+
 
 def compute_golds(sources: Sequence[tuple[str, list]], kg: KG) -> Golds:
     """Golds of every record of every (source name, records) pair, in order; duplicate ids after
@@ -456,11 +465,17 @@ def read_sources(paths: Sequence[Path]) -> list[tuple[str, list]]:
 
 
 def report(golds: Golds) -> str:
-    """The problems, one a line, then the kept records per shape."""
+    """The problems, one a line, then what was left out and kept, per reason, shape and writer."""
+    skipped, warnings = golds.problem_counts()
     lines = [problem.line() for problem in golds.problems]
-    lines.append(f"kept {len(golds.records)} records; per shape: "
-                 + ", ".join(f"{shape} {n}" for shape, n in golds.shape_counts().items()))
+    lines.append(f"left out {sum(skipped.values())} records: {_counts(skipped)}; warnings {sum(warnings.values())}: {_counts(warnings)}")
+    lines.append(f"kept {len(golds.records)} records; per shape: {_counts(golds.shape_counts())}")
+    lines.append(f"per writer: {_counts(golds.writer_counts())}")
     return "\n".join(lines) + "\n"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{key} {n}" for key, n in counts.items()) or "none"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -177,7 +177,8 @@ def test_command_writes_golds_and_the_loader_reads_them(kg, tmp_path):
     first = out.read_text(encoding="utf-8")
     main(["--kg", str(kg_path), "--in", str(source), "--out", str(out)])
     assert out.read_text(encoding="utf-8") == first  # deterministic
-    assert "kept 3 records; per shape: count 1, list 1, unanswerable 1" in (tmp_path / "v.txt").read_text(encoding="utf-8")
+    written = (tmp_path / "v.txt").read_text(encoding="utf-8")
+    assert "left out 0 records: none; warnings 0: none\nkept 3 records; per shape: count 1, list 1, unanswerable 1\nper writer: w0 3" in written
     loader = get_loader("shapes")
     count, listed, unanswerable = loader.load(loader.split_path(out.parent, "dev")).questions
     assert (count.qid, count.answers, count.answer_type, count.qtype) == ("c1", ["4"], "number", "count")
