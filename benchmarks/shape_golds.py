@@ -218,23 +218,18 @@ def time_answers(frame: pd.DataFrame, spec: dict) -> list[str]:
     if spec.get("ordinal"):
         day = nth_day(frame, spec["ordinal"])
         return [] if day is None else [day[:width]]
-    periods = frame.assign(day=frame["day"].str[:width])
+    periods = frame.assign(period=frame["day"].str[:width])
     if spec.get("extreme"):  # periods ranked by their distinct matching days
-        counts = frame.assign(period=periods["day"]).groupby("period")["day"].nunique()
-        best = counts.max() if spec["extreme"] == "most" else counts.min()
-        return sorted(str(p) for p in counts[counts == best].index)
-    return sorted(set(periods["day"]))
+        return sorted(extreme_values(periods, "period", spec["extreme"]))
+    return sorted(set(periods["period"]))
 
 
 def relation_answers(kg: KG, spec: dict) -> list[str]:
     """The distinct relations of the facts between head and tail, either direction, in time."""
-    found = set()
-    for relation, facts in kg.by_relation.items():
-        pair = facts[((facts["head"] == spec["head"]) & (facts["tail"] == spec["tail"]))
-                     | ((facts["head"] == spec["tail"]) & (facts["tail"] == spec["head"]))]
-        if not within_time(pair, spec, kg).empty:
-            found.add(display(relation))
-    return sorted(found)
+    head, tail = spec["head"], spec["tail"]
+    pairs = [facts[((facts["head"] == head) & (facts["tail"] == tail)) | ((facts["head"] == tail) & (facts["tail"] == head))]
+             .assign(relation=relation) for relation, facts in kg.by_relation.items()]
+    return sorted({display(r) for r in within_time(pd.concat(pairs, ignore_index=True), spec, kg)["relation"]})
 
 
 def answers_of(kg: KG, spec: dict) -> list[str]:

@@ -114,6 +114,9 @@ def test_nth_from_start_and_end(kg):
 def test_time_ask_gives_every_matching_period(kg):
     assert gold(kg, "window", ask="time", head="Alice", tail="China", granularity="day")["answers"] == ["2008-01-05", "2008-03-10"]
     assert gold(kg, "window", ask="time", head="Alice", tail="Iran", granularity="year")["answers"] == ["2008"]
+    years = {"ask": "time", "head": "Alice", "granularity": "year"}  # 2008: three days of visits, 2009: one
+    assert gold(kg, "most", extreme="most", **years)["answers"] == ["2008"]
+    assert gold(kg, "most", extreme="least", **years)["answers"] == ["2009"]
 
 
 def test_most_answers_every_tie_and_least_the_fewest(kg):
