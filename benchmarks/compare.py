@@ -84,7 +84,10 @@ def _delta(a: object, b: object) -> float | None:
 
 
 def correct(record: dict) -> bool:
-    """Right answer to an answerable question, or an abstention on an unanswerable one (as the metrics)."""
+    """Right answer to an answerable question, or an abstention on an unanswerable one (as the metrics;
+    a shape question by its verdict)."""
+    if "verdict" in record:
+        return record["verdict"] == "right"
     return bool(record.get("abstained")) if record.get("answerable") is False else bool(record.get("hit1"))
 
 

@@ -8,6 +8,12 @@ a prediction coarser than the gold (`2008` against `2008-04`) is a miss.
 Abstention: a question whose gold set is empty (or marked unanswerable) is answered correctly only
 by abstaining ("No Answer"). Hits@k are measured over answerable questions only; `accuracy` counts
 every question, abstaining being the right answer to an unanswerable one.
+
+Shape questions (issue 23: counts, yes/no, lists, relations, ...) also get a verdict each, right,
+wrong or abstained: an entity or time asked once is right by the hit rule at rank 1; a number or a
+yes/no by exact match of the top answer; a list (or the relations between two entities) when the
+predicted set equals the gold set, with precision, recall and F1 of the sets beside it; a question
+the KG cannot answer is right when the agent abstains and wrong when it answers.
 """
 
 from __future__ import annotations
@@ -16,10 +22,14 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from functools import cached_property
-from typing import TypedDict
+from typing import Literal, TypedDict
 
-from memory.labels import first_hit
+from memory.labels import entity_key, first_hit
+
+Verdict = Literal["right", "wrong", "abstained"]
+EXACT_TYPES = ("number", "yesno")  # answer types scored by exact match of the top answer
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,9 @@ class Outcome:
     tokens: int = 0
     elapsed_s: float = 0.0
     confidence: float | None = None  # None: 1 when answered, 0 when abstained
+    shape: str | None = None  # shape sets only: count, yesno, list, most, relations, window, nth, unanswerable
+    is_list: bool = False  # the question asks for all the answers (scored as a set)
+    predicted_is_list: bool | None = None  # the agent's reading, when it says: False scores its top answer alone
 
     @cached_property
     def rank(self) -> int | None:
@@ -63,6 +76,34 @@ class Outcome:
         return self.abstained if not self.answerable else self.hit1
 
     @property
+    def scored_as_set(self) -> bool:
+        return self.is_list or self.answer_type == "relation"
+
+    @property
+    def predicted_set(self) -> tuple[str, ...]:
+        """The answers the agent gives: all of them, or its top one when it read a single-answer question."""
+        return self.predictions[:1] if self.predicted_is_list is False else self.predictions
+
+    @cached_property
+    def set_scores(self) -> "SetScores":
+        return set_scores(() if self.abstained else self.predicted_set, self.gold, self.answer_type)
+
+    @property
+    def verdict(self) -> Verdict:
+        """right / wrong / abstained (module docstring)."""
+        if self.abstained:
+            return "abstained" if self.answerable else "right"
+        if not self.answerable:
+            return "wrong"
+        if self.scored_as_set:
+            right = self.set_scores.equal
+        elif self.answer_type in EXACT_TYPES:
+            right = exact_match(self.predictions[0] if self.predictions else None, self.gold, self.answer_type)
+        else:
+            right = self.hit1
+        return "right" if right else "wrong"
+
+    @property
     def score(self) -> float:
         """Confidence used to rank questions for the risk-coverage curve."""
         if self.confidence is not None:
@@ -75,6 +116,44 @@ def hits_at_k(
 ) -> bool:
     """Whether any of the top-k predictions is a hit."""
     return first_hit(predictions, gold, answer_type, time_level, k) is not None
+
+
+# -- exact and set answers ---------------------------------------------------------------------
+
+def answer_key(text: str, answer_type: str) -> str:
+    """How two answers of a type compare: entities in display form (the hit rule's key), relations
+    and yes/no the same but case-blind, numbers by value ("3" == "3.0")."""
+    if answer_type == "number":
+        try:
+            return str(Decimal(text.strip()).normalize())
+        except InvalidOperation:
+            return text.strip()
+    key = entity_key(text)
+    return key.casefold() if answer_type in ("yesno", "relation") else key
+
+
+def exact_match(prediction: str | None, gold: Iterable[str], answer_type: str) -> bool:
+    """Whether the (top) prediction equals a gold answer."""
+    return prediction is not None and answer_key(prediction, answer_type) in {answer_key(g, answer_type) for g in gold}
+
+
+@dataclass(frozen=True)
+class SetScores:
+    precision: float
+    recall: float
+    f1: float
+    equal: bool  # the predicted set is the gold set
+
+
+def set_scores(predicted: Iterable[str], gold: Iterable[str], answer_type: str) -> SetScores:
+    """Precision, recall and F1 of a predicted answer set against the gold set (0 where undefined)."""
+    mine = {answer_key(p, answer_type) for p in predicted}
+    theirs = {answer_key(g, answer_type) for g in gold}
+    common = len(mine & theirs)
+    precision = common / len(mine) if mine else 0.0
+    recall = common / len(theirs) if theirs else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if common else 0.0
+    return SetScores(precision, recall, f1, mine == theirs)
 
 
 # -- abstention ---------------------------------------------------------------------------------
@@ -195,6 +274,33 @@ def breakdown(outcomes: Sequence[Outcome], attribute: str) -> dict[str, dict]:
     return result
 
 
+def verdicts(outcomes: Sequence[Outcome]) -> dict[str, float | int | None]:
+    """Rates of right, wrong and abstained; exact match over the number and yes/no questions; mean
+    precision, recall and F1 over the set-scored ones (an abstention scores 0). None where undefined."""
+    exact = [o for o in outcomes if o.answerable and o.answer_type in EXACT_TYPES and not o.scored_as_set]
+    sets = [o.set_scores for o in outcomes if o.answerable and o.scored_as_set]
+    return {
+        "n": len(outcomes),
+        "right": _mean([float(o.verdict == "right") for o in outcomes]),
+        "wrong": _mean([float(o.verdict == "wrong") for o in outcomes]),
+        "abstained": _mean([float(o.verdict == "abstained") for o in outcomes]),
+        "exact_match": _mean([float(o.verdict == "right") for o in exact]),
+        "n_sets": len(sets),
+        "set_precision": _mean([s.precision for s in sets]),
+        "set_recall": _mean([s.recall for s in sets]),
+        "set_f1": _mean([s.f1 for s in sets]),
+    }
+
+
+def by_shape(outcomes: Sequence[Outcome]) -> dict[str, dict]:
+    """`verdicts` over all the shape questions ("all") and per shape."""
+    shaped = [o for o in outcomes if o.shape is not None]
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in shaped:
+        groups[str(outcome.shape)].append(outcome)
+    return {"all": verdicts(shaped), **{shape: verdicts(groups[shape]) for shape in sorted(groups)}}
+
+
 @dataclass
 class Throughput:
     """Wall time of the run itself (all sessions of a resumed run), not the agents' own timers."""
@@ -211,6 +317,7 @@ def summarize(outcomes: Sequence[Outcome], throughput: Throughput | None = None)
     curve = risk_coverage([o.score for o in outcomes], [o.correct for o in outcomes])
     by = {attribute: breakdown(outcomes, attribute) for attribute in BREAKDOWNS}
     throughput = throughput or Throughput()
+    shapes = by_shape(outcomes) if any(o.shape is not None for o in outcomes) else None
     return {
         "n": len(outcomes),
         "n_answerable": h["n"],
@@ -228,4 +335,5 @@ def summarize(outcomes: Sequence[Outcome], throughput: Throughput | None = None)
         "seconds_per_question": _mean([o.elapsed_s for o in outcomes]),
         "questions_per_second": throughput.questions / throughput.wall_s if throughput.wall_s > 0 else None,
         "breakdown": by,
+        **({"by_shape": shapes} if shapes else {}),
     }

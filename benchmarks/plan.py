@@ -41,7 +41,7 @@ class RunSpec:
     agent: dict = field(default_factory=dict)  # AgentConfig overrides (decider, use_methodology, ...)
 
 
-DEFAULT_SPLITS = {"multitq": "dev", "cronquestions": "complex_valid"}
+DEFAULT_SPLITS = {"multitq": "dev", "cronquestions": "complex_valid", "shapes": "dev"}
 
 
 def default_data_dir(dataset: str) -> Path:

@@ -21,6 +21,7 @@ from benchmarks.results_log import read_results
 REPORT_MD = "report.md"
 REPORT_PNG = "report.png"
 REPORT_HTML = "report.html"
+SHAPE_COLUMNS = ("n", "right", "wrong", "abstained", "exact_match", "set_precision", "set_recall", "set_f1")
 MAX_REASONS = 8  # kinds of stated abstention reasons drawn (the commonest)
 
 
@@ -58,6 +59,7 @@ def markdown(summary: dict) -> str:
         "tokens_per_question", "seconds_per_question", "questions_per_second",
     ):
         lines.append(f"| {key} | {fmt(summary.get(key))} |")
+    lines += shape_table(summary.get("by_shape") or {})
     for attribute, groups in summary.get("breakdown", {}).items():
         if not groups:
             continue
@@ -69,6 +71,16 @@ def markdown(summary: dict) -> str:
                 f"{fmt(row['accuracy'])} | {fmt(row['abstain_rate'])} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def shape_table(shapes: dict) -> list[str]:
+    """Markdown lines of the verdicts per shape (none when the set has no shapes)."""
+    if not shapes:
+        return []
+    lines = ["", "## by shape", "", "| shape | " + " | ".join(SHAPE_COLUMNS) + " |", "| --- " * (len(SHAPE_COLUMNS) + 1) + "|"]
+    for shape, row in shapes.items():
+        lines.append(f"| {shape} | " + " | ".join(fmt(row[k]) for k in SHAPE_COLUMNS) + " |")
+    return lines
 
 
 def emit(text: str, data: object, out: Path | None) -> None:
@@ -260,6 +272,12 @@ def report_html(summary: dict, svg: str) -> str:
     svg = svg[svg.index("<svg"):]  # drop the XML prologue: the SVG sits inside the HTML
     rows = "".join(f"<tr><td>{k}</td><td class=n>{fmt(summary.get(k))}</td></tr>" for k in TABLE_KEYS)
     tables = [f"<h2>Metrics</h2><table>{rows}</table>"]
+    shapes = summary.get("by_shape") or {}
+    if shapes:
+        head = "".join(f"<th>{h}</th>" for h in ("shape", *SHAPE_COLUMNS))
+        body = "".join(f"<tr><td>{html.escape(shape)}</td>" + "".join(f"<td class=n>{fmt(row[k])}</td>" for k in SHAPE_COLUMNS)
+                       + "</tr>" for shape, row in shapes.items())
+        tables.append(f"<h2>By shape</h2><table><tr>{head}</tr>{body}</table>")
     for attribute, groups in summary.get("breakdown", {}).items():
         if not groups:
             continue

@@ -31,7 +31,8 @@ RESULTS = "results.jsonl"
 RUN = "run.json"
 SESSIONS = "sessions.jsonl"
 SUMMARY = "summary.json"
-TOP_K_KEPT = 10  # predictions kept per question (enough for Hits@10)
+TOP_K_KEPT = 10  # predictions kept per question (enough for Hits@10) ...
+SET_KEPT = 1000  # ... and per question asking for a list (its set is scored whole)
 
 # Keys of run.json that must match for a rerun to resume into the same directory: what is asked,
 # of which KG and memory, by which agent settings (the decider among them) and relation lexicon.
@@ -145,7 +146,9 @@ def make_record(question: Question, result: object, gold_display: Callable[[str]
     if gold_display is not None and question.answer_type == "entity":
         gold = [gold_display(g) for g in gold]
     abstained = bool(getattr(result, "abstained", False))
-    answers = [str(a) for a in (getattr(result, "answers", None) or [])][:TOP_K_KEPT]
+    is_list = bool(question.extra.get("is_list", False))
+    kept = SET_KEPT if is_list or question.answer_type == "relation" else TOP_K_KEPT
+    answers = [str(a) for a in (getattr(result, "answers", None) or [])][:kept]
     answer = getattr(result, "answer", None)
     if not answers and answer is not None and not abstained:
         answers = [str(answer)]
@@ -175,9 +178,15 @@ def make_record(question: Question, result: object, gold_display: Callable[[str]
         "confidence": float(confidence) if isinstance(confidence, (int, float)) else None,
         "error": getattr(result, "error", None),
     }
+    if "shape" in question.extra:  # the agent's own reading of the answer, when it gives one
+        predicted_is_list = getattr(result, "is_list", None)
+        record.update(shape=question.extra["shape"], is_list=is_list, predicted_answer_type=getattr(result, "answer_type", None),
+                      predicted_is_list=None if predicted_is_list is None else bool(predicted_is_list))
     rank = None if abstained else first_hit(answers, gold, question.answer_type, question.time_level, TOP_K_KEPT)
     record["hit1"] = rank == 1
     record["hit10"] = rank is not None
+    if "shape" in record:
+        record["verdict"] = outcome_from_record(record).verdict
     return record
 
 
@@ -198,6 +207,9 @@ def outcome_from_record(record: dict) -> Outcome:
         tokens=int(record.get("tokens", 0)),
         elapsed_s=float(record.get("elapsed_s", 0.0)),
         confidence=record.get("confidence"),
+        shape=record.get("shape"),
+        is_list=bool(record.get("is_list", False)),
+        predicted_is_list=record.get("predicted_is_list"),
     )
 
 
@@ -349,13 +361,15 @@ class _PlainResult:
     elapsed_s: float
     confidence: float | None
     error: str | None
+    answer_type: str | None = None
+    is_list: bool | None = None
 
     @classmethod
     def of(cls, result: object) -> "_PlainResult":
         steps = getattr(result, "steps", None) or []
         return cls(
             answer=getattr(result, "answer", None),
-            answers=[str(a) for a in (getattr(result, "answers", None) or [])][:TOP_K_KEPT],
+            answers=[str(a) for a in (getattr(result, "answers", None) or [])][:SET_KEPT],  # make_record trims
             abstained=bool(getattr(result, "abstained", False)),
             reason=getattr(result, "reason", None),
             steps=[getattr(s, "abstract", None) or str(s) for s in steps],
@@ -366,6 +380,8 @@ class _PlainResult:
             elapsed_s=float(getattr(result, "elapsed_s", 0.0) or 0.0),
             confidence=getattr(result, "confidence", None),
             error=getattr(result, "error", None),
+            answer_type=getattr(result, "answer_type", None),
+            is_list=getattr(result, "is_list", None),
         )
 
 

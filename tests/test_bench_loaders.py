@@ -183,3 +183,21 @@ def test_restricted_unpickler_still_reads_plain_data_of_every_allowed_type(tmp_p
         path = tmp_path / f"plain{protocol}.pickle"
         path.write_bytes(pickle.dumps(data, protocol=protocol))
         assert load_plain_pickle(path) == data
+
+
+SHAPE = {"id": "w1-count-01", "shape": "count", "question": "How many times did Alice visit Iran?", "answers": ["3"],
+         "answer_type": "number", "is_list": False, "abstain": False, "time_level": None}
+
+
+def test_shapes_split_layout_and_malformed_records(tmp_path):
+    loader = get_loader("shapes")
+    assert loader.split_path(tmp_path, "held") == tmp_path / "held.json"
+    (question,) = loader.load(_write_json(tmp_path / "dev.json", [SHAPE])).questions
+    assert (question.qid, question.qtype, question.answer_type, question.extra["shape"]) == ("w1-count-01", "count", "number", "count")
+    for bad in ({**SHAPE, "answers": []}, {**SHAPE, "answer_type": "date"}, {k: v for k, v in SHAPE.items() if k != "shape"}):
+        path = _write_json(tmp_path / "bad.json", [SHAPE, bad])
+        with pytest.raises(DatasetError, match=r"bad\.json: record 1 is not a shape question"):
+            loader.load(path)
+        assert loader.load(path, skip_bad=True).skipped == 1
+    with pytest.raises(UsageError, match="cronquestions only"):
+        get_loader("shapes", gold_annotations=True)

@@ -12,7 +12,7 @@ from ari.base.errors import DeciderError
 from ari.base.progress import stderr_console
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
-app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
+app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions, the shape sets), unanswerable splits and comparisons.", no_args_is_help=True)
 
 SplitOption = Annotated[
     Optional[str],
@@ -22,7 +22,7 @@ QuestionsOption = Annotated[
     Optional[Path], typer.Option("--questions", help="Any questions file in the dataset's official format (overrides --split).")
 ]
 DataDirOption = Annotated[
-    Optional[Path], typer.Option("--data-dir", help="Dataset directory holding questions/ (default: $ARI_DATA_DIR/<dataset> or ../shared/data/<dataset>).")
+    Optional[Path], typer.Option("--data-dir", help="Dataset directory: questions/ for multitq and cronquestions, <split>.json for shapes (default: $ARI_DATA_DIR/<dataset> or ../shared/data/<dataset>).")
 ]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the stratified sample / the rewrites.")]
 ShardOption = Annotated[Optional[str], typer.Option("--shard", help="i/n: this machine's share (0 <= i < n), split by question id.")]
@@ -32,7 +32,7 @@ SkipBadOption = Annotated[bool, typer.Option("--skip-bad", help="Skip malformed 
 @app.command("run")
 @llm_options
 def run_command(
-    dataset: Annotated[str, typer.Argument(help="multitq | cronquestions")],
+    dataset: Annotated[str, typer.Argument(help="multitq | cronquestions | shapes")],
     out: Annotated[Path, typer.Option("--out", help="Run directory: results.jsonl (resumable), summary.json, report.md/png.")],
     db: DbOption = None,
     memory: MemoryOption = None,
@@ -234,3 +234,6 @@ def _print_summary(summary: dict, as_json: bool) -> None:
         print(f"{key:22} {fmt(summary.get(key))}")
     for qtype, value in summary.get("by_qtype", {}).items():
         print(f"  {qtype:20} {fmt(value)}")
+    for shape, row in (summary.get("by_shape") or {}).items():
+        print(f"  {shape:20} right {fmt(row['right'])}  wrong {fmt(row['wrong'])}  abstained {fmt(row['abstained'])}"
+              + (f"  set F1 {fmt(row['set_f1'])}" if row["n_sets"] else ""))
