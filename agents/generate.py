@@ -16,6 +16,7 @@ that takes another relation, leaves a wrong trace (a pitfall), never a correct o
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -127,6 +128,12 @@ BLUEPRINTS = (
               ("Who did {r} {t} in {T} apart from {x}?",)),
 )
 _ORDINAL_WORDS = {2: "second", 3: "third"}
+
+
+def blueprints_key(blueprints: Sequence[Blueprint] = BLUEPRINTS) -> str:
+    """A short fingerprint of the blueprints: a memory records generated questions once per set."""
+    text = "\n".join(f"{b.shape}|{b.program}|{b.first}|{'|'.join(b.wordings)}|{b.answer_type}|{b.level.value}" for b in blueprints)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 @dataclass

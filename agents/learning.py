@@ -92,7 +92,7 @@ def learn_generated(
     """Learn `memory` from questions the store at `db` asks itself (`agents.generate`): `per_shape`
     of each shape, solved in this process (binding one program is cheap), recorded once per seed."""
     from agents.analysis.analyzer import QuestionAnalyzer
-    from agents.generate import generate, solve_generated
+    from agents.generate import blueprints_key, generate, solve_generated
     from ari.base.embedding import get_embedder
     from tkg_store.store import TKGStore
 
@@ -108,7 +108,7 @@ def learn_generated(
             return solve_generated(store, [g for g, _ in pairs], [a for _, a in pairs], config.planner)
 
         return learn_from_dataset(
-            mem, [_as_record(g.gold) for g in made], solve, settings=f"generated;per_shape={per_shape}", dataset="generated",
+            mem, [_as_record(g.gold) for g in made], solve, settings=f"generated;per_shape={per_shape};blueprints={blueprints_key()}", dataset="generated",
             split=f"seed-{seed}", n_clusters=n_clusters, cluster=cluster, quiet=quiet,
         )
 
