@@ -36,6 +36,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from ari.base.errors import AriError
+from ari.base.text import question_problem
 
 GATHER_S = 0.0  # how long the worker waits for more questions after the first of a batch
 MAX_BATCH = 64  # questions per Agent.ask_many call
@@ -191,12 +192,10 @@ class ClientError(AriError):
 
 
 def check_question(question: str, where: str = "question") -> str:
-    if not question.strip():
-        raise ClientError(f"{where} is empty")
-    try:
-        question.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ClientError(f"{where} is not valid Unicode (a lone surrogate?)") from None
+    """`question`, or a 422 saying what is wrong with it by the rule `ari ask` and the loaders follow."""
+    why = question_problem(question)
+    if why is not None:
+        raise ClientError(f"{where} {why}")
     return question
 
 
