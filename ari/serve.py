@@ -22,7 +22,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -34,6 +34,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 from ari.base.errors import AriError
 from ari.base.text import question_problem
@@ -248,11 +249,17 @@ def create_app(loaded: Loaded) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        if "json" not in request.headers.get("content-type", ""):
+        if _about_body(exc) and "json" not in request.headers.get("content-type", ""):
             # FastAPI reads a body as JSON only when told so: a page in a browser cannot post one
             # to this local server without a CORS preflight
             return _error("send the body as JSON, with the header Content-Type: application/json", 415)
         return _error(_validation_message(exc), 400 if _is_json_error(exc) else 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        """Starlette's and FastAPI's own refusals (no such path, wrong method, a body that is not
+        text), in the same {"error": ...} shape as every other reply."""
+        return _error(_http_message(request, exc), exc.status_code, exc.headers)
 
     @app.exception_handler(AriError)
     async def ari_error(_request: Request, exc: AriError) -> JSONResponse:
@@ -318,12 +325,27 @@ def _json_reply(data: dict, agent_s: float | None = None, total_s: float | None 
     return Response(body, media_type="application/json", headers=headers)
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(message: str, status: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _http_message(request: Request, exc: HTTPException) -> str:
+    path = request.url.path
+    if exc.status_code == 404:
+        return f"no such endpoint: {path}"
+    if exc.status_code == 405:
+        return f"{request.method} is not allowed on {path} (allowed: {(exc.headers or {}).get('Allow', 'none')})"
+    if isinstance(exc.__cause__, UnicodeDecodeError):  # FastAPI's "There was an error parsing the body"
+        return "the body is not UTF-8 text"
+    return str(exc.detail).splitlines()[0]
 
 
 def _is_json_error(exc: RequestValidationError) -> bool:
     return any(e.get("type") == "json_invalid" for e in exc.errors())
+
+
+def _about_body(exc: RequestValidationError) -> bool:
+    return any(tuple(e.get("loc", ()))[:1] == ("body",) for e in exc.errors())
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -335,7 +357,10 @@ def _validation_message(exc: RequestValidationError) -> str:
     if first.get("type") == "json_invalid":
         why = (first.get("ctx") or {}).get("error", "")
         return f"body is not valid JSON{': ' + str(why) if why else ''}"
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    loc = list(first.get("loc", ()))
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]  # where FastAPI looked: "query.top" reads as "top"
+    where = ".".join(map(str, loc)) or "body"
     return f"{where}: {first.get('msg', 'invalid')}".replace("\n", " ")
 
 

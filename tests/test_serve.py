@@ -146,6 +146,9 @@ def test_ari_ask_server_reports_errors_in_one_line(server, files):
     refused = ari(files["home"], "ask", QUESTION, "--server", f"http://127.0.0.1:{free_port()}")
     assert refused.returncode == 1
     assert refused.stderr.startswith("Error: cannot reach the ARI server") and refused.stderr.count("\n") == 1
+    wrong = ari(files["home"], "ask", QUESTION, "--server", server + "/nowhere")
+    assert wrong.returncode == 1
+    assert wrong.stderr == f"Error: {server}/nowhere/ask: HTTP 404: no such endpoint: /nowhere/ask\n"
     empty = ari(files["home"], "ask", "  ", "--server", server)  # the one rule for a question, checked before sending it
     assert empty.returncode == 2
     assert empty.stderr == "Error: the question is empty\n"

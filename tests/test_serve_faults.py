@@ -35,7 +35,7 @@ def _error(reply: httpx.Response | bytes) -> str:
     return data["error"]
 
 
-# -- questions -----------------------------------------------------------------------------------
+# -- one error shape -----------------------------------------------------------------------------
 
 
 def test_a_question_over_the_length_limit_is_refused(server):
@@ -51,6 +51,10 @@ def test_a_question_over_the_length_limit_is_refused(server):
 @pytest.mark.parametrize(
     ("method", "path", "body", "status", "message"),
     [
+        ("GET", "/nowhere", None, 404, "no such endpoint: /nowhere"),
+        ("POST", "/health", b"{}", 405, "POST is not allowed on /health (allowed: GET)"),
+        ("POST", "/ask", b'{"question": "Who visited \xff China?"}', 400, "the body is not UTF-8 text"),
+        ("GET", "/memory/clusters?top=abc", None, 422, "top: Input should be a valid integer"),
         ("POST", "/ask", json.dumps({"question": "Who\u0000 praised Iran?"}).encode(), 422,
          "question cannot be read: a NUL character at character 4"),
         ("POST", "/ask", b'{"question": ""}', 422, "question is empty"),
