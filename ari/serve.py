@@ -38,6 +38,7 @@ from starlette.exceptions import HTTPException
 
 from ari.base.errors import AriError
 from ari.base.text import question_problem
+from ari.serve_http import KEEP_ALIVE_S, Guard, Limits, protocol
 
 GATHER_S = 0.0  # how long the worker waits for more questions after the first of a batch
 MAX_BATCH = 64  # questions per Agent.ask_many call
@@ -231,8 +232,9 @@ class Loaded:
             self.memory.close()
 
 
-def create_app(loaded: Loaded) -> FastAPI:
-    """The FastAPI app over what `Loaded.open` loaded; closes it when the app stops."""
+def create_app(loaded: Loaded, limits: Limits = Limits(), host: str = "127.0.0.1") -> FastAPI:
+    """The FastAPI app over what `Loaded.open` loaded, behind the `Guard` of `limits` for a server
+    bound to `host`; closes what was loaded when the app stops."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -246,6 +248,7 @@ def create_app(loaded: Loaded) -> FastAPI:
         description="Temporal knowledge-graph question answering by abstract reasoning induction.",
         lifespan=lifespan,
     )
+    app.add_middleware(Guard, limits=limits, bound_host=host)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -364,7 +367,9 @@ def _validation_message(exc: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}".replace("\n", " ")
 
 
-def serve(settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
+def serve(
+    settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, limits: Limits = Limits(), log_level: str = "warning",
+) -> None:
     """Load, then answer until interrupted (uvicorn: one process, one event loop, one agent thread)."""
     import uvicorn
 
@@ -373,4 +378,8 @@ def serve(settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, lo
     # question. 1 ms bounds that wait; the extra switches cost nothing measurable.
     sys.setswitchinterval(0.001)
     loaded = Loaded.open(settings)
-    uvicorn.run(create_app(loaded), host=host, port=port, log_level=log_level)
+    config = uvicorn.Config(
+        create_app(loaded, limits, host), host=host, port=port, log_level=log_level,
+        http=protocol(limits.timeout_s), timeout_keep_alive=KEEP_ALIVE_S,
+    )
+    uvicorn.Server(config).run()

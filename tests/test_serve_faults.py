@@ -4,13 +4,17 @@ and how the server starts and stops. Real server processes on free loopback port
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from serve_support import demo_home, running
+from serve_support import demo_home, exchange, port_of, request_head, running
+
+from ari.serve_http import Guard, Limits
 
 TIMEOUT_S = 2  # the module server's --timeout: a stalled client is cut off after this long
 WITHIN_S = TIMEOUT_S + 15  # how long a test waits for the server to cut it off (a busy machine)
@@ -24,7 +28,7 @@ def files(tmp_path_factory, demo_store_file) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def server(files) -> Iterator[str]:
-    with running(files) as url:
+    with running(files, "--timeout", str(TIMEOUT_S), "--allow-host", "ari.example") as url:
         yield url
 
 
@@ -35,7 +39,15 @@ def _error(reply: httpx.Response | bytes) -> str:
     return data["error"]
 
 
-# -- one error shape -----------------------------------------------------------------------------
+# -- limits --------------------------------------------------------------------------------------
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server):
+    port = port_of(server)
+    head = request_head("POST", "/ask", port, Content_Type="application/json", Content_Length="10000000")
+    status, body = exchange(port, head + b'{"question": "', within=WITHIN_S)  # the other 10 MB never come
+    assert status == 413
+    assert _error(body) == "the request body is larger than 2048 KiB (--max-body-kb)"
 
 
 def test_a_question_over_the_length_limit_is_refused(server):
@@ -46,6 +58,61 @@ def test_a_question_over_the_length_limit_is_refused(server):
     batch = httpx.post(server + "/ask/batch", json={"questions": [QUESTION, long]}, timeout=60)
     assert batch.status_code == 422
     assert _error(batch) == "questions[1] is longer than 2000 characters (3600)"
+
+
+def test_a_stalled_body_gets_408_and_the_connection_is_closed(server):
+    port = port_of(server)
+    head = request_head("POST", "/ask", port, Content_Type="application/json", Content_Length="100")
+    started = time.monotonic()
+    status, body = exchange(port, head + b'{"question": ', within=WITHIN_S)  # 13 of the 100 bytes
+    assert status == 408
+    assert _error(body) == f"the request body did not arrive within {TIMEOUT_S} s"
+    assert time.monotonic() - started >= TIMEOUT_S - 0.5
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET /health HTTP/1.1\r\nHost: 127.0"], ids=["nothing", "half a head"])
+def test_a_connection_that_sends_no_whole_request_head_is_closed(server, sent):
+    started = time.monotonic()
+    assert exchange(port_of(server), sent, within=WITHIN_S) == (None, b"")
+    assert time.monotonic() - started >= TIMEOUT_S - 0.5
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [("127.0.0.1", 200), ("localhost", 200), ("[::1]", 200), ("ari.example", 200), ("ARI.example", 200),
+     ("evil.example", 400), ("127.0.0.1.evil.example", 400)],
+)
+def test_only_requests_for_this_server_s_names_are_answered(server, host, status):
+    # a page on another site that rebinds its name to 127.0.0.1 still sends its own name as Host
+    reply = httpx.get(server + "/health", headers={"Host": f"{host}:{port_of(server)}"}, timeout=30)
+    assert reply.status_code == status
+    if status == 400:
+        name = host.lower()
+        assert _error(reply) == f"this server does not answer for the host {name} (ari serve --allow-host {name})"
+
+
+def test_a_chunked_body_is_refused_once_it_passes_the_limit():
+    # no Content-Length to refuse it by: the guard counts what arrives, and the app never sees it
+    chunks = [{"type": "http.request", "body": b"x" * 700, "more_body": True} for _ in range(5)]
+    replies: list[dict] = []
+
+    async def receive() -> dict:
+        return chunks.pop(0)
+
+    async def send(message: dict) -> None:
+        replies.append(message)
+
+    async def app(scope, receive, send) -> None:
+        raise AssertionError("the app was called")
+
+    scope = {"type": "http", "headers": [(b"host", b"localhost:8000"), (b"transfer-encoding", b"chunked")], "server": ("127.0.0.1", 8000)}
+    asyncio.run(Guard(app, Limits(max_body_kb=2), "127.0.0.1")(scope, receive, send))
+    assert replies[0]["status"] == 413 and (b"connection", b"close") in replies[0]["headers"]
+    assert _error(replies[1]["body"]) == "the request body is larger than 2 KiB (--max-body-kb)"
+    assert len(chunks) == 2  # three chunks read (2,100 bytes), then no more
+
+
+# -- one error shape -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -64,3 +131,8 @@ def test_every_error_reply_is_one_json_line(server, method, path, body, status, 
     reply = httpx.request(method, server + path, content=body, headers={"Content-Type": "application/json"}, timeout=60)
     assert reply.status_code == status
     assert _error(reply).startswith(message)
+
+
+def test_a_request_that_is_not_http_gets_a_json_400(server):
+    status, body = exchange(port_of(server), b"NOT HTTP AT ALL\r\n\r\n", within=WITHIN_S)
+    assert status == 400 and _error(body) == "not a valid HTTP request"
