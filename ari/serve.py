@@ -2,8 +2,9 @@
 
 Loading MultiTQ's store, its memory and the embedder takes seconds; answering one question takes
 milliseconds. The server pays the first once. The Agent is not thread-safe, so one worker thread
-owns it (and the memory): requests queue their questions, and the worker answers everything queued
-while it was busy as one `Agent.ask_many` batch, which embeds and analyses the questions together.
+owns it (and records in the memory): requests queue their questions, and the worker answers everything
+queued while it was busy as one `Agent.ask_many` batch, which embeds and analyses the questions together.
+Nothing else runs on that thread: /memory/clusters reads the memory on a thread of its own.
 It can also wait `gather_s` for more after the first; benchmarks/serve_bench.py found no larger
 batches from waiting 3 ms (1.77 vs 1.73 questions per batch with 8 clients), so by default it does not.
 
@@ -23,7 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -59,11 +60,10 @@ class ServeSettings:
 
 @dataclass
 class _Job:
-    """A question to answer, or any other call that must run on the agent's thread."""
+    """A question to answer on the agent's thread."""
 
     future: Future
     question: str | None = None
-    call: Callable[[], Any] | None = None
     agent_s: float = 0.0  # seconds of the `ask_many` call that answered it (shared by its batch)
 
 
@@ -91,11 +91,6 @@ class AgentWorker:
         self._jobs.put(job)
         return job
 
-    def call(self, fn: Callable[[], Any]) -> Future:
-        job = _Job(Future(), call=fn)
-        self._jobs.put(job)
-        return job.future
-
     def stop(self) -> None:
         self._jobs.put(_STOP)
         self._thread.join(timeout=30)
@@ -109,9 +104,6 @@ class AgentWorker:
             job, held = (held if held is not None else self._jobs.get()), None
             if job is _STOP:
                 return
-            if job.call is not None:
-                _settle(job.future, job.call)
-                continue
             batch = [job]
             deadline = time.perf_counter() + self.gather_s
             while len(batch) < self.max_batch:
@@ -119,8 +111,8 @@ class AgentWorker:
                     more = self._jobs.get(timeout=max(0.0, deadline - time.perf_counter()))
                 except queue.Empty:
                     break
-                if more is _STOP or more.call is not None:
-                    held = more  # handled after this batch, in arrival order
+                if more is _STOP:
+                    held = more  # ends the worker after this batch
                     break
                 batch.append(more)
             self._answer(batch)
@@ -201,6 +193,37 @@ def check_question(question: str, where: str = "question") -> str:
     return question
 
 
+class ClusterReader:
+    """`GET /memory/clusters` on a thread of its own, never the agent's: reading a clustering takes
+    ~2 s on MultiTQ's 151,732 traces, and three such calls queued with the questions delayed an /ask
+    from 0.03 s to 5.7 s. The rows change only with a new clustering version, so each (version, top)
+    is read once and kept. The memory's engine gives this thread a connection of its own."""
+
+    KEPT = 16  # (version, top) pairs kept
+
+    def __init__(self, memory: Any) -> None:
+        self.memory = memory
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="ari-clusters")
+        self._kept: dict[tuple[int, int], list[dict]] = {}
+
+    def rows(self, top: int) -> Future:
+        """A future of the latest clustering's rows, as `ari memory clusters --json` prints them."""
+        return self._thread.submit(self._rows, top)
+
+    def _rows(self, top: int) -> list[dict]:
+        from memory.inspection import cluster_summaries, require_clustering
+
+        version = require_clustering(self.memory.history, None)
+        if (version, top) not in self._kept:
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()
+            self._kept[version, top] = [row.__dict__ for row in cluster_summaries(self.memory.history, version, top)]
+        return self._kept[version, top]
+
+    def close(self) -> None:
+        self._thread.shutdown(cancel_futures=True)
+
+
 @dataclass
 class Loaded:
     """The store, memory and agent a server answers from, and the worker thread that owns them."""
@@ -211,6 +234,7 @@ class Loaded:
     store: Any
     memory: Any
     worker: AgentWorker
+    clusters: ClusterReader
 
     @classmethod
     def open(cls, settings: ServeSettings) -> Loaded:
@@ -223,9 +247,10 @@ class Loaded:
         memory_url = resolve_memory(settings.memory, db)
         agent, store, memory = build_agent(db, memory_url, config)
         worker = AgentWorker(agent, memory, settings.record, settings.gather_s, settings.max_batch)
-        return cls(str(db), memory_url, settings.decider, store, memory, worker)
+        return cls(str(db), memory_url, settings.decider, store, memory, worker, ClusterReader(memory))
 
     def close(self) -> None:
+        self.clusters.close()
         self.worker.stop()
         self.store.close()
         if self.memory is not None:
@@ -308,10 +333,7 @@ def create_app(loaded: Loaded, limits: Limits = Limits(), host: str = "127.0.0.1
             raise ClientError("this server has no memory", status=404)
         if top < 1:
             raise ClientError("top must be at least 1")
-        from memory.inspection import cluster_summaries
-
-        rows = await asyncio.wrap_future(loaded.worker.call(lambda: cluster_summaries(loaded.memory.history, top=top)))
-        return [row.__dict__ for row in rows]
+        return await asyncio.wrap_future(loaded.clusters.rows(top))
 
     return app
 

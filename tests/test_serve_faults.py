@@ -8,6 +8,7 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -136,3 +137,22 @@ def test_every_error_reply_is_one_json_line(server, method, path, body, status, 
 def test_a_request_that_is_not_http_gets_a_json_400(server):
     status, body = exchange(port_of(server), b"NOT HTTP AT ALL\r\n\r\n", within=WITHIN_S)
     assert status == 400 and _error(body) == "not a valid HTTP request"
+
+
+# -- the agent's thread --------------------------------------------------------------------------
+
+
+def test_memory_clusters_are_read_while_the_agent_answers(server):
+    # 999 questions keep the agent's thread busy for seconds; before, the clusters waited for all
+    questions = [QUESTION, "Who praised Iran?", "Who visited Kuwait in 2012?"] * 333
+    with ThreadPoolExecutor(1) as pool:
+        batch = pool.submit(httpx.post, server + "/ask/batch", json={"questions": questions}, timeout=600)
+        deadline = time.monotonic() + 60
+        while httpx.get(server + "/health", timeout=30).json()["pending"] < 200:
+            assert not batch.done() and time.monotonic() < deadline, "the batch never queued up"
+            time.sleep(0.01)
+        clusters = httpx.get(server + "/memory/clusters", params={"top": 1}, timeout=60)
+        still_pending = httpx.get(server + "/health", timeout=30).json()["pending"]
+        assert clusters.status_code == 200 and clusters.json()
+        assert still_pending > 0 and not batch.done()
+        assert batch.result().status_code == 200
