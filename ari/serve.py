@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import signal
 import sys
 import threading
 import time
@@ -39,7 +40,7 @@ from starlette.exceptions import HTTPException
 
 from ari.base.errors import AriError
 from ari.base.text import question_problem
-from ari.serve_http import KEEP_ALIVE_S, Guard, Limits, protocol
+from ari.serve_http import Guard, Limits, as_ctrl_c, bind, handling, run, url_of
 
 GATHER_S = 0.0  # how long the worker waits for more questions after the first of a batch
 MAX_BATCH = 64  # questions per Agent.ask_many call
@@ -392,16 +393,19 @@ def _validation_message(exc: RequestValidationError) -> str:
 def serve(
     settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, limits: Limits = Limits(), log_level: str = "warning",
 ) -> None:
-    """Load, then answer until interrupted (uvicorn: one process, one event loop, one agent thread)."""
-    import uvicorn
-
+    """Bind, load, then answer until Ctrl-C or TERM, which raise KeyboardInterrupt once stopped
+    (uvicorn: one process, one event loop, one agent thread)."""
     # The agent's thread and the event loop's share the GIL: a reply ready on the loop would wait up
     # to the default 5 ms switch interval while the agent thread records a trace or starts the next
     # question. 1 ms bounds that wait; the extra switches cost nothing measurable.
     sys.setswitchinterval(0.001)
-    loaded = Loaded.open(settings)
-    config = uvicorn.Config(
-        create_app(loaded, limits, host), host=host, port=port, log_level=log_level,
-        http=protocol(limits.timeout_s), timeout_keep_alive=KEEP_ALIVE_S,
-    )
-    uvicorn.Server(config).run()
+    with handling(as_ctrl_c, signal.SIGTERM):
+        sock = bind(host, port)  # before loading: a port in use fails at once
+        try:
+            print("ari serve: loading", file=sys.stderr, flush=True)
+            loaded = Loaded.open(settings)
+        except BaseException:
+            sock.close()
+            raise
+        announce = f"ari serve: listening on {url_of(sock, host)} (docs at /docs)"
+        run(create_app(loaded, limits, host), sock, limits, announce, log_level)

@@ -1,5 +1,6 @@
-"""What stands between the network and `ari serve`'s app: limits and deadlines for what a client
-sends, and the Host header it must send.
+"""What stands between the network and `ari serve`'s app: the socket, bound before anything loads;
+limits and deadlines for what a client sends, and the Host header it must send; and the stop on
+Ctrl-C or TERM (exit 130, `interrupted`, as every ari command).
 
 Uvicorn, left to itself, reads a body of any size, waits forever for a request head or a body that
 stalls, and answers whatever name a request is addressed to. One 10 MB body held the agent's thread
@@ -16,15 +17,28 @@ rebinding), though the browser then sends that name as the Host. So (README, "A 
 
 The app sees a request only once its body is in (`Guard` hands it over whole), so no endpoint waits
 on a slow client.
+
+Start and stop (`bind`, `run`): the port is bound before the store loads, so a port in use is one line
+at once rather than uvicorn's error after the loading; "listening on" is said once it is true.
+Uvicorn stops gracefully on SIGINT and SIGTERM, then raises the signal again, which ended Ctrl-C with
+exit 0 and TERM with a silent 143; here both raise KeyboardInterrupt after the stop instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from ari.base.errors import ServerError
 
 if TYPE_CHECKING:
     from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -196,3 +210,76 @@ def protocol(timeout_s: float) -> type[H11Protocol]:
             self.transport.close()
 
     return WithDeadline
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port, not yet listening (clients are refused until `run` listens), or
+    a one-line ServerError."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise ServerError(f"cannot listen on {host}: {exc.strerror}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a port left in TIME_WAIT is free
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServerError(f"port {port} on {host} is in use") from None
+        raise ServerError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    return sock
+
+
+def url_of(sock: socket.socket, host: str) -> str:
+    port = sock.getsockname()[1]  # the port the system chose for --port 0
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def run(app: ASGIApp, sock: socket.socket, limits: Limits, announce: str, log_level: str = "warning") -> None:
+    """Serve `app` on the bound `sock`; print `announce` to stderr once listening. Ctrl-C or TERM stops
+    it gracefully, then raises KeyboardInterrupt."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        stopped_by: int | None = None
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                print(announce, file=sys.stderr, flush=True)
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            self.stopped_by = sig
+            super().handle_exit(sig, frame)
+
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:  # uvicorn's raises the signal again at the end
+            with handling(self.handle_exit, signal.SIGINT, signal.SIGTERM):
+                yield
+
+    config = uvicorn.Config(app, log_level=log_level, http=protocol(limits.timeout_s), timeout_keep_alive=KEEP_ALIVE_S)
+    server = Server(config)
+    server.run(sockets=[sock])
+    if server.stopped_by is not None:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def handling(handler: Callable[[int, Any], Any], *signals: int) -> Iterator[None]:
+    """`handler` for `signals` while inside, the previous handlers after (only the main thread may
+    set them: elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before)
+
+
+def as_ctrl_c(_signal: int, _frame: Any) -> None:
+    """A signal handler that makes TERM what Ctrl-C is: KeyboardInterrupt (ari exits 130, `interrupted`)."""
+    raise KeyboardInterrupt

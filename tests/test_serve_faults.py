@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
+import signal
+import socket
+import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +18,19 @@ from pathlib import Path
 
 import httpx
 import pytest
-from serve_support import demo_home, exchange, port_of, request_head, running
+from serve_support import (
+    ROOT,
+    STARTUP_S,
+    ari,
+    demo_home,
+    environment,
+    exchange,
+    free_port,
+    port_of,
+    request_head,
+    running,
+    serve_command,
+)
 
 from ari.serve_http import Guard, Limits
 
@@ -156,3 +173,65 @@ def test_memory_clusters_are_read_while_the_agent_answers(server):
         assert clusters.status_code == 200 and clusters.json()
         assert still_pending > 0 and not batch.done()
         assert batch.result().status_code == 200
+
+
+# -- start and stop ------------------------------------------------------------------------------
+
+
+def test_a_port_in_use_is_said_in_one_line_before_loading(files, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        # a missing store would fail the loading: the port is checked first
+        run = ari(files["home"], "serve", "--db", str(tmp_path / "nowhere.duckdb"), "--port", str(port), timeout=60)
+    assert run.returncode == 1
+    assert run.stderr == f"Error: port {port} on 127.0.0.1 is in use\n"
+
+
+def _lines(stream) -> queue.Queue:
+    """The stream's lines as they come, on a queue (None at its end), so reads can have deadlines."""
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        for line in stream:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def _next_line(lines: queue.Queue, deadline: float) -> str | None:
+    try:
+        return lines.get(timeout=max(0.0, deadline - time.monotonic()))
+    except queue.Empty:
+        pytest.fail("ari serve said nothing more before the deadline")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
+def test_listening_is_said_once_listening_and_a_stop_signal_exits_130(files, stop):
+    port = free_port()
+    process = subprocess.Popen(serve_command(files, port), cwd=ROOT, env=environment(files["home"]), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True,
+                               # SIGINT's default action, even when this suite runs in a background job (which ignores it)
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        lines, said = _lines(process.stderr), []
+        deadline = time.monotonic() + STARTUP_S
+        while not said or "listening on" not in said[-1]:
+            line = _next_line(lines, deadline)
+            assert line is not None, f"ari serve ended: {''.join(said)}"
+            said.append(line)
+        assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=30).status_code == 200  # already up
+        assert said[-1] == f"ari serve: listening on http://127.0.0.1:{port} (docs at /docs)\n"
+        process.send_signal(stop)
+        assert process.wait(timeout=60) == 130
+        rest = []
+        while (line := _next_line(lines, time.monotonic() + 30)) is not None:
+            rest.append(line)
+        assert rest == ["interrupted\n"]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -37,7 +37,6 @@ def register(app: typer.Typer) -> None:
         from ari.serve import ServeSettings
         from ari.serve import serve as run
 
-        typer.echo(f"ari serve: loading, then listening on http://{host}:{port} (docs at /docs)", err=True)
         settings = ServeSettings(db=db, memory=memory, decider=decider, record=record, gather_s=gather_ms / 1000)
         limits = Limits(max_body_kb=max_body_kb, timeout_s=timeout, allow_hosts=tuple(allow_host or ()))
         run(settings, host=host, port=port, limits=limits)
