@@ -12,7 +12,7 @@ batches from waiting 3 ms (1.77 vs 1.73 questions per batch with 8 clients), so 
     POST /ask/batch    {"questions": ["...", ...]}   -> {"results": [...]}
     GET  /health                                     -> {"status": "ok", ...}
     GET  /memory/clusters                            -> the rows of `ari memory clusters --json`
-    GET  /docs                                       -> OpenAPI docs
+    GET  /docs                                       -> the endpoints on one page (no CDN), /openapi.json
 """
 
 from __future__ import annotations
@@ -29,12 +29,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
@@ -273,6 +274,8 @@ def create_app(loaded: Loaded, limits: Limits = Limits(), host: str = "127.0.0.1
         title="ARI",
         description="Temporal knowledge-graph question answering by abstract reasoning induction.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN: blank on an offline machine
+        redoc_url=None,
     )
     app.add_middleware(Guard, limits=limits, bound_host=host)
 
@@ -336,7 +339,42 @@ def create_app(loaded: Loaded, limits: Limits = Limits(), host: str = "127.0.0.1
             raise ClientError("top must be at least 1")
         return await asyncio.wrap_future(loaded.clusters.rows(top))
 
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(docs_page(app.openapi()))
+
     return app
+
+
+def docs_page(schema: dict) -> str:
+    """/docs: every endpoint with what it takes, on one page that needs nothing from another site,
+    and the link to the whole schema (/openapi.json)."""
+    rows = "".join(
+        f"<tr><td>{method.upper()}</td><td><code>{escape(path)}</code></td><td><code>{escape(_takes(operation, schema))}</code></td>"
+        f"<td>{escape(operation.get('summary', ''))}</td></tr>\n"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    )
+    title, description = escape(schema["info"]["title"]), escape(schema["info"].get("description", ""))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; }} td, th {{ padding: .2em .8em; text-align: left; }}</style>
+</head><body><h1>{title}</h1><p>{description}</p>
+<table><tr><th>method</th><th>path</th><th>takes</th><th>answers</th></tr>
+{rows}</table>
+<p>Every error is <code>{{"error": "one line"}}</code> with its HTTP status. Request and reply schemas:
+<a href="/openapi.json">/openapi.json</a>.</p>
+</body></html>
+"""
+
+
+def _takes(operation: dict, schema: dict) -> str:
+    """What an operation takes, in short: '{"question": string}', '?top=integer'."""
+    query = "&".join(f"{p['name']}={p.get('schema', {}).get('type', '')}" for p in operation.get("parameters", []))
+    ref = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+    fields = schema.get("components", {}).get("schemas", {}).get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+    body = ", ".join(f'"{name}": {spec.get("type", "")}' for name, spec in fields.items())
+    return ("?" + query if query else "") + ("{" + body + "}" if body else "")
 
 
 def _json_reply(data: dict, agent_s: float | None = None, total_s: float | None = None) -> Response:

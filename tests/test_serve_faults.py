@@ -175,6 +175,18 @@ def test_memory_clusters_are_read_while_the_agent_answers(server):
         assert batch.result().status_code == 200
 
 
+# -- /docs ---------------------------------------------------------------------------------------
+
+
+def test_docs_need_nothing_from_another_site(server):
+    page = httpx.get(server + "/docs", timeout=30)
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "http://" not in page.text and "https://" not in page.text and "//cdn" not in page.text
+    assert 'href="/openapi.json"' in page.text
+    assert all(path in page.text for path in ("/ask", "/ask/batch", "/health", "/memory/clusters"))
+    assert httpx.get(server + "/redoc", timeout=30).status_code == 404  # ReDoc, also from a CDN, is gone
+
+
 # -- start and stop ------------------------------------------------------------------------------
 
 
