@@ -2,8 +2,9 @@
 
 Loading MultiTQ's store, its memory and the embedder takes seconds; answering one question takes
 milliseconds. The server pays the first once. The Agent is not thread-safe, so one worker thread
-owns it (and the memory): requests queue their questions, and the worker answers everything queued
-while it was busy as one `Agent.ask_many` batch, which embeds and analyses the questions together.
+owns it (and records in the memory): requests queue their questions, and the worker answers everything
+queued while it was busy as one `Agent.ask_many` batch, which embeds and analyses the questions together.
+Nothing else runs on that thread: /memory/clusters reads the memory on a thread of its own.
 It can also wait `gather_s` for more after the first; benchmarks/serve_bench.py found no larger
 batches from waiting 3 ms (1.77 vs 1.73 questions per batch with 8 clients), so by default it does not.
 
@@ -11,7 +12,7 @@ batches from waiting 3 ms (1.77 vs 1.73 questions per batch with 8 clients), so 
     POST /ask/batch    {"questions": ["...", ...]}   -> {"results": [...]}
     GET  /health                                     -> {"status": "ok", ...}
     GET  /memory/clusters                            -> the rows of `ari memory clusters --json`
-    GET  /docs                                       -> OpenAPI docs
+    GET  /docs                                       -> the endpoints on one page (no CDN), /openapi.json
 """
 
 from __future__ import annotations
@@ -19,23 +20,28 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 from ari.base.errors import AriError
+from ari.base.text import question_problem
+from ari.serve_http import Guard, Limits, as_ctrl_c, bind, handling, run, url_of
 
 GATHER_S = 0.0  # how long the worker waits for more questions after the first of a batch
 MAX_BATCH = 64  # questions per Agent.ask_many call
@@ -56,11 +62,10 @@ class ServeSettings:
 
 @dataclass
 class _Job:
-    """A question to answer, or any other call that must run on the agent's thread."""
+    """A question to answer on the agent's thread."""
 
     future: Future
     question: str | None = None
-    call: Callable[[], Any] | None = None
     agent_s: float = 0.0  # seconds of the `ask_many` call that answered it (shared by its batch)
 
 
@@ -88,11 +93,6 @@ class AgentWorker:
         self._jobs.put(job)
         return job
 
-    def call(self, fn: Callable[[], Any]) -> Future:
-        job = _Job(Future(), call=fn)
-        self._jobs.put(job)
-        return job.future
-
     def stop(self) -> None:
         self._jobs.put(_STOP)
         self._thread.join(timeout=30)
@@ -106,9 +106,6 @@ class AgentWorker:
             job, held = (held if held is not None else self._jobs.get()), None
             if job is _STOP:
                 return
-            if job.call is not None:
-                _settle(job.future, job.call)
-                continue
             batch = [job]
             deadline = time.perf_counter() + self.gather_s
             while len(batch) < self.max_batch:
@@ -116,8 +113,8 @@ class AgentWorker:
                     more = self._jobs.get(timeout=max(0.0, deadline - time.perf_counter()))
                 except queue.Empty:
                     break
-                if more is _STOP or more.call is not None:
-                    held = more  # handled after this batch, in arrival order
+                if more is _STOP:
+                    held = more  # ends the worker after this batch
                     break
                 batch.append(more)
             self._answer(batch)
@@ -191,13 +188,42 @@ class ClientError(AriError):
 
 
 def check_question(question: str, where: str = "question") -> str:
-    if not question.strip():
-        raise ClientError(f"{where} is empty")
-    try:
-        question.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ClientError(f"{where} is not valid Unicode (a lone surrogate?)") from None
+    """`question`, or a 422 saying what is wrong with it by the rule `ari ask` and the loaders follow."""
+    why = question_problem(question)
+    if why is not None:
+        raise ClientError(f"{where} {why}")
     return question
+
+
+class ClusterReader:
+    """`GET /memory/clusters` on a thread of its own, never the agent's: reading a clustering takes
+    ~2 s on MultiTQ's 151,732 traces, and three such calls queued with the questions delayed an /ask
+    from 0.03 s to 5.7 s. The rows change only with a new clustering version, so each (version, top)
+    is read once and kept. The memory's engine gives this thread a connection of its own."""
+
+    KEPT = 16  # (version, top) pairs kept
+
+    def __init__(self, memory: Any) -> None:
+        self.memory = memory
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="ari-clusters")
+        self._kept: dict[tuple[int, int], list[dict]] = {}
+
+    def rows(self, top: int) -> Future:
+        """A future of the latest clustering's rows, as `ari memory clusters --json` prints them."""
+        return self._thread.submit(self._rows, top)
+
+    def _rows(self, top: int) -> list[dict]:
+        from memory.inspection import cluster_summaries, require_clustering
+
+        version = require_clustering(self.memory.history, None)
+        if (version, top) not in self._kept:
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()
+            self._kept[version, top] = [row.__dict__ for row in cluster_summaries(self.memory.history, version, top)]
+        return self._kept[version, top]
+
+    def close(self) -> None:
+        self._thread.shutdown(cancel_futures=True)
 
 
 @dataclass
@@ -210,6 +236,7 @@ class Loaded:
     store: Any
     memory: Any
     worker: AgentWorker
+    clusters: ClusterReader
 
     @classmethod
     def open(cls, settings: ServeSettings) -> Loaded:
@@ -222,17 +249,19 @@ class Loaded:
         memory_url = resolve_memory(settings.memory, db)
         agent, store, memory = build_agent(db, memory_url, config)
         worker = AgentWorker(agent, memory, settings.record, settings.gather_s, settings.max_batch)
-        return cls(str(db), memory_url, settings.decider, store, memory, worker)
+        return cls(str(db), memory_url, settings.decider, store, memory, worker, ClusterReader(memory))
 
     def close(self) -> None:
+        self.clusters.close()
         self.worker.stop()
         self.store.close()
         if self.memory is not None:
             self.memory.close()
 
 
-def create_app(loaded: Loaded) -> FastAPI:
-    """The FastAPI app over what `Loaded.open` loaded; closes it when the app stops."""
+def create_app(loaded: Loaded, limits: Limits = Limits(), host: str = "127.0.0.1") -> FastAPI:
+    """The FastAPI app over what `Loaded.open` loaded, behind the `Guard` of `limits` for a server
+    bound to `host`; closes what was loaded when the app stops."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -245,15 +274,24 @@ def create_app(loaded: Loaded) -> FastAPI:
         title="ARI",
         description="Temporal knowledge-graph question answering by abstract reasoning induction.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN: blank on an offline machine
+        redoc_url=None,
     )
+    app.add_middleware(Guard, limits=limits, bound_host=host)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        if "json" not in request.headers.get("content-type", ""):
+        if _about_body(exc) and "json" not in request.headers.get("content-type", ""):
             # FastAPI reads a body as JSON only when told so: a page in a browser cannot post one
             # to this local server without a CORS preflight
             return _error("send the body as JSON, with the header Content-Type: application/json", 415)
         return _error(_validation_message(exc), 400 if _is_json_error(exc) else 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        """Starlette's and FastAPI's own refusals (no such path, wrong method, a body that is not
+        text), in the same {"error": ...} shape as every other reply."""
+        return _error(_http_message(request, exc), exc.status_code, exc.headers)
 
     @app.exception_handler(AriError)
     async def ari_error(_request: Request, exc: AriError) -> JSONResponse:
@@ -299,12 +337,44 @@ def create_app(loaded: Loaded) -> FastAPI:
             raise ClientError("this server has no memory", status=404)
         if top < 1:
             raise ClientError("top must be at least 1")
-        from memory.inspection import cluster_summaries
+        return await asyncio.wrap_future(loaded.clusters.rows(top))
 
-        rows = await asyncio.wrap_future(loaded.worker.call(lambda: cluster_summaries(loaded.memory.history, top=top)))
-        return [row.__dict__ for row in rows]
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(docs_page(app.openapi()))
 
     return app
+
+
+def docs_page(schema: dict) -> str:
+    """/docs: every endpoint with what it takes, on one page that needs nothing from another site,
+    and the link to the whole schema (/openapi.json)."""
+    rows = "".join(
+        f"<tr><td>{method.upper()}</td><td><code>{escape(path)}</code></td><td><code>{escape(_takes(operation, schema))}</code></td>"
+        f"<td>{escape(operation.get('summary', ''))}</td></tr>\n"
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    )
+    title, description = escape(schema["info"]["title"]), escape(schema["info"].get("description", ""))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; }} td, th {{ padding: .2em .8em; text-align: left; }}</style>
+</head><body><h1>{title}</h1><p>{description}</p>
+<table><tr><th>method</th><th>path</th><th>takes</th><th>answers</th></tr>
+{rows}</table>
+<p>Every error is <code>{{"error": "one line"}}</code> with its HTTP status. Request and reply schemas:
+<a href="/openapi.json">/openapi.json</a>.</p>
+</body></html>
+"""
+
+
+def _takes(operation: dict, schema: dict) -> str:
+    """What an operation takes, in short: '{"question": string}', '?top=integer'."""
+    query = "&".join(f"{p['name']}={p.get('schema', {}).get('type', '')}" for p in operation.get("parameters", []))
+    ref = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+    fields = schema.get("components", {}).get("schemas", {}).get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+    body = ", ".join(f'"{name}": {spec.get("type", "")}' for name, spec in fields.items())
+    return ("?" + query if query else "") + ("{" + body + "}" if body else "")
 
 
 def _json_reply(data: dict, agent_s: float | None = None, total_s: float | None = None) -> Response:
@@ -319,12 +389,27 @@ def _json_reply(data: dict, agent_s: float | None = None, total_s: float | None 
     return Response(body, media_type="application/json", headers=headers)
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(message: str, status: int, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _http_message(request: Request, exc: HTTPException) -> str:
+    path = request.url.path
+    if exc.status_code == 404:
+        return f"no such endpoint: {path}"
+    if exc.status_code == 405:
+        return f"{request.method} is not allowed on {path} (allowed: {(exc.headers or {}).get('Allow', 'none')})"
+    if isinstance(exc.__cause__, UnicodeDecodeError):  # FastAPI's "There was an error parsing the body"
+        return "the body is not UTF-8 text"
+    return str(exc.detail).splitlines()[0]
 
 
 def _is_json_error(exc: RequestValidationError) -> bool:
     return any(e.get("type") == "json_invalid" for e in exc.errors())
+
+
+def _about_body(exc: RequestValidationError) -> bool:
+    return any(tuple(e.get("loc", ()))[:1] == ("body",) for e in exc.errors())
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -336,17 +421,29 @@ def _validation_message(exc: RequestValidationError) -> str:
     if first.get("type") == "json_invalid":
         why = (first.get("ctx") or {}).get("error", "")
         return f"body is not valid JSON{': ' + str(why) if why else ''}"
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    loc = list(first.get("loc", ()))
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]  # where FastAPI looked: "query.top" reads as "top"
+    where = ".".join(map(str, loc)) or "body"
     return f"{where}: {first.get('msg', 'invalid')}".replace("\n", " ")
 
 
-def serve(settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
-    """Load, then answer until interrupted (uvicorn: one process, one event loop, one agent thread)."""
-    import uvicorn
-
+def serve(
+    settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000, limits: Limits = Limits(), log_level: str = "warning",
+) -> None:
+    """Bind, load, then answer until Ctrl-C or TERM, which raise KeyboardInterrupt once stopped
+    (uvicorn: one process, one event loop, one agent thread)."""
     # The agent's thread and the event loop's share the GIL: a reply ready on the loop would wait up
     # to the default 5 ms switch interval while the agent thread records a trace or starts the next
     # question. 1 ms bounds that wait; the extra switches cost nothing measurable.
     sys.setswitchinterval(0.001)
-    loaded = Loaded.open(settings)
-    uvicorn.run(create_app(loaded), host=host, port=port, log_level=log_level)
+    with handling(as_ctrl_c, signal.SIGTERM):
+        sock = bind(host, port)  # before loading: a port in use fails at once
+        try:
+            print("ari serve: loading", file=sys.stderr, flush=True)
+            loaded = Loaded.open(settings)
+        except BaseException:
+            sock.close()
+            raise
+        announce = f"ari serve: listening on {url_of(sock, host)} (docs at /docs)"
+        run(create_app(loaded, limits, host), sock, limits, announce, log_level)

@@ -65,6 +65,19 @@ def test_question_that_is_not_utf8_is_a_usage_error():
     assert done.stderr.decode().strip() == "Error: the question cannot be read: invalid UTF-8 byte 0xff at character 13"
 
 
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [("", "the question is empty"), ("  ", "the question is empty"),
+     ("Who praised Iran? " * 200, "the question is longer than 2000 characters (3600)")],
+    ids=["empty", "blank", "too long"],
+)
+def test_a_question_ari_ask_does_not_take_is_a_usage_error(question, message):
+    # the rule `ari serve` answers 422 by and a questions file's loader refuses the record by
+    done = _ari("ask", question)
+    assert done.returncode == 2
+    assert done.stderr == f"Error: {message}\n" and done.stdout == ""
+
+
 @pytest.fixture
 def demo_run(tmp_path, demo_store_file):
     """A copy of the demo KG and memory, and a questions file long enough to interrupt (the demo

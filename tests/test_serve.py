@@ -4,21 +4,16 @@ asked through a real HTTP client (httpx) and through `ari ask --server`."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+from serve_support import ROOT, ari, demo_home, environment, free_port, running
 
-from memory import bundled_memory_path
-
-ROOT = Path(__file__).resolve().parents[1]
 QUESTION = "Who was the last to criticise Iran before Pervez Musharraf did?"  # gold: Condoleezza Rice
 QUESTIONS = [
     QUESTION,
@@ -28,70 +23,19 @@ QUESTIONS = [
     "When did Pervez Musharraf criticise Iran?",
     "Who visited Kuwait in 2012?",
 ]
-STARTUP_S = 180  # generous: a cold start on a busy 2-core machine
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _environment(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARI_", "OPENAI_"))}
-    env.update(ARI_HOME=str(home), PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""))
-    return env
-
-
-def _ari(home: Path, *args: str, timeout: float = STARTUP_S) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ari", *args],
-        cwd=ROOT, env=_environment(home), capture_output=True, text=True, timeout=timeout, check=False,
-    )
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory, demo_store_file) -> dict[str, Path]:
     """A private home with copies of the demo KG (and its name vectors) and of the bundled memory."""
-    home = tmp_path_factory.mktemp("serve_home")
-    for built in demo_store_file.parent.glob("demo.duckdb*"):
-        shutil.copyfile(built, home / built.name)
-    shutil.copyfile(bundled_memory_path(), home / "memory.sqlite")
-    return {"home": home, "db": home / "demo.duckdb", "memory": home / "memory.sqlite"}
+    return demo_home(tmp_path_factory.mktemp("serve_home"), demo_store_file)
 
 
 @pytest.fixture(scope="module")
-def server(files) -> str:
+def server(files) -> Iterator[str]:
     """The URL of an `ari serve` process, stopped after the module's tests."""
-    port = _free_port()
-    command = [sys.executable, "-m", "ari", "serve", "--db", str(files["db"]), "--memory", str(files["memory"]), "--port", str(port)]
-    with open(files["home"] / "serve.log", "w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=_environment(files["home"]), stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_until_up(url, process, files["home"] / "serve.log")
-            yield url
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"ari serve exited with {process.returncode}: {log.read_text()}")
-        try:
-            if httpx.get(url + "/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"ari serve did not answer within {STARTUP_S} s: {log.read_text()}")
+    with running(files) as url:
+        yield url
 
 
 def _comparable(result: dict) -> dict:
@@ -109,7 +53,7 @@ def test_health_names_what_was_loaded(server, files):
 def test_ask_returns_the_json_of_ari_ask(server, files):
     served = httpx.post(server + "/ask", json={"question": QUESTION}, timeout=60)
     assert served.status_code == 200
-    local = _ari(files["home"], "ask", QUESTION, "--db", str(files["db"]), "--memory", str(files["memory"]), "--json")
+    local = ari(files["home"], "ask", QUESTION, "--db", str(files["db"]), "--memory", str(files["memory"]), "--json")
     assert local.returncode == 0, local.stderr
     assert served.json()["answer"] == "Condoleezza Rice"
     assert _comparable(served.json()) == _comparable(json.loads(local.stdout))
@@ -148,7 +92,7 @@ def test_batch_answers_in_order_as_single_asks_do(server):
         ("/ask", b'{"question": "   "}', 422, "question is empty"),
         ("/ask", b"{}", 422, "question: Field required"),
         ("/ask", b'{"question": 7}', 422, "question: Input should be a valid string"),
-        ("/ask", b'{"question": "\\ud800"}', 422, "question is not valid Unicode"),
+        ("/ask", b'{"question": "\\ud800"}', 422, "question cannot be read: a lone surrogate U+D800 at character 1"),
         ("/ask/batch", b'{"questions": ["Who praised Iran?", ""]}', 422, "questions[1] is empty"),
         ("/ask/batch", json.dumps({"questions": ["Who praised Iran?"] * 1001}).encode(), 422, "at most 1000"),
     ],
@@ -183,15 +127,15 @@ def test_openapi_docs_are_served(server):
 
 
 def test_ari_ask_server_prints_what_a_local_ask_prints(server, files):
-    remote = _ari(files["home"], "ask", QUESTION, "--server", server, "--trace")
-    local = _ari(files["home"], "ask", QUESTION, "--db", str(files["db"]), "--memory", str(files["memory"]), "--trace")
+    remote = ari(files["home"], "ask", QUESTION, "--server", server, "--trace")
+    local = ari(files["home"], "ask", QUESTION, "--db", str(files["db"]), "--memory", str(files["memory"]), "--trace")
     assert remote.returncode == 0, remote.stderr
     assert remote.stdout == local.stdout
     assert remote.stdout.startswith("Condoleezza Rice")
 
 
 def test_ari_server_from_the_environment(server, files):
-    env = _environment(files["home"]) | {"ARI_SERVER": server}
+    env = environment(files["home"]) | {"ARI_SERVER": server}
     run = subprocess.run([sys.executable, "-m", "ari", "ask", QUESTION, "--json"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 0, run.stderr
@@ -199,16 +143,19 @@ def test_ari_server_from_the_environment(server, files):
 
 
 def test_ari_ask_server_reports_errors_in_one_line(server, files):
-    refused = _ari(files["home"], "ask", QUESTION, "--server", f"http://127.0.0.1:{_free_port()}")
+    refused = ari(files["home"], "ask", QUESTION, "--server", f"http://127.0.0.1:{free_port()}")
     assert refused.returncode == 1
     assert refused.stderr.startswith("Error: cannot reach the ARI server") and refused.stderr.count("\n") == 1
-    empty = _ari(files["home"], "ask", "  ", "--server", server)
-    assert empty.returncode == 1
-    assert empty.stderr.strip() == f"Error: {server}/ask: HTTP 422: question is empty"
+    wrong = ari(files["home"], "ask", QUESTION, "--server", server + "/nowhere")
+    assert wrong.returncode == 1
+    assert wrong.stderr == f"Error: {server}/nowhere/ask: HTTP 404: no such endpoint: /nowhere/ask\n"
+    empty = ari(files["home"], "ask", "  ", "--server", server)  # the one rule for a question, checked before sending it
+    assert empty.returncode == 2
+    assert empty.stderr == "Error: the question is empty\n"
 
 
 def test_serve_with_a_missing_store_fails_in_one_line(files, tmp_path):
-    run = _ari(files["home"], "serve", "--db", str(tmp_path / "nowhere.duckdb"), "--port", str(_free_port()))
-    assert run.returncode != 0
-    assert "Traceback" not in run.stderr
+    run = ari(files["home"], "serve", "--db", str(tmp_path / "nowhere.duckdb"), "--port", str(free_port()))
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr and "listening" not in run.stderr
     assert run.stderr.strip().splitlines()[-1].startswith("Error: ")

@@ -5,12 +5,13 @@ its batch (the tokenizer, SQLite and results.jsonl cannot encode it)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
 
 from ari.base.errors import DatasetError
-from ari.base.text import readable, unreadable
+from ari.base.text import question_problem, readable, unreadable
 from benchmarks.loaders import get_loader
 from tkg_store.demo import demo_questions
 
@@ -26,6 +27,15 @@ def test_unreadable_names_what_and_where():
     assert readable("Who\ud800 \x00?") == "Who\ufffd \ufffd?"
 
 
+def test_one_rule_for_what_a_question_may_be():
+    # `ari ask` (a usage error), the question loaders (a malformed record) and `ari serve` (422) use it
+    assert question_problem("Who visited China in 2009?") is None
+    assert question_problem(" \t") == "is empty"
+    assert question_problem("x" * 2001) == "is longer than 2000 characters (2001)"
+    assert question_problem("Who\x00?") == "cannot be read: a NUL character at character 4"
+    assert question_problem(7) == "cannot be read: expected text, got int"
+
+
 def test_a_lone_surrogate_in_a_questions_file_is_that_record_s_error(tmp_path):
     records = [GOOD, dict(GOOD, quid=2, question="Who visited \\ud800 China?"), dict(GOOD, quid=3)]
     path = tmp_path / "q.json"
@@ -37,6 +47,15 @@ def test_a_lone_surrogate_in_a_questions_file_is_that_record_s_error(tmp_path):
         get_loader("multitq").load(path)
     loaded = get_loader("multitq").load(path, skip_bad=True)
     assert [q.qid for q in loaded.questions] == ["1", "3"] and loaded.skipped == 1
+
+
+@pytest.mark.parametrize(("text", "why"), [("Who\x00 visited China?", "cannot be read: a NUL character at character 4"),
+                                         ("  ", "is empty")], ids=["NUL", "blank"])
+def test_a_questions_file_refuses_the_record_ari_serve_refuses(tmp_path, text, why):
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps([GOOD, dict(GOOD, quid=2, question=text)]), encoding="utf-8")
+    with pytest.raises(DatasetError, match=re.escape(f"record 1 is not a MultiTQ question (question text {why})")):
+        get_loader("multitq").load(path)
 
 
 @pytest.fixture(scope="module")

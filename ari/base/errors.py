@@ -46,7 +46,8 @@ class DatasetError(AriError):
 
 
 class ServerError(AriError):
-    """An `ari serve` server cannot be reached, or refused the request (its one-line message)."""
+    """An `ari serve` server cannot be reached or refused the request (its one-line message), or
+    `ari serve` cannot listen where it was asked to (a port in use)."""
 
 
 class NoMemoryError(AriError):

@@ -10,6 +10,9 @@ in argv over as lone surrogates (surrogateescape: byte 0xff becomes U+DCFF), and
 one out ("\\ud800"). Neither can be encoded as UTF-8, so the first encoder down the line (the
 tokenizer, SQLite, results.jsonl) would fail far from the question that caused it, taking its whole
 batch along. A NUL character is refused too: PostgreSQL text cannot hold it.
+
+`question_problem` is the one rule for what a question may be, wherever it enters: `ari ask` makes its
+answer a usage error, the question loaders a malformed record, `ari serve` a 422 reply.
 """
 
 from __future__ import annotations
@@ -92,3 +95,18 @@ def readable(text: str) -> str:
     """`text` with every character that cannot be read replaced by U+FFFD (for library callers that
     must answer something: the question then fails or succeeds on its own)."""
     return _UNREADABLE.sub(REPLACEMENT, text)
+
+
+MAX_QUESTION_CHARS = 2000  # MultiTQ's longest question has 173 characters; a 10 MB one held the agent for 30 s
+
+
+def question_problem(text: object) -> str | None:
+    """What is wrong with `text` as a question, as the end of a sentence about it ("is empty"), or None."""
+    why = unreadable(text)
+    if why is not None or not isinstance(text, str):
+        return f"cannot be read: {why}"
+    if not text.strip():
+        return "is empty"
+    if len(text) > MAX_QUESTION_CHARS:
+        return f"is longer than {MAX_QUESTION_CHARS} characters ({len(text)})"
+    return None

@@ -44,11 +44,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Answer a temporal question from the KG (or abstain, saying what is missing)."""
         from ari.base.errors import DeciderError, UsageError
-        from ari.base.text import unreadable
+        from ari.base.text import question_problem
 
-        why = unreadable(question)
-        if why is not None:  # e.g. bytes that are not UTF-8 in argv
-            raise UsageError(f"the question cannot be read: {why}")
+        why = question_problem(question)
+        if why is not None:  # empty, too long, or bytes that are not UTF-8 in argv
+            raise UsageError(f"the question {why}")
         unrecorded: list[AriError] = []  # the answer is printed first; then the failed recording is the error
         if server:
             from ari.client import ask_server

@@ -66,9 +66,7 @@ def parse_record(record: dict, gold_annotations: bool = False) -> Question:
     if gold_annotations or not paraphrases:
         text = record["question"]
     else:
-        text = paraphrases[0]
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError("question must be non-empty text")
+        text = paraphrases[0]  # checked by Question, by the rule `ari ask` and `ari serve` follow
     annotation = record.get("annotation") or {}
     if not isinstance(annotation, dict):
         raise TypeError("annotation must be a dict")

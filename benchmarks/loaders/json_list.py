@@ -50,8 +50,8 @@ def common_fields(record: object, answer_types: Collection[str]) -> Common:
     if not isinstance(answers, list) or not all(isinstance(a, (str, int)) for a in answers):
         raise TypeError("answers must be a list of strings")
     question = record["question"]
-    if not isinstance(question, str) or not question.strip():
-        raise ValueError("question must be non-empty text")
+    if not isinstance(question, str):
+        raise TypeError("question must be text")  # what text is readable is Question's rule, shared with `ari ask` and `ari serve`
     answer_type = record["answer_type"]
     if answer_type not in answer_types:
         raise ValueError(f"answer_type {answer_type!r} is not one of {', '.join(answer_types)}")

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ari.base.text import unreadable
+from ari.base.text import question_problem
 
 
 @dataclass
@@ -24,11 +24,12 @@ class Question:
     extra: dict = field(default_factory=dict)  # dataset-specific fields kept for reports and rewrites
 
     def __post_init__(self) -> None:
-        # a question that cannot be read is refused where it enters (a malformed record the loaders
-        # report, or skip with --skip-bad), not deep inside a batch where it would fail its neighbours
-        why = unreadable(self.text)
+        # a question that cannot be read (or is empty, or too long) is refused where it enters (a
+        # malformed record the loaders report, or skip with --skip-bad), not deep inside a batch where
+        # it would fail its neighbours; `ari ask` and `ari serve` refuse it by the same rule
+        why = question_problem(self.text)
         if why is not None:
-            raise ValueError(f"question text cannot be read: {why}")
+            raise ValueError(f"question text {why}")
 
     def to_dict(self) -> dict:
         return asdict(self)
