@@ -122,6 +122,8 @@ BLUEPRINTS = (
               ("Which country was the {n} to last to {r} {t} in {T}?",)),
     Blueprint("nth", "getTailEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", "head",
               ("Whom did {h} {r} for the {n} time in {T}?",)),
+    Blueprint("nth", "getTime(E1, R, E2, T) -> getNth(#1, N) -> answer(#2)", "head",
+              ("When did {h} {r} {t} for the {n} time in {T}?",), "time", Granularity.DAY),
     Blueprint("nth", "getTime(E1, R, E2) -> getNth(#1, N) -> answer(#2)", "head",
               ("When did {h} {r} {t} for the {n} time?",), "time", Granularity.DAY),
     Blueprint("exclude", "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> answer(#2)", "tail",

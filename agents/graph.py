@@ -117,7 +117,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     check = _answer_check(state, ctx) if ctx.config.judge else None
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept)
-    absent = absent_answer(query) if found is None else None
+    absent = absent_answer(ctx.store, state.analysed, check) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
         evidence = nearest_facts(ctx.store, state.analysed, plausible)

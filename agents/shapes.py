@@ -20,7 +20,9 @@ from actions.programs import Program
 from actions.templates import GetNth
 from agents.analysis.query import Query
 from agents.analysis.types import QuestionAnalysis
+from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
+from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
 VALUE_ASKS = ("number", "yesno", "relation")
@@ -50,9 +52,25 @@ def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]
     return list(dict.fromkeys(i.entity for i in items if i.entity is not None))
 
 
-def absent_answer(query: Query) -> str | None:
-    """The answer when no fact matches what a yes/no or count question asks: "No", "0"."""
-    return {"yesno": "No", "number": "0"}.get(query.asks)
+def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None) -> str | None:
+    """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
+    when the KG is seen to hold no such event: the relation the wording names (the best-ranked one,
+    and the check must agree the question asks about it), its mirrors, between the question's
+    entities, at its time. A binding that failed for another reason (a relation misread) is no
+    evidence of absence, and then nothing is answered."""
+    answer = {"yesno": "No", "number": "0"}.get(analysis.query.asks)
+    if answer is None or check is None or not analysis.relations or not analysis.entities:
+        return None
+    relation = analysis.relations[0][0]
+    if not check.asks_relation(relation):
+        return None
+    family = {relation} | set(mirror_relations(store).get(relation, ()))
+    names = [m.best for m in analysis.entities if m.best]
+    for one in names:
+        for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
+            if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.fits(fact):
+                return None
+    return answer
 
 
 def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:

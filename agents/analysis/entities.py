@@ -877,7 +877,7 @@ def _verb_slot(tokens: list[Token], k: int) -> bool:
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:
     """Whether token k opens a sentence or clause (first, or after , ; : or an opening bracket)."""
-    return k == 0 or tokens[k - 1].text in {",", ";", ":", "(", "."}
+    return k == 0 or tokens[k - 1].text in {",", ";", ":", "(", ".", "?", "!"}
 
 
 def linker_tables(store: TKGStore) -> dict:

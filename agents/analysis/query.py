@@ -75,7 +75,9 @@ _RELATIONS = re.compile(
     r"\bwhat\s+(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
     r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|events?|contacts?|dealings)\b"
     r"|\bwhat\s+(?:events?|interactions?|relations?|contacts?|dealings|actions?)\b"
-    r"|\bwhat\s+did\b.*\bdo\s+(?:to|with)\b",
+    r"|\bwhat\s+did\b.*\bdo\s+(?:to|with)\b"
+    # "what ... between X and Y" with no other event named: the interactions of the pair
+    r"|^\W*what\b(?:\s+(?:was|were|has|had|is|are|been|going|on|went|passed|occurred|took|place|kind|sort|type|of))*\s+between\s+\{E\d\}\s+and\s+\{E\d\}",
     re.IGNORECASE,
 )
 
