@@ -195,7 +195,7 @@ def _step_options(store: TKGStore, context: ActionContext, entities: list[str], 
     text = step.render()
     sources = range(1, len(context.results) + 1)
     return [
-        a for a in list_operations(context, context.times, sources)
+        a for a in list_operations(context, context.times, sources, entities)
         if a not in context.actions and a.abstract(roles) == text and a.execute(store, context)
     ]
 
