@@ -109,9 +109,9 @@ def test_nth(xs: list[Item], n: int, from_end: bool) -> None:
     found = run(GetNth(1, n, from_end), xs)
     assert set(found) == ref_nth(xs, n, from_end)
     assert len(found) == len(set(found))
-    # KG order from the start, reversed from the end (as first / last keep it)
-    distinct = list(dict.fromkeys(xs))
-    order = distinct[::-1] if from_end else distinct
+    # KG order from the start, reversed from the end (as first / last keep it: an item seen twice
+    # stands where it is seen first in that order)
+    order = list(dict.fromkeys(xs[::-1] if from_end else xs))
     assert found == [i for i in order if i in set(found)]
 
 
