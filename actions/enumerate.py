@@ -289,12 +289,17 @@ def _relation_lookups(store: TKGStore, current: Sequence[str], times: Sequence[T
     question time, sized by the facts linking them."""
     found = []
     for position, one in enumerate(current):
-        for other in current[position + 1 :]:
-            for time in [None, *dict.fromkeys(times)]:
-                size = sum(edge.count for edge in neighbours(store, one, time) if edge.neighbour == other)
-                if size:
-                    found.append(Candidate(GetRelation(one, other, time), size))
+        for time in [None, *dict.fromkeys(times)]:
+            linked = memoised(store, ("linked", one, time), partial(_facts_per_neighbour, store, one, time))
+            found += [Candidate(GetRelation(one, other, time), linked[other]) for other in current[position + 1 :] if other in linked]
     return found
+
+
+def _facts_per_neighbour(store: TKGStore, entity: str, within: TimeSpan | None) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for edge in neighbours(store, entity, within):
+        counts[edge.neighbour] = counts.get(edge.neighbour, 0) + edge.count
+    return counts
 
 
 MAX_NTH = 3  # getNth / getNthLast are offered for the first, second and third day from either end

@@ -201,7 +201,7 @@ class Program:
         others, which answers the question only when R happens to be symmetric."""
         for step in self.steps:
             reference = step.joins
-            if reference is None or not 1 <= reference <= len(self.steps):
+            if reference is None or step.template == "getTime" or not 1 <= reference <= len(self.steps):
                 continue
             referenced = self.steps[reference - 1]
             if referenced.template != "getTime" or len(referenced.args) not in (3, 4):

@@ -146,7 +146,7 @@ def day_of(item: Item) -> date:
 
 def days(items: Iterable[Item]) -> set[date]:
     """The distinct days of the timed items."""
-    return {day_of(i) for i in items if i.start is not None or i.end is not None}
+    return {_MIN if i.start is None else i.start for i in items if i.start is not None or i.end is not None}
 
 
 def count_days(items: Iterable[Item]) -> int:
@@ -159,23 +159,25 @@ def count_entities(items: Iterable[Item]) -> int:
 
 def nth(items: Iterable[Item], n: int, from_end: bool = False) -> list[Item]:
     """Every item on the n-th distinct day (1-based), counted from the start or from the end."""
+    # day_of / is_timed inlined: enumeration sizes six of these over every earlier result
     timed = [i for i in items if i.start is not None or i.end is not None]
-    if from_end:
-        timed.reverse()
-    ordered = sorted(days(timed), reverse=from_end)
+    starts = [_MIN if i.start is None else i.start for i in timed]
+    ordered = sorted(set(starts), reverse=from_end)
     if not 1 <= n <= len(ordered):
         return []
     day = ordered[n - 1]
-    return dedupe(i for i in timed if day_of(i) == day)
+    on_day = [i for i, start in zip(timed, starts) if start == day]
+    return dedupe(reversed(on_day) if from_end else on_day)
 
 
 def days_per_entity(items: Iterable[Item]) -> dict[str, int]:
     """Entity -> the number of distinct days it has an item on (entities without a day left out)."""
-    seen: dict[str, set[date]] = {}
-    for i in items:
-        if i.entity is not None and (i.start is not None or i.end is not None):
-            seen.setdefault(i.entity, set()).add(day_of(i))
-    return {entity: len(on) for entity, on in seen.items()}
+    seen = {(i.entity, _MIN if i.start is None else i.start) for i in items
+            if i.entity is not None and (i.start is not None or i.end is not None)}
+    counts: dict[str, int] = {}
+    for entity, _ in seen:
+        counts[entity] = counts.get(entity, 0) + 1
+    return counts
 
 
 def most(items: Iterable[Item]) -> list[Item]:

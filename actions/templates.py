@@ -282,41 +282,44 @@ class GetBetween:
         return semantics.between(context.result(self.source), self.start, self.end)
 
 
+class _OfOneStep:
+    """`render` and `abstract` of an operation whose one argument is the step it reads: `getFirst(#3)`
+    (the same in both forms)."""
+
+    __slots__ = ()
+    source: int
+    template: ClassVar[str]
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source),))
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+
 @dataclass(frozen=True, slots=True)
-class GetFirst:
+class GetFirst(_OfOneStep):
     """Every item of step `source` tying at the earliest time."""
 
     source: int
     template: ClassVar[str] = "getFirst"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source),))
-
     def describe(self, store: TKGStore) -> str:
         return f"the first, earliest of the results of step {self.source}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return self.render()
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.first(context.result(self.source))
 
 
 @dataclass(frozen=True, slots=True)
-class GetLast:
+class GetLast(_OfOneStep):
     """Every item of step `source` tying at the latest time."""
 
     source: int
     template: ClassVar[str] = "getLast"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source),))
-
     def describe(self, store: TKGStore) -> str:
         return f"the last, latest of the results of step {self.source}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return self.render()
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.last(context.result(self.source))
@@ -355,40 +358,28 @@ def _ordinal(n: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class GetMost:
+class GetMost(_OfOneStep):
     """The items of the entities of step `source` on the most distinct days (ties all kept)."""
 
     source: int
     template: ClassVar[str] = "getMost"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source),))
-
     def describe(self, store: TKGStore) -> str:
         return f"the one that appears most often, the most times, in the results of step {self.source}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return self.render()
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.most(context.result(self.source))
 
 
 @dataclass(frozen=True, slots=True)
-class GetLeast:
+class GetLeast(_OfOneStep):
     """The items of the entities of step `source` on the fewest distinct days (ties all kept)."""
 
     source: int
     template: ClassVar[str] = "getLeast"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source),))
-
     def describe(self, store: TKGStore) -> str:
         return f"the one that appears least often, the fewest times, in the results of step {self.source}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return self.render()
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.least(context.result(self.source))
@@ -425,20 +416,14 @@ class Count:
 
 
 @dataclass(frozen=True, slots=True)
-class Exists:
+class Exists(_OfOneStep):
     """Whether step `source` found anything: one value item, "Yes" or "No"."""
 
     source: int
     template: ClassVar[str] = "exists"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source),))
-
     def describe(self, store: TKGStore) -> str:
         return f"whether step {self.source} found anything: yes or no, did it happen"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return self.render()
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.value("Yes" if context.result(self.source) else "No")
@@ -496,20 +481,14 @@ class Exclude:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(_OfOneStep):
     """Ends the episode with step `source`'s result (its texts: `semantics.answer_texts`)."""
 
     source: int
     template: ClassVar[str] = "answer"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source),))
-
     def describe(self, store: TKGStore) -> str:
         return f"answer with the results of step {self.source}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return self.render()
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
         return semantics.dedupe(context.result(self.source))
