@@ -58,8 +58,8 @@ from memory.trace import StepRecord, Trace
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 
-SHAPES = ("count", "yesno", "list", "most", "relations", "window", "nth", "exclude")
 MAX_LIST = 10  # a generated list question asks for at most this many answers
+MIN_PER_BLUEPRINT = 6  # generated questions of each blueprint, at least (when the KG has them)
 
 
 @dataclass(frozen=True)
@@ -75,60 +75,76 @@ class Blueprint:
     level: Granularity = Granularity.YEAR  # the granularity of {T}
 
 
-BLUEPRINTS = (
+_FIXED = (
     Blueprint("count", "getTime(E1, R, E2, T) -> count(#1, days) -> answer(#2)", "head",
               ("How many times did {h} {r} {t} in {T}?", "How often did {h} {r} {t} in {T}?"), "number"),
-    Blueprint("count", "getTailEntity(E1, R, T) -> count(#1, entities) -> answer(#2)", "head",
-              ("How many different ones did {h} {r} in {T}?",), "number"),
-    Blueprint("count", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> count(#2, entities) -> answer(#3)", "tail",
-              ("How many countries did {r} {t} in {T}?", "How many different countries {r} {t} in {T}?"), "number"),
-    Blueprint("count", "getTailEntity(E1, R, T) -> ofType(#1, country) -> count(#2, entities) -> answer(#3)", "head",
-              ("How many countries did {h} {r} in {T}?",), "number"),
     Blueprint("yesno", "getTime(E1, R, E2, T) -> exists(#1) -> answer(#2)", "head",
               ("Did {h} {r} {t} in {T}?", "Is it true that {h} did {r} {t} in {T}?"), "yesno", Granularity.MONTH),
-    Blueprint("list", "getTailEntity(E1, R, T) -> ofType(#1, country) -> answer(#2)", "head",
-              ("Which countries did {h} {r} in {T}?", "List all the countries {h} did {r} in {T}."), level=Granularity.MONTH),
-    Blueprint("list", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> answer(#2)", "tail",
-              ("Which countries did {r} {t} in {T}?",), level=Granularity.MONTH),
-    Blueprint("most", "getHeadEntity(E1, R, T) -> getMost(#1) -> answer(#2)", "tail",
-              ("Who did {r} {t} most often in {T}?", "Who did {r} {t} the most in {T}?")),
-    Blueprint("most", "getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)", "head",
-              ("Whom did {h} {r} most often in {T}?",)),
-    Blueprint("most", "getTailEntity(E1, R, T) -> ofType(#1, country) -> getMost(#2) -> answer(#3)", "head",
-              ("Which country did {h} {r} most often in {T}?",)),
-    Blueprint("most", "getHeadEntity(E1, R, T) -> getLeast(#1) -> answer(#2)", "tail",
-              ("Who did {r} {t} least often in {T}?",)),
     Blueprint("relations", "getRelation(E1, E2, T) -> answer(#1)", "head",
               ("What happened between {h} and {t} in {T}?", "How did {h} and {t} interact in {T}?"), "relation", Granularity.MONTH),
-    Blueprint("window", "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", "tail",
-              ("Who did {r} {t} between {T1} and {T2}?",), level=Granularity.MONTH),
-    Blueprint("window", "getTailEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", "head",
-              ("Whom did {h} {r} from {T1} to {T2}?",), level=Granularity.MONTH),
-    Blueprint("window", "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> ofType(#2, country) -> answer(#3)", "tail",
-              ("Which countries did {r} {t} between {T1} and {T2}?",), level=Granularity.MONTH),
-    Blueprint("window", "getTime(E1, R, E2) -> getBetween(#1, T1, T2) -> getFirst(#2) -> answer(#3)", "head",
-              ("When did {h} first {r} {t} between {T1} and {T2}?",), "time", Granularity.MONTH),
-    Blueprint("most", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> getMost(#2) -> answer(#3)", "tail",
-              ("Which country did {r} {t} most often in {T}?",)),
-    Blueprint("count", "getHeadEntity(E1, R, T) -> count(#1, entities) -> answer(#2)", "tail",
-              ("How many different ones did {r} {t} in {T}?",), "number"),
-    Blueprint("nth", "getHeadEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", "tail",
-              ("Who was the {n} to {r} {t} in {T}?",)),
-    Blueprint("nth", "getHeadEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", "tail",
-              ("Who was the {n} to last to {r} {t} in {T}?",)),
-    Blueprint("nth", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> getNth(#2, N) -> answer(#3)", "tail",
-              ("Which country was the {n} to {r} {t} in {T}?",)),
-    Blueprint("nth", "getHeadEntity(E1, R, T) -> ofType(#1, country) -> getNthLast(#2, N) -> answer(#3)", "tail",
-              ("Which country was the {n} to last to {r} {t} in {T}?",)),
-    Blueprint("nth", "getTailEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", "head",
-              ("Whom did {h} {r} for the {n} time in {T}?",)),
     Blueprint("nth", "getTime(E1, R, E2, T) -> getNth(#1, N) -> answer(#2)", "head",
               ("When did {h} {r} {t} for the {n} time in {T}?",), "time", Granularity.DAY),
     Blueprint("nth", "getTime(E1, R, E2) -> getNth(#1, N) -> answer(#2)", "head",
               ("When did {h} {r} {t} for the {n} time?",), "time", Granularity.DAY),
-    Blueprint("exclude", "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> answer(#2)", "tail",
-              ("Who did {r} {t} in {T} apart from {x}?",)),
+    Blueprint("window", "getTime(E1, R, E2) -> getBetween(#1, T1, T2) -> getFirst(#2) -> answer(#3)", "head",
+              ("When did {h} first {r} {t} between {T1} and {T2}?",), "time", Granularity.MONTH),
 )
+
+# The entity shapes are composed: a lookup of the asked side, then what the question adds to it
+# (a window, a type, an exclusion), then what it asks of the result; each part has its words.
+_FINALS = {  # final step, shape, answer type, wording for the asked head / the asked tail
+    "list": (None, "list", "entity", "{who} did {r} {t}{when}{but}?", "{whom} did {h} {r}{when}{but}?"),
+    "most": ("getMost", "most", "entity", "{who1} did {r} {t} most often{when}{but}?", "{whom1} did {h} {r} most often{when}{but}?"),
+    "least": ("getLeast", "most", "entity", "{who1} did {r} {t} least often{when}{but}?", "{whom1} did {h} {r} least often{when}{but}?"),
+    "nth": ("getNth", "nth", "entity", "{who1} was the {n} to {r} {t}{when}{but}?", "{whom1} did {h} {r} for the {n} time{when}{but}?"),
+    "nthLast": ("getNthLast", "nth", "entity", "{who1} was the {n} to last to {r} {t}{when}{but}?", "{whom1} did {h} {r} {n} to last{when}{but}?"),
+    "count": ("count", "count", "number", "How many {ones} did {r} {t}{when}{but}?", "How many {ones} did {h} {r}{when}{but}?"),
+}
+
+
+def _composed() -> tuple[Blueprint, ...]:
+    made = []
+    for asked in ("head", "tail"):
+        lookup = "getHeadEntity" if asked == "head" else "getTailEntity"
+        for window in (False, True):
+            for country in (False, True):
+                for excluded in (False, True):
+                    for final, (template, shape, answer_type, ask_head, ask_tail) in _FINALS.items():
+                        steps = [f"{lookup}(E1, R)" if window else f"{lookup}(E1, R, T)"]
+                        if window:
+                            steps.append(f"getBetween(#{len(steps)}, T1, T2)")
+                        if country:
+                            steps.append(f"ofType(#{len(steps)}, country)")
+                        if excluded:
+                            steps.append(f"exclude(#{len(steps)}, E2)")
+                        if template == "count":
+                            steps.append(f"count(#{len(steps)}, entities)")
+                        elif template is not None:
+                            steps.append(f"{template}(#{len(steps)}{', N' if final.startswith('nth') else ''})")
+                        steps.append(f"answer(#{len(steps)})")
+                        wording = (ask_head if asked == "head" else ask_tail).format_map(_Words(country, window, excluded))
+                        level = Granularity.MONTH if window else Granularity.YEAR
+                        made.append(Blueprint(shape, " -> ".join(steps), "tail" if asked == "head" else "head", (wording,), answer_type, level))
+    return tuple(made)
+
+
+class _Words(dict):
+    """The words of one composed wording; the fact's own ({h}, {r}, {T} ...) are left for `_make`."""
+
+    def __init__(self, country: bool, window: bool, excluded: bool) -> None:
+        super().__init__(
+            who="Which countries" if country else "Who", whom="Which countries" if country else "Whom",
+            who1="Which country" if country else "Who", whom1="Which country" if country else "Whom",
+            ones="countries" if country else "different ones",
+            when=" between {T1} and {T2}" if window else " in {T}", but=" apart from {x}" if excluded else "",
+        )
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+BLUEPRINTS = _FIXED + _composed()
+SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
 
@@ -149,21 +165,24 @@ class Generated:
 
 
 def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[str] = SHAPES) -> list[Generated]:
-    """Up to `per_shape` questions of each shape, from facts drawn with `seed`."""
+    """About `per_shape` questions of each shape, spread over its blueprints (at least a few each,
+    so every composition of a shape is learnt), from facts drawn with `seed`."""
     rng = random.Random(seed)
-    facts = store.sample_facts(max(200, per_shape * 12), seed)
-    rng.shuffle(facts)  # drawn in time order: every shape gets every period
+    facts = store.sample_facts(max(400, per_shape * 12), seed)
+    rng.shuffle(facts)  # drawn in time order: every blueprint gets every period
     made: list[Generated] = []
     for shape in shapes:
         blueprints = [b for b in BLUEPRINTS if b.shape == shape]
-        count = 0
-        for fact in facts:
-            if count >= per_shape:
-                break
-            question = _make(store, rng.choice(blueprints), fact, rng, f"gen-{shape}-{seed}-{count}")
-            if question is not None:
-                made.append(question)
-                count += 1
+        quota = max(MIN_PER_BLUEPRINT, -(-per_shape // len(blueprints)))
+        for index, blueprint in enumerate(blueprints):
+            count = 0
+            for fact in facts:
+                if count >= quota:
+                    break
+                question = _make(store, blueprint, fact, rng, f"gen-{shape}-{index}-{seed}-{count}")
+                if question is not None:
+                    made.append(question)
+                    count += 1
     return made
 
 
@@ -175,11 +194,11 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     bindings: dict[str, object] = {"E1": first, "E2": second, "R": fact.relation, "T": span_of(fact.start, blueprint.level)}
     n = rng.choice((2, 3))
     bindings["N"] = n
-    if blueprint.shape == "window":
+    if "T1" in blueprint.program:
         start = span_of(fact.start, Granularity.MONTH)
         later = date(start.start.year + (start.start.month + 2) // 12, (start.start.month + 2) % 12 + 1, 1)
         bindings["T1"], bindings["T2"] = start, span_of(later, Granularity.MONTH)
-    if blueprint.shape == "exclude":  # E2, excluded, is one of several who did it then
+    if "exclude" in blueprint.program:  # E2, excluded, is one of several who did it then
         span = bindings["T"]
         assert isinstance(span, TimeSpan)
         if not any(f.head != fact.head for f in store.facts(relation=fact.relation, tail=fact.tail, within=span)):
@@ -198,7 +217,7 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     text = rng.choice(blueprint.wordings).format(
         h=store.display(fact.head), t=store.display(fact.tail), r=store.relation_text(fact.relation).lower(),
         T=_said(bindings["T"]), T1=_said(bindings.get("T1")), T2=_said(bindings.get("T2")),  # type: ignore[arg-type]
-        n=_ORDINAL_WORDS[n], x=store.display(second) if blueprint.shape == "exclude" else "",
+        n=_ORDINAL_WORDS[n], x=store.display(second),
     )
     is_list = blueprint.shape in ("list", "relations")
     gold = GoldQuestion(qid, text, answers, blueprint.answer_type, blueprint.shape, blueprint.level.value)

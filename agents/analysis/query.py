@@ -94,6 +94,8 @@ _LIST = re.compile(
 )
 # plural nouns after which/what that do not make a list: time units and nouns the KG's answers are not
 _NOT_LIST_NOUNS = {"times", "days", "months", "years", "dates", "was", "is", "has", "does", "sorts", "kinds", "types", "happens"}
+_WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
+_PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
 _WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{T1\}\s*(?:-|–|to)\s*\{T2\}", re.IGNORECASE)
@@ -278,7 +280,11 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
 
 
 def _asks_list(masked: str) -> bool:
+    """Every answer is asked for: a list request, a plural "which countries", or "who" / "whom"
+    with nothing that picks one ("the first", "last", "most recent", "only")."""
     if _LIST.search(masked):
+        return True
+    if _WHO.search(masked) and not _PICKS_ONE.search(masked):
         return True
     plural = _PLURAL_WH.search(masked)
     return plural is not None and plural.group("noun").lower() not in _NOT_LIST_NOUNS
