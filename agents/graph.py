@@ -49,7 +49,7 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.shapes import VALUE_ASKS, absent_answer, admitted, shape_problem
+from agents.shapes import VALUE_ASKS, absent_answer, admitted, lookups_in_roles, shape_problem
 from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
@@ -141,8 +141,13 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     gives way to the next one that keeps every constraint the question states."""
     if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
-    if state.analysed.query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about
-        return lambda results, actions: (relation := relation_of(actions)) is None or check.asks_relation(relation)
+    query = state.analysed.query
+    if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
+        return lambda results, actions: ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions)
+    if query.operations():  # what the program computes over its facts (a count, the most, the n-th) must read them as asked
+        return lambda results, actions: lookups_in_roles(check, actions) and any(
+            check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1])
+        )
 
     def accept(results: list, actions: list) -> bool:
         return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))

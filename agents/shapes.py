@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from actions.items import Item
 from actions.programs import Program
-from actions.templates import GetNth
+from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
+from agents.analysis.clause_roles import OBJECT, SUBJECT
 from agents.analysis.query import Query
 from agents.analysis.types import QuestionAnalysis
 from agents.faithfulness import AnswerCheck
@@ -40,6 +41,27 @@ def fits(action: object, query: Query) -> bool:
     """Whether a bound step's literals are the query's (the n of an n-th, and from which end)."""
     if isinstance(action, GetNth):
         return action.n == query.ordinal and action.from_end == query.from_end
+    return True
+
+
+def lookups_in_roles(check: AnswerCheck, actions: Sequence) -> bool:
+    """Whether each lookup of a bound program reads its entity in the role the wording gives it:
+    "Which countries did X visit" reads X as the visitor (the head of Make_a_visit, the tail of its
+    mirror Host_a_visit), never as the one visited. A relation whose wording leaves the roles open
+    (consult, either way) and a mention with no clause role pass."""
+    for action in actions:
+        if isinstance(action, (GetHeadEntity, GetTailEntity)):
+            anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
+        elif isinstance(action, GetTime):
+            anchor, anchor_is_head = action.head, True
+        else:
+            continue
+        role = next((r for names, r in zip(check.mentions, check.roles) if anchor in names), None)
+        if role not in (SUBJECT, OBJECT):
+            continue
+        head_role = check.head_role(action.relation)
+        if head_role is not None and anchor_is_head != (role == head_role):
+            return False
     return True
 
 
