@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from agents.analysis.query import Query
 from ari.base.config import LLMConfig
 
 if TYPE_CHECKING:
@@ -28,13 +29,20 @@ TASK = (
 ACTION_DEFINITIONS = """\
 getHeadEntity(tail, relation, time?): entities that did <relation> to <tail> (in <time>, or in the same period as step #k).
 getTailEntity(head, relation, time?): entities that <head> did <relation> to (in <time>, or in the same period as #k).
-getTime(head, relation, tail): the times at which <head> did <relation> to <tail>.
+getTime(head, relation, tail, time?): the times at which <head> did <relation> to <tail> (in <time>: both sides of a visit/hosting counted).
+getRelation(e1, e2, time?): what happened between e1 and e2, either way: the relations of their facts.
 getBefore(#j, reference): items of step j strictly before the reference time (a time, or the earliest time of step #k).
 getAfter(#j, reference): items of step j strictly after the reference time.
 getBetween(#j, t1, t2): items of step j between t1 and t2 inclusive.
 getFirst(#j): the earliest items of step j (all ties).
 getLast(#j): the latest items of step j (all ties).
-answer(#j): answer the question with the entities (or times) of step j."""
+getNth(#j, n) / getNthLast(#j, n): the items of step j on its n-th distinct day from the start / from the end.
+getMost(#j) / getLeast(#j): the entities of step j on the most / fewest distinct days (all ties).
+count(#j, days|entities): how many distinct days, or distinct entities, step j holds.
+exists(#j): Yes when step j holds anything, else No.
+ofType(#j, country): the items of step j whose entity is a country (not a sector of one).
+exclude(#j, entity): the items of step j without that entity.
+answer(#j): answer the question with the entities, times or value (a count, Yes/No, relations) of step j."""
 
 REPLY_FORMAT = (
     'Reply with one JSON object: {"action": <the number of one candidate>, "reason": "<one sentence>"}. '
@@ -81,6 +89,21 @@ def bindings_text(state: "AgentState", display: Display = _plain) -> str:
     times = [t.text for t in state.analysis.times] if state.analysis is not None else []
     parts.append(f"T = {', '.join(times) if times else 'none'}")
     return ", ".join(parts)
+
+
+def query_text(query: Query) -> str:
+    """The typed query in words: `a number (distinct days); ...` (`agents.analysis.query`)."""
+    asked = {"number": f"a number ({query.count})", "yesno": "yes or no", "relation": "the relations between the two entities"}
+    parts = [asked.get(query.asks, f"{'every' if query.is_list else 'an'} {query.entity_type or query.asks}")]
+    if query.window:
+        parts.append("within the window of its two times, both ends included")
+    if query.ordinal:
+        parts.append(f"the {query.ordinal}-th distinct day{' from the end' if query.from_end else ''}")
+    if query.extreme:
+        parts.append(f"the {query.extreme} often, by distinct days")
+    if query.excluded:
+        parts.append("leaving out " + ", ".join(f"E{r}" for r in query.excluded))
+    return "; ".join(parts)
 
 
 def _guidance(state: "AgentState", config: LLMConfig, display: Display) -> list[str]:
@@ -135,6 +158,8 @@ def decision_messages(state: "AgentState", config: LLMConfig | None = None, disp
     guidance, the steps so far and the numbered candidates."""
     config = config or LLMConfig()
     parts = [f"Question: {state.question}"]
+    if state.analysis is not None and state.analysis.query.operations():
+        parts.append("What it asks: " + query_text(state.analysis.query))
     parts += _guidance(state, config, display)
     if state.records:
         history = []

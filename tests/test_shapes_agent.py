@@ -1,0 +1,121 @@
+"""The shapes beyond MultiTQ's six, end to end: a tiny real KG, a memory learned from the questions
+the KG asks itself (no labelled question), and the offline agent answering people's wordings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.bench_support import build_store
+
+COUNTRIES = ("Iran", "Iraq", "Japan", "China")
+SECTORS = ("Military", "Police", "Citizen", "Government", "Media")
+
+
+def _visit(who: str, where: str, day: str) -> list[tuple[str, str, str, str]]:
+    """A visit as the KG records it: from both sides."""
+    return [(who, "Make_a_visit", where, day), (where, "Host_a_visit", who, day)]
+
+
+FACTS = [
+    *_visit("Jack_Straw", "Iran", "2008-01-05"),
+    *_visit("Barack_Obama", "Iran", "2008-02-02"),
+    *_visit("Jack_Straw", "Iran", "2008-03-10"),
+    *_visit("Jack_Straw", "Iran", "2008-03-11"),
+    *_visit("Angela_Merkel", "Iran", "2008-04-04"),
+    *_visit("Angela_Merkel", "Iran", "2008-05-05"),
+    *_visit("Jack_Straw", "Japan", "2008-06-01"),
+    *_visit("Jack_Straw", "Military_(Iran)", "2008-07-01"),
+    *_visit("Barack_Obama", "Japan", "2009-06-01"),
+    ("Iran", "Criticize_or_denounce", "Iraq", "2008-02-10"),
+    ("Japan", "Criticize_or_denounce", "Iraq", "2008-03-03"),
+    ("China", "Criticize_or_denounce", "Iraq", "2008-03-04"),
+    ("Iran", "Criticize_or_denounce", "Iraq", "2008-08-01"),
+    ("Iran", "Consult", "Iraq", "2008-09-09"),
+    ("Iraq", "Consult", "Iran", "2008-09-09"),
+    # sectors named after their countries: what makes Iran, Iraq, Japan and China countries
+    *[(f"{sector}_({country})", "Make_statement", country, "2009-01-01") for country in COUNTRIES for sector in SECTORS],
+]
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    from agents.agent import Agent
+    from agents.learning import learn_generated
+    from memory import Memory
+    from tkg_store.store import TKGStore
+
+    folder = tmp_path_factory.mktemp("shapes")
+    db = build_store(folder / "kg.duckdb", FACTS)
+    memory_path = folder / "memory.sqlite"
+    report = learn_generated(db, str(memory_path), 40, n_clusters=4, quiet=True)
+    assert report.searched_correct > 0  # the KG's own questions left correct programs
+    with TKGStore.open(db) as store, Memory.open(memory_path, read_only=True) as memory:
+        yield Agent(store, memory)
+
+
+def test_a_count_is_the_number_of_distinct_days_with_its_days_as_evidence(agent) -> None:  # noqa: ANN001
+    result = agent.ask("How many times did Jack Straw visit Iran in 2008?")
+    assert (result.answers, result.answer_type) == (["3"], "number")
+    assert len(result.evidence) == 3 and all("Jack Straw" in line and "Iran" in line for line in result.evidence)
+
+
+def test_yes_with_the_fact_and_no_when_the_kg_holds_no_such_event(agent) -> None:  # noqa: ANN001
+    yes = agent.ask("Did Jack Straw visit Japan in 2008?")
+    assert yes.answers == ["Yes"] and yes.answer_type == "yesno" and any("2008-06-01" in line for line in yes.evidence)
+    no = agent.ask("Did Angela Merkel visit Japan in 2008?")
+    assert no.answers == ["No"] and not no.abstained
+
+
+def test_which_countries_lists_every_country_and_no_sector(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Which countries did Jack Straw visit in 2008?")
+    assert result.is_list and set(result.answers) == {"Iran", "Japan"}
+
+
+def test_most_often_ranks_by_distinct_days(agent) -> None:  # noqa: ANN001
+    assert agent.ask("Who visited Iran most often in 2008?").answers[:1] == ["Jack Straw"]
+
+
+def test_the_nth_is_the_nth_distinct_day(agent) -> None:  # noqa: ANN001
+    assert agent.ask("Who was the second to visit Iran in 2008?").answers == ["Barack Obama"]
+
+
+def test_what_happened_between_two_entities_lists_their_relations_either_way(agent) -> None:  # noqa: ANN001
+    result = agent.ask("What happened between Iran and Iraq in 2008?")
+    assert result.answer_type == "relation" and set(result.answers) == {"Criticize or denounce", "Consult"}
+
+
+def test_apart_from_leaves_that_entity_out(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Who criticised Iraq in 2008 apart from Iran?")
+    assert set(result.answers) == {"Japan", "China"}
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [("Why did Iran criticise Iraq in 2008?", "a reason"), ("How strongly did Iran criticise Iraq in 2008?", "a degree")],
+)
+def test_what_the_kg_cannot_represent_is_refused_naming_it(agent, question: str, missing: str) -> None:  # noqa: ANN001
+    result = agent.ask(question)
+    assert result.abstained and result.reason is not None and missing in result.reason
+
+
+def test_a_memory_learned_from_the_kg_alone_needs_no_labelled_question(tmp_path: Path) -> None:
+    """`ari memory learn --generate N` with no dataset: the README's command after `ari ingest`."""
+    import subprocess
+    import sys
+
+    db = build_store(tmp_path / "kg.duckdb", FACTS)
+    memory = tmp_path / "memory.sqlite"
+    done = subprocess.run(
+        [sys.executable, "-m", "ari", "memory", "learn", "--generate", "20", "--clusters", "3", "--db", str(db), "--memory", str(memory), "--quiet"],
+        capture_output=True, text=True, timeout=300, env={**__import__("os").environ, "ARI_DATA": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    asked = subprocess.run(
+        [sys.executable, "-m", "ari", "ask", "How many times did Jack Straw visit Iran in 2008?", "--db", str(db), "--memory", str(memory), "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert asked.returncode == 0, asked.stderr
+    assert '"answers": ["3"]' in asked.stdout
