@@ -116,10 +116,10 @@ class QuestionAnalyzer:
         protected = self.store.derived(("chat_protected",), self._protected_ngrams)
         questions = [standard_spelling(q, protected) for q in questions]  # "wat yr ... b4 08": chat spellings written out
         readings = [read_times(q, self.kg_range) for q in questions]
-        times = [found for found, _ in readings]
+        times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
-        for question, ts, mentions, (_, unreadable) in zip(questions, times, entities, readings):
+        for question, ts, mentions, reading in zip(questions, times, entities, readings):
             resolve_by_facts([m for m in mentions if m.candidates], self.store)
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
@@ -140,7 +140,8 @@ class QuestionAnalyzer:
                     cue=kind.cue,
                     cues=kind.cues,
                     unlinked=[m for m in mentions if not m.candidates],
-                    unreadable_times=unreadable,
+                    unreadable_times=reading.unreadable,
+                    beyond_times=reading.beyond,
                     grammar=grammar,
                     grammar_dropped=rewritten.dropped,
                 )
