@@ -33,6 +33,10 @@ WRONG_RELATION = "When did Citizen (Belgium) sign a formal agreement with Japan?
 ONE_ENTITY_TWO_MENTIONS = GOLD[20]  # "Military Wing (Lord's Resistance Army)" yields two mentions of one entity
 SAME_PERIOD = GOLD[27]  # "... on the same day as South Korea": the reference is not an answer
 KNOWN_ISSUES = [KNOWN_UNKNOWN_MIX, WRONG_RELATION, ONE_ENTITY_TWO_MENTIONS["question"], SAME_PERIOD["question"]]
+# symbols that are no words, between the verb and the entity: the plain question's roles and outcome
+PLAIN = "Who visited Iran in 2008?"  # the demo KG has only Iran visiting someone in 2008: an abstention
+WITH_SYMBOLS = ["Who visited 😀 Iran in 2008?", "Who visited - Iran in 2008?", "Who visited 👍🏽 Iran — in 2008?",
+                "Who visited Iran😀 in 2008?", "Who * visited ~ Iran in 2008 🇮🇷?"]
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +60,7 @@ def agent(demo_store_file, memory):
 @pytest.fixture(scope="module")
 def results(agent) -> dict:
     """Every question of this module answered in one batch (as the benchmark runner does)."""
-    texts = [GOLD[q]["question"] for q in SOLVED] + UNANSWERABLE + KNOWN_ISSUES
+    texts = [GOLD[q]["question"] for q in SOLVED] + UNANSWERABLE + KNOWN_ISSUES + [PLAIN] + WITH_SYMBOLS
     return dict(zip(texts, agent.ask_many(texts)))
 
 
@@ -126,6 +130,18 @@ def test_time_outside_the_kg_says_the_kg_range(results, demo_store_file, questio
     assert result.abstained and result.answer is None
     assert result.reason == f"the KG covers {span.start.isoformat()} to {span.end.isoformat()}; the question asks about {year}"
     assert result.steps == []
+
+
+@pytest.mark.parametrize("question", WITH_SYMBOLS)
+def test_symbols_that_are_no_words_change_no_role(results, question):
+    plain, symbols = results[PLAIN], results[question]
+    assert [m.best for m in symbols.analysis.entities] == [m.best for m in plain.analysis.entities] == ["Iran"]
+    from agents.analysis.clause_roles import clause_roles
+
+    roles = clause_roles(symbols.analysis.masked)
+    assert roles == clause_roles(plain.analysis.masked) == {1: "object"}  # Iran is the one visited, as written
+    assert symbols.abstained and symbols.answers == plain.answers == []
+    assert symbols.reason == plain.reason
 
 
 def test_unlinked_entities_say_no_fact_links_them(results):

@@ -22,6 +22,7 @@ from agents.analysis.times import read_times
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
+from ari.base.text import marked_words, without_symbols
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
@@ -114,7 +115,8 @@ class QuestionAnalyzer:
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
         protected = self.store.derived(("chat_protected",), self._protected_ngrams)
-        questions = [standard_spelling(q, protected) for q in questions]  # "wat yr ... b4 08": chat spellings written out
+        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings written out ("wat yr ... b4 08")
+        questions = [standard_spelling(without_symbols(q, protected), protected) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
@@ -151,8 +153,10 @@ class QuestionAnalyzer:
         return analyses
 
     def _protected_ngrams(self) -> frozenset[str]:
-        """The KG names' word pairs that hold a chat spelling as a word ("george w"): left as written."""
-        return protected_ngrams(normalize_name(self.store.display(name)) for name in self.store.entity_names())
+        """The KG names' word pairs that hold a chat spelling as a word ("george w"), and their marks
+        standing alone ("company - owner"): left as written."""
+        names = [self.store.display(name) for name in self.store.entity_names()]
+        return protected_ngrams(normalize_name(name) for name in names) | marked_words(names)
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker
