@@ -118,6 +118,34 @@ def test_memory_check_reports_damage_and_repair_copies_out_what_is_readable(tmp_
     assert methodologies > 0
 
 
+def test_memory_check_lists_one_problem_a_line_as_many_as_it_counts(tmp_path):
+    path = _demo_memory_copy(tmp_path)
+    _damage_table(path, "traces")  # integrity_check answers with one row of many lines here
+    done = _ari("memory", "check", "--memory", str(path))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [error] = done.stderr.splitlines()
+    assert error.startswith(f"Error: memory {path} is damaged: ") and "--repair" in error
+    head, *listed = done.stdout.splitlines()
+    problems = [line for line in listed if line.startswith("  ")]
+    counted = int(head.split("damaged (")[1].split(" ")[0])
+    assert counted == len(problems) > 1 and not any("***" in line for line in problems)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "text", "empty"])
+def test_repairing_a_memory_with_nothing_readable_fails_in_one_line_and_writes_nothing(tmp_path, damage):
+    path = tmp_path / "memory.sqlite"
+    if damage == "truncated":
+        path.write_bytes(bundled_memory_path().read_bytes()[:50_000])
+    else:
+        path.write_text("" if damage == "empty" else "not a memory\n")
+    for _ in range(2):  # nothing is left behind that blocks a retry
+        done = _ari("memory", "check", "--memory", str(path), "--repair")
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        [error] = done.stderr.splitlines()
+        assert error.startswith(f"Error: nothing in {path} can be read (") and error.endswith("no repaired memory was written")
+        assert not [p.name for p in tmp_path.iterdir() if ".repaired" in p.name]
+
+
 def test_a_read_only_memory_answers_and_says_clearly_that_it_cannot_record(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()

@@ -169,7 +169,9 @@ def check(
     else:
         _print_check(report)
     if not report.ok and not repair:
-        raise MemoryCorruptError(f"memory {path} is damaged: {report.problems[0]}; `ari memory check --memory {path} --repair` copies out what is readable")
+        more = f" and {len(report.problems) - 1} more" if len(report.problems) > 1 else ""
+        raise MemoryCorruptError(f"memory {path} is damaged: {report.problems[0]}{more}; "
+                                 f"`ari memory check --memory {path} --repair` copies out what is readable")
 
 
 def _sqlite_path(memory: str | None) -> Path:
@@ -184,11 +186,15 @@ def _sqlite_path(memory: str | None) -> Path:
 
 
 def _print_check(report) -> None:  # noqa: ANN001
-    state = "ok" if report.ok else f"damaged ({len(report.problems)} problem(s) found)"
-    typer.echo(f"{report.memory}: {state}")
-    for problem in report.problems[:5]:
+    from memory.repair import PROBLEMS_LISTED
+
+    listed = len(report.problems)
+    more = f", the first {listed} SQLite lists" if listed >= PROBLEMS_LISTED else ""
+    typer.echo(f"{report.memory}: " + ("ok" if report.ok else f"damaged ({listed} problem(s){more}):"))
+    for problem in report.problems:  # one a line, as many as counted
         typer.echo(f"  {problem}")
-    typer.echo("readable rows: " + ", ".join(f"{t} {'unreadable' if n is None else n}" for t, n in report.rows.items()))
+    rows = ", ".join(f"{t} {'unreadable' if n is None else n}" for t, n in report.rows.items())
+    typer.echo("readable rows: " + (rows or "none"))
     if report.repaired:
         typer.echo(f"copied into {report.repaired}: " + ", ".join(f"{t} {n}" for t, n in report.copied.items()))
         typer.echo(f"next: `ari memory induce --memory {report.repaired}` re-learns the methodologies from the traces; "
