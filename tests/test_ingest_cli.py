@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,23 @@ def test_every_command_has_help() -> None:
         result = runner.invoke(app, [*args, "--help"])
         assert result.exit_code == 0 and "Usage" in result.stdout, args
         assert "TODO" not in result.stdout
+
+
+def test_kg_text_is_printed_as_written_never_as_markup(tmp_path: Path) -> None:
+    """Entity names are data: "[/x]" is no closing tag (a crash), "[red]" no colour (a changed answer)."""
+    tsv = tmp_path / "kg.tsv"
+    tsv.write_text("Evil[/x]Corp\tMake_a_visit\tIran\t2008-05-01\n[red]Acme\tMake_a_visit\tChina\t2009-05-01\n", encoding="utf-8")
+    db = tmp_path / "kg.duckdb"
+
+    def ari(*args: str) -> subprocess.CompletedProcess:
+        env = {**os.environ, "ARI_HOME": str(tmp_path / "home"), "COLUMNS": "200"}
+        return subprocess.run([sys.executable, "-m", "ari", *args], capture_output=True, text=True, timeout=300, env=env)
+
+    assert ari("ingest", "tsv", str(tsv), "--db", str(db), "--quiet").returncode == 0
+    facts = ari("kg", "facts", "--db", str(db))
+    assert facts.returncode == 0 and "Traceback" not in facts.stderr, facts.stderr
+    assert "Evil[/x]Corp" in facts.stdout and "[red]Acme" in facts.stdout
+    for question, answer in (("Who visited Iran in 2008?", "Evil[/x]Corp"), ("Who visited China in 2009?", "[red]Acme")):
+        done = ari("ask", question, "--db", str(db), "--unguided", "--no-record", "--trace")
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stdout.splitlines()[0].split("  (unguided")[0] == answer

@@ -74,18 +74,20 @@ def register(app: typer.Typer) -> None:
 
 def _print(result: dict, trace: bool) -> None:
     from rich.console import Console  # imported here: `--json` and `--server` never pay for it
-    from rich.markup import escape
+    from rich.text import Text
+
+    from ari.base.progress import plain
 
     out = Console()
-    mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
+    mark = [("  (unguided: a greedy walk, no learned methodology)", "dim")] if result.get("unguided") else []
     if result["abstained"]:
         evidence = result.get("evidence") or []
         nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
-        out.print(f"[bold]No Answer[/bold] — {escape(str(result['reason']))}{escape(nearest)}{mark}", soft_wrap=True)
+        out.print(Text.assemble(("No Answer", "bold"), " — ", plain(f"{result['reason']}{nearest}"), *mark), soft_wrap=True)
     else:
         answers = result["answers"]
         more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
-        out.print(f"[bold]{result['answer']}[/bold]{more}{mark}")
+        out.print(Text.assemble(plain(result["answer"], "bold"), plain(more), *mark))
     if trace:
         out.print(_trace_table(result))
 
@@ -93,13 +95,15 @@ def _print(result: dict, trace: bool) -> None:
 def _trace_table(result: dict) -> Any:
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     table = Table(title="Trace", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("action")
     table.add_column("result", justify="right")
     table.add_column("chosen because")
     for line in result["judgement"]:
-        table.add_row("", "[dim]judge[/dim]", "", line)
+        table.add_row("", plain("judge", "dim"), "", plain(line))
     for step in result["steps"]:
-        table.add_row(str(step["step"]), step["chosen"], str(step["result_size"]), step["reason"])
+        table.add_row(str(step["step"]), plain(step["chosen"]), str(step["result_size"]), plain(step["reason"]))
     return table

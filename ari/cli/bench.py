@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ari.base.errors import DeciderError
-from ari.base.progress import stderr_console
+from ari.base.progress import plain, stderr_console
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions), unanswerable splits and comparisons.", no_args_is_help=True)
@@ -83,7 +83,7 @@ def run_command(
         spec = with_clusters(spec, clusters)
     outcome = run(spec)
     if not quiet:
-        stderr_console().print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
+        stderr_console().print(plain(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}"))
     _print_summary(outcome.summary, json_output)
     if outcome.summary.get("errors"):  # an endpoint failure is not an answer: the run did not finish its work
         raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM endpoint error (not counted in the "

@@ -39,12 +39,14 @@ def stats(memory: MemoryOption = None, json_out: JsonOption = False) -> None:
         return
     from rich.console import Console
 
+    from ari.base.progress import plain
+
     out = Console()
-    out.print(f"[bold]{data['memory']}[/bold]")
+    out.print(plain(data["memory"], "bold"))
     accuracy = "-" if data["accuracy"] is None else f"{data['accuracy']:.1%}"
     out.print(f"traces: {data['traces']}  labelled: {data['labelled']}  accuracy: {accuracy}")
     for key in ("outcomes", "deciders", "qtypes"):
-        out.print(f"{key}: " + (", ".join(f"{k} {n}" for k, n in data[key].items()) or "-"))
+        out.print(plain(f"{key}: " + (", ".join(f"{k} {n}" for k, n in data[key].items()) or "-")))
     latest = data["latest_clustering"]
     out.print("clustering: " + ("none yet" if latest is None else
               f"version {latest['version']} of {data['clusterings']}, k={latest['k']}, {latest['traces']} traces, {latest['created_at']}"))
@@ -67,6 +69,8 @@ def clusters(
     from rich.console import Console
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     table = Table(title="Clusters")
     table.add_column("id", justify="right")
     table.add_column("size", justify="right")
@@ -74,7 +78,7 @@ def clusters(
     table.add_column("top masked questions")
     for s in summaries:
         accuracy = "-" if s.accuracy is None else f"{s.accuracy:.1%}"
-        table.add_row(str(s.cluster_id), str(s.size), accuracy, "\n".join(f"{q} ({n})" for q, n in s.top_questions))
+        table.add_row(str(s.cluster_id), str(s.size), accuracy, plain("\n".join(f"{q} ({n})" for q, n in s.top_questions)))
     Console().print(table)
 
 
@@ -96,6 +100,8 @@ def show(
     from rich.console import Console
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     out = Console()
     out.print(f"[bold]Cluster {found.cluster_id}[/bold] (clustering version {found.clustering_version}, {found.source})\n")
     if found.induced_text:
@@ -108,9 +114,9 @@ def show(
     for column, justify in (("", "left"), ("program", "left"), ("support", "right"), ("success", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for p in found.programs:
-        table.add_row("program", p.program.render(), str(p.support), f"{p.success_rate:.0%}")
+        table.add_row("program", plain(p.program.render()), str(p.support), f"{p.success_rate:.0%}")
     for p in found.pitfalls:
-        table.add_row("pitfall", p.program.render(), str(p.support), f"{p.success_rate:.0%}")
+        table.add_row("pitfall", plain(p.program.render()), str(p.support), f"{p.success_rate:.0%}")
     out.print(table)
 
 
@@ -235,10 +241,10 @@ def induce(
         summary = mem.learn(n_clusters=clusters, complete=complete)
     _print_learnt(summary.__dict__, json_out)
     if summary.llm_failures and not json_out:
-        from ari.base.progress import stderr_console
+        from ari.base.progress import plain, stderr_console
 
-        stderr_console().print(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
-                             f"({next(iter(summary.llm_failures.values()))})")
+        stderr_console().print(plain(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
+                                     f"({next(iter(summary.llm_failures.values()))})"))
 
 
 @app.command()
