@@ -105,3 +105,31 @@ def test_kg_text_is_printed_as_written_never_as_markup(tmp_path: Path) -> None:
         done = ari("ask", question, "--db", str(db), "--unguided", "--no-record", "--trace")
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
         assert done.stdout.splitlines()[0].split("  (unguided")[0] == answer
+
+
+def test_ingest_into_a_store_in_a_read_only_folder_is_one_line_naming_the_folder(tmp_path: Path) -> None:
+    """The store file is writable, its folder is not (so DuckDB cannot create its .wal there). The
+    children run without root's power over file modes (`unprivileged`), so the kernel refuses."""
+    from unprivileged import unprivileged
+
+    folder = tmp_path / "shared"
+    db = folder / "kg.duckdb"
+    first, second = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    first.write_text("A\tR\tB\t2005\n", encoding="utf-8")
+    second.write_text("C\tR\tB\t2006\n", encoding="utf-8")
+    assert runner.invoke(app, ["ingest", "tsv", str(first), "--db", str(db), "--quiet"]).exit_code == 0
+    before = db.read_bytes()
+    folder.chmod(0o555)
+    try:
+        done = subprocess.run([sys.executable, "-m", "ari", "ingest", "tsv", str(second), "--db", str(db), "--quiet"],
+                              capture_output=True, text=True, timeout=120, preexec_fn=unprivileged())
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.splitlines() == [f"Error: cannot write {db}: its folder {folder} is not writable (DuckDB writes kg.duckdb.wal there)"]
+        # past that check, the same refusal at commit (where the .wal is first created) is one line too
+        code = ("import os; from tkg_store.ingest import core, ingest; core.os.access = lambda *a: True; "
+                f"ingest('tsv', {str(second)!r}, {str(db)!r})")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, preexec_fn=unprivileged())
+        assert done.returncode == 1 and f"StoreError: cannot write {db} (the store is unchanged): " in done.stderr.splitlines()[-1]
+        assert db.read_bytes() == before and sorted(p.name for p in folder.iterdir()) == ["kg.duckdb"]
+    finally:
+        folder.chmod(0o755)

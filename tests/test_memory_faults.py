@@ -1,8 +1,7 @@
 """Memory faults, each reproduced on a real SQLite file: a damaged memory, a read-only one.
 
 The read-only case needs a file this process cannot write; root can write anything, so under root
-the command runs without the capabilities that let root ignore file permissions (CAP_DAC_OVERRIDE,
-CAP_DAC_READ_SEARCH): the kernel's real permission check, not a simulated one.
+the command runs without the capabilities that let root ignore file permissions (`unprivileged`).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from unprivileged import unprivileged as without_root_override
 
 from ari.base.errors import MemoryCorruptError, MemoryReadOnlyError
 from memory import HistoryStore, Memory, bundled_memory_path
@@ -54,22 +54,11 @@ def _demo_store(folder: Path) -> Path:
     return db
 
 
-def _without_permission_override() -> None:
-    """In the child, before exec: drop root's power to ignore file modes (from the bounding set,
-    so the executed interpreter never has it)."""
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
-        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
-            raise OSError(ctypes.get_errno(), "cannot drop a capability")
-
-
 def _ari(*args: str, env: dict | None = None, unprivileged: bool = False) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "ari", *args], capture_output=True, text=True, timeout=600, cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-        preexec_fn=_without_permission_override if unprivileged and os.geteuid() == 0 else None,
+        preexec_fn=without_root_override() if unprivileged else None,
     )
 
 
