@@ -133,3 +133,21 @@ def test_ingest_into_a_store_in_a_read_only_folder_is_one_line_naming_the_folder
         assert db.read_bytes() == before and sorted(p.name for p in folder.iterdir()) == ["kg.duckdb"]
     finally:
         folder.chmod(0o755)
+
+
+def test_a_file_with_no_facts_is_an_error_that_leaves_the_store_untouched(tmp_path: Path) -> None:
+    empty, bad = tmp_path / "empty.tsv", tmp_path / "bad.tsv"
+    empty.write_bytes(b"")
+    bad.write_text("not a fact\n", encoding="utf-8")
+    db = tmp_path / "kg.duckdb"
+    for args, message in (([str(empty)], f"Error: no facts in {empty}; {db} was not touched"),
+                          ([str(bad), "--skip-bad"], f"Error: no facts in {bad} (1 malformed lines skipped); {db} was not touched")):
+        done = subprocess.run([sys.executable, "-m", "ari", "ingest", "tsv", *args, "--db", str(db)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1 and done.stderr.splitlines() == [message] and not db.exists()
+    first = tmp_path / "a.tsv"
+    first.write_text("A\tR\tB\t2005\n", encoding="utf-8")
+    assert runner.invoke(app, ["ingest", "tsv", str(first), "--db", str(db), "--quiet"]).exit_code == 0
+    before = db.read_bytes()
+    assert runner.invoke(app, ["ingest", "tsv", str(empty), "--db", str(db)]).exit_code == 1
+    assert db.read_bytes() == before
