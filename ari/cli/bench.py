@@ -55,7 +55,7 @@ def run_command(
     json_output: JsonOption = False,
     quiet: QuietOption = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Questions whose LLM requests are in flight at once per worker (each question advances on its own).")] = 1,
-    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure).")] = False,
+    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure or unparseable replies).")] = False,
     *,
     llm: dict,  # the LLM options (--llm-timeout ... --no-cache), spliced in by @llm_options
     price_table: Annotated[Optional[Path], typer.Option("--price-table", help='JSON {"<model>": {"prompt": $/Mtok, "completion": $/Mtok}}: a cost estimate in the summary.')] = None,
@@ -86,7 +86,7 @@ def run_command(
         stderr_console().print(plain(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}"))
     _print_summary(outcome.summary, json_output)
     if outcome.summary.get("errors"):  # an endpoint failure is not an answer: the run did not finish its work
-        raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM endpoint error (not counted in the "
+        raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM error (not counted in the "
                            "metrics); rerun with --retry-errors to answer them again")
 
 
