@@ -25,6 +25,7 @@ TABLES = {
     "cluster_members": (),
     "methodologies": ("programs", "pitfalls"),
     "key_vectors": (),
+    "memory_meta": (),
 }
 _BLOBS = {"centroids", "vector"}  # binary columns; every other bytes value is text
 PROBLEMS_LISTED = 20  # integrity_check stops after this many problems

@@ -31,6 +31,11 @@ def plain(value: object, style: str = "") -> Text:
     return Text(str(value), style=style)
 
 
+def warn(line: str) -> None:
+    """One line on stderr, `Warning: ...`: the command goes on (its exit code is its own)."""
+    print(f"Warning: {line}", file=sys.stderr)
+
+
 def progress(items: Iterable[T], description: str, total: int | None = None, quiet: bool = False) -> Iterator[T]:
     """Yield `items`, drawing a Rich progress bar on stderr when it is a TTY and not quiet."""
     if quiet or not sys.stderr.isatty():

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ari.base.errors import AriError
+from ari.base.progress import warn
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 
@@ -59,7 +60,7 @@ def register(app: typer.Typer) -> None:
 
             answered = answer_question(
                 question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm,
-                record=record, on_record_error=unrecorded.append,
+                record=record, on_record_error=unrecorded.append, on_warning=warn,
             )
             result = answered.to_dict()
         if json_out:
