@@ -56,6 +56,9 @@ def audit_answerability(
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 
     kg_range = memoised(store, "time_range", store.time_range)
+    if analysis.beyond_times and kg_range is not None:
+        missing = f"the KG covers {describe_range(kg_range)}; the question asks about {analysis.beyond_times[0]}"
+        return Judgement(False, audit + [missing], missing=missing)
     for mention in analysis.times:
         if kg_range is not None and not kg_range.overlaps(mention.time.start, mention.time.end):
             missing = (

@@ -69,7 +69,11 @@ def learn(
     store at `db`: record each question's traces once, then cluster and induce (`cluster=True`)."""
     config = config or AgentConfig.from_env()
     workers = workers or default_workers()
+    from tkg_store.store import TKGStore
+
     with Memory.open(memory, create=True) as mem:
+        with TKGStore.open(db, memory_index=False) as store:
+            mem.note_kg(store)  # so the memory, used with another KG, says so
         job = _Job(str(db), memory, config, settings)
         solve = _in_processes(job, workers) if workers > 1 else _in_this_process(job)
         return learn_from_dataset(

@@ -146,6 +146,7 @@ def answer_question(
     unguided: bool = False,
     llm: dict | None = None,
     on_record_error: Callable[[AriError], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
 ):
     """Answer one question; the trace is recorded in the memory (when there is one), unless the
     LLM endpoint failed (`result.error`): a failure says nothing about how to answer.
@@ -155,7 +156,7 @@ def answer_question(
     methodology followed, even when the memory has one). `llm`: LLMConfig fields to set over the
     environment's. A memory that cannot be written (damaged, read-only) loses nothing already
     computed: with `on_record_error` the failure is handed to it and the result still returned;
-    without, it raises."""
+    without, it raises. `on_warning` gets a line when the memory was learned on another KG."""
     config = AgentConfig.from_env(decider=decider, max_steps=max_steps, top_k=top_k)
     for key, value in (llm or {}).items():
         setattr(config.llm, key, value)
@@ -173,6 +174,10 @@ def answer_question(
         raise
     agent, store, mem = build_agent(path, memory, config, opening)
     try:
+        if on_warning is not None and mem is not None:
+            from memory.api import warn_of_other_kg
+
+            warn_of_other_kg(mem, store, on_warning)
         result = agent.ask(question)
         if record and mem is not None and result.error is None:
             try:

@@ -135,7 +135,7 @@ class AgentWorker:
         self.questions += len(batch)
         if self.record and self.memory is not None:
             for result in results:
-                if not isinstance(result, BaseException):
+                if not isinstance(result, BaseException) and result.error is None:  # an LLM failure is no attempt to learn from
                     self._record(result)
 
     def _record(self, result: Any) -> None:
@@ -307,6 +307,8 @@ def create_app(loaded: Loaded, limits: Limits = Limits(), host: str = "127.0.0.1
         started = time.perf_counter()
         job = loaded.worker.submit(body.question)
         result = await asyncio.wrap_future(job.future)
+        if result.get("error") is not None:  # the LLM failed (endpoint, or no usable reply): no answer to give
+            return _error(result["error"], 502)
         return _json_reply(result, agent_s=job.agent_s, total_s=time.perf_counter() - started)
 
     @app.post("/ask/batch", summary="Answer several questions, in order.", response_model=dict)

@@ -128,9 +128,10 @@ def fixed_and_broken(changed: list[dict], run_index: int) -> tuple[int, int]:
 def rich_table(runs: list[Run], rows: list[MetricRow]):  # noqa: ANN201
     from rich.table import Table
 
+    from ari.base.progress import plain
     from benchmarks.report import fmt
 
-    table = Table(title=" vs ".join(r.name for r in runs))
+    table = Table(title=plain(" vs ".join(r.name for r in runs)))
     table.add_column("metric")
     for i in range(len(runs)):
         table.add_column(_letter(i), justify="right")

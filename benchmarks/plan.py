@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ari.base.errors import UsageError
+from ari.base.errors import AriError, UsageError
 from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
 from benchmarks.runner import RunOptions, RunOutcome, git_commit, run_benchmark
@@ -104,10 +104,23 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         if spec.db is None:
             raise UsageError("--db is required: the ingested KG store to answer from")
         factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
-    gold_display = _gold_display(spec.db) if spec.db is not None else None
+    gold_display = _gold_display(spec.db, spec.memory_url) if spec.db is not None else None
     options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, restart=spec.restart,
                          gold_display=gold_display, retry_errors=spec.retry_errors)
     return run_benchmark(questions, factory, spec.out, run_info, options)
+
+
+def _warn_of_other_kg(memory_url: str, store) -> None:  # noqa: ANN001 - TKGStore
+    """A warning line when the memory was learned on another KG (one that cannot be opened says so when the run opens it)."""
+    from ari.base.progress import warn
+    from memory.api import Memory, warn_of_other_kg
+
+    try:
+        memory = Memory.open(memory_url, create=False)
+    except AriError:
+        return
+    with memory:
+        warn_of_other_kg(memory, store, warn)
 
 
 def _where(memory_url: str | None) -> str | None:
@@ -128,12 +141,15 @@ def split_llm_settings(config: dict) -> tuple[dict, dict]:
     return {**config, "llm": llm}, operation
 
 
-def _gold_display(db: Path):  # noqa: ANN202 - Callable[[str], str]
-    """KG name -> display form, read once (CronQuestions gold answers are Qids)."""
+def _gold_display(db: Path, memory_url: str | None = None):  # noqa: ANN202 - Callable[[str], str]
+    """KG name -> display form, read once (CronQuestions gold answers are Qids); on the way, a
+    warning line when the memory was learned on another KG."""
     from tkg_store.store import TKGStore
 
     with TKGStore.open(db) as store:
         names = {name: store.display(name) for name in store.entity_names()}
+        if memory_url is not None:
+            _warn_of_other_kg(memory_url, store)
     return lambda name: names.get(name, name)
 
 

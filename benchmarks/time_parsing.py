@@ -31,7 +31,7 @@ PHRASES = [
 
 
 def ours(text: str) -> tuple[list[str], list[str]]:
-    found, unreadable = read_times(text)
+    found, unreadable, _ = read_times(text)
     return [str(t.time) for t in found], unreadable
 
 

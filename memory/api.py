@@ -10,22 +10,27 @@ so matching embeds only shapes learning never saw (a third of MultiTQ's held-out
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from actions.programs import Program
 from ari.base.embedding import Embedder, default_model_path, get_embedder
-from ari.base.errors import MemoryStoreError, UsageError
+from ari.base.errors import AriError, MemoryStoreError, UsageError
 from memory import clustering, induction
 from memory.history import Clustering, HistoryStore, KeyVector, Member
 from memory.trace import Trace
 from memory.types import ALL_TRACES, Methodology, ProgramStat
+
+if TYPE_CHECKING:
+    from tkg_store.store import TKGStore
 
 
 @dataclass
@@ -96,6 +101,24 @@ class Memory:
 
     def record(self, trace: Trace, dataset: str | None = None, split: str | None = None, question_id: str | None = None) -> int:
         return self.history.add_trace(trace, dataset=dataset, split=split, question_id=question_id)
+
+    # -- the KG it is learned on -----------------------------------------------------------------
+
+    def note_kg(self, store: TKGStore) -> None:
+        """Record `store` as the KG this memory is learned on (learning does, each run)."""
+        self.history.set_meta("kg", json.dumps({**store.identity(), "db": str(store.path)}))
+
+    def other_kg(self, store: TKGStore) -> str | None:
+        """One line saying that this memory was learned on another KG than `store`'s; None when it
+        was learned on this one, or never said on which (a memory learned before it was recorded)."""
+        recorded = self.history.meta("kg")
+        if recorded is None:
+            return None
+        learned, current = json.loads(recorded), store.identity()
+        if all(learned.get(key) == value for key, value in current.items()):
+            return None
+        return (f"memory {self.history.where} was learned on the KG at {learned.get('db')} ({_kg_text(learned)}), "
+                f"not on {store.path} ({_kg_text(current)}): its methodologies may not fit")
 
     # -- learning ------------------------------------------------------------------------------
 
@@ -323,3 +346,18 @@ def snapshot(history: HistoryStore, dest: str | Path) -> Path:
     finally:
         raw.close()
     return dest
+
+
+def warn_of_other_kg(mem: Memory, store: TKGStore, warn: Callable[[str], None]) -> None:
+    """Hand `warn` a line when the memory was learned on another KG than `store` (a memory that
+    cannot be read says so when it is used, not here)."""
+    try:
+        other = mem.other_kg(store)
+    except AriError:
+        return
+    if other is not None:
+        warn(other)
+
+
+def _kg_text(identity: dict) -> str:
+    return f"{identity.get('source') or 'KG'}: {identity.get('entities', 0):,} entities, {identity.get('facts', 0):,} facts"

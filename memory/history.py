@@ -102,6 +102,12 @@ learned_table = sa.Table(
     sa.Column("traces", sa.Integer),
     sa.Column("created_at", sa.String),
 )
+meta_table = sa.Table(
+    "memory_meta",
+    _meta,
+    sa.Column("key", sa.String(100), primary_key=True),
+    sa.Column("value", sa.Text),
+)
 # Names the key_vectors rewrite among PostgreSQL advisory locks (SQLite's BEGIN IMMEDIATE serialises it).
 _PG_KEYS_LOCK = 0x4152494B
 
@@ -413,6 +419,17 @@ class HistoryStore:
         query = sa.select(m.c.trace_id, m.c.cluster_id, m.c.x, m.c.y).where(m.c.version == version).order_by(m.c.trace_id)
         with self._reading() as conn:
             return [Member(*row) for row in conn.execute(query)]
+
+    # -- facts about the memory as a whole ------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        with self._reading() as conn:
+            return conn.execute(sa.select(meta_table.c.value).where(meta_table.c.key == key)).scalar_one_or_none()
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._writing() as conn:
+            conn.execute(meta_table.delete().where(meta_table.c.key == key))
+            conn.execute(meta_table.insert().values(key=key, value=value))
 
     # -- methodologies -----------------------------------------------------------------------
 

@@ -186,6 +186,20 @@ def m008_learned_questions(conn: Connection) -> None:
     )
 
 
+@migration
+def m009_memory_meta(conn: Connection) -> None:
+    """Facts about the memory as a whole, one value per key: which KG it was learned on ("kg": the
+    store's `TKGStore.identity()` and path, as JSON), so a memory used with another KG says so."""
+    meta = sa.MetaData()
+    sa.Table(
+        "memory_meta",
+        meta,
+        sa.Column("key", sa.String(100), primary_key=True),
+        sa.Column("value", sa.Text, nullable=False),
+    )
+    meta.create_all(conn)
+
+
 def program_text(program: list[str]) -> str:
     """A program as one comparable string: "getTime(E1, R, E2) -> answer(#1)"."""
     return " -> ".join(step for step in program if step)

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from ari.base.errors import MemoryStoreError
+from ari.base.errors import MemoryCorruptError, MemoryStoreError
 from memory.history import HistoryStore
 
 # The memory's tables in copy order (traces before what refers to them), with their JSON columns.
@@ -25,9 +25,10 @@ TABLES = {
     "cluster_members": (),
     "methodologies": ("programs", "pitfalls"),
     "key_vectors": (),
+    "memory_meta": (),
 }
 _BLOBS = {"centroids", "vector"}  # binary columns; every other bytes value is text
-_PROBLEMS_SHOWN = 20
+PROBLEMS_LISTED = 20  # integrity_check stops after this many problems
 _CHUNK = 1000  # rows read at once; a chunk that fails is read again one row at a time
 
 
@@ -37,7 +38,7 @@ class CheckReport:
 
     memory: str
     ok: bool
-    problems: list[str] = field(default_factory=list)  # integrity_check's first lines, or why it could not run
+    problems: list[str] = field(default_factory=list)  # one a line: integrity_check's first ones, or why it could not run
     rows: dict[str, int | None] = field(default_factory=dict)  # readable rows per table (None: unreadable)
     repaired: str | None = None  # the new file, after a repair
     copied: dict[str, int] = field(default_factory=dict)
@@ -54,24 +55,54 @@ def check(path: str | Path) -> CheckReport:
     report = CheckReport(str(path), ok=False)
     try:
         with _reader(path) as source:
-            found = [row[0] for row in source.execute(f"PRAGMA integrity_check({_PROBLEMS_SHOWN})")]
+            try:
+                found = [str(row[0]) for row in source.execute(f"PRAGMA integrity_check({PROBLEMS_LISTED})")]
+            except sqlite3.DatabaseError as exc:  # a file SQLite cannot even check
+                found = [str(exc)]
             report.ok = found == ["ok"]
-            report.problems = [] if report.ok else [str(p) for p in found]
+            report.problems = [] if report.ok else _one_per_line(found)
             for table in TABLES:
                 report.rows[table] = _count(source, table)
+            if report.ok and not any(_columns(source, table) for table in TABLES):  # an empty file, another database
+                report.ok, report.problems = False, ["none of the memory's tables is in it: not an ARI memory"]
     except sqlite3.DatabaseError as exc:
         report.problems = report.problems or [str(exc)]
         report.ok = False
     return report
 
 
+def _one_per_line(found: list[str]) -> list[str]:
+    """integrity_check's rows as one problem a line: a row may hold several, one a line, after a
+    "*** in database main ***" heading."""
+    lines = (line.strip() for row in found for line in row.splitlines())
+    return [line for line in lines if line and not line.startswith("*** in database")]
+
+
 def repair(path: str | Path, out: str | Path) -> CheckReport:
-    """Copy what is readable of the memory at `path` into a new memory at `out` (never overwritten)."""
+    """Copy what is readable of the memory at `path` into a new memory at `out` (never overwritten).
+    The copy is written under a temporary name beside `out` and renamed only when done, so a failed
+    repair leaves no file; one that reads nothing at all from a damaged memory fails."""
     path, out = Path(path), Path(out)
     report = check(path)
     if out.exists():
         raise MemoryStoreError(f"{out} already exists; not overwriting it (give another --out)")
-    HistoryStore.open(out, create=True).close()  # an empty memory of the current schema
+    partial = out.with_name(out.name + ".partial")
+    _remove(partial)  # what a killed repair left
+    try:
+        HistoryStore.open(partial, create=True).close()  # an empty memory of the current schema
+        report.copied = _copy_readable(path, partial)
+        if not report.ok and not any(report.copied.values()):
+            raise MemoryCorruptError(f"nothing in {path} can be read ({report.problems[0]}); no repaired memory was written")
+        partial.rename(out)
+    finally:
+        _remove(partial)
+    report.repaired = str(out)
+    return report
+
+
+def _copy_readable(path: Path, out: Path) -> dict[str, int]:
+    """Every readable row of the memory at `path`, table by table, into the memory at `out`: rows copied per table."""
+    copied: dict[str, int] = {}
     target = sqlite3.connect(out)
     try:
         with _reader(path) as source:
@@ -80,15 +111,21 @@ def repair(path: str | Path, out: str | Path) -> CheckReport:
                 columns = [c for c in _columns(source, table) if c in _columns(target, table)]
                 decoded = (_decoded(r, columns, json_columns) for r in _readable_rows(source, table, columns))
                 rows = [r for r in decoded if r is not None]
-                marks = ", ".join("?" * len(columns))
-                names = ", ".join(f'"{c}"' for c in columns)
-                target.executemany(f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows)
-                report.copied[table] = len(rows)
+                if rows:
+                    marks = ", ".join("?" * len(columns))
+                    names = ", ".join(f'"{c}"' for c in columns)
+                    target.executemany(f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows)
+                copied[table] = len(rows)
         target.commit()
     finally:
         target.close()
-    report.repaired = str(out)
-    return report
+    return copied
+
+
+def _remove(database: Path) -> None:
+    """A SQLite file and the journal files beside it, where they exist."""
+    for name in (database.name, f"{database.name}-wal", f"{database.name}-shm", f"{database.name}-journal"):
+        database.with_name(name).unlink(missing_ok=True)
 
 
 class _reader:

@@ -126,12 +126,12 @@ def test_an_unoffered_action_is_fed_back_with_the_offered_ones(parts, scripted):
     assert "getFirst(#7) is not one of the offered actions" in feedback
 
 
-def test_two_malformed_replies_abstain_cleanly(parts):
+def test_two_malformed_replies_are_an_error_not_an_abstention(parts):
     gold = GOLD[10]
     with ScriptedChatServer([ANSWERABLE, "no idea", "still no idea"]) as server:
         result = llm_agent(parts, server).ask(gold["question"])
-    assert result.abstained and result.answer is None and result.answers == []
-    assert result.reason.startswith("step 1 failed: unparseable reply")
+    assert result.answer is None and result.answers == []
+    assert result.error == "openai:scripted replied twice with no offered action (unparseable reply: no action found in the reply)"
     assert result.steps == []
     assert len(server.requests) == 3 and result.llm_calls == 3
 

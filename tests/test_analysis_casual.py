@@ -10,6 +10,7 @@ from bench_support import analyzer_over, linked
 
 from agents.analysis.aliases import compass_acronym, has_regnal_number, nested_acronym, patronymic, without_honorific
 from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.clause_roles import clause_roles
 from agents.analysis.demonyms import demonym_plural
 
 FACTS = [
@@ -99,6 +100,13 @@ def test_a_people_stands_for_its_nation_or_its_citizens(analyzer: QuestionAnalyz
 def test_abbreviations_of_offices_and_icews_role_names(analyzer: QuestionAnalyzer) -> None:
     assert "Foreign_Affairs_(Ethiopia)" in linked(analyzer, "after ethiopia's fm which country was first to negotiate w/ ethiopia")
     assert "Company_-_Owner_or_Operator_(Thailand)" in linked(analyzer, "who did thai companies praise")
+
+
+def test_a_dash_inside_a_kg_name_stays_a_lone_one_goes(analyzer: QuestionAnalyzer) -> None:
+    # symbols that are no words go in the one normalisation; a KG name's own " - " stays
+    analysis = analyzer.analyze("Who did the Company - Owner or Operator of Thailand - praise 😀 in 2012?")
+    assert [m.best for m in analysis.entities] == ["Company_-_Owner_or_Operator_(Thailand)"]
+    assert clause_roles(analysis.masked) == {1: "subject"} and [str(t.time) for t in analysis.times] == ["2012"]
 
 
 def test_initials_and_capitals_before_a_role(analyzer: QuestionAnalyzer) -> None:

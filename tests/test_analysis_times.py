@@ -68,7 +68,7 @@ def test_time_outside_kg_range_is_flagged() -> None:
 
 def test_invalid_dates_and_plain_numbers_are_not_times() -> None:
     # no such day: not loosened to the month, but returned as unreadable (the judge abstains naming it)
-    assert read_times("Who met on 31 February 2010?") == ([], ["31 February 2010"])
+    assert read_times("Who met on 31 February 2010?") == ([], ["31 February 2010"], [])
     assert find_times("Who sent 300 troops to Iraq?") == []
 
 
@@ -89,9 +89,23 @@ def test_invalid_dates_and_plain_numbers_are_not_times() -> None:
     ],
 )
 def test_unreadable_times_are_named_never_dropped(text: str, phrase: str) -> None:
-    found, unreadable = read_times(text)
+    found, unreadable, _ = read_times(text)
     assert unreadable == [phrase]
     assert found == []  # the year inside "early 2008" is not read on its own
+
+
+@pytest.mark.parametrize("text, year", [("Who visited Iran in 3000?", 3000), ("Who visited Iran in 1066?", 1066),
+                                        ("Who visited Iran since the year 9999?", 9999)])
+def test_a_year_the_date_patterns_leave_is_read_out_of_range(text: str, year: int) -> None:
+    kg = TimeSpan(date(2005, 1, 1), date(2015, 12, 31), Granularity.DAY)
+    (mention,) = find_times(text, kg)
+    assert mention.time == TimeSpan(date(year, 1, 1), date(year, 12, 31), Granularity.YEAR) and not mention.in_kg_range
+
+
+def test_a_year_past_every_date_is_returned_apart_never_dropped() -> None:
+    assert read_times("Who visited Iran in 99999?") == ([], [], ["99999"])
+    assert read_times("Who visited Iran in 0000?").beyond == ["0000"]
+    assert find_times("Who sent 3000 troops to Iraq in 2008?")[0].text == "2008"  # a count is no year
 
 
 def test_a_decade_is_read_as_its_ten_years() -> None:

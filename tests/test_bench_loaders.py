@@ -201,3 +201,37 @@ def test_shapes_split_layout_and_malformed_records(tmp_path):
         assert loader.load(path, skip_bad=True).skipped == 1
     with pytest.raises(UsageError, match="cronquestions only"):
         get_loader("shapes", gold_annotations=True)
+
+
+def _laughs(levels: int, width: int) -> list:
+    """A question whose answers hold one list referenced `width` times per level, `levels` deep:
+    pickled with its memo, a few hundred bytes; spelled out, width**levels strings."""
+    shared: list = ["lol" * 10]
+    for _ in range(levels):
+        shared = [shared] * width
+    return [{"question": "x", "answers": {"a"}, "answer_type": "entity", "type": "simple_entity", "uniq_id": 1,
+             "entities": shared}]
+
+
+def test_restricted_unpickler_counts_shared_references_spelled_out(tmp_path):
+    import time
+
+    path = tmp_path / "laughs.pickle"
+    path.write_bytes(pickle.dumps(_laughs(levels=40, width=10), protocol=4))  # 10**40 strings, spelled out
+    assert path.stat().st_size < 2_000
+    started = time.monotonic()
+    for load in (load_plain_pickle, get_loader("cronquestions").load):
+        with pytest.raises(DatasetError, match=r"refusing .*laughs\.pickle: its data, with every shared reference spelled out, is more than"):
+            load(path)
+    assert time.monotonic() - started < 1.0
+    cycle: list = []
+    cycle.append(cycle)
+    path.write_bytes(pickle.dumps(cycle))
+    with pytest.raises(DatasetError, match="every shared reference spelled out"):
+        load_plain_pickle(path)
+
+
+def test_restricted_unpickler_reads_shared_references_within_the_budget(tmp_path):
+    path = tmp_path / "shared.pickle"
+    path.write_bytes(pickle.dumps(_laughs(levels=3, width=10), protocol=4))  # 1,000 strings spelled out
+    assert load_plain_pickle(path)[0]["entities"][9][9][9] == ["lol" * 10]

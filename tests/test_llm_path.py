@@ -247,7 +247,7 @@ def test_bench_run_exits_non_zero_when_a_question_ended_in_an_endpoint_error(par
     summary = json.loads(out)
     assert code == 1 and summary["errors"] > 0
     assert err.strip().splitlines() == [
-        f"Error: {summary['errors']} questions ended in an LLM endpoint error (not counted in the metrics); "
+        f"Error: {summary['errors']} questions ended in an LLM error (not counted in the metrics); "
         "rerun with --retry-errors to answer them again"
     ]
     code, out, err = bench_run(follow, "--retry-errors")

@@ -192,3 +192,34 @@ def test_learn_searches_in_worker_processes_and_a_repeated_run_stores_nothing(tm
     assert (json.loads(again.stdout)["questions"], json.loads(again.stdout)["skipped"]) == (0, 6)
     with Memory.open(memory) as learnt:
         assert learnt.history.count() == stored
+
+
+def test_a_memory_says_so_when_used_with_another_kg_than_it_was_learned_on(tmp_path):
+    """Learning records the KG (its source, counts and a digest of its names) in the memory; `ari ask`
+    and `ari bench run` with another --db warn in one stderr line, and with the same KG say nothing."""
+    db, questions = _demo_kg_and_questions(tmp_path, 4)
+    memory = tmp_path / "learnt.sqlite"
+
+    def ari(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "ari", *args], capture_output=True, text=True, timeout=600)
+
+    learnt = ari("memory", "learn", "--questions", str(questions), "--db", str(db), "--memory", str(memory),
+                 "--clusters", "2", "--workers", "1", "--json", "--quiet")
+    assert learnt.returncode == 0, learnt.stderr
+    other = tmp_path / "other.duckdb"
+    (tmp_path / "other.tsv").write_text("Iran\tMake_a_visit\tChina\t2008-05-01\n", encoding="utf-8")
+    assert ari("ingest", "tsv", str(tmp_path / "other.tsv"), "--db", str(other), "--quiet").returncode == 0
+
+    question = "Who visited China in 2008?"
+    same = ari("ask", question, "--db", str(db), "--memory", str(memory), "--no-record")
+    assert same.returncode == 0 and same.stderr == "", same.stderr
+    elsewhere = ari("ask", question, "--db", str(other), "--memory", str(memory), "--no-record")
+    warning = (f"Warning: memory {memory} was learned on the KG at {db} (tsv: ", f"not on {other} (tsv: 2 entities, 1 facts): "
+               "its methodologies may not fit")
+    [line] = elsewhere.stderr.splitlines()
+    assert line.startswith(warning[0]) and warning[1] in line, line
+    bench = ari("bench", "run", "multitq", "--questions", str(questions), "--db", str(other), "--memory", str(memory),
+                "--out", str(tmp_path / "run"), "--quiet", "--json")
+    assert bench.returncode == 0, bench.stderr
+    [line] = bench.stderr.splitlines()
+    assert line.startswith(warning[0]) and warning[1] in line, line

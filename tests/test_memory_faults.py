@@ -1,8 +1,7 @@
 """Memory faults, each reproduced on a real SQLite file: a damaged memory, a read-only one.
 
 The read-only case needs a file this process cannot write; root can write anything, so under root
-the command runs without the capabilities that let root ignore file permissions (CAP_DAC_OVERRIDE,
-CAP_DAC_READ_SEARCH): the kernel's real permission check, not a simulated one.
+the command runs without the capabilities that let root ignore file permissions (`unprivileged`).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from unprivileged import unprivileged as without_root_override
 
 from ari.base.errors import MemoryCorruptError, MemoryReadOnlyError
 from memory import HistoryStore, Memory, bundled_memory_path
@@ -54,22 +54,11 @@ def _demo_store(folder: Path) -> Path:
     return db
 
 
-def _without_permission_override() -> None:
-    """In the child, before exec: drop root's power to ignore file modes (from the bounding set,
-    so the executed interpreter never has it)."""
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
-        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
-            raise OSError(ctypes.get_errno(), "cannot drop a capability")
-
-
 def _ari(*args: str, env: dict | None = None, unprivileged: bool = False) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "ari", *args], capture_output=True, text=True, timeout=600, cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-        preexec_fn=_without_permission_override if unprivileged and os.geteuid() == 0 else None,
+        preexec_fn=without_root_override() if unprivileged else None,
     )
 
 
@@ -116,6 +105,34 @@ def test_memory_check_reports_damage_and_repair_copies_out_what_is_readable(tmp_
         assert store.latest_version() is not None
     assert json.loads(_ari("memory", "check", "--memory", str(repaired), "--json").stdout)["ok"] is True
     assert methodologies > 0
+
+
+def test_memory_check_lists_one_problem_a_line_as_many_as_it_counts(tmp_path):
+    path = _demo_memory_copy(tmp_path)
+    _damage_table(path, "traces")  # integrity_check answers with one row of many lines here
+    done = _ari("memory", "check", "--memory", str(path))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    [error] = done.stderr.splitlines()
+    assert error.startswith(f"Error: memory {path} is damaged: ") and "--repair" in error
+    head, *listed = done.stdout.splitlines()
+    problems = [line for line in listed if line.startswith("  ")]
+    counted = int(head.split("damaged (")[1].split(" ")[0])
+    assert counted == len(problems) > 1 and not any("***" in line for line in problems)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "text", "empty"])
+def test_repairing_a_memory_with_nothing_readable_fails_in_one_line_and_writes_nothing(tmp_path, damage):
+    path = tmp_path / "memory.sqlite"
+    if damage == "truncated":
+        path.write_bytes(bundled_memory_path().read_bytes()[:50_000])
+    else:
+        path.write_text("" if damage == "empty" else "not a memory\n")
+    for _ in range(2):  # nothing is left behind that blocks a retry
+        done = _ari("memory", "check", "--memory", str(path), "--repair")
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        [error] = done.stderr.splitlines()
+        assert error.startswith(f"Error: nothing in {path} can be read (") and error.endswith("no repaired memory was written")
+        assert not [p.name for p in tmp_path.iterdir() if ".repaired" in p.name]
 
 
 def test_a_read_only_memory_answers_and_says_clearly_that_it_cannot_record(tmp_path):

@@ -12,6 +12,7 @@ ever reaches DuckDB as a bound parameter.
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
@@ -331,6 +332,17 @@ class TKGStore:
 
     def meta(self) -> dict[str, str]:
         return dict(self._con.execute("SELECT key, value FROM meta ORDER BY key").fetchall())
+
+    def identity(self) -> dict[str, str | int]:
+        """What tells this KG from another wherever its file lies: its source, counts and a digest
+        of its entity and relation names (a memory records the KG it was learned on by it)."""
+        return self.derived(("identity",), self._identity)
+
+    def _identity(self) -> dict[str, str | int]:
+        names = hashlib.sha1()
+        for name in [*sorted(self._entity_id), "", *sorted(self._relation_id)]:
+            names.update(name.encode("utf-8", "surrogatepass") + b"\n")
+        return {"source": self.meta().get("source", ""), **self.counts(), "names": names.hexdigest()[:16]}
 
     def reload(self) -> None:
         """Re-read names and rebuild the fact index after the store was written (ingest); the memo

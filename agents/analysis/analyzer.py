@@ -23,6 +23,7 @@ from agents.analysis.times import read_times
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
+from ari.base.text import marked_words, without_symbols
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
@@ -115,12 +116,13 @@ class QuestionAnalyzer:
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
         protected = self.store.derived(("chat_protected",), self._protected_ngrams)
-        questions = [standard_spelling(q, protected) for q in questions]  # "wat yr ... b4 08": chat spellings written out
+        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings written out ("wat yr ... b4 08")
+        questions = [standard_spelling(without_symbols(q, protected), protected) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
-        times = [found for found, _ in readings]
+        times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
-        for question, ts, mentions, (_, unreadable) in zip(questions, times, entities, readings):
+        for question, ts, mentions, reading in zip(questions, times, entities, readings):
             resolve_by_facts([m for m in mentions if m.candidates], self.store)
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
@@ -144,7 +146,8 @@ class QuestionAnalyzer:
                     cue=kind.cue,
                     cues=kind.cues,
                     unlinked=[m for m in mentions if not m.candidates],
-                    unreadable_times=unreadable,
+                    unreadable_times=reading.unreadable,
+                    beyond_times=reading.beyond,
                     grammar=grammar,
                     grammar_dropped=rewritten.dropped,
                     query=query,
@@ -155,8 +158,10 @@ class QuestionAnalyzer:
         return analyses
 
     def _protected_ngrams(self) -> frozenset[str]:
-        """The KG names' word pairs that hold a chat spelling as a word ("george w"): left as written."""
-        return protected_ngrams(normalize_name(self.store.display(name)) for name in self.store.entity_names())
+        """The KG names' word pairs that hold a chat spelling as a word ("george w"), and their marks
+        standing alone ("company - owner"): left as written."""
+        names = [self.store.display(name) for name in self.store.entity_names()]
+        return protected_ngrams(normalize_name(name) for name in names) | marked_words(names)
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker

@@ -13,7 +13,10 @@ than silently matching nothing. A decade ("the 1850s") is read as its ten years.
 
 A time that cannot be read is never dropped silently (`read_times` returns it): an impossible date
 ("2007-02-29", "2012-13-45", "31 April 2010") or a period vaguer than the KG's days, months and years
-("early 2008", "spring 2008", "the end of 2008"). The judge abstains naming it.
+("early 2008", "spring 2008", "the end of 2008"). The judge abstains naming it. Nor is a year
+after a time word that the year pattern leaves alone ("in 3000", "in 1066", "since 99999"): it is
+read as that year, so the judge names the KG's range; one past any calendar date (after 9999) is
+returned apart (`TimeReading.beyond`, as is year 0) for the same abstention.
 
 The hand-written patterns were measured against the maintained parser `dateparser` (1.5.0) on 2,000
 MultiTQ dev questions (benchmarks/results/time_parsing.md): dateparser's `search_dates` is about
@@ -24,7 +27,8 @@ it reads times the regexes do not need (weekdays, relative dates) while missing 
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import MAXYEAR, date
+from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
 from tkg_store.temporal import Granularity, TimeSpan, span_of
@@ -69,6 +73,11 @@ _PATTERNS = [
     re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
 
+# A number after a time word, read as a year where the patterns above read none: "in 3000", "since 99999"
+_ANY_YEAR = re.compile(
+    r"\b(?:in|during|since|before|after|until|till|by|around|year)\s+(?:the\s+year\s+)?(?P<year>\d{4,})(?![\w-])",
+    re.IGNORECASE,
+)
 
 # A month whose year is written once, after the next month: "between January and April 2007",
 # "from Jan to Apr 2007" (the first month takes the second's year; the second is read by _PATTERNS).
@@ -89,16 +98,25 @@ _VAGUE = re.compile(
 )
 
 
+class TimeReading(NamedTuple):
+    """What `read_times` found, each list in order of appearance."""
+
+    found: list[TimeMention]  # readable time mentions
+    unreadable: list[str]  # phrases that look like times but cannot be read
+    beyond: list[str]  # years no calendar date holds ("99999", "0000"): outside any KG's range
+
+
 def find_times(text: str, kg_range: TimeSpan | None = None) -> list[TimeMention]:
     """Every readable date expression of `text`, in order of appearance, non-overlapping."""
-    return read_times(text, kg_range)[0]
+    return read_times(text, kg_range).found
 
 
-def read_times(text: str, kg_range: TimeSpan | None = None) -> tuple[list[TimeMention], list[str]]:
-    """(readable time mentions, phrases that look like times but cannot be read), both in order
-    of appearance. A vague period's year is not read on its own: that would answer another question."""
+def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
+    """The time mentions of `text`, the phrases that look like times but cannot be read, and the
+    years past any date. A vague period's year is not read on its own: that would answer another question."""
     found: list[TimeMention] = []
     unreadable: list[tuple[tuple[int, int], str]] = []
+    beyond: list[str] = []
     taken: list[tuple[int, int]] = []
 
     def free(span: tuple[int, int]) -> bool:
@@ -129,8 +147,19 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> tuple[list[TimeMe
                 unreadable.append((span, match.group(0)))
                 continue
             found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range)))
+    for match in _ANY_YEAR.finditer(text):
+        span = match.span("year")
+        if not free(span):
+            continue
+        taken.append(span)
+        year = int(match.group("year"))
+        if not 1 <= year <= MAXYEAR:
+            beyond.append(match.group("year"))
+            continue
+        stated = span_of(date(year, 1, 1), Granularity.YEAR)
+        found.append(TimeMention(match.group("year"), span, stated, in_range(stated, kg_range)))
     found.sort(key=lambda mention: mention.span)
-    return found, [phrase for _, phrase in sorted(unreadable)]
+    return TimeReading(found, [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
 def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:

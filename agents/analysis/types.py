@@ -51,6 +51,7 @@ class QuestionAnalysis:
     cues: list[str] = field(default_factory=list)  # every temporal cue found (e.g. ["after", "first"])
     unlinked: list[EntityMention] = field(default_factory=list)  # name-like spans no entity is close to
     unreadable_times: list[str] = field(default_factory=list)  # time-like phrases that cannot be read
+    beyond_times: list[str] = field(default_factory=list)  # years past any calendar date ("in 99999")
     grammar: list[str] = field(default_factory=list)  # grammar rules that rewrote `masked` (agents.analysis.grammar)
     grammar_dropped: str = ""  # content words the rewrite dropped (a folded clause's verb phrase): still read for relations
     query: Query = field(default_factory=Query)  # what is asked and the constraints beyond the six shapes (`agents.analysis.query`)

@@ -9,8 +9,10 @@ the agent's turn away while it waits (`agents.turns`): a remote endpoint gets `L
 of them. A backend that batches (vLLM) keeps 1: the graph hands it every question of a lockstep step
 at once (`choose_many`, `judge_many`).
 
-An endpoint failure (after the client's retries) is never an answer: the decision comes back
-`failed`, and the question's outcome is an error (`agents.graph`), which the runner retries.
+An endpoint failure (after the client's retries), and a reply that names no offered action even
+after it was fed back, are never an answer nor an abstention: the decision comes back `failed`, and
+the question's outcome is an error (`agents.graph`): not recorded in the memory, counted apart by
+the runner (which retries it on resume), `ari ask` exits 1.
 """
 
 from __future__ import annotations
@@ -139,6 +141,9 @@ class ChatDecider:
             pending = retry
             if not pending:
                 break
+        for i in pending:  # the corrected reply named no offered action either: the model failed, not the question
+            why = (decisions[i].error or "").split(";")[0]  # the parse error's head, not the format it restates
+            decisions[i].error, decisions[i].failed = f"{self.name} replied twice with no offered action ({why})", True
         return decisions
 
     # -- Judge-Then-Solve ------------------------------------------------------------------------

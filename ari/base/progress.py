@@ -1,4 +1,5 @@
-"""Progress bars on stderr that disappear when quiet or when stderr is not a terminal."""
+"""Rich output: progress bars on stderr that disappear when quiet or when stderr is not a terminal,
+and `plain`, the one way KG, question and answer text (and any other data) goes into a Rich print."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
 T = TypeVar("T")
 
@@ -19,6 +21,19 @@ def stderr_console() -> Console:
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def plain(value: object, style: str = "") -> Text:
+    """`value` as text printed exactly as written: an entity named "Evil[/x]Corp" or "[red]Acme", or a
+    path with ":smile:" in it, is data, never Rich markup, an emoji code or highlighting."""
+    from rich.text import Text
+
+    return Text(str(value), style=style)
+
+
+def warn(line: str) -> None:
+    """One line on stderr, `Warning: ...`: the command goes on (its exit code is its own)."""
+    print(f"Warning: {line}", file=sys.stderr)
 
 
 def progress(items: Iterable[T], description: str, total: int | None = None, quiet: bool = False) -> Iterator[T]:

@@ -13,12 +13,16 @@ batch along. A NUL character is refused too: PostgreSQL text cannot hold it.
 
 `question_problem` is the one rule for what a question may be, wherever it enters: `ari ask` makes its
 answer a usage error, the question loaders a malformed record, `ari serve` a 422 reply.
+
+Symbols that are not words ("Who visited 😀 Iran in 2008?", "Who visited - Iran ...") are no part of
+what a question asks: `without_symbols` takes them out before analysis, so they cannot move a role.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 STOP_WORDS = frozenset("a an and as at by for from in into of on or such the to with its their".split())
@@ -68,6 +72,49 @@ def share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
     """Whether two word sets share a word of four letters or more, compared by `word_key`."""
     keys = {word_key(w) for w in words if len(w) >= 4}
     return any(word_key(w) in keys for w in others if len(w) >= 4)
+
+
+# pictographs and what composes them (variation selectors, the keycap mark, skin tones), and format
+# characters (the zero-width joiner): categories So, Cf, Co, Cn, and the marks that only follow an emoji
+_EMOJI_PARTS = re.compile("[\ufe00-\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0000-\U000e007f]")
+_NOT_WORDS = frozenset({"So", "Cf", "Co", "Cn"})
+# a dash, bullet or other mark standing alone between words; sentence punctuation stays
+_LONE_MARK = re.compile(r"(?<!\S)(?:[-\u2010-\u2015*~#|\u2022\u00b7=+<>^_\\\u2026]+|\.{2,})(?!\S)")
+
+
+def without_symbols(text: str, kept: frozenset[str] = frozenset()) -> str:
+    """`text` without emoji and other pictographs, and without a dash or mark standing alone (the
+    text itself when it has none); where something went, the spaces around it close up. A mark
+    between two words that `kept` holds as "word mark word" (folded: a KG name's "company - owner",
+    see `marked_words`) stays."""
+    if text.isascii() and _LONE_MARK.search(text) is None:
+        return text
+    words = "".join(" " if _EMOJI_PARTS.match(c) or unicodedata.category(c) in _NOT_WORDS else c for c in text)
+
+    def lone(match: re.Match[str]) -> str:
+        before, after = _LAST_WORD.search(words, 0, match.start()), _FIRST_WORD.match(words, match.end())
+        around = f"{before.group(1) if before else ''} {match.group(0)} {after.group(1) if after else ''}"
+        return match.group(0) if fold(around) in kept else " "
+
+    words = _LONE_MARK.sub(lone, words)
+    if words == text:
+        return text
+    return re.sub(r"\s+(?=[?.!,;:])", "", " ".join(words.split()))
+
+
+_LAST_WORD, _FIRST_WORD = re.compile(r"(\w+)\s*$"), re.compile(r"\s*(\w+)")
+
+
+def marked_words(names: Iterable[str]) -> frozenset[str]:
+    """The "word mark word" of names that hold a mark standing alone ("Company - Owner or Operator"
+    -> "company - owner"), folded: what `without_symbols` keeps."""
+    found: set[str] = set()
+    for name in names:
+        for match in _LONE_MARK.finditer(name):
+            before, after = _LAST_WORD.search(name, 0, match.start()), _FIRST_WORD.match(name, match.end())
+            if before and after:
+                found.add(fold(f"{before.group(1)} {match.group(0)} {after.group(1)}"))
+    return frozenset(found)
 
 
 _UNREADABLE = re.compile("[\x00\ud800-\udfff]")

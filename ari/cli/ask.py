@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from ari.base.errors import AriError
+from ari.base.progress import warn
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 
@@ -59,7 +60,7 @@ def register(app: typer.Typer) -> None:
 
             answered = answer_question(
                 question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm,
-                record=record, on_record_error=unrecorded.append,
+                record=record, on_record_error=unrecorded.append, on_warning=warn,
             )
             result = answered.to_dict()
         if json_out:
@@ -74,27 +75,29 @@ def register(app: typer.Typer) -> None:
 
 def _print(result: dict, trace: bool) -> None:
     from rich.console import Console  # imported here: `--json` and `--server` never pay for it
-    from rich.markup import escape
+    from rich.text import Text
+
+    from ari.base.progress import plain
 
     out = Console()
-    mark = "  [dim](unguided: a greedy walk, no learned methodology)[/dim]" if result.get("unguided") else ""
+    mark = [("  (unguided: a greedy walk, no learned methodology)", "dim")] if result.get("unguided") else []
     if result["abstained"]:
         evidence = result.get("evidence") or []
         nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
-        out.print(f"[bold]No Answer[/bold] — {escape(str(result['reason']))}{escape(nearest)}{mark}", soft_wrap=True)
+        out.print(Text.assemble(("No Answer", "bold"), " — ", plain(f"{result['reason']}{nearest}"), *mark), soft_wrap=True)
     elif result.get("is_list"):
         answers = result["answers"]
-        out.print(f"[bold]{len(answers)} answer{'s' if len(answers) != 1 else ''}[/bold]{mark}")
+        out.print(Text.assemble((f"{len(answers)} answer{'s' if len(answers) != 1 else ''}", "bold"), *mark))
         for answer in answers:
-            out.print(f"  - {escape(answer)}", soft_wrap=True)
+            out.print(Text.assemble("  - ", plain(answer)), soft_wrap=True)
     else:
         answers = result["answers"]
-        more = f"  (also: {escape(', '.join(answers[1:6]))})" if len(answers) > 1 else ""
-        out.print(f"[bold]{escape(str(result['answer']))}[/bold]{more}{mark}")
+        more = f"  (also: {', '.join(answers[1:6])})" if len(answers) > 1 else ""
+        out.print(Text.assemble(plain(result["answer"], "bold"), plain(more), *mark))
     if not result["abstained"] and result.get("evidence"):
-        out.print("[dim]because:[/dim]")
+        out.print(Text("because:", "dim"))
         for line in result["evidence"]:
-            out.print(f"  {escape(line)}", soft_wrap=True)
+            out.print(Text.assemble("  ", plain(line)), soft_wrap=True)
     if trace:
         out.print(_trace_table(result))
 
@@ -102,13 +105,15 @@ def _print(result: dict, trace: bool) -> None:
 def _trace_table(result: dict) -> Any:
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     table = Table(title="Trace", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("action")
     table.add_column("result", justify="right")
     table.add_column("chosen because")
     for line in result["judgement"]:
-        table.add_row("", "[dim]judge[/dim]", "", line)
+        table.add_row("", plain("judge", "dim"), "", plain(line))
     for step in result["steps"]:
-        table.add_row(str(step["step"]), step["chosen"], str(step["result_size"]), step["reason"])
+        table.add_row(str(step["step"]), plain(step["chosen"]), str(step["result_size"]), plain(step["reason"]))
     return table

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ari.base.errors import DeciderError
-from ari.base.progress import stderr_console
+from ari.base.progress import plain, stderr_console
 from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions, the shape sets), unanswerable splits and comparisons.", no_args_is_help=True)
@@ -55,7 +55,7 @@ def run_command(
     json_output: JsonOption = False,
     quiet: QuietOption = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Questions whose LLM requests are in flight at once per worker (each question advances on its own).")] = 1,
-    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure).")] = False,
+    retry_errors: Annotated[bool, typer.Option("--retry-errors", help="On resume, answer again the questions whose outcome was an error (LLM endpoint failure or unparseable replies).")] = False,
     *,
     llm: dict,  # the LLM options (--llm-timeout ... --no-cache), spliced in by @llm_options
     price_table: Annotated[Optional[Path], typer.Option("--price-table", help='JSON {"<model>": {"prompt": $/Mtok, "completion": $/Mtok}}: a cost estimate in the summary.')] = None,
@@ -83,11 +83,11 @@ def run_command(
         spec = with_clusters(spec, clusters)
     outcome = run(spec)
     if not quiet:
-        stderr_console().print(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}")
+        stderr_console().print(plain(f"answered {outcome.answered_now}, resumed past {outcome.skipped_done}; wrote {outcome.out_dir}"))
         _say_skipped(outcome.summary["config"], outcome.out_dir)
     _print_summary(outcome.summary, json_output)
     if outcome.summary.get("errors"):  # an endpoint failure is not an answer: the run did not finish its work
-        raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM endpoint error (not counted in the "
+        raise DeciderError(f"{outcome.summary['errors']} questions ended in an LLM error (not counted in the "
                            "metrics); rerun with --retry-errors to answer them again")
 
 

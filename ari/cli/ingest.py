@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ari.base.errors import UsageError
-from ari.base.progress import stderr_console
+from ari.base.progress import plain, stderr_console
 from ari.cli.options import DbOption, JsonOption, QuietOption
 
 app = typer.Typer(
@@ -73,7 +73,7 @@ def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, jso
     _print_summary(db, summary)
     if summary.skipped_examples and not quiet:
         for example in summary.skipped_examples:
-            stderr_console().print(f"skipped {example}", markup=False, highlight=False)
+            stderr_console().print(plain(f"skipped {example}"))
 
 
 class _PhaseBar:

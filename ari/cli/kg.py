@@ -31,8 +31,10 @@ def info(db: DbOption = None, json_out: JsonOption = False) -> None:
         return
     from rich.console import Console
 
+    from ari.base.progress import plain
+
     out = Console()
-    out.print(f"[bold]{data['db']}[/bold]", highlight=False)
+    out.print(plain(data["db"], "bold"))
     counts = data["counts"]
     out.print(f"entities: {counts['entities']:,}  relations: {counts['relations']:,}  facts: {counts['facts']:,}")
     span = data["time_range"]
@@ -42,13 +44,9 @@ def info(db: DbOption = None, json_out: JsonOption = False) -> None:
         out.print("time range: - (empty)")
     for key, value in data["meta"].items():
         if key != "ingests":
-            out.print(f"{key}: {value}", highlight=False, markup=False)
+            out.print(plain(f"{key}: {value}"))
     for item in data["meta"].get("ingests", []):
-        out.print(
-            f"ingest {item['at']}: {item['source']} {', '.join(item['paths'])} (+{item['facts_added']:,} facts)",
-            highlight=False,
-            markup=False,
-        )
+        out.print(plain(f"ingest {item['at']}: {item['source']} {', '.join(item['paths'])} (+{item['facts_added']:,} facts)"))
 
 
 def kg_info(store) -> dict:  # noqa: ANN001 - TKGStore
@@ -100,12 +98,14 @@ def facts(
     from rich.console import Console
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     table = Table(title=f"{len(found):,} facts" + (f" (first {len(shown)})" if len(shown) < len(found) else ""))
     for column in ("head", "relation", "tail", "start", "end", "granularity"):
         table.add_column(column, overflow="fold")
     for f in shown:
         d = _fact_dict(f)
-        table.add_row(d["head"], d["relation"], d["tail"], d["start"] or "open", d["end"] or "open", d["granularity"])
+        table.add_row(*(plain(d[key]) for key in ("head", "relation", "tail")), d["start"] or "open", d["end"] or "open", d["granularity"])
     Console().print(table)
 
 

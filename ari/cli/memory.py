@@ -40,12 +40,14 @@ def stats(memory: MemoryOption = None, json_out: JsonOption = False) -> None:
         return
     from rich.console import Console
 
+    from ari.base.progress import plain
+
     out = Console()
-    out.print(f"[bold]{data['memory']}[/bold]")
+    out.print(plain(data["memory"], "bold"))
     accuracy = "-" if data["accuracy"] is None else f"{data['accuracy']:.1%}"
     out.print(f"traces: {data['traces']}  labelled: {data['labelled']}  accuracy: {accuracy}")
     for key in ("outcomes", "deciders", "qtypes"):
-        out.print(f"{key}: " + (", ".join(f"{k} {n}" for k, n in data[key].items()) or "-"))
+        out.print(plain(f"{key}: " + (", ".join(f"{k} {n}" for k, n in data[key].items()) or "-")))
     latest = data["latest_clustering"]
     out.print("clustering: " + ("none yet" if latest is None else
               f"version {latest['version']} of {data['clusterings']}, k={latest['k']}, {latest['traces']} traces, {latest['created_at']}"))
@@ -68,6 +70,8 @@ def clusters(
     from rich.console import Console
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     table = Table(title="Clusters")
     table.add_column("id", justify="right")
     table.add_column("size", justify="right")
@@ -75,7 +79,7 @@ def clusters(
     table.add_column("top masked questions")
     for s in summaries:
         accuracy = "-" if s.accuracy is None else f"{s.accuracy:.1%}"
-        table.add_row(str(s.cluster_id), str(s.size), accuracy, "\n".join(f"{q} ({n})" for q, n in s.top_questions))
+        table.add_row(str(s.cluster_id), str(s.size), accuracy, plain("\n".join(f"{q} ({n})" for q, n in s.top_questions)))
     Console().print(table)
 
 
@@ -97,6 +101,8 @@ def show(
     from rich.console import Console
     from rich.table import Table
 
+    from ari.base.progress import plain
+
     out = Console()
     out.print(f"[bold]Cluster {found.cluster_id}[/bold] (clustering version {found.clustering_version}, {found.source})\n")
     if found.induced_text:
@@ -109,9 +115,9 @@ def show(
     for column, justify in (("", "left"), ("program", "left"), ("support", "right"), ("success", "right")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for p in found.programs:
-        table.add_row("program", p.program.render(), str(p.support), f"{p.success_rate:.0%}")
+        table.add_row("program", plain(p.program.render()), str(p.support), f"{p.success_rate:.0%}")
     for p in found.pitfalls:
-        table.add_row("pitfall", p.program.render(), str(p.support), f"{p.success_rate:.0%}")
+        table.add_row("pitfall", plain(p.program.render()), str(p.support), f"{p.success_rate:.0%}")
     out.print(table)
 
 
@@ -170,7 +176,9 @@ def check(
     else:
         _print_check(report)
     if not report.ok and not repair:
-        raise MemoryCorruptError(f"memory {path} is damaged: {report.problems[0]}; `ari memory check --memory {path} --repair` copies out what is readable")
+        more = f" and {len(report.problems) - 1} more" if len(report.problems) > 1 else ""
+        raise MemoryCorruptError(f"memory {path} is damaged: {report.problems[0]}{more}; "
+                                 f"`ari memory check --memory {path} --repair` copies out what is readable")
 
 
 def _sqlite_path(memory: str | None) -> Path:
@@ -185,11 +193,15 @@ def _sqlite_path(memory: str | None) -> Path:
 
 
 def _print_check(report) -> None:  # noqa: ANN001
-    state = "ok" if report.ok else f"damaged ({len(report.problems)} problem(s) found)"
-    typer.echo(f"{report.memory}: {state}")
-    for problem in report.problems[:5]:
+    from memory.repair import PROBLEMS_LISTED
+
+    listed = len(report.problems)
+    more = f", the first {listed} SQLite lists" if listed >= PROBLEMS_LISTED else ""
+    typer.echo(f"{report.memory}: " + ("ok" if report.ok else f"damaged ({listed} problem(s){more}):"))
+    for problem in report.problems:  # one a line, as many as counted
         typer.echo(f"  {problem}")
-    typer.echo("readable rows: " + ", ".join(f"{t} {'unreadable' if n is None else n}" for t, n in report.rows.items()))
+    rows = ", ".join(f"{t} {'unreadable' if n is None else n}" for t, n in report.rows.items())
+    typer.echo("readable rows: " + (rows or "none"))
     if report.repaired:
         typer.echo(f"copied into {report.repaired}: " + ", ".join(f"{t} {n}" for t, n in report.copied.items()))
         typer.echo(f"next: `ari memory induce --memory {report.repaired}` re-learns the methodologies from the traces; "
@@ -230,10 +242,10 @@ def induce(
         summary = mem.learn(n_clusters=clusters, complete=complete)
     _print_learnt(summary.__dict__, json_out)
     if summary.llm_failures and not json_out:
-        from ari.base.progress import stderr_console
+        from ari.base.progress import plain, stderr_console
 
-        stderr_console().print(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
-                             f"({next(iter(summary.llm_failures.values()))})")
+        stderr_console().print(plain(f"{len(summary.llm_failures)} clusters kept their induced methodology: the LLM request failed "
+                                     f"({next(iter(summary.llm_failures.values()))})"))
 
 
 @app.command()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from ari.base.errors import UsageError
+from ari.base.errors import IngestError, UsageError
 from tkg_store.ingest import cronquestions, multitq, tsv
 from tkg_store.ingest.core import IngestSummary, ParsedKG, Step, write_kg
 
@@ -40,7 +40,8 @@ def ingest(
     skip_bad: bool = False,
     steps: Callable[[list[tuple[str, Step]]], None] | None = None,
 ) -> IngestSummary:
-    """Read a dataset and append it to the store at `db` (created when missing).
+    """Read a dataset and append it to the store at `db` (created when missing); a dataset with
+    no fact is an IngestError that leaves `db` as it was.
 
     `steps` runs named phases (reading, then the writer's); the CLI passes a progress bar.
     """
@@ -48,6 +49,10 @@ def ingest(
     run = steps or run_steps
     read: list[ParsedKG] = []
     run([(f"reading {fmt}", lambda: read.append(read_dataset(fmt, path, skip_bad)))])
+    if not len(read[0]):  # an empty file would make (or touch) a store with nothing in it
+        skipped = f" ({read[0].skipped:,} malformed lines skipped)" if read[0].skipped else ""
+        files = ", ".join(str(p) for p in read[0].paths) or str(path)
+        raise IngestError(f"no facts in {files}{skipped}; {db} was not touched")
     summary = write_kg(read[0], Path(db), run)
     return replace(summary, elapsed_s=time.perf_counter() - started)
 

@@ -11,6 +11,7 @@ exist before is not left behind.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -123,11 +124,13 @@ def write_kg(parsed: ParsedKG, db: Path, steps: Callable[[list[tuple[str, Step]]
         con.execute("BEGIN TRANSACTION")
         (steps or _run_all)(phases)
         con.execute("COMMIT")
-    except BaseException:
+    except BaseException as exc:
         _rollback(con)
         con.close()
         if not existed:
             _remove_db_files(db)
+        if isinstance(exc, duckdb.Error):  # e.g. the log beside the store could not be written at commit
+            raise StoreError(f"cannot write {db} (the store is unchanged): {_first_line(exc)}") from None
         raise
     try:
         summary = _summary(con, parsed, state, time.perf_counter() - started)
@@ -147,15 +150,20 @@ def _connect_for_write(db: Path) -> duckdb.DuckDBPyConnection:
     if db.exists() and db.is_dir():
         raise StoreError(f"{db} is a directory, not a KG store file")
     db.parent.mkdir(parents=True, exist_ok=True)
+    if not os.access(db.parent, os.W_OK | os.X_OK):  # the store may be writable, but DuckDB's log goes beside it
+        raise StoreError(f"cannot write {db}: its folder {db.parent} is not writable (DuckDB writes {db.name}.wal there)")
     con = duckdb.connect(":memory:")
     try:
         con.execute(f"ATTACH ? AS kg (ROW_GROUP_SIZE {ROW_GROUP_SIZE})", [str(db)])
         con.execute("USE kg")
     except duckdb.Error as exc:
         con.close()
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise StoreError(f"cannot open {db} for writing: {first}") from None
+        raise StoreError(f"cannot open {db} for writing: {_first_line(exc)}") from None
     return con
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def _create_schema(con: duckdb.DuckDBPyConnection, db: Path) -> None:
