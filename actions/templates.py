@@ -19,7 +19,7 @@ from typing import ClassVar, Union
 from actions import semantics
 from actions.context import ActionContext
 from actions.items import Item
-from actions.programs import render_step
+from actions.programs import AbstractStep, render_step
 from tkg_store.learned import countries, mirror_relations
 from tkg_store.memo import memoised
 from tkg_store.store import Fact, TKGStore
@@ -509,6 +509,15 @@ _NAMED_ONCE = (
     GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
 )  # every template class but GetNth, whose name says which end it counts from
 TEMPLATES: dict[str, type] = {**{cls.template: cls for cls in _NAMED_ONCE}, "getNth": GetNth, "getNthLast": GetNth}
+
+
+def bound_step(step: AbstractStep, bindings: Mapping[str, object]) -> Action:
+    """The action an abstract step names with its roles bound (E1, R, T, T1, N ... to KG names,
+    times and numbers; `#k` to step k): how a program made from the KG's own facts is run."""
+    args: list = [int(a[1:]) if a.startswith("#") and a[1:].isdigit() else bindings.get(a, a) for a in step.args]
+    if step.template in ("getNth", "getNthLast"):
+        return GetNth(args[0], int(args[1]), step.template == "getNthLast")
+    return TEMPLATES[step.template](*args)
 
 
 def source_of(action: Action) -> int | None:

@@ -18,34 +18,15 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from actions.context import ActionContext
 from actions.items import Item
-from actions.programs import AbstractStep, Program
+from actions.programs import Program
 from actions.semantics import format_item_time
-from actions.templates import (
-    Answer,
-    Count,
-    Exclude,
-    Exists,
-    GetAfter,
-    GetBefore,
-    GetBetween,
-    GetFirst,
-    GetHeadEntity,
-    GetLast,
-    GetLeast,
-    GetMost,
-    GetNth,
-    GetRelation,
-    GetTailEntity,
-    GetTime,
-    OfType,
-)
+from actions.templates import bound_step
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
@@ -206,7 +187,7 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     times = [bindings[t] for t in ("T1", "T2") if t in bindings] or [bindings["T"]]
     context = ActionContext(results=[], times=times, granularity=blueprint.level, answer_type=blueprint.answer_type, actions=[])  # type: ignore[arg-type]
     for step in program.steps:
-        action = concrete(step, bindings)
+        action = bound_step(step, bindings)
         items = action.execute(store, context)
         if not items:
             return None
@@ -222,28 +203,6 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     is_list = blueprint.shape in ("list", "relations")
     gold = GoldQuestion(qid, text, answers, blueprint.answer_type, blueprint.shape, blueprint.level.value)
     return Generated(gold, program, blueprint.shape, is_list)
-
-
-def concrete(step: AbstractStep, bindings: Mapping[str, object]):  # noqa: ANN201 - an actions.templates action
-    """The action an abstract step names, with its roles bound (E1, R, T, #k, N ...)."""
-    args: list[Any] = [_bound(a, bindings) for a in step.args]
-    kind = step.template
-    if kind in ("getTime", "getHeadEntity", "getTailEntity", "getRelation"):
-        cls = {"getTime": GetTime, "getHeadEntity": GetHeadEntity, "getTailEntity": GetTailEntity, "getRelation": GetRelation}[kind]
-        return cls(*args)
-    simple = {"getFirst": GetFirst, "getLast": GetLast, "getMost": GetMost, "getLeast": GetLeast, "exists": Exists, "answer": Answer}
-    if kind in simple:
-        return simple[kind](*args)
-    if kind in ("getNth", "getNthLast"):
-        return GetNth(args[0], int(args[1]), kind == "getNthLast")
-    by_name = {"count": Count, "ofType": OfType, "exclude": Exclude, "getBetween": GetBetween, "getBefore": GetBefore, "getAfter": GetAfter}
-    return by_name[kind](*args)
-
-
-def _bound(arg: str, bindings: Mapping[str, object]) -> object:
-    if arg.startswith("#") and arg[1:].isdigit():
-        return int(arg[1:])
-    return bindings.get(arg, arg)
 
 
 def _gold(store: TKGStore, blueprint: Blueprint, items: list[Item]) -> list[str]:
