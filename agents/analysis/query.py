@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from actions.programs import Program
 
@@ -177,7 +178,11 @@ class Query:
         """Whether `program` performs the query's own operations and no other of them (before /
         after / first / last and same-period joins are the analysis's cues; a window may also be
         kept by a program of the six shapes), with the query's literals: the unit counted and the
-        roles excluded."""
+        roles excluded. Kept per (query, program): every question weighs a memory's few hundred
+        programs, and few queries recur across thousands of questions."""
+        return _admits(self, program)
+
+    def _admits(self, program: Program) -> bool:
         done = {_OPERATION.get(step.template) for step in program.steps} - {None}
         wanted = self.operations()
         if not wanted <= done or not (done - {"between"}) <= wanted:
@@ -188,6 +193,11 @@ class Query:
             if step.template == "exclude" and step.args[1:] and step.args[1] not in {f"E{r}" for r in self.excluded}:
                 return False
         return True
+
+
+@lru_cache(maxsize=1 << 16)
+def _admits(query: Query, program: Program) -> bool:
+    return query._admits(program)
 
 
 # the operation of each template this module owns (the others are read by the question typing)
