@@ -194,10 +194,10 @@ class AnswerCheck:
         # the extreme is only checked against a time the check knows: a same-period one is the program's reading
         if self.ordinal and analysis.cue not in (None, "first", "last") and self.constraint is None and not referred:
             self.ordinal = None
-        self._reference_spans: dict[tuple[str, str, bool], TimeSpan | None] = {}
+        self._reference_spans: dict[tuple[str, str, bool, str], TimeSpan | None] = {}
         self._head_role: dict[str, str | None] = {}
         self._asked: dict[str, bool] = {}
-        self._wanted: dict[tuple[str, str, bool, str | None], date | None] = {}
+        self._wanted: dict[tuple[str, str, bool, str | None, str | None], date | None] = {}
         self._survives: dict[str, bool] = {}
 
     # -- the parts of the test --------------------------------------------------------------
@@ -234,19 +234,28 @@ class AnswerCheck:
         asked = [(m, r) for m, r in pairs if r != REFERENCE]
         return asked or pairs
 
-    def fits(self, fact: Fact) -> bool:
-        return self.admits(fact) and self.asks_relation(fact.relation)
+    def fits(self, fact: Fact, referred: str | None = None, anchor: str | None = None) -> bool:
+        return self.admits(fact, referred, anchor) and self.asks_relation(fact.relation)
 
-    def admits(self, fact: Fact) -> bool:
+    def admits(self, fact: Fact, referred: str | None = None, anchor: str | None = None) -> bool:
         """Whether `fact` is at the time the question asks: the time it states, or, when a cue
-        points at another entity's event, strictly before / after that event's first fact."""
-        if not self.referred:
+        points at another entity's event, strictly before / after the first fact of that event
+        with `referred` (one of the referenced mention's candidates) in the place of the answer
+        and `anchor` (else the fact's entity that keeps its place) in its own."""
+        if referred is None:
             return self.constraint is None or self.constraint.admits(fact)
-        for kept in {fact.head, fact.tail} & self.kept.keys():
-            span = self._reference_span(fact.relation, kept, fact.head == kept)
+        kept_here = {anchor} if anchor in self.kept else {fact.head, fact.tail} & self.kept.keys()
+        for kept in kept_here:
+            span = self._reference_span(fact.relation, kept, fact.head == kept, referred)
             if span is not None and TimeConstraint(cast(str, self.analysis.cue), span).admits(fact):
                 return True
         return False
+
+    def references(self) -> list[str | None]:
+        """The referenced mention's candidates, each dating the answers by its own event; [None]
+        when the question points at no entity's event."""
+        found: list[str | None] = list(self.referred)
+        return found or [None]
 
     def _kept_places(self) -> dict[str, str | None]:
         """Entity -> its role, for the mentions that keep their place in the event a cue points at:
@@ -257,13 +266,12 @@ class AnswerCheck:
             pairs = [(m, r) for m, r in pairs if r != SUBJECT]
         return {name: role for names, role in pairs for name in names}
 
-    def _reference_span(self, relation: str, kept: str, kept_is_head: bool) -> TimeSpan | None:
+    def _reference_span(self, relation: str, kept: str, kept_is_head: bool, referred: str) -> TimeSpan | None:
         """The time of the first fact of the event a cue points at, as the answer's `relation`
-        fact with `kept` on its side states it, and a referenced entity on the other (None: no
-        such fact)."""
-        key = (relation, kept, kept_is_head)
+        fact with `kept` on its side states it, and `referred` on the other (None: no such fact)."""
+        key = (relation, kept, kept_is_head, referred)
         if key not in self._reference_spans:
-            events = [e for other in self.referred for e in self._family(relation, kept, kept_is_head, other)]
+            events = self._family(relation, kept, kept_is_head, referred)
             events = [e for e in events if self.reference_time is None or self.reference_time.admits(e)]
             self._reference_spans[key] = _first_span(events)
         return self._reference_spans[key]
@@ -279,25 +287,25 @@ class AnswerCheck:
                 facts += self.store.facts(head=other, relation=member, tail=anchor)
         return facts
 
-    def _peers(self, fact: Fact, anchor: str, pair: bool) -> list[Fact]:
+    def _peers(self, fact: Fact, anchor: str, pair: bool, referred: str | None) -> list[Fact]:
         """Facts of the same relation family with `anchor` in the same role as in `fact` (and,
-        when `pair`, with the same other entity)."""
+        when `pair`, with the same other entity) at the asked time (`admits`)."""
         anchor_is_head = fact.head == anchor
         other = fact.tail if anchor_is_head else fact.head
         peers = self._family(fact.relation, anchor, anchor_is_head)
         if pair:
             peers = [f for f in peers if other in (f.head, f.tail)]
-        return [f for f in peers if self.admits(f)]
+        return [f for f in peers if self.admits(f, referred, anchor)]
 
-    def _extreme(self, fact: Fact, anchor: str, pair: bool = False) -> bool:
+    def _extreme(self, fact: Fact, anchor: str, pair: bool = False, referred: str | None = None) -> bool:
         """Whether `fact` is the first / last of its peers (by its start day)."""
         if self.ordinal is None:
             return True
         anchor_is_head = fact.head == anchor
         other = (fact.tail if anchor_is_head else fact.head) if pair else None
-        key = (fact.relation, anchor, anchor_is_head, other)  # what `_peers` depends on
+        key = (fact.relation, anchor, anchor_is_head, other, referred)  # what `_peers` depends on
         if key not in self._wanted:  # every candidate answer meets the same peers
-            days = [d for f in self._peers(fact, anchor, pair) if (d := _day(f)) is not None]
+            days = [d for f in self._peers(fact, anchor, pair, referred) if (d := _day(f)) is not None]
             self._wanted[key] = (min(days) if self.ordinal == "first" else max(days)) if days else None
         wanted = self._wanted[key]
         return wanted is None or _day(fact) == wanted
@@ -315,8 +323,10 @@ class AnswerCheck:
                         if not self.asks_relation(relation):
                             continue
                         facts = self.store.facts(name, relation, anchor, within=window) + self.store.facts(anchor, relation, name, within=window)
-                        if any(self.fits(f) and self.in_role(f, anchor, role) and self._extreme(f, anchor) for f in facts):
-                            return True
+                        facts = [f for f in facts if self.in_role(f, anchor, role)]
+                        for referred in self.references():
+                            if any(self.fits(f, referred, anchor) and self._extreme(f, anchor, referred=referred) for f in facts):
+                                return True
         return False
 
     def _likely_first(self, relations: set[str]) -> list[str]:
@@ -332,9 +342,9 @@ class AnswerCheck:
             return False
         pair = len(self.mentions) >= 2
         for anchor, facts in self._time_facts(span):
-            for fact in facts:
-                day = _day(fact)
-                if day is not None and span.contains(day) and self.fits(fact) and self._extreme(fact, anchor, pair):
+            inside = [f for f in facts if (day := _day(f)) is not None and span.contains(day)]
+            for referred in self.references():
+                if any(self.fits(f, referred) and self._extreme(f, anchor, pair, referred) for f in inside):
                     return True
         return False
 
