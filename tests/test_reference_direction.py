@@ -118,3 +118,14 @@ def test_a_time_answer_is_dated_by_the_other_partys_event(analyzer, store):
     when = analyzer.analyze("When did Barack Obama visit Kenya after Angela Merkel did?")
     verdict = check_answers(store, when, ["2009-01-12", "2011-02-03"], analyzer.relation_linker.plausible)
     assert verdict.answers == ["2011-02-03"]  # Angela Merkel visited Kenya on 2010-06-15
+
+
+def test_the_benchmark_measures_the_faithful_reading_against_both_reversals():
+    from benchmarks.reference_direction import programs
+
+    readings = programs("before_last", answer_is_head=True)
+    assert readings["faithful"].render() == WORDED and readings["roles_reversed"].render() == REVERSED
+    assert readings["direction_reversed"].render().startswith("getTime(E1, R, E2) -> getTailEntity(E1, R)")
+    assert readings["faithful"].consistent_references and not readings["roles_reversed"].consistent_references
+    # the direction reversed keeps the entities' relative places: only the clause role tells it apart
+    assert readings["direction_reversed"].consistent_references
