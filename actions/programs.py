@@ -214,6 +214,76 @@ class Program:
                 return False
         return True
 
+    @cached_property
+    def consistent_references(self) -> bool:
+        """Whether every before / after that refers to an event (a getTime step) reads that event as
+        the wording does, the entity the cue points at being the program's last role.
+
+        "Who last criticised {E1} before {E2} did?" refers to E2 criticising E1: the referenced
+        entity stands in the event where the answer stands in the answer's lookup, and the other
+        entity keeps its place: getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1).
+        getTime(E1, R, E2) -> getHeadEntity(E2, R) asks who last criticised E2 before E1 did, the
+        question reversed. A time answer ("when did {E1} visit {E2} after {E3} did") keeps one
+        participant of its getTime in place and puts the referenced entity in the other's."""
+        reference = max(self.roles, key=lambda role: int(role[1:]), default=None)
+        return all(_keeps_places(event, lookup, reference) for event, lookup in self._events_referred_to())
+
+    def _events_referred_to(self) -> Iterator[tuple[AbstractStep, AbstractStep]]:
+        """(the getTime step, the answer's lookup) of each before / after that refers to an event."""
+        for step in self.steps:
+            if step.operation not in ("before", "after") or len(step.args) != 2:
+                continue
+            event, lookup = self._source(step.args[1]), self._source(step.args[0])
+            if event is not None and lookup is not None and event.template == "getTime" and len(event.args) >= 3:
+                yield event, lookup
+
+    def _source(self, argument: str) -> AbstractStep | None:
+        """The lookup a `#k` argument reads, through the list operations between."""
+        seen: set[int] = set()
+        while argument.startswith("#") and argument[1:].isdigit() and 1 <= (k := int(argument[1:])) <= len(self.steps):
+            step = self.steps[k - 1]
+            if step.is_lookup:
+                return step
+            if k in seen or not step.args:
+                return None
+            seen.add(k)
+            argument = step.args[0]
+        return None
+
+    def dated_event(self) -> Program | None:
+        """The program with the event a before / after refers to (its getTime step) restricted to
+        the question's time; None when it uses a time already or refers to no event.
+
+        "Who last criticised {E1} before {E2} did in 2013?": the time dates E2's criticism, the
+        reference, not the answer's (`dated` restricts the answer's lookup)."""
+        return self._dated_event  # remembered: see `dated`
+
+    @cached_property
+    def _dated_event(self) -> Program | None:
+        if self.uses_time:
+            return None
+        events = {event for event, _ in self._events_referred_to()}
+        for index, step in enumerate(self.steps):
+            if step in events and len(step.args) == 3:
+                restricted = AbstractStep(step.template, (*step.args, "T"))
+                return _parse_program(tuple(t.render() for t in (*self.steps[:index], restricted, *self.steps[index + 1 :])))
+        return None
+
+
+def _keeps_places(event: AbstractStep, lookup: AbstractStep, reference: str | None) -> bool:
+    """`Program.consistent_references` for one event and the lookup whose results it dates."""
+    head, _relation, tail = event.args[:3]
+    if reference is None or reference not in (head, tail, *lookup.args):
+        return True  # neither is about the referenced entity: nothing to read the wrong way round
+    if lookup.template in ("getHeadEntity", "getTailEntity"):
+        anchor = lookup.args[0]
+        answer_is_head = lookup.template == "getHeadEntity"
+        return anchor != reference and (head, tail) == ((reference, anchor) if answer_is_head else (anchor, reference))
+    if lookup.template == "getTime" and len(lookup.args) >= 3:
+        asked_head, _, asked_tail = lookup.args[:3]
+        return reference not in (asked_head, asked_tail) and (head == asked_head or tail == asked_tail)
+    return True
+
 
 @lru_cache(maxsize=8192)
 def _parse_program(texts: tuple[str, ...]) -> Program:

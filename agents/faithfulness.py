@@ -17,12 +17,18 @@ store alone:
   ("before X") is the reference event's, not the asked one's, and does not anchor the answer;
 * time, at its granularity: inside a stated time ("in November 2014" = inside that month),
   strictly before / after it, or between two stated times;
+* reference event: when a before / after cue points at another entity ("who last criticised North
+  Korea before China did"), the answer's fact is strictly before / after the first fact that states
+  the same event with that entity in the answer's place (China criticising North Korea), within the
+  time the question states, if any ("... before China did in 2013"); the question means what it
+  says, whatever direction a benchmark's gold follows. When no such fact exists, no answer is
+  right, and the reason names the missing event;
 * first / last: the answer's fact is the earliest / latest of the facts that meet the other
   constraints, with the question's entity in the same role.
 
-A before / after / same-period reference to another *event* ("after X visited Y") is not checked
-here: which event is meant is the program's reading, and checking it again would repeat it.
-When no answer survives, the verdict names what is missing and the nearest facts that do exist.
+A same-period reference to another event ("the same month as X visited Y") is not checked here:
+which event is meant is the program's reading. When no answer survives, the verdict names what is
+missing and the nearest facts that do exist.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from typing import cast
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
 from agents.analysis.types import QuestionAnalysis
-from agents.roles import ACTED_PER_MENTION
+from agents.roles import ACTED_PER_MENTION, reference_role
 from tkg_store.learned import mirror_relations, symmetric_relations
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
@@ -174,18 +180,24 @@ class AnswerCheck:
         self.analysis = analysis
         self.plausible = plausible
         self.mirrors = mirror_relations(store)
-        self.constraint = time_constraint(analysis)
-        self.ordinal = next((c for c in analysis.cues if c in ("first", "last")), None)
-        # the extreme is only checked against the stated time: "last ... before X" is resolved by the program
-        if self.ordinal and analysis.cue not in (None, "first", "last") and self.constraint is None:
-            self.ordinal = None
         linked = [(number, m) for number, m in enumerate(analysis.entities, start=1) if m.candidates]
         self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for _, m in linked]
         roles = clause_roles(analysis.masked)
         self.roles = [roles.get(number) for number, _ in linked]  # parallel to `mentions`
+        # "before China did": China's event dates the answers, and a stated time dates that event
+        referred = reference_role(analysis)
+        self.referred = [n for n, _ in analysis.entities[int(referred[1:]) - 1].candidates[:ACTED_PER_MENTION]] if referred else []
+        self.reference_time = TimeConstraint("in", analysis.times[0].time) if referred and analysis.times else None
+        self.constraint = None if referred else time_constraint(analysis)
+        self.kept = self._kept_places() if referred else {}
+        self.ordinal = next((c for c in analysis.cues if c in ("first", "last")), None)
+        # the extreme is only checked against a time the check knows: a same-period one is the program's reading
+        if self.ordinal and analysis.cue not in (None, "first", "last") and self.constraint is None and not referred:
+            self.ordinal = None
+        self._reference_spans: dict[tuple[str, str, bool, str], TimeSpan | None] = {}
         self._head_role: dict[str, str | None] = {}
         self._asked: dict[str, bool] = {}
-        self._wanted: dict[tuple[str, str, bool, str | None], date | None] = {}
+        self._wanted: dict[tuple[str, str, bool, str | None, str | None], date | None] = {}
         self._survives: dict[str, bool] = {}
 
     # -- the parts of the test --------------------------------------------------------------
@@ -222,31 +234,78 @@ class AnswerCheck:
         asked = [(m, r) for m, r in pairs if r != REFERENCE]
         return asked or pairs
 
-    def fits(self, fact: Fact) -> bool:
-        return (self.constraint is None or self.constraint.admits(fact)) and self.asks_relation(fact.relation)
+    def fits(self, fact: Fact, referred: str | None = None, anchor: str | None = None) -> bool:
+        return self.admits(fact, referred, anchor) and self.asks_relation(fact.relation)
 
-    def _peers(self, fact: Fact, anchor: str, pair: bool) -> list[Fact]:
+    def admits(self, fact: Fact, referred: str | None = None, anchor: str | None = None) -> bool:
+        """Whether `fact` is at the time the question asks: the time it states, or, when a cue
+        points at another entity's event, strictly before / after the first fact of that event
+        with `referred` (one of the referenced mention's candidates) in the place of the answer
+        and `anchor` (else the fact's entity that keeps its place) in its own."""
+        if referred is None:
+            return self.constraint is None or self.constraint.admits(fact)
+        kept_here = {anchor} if anchor in self.kept else {fact.head, fact.tail} & self.kept.keys()
+        for kept in kept_here:
+            span = self._reference_span(fact.relation, kept, fact.head == kept, referred)
+            if span is not None and TimeConstraint(cast(str, self.analysis.cue), span).admits(fact):
+                return True
+        return False
+
+    def references(self) -> list[str | None]:
+        """The referenced mention's candidates, each dating the answers by its own event; [None]
+        when the question points at no entity's event."""
+        found: list[str | None] = list(self.referred)
+        return found or [None]
+
+    def _kept_places(self) -> dict[str, str | None]:
+        """Entity -> its role, for the mentions that keep their place in the event a cue points at:
+        the answer's anchors; for a time answer, the participant other than the subject, whose
+        place the referenced entity takes ("when did X visit Y after Z did": Z visited Y)."""
+        pairs = [(m, r) for m, r in zip(self.mentions, self.roles) if r != REFERENCE]
+        if self.analysis.answer_type == "time" and any(r == SUBJECT for _, r in pairs) and len(pairs) > 1:
+            pairs = [(m, r) for m, r in pairs if r != SUBJECT]
+        return {name: role for names, role in pairs for name in names}
+
+    def _reference_span(self, relation: str, kept: str, kept_is_head: bool, referred: str) -> TimeSpan | None:
+        """The time of the first fact of the event a cue points at, as the answer's `relation`
+        fact with `kept` on its side states it, and `referred` on the other (None: no such fact)."""
+        key = (relation, kept, kept_is_head, referred)
+        if key not in self._reference_spans:
+            events = self._family(relation, kept, kept_is_head, referred)
+            events = [e for e in events if self.reference_time is None or self.reference_time.admits(e)]
+            self._reference_spans[key] = _first_span(events)
+        return self._reference_spans[key]
+
+    def _family(self, relation: str, anchor: str, anchor_is_head: bool, other: str | None = None) -> list[Fact]:
+        """Facts of `relation`'s family with `anchor` where it stands in a `relation` fact (a
+        mirror states the event the other way round), and `other` (when given) on the other side."""
+        facts = []
+        for member in {relation} | set(self.mirrors.get(relation, ())):
+            if (member == relation) == anchor_is_head:
+                facts += self.store.facts(head=anchor, relation=member, tail=other)
+            else:
+                facts += self.store.facts(head=other, relation=member, tail=anchor)
+        return facts
+
+    def _peers(self, fact: Fact, anchor: str, pair: bool, referred: str | None) -> list[Fact]:
         """Facts of the same relation family with `anchor` in the same role as in `fact` (and,
-        when `pair`, with the same other entity)."""
+        when `pair`, with the same other entity) at the asked time (`admits`)."""
         anchor_is_head = fact.head == anchor
         other = fact.tail if anchor_is_head else fact.head
-        peers = []
-        for relation in {fact.relation} | set(self.mirrors.get(fact.relation, ())):
-            same_side = (relation == fact.relation) == anchor_is_head
-            peers += self.store.facts(head=anchor, relation=relation) if same_side else self.store.facts(relation=relation, tail=anchor)
+        peers = self._family(fact.relation, anchor, anchor_is_head)
         if pair:
             peers = [f for f in peers if other in (f.head, f.tail)]
-        return [f for f in peers if self.constraint is None or self.constraint.admits(f)]
+        return [f for f in peers if self.admits(f, referred, anchor)]
 
-    def _extreme(self, fact: Fact, anchor: str, pair: bool = False) -> bool:
+    def _extreme(self, fact: Fact, anchor: str, pair: bool = False, referred: str | None = None) -> bool:
         """Whether `fact` is the first / last of its peers (by its start day)."""
         if self.ordinal is None:
             return True
         anchor_is_head = fact.head == anchor
         other = (fact.tail if anchor_is_head else fact.head) if pair else None
-        key = (fact.relation, anchor, anchor_is_head, other)  # what `_peers` depends on
+        key = (fact.relation, anchor, anchor_is_head, other, referred)  # what `_peers` depends on
         if key not in self._wanted:  # every candidate answer meets the same peers
-            days = [d for f in self._peers(fact, anchor, pair) if (d := _day(f)) is not None]
+            days = [d for f in self._peers(fact, anchor, pair, referred) if (d := _day(f)) is not None]
             self._wanted[key] = (min(days) if self.ordinal == "first" else max(days)) if days else None
         wanted = self._wanted[key]
         return wanted is None or _day(fact) == wanted
@@ -264,8 +323,10 @@ class AnswerCheck:
                         if not self.asks_relation(relation):
                             continue
                         facts = self.store.facts(name, relation, anchor, within=window) + self.store.facts(anchor, relation, name, within=window)
-                        if any(self.fits(f) and self.in_role(f, anchor, role) and self._extreme(f, anchor) for f in facts):
-                            return True
+                        facts = [f for f in facts if self.in_role(f, anchor, role)]
+                        for referred in self.references():
+                            if any(self.fits(f, referred, anchor) and self._extreme(f, anchor, referred=referred) for f in facts):
+                                return True
         return False
 
     def _likely_first(self, relations: set[str]) -> list[str]:
@@ -281,9 +342,9 @@ class AnswerCheck:
             return False
         pair = len(self.mentions) >= 2
         for anchor, facts in self._time_facts(span):
-            for fact in facts:
-                day = _day(fact)
-                if day is not None and span.contains(day) and self.fits(fact) and self._extreme(fact, anchor, pair):
+            inside = [f for f in facts if (day := _day(f)) is not None and span.contains(day)]
+            for referred in self.references():
+                if any(self.fits(f, referred) and self._extreme(f, anchor, pair, referred) for f in inside):
                     return True
         return False
 
@@ -309,6 +370,28 @@ class AnswerCheck:
         return self._survives[answer]
 
     # -- abstaining ---------------------------------------------------------------------------
+    def missing_reference(self) -> str | None:
+        """Why no answer can be right when the event a cue points at never happened ("before China
+        did", and no fact states that China criticised North Korea); None when it did, or when the
+        question points at no such event."""
+        if not self.referred:
+            return None
+        for kept, role in self.kept.items():
+            for other in self.referred:
+                for linking in filter(self.asks_relation, self.store.relations_between(kept, other)):
+                    facts = self.store.facts(kept, linking, other) + self.store.facts(other, linking, kept)
+                    if any(self.in_role(f, kept, role) and (self.reference_time is None or self.reference_time.admits(f)) for f in facts):
+                        return None
+        relation = self.asked_relation(r for r, _ in self.analysis.relations)
+        kept, role = next(iter(self.kept.items()))
+        names = [self.store.display(kept), self.store.display(self.referred[0])]
+        when = f" {self.reference_time}" if self.reference_time else ""
+        if relation is None or role not in (SUBJECT, OBJECT) or self.head_role(relation) is None:
+            through = f"'{self.store.relation_text(relation)}'" if relation else "the asked relation"
+            return f"the event the question refers to is not in the KG: no fact of {through} links {names[1]} and {names[0]}{when}"
+        head, tail = names if role == self.head_role(relation) else names[::-1]
+        return f"the event the question refers to is not in the KG: no fact states that {head} {self.store.relation_text(relation)} {tail}{when}"
+
     def reason(self, answers: list[str], relation: str | None) -> str:
         """What is missing, in one line."""
         if answers and all(is_time_answer(a) == (self.analysis.answer_type != "time") for a in answers):
@@ -378,7 +461,7 @@ def check_answers(
     if kept:
         return Verdict(kept)
     relation = check.asked_relation([relation] + [r for r, _ in analysis.relations])
-    return Verdict([], check.reason(answers, relation), check.nearest(relation))
+    return Verdict([], check.missing_reference() or check.reason(answers, relation), check.nearest(relation))
 
 
 def nearest_facts(
@@ -406,3 +489,14 @@ def _same_word(one: str, other: str) -> bool:
 
 def _day(fact: Fact) -> date | None:
     return fact.start if fact.start is not None else fact.end
+
+
+def _first_span(facts: list[Fact]) -> TimeSpan | None:
+    """The interval of the earliest-starting fact, as a before / after step takes its reference
+    (`actions.semantics.reference_span`); None when no fact has a time."""
+    timed = [f for f in facts if _day(f) is not None]
+    if not timed:
+        return None
+    first = min(timed, key=lambda f: (cast(date, _day(f)), f.end or date.max))
+    start = cast(date, _day(first))
+    return TimeSpan(start, first.end or start, first.granularity)

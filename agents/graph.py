@@ -106,7 +106,9 @@ def match_methodology(states: list[AgentState], ctx: AgentContext) -> list[Updat
 def plan(state: AgentState, ctx: AgentContext) -> Update:
     """Bind the methodology's programs to the question; the first that yields an answer of the
     asked kind is the plan. Only programs that carry out what the typed query asks are tried
-    (`agents.shapes`). `plan_note` says why there is none when a methodology was there."""
+    (`agents.shapes`). `plan_note` says why there is none when a methodology was there. When the
+    event a cue points at never happened ("before China did"), the question is abstained on here,
+    naming that event."""
     methodologies = [m for m in (state.methodology, state.fallback_methodology) if m is not None and m.programs]
     if not methodologies:
         return {}
@@ -115,6 +117,10 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not guides:
         return {"plan_note": f"the memory holds no program for {query.shape} questions (learn one: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None
+    missing = check.missing_reference() if check is not None else None
+    if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
+        evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
+        return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept)
     absent = absent_answer(ctx.store, state.analysed, check) if found is None else None

@@ -10,7 +10,9 @@ first), so that a question whose nearest clusters lack the kind of program it as
 question: programs that need more entity roles than it mentions go; a program that ignores a time
 the question states is first tried restricted to it; programs whose temporal operations are exactly
 the ones the question's cue words ask for come first, and among them those whose same-period joins
-keep their entity in place.
+keep their entity in place. When a cue points at another entity's event ("before China did"), the
+programs that read that event the other way round go (`Program.consistent_references`: they answer
+the question reversed), and a time the question states dates that event.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from actions.programs import Program, asked_operations
 from agents.analysis.types import QuestionAnalysis
+from agents.roles import reference_role
 from ari.base.config import MemoryConfig
 
 
@@ -65,8 +68,8 @@ def programs_for(analysis: QuestionAnalysis | None, *methodologies: Any) -> list
     """The methodologies' programs in the order this question should try them (see the module doc)."""
     if analysis is None:
         return _guides(methodologies)
-    # the order depends on these four only, and many questions share them
-    shape = (bool(analysis.times), len(analysis.entities), asked_operations(analysis.cues))
+    # the order depends on these only, and many questions share them
+    shape = (bool(analysis.times), len(analysis.entities), asked_operations(analysis.cues), reference_role(analysis) is not None)
     return list(_remembered(("guides", *shape, *map(id, methodologies)), methodologies, partial(_ordered, methodologies, *shape)))
 
 
@@ -74,10 +77,13 @@ def _guides(methodologies: tuple[Any, ...]) -> list[Guide]:
     return [Guide(p.program, int(p.support), float(p.success_rate)) for m in methodologies if m is not None for p in m.programs]
 
 
-def _ordered(methodologies: tuple[Any, ...], dated: bool, entities: int, asked: frozenset[str]) -> list[Guide]:
+def _ordered(methodologies: tuple[Any, ...], dated: bool, entities: int, asked: frozenset[str], referred: bool) -> list[Guide]:
+    """`referred`: a cue points at the last entity's event ("before {E2} did")."""
     guides = _guides(methodologies)
+    if referred:
+        guides = [g for g in guides if g.program.consistent_references]
     if dated:
-        guides = [variant for guide in guides for variant in _with_dated(guide)]
+        guides = [variant for guide in guides for variant in _with_dated(guide, referred)]
     roles = {f"E{i}" for i in range(1, entities + 1)}
     guides = [g for g in guides if g.program.roles <= roles]
     return sorted(guides, key=lambda g: (g.program.operations != asked, not g.program.consistent_joins))
@@ -101,8 +107,9 @@ def _remembered(key: tuple, owners: tuple, compute: Callable[[], Any]) -> Any:
     return entry[1]
 
 
-def _with_dated(guide: Guide) -> list[Guide]:
-    """For a question that states a time: a program that ignores it, first restricted to it."""
-    variant = guide.program.dated()
+def _with_dated(guide: Guide, referred: bool = False) -> list[Guide]:
+    """For a question that states a time: a program that ignores it, first restricted to it (the
+    event a cue points at, when `referred`: "before China did in 2013")."""
+    variant = guide.program.dated_event() if referred else guide.program.dated()
     dated = Guide(variant, guide.support, guide.success_rate, note=", restricted to the question's time") if variant else None
     return [dated, guide] if dated else [guide]

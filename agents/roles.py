@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.analysis.clause_roles import REFERENCE, clause_roles
 from agents.analysis.types import QuestionAnalysis
 from ari.base.config import LinkingConfig
 
@@ -26,6 +27,16 @@ def entity_roles(analysis: QuestionAnalysis | None, per_mention: int | None = No
         for name, _score in mention.candidates[:per_mention]:
             roles.setdefault(name, f"E{index + 1}")
     return roles
+
+
+def reference_role(analysis: QuestionAnalysis | None) -> str | None:
+    """The role ("E2") of the entity a before / after cue points at ("who last criticised {E1}
+    before {E2} did"): its event is the reference, not the asked one. Role order puts it last;
+    None when the wording points at no entity ("before 2013") or names only that one."""
+    if analysis is None or analysis.cue not in ("before", "after") or len(analysis.entities) < 2:
+        return None
+    last = len(analysis.entities)
+    return f"E{last}" if clause_roles(analysis.masked).get(last) == REFERENCE else None
 
 
 ACTED_PER_MENTION = LinkingConfig.acted_per_mention  # candidates of each mention the agent acts from

@@ -77,6 +77,42 @@ def test_a_join_keeps_its_entity_where_get_time_had_it() -> None:
     assert BEFORE_LAST.consistent_joins  # no join at all
 
 
+REVERSED = Program.parse("getTime(E1, R, E2) -> getHeadEntity(E2, R) -> getBefore(#2, #1) -> getLast(#3) -> answer(#4)")
+
+
+@pytest.mark.parametrize(
+    ("program", "consistent"),
+    [
+        # "who last criticised {E1} before {E2} did": E2 criticising E1 dates the answers
+        (BEFORE_LAST, True),
+        ("getTime(E1, R, E2) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)", True),
+        # who last criticised E2 before E1 did: the question reversed
+        (REVERSED, False),
+        # the event with E2 where E1 stands (E1 criticising E2), the answers criticising E1
+        ("getTime(E1, R, E2) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getLast(#3) -> answer(#4)", False),
+        ("getTime(E2, R, E1) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> answer(#3)", False),
+        # when did E1 visit E2 after E3 did: E3 takes E1's place, E2 keeps its own
+        ("getTime(E3, R, E2) -> getTime(E1, R, E2) -> getAfter(#2, #1) -> answer(#3)", True),
+        # which participant E3 stands for is the wording's (the answer check reads it): E1 keeps its place
+        ("getTime(E1, R, E3) -> getTime(E1, R, E2) -> getAfter(#2, #1) -> answer(#3)", True),
+        ("getTime(E1, R, E2) -> getTime(E3, R, E2) -> getAfter(#2, #1) -> answer(#3)", False),  # E3's visits dated by E1's
+        ("getTime(E3, R, E1) -> getTime(E1, R, E2) -> getAfter(#2, #1) -> answer(#3)", False),  # E1 moved
+        # no event referred to: a stated time, or a lookup of all E2's facts
+        (("getTailEntity(E1, R)", "getBefore(#1, T)", "answer(#2)"), True),
+        ("getTailEntity(E2, R) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getLast(#3) -> answer(#4)", True),
+    ],
+)
+def test_a_referred_event_has_the_referenced_entity_in_the_answers_place(program, consistent: bool) -> None:
+    assert Program.parse(program).consistent_references is consistent
+
+
+def test_the_event_variant_dates_the_referred_event() -> None:
+    assert BEFORE_LAST.dated_event().texts[0] == "getTime(E2, R, E1, T)"
+    assert BEFORE_LAST.dated_event().texts[1:] == BEFORE_LAST.texts[1:]
+    assert Program.parse(("getTailEntity(E1, R)", "getBefore(#1, T)", "answer(#2)")).dated_event() is None
+    assert JOIN_HEADS.dated_event() is None  # a same-period join refers to no event by before / after
+
+
 def test_steps_in_words() -> None:
     assert describe_step("getTime(E1, R, E2)") == "Find when E1 did R to E2."
     assert describe_step(AbstractStep.parse("getFirst(#3)")) == "Keep the earliest result(s) of step 3."
