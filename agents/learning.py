@@ -92,6 +92,8 @@ def learn_generated(
     n_clusters: int = 10,
     cluster: bool = True,
     quiet: bool = False,
+    dataset: str = "generated",
+    split: str | None = None,
 ) -> LearnReport:
     """Learn `memory` from questions the store at `db` asks itself (`agents.generate`): `per_shape`
     of each shape, solved in this process (binding one program is cheap), recorded once per seed."""
@@ -112,8 +114,8 @@ def learn_generated(
             return solve_generated(store, [g for g, _ in pairs], [a for _, a in pairs], config.planner)
 
         return learn_from_dataset(
-            mem, [_as_record(g.gold) for g in made], solve, settings=f"generated;per_shape={per_shape};blueprints={blueprints_key()}", dataset="generated",
-            split=f"seed-{seed}", n_clusters=n_clusters, cluster=cluster, quiet=quiet,
+            mem, [_as_record(g.gold) for g in made], solve, settings=f"generated;per_shape={per_shape};blueprints={blueprints_key()}", dataset=dataset,
+            split=split or f"generated-seed-{seed}", n_clusters=n_clusters, cluster=cluster, quiet=quiet,
         )
 
 

@@ -47,7 +47,7 @@ def build(out: Path, n_clusters: int = DEFAULT_CLUSTERS, wrong_per_question: int
     with tempfile.TemporaryDirectory(prefix="ari-bundled-") as work:
         scratch = Path(work) / "learn.sqlite"
         # the shapes beyond the demo questions' (counts, yes/no, lists ...): questions the KG asks itself
-        learn_generated(demo_store_path(), str(scratch), GENERATED_PER_SHAPE, config=config, cluster=False, quiet=True)
+        learn_generated(demo_store_path(), str(scratch), GENERATED_PER_SHAPE, config=config, cluster=False, quiet=True, dataset=DATASET, split=SPLIT)
         report = learn(
             demo_store_path(), str(scratch), demo_questions(), settings=settings, config=config,
             dataset=DATASET, split=SPLIT, workers=1, n_clusters=n_clusters, quiet=True,

@@ -85,7 +85,7 @@ def _print(result: dict, trace: bool) -> None:
         evidence = result.get("evidence") or []
         nearest = f" (nearest: {'; '.join(evidence)})" if evidence else ""
         out.print(Text.assemble(("No Answer", "bold"), " — ", plain(f"{result['reason']}{nearest}"), *mark), soft_wrap=True)
-    elif result.get("is_list"):
+    elif result.get("is_list") and len(result["answers"]) > 1:
         answers = result["answers"]
         out.print(Text.assemble((f"{len(answers)} answer{'s' if len(answers) != 1 else ''}", "bold"), *mark))
         for answer in answers:
