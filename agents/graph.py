@@ -166,12 +166,16 @@ def action_context(state: AgentState) -> ActionContext:
 
 
 def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
-    """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1)."""
+    """Every non-empty action from the 1-hop subgraph of the question's entities (Algorithm 1).
+    The actions of the shapes beyond the six (counts, the n-th ...) are offered when the query asks
+    for one of them or the decider ranks the candidates; a plan for another question never takes
+    them (`agents.shapes.admitted`), and sizing them costs a third of an offline answer."""
     pool = enumerate_candidates(
         ctx.store,
         action_context(state),
         current_entities(state.analysis, ctx.config.linking.acted_per_mention),
         sizes=state.operation_sizes,
+        extended=bool(state.analysed.query.operations()) or needs_ranking(ctx.decider, state),
     )
     return {"all_candidates": pool, "candidates": []}
 

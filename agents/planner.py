@@ -189,16 +189,22 @@ def named_relations(store: TKGStore, analysis: QuestionAnalysis) -> frozenset[st
     return frozenset(r for r, _ in analysis.relations if texts_share_a_word(wording, store.relation_text(r)))
 
 
+def _extended_lookup(step: AbstractStep) -> bool:
+    """Whether a lookup step is one of the shapes beyond the six (the relations between two
+    entities, a dated getTime), which only the extended enumeration offers."""
+    return step.template == "getRelation" or (step.template == "getTime" and step.uses_time)
+
+
 def _step_options(store: TKGStore, context: ActionContext, entities: list[str], step: AbstractStep, roles: dict[str, str], query: Query):
     """The non-empty actions of the current step whose abstract form is `step` and whose literals
     are the query's: lookups from the candidate pool, list operations over the earlier results
     (only the matching ones are run)."""
     if step.is_lookup:
-        return [c.action for c in enumerate_candidates(store, context, entities, operations=False).matching(step, roles)]
+        return [c.action for c in enumerate_candidates(store, context, entities, operations=False, extended=_extended_lookup(step)).matching(step, roles)]
     text = step.render()
     sources = range(1, len(context.results) + 1)
     return [
-        a for a in list_operations(context, context.times, sources, entities)
+        a for a in list_operations(context, context.times, sources, entities, extended=bool(query.operations()))
         if a not in context.actions and a.abstract(roles) == text and fits(a, query) and a.execute(store, context)
     ]
 

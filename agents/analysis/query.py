@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from actions.programs import Program
 
@@ -178,33 +177,24 @@ class Query:
         """Whether `program` performs the query's own operations and no other of them (before /
         after / first / last and same-period joins are the analysis's cues; a window may also be
         kept by a program of the six shapes), with the query's literals: the unit counted and the
-        roles excluded. Kept per (query, program): every question weighs a memory's few hundred
-        programs, and few queries recur across thousands of questions."""
-        return _admits(self, program)
-
-    def _admits(self, program: Program) -> bool:
-        done = {_OPERATION.get(step.template) for step in program.steps} - {None}
+        roles excluded. Read off the program's cached operations: every question weighs a memory's
+        few hundred programs."""
+        done = (program.operations & _OWN) | ({"relation"} if program.steps and program.steps[0].template == "getRelation" else set())
         wanted = self.operations()
         if not wanted <= done or not (done - {"between"}) <= wanted:
             return False
-        for step in program.steps:
-            if step.template == "count" and step.args[1:] != (self.count,):
-                return False
-            if step.template == "exclude" and step.args[1:] and step.args[1] not in {f"E{r}" for r in self.excluded}:
-                return False
+        if "count" in done or "exclude" in done:
+            excluded = {f"E{r}" for r in self.excluded}
+            for step in program.steps:
+                if step.template == "count" and step.args[1:] != (self.count,):
+                    return False
+                if step.template == "exclude" and step.args[1:] and step.args[1] not in excluded:
+                    return False
         return True
 
 
-@lru_cache(maxsize=1 << 16)
-def _admits(query: Query, program: Program) -> bool:
-    return query._admits(program)
-
-
-# the operation of each template this module owns (the others are read by the question typing)
-_OPERATION = {
-    "count": "count", "exists": "exists", "getRelation": "relation", "getMost": "most", "getLeast": "least",
-    "getNth": "nth", "getNthLast": "nth", "getBetween": "between", "ofType": "type", "exclude": "exclude",
-}
+_OWN = frozenset({"count", "exists", "most", "least", "nth", "between", "type", "exclude"})
+"""The operations (`AbstractStep.operation`) this module reads; the others are the question typing's."""
 
 
 def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[int, int]]) -> Query:
