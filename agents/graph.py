@@ -150,7 +150,7 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     query = state.analysed.query
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions)
-    if query.operations():  # what the program computes over its facts (a count, the most, the n-th) must read them as asked
+    if query.operations() or query.is_list:  # what the program computes over its facts (a count, the most, every one) must read them as asked
         return lambda results, actions: lookups_in_roles(check, actions) and any(
             check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1])
         )

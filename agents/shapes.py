@@ -32,9 +32,10 @@ VALUE_ASKS = ("number", "yesno", "relation")
 def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """The guides whose programs perform exactly the query's operations and use every entity the
     question names: a program that leaves one out ("... before China did" with no step about
-    China) answers another question."""
+    China) answers another question, and so does one that looks an entity up in a step whose result
+    no later step reads."""
     named = {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
-    return [g for g in guides if analysis.query.admits(g.program) and named <= g.program.roles]
+    return [g for g in guides if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps]
 
 
 def fits(action: object, query: Query) -> bool:

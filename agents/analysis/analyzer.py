@@ -9,6 +9,7 @@ questions' phrases in one call.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts
@@ -168,6 +169,11 @@ class QuestionAnalyzer:
         texts = [_relation_text(a) for a in analyses]
         vectors = linker.vectors_of([linker.vector_text(t) for t in texts])
         for analysis, text, vector in zip(analyses, texts, vectors):
+            # "what happened between X and Y" names no relation by design: it asks for them
+            asks_relations = analysis.query.unsupported or analysis.query.asks == "relation"
+            unrecorded = None if asks_relations else linker.unrecorded_predicate(analysis.masked)
+            if unrecorded is not None:
+                analysis.query = replace(analysis.query, unsupported=f"a relation the KG does not record ({unrecorded!r}: its facts are events between actors)")
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
             candidates = linker.connected(mentions)
             ranked = linker.rank(text, candidates, vector)
