@@ -122,8 +122,8 @@ def test_a_memory_learned_from_the_kg_alone_needs_no_labelled_question(tmp_path:
 
 
 def test_a_verb_phrase_that_names_no_relation_of_the_kg_is_refused_naming_it(tmp_path: Path) -> None:
-    """With a lexicon learned from the KG's labelled questions, "born" or "wife" is no event the KG
-    records; "visited" and "criticised" are."""
+    """With a lexicon learned from the KG's labelled questions, "born" or "graduate" is no event the
+    KG records; "visited" and "criticised" are."""
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.analysis.relations import learn_relation_lexicon
     from ari.base.embedding import get_embedder
@@ -138,7 +138,7 @@ def test_a_verb_phrase_that_names_no_relation_of_the_kg_is_refused_naming_it(tmp
         ]
         lexicon = learn_relation_lexicon(store, labelled, plain)
         analyzer = QuestionAnalyzer(store, get_embedder(), lexicon=lexicon)
-        for question, word in (("When was Jack Straw born?", "born"), ("Who is the wife of Jack Straw?", "wife")):
+        for question, word in (("When was Jack Straw born?", "born"), ("When did Jack Straw graduate?", "graduate")):
             unsupported = analyzer.analyze(question).query.unsupported
             assert unsupported is not None and word in unsupported
         for question in ("Who visited Iran in 2008?", "Who criticised Iraq in 2008?", "What happened between Iran and Iraq in 2008?"):

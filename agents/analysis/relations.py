@@ -218,7 +218,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
     return Path(__file__).parent / "data" / f"{name}_relation_lexicon.json"
 
 
-UNRECORDED_COSINE = 0.27  # see RelationLinker.unrecorded_predicate
+UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 
 
 class RelationLinker:
@@ -282,19 +282,23 @@ class RelationLinker:
         return sum(1 for w in words if w not in self.lexicon.counts) / len(words)
 
     def unrecorded_predicate(self, masked: str) -> str | None:
-        """The words of a verb phrase that names no relation of the KG ("born", "wife", "won the
-        football match"), or None. Both signals must agree: no word of the phrase is one the learned
-        lexicon saw, and the whole predicate is no closer to any relation's name than
-        `UNRECORDED_COSINE`. Without a lexicon (a KG with no learned wording) nothing is said.
+        """The words of a verb phrase that names no relation of the KG ("born", "graduate"), or None.
+        Both signals must agree: no word of the phrase is one the learned lexicon saw or one it maps
+        to a known word (`synonyms`: "backed" is "supported", "upbeat" "optimistic"), and the whole
+        predicate is no closer to any relation's name than `UNRECORDED_COSINE`. Without a lexicon (a
+        KG with no learned wording) nothing is said.
 
         How the floor was chosen: on 400 random MultiTQ dev questions (the learning split) the
-        predicate's best cosine to a relation name is >= 0.285 for 99% of them and no question has
-        both signals; what a person asks of people's lives ("When was X born?", "Who is the wife of
-        X?", "Who won the election?") falls below it."""
+        predicate's best cosine to a relation name is >= 0.285 for 99% of them. Everyday verbs of a
+        recorded event ("went to", "came to": visits) score 0.23-0.26, as close as "wife of" or "won
+        the election", so the floor sits below them: only a predicate far from every relation
+        ("born", "graduate", "score") is refused, and a relation the KG lacks but worded close to one
+        it has is not caught."""
         if self.lexicon is None or self._vectors is None or self.embedder is None:
             return None
         words = [w for w in verb_phrase(masked).split() if content_word(w)]
-        if not words or any(w in self.lexicon.counts for w in words):
+        counts = self.lexicon.counts
+        if not words or any(w in counts or (self.synonyms is not None and self.synonyms(w) is not None) for w in words):
             return None
         (vector,) = self.vectors_of([predicate_text(masked)])
         if vector is None or not len(self._vectors.relations):
