@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from actions.items import Item
 from actions.semantics import format_item_time
-from actions.templates import GetHeadEntity, GetRelation, GetTailEntity, GetTime, source_of
+from actions.templates import GetAfter, GetBefore, GetHeadEntity, GetRelation, GetTailEntity, GetTime, source_of
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity
 
@@ -39,6 +39,21 @@ def supporting_facts(store: TKGStore, actions: Sequence, results: Sequence[list[
             lines.append(line)
     if len(lines) > MAX_LINES:
         lines = lines[:MAX_LINES] + [f"... and {len(lines) - MAX_LINES} more"]
+    return lines + _reference_lines(store, actions, results)
+
+
+def _reference_lines(store: TKGStore, actions: Sequence, results: Sequence[list[Item]]) -> list[str]:
+    """When the answer was placed before or after another event ("before Musharraf did"), when that
+    event happened: the earliest fact of the referred step, the one the comparison used."""
+    lines = []
+    for action in actions:
+        reference = getattr(action, "reference", None)
+        if isinstance(action, (GetBefore, GetAfter)) and isinstance(reference, int) and 0 < reference <= len(results):
+            timed = [(i.start, i) for i in results[reference - 1] if i.start is not None]
+            if timed:
+                line = _fact_line(store, _origin(actions, reference), min(timed, key=lambda pair: pair[0])[1])
+                if line is not None:
+                    lines.append(f"referred event: {line}")
     return lines
 
 

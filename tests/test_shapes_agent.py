@@ -143,3 +143,12 @@ def test_a_verb_phrase_that_names_no_relation_of_the_kg_is_refused_naming_it(tmp
             assert unsupported is not None and word in unsupported
         for question in ("Who visited Iran in 2008?", "Who criticised Iraq in 2008?", "What happened between Iran and Iraq in 2008?"):
             assert analyzer.analyze(question).query.unsupported is None
+
+
+def test_an_answer_placed_before_another_event_shows_when_that_event_happened(parts) -> None:  # noqa: ANN001 - conftest's demo store, memory, agent
+    result = parts[2].ask("Who was the last to criticise Iran before Pervez Musharraf did?")
+    assert result.answers[:1] == ["Condoleezza Rice"]
+    assert result.evidence[0].startswith("Condoleezza Rice Criticize or denounce Iran on ")
+    referred = [line for line in result.evidence if line.startswith("referred event: ")]
+    assert referred == ["referred event: Pervez Musharraf Criticize or denounce Iran on 2007-11-05"]
+    assert result.evidence[0] < "Condoleezza Rice Criticize or denounce Iran on 2007-11-05"  # it happened before
