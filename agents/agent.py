@@ -50,10 +50,7 @@ class AgentResult:
     @property
     def answer_type(self) -> str:
         """What the question asks: entity, time, number, yesno or relation (`agents.analysis.query`)."""
-        if self.analysis is None:
-            return "entity"
-        asked = self.analysis.query.asks
-        return asked if asked in ("number", "yesno", "relation") else self.analysis.answer_type
+        return self.analysis.asked_type if self.analysis is not None else "entity"
 
     @property
     def is_list(self) -> bool:
@@ -199,7 +196,7 @@ class Agent:
             reason=state.reason,
             decider=self.decider.name,
             qtype=analysis.pattern if analysis else None,
-            answer_type=(analysis.query.asks if analysis.query.asks in ("number", "yesno", "relation") else analysis.answer_type) if analysis else None,
+            answer_type=analysis.asked_type if analysis else None,
         )
         return AgentResult(
             question=state.question,

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from actions.items import Item
 from actions.semantics import format_item_time
+from agents.analysis.query import VALUE_ASKS
 from agents.analysis.types import QuestionAnalysis
-from agents.shapes import VALUE_ASKS, value_answers
+from agents.shapes import value_answers
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity
 

@@ -10,8 +10,10 @@ denounce"), so any KG can be worded.
 
 Learning then treats each generated question as a labelled one: it is analysed as any question is
 (linking, times, relations, the typed query), the shape's program is bound to that analysis by the
-planner, and the trace is labelled against the gold. A wording the analysis misreads, or a binding
-that takes another relation, leaves a wrong trace (a pitfall), never a correct one.
+planner, and the trace is labelled against the gold. Only correct traces are kept: a wording the
+analysis misreads, or a binding that takes another relation, says more about the machine wording
+than about the program, and kept as a pitfall it would lower the success of the very programs that
+answer people's questions of that shape.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from actions.semantics import format_item_time
 from actions.templates import bound_step
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
-from agents.methodology import Guide
 from agents.planner import bind_program
 from agents.roles import entity_roles
 from ari.base.config import PlannerConfig
@@ -230,7 +231,7 @@ def _said(span: TimeSpan | None) -> str:
 def solve_generated(
     store: TKGStore, generated: Sequence[Generated], analyses: Sequence[QuestionAnalysis], config: PlannerConfig
 ) -> Iterator[Solved]:
-    """One labelled trace per generated question: its program bound to the question's analysis."""
+    """The correct trace of each generated question, if any: its program bound to the question's analysis."""
     for question, analysis in zip(generated, analyses):
         trace = _solved_trace(store, question, analysis, config)
         yield Solved(question.gold, None, [trace] if trace is not None else [])
@@ -248,10 +249,7 @@ def _solved_trace(store: TKGStore, question: Generated, analysis: QuestionAnalys
         correct = set(answers) == set(gold.answers)
     else:
         correct = bool(answers) and hit(answers[0], gold.answers, "time" if gold.answer_type == "time" else "entity")
-    if not correct:
-        # a generated question misread (machine wording, a relation the analysis ranks otherwise)
-        # says more about the wording than about the program: kept, it would lower the success of
-        # the very programs that answer people's questions of the same shape
+    if not correct:  # see the module docstring: only correct traces are kept
         return None
     roles = entity_roles(analysis)
     steps = [
@@ -263,7 +261,3 @@ def _solved_trace(store: TKGStore, question: Generated, analysis: QuestionAnalys
         outcome="correct", qtype=question.shape, answer_type=gold.answer_type,
     )
 
-
-def guides_of(blueprints: Sequence[Blueprint] = BLUEPRINTS) -> list[Guide]:
-    """The blueprints' programs as planner guides (for tests and the generator's own checks)."""
-    return [Guide(Program.parse(b.program), 1, 1.0) for b in blueprints]

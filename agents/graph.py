@@ -41,6 +41,7 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
+from agents.analysis.query import VALUE_ASKS
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
 from agents.evidence import supporting_facts
@@ -49,7 +50,7 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.shapes import VALUE_ASKS, absent_answer, admitted, lookups_in_roles, shape_problem
+from agents.shapes import absent_answer, admitted, lookups_in_roles, shape_problem
 from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
@@ -125,8 +126,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept)
     absent = absent_answer(ctx.store, state.analysed, check) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
-        plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
-        evidence = nearest_facts(ctx.store, state.analysed, plausible)
+        evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
     return {"plan": found, "plan_note": why, "answer_check": check}
 
@@ -137,9 +137,14 @@ def _answer_check(state: AgentState, ctx: AgentContext) -> AnswerCheck | None:
     if not state.analysed.entities:
         return None
     if state.answer_check is None:
-        plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+        plausible = _plausible(ctx)
         return AnswerCheck(ctx.store, state.analysed, plausible)
     return state.answer_check
+
+
+def _plausible(ctx: AgentContext) -> Callable[[str, set[str]], bool | None] | None:
+    """The relation linker's verdict on whether a wording may mean a relation (None: no linker)."""
+    return getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
 
 
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
@@ -150,12 +155,12 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     query = state.analysed.query
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions)
-    if query.operations() or query.is_list:  # what the program computes over its facts (a count, the most, every one) must read them as asked
-        return lambda results, actions: lookups_in_roles(check, actions) and any(
-            check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1])
-        )
+    # what a program computes over its facts (a count, the most, every one) must read them as asked
+    in_roles = bool(query.operations() or query.is_list)
 
     def accept(results: list, actions: list) -> bool:
+        if in_roles and not lookups_in_roles(check, actions):
+            return False
         return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))
 
     return accept
@@ -278,7 +283,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
         return {"evidence": state.evidence or _support(state, ctx, state.answers)}
-    plausible = getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+    plausible = _plausible(ctx)
     relation = relation_of(state.actions)
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
     if missing is not None:

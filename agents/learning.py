@@ -104,6 +104,7 @@ def learn_generated(
 
     config = config or AgentConfig.from_env()
     with TKGStore.open(db) as store, Memory.open(memory, create=True) as mem:
+        mem.note_kg(store)  # as `learn` does: the memory, used with another KG, says so
         made = generate(store, per_shape, seed)
         analyzer = QuestionAnalyzer(store, get_embedder(config.embedding_model), linking=config.linking, judge=config.judge_check)
         analyses = analyzer.analyze_batch([g.gold.text for g in made])

@@ -4,8 +4,9 @@
   question is never answered by a program that names an entity, nor a list question by one that
   picks the n-th), and a step's literals follow the query (`getNth(#1, N)` binds N to its ordinal).
 - Values: a count, yes / no and the relations between two entities are answered as values.
-- Absence: when the memory holds programs for a yes/no or count question and none binds on the KG
-  (no fact matches), the answer is "No" or "0": the KG is read as complete for what it records.
+- Absence: when the memory holds programs for a yes/no or count question and none binds, the answer
+  is "No" or "0" only if the KG holds no event of the relation the wording names between the
+  question's entities at its time: the KG is read as complete for what it records.
 - The shape audit: the answer is of the asked type, and the program bound every entity and time
   the question states; otherwise the agent abstains, naming what is not met.
 """
@@ -26,16 +27,19 @@ from agents.methodology import Guide
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
-VALUE_ASKS = ("number", "yesno", "relation")
-
 
 def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """The guides whose programs perform exactly the query's operations and use every entity the
     question names: a program that leaves one out ("... before China did" with no step about
     China) answers another question, and so does one that looks an entity up in a step whose result
     no later step reads."""
-    named = {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
+    named = _named_roles(analysis)
     return [g for g in guides if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps]
+
+
+def _named_roles(analysis: QuestionAnalysis) -> set[str]:
+    """The roles of the entities the question names: E1, E2 ... in role order."""
+    return {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
 
 
 def fits(action: object, query: Query) -> bool:
@@ -89,10 +93,12 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         return None
     family = {relation} | set(mirror_relations(store).get(relation, ()))
     names = [m.best for m in analysis.entities if m.best]
-    for one in names:
-        for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
-            if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.fits(fact):
-                return None
+    if not names:
+        return None
+    one = names[0]  # every fact between the first two names is one of the first name's facts
+    for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
+        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.fits(fact):
+            return None
     return answer
 
 
@@ -106,7 +112,7 @@ def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequenc
         return "the question asks how many, and the program gave no number"
     if kind == "yesno" and not set(answers) <= {"Yes", "No"}:
         return "the question asks yes or no, and the program gave neither"
-    unbound = sorted({f"E{i}" for i in range(1, len(analysis.entities) + 1)} - program.roles)
+    unbound = sorted(_named_roles(analysis) - program.roles)
     if unbound:
         names = ", ".join(analysis.entities[int(r[1:]) - 1].text for r in unbound)
         return f"the program does not use {names}, which the question names"

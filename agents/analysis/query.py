@@ -22,11 +22,14 @@ check that a program carries out every constraint the query states, and nothing 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from actions.programs import Program
+from agents.analysis.question_form import INTERROGATIVE
 
 ASKS = ("entity", "time", "number", "yesno", "relation")
+VALUE_ASKS = ("number", "yesno", "relation")  # asked as a value (a count, yes / no, relations), not an entity or a time
 SHAPES = ("six", "count", "yesno", "list", "most", "relations", "window", "nth", "unanswerable")
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
@@ -100,9 +103,7 @@ _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:oth
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
 _WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{T1\}\s*(?:-|–|to)\s*\{T2\}", re.IGNORECASE)
 _AUXILIARY_OPENING = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\b", re.IGNORECASE)
-_INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECASE)
-_WHETHER = re.compile(r"\b(?:whether|if)\b", re.IGNORECASE)
 _ASKS_IF = re.compile(r"\b(?:tell\s+me|know|find\s+out|check|confirm|say)\s+(?:whether|if)\b", re.IGNORECASE)
 
 
@@ -123,7 +124,6 @@ class Query:
     window: bool = False  # the question's two times bound a window, both ends included
     excluded: tuple[int, ...] = ()  # entity roles (1-based, role order) the answers must not be ("apart from X")
     unsupported: str | None = None  # what the KG cannot represent, in words; then nothing answers
-    notes: tuple[str, ...] = field(default=())  # how each part was read, for --trace and --json
 
     @property
     def shape(self) -> str:
@@ -146,12 +146,13 @@ class Query:
             return "window"
         return "six"
 
-    @property
-    def is_new_shape(self) -> bool:
-        return self.shape not in ("six", "unanswerable")
-
     def operations(self) -> frozenset[str]:
         """The operations a program must perform to carry out this query's own constraints."""
+        return self._operations
+
+    @cached_property
+    def _operations(self) -> frozenset[str]:
+        # kept: `admits` asks it for each of a memory's few hundred programs
         wanted: set[str] = set()
         if self.asks == "number":
             wanted.add("count")
@@ -201,20 +202,14 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
     """The typed query of `question` (its masked form, the number of times read, the entities'
     spans in role order). `masked` has entities and times replaced, so a name ("Most Holy
     Synod", "Third Way") or a date ("the third of May") never reads as a constraint."""
-    notes: list[str] = []
     unsupported = _unsupported(masked)
-    if unsupported:
-        notes.append(f"unsupported: {unsupported}")
     asks, count = "entity", None
     if _COUNT.search(masked):
         asks, count = "number", _count_unit(masked)
-        notes.append(f"asks a number ({count})")
     elif _RELATIONS.search(masked) and len(entity_spans) >= 2:
         asks = "relation"
-        notes.append("asks the relations between two entities")
     elif _is_yes_no(masked):
         asks = "yesno"
-        notes.append("asks yes or no")
     extreme = "least" if _LEAST.search(masked) else "most" if _MOST.search(masked) else None
     ordinal, from_end = _ordinal(masked)
     is_list = asks == "entity" and not extreme and not ordinal and _asks_list(masked)
@@ -232,7 +227,6 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         window=window,
         excluded=excluded,
         unsupported=unsupported,
-        notes=tuple(notes),
     )
 
 
@@ -295,8 +289,8 @@ def _is_yes_no(masked: str) -> bool:
     indefinite ("Did anyone visit X?" asks who) makes it ask for an entity or a time."""
     if len(re.findall(r"[\w{}]+", masked)) < 3:
         return False  # a bare name with a question mark ("Iran?") asks nothing
-    if _INTERROGATIVE.search(masked) or _INDEFINITE.search(masked):
-        return bool(_ASKS_IF.search(masked)) and not _INTERROGATIVE.search(masked)
+    if INTERROGATIVE.search(masked) or _INDEFINITE.search(masked):
+        return bool(_ASKS_IF.search(masked)) and not INTERROGATIVE.search(masked)
     return bool(_AUXILIARY_OPENING.search(masked) or _ASKS_IF.search(masked) or masked.rstrip().endswith("?"))
 
 

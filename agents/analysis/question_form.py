@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-_INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
+INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 _EXTREME = r"(?:first|last|earliest|latest|most\s+recent)"
 _EXTREME_QUERY = re.compile(rf"^\W*(?:the\s+)?(?:very\s+)?{_EXTREME}\b", re.IGNORECASE)
 _EXTREME_WORD = re.compile(rf"\b{_EXTREME}\b", re.IGNORECASE)
@@ -63,7 +63,7 @@ def not_a_question(text: str) -> str | None:
     if not stripped:
         return "the text is empty: ask a question"
     words = re.findall(r"\w+", stripped)
-    if _INTERROGATIVE.search(stripped) or _REQUEST.search(stripped):
+    if INTERROGATIVE.search(stripped) or _REQUEST.search(stripped):
         return None
     if len(words) >= 3 and _EXTREME_QUERY.search(stripped) and not _CUT_CLAUSE.search(stripped):
         return None  # a definite description: "last country to praise iraq before the ap"

@@ -51,7 +51,8 @@ ORDINAL_DAYS = (
     | {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
 )
 
-_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
 _DAY = (
     r"(?:(?P<day>\d{1,2})(?:st|nd|rd|th)?|(?P<dayword>"
     + "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
@@ -81,7 +82,6 @@ _ANY_YEAR = re.compile(
 
 # A month whose year is written once, after the next month: "between January and April 2007",
 # "from Jan to Apr 2007" (the first month takes the second's year; the second is read by _PATTERNS).
-_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _SHARED_YEAR = re.compile(
     rf"\b(?P<first>{_MONTH_NAMES})\.?\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:{_MONTH_NAMES})\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b",

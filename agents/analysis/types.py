@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agents.analysis.query import Query
+from agents.analysis.query import VALUE_ASKS, Query
 from tkg_store.temporal import Granularity, TimeSpan
 
 # The temporal patterns of MultiTQ, used as the question-type feature.
@@ -55,6 +55,12 @@ class QuestionAnalysis:
     grammar: list[str] = field(default_factory=list)  # grammar rules that rewrote `masked` (agents.analysis.grammar)
     grammar_dropped: str = ""  # content words the rewrite dropped (a folded clause's verb phrase): still read for relations
     query: Query = field(default_factory=Query)  # what is asked and the constraints beyond the six shapes (`agents.analysis.query`)
+
+    @property
+    def asked_type(self) -> str:
+        """What the answer is: entity or time (the question typing), or a value the typed query asks
+        for (number, yesno, relation)."""
+        return self.query.asks if self.query.asks in VALUE_ASKS else self.answer_type
 
     @property
     def no_entity_found(self) -> bool:
