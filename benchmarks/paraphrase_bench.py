@@ -8,6 +8,11 @@ originals are read from the official dev file by `source_quid`, so both sides ha
     python -m benchmarks.paraphrase_bench --db /work/base/multitq.duckdb --memory MEM.sqlite \
         [--dev $ARI_DATA_DIR/multitq/questions/dev.json] [--out benchmarks/results/paraphrases]
 
+Other rewrite sets run the same way (`--paraphrases a.json,b.json`, every style found in them): sets
+written with a held part (`part: dev | held` on each record) run one part at a time (`--part dev`),
+the held part only once, at the end. Each style's wrong-answer rate (answered, not a hit) is reported
+beside its Hits@1: a wrong answer costs more than an abstention.
+
 Set ARI_RELATION_LEXICON to a lexicon learned on dev shard 0/2 for a fair run (the memory too must
 come from shard 0/2). One process, batches of 64; throughput is printed, not a target here.
 """
@@ -36,9 +41,13 @@ STYLES = ("light", "restructured", "casual")
 BATCH = 64
 
 
-def load_sets(paraphrases: Path, dev: Path) -> tuple[list[Question], list[Question]]:
-    """(the originals, the paraphrases); an original keeps its quid, a paraphrase its style in `extra`."""
-    records = json.loads(Path(paraphrases).read_text(encoding="utf-8"))
+def load_sets(paraphrases: list[Path], dev: Path, part: str = "all") -> tuple[list[Question], list[Question]]:
+    """(the originals, the paraphrases); an original keeps its quid, a paraphrase its style in `extra`.
+
+    Rewrite sets written with a held part mark each record `part: dev | held`; `part` keeps one of
+    them (a record with no mark belongs to every part)."""
+    records = [r for path in paraphrases for r in json.loads(Path(path).read_text(encoding="utf-8"))]
+    records = [r for r in records if part == "all" or r.get("part", part) == part]
     rewritten = []
     for record in records:
         question = parse_record(record)
@@ -69,29 +78,33 @@ def answer_all(questions: list[Question], factory: AgentSolverFactory) -> tuple[
 
 
 def summarise(records: list[dict]) -> dict:
-    """Hits@1 by style, by style x qtype, and each style's ratio to the originals."""
-    groups: dict[str, list[bool]] = defaultdict(list)
+    """Hits@1 and the wrong-answer rate (answered, not a hit) by style and by style x qtype, and each
+    style's Hits@1 ratio to the originals."""
+    groups: dict[str, list[dict]] = defaultdict(list)
     for record in records:
         style = record["style"]
-        groups[style].append(record["hit1"])
-        groups[f"{style}/{record['qtype']}"].append(record["hit1"])
+        names = [style, f"{style}/{record['qtype']}"]
         if style != "original":
-            groups["paraphrases"].append(record["hit1"])
-            groups[f"paraphrases/{record['qtype']}"].append(record["hit1"])
-    hits_at_1 = {name: sum(hits) / len(hits) for name, hits in groups.items()}
+            names += ["paraphrases", f"paraphrases/{record['qtype']}"]
+        for name in names:
+            groups[name].append(record)
+    hits_at_1 = {name: sum(r["hit1"] for r in rows) / len(rows) for name, rows in groups.items()}
     table: dict[str, dict[str, float | None]] = {}
-    for name, hits in sorted(groups.items()):
+    for name, rows in sorted(groups.items()):
         _, _, qtype = name.partition("/")
         reference = hits_at_1.get(f"original/{qtype}" if qtype else "original")
         rate = hits_at_1[name]
-        table[name] = {"n": len(hits), "hits_at_1": rate, "ratio_to_original": rate / reference if reference else None}
+        wrong = sum(not r["hit1"] and not r["abstained"] for r in rows) / len(rows)
+        table[name] = {"n": len(rows), "hits_at_1": rate, "wrong": wrong,
+                       "ratio_to_original": rate / reference if reference else None}
     return {"table": table, "original_hits_at_1": hits_at_1["original"]}
 
 
 def markdown(summary: dict, config: dict) -> str:
     table = summary["table"]
     qtypes = sorted({name.split("/")[1] for name in table if "/" in name})
-    columns = ["original", *STYLES, "paraphrases"]
+    found = sorted({name for name in table if "/" not in name} - {"original", "paraphrases"})
+    columns = ["original", *[s for s in STYLES if s in found], *[s for s in found if s not in STYLES], "paraphrases"]
     lines = [
         "# Paraphrase benchmark (issue 13)",
         "",
@@ -101,7 +114,7 @@ def markdown(summary: dict, config: dict) -> str:
             "process on a shared 2-core machine (inflated by other jobs; not a throughput measurement)."
         ),
         "",
-        "Hits@1 (ratio to the originals in brackets):",
+        f"Hits@1 (ratio to the originals in brackets; wrong answers on the last line); part: {config.get('part', 'all')}:",
         "",
         "| group | " + " | ".join(columns) + " |",
         "| --- |" + " --- |" * len(columns),
@@ -117,6 +130,8 @@ def markdown(summary: dict, config: dict) -> str:
             else:
                 cells.append(f"{row['hits_at_1']:.3f} ({row['ratio_to_original']:.2f})")
         lines.append(f"| {group or 'all'} | " + " | ".join(cells) + " |")
+    wrong = [f"{table[style]['wrong']:.3f}" if style in table else "-" for style in columns]
+    lines.append("| wrong (all) | " + " | ".join(wrong) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -149,9 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", required=True)
     parser.add_argument("--memory", required=True, help="memory learned on dev shard 0/2")
     parser.add_argument("--dev", default=str(default_data_dir("multitq") / "questions" / "dev.json"))
-    parser.add_argument("--paraphrases", default=str(PARAPHRASES))
+    parser.add_argument("--paraphrases", default=str(PARAPHRASES), help="rewrite set(s), comma-separated")
+    parser.add_argument("--part", default="all", choices=("all", "dev", "held"),
+                        help="sets written with a held part: run only that part (the held part is read last)")
     parser.add_argument("--out", default=str(RESULTS))
-    parser.add_argument("--styles", default=",".join(STYLES), help="comma-separated styles to run (quick checks)")
+    parser.add_argument("--styles", default="", help="comma-separated styles to run (default: every style in the sets)")
     parser.add_argument(
         "--template-sample", type=int, default=0,
         help="instead: the template check, N dev questions (stratified, seed 0) then shard 1/2, Hits@1 per qtype",
@@ -160,9 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.template_sample:
         return template_check(args)
 
-    originals, rewritten = load_sets(Path(args.paraphrases), Path(args.dev))
-    styles = set(args.styles.split(","))
-    rewritten = [q for q in rewritten if q.extra["style"] in styles]
+    originals, rewritten = load_sets([Path(p) for p in args.paraphrases.split(",")], Path(args.dev), args.part)
+    if args.styles:
+        styles = set(args.styles.split(","))
+        rewritten = [q for q in rewritten if q.extra["style"] in styles]
     factory = AgentSolverFactory(args.db, args.memory)
     commit = git_commit()  # read before answering: the code that runs
     records, seconds = answer_all(originals + rewritten, factory)
@@ -173,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         "memory": args.memory,
         "relation_lexicon": os.environ.get("ARI_RELATION_LEXICON"),
         "paraphrases": args.paraphrases,
+        "part": args.part,
         "questions": len(records),
         "answer_seconds": round(seconds, 2),
         "questions_per_second": len(records) / seconds if seconds else 0.0,
