@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.programs import ProgramSearch
+from actions.program_search import ProgramSearch
 from tkg_store.demo import demo_questions
 
 

@@ -18,6 +18,7 @@ A span that none of these links closely enough is returned with no candidates: n
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import re
 import sys
@@ -94,6 +95,21 @@ _NOT_NAMES = frozenset(
 )
 
 
+# Words that never make a name on their own. The KG has names that begin with a month or a function
+# word ("March 23 Movement", "May" of Theresa May), but a span of nothing but calendar words (month and
+# weekday names), function words and the words that frame a request ("could you tell me", "I need to
+# know", "for a briefing on") names a date or the asking, never a party.
+_FRAMING_WORDS = frozenset("could would please know need wonder wondering like briefing question curiosity record".split())
+_NOT_ALONE = (
+    frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
+    | _NOT_NAMES | _DETERMINERS | _QUANTIFIERS | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _FRAMING_WORDS
+)
+
+
+def _never_a_name(tokens: list[Token]) -> bool:
+    return all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in tokens)
+
+
 @dataclass
 class _Candidate:
     start: int  # token index
@@ -158,7 +174,7 @@ class EntityLinker:
         """Mentions of each question in order of appearance; embedding calls are batched over all questions."""
         if time_spans is None:
             time_spans = [[t.span for t in find_times(q)] for q in questions]
-        tokenised = [tokenize(q) for q in questions]
+        tokenised = [self._two_names_split(tokenize(q)) for q in questions]
         blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
@@ -196,7 +212,7 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-            mentions = self._confirmed(mentions)
+            mentions = self._confirmed([c for c in mentions if not _never_a_name(toks[c.start : c.end])])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
 
@@ -250,6 +266,20 @@ class EntityLinker:
         """A word of the KG's relation or role vocabulary that opens the sentence ("Conventional military
         force was used ..."): never read as a name, as the cue words are not."""
         return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
+
+    def _two_names_split(self, tokens: list[Token]) -> list[Token]:
+        """(role: a pair of parties) "Iran-Iraq", "China–Japan": a hyphenated word whose halves are each
+        a KG name and whose whole begins none names two parties (talks, a border, a war between them)."""
+        split: list[Token] = []
+        for t in tokens:
+            halves = re.split(r"[-‐‑–—]", t.text)
+            keys = [normalize_name(h) for h in halves]
+            if len(halves) == 2 and t.key not in self._name_prefixes and all(k in self.tables.by_key or k in self.tables.aliases for k in keys):
+                cut = t.start + len(halves[0])
+                split += [Token(halves[0], t.start, cut, keys[0]), Token(halves[1], cut + 1, t.end, keys[1])]
+            else:
+                split.append(t)
+        return split
 
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:

@@ -1,31 +1,20 @@
-"""Time expressions in question text, at the granularity they were written.
+"""Time expressions in question text, at the granularity they were written: the one time reader.
 
-The datasets write dates as "8 May 2013", "May 2010", "Jun 25th, 2006", "November, 2005", "in Dec, 2008",
-"2005-11", "2005-11-03" or a bare year; people also write "2005/11/03", "July the 5th 2007", days as
-ordinal words ("the fourth of July 2007", "May first 2008"), all-number dates ("21/6/2005",
-"6/21/2005", "12/2010") and a year cut to its last two digits after an apostrophe ("jan '08", "in
-'06"). An all-number date is read day first where its first number cannot be a month (21/6/2005)
-and month first otherwise (6/21/2005, and 4/8/2006 as April 8: the American order, the commoner in
-written English); two-digit years follow POSIX `strptime`'s `%y` (00-68 -> 2000s, 69-99 -> 1900s).
-Each is read into a `TimeSpan` (day, month or year), and checked
-against the KG's range so a question about 1990 on a 2005-2015 KG is recognised as out of range rather
-than silently matching nothing. A decade ("the 1850s") is read as its ten years.
-
-A time that cannot be read is never dropped silently (`read_times` returns it): an impossible date
-("2007-02-29", "2012-13-45", "31 April 2010") or a period vaguer than the KG's days, months and years
-("early 2008", "spring 2008", "the end of 2008"). The judge abstains naming it. Nor is a year
-after a time word that the year pattern leaves alone ("in 3000", "in 1066", "since 99999"): it is
-read as that year, so the judge names the KG's range; one past any calendar date (after 9999) is
-returned apart (`TimeReading.beyond`, as is year 0) for the same abstention.
-
-The hand-written patterns were measured against the maintained parser `dateparser` (1.5.0) on 2,000
-MultiTQ dev questions (benchmarks/results/time_parsing.md): dateparser's `search_dates` is about
-three orders of magnitude slower, too slow for an agent that answers over 100 questions a second, and
-it reads times the regexes do not need (weekdays, relative dates) while missing none they read.
+It reads the datasets' forms ("8 May 2013", "May 2010", "Jun 25th, 2006", "2005-11-03", a bare year)
+and the others people write: "2005/11/03", "18.09.2006", "July the 5th 2007", ordinal-word days ("the
+fourth of July 2007"), all-number dates ("21/6/2005": day first where the first number cannot be a
+month, else month first, the commoner order in written English), years cut after an apostrophe ("jan
+'08": POSIX `%y`), decades ("the 1850s"). Each becomes a `TimeSpan` (day, month or year) checked
+against the KG's range. A time that cannot be read is never dropped silently: an impossible date
+("31 April 2010"), a period vaguer than a day, month or year ("early 2008"), a month or weekday with
+no year ("in May") are returned as unreadable, a year past any calendar date apart, so the judge
+abstains naming it. Hand-written patterns, because `dateparser` measured about three orders of
+magnitude slower on MultiTQ dev questions (benchmarks/results/time_parsing.md).
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import MAXYEAR, date
 from typing import NamedTuple
@@ -162,6 +151,17 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
     return TimeReading(found, [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
+# A month or weekday named with no year ("in May", "on Monday"): a time, but not one a KG of dated facts can
+# place; capitalised and not opening the text ("May I ask ...": the verb)
+_CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(calendar.day_name))})\b")
+
+
+def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
+    """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
+    found = _CALENDAR_NAME.finditer(text)
+    return [m.group(0) for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
+
+
 def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
     """Whether a time shares at least one day with the KG's range (unknown range: assume yes)."""
     return kg_range is None or time.overlaps(kg_range.start, kg_range.end)
@@ -235,8 +235,25 @@ _TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*
 _RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:on|in|during|at)\s+which\b", re.IGNORECASE)
 
 
+# two units asked together ask for the finer, which holds the coarser: "in which month and year",
+# "what year and month", "which month of which year" ask for a month
+_TWO_UNITS = re.compile(
+    r"\b(?P<a>year|month|day|date)\s+(?:and|&|of\s+(?:which|what|the))\s+(?:(?:which|what|the)\s+)?(?P<b>year|month|day|date)\b", re.IGNORECASE
+)
+_FINEST = {"date": Granularity.DAY, "day": Granularity.DAY, "month": Granularity.MONTH, "year": Granularity.YEAR}
+
+
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
+    asked = _asked_unit(question)
+    two = _TWO_UNITS.search(question) if asked is not None else None
+    if two is None:
+        return asked
+    units = [asked, _FINEST[two.group("a").lower()], _FINEST[two.group("b").lower()]]
+    return min(units, key=list(_FINEST.values()).index)
+
+
+def _asked_unit(question: str) -> Granularity | None:
     question = _RELATIVE_WHICH.sub(lambda m: f"{m.group('unit')} when", question)
     if _ASKS_PARTY.search(question):
         question = _RELATIVE_HEAD.sub(" ", question)
