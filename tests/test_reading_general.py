@@ -87,7 +87,8 @@ def test_the_asked_granularity_is_honoured(question, level):
 @pytest.mark.parametrize(
     ("question", "day"),
     [("Who visited Iraq on 03.07.2009?", "2009-07-03"), ("Who visited Iraq on 13/7/2009?", "2009-07-13"),
-     ("Who visited Iraq on July 3rd '09?", "2009-07-03"), ("Who visited Iraq on 2009/07/03?", "2009-07-03")],
+     ("Who visited Iraq on July 3rd '09?", "2009-07-03"), ("Who visited Iraq on 2009/07/03?", "2009-07-03"),
+     ("Who visited Iraq on 3 July 09?", "2009-07-03")],
 )
 def test_dates_as_people_write_them(analyzer, question, day):
     assert [str(t.time) for t in analyzer.analyze(question).times] == [day]
@@ -101,3 +102,10 @@ def test_keywords_with_a_name_and_what_is_asked_are_a_question(text):
 @pytest.mark.parametrize("text", ["Barack Obama visit China", "visited Iran in 2010", "Kuwait first visited Iraq in 2009."])
 def test_keywords_that_name_nothing_asked_stay_fragments(text):
     assert not_a_question(text, names_an_entity=True) is not None
+
+
+def test_an_all_number_date_is_read_the_way_the_kg_has_facts(analyzer):
+    # 3/7/2009 is 7 March (month first) or 3 July; Kuwait visited Iraq on 7 March 2009, Iran on 3 July
+    assert [str(t.time) for t in analyzer.analyze("Who did Kuwait visit on 3/7/2009?").times] == ["2009-03-07"]
+    assert [str(t.time) for t in analyzer.analyze("Who did Iran visit on 3/7/2009?").times] == ["2009-07-03"]
+    assert [str(t.time) for t in analyzer.analyze("Who did Iran visit on 7/13/2009?").times] == ["2009-07-13"]  # one reading

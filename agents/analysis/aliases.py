@@ -233,7 +233,7 @@ def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, s
         forms.append(f"{country} s {rest}")
         if countries[country]:
             forms.append(f"{countries[country]} {rest}")
-    # casual4 (issue 13): a country's military is also called its army ("the hungarian army"), as a
+    # a country's military is also called its army ("the hungarian army"), as a
     # sector role's is (agents.analysis.sectors)
     return forms + [re.sub(r"\bmilitary$", "army", form) for form in forms if form.endswith(" military")]
 
@@ -255,7 +255,7 @@ def initials_variant(key: str) -> str | None:
 
 
 def un_body(key: str) -> str | None:
-    """(casual4, issue 13) The name of a UN body without "UN" ("un security council" -> "security
+    """The name of a UN body without "UN" ("un security council" -> "security
     council"), as news English names it after the first mention; None for other names and for one word."""
     words = key.split()
     if len(words) >= 3 and words[0] == "un":

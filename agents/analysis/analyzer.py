@@ -12,7 +12,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from agents.analysis.ambiguity import resolve_by_facts
+from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
 from agents.analysis.entities import EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
@@ -127,6 +127,7 @@ class QuestionAnalyzer:
         analyses = []
         for question, ts, mentions, reading in zip(questions, times, entities, readings):
             resolve_by_facts([m for m in mentions if m.candidates], self.store)
+            ts = resolve_dates_by_facts(ts, mentions, self.store)
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)

@@ -536,12 +536,9 @@ def perfect_participle_reference(text: str) -> str | None:
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
 
-# "subsequent to {T1}", "prior to {T1}": the templates say "before" and "after" only, and the memory
-# retrieves methodologies by the masked question's words; a cue phrase of the one lexicon (`actions.cues`)
-# that points at a time is said in the templates' word (on the learning-split diagnostic set, "subsequent
-# to {T1}" retrieved a program comparing with a party; a party reference was already read right, and its
-# cue words are left to the relation ranking). "since" and "until" are left as they are (they include the
-# reference's own time), and so is a clause ("once ...").
+# "subsequent to {T1}", "prior to {T1}": the memory retrieves methodologies by the masked question's
+# words and the templates say "before" and "after" only; "since" and "until" include the reference's
+# own time and stay as they are, and so does a clause ("once ...")
 _TEMPLATE_CUE = re.compile(
     r"\b(?P<cue>(?P<before>prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of)"
     r"|later\s+than|subsequent(?:ly)?\s+to|following|in\s+the\s+wake\s+of)\s+(?=\{T\d+\})",

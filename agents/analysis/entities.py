@@ -1,19 +1,11 @@
 """Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
 
-Five sources of candidate mentions, resolved longest-good-match first:
-1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded;
-   British "-isation" and the adjective "governmental" read as the KG's "-ization", "government"),
-   and, where no name matches, the names people use instead (surnames, first + last, acronyms:
-   `agents.analysis.aliases`), in any case but never a general-English word written in lower case;
-2. sector-role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
-   ("the Japanese Ministry of Finance", "the citizens of Belgium", "the Ministry of Finance, Economy,
-   Trade and Industry of Japan", "the Member of Legislative of Govt Iran") scored against that
-   qualifier's roles; a demonym before an act ("Iraqi conventional forces") is the country itself;
-3. for name-like spans left over, entities containing all of the span's words ("Keng Yaik");
-4. names spelt almost alike (rapidfuzz edit-distance ratio, "Musharaf");
-5. embedding similarity of those spans with every entity name (FAISS), above a floor, for a name
-   whose words are spelt like the entity's ("Mohammed VI", Muhammad VI; not a made-up "Dorzanstan").
-A span that none of these links closely enough is returned with no candidates: never a random guess.
+Candidate mentions, resolved longest good match first: exact matches of token n-grams against
+normalised names and the names people use instead (`agents.analysis.aliases`); sector roles of a
+qualifier ("the Japanese Ministry of Finance", "a Malaysian judge"); for name-like spans left over,
+names containing all of the span's words, names spelt almost alike (rapidfuzz), and names near in
+embedding space whose words are spelt alike (FAISS). A span none of these links closely enough is
+returned with no candidates: never a random guess.
 """
 
 from __future__ import annotations
@@ -145,7 +137,7 @@ class EntityLinker:
         # a role word's first six letters: an act word that begins so names the sector that does it
         self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
         role_texts: list[str] = data["role_texts"]
-        # casual4 (issue 13): words the KG's role names put before another word ("rights" of "Human Rights
+        # words the KG's role names put before another word ("rights" of "Human Rights
         # Activist", "affairs"): the only plural nouns that modify the noun after them (`_verb_after_plural`)
         self._modifier_words = frozenset(w for text in role_texts for w in normalize_name(text).split()[:-1])
         self._head_words = frozenset(normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip())
@@ -334,7 +326,7 @@ class EntityLinker:
         if not entries:
             return None
         if entries[0][1] == UN_BODY and not after_article:
-            return None  # casual4 (issue 13): "the Security Council" alone, not "National Security Council"
+            return None  # "the Security Council" alone, not "National Security Council"
         surface = text[tokens[i].start : tokens[j - 1].end]
         confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
@@ -480,7 +472,7 @@ class EntityLinker:
             if k > first and self._verb_before_object(tokens, k):
                 break  # "a taiwanese party member appeal to china": the verb, not a word of the role
             if k > first and self._verb_after_plural(tokens, k):
-                break  # casual4 (issue 13): "taliban militants attack kabul": the verb after a plural noun
+                break  # "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
                 end = k = k + 1
             elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
@@ -519,7 +511,7 @@ class EntityLinker:
         )
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
-        """(casual4, issue 13) A plural noun ends a role phrase: a noun before another noun stays singular
+        """A plural noun ends a role phrase: a noun before another noun stays singular
         in English ("militant attacks", not "militants attack"), so the word after "militants" is the
         clause's verb. Plurals the KG's role names use before another word ("human rights activist")
         stay modifiers, and a word that ends a role name ("foreign affairs ministry") stays its head."""
@@ -771,10 +763,8 @@ class EntityLinker:
 
 NAME_WORD_LIKENESS = 70  # see EntityLinker._spelt_like
 
-# (faith3: spellings) British spellings and the adjective of a "-ment" noun, as the KG's names are
-# written in American English with the noun attributive: "international governmental organisations"
-# is International_Government_Organizations, "the Pattani United Liberation Organisation" is
-# Pattani_United_Liberation_Organization (MultiTQ's questions write them so; found on dev shard 0/2).
+# British spellings and the adjective of a "-ment" noun, where the KG's names are in American English
+# with the noun attributive: "international governmental organisations" is International_Government_Organizations
 _SPELLINGS = ((re.compile(r"isation(s?)\b"), r"ization\1"), (re.compile(r"\b(\w{4,}ment)al\b"), r"\1"))
 
 

@@ -284,12 +284,9 @@ def plain_question(text: str) -> str | None:
 
 
 # -- indirect questions, requests and free relatives ------------------------------------------------
-# "Tell me when {E1} last visited {E2}", "I'd like to know who {E1} praised", "Name the year {E1} first
-# visited {E2}", "Name the last country that praised {E1}", "Tell me the first one {E1} praised after {E2}":
-# an indirect question (after a verb of telling or knowing) or a request keeps a statement's word order;
-# the direct question puts "did" before a subject of its own ("when did {E1} last visited {E2}"), as
-# the templates ask. A noun phrase asked for ("the last year (that) {E1} ...") asks with its own noun:
-# a time noun asks when, "country" which country, "one" / "person" who; its ordinal goes before the verb.
+# An indirect question or a request keeps a statement's word order ("Tell me when {E1} last visited {E2}");
+# the direct question puts "did" before a subject of its own, as the templates ask. A noun phrase asked for
+# asks with its own noun (a time noun: when; "country": which country; "one": who), its ordinal before the verb.
 _FRAME = (
     r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|show\s+me|find\s+out|give\s+me|name|identify|list|"

@@ -1,13 +1,10 @@
 """Is the text a question ARI can answer? A bare name, a fragment, a statement or a yes/no question is not.
 
-General English: text asks something when it names what it asks for (ARI answers who, what, which
-and when). It is a question when it has an interrogative word anywhere; a request for the answer
-("Name ...", "Could you tell me ...", "I'd like to know ..."); a definite description headed by an
-ordinal, as typed in a search box ("last country to praise iraq"; an ordinal before an auxiliary or
-a past-tense verb is a clause cut short, not a noun phrase); a yes/no form about an indefinite ("Did
-anyone visit Iran in 2010?"); or, typed as keywords, a KG name beside a word that says what is asked
-(see `not_a_question`). Anything else abstains with its kind named: a yes/no question asks whether,
-and an entity or a time would answer a question the user did not ask.
+General English: text asks something when it names what it asks for. A question has an interrogative
+word; or is a request ("Name ...", "Could you tell me ...", "I'd like to know ..."); or a definite
+description headed by an ordinal ("last country to praise iraq"); or a yes/no form about an indefinite
+("Did anyone visit Iran?"); or keywords with a KG name and a noun of what is asked ("first visit kuwait
+iraq year"). Anything else abstains with its kind named: a yes/no question asks whether.
 """
 
 from __future__ import annotations

@@ -53,6 +53,7 @@ _YEAR = r"(?:(?P<year>\d{4})|['’](?P<yy>\d{2}))"  # "2008" or "'08"
 _PATTERNS = [
     re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<yy>\d{{2}})\b(?!\s*(?:%|per|[a-z]))", re.IGNORECASE),  # "3 July 09": after a day and a month, a year
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
     # 21/6/2005, 6/21/2005, 6-21-2005, 6/21/05: which number is the day is decided in `_to_span`
@@ -135,7 +136,7 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
             if stated is None:
                 unreadable.append((span, match.group(0)))
                 continue
-            found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range)))
+            found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range), _day_first(match)))
     for match in _ANY_YEAR.finditer(text):
         span = match.span("year")
         if not free(span):
@@ -190,6 +191,19 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         return None  # "31 February 2010" or "2010-13": not a date
 
 
+def _day_first(match: re.Match[str]) -> TimeSpan | None:
+    """The day-first reading of an all-number date read month first whose day could be a month too
+    ("3/7/2009": 7 March or 3 July): the KG's facts may choose it (`agents.analysis.ambiguity`)."""
+    parts = match.groupdict()
+    if not parts.get("first") or int(parts["first"]) > 12 or int(parts["second"]) > 12 or parts["first"] == parts["second"]:
+        return None
+    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
+    try:
+        return span_of(date(year, int(parts["second"]), int(parts["first"])), Granularity.DAY)
+    except ValueError:
+        return None
+
+
 def full_year(two_digits: int) -> int:
     """"'08" -> 2008, "'95" -> 1995 (POSIX strptime's %y pivot)."""
     return (2000 if two_digits <= 68 else 1900) + two_digits
@@ -240,17 +254,16 @@ _RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:on|in|d
 _TWO_UNITS = re.compile(
     r"\b(?P<a>year|month|day|date)\s+(?:and|&|of\s+(?:which|what|the))\s+(?:(?:which|what|the)\s+)?(?P<b>year|month|day|date)\b", re.IGNORECASE
 )
-_FINEST = {"date": Granularity.DAY, "day": Granularity.DAY, "month": Granularity.MONTH, "year": Granularity.YEAR}
+_UNIT = {"date": Granularity.DAY, "day": Granularity.DAY, "month": Granularity.MONTH, "year": Granularity.YEAR}
 
 
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
     asked = _asked_unit(question)
-    two = _TWO_UNITS.search(question) if asked is not None else None
-    if two is None:
+    two = _TWO_UNITS.search(question)
+    if asked is None or two is None:
         return asked
-    units = [asked, _FINEST[two.group("a").lower()], _FINEST[two.group("b").lower()]]
-    return min(units, key=list(_FINEST.values()).index)
+    return min(asked, _UNIT[two.group("a").lower()], _UNIT[two.group("b").lower()], key=list(_UNIT.values()).index)
 
 
 def _asked_unit(question: str) -> Granularity | None:
