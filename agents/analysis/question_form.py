@@ -37,8 +37,9 @@ _REQUEST = re.compile(
 _YES_NO_OPENING = re.compile(rf"^\W*(?:{_AUXILIARY})\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody|any|some)\b", re.IGNORECASE)
 _ASK = "ask who, what, which or when"
-# a noun that says what is asked: a time unit or the type of party ("kuwait iraq visit first year")
-_ASKED_NOUN = re.compile(r"\b(?:years?|yr|months?|dates?|days?|times?|countr(?:y|ies)|nations?|persons?|people)\b", re.IGNORECASE)
+# a noun that says what is asked, outside the names: a time unit or the type of party ("kuwait iraq visit
+# first year"); "the same year", "that month" compare with another event and ask nothing
+_ASKED_NOUN = re.compile(r"(?<!same\s)(?<!that\s)(?<!very\s)\b(?:years?|yr|months?|dates?|days?|countr(?:y|ies)|nations?|persons?|people)\b", re.IGNORECASE)
 
 
 # A framing clause before the question says why it is asked, not what: a purpose adjunct ("For a briefing
@@ -62,10 +63,10 @@ def without_framing(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-def not_a_question(text: str, names_an_entity: bool = False) -> str | None:
-    """Why `text` is no question ARI answers (a one-line reason), or None when it is one.
-    `names_an_entity`: a KG name was linked in it, so keywords beside it that name what is asked
-    (a search-box query: "first visit kuwait iraq year") ask it."""
+def not_a_question(text: str, masked: str | None = None) -> str | None:
+    """Why `text` is no question ARI answers (a one-line reason), or None when it is one. `masked`:
+    the text with its KG names as {E1}...; keywords beside a name that name what is asked (a
+    search-box query: "first visit {E1} {E2} year") ask it."""
     stripped = text.strip()
     if not stripped:
         return "the text is empty: ask a question"
@@ -75,7 +76,7 @@ def not_a_question(text: str, names_an_entity: bool = False) -> str | None:
     if len(words) >= 3 and _EXTREME_QUERY.search(stripped) and not _CUT_CLAUSE.search(stripped):
         return None  # a definite description: "last country to praise iraq before the ap"
     opening = bool(_YES_NO_OPENING.search(stripped))
-    if names_an_entity and not opening and _ASKED_NOUN.search(stripped) and not stripped.endswith((".", "!")):
+    if masked and "{E" in masked and not opening and _ASKED_NOUN.search(masked) and not stripped.endswith((".", "!")):
         return None
     if len(words) >= 3 and (opening or stripped.endswith("?")):
         if _INDEFINITE.search(stripped):
