@@ -19,6 +19,7 @@ the question shape and the relation words are read by word stem, not by tense.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from actions.cues import POINTS_AT_NEXT
@@ -449,7 +450,7 @@ def simple_past(text: str) -> str | None:
     return changed if changed != text else None
 
 
-RULES = (
+RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("indirect question", indirect_question),
     ("plain question", plain_question),
     ("same period clause", same_period_clause),
