@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agents.analysis.analyzer import QuestionAnalyzer
 from actions.program_search import ProgramSearch
+from agents.analysis.analyzer import QuestionAnalyzer
 from tkg_store.demo import demo_questions
 
 
