@@ -31,7 +31,7 @@ def audit_answerability(
     and Y are linked only by accusations."""
     audit: list[str] = []
     query = analysis.query
-    problem = None if query.asks == "yesno" else not_a_question(analysis.question)
+    problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     if query.unsupported:

@@ -24,8 +24,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
 from agents.analysis.relations import bundled_lexicon_path, learn_relation_lexicon
 from ari.base.embedding import get_embedder
 from benchmarks.alias_mentions import alias_mentions, alias_recall

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from actions.program_search import ProgramSearch
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.programs import ProgramSearch
 from tkg_store.demo import demo_questions
 
 

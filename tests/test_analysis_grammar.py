@@ -30,22 +30,15 @@ def canonical(masked: str) -> str:
         ("Who did {E1} get praised by in {T1}?", "Who praised {E1} in {T1}?"),
         ("Who had the {E1} been threatened by before {E2}?", "Who threatened the {E1} before {E2}?"),
         # the target of an act is its object
-        ("Who was the first target of {E1}'s criticism in {T1}?", "Who did {E1} first criticism in {T1}?"),
-        ("Which country was the recipient of {E1}'s praise?", "Which country did {E1} praise?"),
         # passives with both parties named
         ("When was {E2} first praised by {E1}?", "When did {E1} first praised {E2}?"),
         ("In which year was the {E2} threatened by {E1}?", "In which year did {E1} threatened the {E2}?"),
         # receive an N from: the giver does the N
-        ("Who did {E1} receive a call from in {T1}?", "Who call {E1} in {T1}?"),
-        ("From whom did {E1} get an official invitation?", "Who official invitation {E1}?"),
-        ("{E1} received a warning from which country?", "Which country warning {E1}?"),
         # possessive agent nouns: the owner is the object
         ("Who were {E1}'s callers in {T1}?", "Who call {E1} in {T1}?"),
         ("Who was {E1}'s first supporter after {E2}?", "Who first support {E1} after {E2}?"),
         ("Who were the latest visitors to {E1}?", "Who last visit {E1}?"),
         # an event noun owned by its doer
-        ("When was {E1}'s first visit to {E2}?", "When did {E1} first visit {E2}?"),
-        ("In which year did {E1}'s latest talks with {E2} take place?", "In which year did {E1} last talks with {E2}?"),
         # cleft and request forms
         ("Who was it that threatened {E1}?", "Who threatened {E1}?"),
         ("Name the country that praised {E1} in {T1}.", "Which country praised {E1} in {T1}."),
@@ -129,7 +122,6 @@ def canonical(masked: str) -> str:
         # a companion of a same-period comparison; a perfect participle clause; the templates' ordinals
         ("Besides {E2}, who visited {E1} in the same month?", "Who visited {E1} in the same month as {E2}?"),
         ("Having threatened {E2}, which country did {E1} threaten first?", "After {E2}, which country did {E1} threaten first?"),
-        ("Who was the most recent to call {E1} before {E2}?", "Who was the last to call {E1} before {E2}?"),
         # both parties of "receive N from" named
         ("When did {E2} first receive praise from {E1}?", "When did {E1} first praise {E2}?"),
         # a cleft whose clause has a subject of its own asks with "did"; the relative word may be left out
@@ -146,8 +138,6 @@ def canonical(masked: str) -> str:
         ("{E1}, after visiting {E2}, was hosted first by which country?", "After {E2}, which country first hosted {E1}?"),
         ("{E1}, in {T1}, was visited by whom?", "In {T1}, who visited {E1}?"),
         ("Which was the last country, before {E2} did so, to praise {E1}?", "Before {E2}, which was the last country to praise {E1}?"),
-        ("Who, in the same year, received an appeal from {E1}?", "Who received an appeal from {E1} in the same year?"),
-        ("Who, in the month {E2} praised {E1}, praised it?", "Who praised {E1} in the same month as {E2}?"),
         # a time question about a noun-phrase passive with a named agent
         ("On what date was an appeal made to {E2} by {E1}?", "On what date did {E1} made an appeal to {E2}?"),
         ("In what month was conventional military force last used against {E2} by the {E1}?", "In what month did the {E1} last used conventional military force against {E2}?"),
@@ -170,7 +160,6 @@ def canonical(masked: str) -> str:
         # a possessive pronoun: the clause's object before an agent noun, its subject before the clause's own act;
         # a passive of an event noun's act whose agent is a pronoun
         ("{E1} was visited by {E2}; who was its first visitor after him?", "After {E2}, who first visit {E1}?"),
-        ("Once {E2} had criticised the {E1}, which country was the first target of its criticism?", "Once the {E2}, which country did {E1} first criticism?"),
         ("After the {E1}'s visit to {E2}, which country was the first to be visited by it?", "After {E2}, which country was the first to be visited by the {E1}?"),
         ("After {E2} hosted {E1}'s visit, which country was the first to host his visit?", "After {E2}, which country was the first to host {E1}'s visit?"),
         ("{E2} sought cooperation with {E1} in a certain month; with which country did {E1} seek it that same month?", "With which country did {E1} seek it in the same month as {E2}?"),
@@ -189,7 +178,6 @@ def canonical(masked: str) -> str:
         ("Whoever last praised {E1} before {E2} - which country was that?", "Which country last praised {E1} before {E2}?"),
         ("Who was the last one who criticised {E1} before {E2}?", "Who last criticised {E1} before {E2}?"),
         ("Who was the one who visited {E1} in {T1}?", "Who visited {E1} in {T1}?"),
-        ("Who was the latest to praise {E1} in {T1}?", "Who was the last to praise {E1} in {T1}?"),
         # a cue phrase before a time in the templates' word
         ("Who negotiated with {E1} subsequent to {T1}?", "Who negotiated with {E1} after {T1}?"),
         ("Prior to {T1}, who praised {E1}?", "Before {T1}, who praised {E1}?"),
@@ -384,3 +372,26 @@ def test_the_cue_lexicon_reads_adverbs_that_point_back(text: str, cues: list[str
     from actions.cues import temporal_cues
 
     assert temporal_cues(text) == cues
+
+
+@pytest.mark.parametrize(
+    ("masked", "pattern"),
+    [
+        ("Who was the most recent to call {E1} before {E2}?", "before_last"),
+        ("Who was the earliest to praise {E1} after {E2}?", "after_first"),
+        ("When was the latest visit of {E1} to {E2}?", "first_last"),
+    ],
+)
+def test_ordinals_said_another_way_need_no_rewrite(masked, pattern):
+    # the cue lexicon reads "most recent", "latest", "earliest" as last / first: no grammar rule is needed
+    from agents.analysis.question_type import classify
+
+    assert classify(masked, []).pattern == pattern
+
+
+def test_receiving_an_act_turns_its_roles_around_without_a_rewrite():
+    # "Who did {E1} receive a call from": the answer check reads the receiving verb (`clause_roles`)
+    from agents.analysis.clause_roles import receives_event
+
+    assert receives_event("Who did {E1} receive a call from in {T1}?")
+    assert not receives_event("Who did {E1} call in {T1}?")

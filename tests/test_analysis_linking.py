@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from bench_support import build_store
 
+from actions.program_search import ProgramSearch
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import EntityLinker
-from agents.analysis.programs import ProgramSearch
 from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams, verb_phrase
 from agents.analysis.synonyms import SynonymMap
 from ari.base.embedding import get_embedder

@@ -25,8 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actions.context import ActionContext
+from actions.program_search import ProgramSearch
 from actions.templates import GetAfter, GetBefore, GetFirst, GetHeadEntity, GetLast, GetTailEntity, GetTime
-from agents.analysis.programs import ProgramSearch
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import Fact, TKGStore, normalize_name
 from tkg_store.temporal import Granularity, TimeSpan, format_time, span_of

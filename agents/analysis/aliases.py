@@ -1,40 +1,13 @@
 """Names people use for KG entities, derived from the KG's own names by general rules of English naming.
 
-People write "Merkel" for `Angela_Merkel`, "Moussa Mahamat" for `Moussa_Faki_Mahamat`, "the IMF" or
-"the imf" for `International_Monetary_Fund`, "NATO" for `North_Atlantic_Treaty_Organization`. Each
-rule below is a convention of English, applied to every name of the store; none was written from a
-question:
-
-- surname: a person is called by the last word of their name ("Merkel"), and a name with a particle
-  by the word after it too ("al-Assad", "Assad");
-- first and last: a middle name is dropped ("Moussa Mahamat");
-- acronym: an organisation of two or more capitalised words is called by their initials
-  ("European Union" -> "eu", "United Nations High Commissioner for Refugees" -> "unhcr"), a compound of
-  compass points by both of its parts ("Association of Southeast Asian Nations" -> "asean");
-- the other name of a person: the first word of a name that no other KG name has ("Abhisit" of
-  Abhisit Vejjajiva, "Sengoku" of Sengoku Yoshito: names written family name first, or people known
-  by their given name); written in lower case it must be confirmed by the KG (agents.analysis.entities);
-- "and" for "&": "Ernst and Young" is `Ernst_&_Young`;
-- the name after a title: "Patnaik" of `Minister_Patnaik`, "Qarase" of `Prime_Minister_Qarase`;
-- a name without its honorific: "Sheikh", "Sir", "Tan Sri", "Datuk Seri" are left out in running text
-  ("Muhyiddin Yassin" of `Tan_Sri_Muhyiddin_Yassin`), and each rule above applies to what is left;
-- a name of "Abdel"/"Abdul" and the word after it as one surname ("Abdel Aziz");
-- a monarch's or pope's name without its regnal number ("Juan Carlos" of `Juan_Carlos_I`);
-- an Arab name cut after the father's name ("Hamad bin Khalifa" of `Sheikh_Hamad_bin_Khalifa_al-Thani`);
-- a capital for its country's government ("Seoul", "Beijing": agents.analysis.demonyms), where the
-  country is a name of the KG and the capital is not;
-- a compass word written as its initial ("S Korea", "s korean" for South Korea and its adjective);
-- an organisation named after its country in its other forms: "Iraq's Communist Party" and "the
-  Communist Party of Iraq" for `Iraqi_Communist_Party`, "the Brazilian Central Bank" for
-  `Central_Bank_of_Brazil` (only names with a word of the KG's role names: no person's);
-- a person's surname that is a rare word of the KG's role names ("Banda"): a name only after a title
-  ("pres banda"), and only where the KG confirms it;
-- an acronym that keeps an acronym inside the name whole ("unsc" of `UN_Security_Council`), and a name
-  with "United Nations" and "UN" written for each other.
-
-A name is a person's when it has two to four words, none of them a word of the KG's sector-role
-names ("Ministry", "Party", "Police") or a country, and no digits or parentheses: the KG's own
-vocabulary says what an organisation's name is made of.
+People write "Merkel" for `Angela_Merkel`, "Moussa Mahamat" for `Moussa_Faki_Mahamat`, "the IMF" for
+`International_Monetary_Fund`, "Seoul" for South Korea's government, "S Korea" for South Korea. Each
+function below is one convention of English naming (surnames, first and last names, acronyms, titles,
+honorifics, regnal numbers, patronymics, capitals, compass initials, an organisation named after its
+country), applied to every name of the store; none was written from a question. A name is a person's
+when it has two to four words, none of them a word of the KG's sector-role names ("Ministry", "Party")
+or a country, and no digits or parentheses: the KG's own vocabulary says what an organisation's name
+is made of.
 """
 
 from __future__ import annotations
@@ -260,7 +233,7 @@ def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, s
         forms.append(f"{country} s {rest}")
         if countries[country]:
             forms.append(f"{countries[country]} {rest}")
-    # casual4 (issue 13): a country's military is also called its army ("the hungarian army"), as a
+    # a country's military is also called its army ("the hungarian army"), as a
     # sector role's is (agents.analysis.sectors)
     return forms + [re.sub(r"\bmilitary$", "army", form) for form in forms if form.endswith(" military")]
 
@@ -282,7 +255,7 @@ def initials_variant(key: str) -> str | None:
 
 
 def un_body(key: str) -> str | None:
-    """(casual4, issue 13) The name of a UN body without "UN" ("un security council" -> "security
+    """The name of a UN body without "UN" ("un security council" -> "security
     council"), as news English names it after the first mention; None for other names and for one word."""
     words = key.split()
     if len(words) >= 3 and words[0] == "un":

@@ -1,16 +1,17 @@
-"""When a name fits several entities, let the KG choose: the one that has facts with the question's
-other entities.
+"""When a name or a date fits several readings, let the KG choose: the reading with facts.
 
-"Kumar" is the surname of many people and "the Indian police" may be one of several sectors; a
-question names them beside another entity ("... criticised by Kumar in 2012", "... visited India"),
-and usually only one of the candidates has facts with that entity. That one goes first; ties keep the
-linker's order (closest name, then most facts). The mention's `why` says what was chosen and why.
+"Kumar" is the surname of many people; a question names him beside another entity, and usually only
+one candidate has facts with it: that one goes first (ties keep the linker's order; `why` says what
+was chosen and why). "3/7/2009" is 7 March or 3 July: the day the question's entities have facts on.
 """
 
 from __future__ import annotations
 
-from agents.analysis.types import EntityMention
+from dataclasses import replace
+
+from agents.analysis.types import EntityMention, TimeMention
 from tkg_store.store import TKGStore
+from tkg_store.temporal import TimeSpan
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
@@ -39,3 +40,18 @@ def resolve_by_facts(mentions: list[EntityMention], store: TKGStore) -> None:
         with_whom = next(p for p in partners if store.relations_between(chosen, p))
         reason = f"{chosen} chosen over {', '.join(passed[:3])}: it has facts with {with_whom}"
         mention.why = f"{mention.why}; {reason}" if mention.why else reason
+
+
+def resolve_dates_by_facts(times: list[TimeMention], mentions: list[EntityMention], store: TKGStore) -> list[TimeMention]:
+    """An all-number date with two readings ("3/7/2009") read the other way when the question's
+    entities have facts on that day and none on the first reading's: the KG says which was meant."""
+    names = [m.best for m in mentions if m.best is not None]
+
+    def has_facts(day: TimeSpan) -> bool:
+        return any(store.neighbourhood(name, within=day) for name in names)
+
+    return [
+        replace(t, time=t.other_reading, other_reading=t.time)
+        if t.other_reading is not None and not has_facts(t.time) and has_facts(t.other_reading) else t
+        for t in times
+    ]

@@ -12,15 +12,16 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from agents.analysis.ambiguity import resolve_by_facts
+from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
 from agents.analysis.entities import EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.query import read_query
+from agents.analysis.question_form import without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import read_times
+from agents.analysis.times import read_times, unplaced_calendar_names
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
@@ -117,14 +118,16 @@ class QuestionAnalyzer:
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
         protected = self.store.derived(("chat_protected",), self._protected_ngrams)
-        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings written out ("wat yr ... b4 08")
-        questions = [standard_spelling(without_symbols(q, protected), protected) for q in questions]
+        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings written
+        # out ("wat yr ... b4 08"), a framing clause set aside ("For a briefing on X, who ...")
+        questions = [without_framing(standard_spelling(without_symbols(q, protected), protected)) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
         analyses = []
         for question, ts, mentions, reading in zip(questions, times, entities, readings):
             resolve_by_facts([m for m in mentions if m.candidates], self.store)
+            ts = resolve_dates_by_facts(ts, mentions, self.store)
             ordered = in_role_order(question, [m for m in mentions if m.candidates])
             masked = mask(question, ordered, ts)
             ents = distinct_entities(ordered)
@@ -147,7 +150,7 @@ class QuestionAnalyzer:
                     cue=kind.cue,
                     cues=kind.cues,
                     unlinked=[m for m in mentions if not m.candidates],
-                    unreadable_times=reading.unreadable,
+                    unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
                     beyond_times=reading.beyond,
                     grammar=grammar,
                     grammar_dropped=rewritten.dropped,

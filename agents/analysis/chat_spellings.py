@@ -1,14 +1,9 @@
 """Chat spellings written out: "wat yr did merkel visit kuwait b4 08" -> "what year did merkel visit kuwait before 2008".
 
-People typing fast use the spellings of text messages and the abbreviations of newspapers: "wat",
-"wen", "b4", "abt", "w" for "with", "1st" for "first", "yr", "ppl", "govt", "intl", "natl", "dept",
-and two-digit years after a preposition ("in 09", "back in 06"). Each is a general-English
-convention (dictionaries of chat and newspaper abbreviations), none was taken from a question. The
-question is rewritten once, before analysis, so every later stage (is it a question, its cues, its
-times, its relation) reads the standard word.
-
-A form is left as written where the KG's own names use it as a word: "w" stays in "George W Bush"
-(`protected_ngrams` gives the name n-grams around each form), and "1st" stays in a date ("may 1st").
+People typing fast use the spellings of text messages and the abbreviations of newspapers ("wat",
+"b4", "abt", "w" for "with", "1st", "yr", "govt", "in 09"): general-English conventions, rewritten
+once before analysis so every later stage reads the standard word. A form is left as written where the
+KG's own names use it as a word ("w" in "George W Bush": `protected_ngrams`), and "1st" in a date.
 """
 
 from __future__ import annotations

@@ -1,25 +1,12 @@
 """Subject or object: the grammatical role of each entity in a masked question's active clause.
 
-The answer check (`agents.faithfulness`) needs to know who did what to whom: in "Who visited {E1}?"
-{E1} is the object (it was visited), in "Which country did {E1} visit?" the subject. The analysis
-has already rewritten restructured questions into the active one-clause form
-(`agents.analysis.grammar`), so the role can be read off the words right beside each placeholder,
-with closed word classes of general English only:
-
-- after an auxiliary of an inverted question ("did {E1} visit", "would the {E1} ...") or at the
-  start of a clause before a verb ("{E1} visited whom", "the last time {E1} visited ..."): subject;
-- after a preposition ("negotiate with {E1}", "an appeal to {E1}") or after a verb when a clause
-  boundary, a time or an adverb follows ("visited {E1} on {T1}", "visit {E1} first"): object;
-- after a temporal cue ("before {E2}", "the same month as {E2}"): a reference to another event,
-  which the program resolves, not a participant of the asked one;
-- otherwise unknown, and the check leaves the role open: a possessor ("{E1}'s visit"), the object
-  of "by" or "of" (a passive's or a noun's agent), a be-auxiliary (a passive "was {E1} visited"),
-  a causative ("made {E1} suffer": the word after it is a verb, so it may start a clause).
-
-"receive" (and "get", "welcome", "suffer") turns the roles of the event it names around ("{E1}
-received a visit from {E2}": {E2} visited {E1}); `receives_event` says whether the clause has such a
-verb, and the check decides by the relation (Receive_deployment_of_peacekeepers names the receiving
-itself).
+The answer check (`agents.faithfulness`) needs who did what to whom. The analysis has already
+rewritten the question into the active one-clause form (`agents.analysis.grammar`), so the role is
+read off the words beside each placeholder, with closed word classes of general English: after an
+inverted auxiliary or opening a clause before a verb, a subject; after a preposition, or after a verb
+before a boundary, a time or an adverb, an object; after a temporal cue, a reference to another event;
+else unknown (a possessor, the object of "by" or "of", a passive, a causative). "receive" (and "get",
+"welcome", "suffer") turns the roles around: `receives_event` says whether the clause has such a verb.
 """
 
 from __future__ import annotations

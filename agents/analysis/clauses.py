@@ -1,16 +1,10 @@
-"""Clauses that say when, rewritten into the templates' one-clause form (`agents.analysis.grammar` runs them).
+"""Clauses that say when, folded into the templates' one-clause form (`agents.analysis.grammar` runs them).
 
-A temporal or same-period reference is often a clause of its own: "Before meeting {E2}, ...", "After
-{E2} had criticised {E1}, who was the first to do the same?", "in the month when {E2} did", "{E2}
-praised {E1}; who was the first to do so afterwards?", "Besides {E2}, who ... in the same month?".
-Each rule here folds such a clause into the main clause and leaves only its reference party after the
-cue ("after {E2}", "in the same month as {E2}"): the reference is the clause's party that the main
-clause does not share (see `_fold_clause`). Pronouns of the main clause stand for a party of the clause
-by their place: a subject pronoun for its subject, an object pronoun for its object, a possessive for the
-object before an agent noun ("its first visitor") and for the subject before the clause's own act ("its
-criticism"); a receive-from clause is read actively first ("{E1} received a visit from {E2}": {E2}
-visited {E1}). Each is a construction of general English, checked on the learning split as the module
-docstring of `agents.analysis.grammar` says.
+A temporal or same-period reference is often a clause of its own ("Before meeting {E2}, ...", "After
+{E2} had criticised {E1}, who was the first to do the same?", "in the month when {E2} did"). Each rule
+folds the clause into the main clause and leaves only its reference party after the cue ("after {E2}",
+"in the same month as {E2}"): the clause's party that the main clause does not share (`_fold_clause`),
+pronouns standing for a party by their place (subject, object, possessive).
 """
 
 from __future__ import annotations
@@ -371,34 +365,6 @@ _SUBJECT_INTERRUPTED = re.compile(
 )
 
 
-# "Who, in the same year, received ...?", "Which country, on {T1}, visited ...?": a time phrase set off by
-# commas after the question word is the templates' closing one
-_INTERRUPTING_TIME = re.compile(
-    rf"^(?P<pre>\W*)(?P<wh>{_WH}),\s+(?P<pp>(?:in|on|during|at)\s+(?:the\s+)?"
-    r"(?:same\s+(?:calendar\s+)?(?:day|date|week|month|year|time)|\{T\d+\}))\s*,\s+(?P<rest>.+?)(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
-)
-
-
-# "Who, in the month {E2} praised {E1}, praised it too?": a same-period clause set off by commas after the
-# question word reads as the same clause in front
-_INTERRUPTING_PERIOD = re.compile(
-    rf"^(?P<pre>\W*)(?P<wh>{_WH})(?:\s+else)?,\s+(?P<clause>{_SAME_AT_FRONT}\s+{_RELATIVE}{_ENT}[^,]*?\{{E\d+\}}[^,]*?),\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
-
-
-def interrupting_time(text: str) -> str | None:
-    """"Who, in the same year, received an appeal from {E1}?" -> "Who received an appeal from {E1} in the same year?"."""
-    m = _INTERRUPTING_PERIOD.match(text)
-    if m:
-        return f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()} {m.group('rest')}"
-    m = _INTERRUPTING_TIME.match(text)
-    if m is None:
-        return None
-    return f"{m.group('pre')}{m.group('wh')} {m.group('rest')} {m.group('pp')}{m.group('end') or '?'}"
-
-
 def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
@@ -570,22 +536,9 @@ def perfect_participle_reference(text: str) -> str | None:
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
 
-_ORDINAL_SYNONYM = {"most recent": "last", "most recently": "last", "earliest": "first", "latest": "last"}
-_ORDINAL_SYNONYMS = re.compile(r"\b(?:most\s+recent(?:ly)?|earliest|latest)\b", re.IGNORECASE)
-
-
-def template_ordinal(text: str) -> str | None:
-    """"the most recent / latest to" -> "the last to", "the earliest to" -> "the first to": the templates' own words."""
-    changed = _ORDINAL_SYNONYMS.sub(lambda m: _ORDINAL_SYNONYM[" ".join(m.group(0).lower().split())], text)
-    return changed if changed != text else None
-
-
-# "subsequent to {T1}", "prior to {T1}": the templates say "before" and "after" only, and the memory
-# retrieves methodologies by the masked question's words; a cue phrase of the one lexicon (`actions.cues`)
-# that points at a time is said in the templates' word (on the learning-split diagnostic set, "subsequent
-# to {T1}" retrieved a program comparing with a party; a party reference was already read right, and its
-# cue words are left to the relation ranking). "since" and "until" are left as they are (they include the
-# reference's own time), and so is a clause ("once ...").
+# "subsequent to {T1}", "prior to {T1}": the memory retrieves methodologies by the masked question's
+# words and the templates say "before" and "after" only; "since" and "until" include the reference's
+# own time and stay as they are, and so does a clause ("once ...")
 _TEMPLATE_CUE = re.compile(
     r"\b(?P<cue>(?P<before>prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of)"
     r"|later\s+than|subsequent(?:ly)?\s+to|following|in\s+the\s+wake\s+of)\s+(?=\{T\d+\})",

@@ -1,23 +1,16 @@
 """Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
 
-Five sources of candidate mentions, resolved longest-good-match first:
-1. exact matches of token n-grams against normalised entity names (accents, case, punctuation folded;
-   British "-isation" and the adjective "governmental" read as the KG's "-ization", "government"),
-   and, where no name matches, the names people use instead (surnames, first + last, acronyms:
-   `agents.analysis.aliases`), in any case but never a general-English word written in lower case;
-2. sector-role-of-qualifier phrases: a qualifier (country name, demonym, "X's") next to a role phrase
-   ("the Japanese Ministry of Finance", "the citizens of Belgium", "the Ministry of Finance, Economy,
-   Trade and Industry of Japan", "the Member of Legislative of Govt Iran") scored against that
-   qualifier's roles; a demonym before an act ("Iraqi conventional forces") is the country itself;
-3. for name-like spans left over, entities containing all of the span's words ("Keng Yaik");
-4. names spelt almost alike (rapidfuzz edit-distance ratio, "Musharaf");
-5. embedding similarity of those spans with every entity name (FAISS), above a floor, for a name
-   whose words are spelt like the entity's ("Mohammed VI", Muhammad VI; not a made-up "Dorzanstan").
-A span that none of these links closely enough is returned with no candidates: never a random guess.
+Candidate mentions, resolved longest good match first: exact matches of token n-grams against
+normalised names and the names people use instead (`agents.analysis.aliases`); sector roles of a
+qualifier ("the Japanese Ministry of Finance", "a Malaysian judge"); for name-like spans left over,
+names containing all of the span's words, names spelt almost alike (rapidfuzz), and names near in
+embedding space whose words are spelt alike (FAISS). A span none of these links closely enough is
+returned with no candidates: never a random guess.
 """
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import re
 import sys
@@ -94,6 +87,21 @@ _NOT_NAMES = frozenset(
 )
 
 
+# Words that never make a name on their own. The KG has names that begin with a month or a function
+# word ("March 23 Movement", "May" of Theresa May), but a span of nothing but calendar words (month and
+# weekday names), function words and the words that frame a request ("could you tell me", "I need to
+# know", "for a briefing on") names a date or the asking, never a party.
+_FRAMING_WORDS = frozenset("could would please know need wonder wondering like briefing question curiosity record".split())
+_NOT_ALONE = (
+    frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
+    | _NOT_NAMES | _DETERMINERS | _QUANTIFIERS | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _FRAMING_WORDS
+)
+
+
+def _never_a_name(tokens: list[Token]) -> bool:
+    return all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in tokens)
+
+
 @dataclass
 class _Candidate:
     start: int  # token index
@@ -129,7 +137,7 @@ class EntityLinker:
         # a role word's first six letters: an act word that begins so names the sector that does it
         self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
         role_texts: list[str] = data["role_texts"]
-        # casual4 (issue 13): words the KG's role names put before another word ("rights" of "Human Rights
+        # words the KG's role names put before another word ("rights" of "Human Rights
         # Activist", "affairs"): the only plural nouns that modify the noun after them (`_verb_after_plural`)
         self._modifier_words = frozenset(w for text in role_texts for w in normalize_name(text).split()[:-1])
         self._head_words = frozenset(normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip())
@@ -158,7 +166,7 @@ class EntityLinker:
         """Mentions of each question in order of appearance; embedding calls are batched over all questions."""
         if time_spans is None:
             time_spans = [[t.span for t in find_times(q)] for q in questions]
-        tokenised = [tokenize(q) for q in questions]
+        tokenised = [self._two_names_split(tokenize(q)) for q in questions]
         blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
@@ -196,7 +204,7 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-            mentions = self._confirmed(mentions)
+            mentions = self._confirmed([c for c in mentions if not _never_a_name(toks[c.start : c.end])])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
 
@@ -251,6 +259,20 @@ class EntityLinker:
         force was used ..."): never read as a name, as the cue words are not."""
         return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
+    def _two_names_split(self, tokens: list[Token]) -> list[Token]:
+        """(role: a pair of parties) "Iran-Iraq", "China–Japan": a hyphenated word whose halves are each
+        a KG name and whose whole begins none names two parties (talks, a border, a war between them)."""
+        split: list[Token] = []
+        for t in tokens:
+            halves = re.split(r"[-‐‑–—]", t.text)
+            keys = [normalize_name(h) for h in halves]
+            if len(halves) == 2 and t.key not in self._name_prefixes and all(k in self.tables.by_key or k in self.tables.aliases for k in keys):
+                cut = t.start + len(halves[0])
+                split += [Token(halves[0], t.start, cut, keys[0]), Token(halves[1], cut + 1, t.end, keys[1])]
+            else:
+                split.append(t)
+        return split
+
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
         found = []
@@ -304,7 +326,7 @@ class EntityLinker:
         if not entries:
             return None
         if entries[0][1] == UN_BODY and not after_article:
-            return None  # casual4 (issue 13): "the Security Council" alone, not "National Security Council"
+            return None  # "the Security Council" alone, not "National Security Council"
         surface = text[tokens[i].start : tokens[j - 1].end]
         confirm = needs_partner = False
         if j < len(tokens) and _name_like(tokens, j) and tokens[j].key not in CUE_WORDS:
@@ -450,7 +472,7 @@ class EntityLinker:
             if k > first and self._verb_before_object(tokens, k):
                 break  # "a taiwanese party member appeal to china": the verb, not a word of the role
             if k > first and self._verb_after_plural(tokens, k):
-                break  # casual4 (issue 13): "taliban militants attack kabul": the verb after a plural noun
+                break  # "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
                 end = k = k + 1
             elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
@@ -489,7 +511,7 @@ class EntityLinker:
         )
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
-        """(casual4, issue 13) A plural noun ends a role phrase: a noun before another noun stays singular
+        """A plural noun ends a role phrase: a noun before another noun stays singular
         in English ("militant attacks", not "militants attack"), so the word after "militants" is the
         clause's verb. Plurals the KG's role names use before another word ("human rights activist")
         stay modifiers, and a word that ends a role name ("foreign affairs ministry") stays its head."""
@@ -741,10 +763,8 @@ class EntityLinker:
 
 NAME_WORD_LIKENESS = 70  # see EntityLinker._spelt_like
 
-# (faith3: spellings) British spellings and the adjective of a "-ment" noun, as the KG's names are
-# written in American English with the noun attributive: "international governmental organisations"
-# is International_Government_Organizations, "the Pattani United Liberation Organisation" is
-# Pattani_United_Liberation_Organization (MultiTQ's questions write them so; found on dev shard 0/2).
+# British spellings and the adjective of a "-ment" noun, where the KG's names are in American English
+# with the noun attributive: "international governmental organisations" is International_Government_Organizations
 _SPELLINGS = ((re.compile(r"isation(s?)\b"), r"ization\1"), (re.compile(r"\b(\w{4,}ment)al\b"), r"\1"))
 
 

@@ -2,73 +2,24 @@
 
 The memory learned its methodologies from questions in a few fixed word orders ("Who visited {E1}
 in {T1}?", "Before {E2}, who did {E1} meet?"), and the role order (E1, E2) and the relation words are
-read off that order. People restructure: "In {T1}, {E1} was visited by whom?", "Who did {E1} receive
-a visit from?", "Before meeting {E2}, who did {E1} meet?". Each rule below undoes one construction
-of general English grammar, on the masked question (entities are `{E<n>}`, times `{T<n>}`), so the
-rest of the analysis sees the same clause it would have seen in the active word order:
-
-- agent passive with the asked one as agent: "{E1} was visited by whom", "Who was {E1} visited by",
-  "By whom was {E1} visited" -> "who visited {E1}" (a passive's by-phrase is the active subject);
-- "receive N from": "Who did {E1} receive a visit from", "{E1} got a call from whom", "From whom did
-  {E1} receive a visit" -> "who visit {E1}" (X received an N from Y: Y did the N to X);
-- possessive agent nouns: "Who were {E1}'s visitors", "Who was {E1}'s first visitor", "Who were the
-  visitors to {E1}" -> "who (first) visit {E1}" (the owner of an agent noun -or/-er is its object);
-- cleft and request forms: "Who was it that ...", "Name the country that ..." -> "who ...", "which
-  country ...";
-- a gerund after a temporal cue: "Before meeting {E2}, ...", "after paying a visit to {E2}" ->
-  "Before {E2}, ...", "after {E2}" (the gerund's subject is the main clause's, so only its object
-  stays: the template's reference);
-- a temporal clause with a verb of its own: "After {E2} had criticised {E1}, who was the first to do
-  the same?" -> "After {E2}, who was the first to criticised {E1}?" (a pro-verb "do the same / do so /
-  did too" stands for the clause's verb phrase; when the main clause repeats the clause's object, the
-  clause is only the reference), and "in the same month in which / that / when {E2} did" -> "in the
-  same month as {E2}". The reference is the clause's party the main clause does not share: a main
-  clause that repeats the clause's subject, or a pronoun for it ("which country did it visit"), makes
-  the clause's object the reference; a pronoun object ("who else praised it") or an ellipsis ("who
-  else wanted to?", "who was next?") makes its subject the reference. A passive clause is read in
-  the active voice first ("after {E1} was praised by {E2}" -> {E2} praised {E1});
-- a passive whose subject is the act's noun phrase: "Negative comments about {E1} were made by whom"
-  -> "who made negative comments about {E1}" (a party inside the noun phrase is its object);
-- "receive N from" with both parties named: "When did {E1} first receive praise from {E2}" -> "When
-  did {E2} first praise {E1}" (not for what the KG receives by a relation of its own: visits);
-- a clause pointed back at: "{E2} praised {E1}; who was the first to do so afterwards / before that"
-  -> "After / Before {E2}, ..."; "..., who else praised {E1} that (same) month" -> "... in the same
-  month as {E2}"; a companion "Besides / Along with {E2}, who ... in the same month" -> "... in the
-  same month as {E2}"; a perfect participle "Having praised {E2}, ..." -> "After {E2}, ...";
-- ordinals in the templates' words: "the most recent" -> "the last", "the earliest" -> "the first";
-- a cleft whose clause has its own subject asks with "did" ("Which year was it (that) {E1} last visited
-  {E2}" -> "Which year did {E1} last visited {E2}"); a pro-verb or "one" right after the reference is the
-  reference alone ("after {E2} had done so / had received one", a fronted "Before {E2} did,");
-- a clause or a time set off by commas after the subject or a few words into the question goes in front
-  ("{E1}, after visiting {E2}, was hosted first by whom"), a time after the question word to the end;
-- a time question about a noun-phrase passive ("On what date was an appeal made to {E1} by {E2}");
-- the pluperfect beside another party's act is the templates' simple past ("Before {E2}, which country
-  had last visited {E1}" -> "... last visited {E1}", "who had {E1} last praised" -> "who did {E1} ...").
-
-- an indirect question or a request keeps a statement's word order: "Tell me when {E1} last visited
-  {E2}", "I'd like to know who {E1} praised", "Do you know the year ...", "Name the last year {E1} ...",
-  "Tell me the first country {E1} praised after {E2}" -> "when did {E1} last visited {E2}", "in which
-  year did {E1} last ...", "which country did {E1} first praised after {E2}" ("did" before a subject of
-  its own, the noun phrase's ordinal before the verb, a time noun asks when); "Name whoever ...",
-  "Who was the (last) one who ...", "Whoever ... - which country was that?", "Someone visited {E1} in
-  {T1} - who was it?", "{E1} had a visitor in {T1} - who was it?" -> "who (last) ..."; a question word
-  left at the end ("{E1} made a request after {E2} to whom?") goes in front with "did";
-- a cue phrase before a time in the templates' word ("subsequent to {T1}" -> "after {T1}", "prior to",
-  "ahead of", "in advance of" -> "before"): the memory retrieves its programs by the masked wording.
+read off that order. People restructure: passives ("{E1} was visited by whom"), "receive N from",
+agent nouns ("{E1}'s visitors"), clefts and requests ("Who was it that ...", "Tell me when ..."),
+temporal clauses with a verb of their own (`agents.analysis.clauses`), ordinals and cue phrases said
+another way. Each rule of `RULES` undoes one construction of general English grammar on the masked
+question (entities `{E<n>}`, times `{T<n>}`; each rule's docstring shows its construction), so the rest
+of the analysis sees the clause it would have seen in the active word order.
 
 A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
 the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
-
-None of these was read off evaluation questions: each is a textbook construction, checked on the
-learning split (dev shard 0/2), where a rule that fires must leave the template's meaning as it was
-(`rewrite` on the memory's 2,778 distinct masked questions: see benchmarks/results/paraphrases/grammar).
-Verb forms are not re-inflected ("to criticised"): the question shape and the relation words are read
-by word stem, not by tense.
+Each rule is a textbook construction, checked on the learning split (dev shard 0/2), where a rule that
+fires must leave the template's meaning as it was. Verb forms are not re-inflected ("to criticised"):
+the question shape and the relation words are read by word stem, not by tense.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from actions.cues import POINTS_AT_NEXT
@@ -77,12 +28,10 @@ from agents.analysis.clauses import (
     clause_reference,
     companion_reference,
     gerund_reference,
-    interrupting_time,
     perfect_participle_reference,
     reference_proverb,
     same_period_clause,
     template_cue,
-    template_ordinal,
 )
 from agents.analysis.grammar_words import (
     _ADVERB,
@@ -99,6 +48,7 @@ from agents.analysis.grammar_words import (
     _adverbs,
     _cap,
     _object,
+    _ordinal,
     _passive_adverbs,
     _spliced,
     _who,
@@ -232,23 +182,6 @@ def noun_phrase_passive(text: str) -> str | None:
 
 
 # -- "receive an N from" ---------------------------------------------------------------------------
-_NOUN_PHRASE = r"(?:(?:a|an|the|any|some)\s+)?(?P<np>(?:[a-z]+\s+){0,2}?[a-z]+)"
-_RECEIVE_ASKED = re.compile(
-    rf"\b(?P<wh>{_WH})\s+(?:did|does|do|had|has|have|would|was|were)\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})"
-    rf"(?:{_RECEIVE})\s+{_NOUN_PHRASE}\s+from\b(?!\s*(?:the\s+)?\{{)",
-    re.IGNORECASE,
-)
-_NOUN_PHRASE_END = r"(?=\s*(?:[?.,!]|$)|\s+(?:(?:in|on|at|during|before|after|since|until|for|first|last)\b|\{))"
-_RECEIVE_FROM_WH = re.compile(
-    rf"\bfrom\s+(?P<wh>{_WH})\s+(?:did|does|do|had|has|have|would)\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})"
-    rf"(?:{_RECEIVE})\s+(?:(?:a|an|the|any|some)\s+)?(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+){_NOUN_PHRASE_END}",
-    re.IGNORECASE,
-)
-_RECEIVE_SUBJECT = re.compile(
-    rf"(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+{_NOUN_PHRASE}\s+from\s+(?P<wh>{_WH})\b", re.IGNORECASE
-)
-
-
 # The KG states receiving some things with relations of their own (Host_a_visit, Receive_inspectors,
 # Receive_deployment_of_peacekeepers): "When did X receive the visit from Y" is a template of its own
 _RECEIVED_BY_RELATION = re.compile(r"\b(?:visit|visits|inspectors?|deployments?|peacekeepers?)\b", re.IGNORECASE)
@@ -266,18 +199,8 @@ def named_giver(text: str) -> str | None:
     m = _RECEIVE_NAMED.search(text)
     if m is None or _RECEIVED_BY_RELATION.search(m.group("np")):
         return None
-    adverb = " ".join(f"{m.group('adv')} {_ADVERB_OF.get(m.group('adv2').strip().lower(), m.group('adv2'))}".split())
+    adverb = " ".join(f"{m.group('adv')} {_ordinal(m.group('adv2'))}".split())
     return _spliced(m, f"{_object(m.group('giver'))} {_adverbs(adverb)}{m.group('np')} {_object(m.group('subj'))}")
-
-
-def giver_as_subject(text: str) -> str | None:
-    """"Who did {E1} receive a visit from" -> "who visit {E1}": the giver of an N does the N."""
-    for pattern in (_RECEIVE_FROM_WH, _RECEIVE_ASKED, _RECEIVE_SUBJECT):
-        m = pattern.search(text)
-        if m:
-            active = f"{_who(m.group('wh'))} {_adverbs(m.group('adv'))}{m.group('np')} {_object(m.group('subj'))}"
-            return _spliced(m, active)
-    return None
 
 
 # -- possessive agent nouns ------------------------------------------------------------------------
@@ -291,7 +214,6 @@ _AGENT_TO = re.compile(
     rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+the\s+{_ORDINAL}{_AGENT_NOUN}\s+(?:to|of)\s+(?P<subj>{_ENT})",
     re.IGNORECASE,
 )
-_ADVERB_OF = {"latest": "last", "earliest": "first", "most recent": "last", "recent": "last", "final": "last"}
 
 
 def is_agent_noun(word: str) -> bool:
@@ -317,55 +239,9 @@ def agent_as_subject(text: str) -> str | None:
     for pattern in (_POSSESSIVE_AGENT, _AGENT_TO):
         m = pattern.search(text)
         if m:
-            adverb = " ".join(m.group("adv").split()).lower()
-            adverb = _ADVERB_OF.get(adverb, adverb)
-            if adverb == "only":
-                adverb = ""
-            active = f"{_who(m.group('wh'))} {_adverbs(adverb)}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}"
+            active = f"{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('adv')))}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}"
             return _spliced(m, active)
     return None
-
-
-# -- an event noun owned by its doer ---------------------------------------------------------------
-_OWNED_EVENT = re.compile(
-    rf"\b(?P<wh>{_ASKS_WHEN})"
-    rf"\s+(?:was|were|did|is|does)\s+(?P<a>{_ENT})'s\s+(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|final)\s+)?)"
-    rf"(?P<noun>[a-z]+)\s+(?P<prep>to|of|with|against|on|about|toward|towards)\s+(?P<b>{_ENT})(?:\s+(?:take\s+place|happen|occur))?",
-    re.IGNORECASE,
-)
-
-
-def doer_of_event(text: str) -> str | None:
-    """"When was {E1}'s first visit to {E2}?" -> "When did {E1} first visit {E2}?": the owner of an
-    event noun is its doer, the object of its preposition its object ("to" and "of" only mark it)."""
-    m = _OWNED_EVENT.search(text)
-    if m is None:
-        return None
-    adverb = " ".join(m.group("adv").split()).lower()
-    adverb = _ADVERB_OF.get(adverb, adverb)
-    prep = "" if m.group("prep").lower() in ("to", "of") else f"{m.group('prep')} "
-    clause = f"{m.group('wh')} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')} {prep}{m.group('b')}"
-    return _spliced(m, clause)
-
-
-# -- the one an act is aimed at -----------------------------------------------------------------
-_TARGET_OF = re.compile(
-    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|became|has\s+been|had\s+been)\s+the\s+{_ORDINAL}"
-    rf"(?:target|recipient|object|focus|subject)s?\s+of\s+(?P<a>{_ENT})'s\s+(?P<noun>(?:[a-z]+\s+){{0,2}}?[a-z]+){_NOUN_PHRASE_END}",
-    re.IGNORECASE,
-)
-
-
-def target_as_object(text: str) -> str | None:
-    """"Who was the first target of {E1}'s criticism" -> "who did {E1} first criticism": the target of
-    an act is its object, the owner of the act its doer."""
-    m = _TARGET_OF.search(text)
-    if m is None:
-        return None
-    adverb = " ".join(m.group("adv").split()).lower()
-    adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
-    clause = f"{_who(m.group('wh'))} did {_object(m.group('a'))} {_adverbs(adverb)}{m.group('noun')}"
-    return _spliced(m, clause)
 
 
 # -- cleft and request forms -----------------------------------------------------------------------
@@ -409,12 +285,9 @@ def plain_question(text: str) -> str | None:
 
 
 # -- indirect questions, requests and free relatives ------------------------------------------------
-# "Tell me when {E1} last visited {E2}", "I'd like to know who {E1} praised", "Name the year {E1} first
-# visited {E2}", "Name the last country that praised {E1}", "Tell me the first one {E1} praised after {E2}":
-# an indirect question (after a verb of telling or knowing) or a request keeps a statement's word order;
-# the direct question puts "did" before a subject of its own ("when did {E1} last visited {E2}"), as
-# the templates ask. A noun phrase asked for ("the last year (that) {E1} ...") asks with its own noun:
-# a time noun asks when, "country" which country, "one" / "person" who; its ordinal goes before the verb.
+# An indirect question or a request keeps a statement's word order ("Tell me when {E1} last visited {E2}");
+# the direct question puts "did" before a subject of its own, as the templates ask. A noun phrase asked for
+# asks with its own noun (a time noun: when; "country": which country; "one": who), its ordinal before the verb.
 _FRAME = (
     r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|show\s+me|find\s+out|give\s+me|name|identify|list|"
@@ -427,7 +300,6 @@ _INDIRECT_WH = re.compile(
     _FRAME + r"(?P<prep>(?:to|with|against|about|for|from|of|by|on|in)\s+)?(?P<wh>when|who|whom|whoever|(?:which|what)\s+[a-z]+)\s+",
     re.IGNORECASE,
 )
-_ORDINAL_OF = {"first": "first", "earliest": "first", "last": "last", "latest": "last", "most recent": "last", "final": "last"}
 _ASKED_NP = re.compile(
     _FRAME + r"the\s+(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
     r"(?P<noun>years?|months?|dates?|days?|times?|countr(?:y|ies)|ones?|persons?|people|part(?:y|ies)|entit(?:y|ies)|actors?)\s+"
@@ -493,15 +365,13 @@ def indirect_question(text: str) -> str | None:
         return f"{m.group('pre')}{_who(m.group('wh'))} {m.group('clause')}?"
     m = _OWNER_TAGGED.match(text)
     if m:
-        adverb = " ".join(m.group("adv").split()).lower()
-        adverb = "" if adverb == "only" else _ADVERB_OF.get(adverb, adverb)
-        return f"{m.group('pre')}{_who(m.group('wh'))} {_adverbs(adverb)}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}{m.group('rest')}?"
+        return f"{m.group('pre')}{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('adv')))}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}{m.group('rest')}?"
     m = _ASKED_NP.match(text)
     if m:
         noun = m.group("noun").lower()
         singular = re.sub(r"(?:ies|s)$", lambda e: "y" if e.group(0) == "ies" else "", noun) if noun != "people" else "person"
         wh = _NOUN_ASKS.get(singular, "who")
-        ordinal = _ORDINAL_OF.get(" ".join((m.group("ord") or "").lower().split()), "")
+        ordinal = _ordinal(m.group("ord"))
         relative = (m.group("rel") or "").lower()
         asked = _asked_clause(wh, text[m.end():], ordinal, subject_relative=relative in ("that", "which", "who") and wh != "when" and "year" not in wh and "month" not in wh)
         return None if asked is None else m.group("pre") + asked
@@ -512,7 +382,7 @@ def indirect_question(text: str) -> str | None:
         return None if asked is None else m.group("pre") + asked
     m = _ONE_WHO.search(text)
     if m:
-        ordinal = _ORDINAL_OF.get(" ".join((m.group("ord") or "").lower().split()), "")
+        ordinal = _ordinal(m.group("ord"))
         return _spliced(m, f"{_who(m.group('wh'))} {_adverbs(ordinal)}")
     m = _WH_LAST.match(text)
     if m:
@@ -580,15 +450,13 @@ def simple_past(text: str) -> str | None:
     return changed if changed != text else None
 
 
-RULES = (
+RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("indirect question", indirect_question),
-    ("interrupting time", interrupting_time),
     ("plain question", plain_question),
     ("same period clause", same_period_clause),
     ("companion reference", companion_reference),
     ("anaphoric reference", anaphoric_reference),
     ("perfect participle", perfect_participle_reference),
-    ("template ordinal", template_ordinal),
     ("clause reference", clause_reference),
     ("reference pro-verb", reference_proverb),
     ("gerund reference", gerund_reference),
@@ -596,11 +464,8 @@ RULES = (
     ("noun phrase passive", noun_phrase_passive),
     ("active voice", active_voice),
     ("named agent", named_agent_active),
-    ("giver as subject", giver_as_subject),
     ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
-    ("doer of event", doer_of_event),
-    ("target as object", target_as_object),
     ("simple past", simple_past),
     ("template cue", template_cue),
 )

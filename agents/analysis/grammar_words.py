@@ -38,6 +38,16 @@ _PLACEHOLDER = re.compile(r"\{E(\d+)\}")
 _NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})
 
 
+# the templates say "first" and "last": each other way of saying an ordinal, in their word
+_ORDINAL_OF = {"earliest": "first", "latest": "last", "most recent": "last", "most recently": "last", "recent": "last", "final": "last"}
+
+
+def _ordinal(words: str | None) -> str:
+    """An ordinal adverb as the templates say it ("most recent" -> "last"); "only" says none."""
+    word = " ".join((words or "").split()).lower()
+    return "" if word == "only" else _ORDINAL_OF.get(word, word)
+
+
 def _who(wh: str) -> str:
     return "who" if wh.lower() in ("who", "whom") else wh
 

@@ -195,7 +195,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         key = normalize_name(qualifier)
         if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
             tables.adjective_keys.add(key)
-    # casual4 (issue 13): a qualifier of several capitalised words with no entity of its own is also written
+    # a qualifier of several capitalised words with no entity of its own is also written
     # by its initials, as "isil" for "Islamic State of Iraq and the Levant": four letters or more (three
     # spell words: "car", "tar"), no word of the KG's role and relation names, no other KG name's
     reserved = set(tables.by_key) | set(tables.qualifier_keys) | set(tables.acronyms)
@@ -225,24 +225,22 @@ def _add_compass_initials(tables: NameTables) -> None:
     """A compass word written as its initial, as in newspaper headlines and chat: "S Korea", "S.
     Africa", "N Korean" for the KG's "South Korea", "South Africa" and their demonyms (countries and
     qualifiers of sector roles alike); a key the KG already uses stays as it is."""
+    def short(key: str) -> str | None:
+        words = key.split()
+        if len(words) < 2 or words[0] not in _COMPASS_WORDS:
+            return None
+        initial = " ".join([words[0][0], *words[1:]])
+        return None if initial in tables.by_key or initial in tables.aliases else initial
+
     for key, qualifiers in list(tables.qualifier_keys.items()):
-        words = key.split()
-        if len(words) >= 2 and words[0] in _COMPASS_WORDS:
-            short = " ".join([words[0][0], *words[1:]])
-            if short not in tables.by_key and short not in tables.aliases:
-                for qualifier in qualifiers:
-                    if qualifier not in tables.qualifier_keys.setdefault(short, []):
-                        tables.qualifier_keys[short].append(qualifier)
-                if key in tables.adjective_keys:
-                    tables.adjective_keys.add(short)
-                if key in tables.nation_keys:
-                    tables.nation_keys.add(short)
+        if (initial := short(key)) is not None:
+            tables.qualifier_keys.setdefault(initial, []).extend(q for q in qualifiers if q not in tables.qualifier_keys.get(initial, []))
+            for keys in (tables.adjective_keys, tables.nation_keys):
+                if key in keys:
+                    keys.add(initial)
     for key, entities in list(tables.by_key.items()):
-        words = key.split()
-        if len(words) >= 2 and words[0] in _COMPASS_WORDS:
-            short = " ".join([words[0][0], *words[1:]])
-            if short not in tables.by_key and short not in tables.aliases:
-                tables.aliases[short] = [(entity, COMPASS) for entity in entities]
+        if (initial := short(key)) is not None:
+            tables.aliases[initial] = [(entity, COMPASS) for entity in entities]
 
 
 def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
@@ -294,7 +292,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
-            # casual4 (issue 13): a UN body is named without "UN" too, "the Security Council" (general usage)
+            # a UN body is named without "UN" too, "the Security Council" (general usage)
             if (body := un_body(normalize_name(display))) is not None:
                 found.setdefault(body, []).append((name, UN_BODY))
         titled = titled_surname(display, organisational_words)

@@ -1,22 +1,13 @@
 """The typed query: what a question asks, and every constraint it states beyond MultiTQ's six shapes.
 
-Question analysis already reads the event pattern (the linked entities in role order, the ranked
-relations, the times, the temporal cue). This module reads the rest of what a person may ask of an
-event KG, so that nothing the user said is ignored:
-
-- what is asked: an entity (optionally of a type: a country), a time, a number ("how many",
-  "how often"), yes or no ("Did X ...?"), the relations between two entities ("What happened
-  between X and Y?"), or a list of entities ("Which countries ...", "Who all ...", "List ...");
-- constraints: an explicit window (two times with "between", "from ... to"), the n-th one
-  ("second", "third time", "second to last"), most or least often, "apart from X";
-- what the KG cannot represent: every fact is (head, relation, tail, day), so a place ("where",
-  "in Tehran"), a reason ("why"), a degree or manner ("how strongly"), a quantity ("how much aid",
-  "how many troops") or a duration ("how long") cannot be checked. The question is then
-  unanswerable, and the reason names the words that cannot be checked.
-
-Each rule is general English (question words, determiners, ordinals, plural nouns), not a wording
-seen in an evaluation set. `Query.shape` names the shape; `Query.admits(program)` is the audit's
-check that a program carries out every constraint the query states, and nothing it does not.
+The analysis reads the event pattern (entities in role order, relations, times, the temporal cue);
+this module reads the rest, so that nothing the user said is ignored: what is asked (an entity,
+optionally a country; a time; a number; yes or no; the relations between two entities; a list),
+constraints (a window, the n-th, most or least often, "apart from X"), and what the KG cannot
+represent (a place, a reason, a degree or manner, a quantity, a duration: every fact is (head,
+relation, tail, day)), which makes the question unanswerable with the words named. Each rule is
+general English. `Query.admits(program)` is the audit's check that a program carries out every
+constraint the query states, and nothing it does not.
 """
 
 from __future__ import annotations

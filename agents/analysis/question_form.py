@@ -1,28 +1,10 @@
 """Is the text a question ARI can answer? A bare name, a fragment, a statement or a yes/no question is not.
 
-The policy is general English: text asks something when it names what it asks for, and ARI answers
-who, what, which and when. It is a question when it has
-
-- an interrogative word anywhere ("In 2010, who ...", "... visited whom?");
-- a request for the answer, bare or in a polite yes/no frame ("Name ...", "List ...", "Could you
-  tell me the month ..."), or a wish to know it ("I'd like to know the month ...", "I wonder ...");
-- a definite description of what is asked, as typed in a search box: a noun phrase headed by an
-  ordinal or superlative ("last country to praise iraq before the ap", "the first one to visit
-  china in 2010", "the last time X visited Y") names one thing, its referent is the answer. An
-  ordinal followed by an auxiliary or a past-tense verb ("first did Kuwait sign an agreement
-  with", "last visited China") is not such a noun phrase but a clause whose subject was cut away;
-- a yes/no form that asks about an indefinite ("Did anyone visit Iran in 2010?", "china
-  investigated anyone after may 2012?"): the answer it invites is the one the indefinite stands for.
-
-Anything else abstains, with the kind named: a yes/no question ("Did France visit Iran in 2010?",
-"Iran visited China?"; an auxiliary opening or a question mark, no interrogative word) asks
-whether, and an entity or a time would answer a question the user did not ask; a bare name or a
-fragment ("Iran", "visited Iran in 2010"); a statement (a clause ending in "." or "!").
-
-How it was chosen: the forms are textbook English; on the 13,579 MultiTQ dev questions of the
-learning split (shard 0/2), 13,572 have an interrogative word, 6 are "Could you tell me the exact
-month ..." requests, and 1 is a declarative with a question mark ("China was rejected in the same
-month by the Indian foreign minister?"), which now abstains as a yes/no question.
+General English: text asks something when it names what it asks for. A question has an interrogative
+word; or is a request ("Name ...", "Could you tell me ...", "I'd like to know ..."); or a definite
+description headed by an ordinal ("last country to praise iraq"); or a yes/no form about an indefinite
+("Did anyone visit Iran?"); or keywords with a KG name and a noun of what is asked ("first visit kuwait
+iraq year"). Anything else abstains with its kind named: a yes/no question asks whether.
 """
 
 from __future__ import annotations
@@ -55,10 +37,36 @@ _REQUEST = re.compile(
 _YES_NO_OPENING = re.compile(rf"^\W*(?:{_AUXILIARY})\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody|any|some)\b", re.IGNORECASE)
 _ASK = "ask who, what, which or when"
+# a noun that says what is asked, outside the names: a time unit or the type of party ("kuwait iraq visit
+# first year"); "the same year", "that month" compare with another event and ask nothing
+_ASKED_NOUN = re.compile(r"(?<!same\s)(?<!that\s)(?<!very\s)\b(?:years?|yr|months?|dates?|days?|countr(?:y|ies)|nations?|persons?|people)\b", re.IGNORECASE)
 
 
-def not_a_question(text: str) -> str | None:
-    """Why `text` is no question ARI answers (a one-line reason), or None when it is one."""
+# A framing clause before the question says why it is asked, not what: a purpose adjunct ("For a briefing
+# on Gulf diplomacy, ...", "As background for my report: ...") or an aside ("Out of curiosity, ...").
+# It is set aside when it holds no time, ordinal or cue ("For the first time since 2008, ..." constrains
+# the answer) and the rest is a question that does not point back into it with a pronoun.
+_FRAMING = re.compile(
+    r"^\W*(?:(?:for|as)\s+(?:a|an|my|our|the|some|background|context|part)\b|(?:just\s+)?out\s+of\s+curiosity\b|quick\s+question\b)"
+    r"(?![^,:;?]*\b(?:first|last|same|time|before|after|since|until|during|\d+)\b)[^,:;?]*[,:;]\s*",
+    re.IGNORECASE,
+)
+_POINTS_BACK = re.compile(r"\b(?:it|its|him|his|her|them|their|they|he|she|there|that)\b", re.IGNORECASE)
+
+
+def without_framing(text: str) -> str:
+    """`text` without a framing clause before the question (see `_FRAMING`)."""
+    m = _FRAMING.match(text)
+    rest = text[m.end() :] if m else ""
+    if not rest or _POINTS_BACK.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
+        return text
+    return rest[:1].upper() + rest[1:]
+
+
+def not_a_question(text: str, masked: str | None = None) -> str | None:
+    """Why `text` is no question ARI answers (a one-line reason), or None when it is one. `masked`:
+    the text with its KG names as {E1}...; keywords beside a name that name what is asked (a
+    search-box query: "first visit {E1} {E2} year") ask it."""
     stripped = text.strip()
     if not stripped:
         return "the text is empty: ask a question"
@@ -68,6 +76,8 @@ def not_a_question(text: str) -> str | None:
     if len(words) >= 3 and _EXTREME_QUERY.search(stripped) and not _CUT_CLAUSE.search(stripped):
         return None  # a definite description: "last country to praise iraq before the ap"
     opening = bool(_YES_NO_OPENING.search(stripped))
+    if masked and "{E" in masked and not opening and _ASKED_NOUN.search(masked) and not stripped.endswith((".", "!")):
+        return None
     if len(words) >= 3 and (opening or stripped.endswith("?")):
         if _INDEFINITE.search(stripped):
             return None  # "Did anyone visit Iran?": asks who

@@ -1,10 +1,8 @@
 """Question typing: what kind of answer is asked and which temporal pattern the question follows.
 
-Named question_type.py rather than typing.py so it can never shadow the standard library's `typing`.
-The pattern is read from the cue words of the one lexicon (`actions.cues`: before / prior to / ahead
-of ..., after / following / once ..., first / last, the same day|month|year as, between), combined as
-MultiTQ combines them: "first ... after X" is after_first, "last ... before X" before_last,
-"first ... in 2012" equal_multi. These are features for the decider and the memory, not hard rules.
+The pattern is read from the cue words of the one lexicon (`actions.cues`), combined as MultiTQ
+combines them ("first ... after X" is after_first, "last ... before X" before_last, "first ... in
+2012" equal_multi): features for the decider and the memory, not hard rules.
 """
 
 from __future__ import annotations

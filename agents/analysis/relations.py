@@ -1,23 +1,13 @@
 """Relation linking: rank the KG relations that connect a question's entities by fit to its wording.
 
-Two signals. A lexicon learned from questions with known answers: for each such question, the
-relations through which some short program over its linked entities reaches a gold answer are
-credited with the question's word n-grams (entities and times masked), and a naive-Bayes posterior
-over the candidate relations is read from those counts. And embedding similarity between the
-question's verb phrase (its content words) and each relation's text, which carries paraphrases the
-lexicon has not seen. The lexicon is a JSON file, so a store or a memory can keep and reload it.
-
-Robust to wording (issue 13): n-grams made only of function words ("who made", "against", "was the
-last to") count FUNCTION_GRAM_WEIGHT of a content n-gram in the posterior, so the scaffolding of a
-sentence cannot outvote the word that names the act ("made threats against" is Threaten, although
-the templates' "against" belongs to the violence relations); and the verb phrase's similarity is
-added to the log posterior with weight VERB_PHRASE_WEIGHT times the share of the verb phrase's words
-the lexicon never saw (at least KNOWN_SHARE), so a wording the lexicon never saw still reaches the
-relation whose name it paraphrases, while for a wording it knows the similarity only settles what the
-lexicon can hardly tell apart ("visited" is nearer Make_a_visit than Host_a_visit, which the lexicon
-credits almost alike). The weights were chosen on a diagnostic set written from the learning split
-(benchmarks/data/relation_wordings_shard0.json, see its README) and on the learning split's template
-questions (dev shard 0/2: the agent's Hits@1 with each setting).
+Two signals. A lexicon learned from questions with known answers: the relations through which a
+short program over a question's linked entities reaches a gold answer are credited with its word
+n-grams (entities and times masked), read back as a naive-Bayes posterior; n-grams of function words
+only count FUNCTION_GRAM_WEIGHT, so a sentence's scaffolding cannot outvote the word that names the
+act. And the embedding similarity of the verb phrase with each relation's text, added with weight
+VERB_PHRASE_WEIGHT times the share of its words the lexicon never saw (at least KNOWN_SHARE), so a
+wording the lexicon never saw still reaches the relation whose name it paraphrases. The weights were
+chosen on the learning split (dev shard 0/2) and a diagnostic set written from it.
 """
 
 from __future__ import annotations
@@ -466,7 +456,7 @@ def learn_relation_lexicon(
     answer through it (any program, when none of its pattern does). Cells credited less than
     `min_count` are dropped at the end.
     """
-    from agents.analysis.programs import SHAPES_BY_PATTERN, ProgramSearch
+    from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 
     search = ProgramSearch(store)
     lexicon = RelationLexicon()

@@ -1,31 +1,20 @@
-"""Time expressions in question text, at the granularity they were written.
+"""Time expressions in question text, at the granularity they were written: the one time reader.
 
-The datasets write dates as "8 May 2013", "May 2010", "Jun 25th, 2006", "November, 2005", "in Dec, 2008",
-"2005-11", "2005-11-03" or a bare year; people also write "2005/11/03", "July the 5th 2007", days as
-ordinal words ("the fourth of July 2007", "May first 2008"), all-number dates ("21/6/2005",
-"6/21/2005", "12/2010") and a year cut to its last two digits after an apostrophe ("jan '08", "in
-'06"). An all-number date is read day first where its first number cannot be a month (21/6/2005)
-and month first otherwise (6/21/2005, and 4/8/2006 as April 8: the American order, the commoner in
-written English); two-digit years follow POSIX `strptime`'s `%y` (00-68 -> 2000s, 69-99 -> 1900s).
-Each is read into a `TimeSpan` (day, month or year), and checked
-against the KG's range so a question about 1990 on a 2005-2015 KG is recognised as out of range rather
-than silently matching nothing. A decade ("the 1850s") is read as its ten years.
-
-A time that cannot be read is never dropped silently (`read_times` returns it): an impossible date
-("2007-02-29", "2012-13-45", "31 April 2010") or a period vaguer than the KG's days, months and years
-("early 2008", "spring 2008", "the end of 2008"). The judge abstains naming it. Nor is a year
-after a time word that the year pattern leaves alone ("in 3000", "in 1066", "since 99999"): it is
-read as that year, so the judge names the KG's range; one past any calendar date (after 9999) is
-returned apart (`TimeReading.beyond`, as is year 0) for the same abstention.
-
-The hand-written patterns were measured against the maintained parser `dateparser` (1.5.0) on 2,000
-MultiTQ dev questions (benchmarks/results/time_parsing.md): dateparser's `search_dates` is about
-three orders of magnitude slower, too slow for an agent that answers over 100 questions a second, and
-it reads times the regexes do not need (weekdays, relative dates) while missing none they read.
+It reads the datasets' forms ("8 May 2013", "May 2010", "Jun 25th, 2006", "2005-11-03", a bare year)
+and the others people write: "2005/11/03", "18.09.2006", "July the 5th 2007", ordinal-word days ("the
+fourth of July 2007"), all-number dates ("21/6/2005": day first where the first number cannot be a
+month, else month first, the commoner order in written English), years cut after an apostrophe ("jan
+'08": POSIX `%y`), decades ("the 1850s"). Each becomes a `TimeSpan` (day, month or year) checked
+against the KG's range. A time that cannot be read is never dropped silently: an impossible date
+("31 April 2010"), a period vaguer than a day, month or year ("early 2008"), a month or weekday with
+no year ("in May") are returned as unreadable, a year past any calendar date apart, so the judge
+abstains naming it. Hand-written patterns, because `dateparser` measured about three orders of
+magnitude slower on MultiTQ dev questions (benchmarks/results/time_parsing.md).
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import MAXYEAR, date
 from typing import NamedTuple
@@ -64,6 +53,7 @@ _YEAR = r"(?:(?P<year>\d{4})|['’](?P<yy>\d{2}))"  # "2008" or "'08"
 _PATTERNS = [
     re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<yy>\d{{2}})\b(?!\s*(?:%|per|[a-z]))", re.IGNORECASE),  # "3 July 09": after a day and a month, a year
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
     # 21/6/2005, 6/21/2005, 6-21-2005, 6/21/05: which number is the day is decided in `_to_span`
@@ -146,7 +136,7 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
             if stated is None:
                 unreadable.append((span, match.group(0)))
                 continue
-            found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range)))
+            found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range), _day_first(match)))
     for match in _ANY_YEAR.finditer(text):
         span = match.span("year")
         if not free(span):
@@ -160,6 +150,17 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
         found.append(TimeMention(match.group("year"), span, stated, in_range(stated, kg_range)))
     found.sort(key=lambda mention: mention.span)
     return TimeReading(found, [phrase for _, phrase in sorted(unreadable)], beyond)
+
+
+# A month or weekday named with no year ("in May", "on Monday"): a time, but not one a KG of dated facts can
+# place; capitalised and not opening the text ("May I ask ...": the verb)
+_CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(calendar.day_name))})\b")
+
+
+def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
+    """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
+    found = _CALENDAR_NAME.finditer(text)
+    return [m.group(0) for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
 
 
 def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
@@ -188,6 +189,19 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         return span_of(date(year, month, 1), Granularity.MONTH)
     except ValueError:
         return None  # "31 February 2010" or "2010-13": not a date
+
+
+def _day_first(match: re.Match[str]) -> TimeSpan | None:
+    """The day-first reading of an all-number date read month first whose day could be a month too
+    ("3/7/2009": 7 March or 3 July): the KG's facts may choose it (`agents.analysis.ambiguity`)."""
+    parts = match.groupdict()
+    if not parts.get("first") or int(parts["first"]) > 12 or int(parts["second"]) > 12 or parts["first"] == parts["second"]:
+        return None
+    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
+    try:
+        return span_of(date(year, int(parts["second"]), int(parts["first"])), Granularity.DAY)
+    except ValueError:
+        return None
 
 
 def full_year(two_digits: int) -> int:
@@ -235,8 +249,24 @@ _TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*
 _RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:on|in|during|at)\s+which\b", re.IGNORECASE)
 
 
+# two units asked together ask for the finer, which holds the coarser: "in which month and year",
+# "what year and month", "which month of which year" ask for a month
+_TWO_UNITS = re.compile(
+    r"\b(?P<a>year|month|day|date)\s+(?:and|&|of\s+(?:which|what|the))\s+(?:(?:which|what|the)\s+)?(?P<b>year|month|day|date)\b", re.IGNORECASE
+)
+_UNIT = {"date": Granularity.DAY, "day": Granularity.DAY, "month": Granularity.MONTH, "year": Granularity.YEAR}
+
+
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
+    asked = _asked_unit(question)
+    two = _TWO_UNITS.search(question)
+    if asked is None or two is None:
+        return asked
+    return min(asked, _UNIT[two.group("a").lower()], _UNIT[two.group("b").lower()], key=list(_UNIT.values()).index)
+
+
+def _asked_unit(question: str) -> Granularity | None:
     question = _RELATIVE_WHICH.sub(lambda m: f"{m.group('unit')} when", question)
     if _ASKS_PARTY.search(question):
         question = _RELATIVE_HEAD.sub(" ", question)

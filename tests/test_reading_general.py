@@ -1,0 +1,119 @@
+"""General reading mechanisms, each tested by the meaning read (entities linked, times, the asked
+granularity, question or not), on a small KG the test writes. The KG has names that begin with a
+month, a weekday or a request word, as real KGs do ("March 23 Movement"), and pairs of countries."""
+
+from __future__ import annotations
+
+import pytest
+from bench_support import analyzer_over, linked
+
+from agents.analysis.question_form import not_a_question, without_framing
+from agents.analysis.times import asked_granularity
+from tkg_store.temporal import Granularity
+
+FACTS = [
+    ("March_23_Movement", "Use_conventional_military_force", "Congo", "2013-05-01"),
+    ("Theresa_May", "Make_a_visit", "China", "2016-04-01"),
+    ("Monday_Club", "Make_statement", "Iraq", "2009-06-01"),
+    ("Tell_Group", "Make_statement", "Iraq", "2009-06-02"),
+    ("Iran", "Make_a_visit", "Iraq", "2009-07-03"),
+    ("Iraq", "Make_a_visit", "Iran", "2010-07-03"),
+    ("China", "Engage_in_negotiation", "Japan", "2010-01-01"),
+    ("Kuwait", "Make_a_visit", "Iraq", "2009-03-07"),
+    ("Gulf_Daily_News", "Make_statement", "Kuwait", "2009-01-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def analyzer(tmp_path_factory: pytest.TempPathFactory):
+    yield from analyzer_over(tmp_path_factory.mktemp("reading_kg") / "kg.duckdb", FACTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Who visited Iraq in March?", ["Iraq"]),  # a month alone is no "March 23 Movement"
+        ("Who did Iran criticise between March and June?", ["Iran"]),
+        ("Who visited Iraq on Monday?", ["Iraq"]),  # a weekday alone is no "Monday Club"
+        ("Who visited China in May?", ["China"]),  # nor "May" Theresa May
+        ("Could you tell me who visited Iraq in 2009?", ["Iraq"]),  # a request word is no "Tell Group"
+        ("What did the March 23 Movement attack in 2013?", ["March_23_Movement"]),  # the whole name still links
+        ("When did Theresa May visit China?", ["Theresa_May", "China"]),
+    ],
+)
+def test_calendar_function_and_request_words_alone_never_link(analyzer, question, names):
+    assert linked(analyzer, question) == names
+
+
+def test_a_month_or_weekday_without_a_year_is_an_unreadable_time(analyzer):
+    assert analyzer.analyze("Who visited Iraq in March?").unreadable_times == ["March"]
+    assert analyzer.analyze("Who visited Iraq on Monday in July 2009?").unreadable_times == ["Monday"]
+    assert analyzer.analyze("May I ask who visited Iraq in 2009?").unreadable_times == []  # the verb
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("When did the Iran-Iraq visits start?", ["Iran", "Iraq"]),
+        ("When did China\u2013Japan talks happen first?", ["China", "Japan"]),
+    ],
+)
+def test_a_hyphenated_pair_of_kg_names_is_two_names(analyzer, question, names):
+    assert linked(analyzer, question) == names
+
+
+def test_a_framing_clause_is_set_aside(analyzer):
+    question = "For a briefing on Gulf diplomacy, could you tell me who visited Kuwait in 2009?"
+    assert linked(analyzer, question) == ["Kuwait"]  # "Gulf" frames the question: no Gulf Daily News
+    assert without_framing("For the first time since 2008, who visited Iraq?").startswith("For the first time")  # a constraint
+    assert without_framing("For a briefing on Iran, who did it visit?").startswith("For a briefing")  # pointed back at
+
+
+@pytest.mark.parametrize(
+    ("question", "level"),
+    [
+        ("In which month and year did Kuwait first visit Iraq?", Granularity.MONTH),
+        ("What year and month did Kuwait first visit Iraq?", Granularity.MONTH),
+        ("Which month of which year did Kuwait first visit Iraq?", Granularity.MONTH),
+        ("What date did Kuwait first visit Iraq?", Granularity.DAY),
+        ("Which year did Kuwait first visit Iraq?", Granularity.YEAR),
+        ("Who visited Iraq in the same month and year as Iran?", None),  # a comparison, no time asked
+    ],
+)
+def test_the_asked_granularity_is_honoured(question, level):
+    assert asked_granularity(question) == level
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [("Who visited Iraq on 03.07.2009?", "2009-07-03"), ("Who visited Iraq on 13/7/2009?", "2009-07-13"),
+     ("Who visited Iraq on July 3rd '09?", "2009-07-03"), ("Who visited Iraq on 2009/07/03?", "2009-07-03"),
+     ("Who visited Iraq on 3 July 09?", "2009-07-03")],
+)
+def test_dates_as_people_write_them(analyzer, question, day):
+    assert [str(t.time) for t in analyzer.analyze(question).times] == [day]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["first visit kuwait iraq year", "kuwait iraq visit first year", "iran visit iraq which month", "date kuwait first visited iraq"],
+)
+def test_keywords_with_a_name_and_what_is_asked_are_a_question(analyzer, text):
+    assert not_a_question(text, analyzer.analyze(text).masked) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Barack Obama visit China", "visited Iran in 2010", "Kuwait first visited Iraq in 2009.", "Iran visit for the first time",
+     "Iran made a request in the same year as Kuwait", "Gulf Cooperation Council of the United Nations"],  # "Nations" is the name's
+)
+def test_keywords_that_name_nothing_asked_stay_fragments(text):
+    masked = text.replace("United Nations", "{E2}").replace("Iran", "{E1}").replace("Kuwait", "{E1}")
+    assert not_a_question(text, masked) is not None
+
+
+def test_an_all_number_date_is_read_the_way_the_kg_has_facts(analyzer):
+    # 3/7/2009 is 7 March (month first) or 3 July; Kuwait visited Iraq on 7 March 2009, Iran on 3 July
+    assert [str(t.time) for t in analyzer.analyze("Who did Kuwait visit on 3/7/2009?").times] == ["2009-03-07"]
+    assert [str(t.time) for t in analyzer.analyze("Who did Iran visit on 3/7/2009?").times] == ["2009-07-03"]
+    assert [str(t.time) for t in analyzer.analyze("Who did Iran visit on 7/13/2009?").times] == ["2009-07-13"]  # one reading
