@@ -12,7 +12,7 @@
 3. Copies the learned memory (a run records its answers in the memory it reads).
 4. Runs `ari bench run multitq ... --workers 1` with each memory on the same questions, in this
    order, with the same code, ARI_RELATION_LEXICON unset (so at ask time both sides read ARI's
-   default lexicon for the store, the bundled one for MultiTQ).
+   default lexicon for the store, the bundled one for MultiTQ), or set to --lexicon for both.
 
 Writes kg_memory.json and kg_memory.md under --out: Hits@1 (overall and per question type) of both,
 their ratio, the generation's time and what it made (questions, correct traces by shape).
@@ -73,6 +73,8 @@ def bench(db: Path, memory: Path, args: argparse.Namespace, out: Path) -> dict:
         "--memory", str(memory), "--workers", "1", "--out", str(out), "--restart", "--quiet",
     ]
     env = {k: v for k, v in os.environ.items() if k != "ARI_RELATION_LEXICON"}
+    if args.lexicon is not None:
+        env["ARI_RELATION_LEXICON"] = str(args.lexicon)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
@@ -92,7 +94,8 @@ def markdown(result: dict) -> str:
         "# A memory from the KG alone vs the README's dev-learned memory (MultiTQ dev)",
         "",
         f"Questions: dev, `--sample {result['sample']} --shard {result['shard']} --seed {result['seed']}` ({kg['n']} questions), "
-        "one `ari bench run` each, same code, ARI_RELATION_LEXICON unset (both read the store's default lexicon when answering).",
+        "one `ari bench run` each, same code, "
+        + (f"ARI_RELATION_LEXICON={result['lexicon']} for both." if result["lexicon"] else "ARI_RELATION_LEXICON unset (both read the store's default lexicon when answering)."),
         "",
         "| memory | what it was learned from | Hits@1 | " + " | ".join(qtypes) + " | abstained |",
         "| --- | --- | --- | " + " | ".join("---" for _ in qtypes) + " | --- |",
@@ -126,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="what the learned memory was learned from (for the table)")
     parser.add_argument("--generate", type=int, default=60, help="questions of each shape the KG asks itself")
     parser.add_argument("--search", action="store_true", help="also run the program search on the generated questions")
+    parser.add_argument("--lexicon", type=Path, help="answer with ARI_RELATION_LEXICON set to this (default: unset, the store's default lexicon)")
     parser.add_argument("--clusters", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0, help="the question sample's and the generation's seed")
     parser.add_argument("--sample", type=int, default=2000)
@@ -149,12 +153,12 @@ def main(argv: list[str] | None = None) -> None:
     learned_run = bench(db, learned, args, args.work / "run-learned")
     result = {
         "per_shape": args.generate, "search": args.search, "seed": args.seed, "sample": args.sample, "shard": args.shard,
-        "clusters": args.clusters, "learned_memory_note": args.learned_note,
+        "clusters": args.clusters, "learned_memory_note": args.learned_note, "lexicon": None if args.lexicon is None else str(args.lexicon),
         "machine": f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}, Python {platform.python_version()}",
         "generation": generation, "kg_only": kg_run, "learned": learned_run,
         "ratio": kg_run["hits_at_1"] / learned_run["hits_at_1"] if learned_run["hits_at_1"] else 0.0,
     }
-    name = f"kg_memory_g{args.generate}{'_search' if args.search else ''}"
+    name = f"kg_memory_g{args.generate}{'_search' if args.search else ''}{'_' + args.lexicon.stem if args.lexicon else ''}"
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     (args.out / f"{name}.md").write_text(markdown(result), encoding="utf-8")

@@ -12,29 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench_support import build_store
+from tests.bench_support import build_store, country_sectors, visit
 
-COUNTRIES = ("Iran", "Iraq", "Japan", "China")
-SECTORS = ("Military", "Police", "Citizen", "Government", "Media")
 SIX = ("equal", "before_after", "first_last", "equal_multi", "after_first", "before_last")
 
-
-def _visit(who: str, where: str, day: str) -> list[tuple[str, str, str, str]]:
-    return [(who, "Make_a_visit", where, day), (where, "Host_a_visit", who, day)]
-
-
 FACTS = [
-    *_visit("Jack_Straw", "Iran", "2008-01-05"),
-    *_visit("Barack_Obama", "Iran", "2008-02-02"),
-    *_visit("Jack_Straw", "Iran", "2008-03-10"),
-    *_visit("Nicolas_Sarkozy", "Iran", "2008-03-12"),
-    *_visit("Angela_Merkel", "Iran", "2008-04-04"),
-    *_visit("Kevin_Rudd", "Iran", "2008-05-20"),
-    *_visit("Angela_Merkel", "Iran", "2008-06-05"),
-    *_visit("Jack_Straw", "Japan", "2008-06-01"),
-    *_visit("Barack_Obama", "Japan", "2009-06-01"),
-    *_visit("Kevin_Rudd", "Japan", "2009-07-01"),
-    *_visit("Nicolas_Sarkozy", "China", "2009-09-09"),
+    *visit("Jack_Straw", "Iran", "2008-01-05"),
+    *visit("Barack_Obama", "Iran", "2008-02-02"),
+    *visit("Jack_Straw", "Iran", "2008-03-10"),
+    *visit("Nicolas_Sarkozy", "Iran", "2008-03-12"),
+    *visit("Angela_Merkel", "Iran", "2008-04-04"),
+    *visit("Kevin_Rudd", "Iran", "2008-05-20"),
+    *visit("Angela_Merkel", "Iran", "2008-06-05"),
+    *visit("Jack_Straw", "Japan", "2008-06-01"),
+    *visit("Barack_Obama", "Japan", "2009-06-01"),
+    *visit("Kevin_Rudd", "Japan", "2009-07-01"),
+    *visit("Nicolas_Sarkozy", "China", "2009-09-09"),
     ("Iran", "Criticize_or_denounce", "Iraq", "2008-02-10"),
     ("Japan", "Criticize_or_denounce", "Iraq", "2008-03-03"),
     ("China", "Criticize_or_denounce", "Iraq", "2008-03-04"),
@@ -43,7 +36,7 @@ FACTS = [
     ("Iran", "Criticize_or_denounce", "Japan", "2009-02-20"),
     ("Barack_Obama", "Praise_or_endorse", "Japan", "2009-06-02"),
     ("Kevin_Rudd", "Praise_or_endorse", "Japan", "2009-07-03"),
-    *[(f"{sector}_({country})", "Make_statement", country, "2009-01-01") for country in COUNTRIES for sector in SECTORS],
+    *country_sectors(("Iran", "Iraq", "Japan", "China"), "2009-01-01"),
 ]
 
 # (question, its shape, the answers any of which is right), read off FACTS by hand
