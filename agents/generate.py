@@ -94,29 +94,38 @@ _WHEN_FIRST = {Granularity.DAY: ("When did {h} first {r} {t}?", "When did {h} {r
 
 
 def _six() -> tuple[Blueprint, ...]:
-    made: list[Blueprint] = []
-    for level in _LEVELS:
+    return (*[b for level in _LEVELS for b in _at_level(level)], *_extreme_in_period(), *_extreme_ever(), *_against_an_event())
+
+
+def _at_level(level: Granularity) -> list[Blueprint]:
+    """At a time of this level: who / whom then, when, the first / last time, the same period as E2, before / after it."""
+    made = [
+        Blueprint("equal", "getHeadEntity(E1, R, T) -> answer(#1)", _ASKS_HEAD,
+                  ("Who {rp} {t} {onT}?", "{OnT}, who {rp} {t}?", "Which country {rp} {t} {onT}?"), "entity", level, MAX_ANY),
+        Blueprint("equal", "getTailEntity(E1, R, T) -> answer(#1)", _ASKS_TAIL,
+                  ("Whom did {h} {r} {onT}?", "Who did {h} {r} {onT}?", "{OnT}, which country did {h} {r}?"), "entity", level, MAX_ANY),
+        Blueprint("equal", "getTime(E1, R, E2) -> answer(#1)", "head", _WHEN[level], "time", level, 1),
+        Blueprint("first_last", "getTime(E1, R, E2) -> getFirst(#1) -> answer(#2)", "head", _WHEN_FIRST[level], "time", level, 1),
+        Blueprint("first_last", "getTime(E1, R, E2) -> getLast(#1) -> answer(#2)", "head",
+                  tuple(w.replace("first", "last") for w in _WHEN_FIRST[level]), "time", level, 1),
+        Blueprint("equal_multi", "getTime(E2, R, E1) -> getHeadEntity(E1, R, #1) -> answer(#2)", _ASKS_HEAD,
+                  ("Who {rp} {t} {same} {x}?", "Who {rp} {t} {same} {x} did?", "Which country {rp} {t} {same} {x}?"), "entity", level, MAX_ANY),
+        Blueprint("equal_multi", "getTime(E1, R, E2) -> getTailEntity(E1, R, #1) -> answer(#2)", _ASKS_TAIL,
+                  ("Whom did {h} {r} {same} {x}?", "Which country did {h} {r} {same} {x}?"), "entity", level, MAX_ANY),
+    ]
+    for cue, operation in (("before", "getBefore"), ("after", "getAfter")):
         made += [
-            Blueprint("equal", "getHeadEntity(E1, R, T) -> answer(#1)", _ASKS_HEAD,
-                      ("Who {rp} {t} {onT}?", "{OnT}, who {rp} {t}?", "Which country {rp} {t} {onT}?"), "entity", level, MAX_ANY),
-            Blueprint("equal", "getTailEntity(E1, R, T) -> answer(#1)", _ASKS_TAIL,
-                      ("Whom did {h} {r} {onT}?", "Who did {h} {r} {onT}?", "{OnT}, which country did {h} {r}?"), "entity", level, MAX_ANY),
-            Blueprint("equal", "getTime(E1, R, E2) -> answer(#1)", "head", _WHEN[level], "time", level, 1),
-            Blueprint("first_last", "getTime(E1, R, E2) -> getFirst(#1) -> answer(#2)", "head", _WHEN_FIRST[level], "time", level, 1),
-            Blueprint("first_last", "getTime(E1, R, E2) -> getLast(#1) -> answer(#2)", "head",
-                      tuple(w.replace("first", "last") for w in _WHEN_FIRST[level]), "time", level, 1),
-            Blueprint("equal_multi", "getTime(E2, R, E1) -> getHeadEntity(E1, R, #1) -> answer(#2)", _ASKS_HEAD,
-                      ("Who {rp} {t} {same} {x}?", "Who {rp} {t} {same} {x} did?", "Which country {rp} {t} {same} {x}?"), "entity", level, MAX_ANY),
-            Blueprint("equal_multi", "getTime(E1, R, E2) -> getTailEntity(E1, R, #1) -> answer(#2)", _ASKS_TAIL,
-                      ("Whom did {h} {r} {same} {x}?", "Which country did {h} {r} {same} {x}?"), "entity", level, MAX_ANY),
+            Blueprint("before_after", f"getHeadEntity(E1, R) -> {operation}(#1, T) -> answer(#2)", _ASKS_HEAD,
+                      (f"Who {{rp}} {{t}} {cue} {{T}}?", f"{cue.title()} {{T}}, who {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue} {{T}}?"), "entity", level, MAX_ANY),
+            Blueprint("before_after", f"getTailEntity(E1, R) -> {operation}(#1, T) -> answer(#2)", _ASKS_TAIL,
+                      (f"Whom did {{h}} {{r}} {cue} {{T}}?", f"{cue.title()} {{T}}, which country did {{h}} {{r}}?"), "entity", level, MAX_ANY),
         ]
-        for cue, operation in (("before", "getBefore"), ("after", "getAfter")):
-            made += [
-                Blueprint("before_after", f"getHeadEntity(E1, R) -> {operation}(#1, T) -> answer(#2)", _ASKS_HEAD,
-                          (f"Who {{rp}} {{t}} {cue} {{T}}?", f"{cue.title()} {{T}}, who {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue} {{T}}?"), "entity", level, MAX_ANY),
-                Blueprint("before_after", f"getTailEntity(E1, R) -> {operation}(#1, T) -> answer(#2)", _ASKS_TAIL,
-                          (f"Whom did {{h}} {{r}} {cue} {{T}}?", f"{cue.title()} {{T}}, which country did {{h}} {{r}}?"), "entity", level, MAX_ANY),
-            ]
+    return made
+
+
+def _extreme_in_period() -> list[Blueprint]:
+    """The first / last to do it in a month or a year."""
+    made = []
     for level in (Granularity.MONTH, Granularity.YEAR):
         for cue, operation in (("first", "getFirst"), ("last", "getLast")):
             made += [
@@ -125,6 +134,12 @@ def _six() -> tuple[Blueprint, ...]:
                 Blueprint("equal_multi", f"getTailEntity(E1, R, T) -> {operation}(#1) -> answer(#2)", _ASKS_TAIL,
                           (f"Whom did {{h}} {cue} {{r}} {{onT}}?", f"Which country did {{h}} {{r}} {cue} {{onT}}?"), "entity", level, 3),
             ]
+    return made
+
+
+def _extreme_ever() -> list[Blueprint]:
+    """The first / last ever to do it."""
+    made = []
     for cue, operation in (("first", "getFirst"), ("last", "getLast")):
         made += [
             Blueprint("first_last", f"getHeadEntity(E1, R) -> {operation}(#1) -> answer(#2)", _ASKS_HEAD,
@@ -132,6 +147,12 @@ def _six() -> tuple[Blueprint, ...]:
             Blueprint("first_last", f"getTailEntity(E1, R) -> {operation}(#1) -> answer(#2)", _ASKS_TAIL,
                       (f"Whom did {{h}} {cue} {{r}}?", f"Which country did {{h}} {{r}} {cue}?", f"Who was the {cue} that {{h}} {{rp}}?"), "entity", Granularity.DAY, 3),
         ]
+    return made
+
+
+def _against_an_event() -> list[Blueprint]:
+    """Before / after E2's own such event (its first), and the first after / last before it."""
+    made = []
     for cue in ("before", "after"):
         operation = "getBefore" if cue == "before" else "getAfter"
         made += [
@@ -150,7 +171,7 @@ def _six() -> tuple[Blueprint, ...]:
                       (f"Whom did {{h}} {extreme} {{r}} {cue} {{x}}?", f"Which country did {{h}} {{r}} {extreme} {cue} {{x}}?",
                        f"{cue.title()} {{x}}, who was the {extreme} that {{h}} {{rp}}?"), "entity", Granularity.DAY, 3),
         ]
-    return tuple(made)
+    return made
 
 
 # The entity shapes are composed: a lookup of the asked side, then what the question adds to it
