@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -274,6 +275,8 @@ def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[st
 def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random, qid: str) -> Generated | None:
     if fact.start is None or fact.head == fact.tail:
         return None
+    if blueprint.level.rank < fact.granularity.rank and _states_time(blueprint):
+        return None  # "on 1 January 1955" of a fact the KG dates by its year only
     first, second = (fact.head, fact.tail) if blueprint.first == "head" else (fact.tail, fact.head)
     program = Program.parse(blueprint.program)
     bindings: dict[str, object] = {"E1": first, "E2": second, "R": fact.relation, "T": span_of(fact.start, blueprint.level)}
@@ -299,6 +302,11 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     is_list = blueprint.shape in ("list", "relations")
     gold = GoldQuestion(qid, text, answers, blueprint.answer_type, blueprint.shape, blueprint.level.value)
     return Generated(gold, program, blueprint.shape, is_list)
+
+
+def _states_time(blueprint: Blueprint) -> bool:
+    """Whether the question or its answer says a time at the blueprint's level."""
+    return blueprint.answer_type == "time" or any(_TIME_SAID.search(w) for w in blueprint.wordings)
 
 
 def _run(store: TKGStore, blueprint: Blueprint, program: Program, bindings: dict[str, object]) -> list[Item] | None:
@@ -338,6 +346,7 @@ def _fact_words(store: TKGStore, fact: Fact, bindings: dict[str, object], level:
     }
 
 
+_TIME_SAID = re.compile(r"\{(?:[Oo]nT|T\d?|same)\}")
 _SAME = {Granularity.DAY: "on the same day as", Granularity.MONTH: "in the same month as", Granularity.YEAR: "in the same year as"}
 
 
