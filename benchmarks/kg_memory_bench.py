@@ -95,11 +95,11 @@ def markdown(result: dict) -> str:
         "",
         f"Questions: dev, `--sample {result['sample']} --shard {result['shard']} --seed {result['seed']}` ({kg['n']} questions), "
         "one `ari bench run` each, same code, "
-        + (f"ARI_RELATION_LEXICON={result['lexicon']} for both." if result["lexicon"] else "ARI_RELATION_LEXICON unset (both read the store's default lexicon when answering)."),
+        + (f"ARI_RELATION_LEXICON={result['lexicon']} for both." if result.get("lexicon") else "ARI_RELATION_LEXICON unset (both read the store's default lexicon when answering)."),
         "",
         "| memory | what it was learned from | Hits@1 | " + " | ".join(qtypes) + " | abstained |",
         "| --- | --- | --- | " + " | ".join("---" for _ in qtypes) + " | --- |",
-        f"| KG only | `--generate {result['per_shape']}`{' --search' if result['search'] else ''}, no labelled question, no lexicon | "
+        f"| KG only | `--generate {result['per_shape']}{' --search' if result['search'] else ''}`, no labelled question, no lexicon | "
         f"{kg['hits_at_1']:.3f} | " + " | ".join(f"{kg['by_qtype'].get(q, 0):.3f}" for q in qtypes) + f" | {kg['abstained']} |",
         f"| learned | {result['learned_memory_note']} | {learned['hits_at_1']:.3f} | "
         + " | ".join(f"{learned['by_qtype'].get(q, 0):.3f}" for q in qtypes) + f" | {learned['abstained']} |",
