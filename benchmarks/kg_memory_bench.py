@@ -9,7 +9,7 @@
    --generate N` runs), timed in this process with the store's opening and the model's loading, and
    with no relation lexicon (`lexicon=False`): no labelled question goes into it, not even through
    the lexicon learned from MultiTQ's questions that ARI bundles for a MultiTQ store.
-3. Copies the learned memory (a run records its answers in the memory it reads).
+3. Copies the learned memory (so the file given is never opened for writing).
 4. Runs `ari bench run multitq ... --workers 1` with each memory on the same questions, in this
    order, with the same code, ARI_RELATION_LEXICON unset (so at ask time both sides read ARI's
    default lexicon for the store, the bundled one for MultiTQ), or set to --lexicon for both.
@@ -158,7 +158,8 @@ def main(argv: list[str] | None = None) -> None:
         "generation": generation, "kg_only": kg_run, "learned": learned_run,
         "ratio": kg_run["hits_at_1"] / learned_run["hits_at_1"] if learned_run["hits_at_1"] else 0.0,
     }
-    name = f"kg_memory_g{args.generate}{'_search' if args.search else ''}{'_' + args.lexicon.stem if args.lexicon else ''}"
+    name = (f"kg_memory_g{args.generate}{'_search' if args.search else ''}{'_' + args.lexicon.stem if args.lexicon else ''}"
+            f"{f'_seed{args.seed}' if args.seed else ''}")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     (args.out / f"{name}.md").write_text(markdown(result), encoding="utf-8")
