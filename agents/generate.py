@@ -1,12 +1,14 @@
 """Questions a store asks itself: a memory learned from the KG alone, with no labelled question.
 
-For every shape ARI answers beyond MultiTQ's templates (counts, yes / no, lists, most and least
-often, the relations between two entities, date windows, the n-th, "apart from X"), a blueprint
-holds the shape's program and a few plain wordings. A question is made from a fact drawn at random:
-its entities, relation and time fill the blueprint, the program is run on the store with those
-bindings, and its result is the gold (the actions' semantics are exact, so the program's result is
-the answer by definition). The wording comes from the relation's own text ("criticize or
-denounce"), so any KG can be worded.
+For every shape ARI answers (the six temporal shapes: the same time, before / after a time or an
+event, the first / last, the same period as another event, the first after / last before another
+event; and counts, yes / no, lists, most and least often, the relations between two entities, date
+windows, the n-th, "apart from X"), a blueprint holds the shape's program and a few plain English
+wordings. A question is made from a fact drawn at random: its entities, relation and time fill the
+blueprint, the program is run on the store with those bindings, and its result is the gold (the
+actions' semantics are exact, so the program's result is the answer by definition). The wording
+comes from the relation's own name made into English (`agents.relation_wording`: "criticized or
+denounced" for a subject question, "criticize or denounce" after "did"), so any KG can be worded.
 
 Learning then treats each generated question as a labelled one: it is analysed as any question is
 (linking, times, relations, the typed query), the shape's program is bound to that analysis by the
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -32,29 +35,35 @@ from actions.templates import bound_step
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.planner import bind_program
+from agents.relation_wording import RelationWording, kg_verbs, relation_wording
 from agents.roles import entity_roles
 from ari.base.config import PlannerConfig
 from memory.labels import hit
 from memory.learn import GoldQuestion, Solved
 from memory.trace import StepRecord, Trace
+from tkg_store.learned import countries
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 
 MAX_LIST = 10  # a generated list question asks for at most this many answers
+MAX_ANY = 25  # a question of the six shapes whose gold is any of its answers has at most this many
 MIN_PER_BLUEPRINT = 6  # generated questions of each blueprint, at least (when the KG has them)
 
 
 @dataclass(frozen=True)
 class Blueprint:
     """One way to ask a shape: its program, who E1 / E2 are in the drawn fact, and its wordings
-    ({h} / {t} the fact's head and tail, {r} the relation's text, {T} the time, {n} an ordinal)."""
+    ({h} / {t} the fact's head and tail, {x} E2's name, {r} the relation after "did", {rp} its past
+    tense, {T} the time, {onT} / {OnT} the time with its preposition, {same} "on the same day as"
+    at the level, {n} an ordinal)."""
 
     shape: str
     program: str
     first: str  # "head" | "tail": which side of the fact is E1 (E2 is the other, or the excluded one)
     wordings: tuple[str, ...]
     answer_type: str = "entity"  # entity | time | number | yesno | relation
-    level: Granularity = Granularity.YEAR  # the granularity of {T}
+    level: Granularity = Granularity.YEAR  # the granularity of {T} (and of a same-period join)
+    most: int = MAX_LIST  # the most gold answers a question of this blueprint may have
 
 
 _FIXED = (
@@ -71,6 +80,100 @@ _FIXED = (
     Blueprint("window", "getTime(E1, R, E2) -> getBetween(#1, T1, T2) -> getFirst(#2) -> answer(#3)", "head",
               ("When did {h} first {r} {t} between {T1} and {T2}?",), "time", Granularity.MONTH),
 )
+
+# MultiTQ's six shapes, as general English asks them. Who is asked (a fact's head, "who criticized
+# Iran", or its tail, "whom did Iran criticize"), the time's level (day, month, year) and, for the
+# shapes placed against another event, whose event that is (E2: the drawn fact's other party) vary.
+_LEVELS = (Granularity.DAY, Granularity.MONTH, Granularity.YEAR)
+_ASKS_HEAD, _ASKS_TAIL = "tail", "head"  # E1 when the fact's head is asked (its tail), and when its tail is asked (its head)
+_WHEN = {Granularity.DAY: ("When did {h} {r} {t}?", "On which day did {h} {r} {t}?", "What date did {h} {r} {t}?"),
+         Granularity.MONTH: ("In which month did {h} {r} {t}?", "What month did {h} {r} {t}?"),
+         Granularity.YEAR: ("In which year did {h} {r} {t}?", "What year did {h} {r} {t}?")}
+_WHEN_FIRST = {Granularity.DAY: ("When did {h} first {r} {t}?", "When did {h} {r} {t} for the first time?"),
+               Granularity.MONTH: ("In which month did {h} first {r} {t}?", "What month did {h} {r} {t} for the first time?"),
+               Granularity.YEAR: ("In which year did {h} first {r} {t}?", "What year did {h} {r} {t} for the first time?")}
+
+
+def _six() -> tuple[Blueprint, ...]:
+    return (*[b for level in _LEVELS for b in _at_level(level)], *_extreme_in_period(), *_extreme_ever(), *_against_an_event())
+
+
+def _at_level(level: Granularity) -> list[Blueprint]:
+    """At a time of this level: who / whom then, when, the first / last time, the same period as E2, before / after it."""
+    made = [
+        Blueprint("equal", "getHeadEntity(E1, R, T) -> answer(#1)", _ASKS_HEAD,
+                  ("Who {rp} {t} {onT}?", "{OnT}, who {rp} {t}?", "Which country {rp} {t} {onT}?"), "entity", level, MAX_ANY),
+        Blueprint("equal", "getTailEntity(E1, R, T) -> answer(#1)", _ASKS_TAIL,
+                  ("Whom did {h} {r} {onT}?", "Who did {h} {r} {onT}?", "{OnT}, which country did {h} {r}?"), "entity", level, MAX_ANY),
+        Blueprint("equal", "getTime(E1, R, E2) -> answer(#1)", "head", _WHEN[level], "time", level, 1),
+        Blueprint("first_last", "getTime(E1, R, E2) -> getFirst(#1) -> answer(#2)", "head", _WHEN_FIRST[level], "time", level, 1),
+        Blueprint("first_last", "getTime(E1, R, E2) -> getLast(#1) -> answer(#2)", "head",
+                  tuple(w.replace("first", "last") for w in _WHEN_FIRST[level]), "time", level, 1),
+        Blueprint("equal_multi", "getTime(E2, R, E1) -> getHeadEntity(E1, R, #1) -> answer(#2)", _ASKS_HEAD,
+                  ("Who {rp} {t} {same} {x}?", "Who {rp} {t} {same} {x} did?", "Which country {rp} {t} {same} {x}?"), "entity", level, MAX_ANY),
+        Blueprint("equal_multi", "getTime(E1, R, E2) -> getTailEntity(E1, R, #1) -> answer(#2)", _ASKS_TAIL,
+                  ("Whom did {h} {r} {same} {x}?", "Which country did {h} {r} {same} {x}?"), "entity", level, MAX_ANY),
+    ]
+    for cue, operation in (("before", "getBefore"), ("after", "getAfter")):
+        made += [
+            Blueprint("before_after", f"getHeadEntity(E1, R) -> {operation}(#1, T) -> answer(#2)", _ASKS_HEAD,
+                      (f"Who {{rp}} {{t}} {cue} {{T}}?", f"{cue.title()} {{T}}, who {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue} {{T}}?"), "entity", level, MAX_ANY),
+            Blueprint("before_after", f"getTailEntity(E1, R) -> {operation}(#1, T) -> answer(#2)", _ASKS_TAIL,
+                      (f"Whom did {{h}} {{r}} {cue} {{T}}?", f"{cue.title()} {{T}}, which country did {{h}} {{r}}?"), "entity", level, MAX_ANY),
+        ]
+    return made
+
+
+def _extreme_in_period() -> list[Blueprint]:
+    """The first / last to do it in a month or a year."""
+    made = []
+    for level in (Granularity.MONTH, Granularity.YEAR):
+        for cue, operation in (("first", "getFirst"), ("last", "getLast")):
+            made += [
+                Blueprint("equal_multi", f"getHeadEntity(E1, R, T) -> {operation}(#1) -> answer(#2)", _ASKS_HEAD,
+                          (f"Who was the {cue} to {{r}} {{t}} {{onT}}?", f"Who {cue} {{rp}} {{t}} {{onT}}?"), "entity", level, 3),
+                Blueprint("equal_multi", f"getTailEntity(E1, R, T) -> {operation}(#1) -> answer(#2)", _ASKS_TAIL,
+                          (f"Whom did {{h}} {cue} {{r}} {{onT}}?", f"Which country did {{h}} {{r}} {cue} {{onT}}?"), "entity", level, 3),
+            ]
+    return made
+
+
+def _extreme_ever() -> list[Blueprint]:
+    """The first / last ever to do it."""
+    made = []
+    for cue, operation in (("first", "getFirst"), ("last", "getLast")):
+        made += [
+            Blueprint("first_last", f"getHeadEntity(E1, R) -> {operation}(#1) -> answer(#2)", _ASKS_HEAD,
+                      (f"Who was the {cue} to {{r}} {{t}}?", f"Who {cue} {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue}?"), "entity", Granularity.DAY, 3),
+            Blueprint("first_last", f"getTailEntity(E1, R) -> {operation}(#1) -> answer(#2)", _ASKS_TAIL,
+                      (f"Whom did {{h}} {cue} {{r}}?", f"Which country did {{h}} {{r}} {cue}?", f"Who was the {cue} that {{h}} {{rp}}?"), "entity", Granularity.DAY, 3),
+        ]
+    return made
+
+
+def _against_an_event() -> list[Blueprint]:
+    """Before / after E2's own such event (its first), and the first after / last before it."""
+    made = []
+    for cue in ("before", "after"):
+        operation = "getBefore" if cue == "before" else "getAfter"
+        made += [
+            Blueprint("before_after", f"getTime(E2, R, E1) -> getHeadEntity(E1, R) -> {operation}(#2, #1) -> answer(#3)", _ASKS_HEAD,
+                      (f"Who {{rp}} {{t}} {cue} {{x}} did?", f"{cue.title()} {{x}}, who {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue} {{x}}?"), "entity", Granularity.DAY, MAX_ANY),
+            Blueprint("before_after", f"getTime(E1, R, E2) -> getTailEntity(E1, R) -> {operation}(#2, #1) -> answer(#3)", _ASKS_TAIL,
+                      (f"Whom did {{h}} {{r}} {cue} {{x}}?", f"{cue.title()} {{x}}, which country did {{h}} {{r}}?"), "entity", Granularity.DAY, MAX_ANY),
+        ]
+    for shape, cue, extreme, operation in (("after_first", "after", "first", "getAfter"), ("before_last", "before", "last", "getBefore")):
+        pick = "getFirst" if extreme == "first" else "getLast"
+        made += [
+            Blueprint(shape, f"getTime(E2, R, E1) -> getHeadEntity(E1, R) -> {operation}(#2, #1) -> {pick}(#3) -> answer(#4)", _ASKS_HEAD,
+                      (f"Who was the {extreme} to {{r}} {{t}} {cue} {{x}}?", f"{cue.title()} {{x}}, who was the {extreme} to {{r}} {{t}}?",
+                       f"Which country {{rp}} {{t}} {extreme} {cue} {{x}} did?"), "entity", Granularity.DAY, 3),
+            Blueprint(shape, f"getTime(E1, R, E2) -> getTailEntity(E1, R) -> {operation}(#2, #1) -> {pick}(#3) -> answer(#4)", _ASKS_TAIL,
+                      (f"Whom did {{h}} {extreme} {{r}} {cue} {{x}}?", f"Which country did {{h}} {{r}} {extreme} {cue} {{x}}?",
+                       f"{cue.title()} {{x}}, who was the {extreme} that {{h}} {{rp}}?"), "entity", Granularity.DAY, 3),
+        ]
+    return made
+
 
 # The entity shapes are composed: a lookup of the asked side, then what the question adds to it
 # (a window, a type, an exclusion), then what it asks of the result; each part has its words.
@@ -125,7 +228,7 @@ class _Words(dict):
         return "{" + key + "}"
 
 
-BLUEPRINTS = _FIXED + _composed()
+BLUEPRINTS = _six() + _FIXED + _composed()
 SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
@@ -158,7 +261,8 @@ def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[st
         quota = max(MIN_PER_BLUEPRINT, -(-per_shape // len(blueprints)))
         for index, blueprint in enumerate(blueprints):
             count = 0
-            for fact in facts:
+            offset = rng.randrange(len(facts)) if facts else 0  # each blueprint its own facts, not all the first ones
+            for fact in facts[offset:] + facts[:offset]:
                 if count >= quota:
                     break
                 question = _make(store, blueprint, fact, rng, f"gen-{shape}-{index}-{seed}-{count}")
@@ -171,6 +275,8 @@ def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[st
 def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random, qid: str) -> Generated | None:
     if fact.start is None or fact.head == fact.tail:
         return None
+    if blueprint.level.rank < fact.granularity.rank and _states_time(blueprint):
+        return None  # "on 1 January 1955" of a fact the KG dates by its year only
     first, second = (fact.head, fact.tail) if blueprint.first == "head" else (fact.tail, fact.head)
     program = Program.parse(blueprint.program)
     bindings: dict[str, object] = {"E1": first, "E2": second, "R": fact.relation, "T": span_of(fact.start, blueprint.level)}
@@ -185,35 +291,81 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
         assert isinstance(span, TimeSpan)
         if not any(f.head != fact.head for f in store.facts(relation=fact.relation, tail=fact.tail, within=span)):
             return None
-    times = [bindings[t] for t in ("T1", "T2") if t in bindings] or [bindings["T"]]
-    context = ActionContext(results=[], times=times, granularity=blueprint.level, answer_type=blueprint.answer_type, actions=[])  # type: ignore[arg-type]
-    for step in program.steps:
-        action = bound_step(step, bindings)
-        items = action.execute(store, context)
-        if not items:
-            return None
-        context = context.with_result(items, action)
-    answers = _gold(store, blueprint, context.results[-1])
-    if not answers or len(answers) > MAX_LIST or (blueprint.shape in ("most", "nth") and len(answers) > 3):
+    result = _run(store, blueprint, program, bindings)
+    if result is None:
         return None
-    text = rng.choice(blueprint.wordings).format(
-        h=store.display(fact.head), t=store.display(fact.tail), r=store.relation_text(fact.relation).lower(),
-        T=_said(bindings["T"]), T1=_said(bindings.get("T1")), T2=_said(bindings.get("T2")),  # type: ignore[arg-type]
-        n=_ORDINAL_WORDS[n], x=store.display(second),
-    )
+    asked = {store.display(first)} | ({store.display(second)} if "E2" in blueprint.program else set())
+    answers = _gold(store, blueprint, result, asked)
+    if not answers or len(answers) > blueprint.most or (blueprint.shape in ("most", "nth") and len(answers) > 3):
+        return None
+    text = rng.choice(_wordings(store, blueprint, answers)).format_map(_fact_words(store, fact, bindings, blueprint.level, second) | {"n": _ORDINAL_WORDS[n]})
     is_list = blueprint.shape in ("list", "relations")
     gold = GoldQuestion(qid, text, answers, blueprint.answer_type, blueprint.shape, blueprint.level.value)
     return Generated(gold, program, blueprint.shape, is_list)
 
 
-def _gold(store: TKGStore, blueprint: Blueprint, items: list[Item]) -> list[str]:
+def _states_time(blueprint: Blueprint) -> bool:
+    """Whether the question or its answer says a time at the blueprint's level."""
+    return blueprint.answer_type == "time" or any(_TIME_SAID.search(w) for w in blueprint.wordings)
+
+
+def _run(store: TKGStore, blueprint: Blueprint, program: Program, bindings: dict[str, object]) -> list[Item] | None:
+    """The program's result on the store, or None when a step finds nothing or a first / last has
+    only one time to choose from (that question would be the plain one)."""
+    times = [bindings[t] for t in ("T1", "T2") if t in bindings] or [bindings["T"]]
+    context = ActionContext(results=[], times=times, granularity=blueprint.level, answer_type=blueprint.answer_type, actions=[])  # type: ignore[arg-type]
+    for step in program.steps:
+        action = bound_step(step, bindings)
+        if step.template in ("getFirst", "getLast") and len({i.start for i in context.result(action.source)}) < 2:  # type: ignore[union-attr]
+            return None
+        items = action.execute(store, context)
+        if not items:
+            return None
+        context = context.with_result(items, action)
+    return context.results[-1]
+
+
+def _wordings(store: TKGStore, blueprint: Blueprint, answers: list[str]) -> tuple[str, ...]:
+    """The blueprint's wordings; those asking "which country" only when every answer is a country."""
+    known = store.derived(("country_names",), lambda: {store.display(c) for c in countries(store)})
+    if blueprint.answer_type == "entity" and not all(a in known for a in answers):
+        plain = tuple(w for w in blueprint.wordings if "country" not in w and "countries" not in w)
+        return plain or blueprint.wordings
+    return blueprint.wordings
+
+
+def _fact_words(store: TKGStore, fact: Fact, bindings: dict[str, object], level: Granularity, second: str) -> dict[str, str]:
+    wording = _relation_wording(store, fact.relation)
+    time = bindings["T"]
+    assert isinstance(time, TimeSpan)
+    on = f"on {_said(time)}" if level == Granularity.DAY else f"in {_said(time)}"
+    return {
+        "h": store.display(fact.head), "t": store.display(fact.tail), "x": store.display(second),
+        "r": wording.base, "rp": wording.past, "T": _said(time), "onT": on, "OnT": on[0].upper() + on[1:],
+        "same": _SAME[level], "T1": _said(bindings.get("T1")), "T2": _said(bindings.get("T2")),  # type: ignore[arg-type]
+    }
+
+
+_TIME_SAID = re.compile(r"\{(?:[Oo]nT|T\d?|same)\}")
+_SAME = {Granularity.DAY: "on the same day as", Granularity.MONTH: "in the same month as", Granularity.YEAR: "in the same year as"}
+
+
+def _relation_wording(store: TKGStore, relation: str) -> RelationWording:
+    verbs = store.derived(("kg_verbs",), lambda: kg_verbs(store.relation_text(r) for r in store.relation_names()))
+    return relation_wording(store.relation_text(relation), verbs)
+
+
+def _gold(store: TKGStore, blueprint: Blueprint, items: list[Item], asked: set[str]) -> list[str]:
     if blueprint.answer_type in ("number", "yesno"):
         return [i.entity for i in items if i.entity is not None][:1]
     if blueprint.answer_type == "relation":
         return list(dict.fromkeys(store.relation_text(i.entity) for i in items if i.entity is not None))
     if blueprint.answer_type == "time":
         return list(dict.fromkeys(t for i in items if (t := format_item_time(i, blueprint.level)) is not None))
-    return list(dict.fromkeys(store.display(i.entity) for i in items if i.entity is not None))
+    answers = list(dict.fromkeys(store.display(i.entity) for i in items if i.entity is not None))
+    # the agent never answers with the question's own entities when anything else answers
+    # (agents.answers.ranked_answers); a question only they answer asks nothing
+    return [a for a in answers if a not in asked]
 
 
 def _said(span: TimeSpan | None) -> str:

@@ -88,6 +88,8 @@ def learn_generated(
     per_shape: int,
     *,
     seed: int = 0,
+    search: bool = False,
+    lexicon: bool = True,
     config: AgentConfig | None = None,
     n_clusters: int = 10,
     cluster: bool = True,
@@ -96,7 +98,10 @@ def learn_generated(
     split: str | None = None,
 ) -> LearnReport:
     """Learn `memory` from questions the store at `db` asks itself (`agents.generate`): `per_shape`
-    of each shape, solved in this process (binding one program is cheap), recorded once per seed."""
+    of each shape, solved in this process (binding one program is cheap), recorded once per seed.
+    With `search`, the bounded program search also runs on each, as on a labelled question.
+    `lexicon=False`: the questions are read without the store's default relation lexicon (one
+    learned from labelled questions), so nothing but the KG goes into the memory."""
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.generate import blueprints_key, generate, solve_generated
     from ari.base.embedding import get_embedder
@@ -106,16 +111,22 @@ def learn_generated(
     with TKGStore.open(db) as store, Memory.open(memory, create=True) as mem:
         mem.note_kg(store)  # as `learn` does: the memory, used with another KG, says so
         made = generate(store, per_shape, seed)
-        analyzer = QuestionAnalyzer(store, get_embedder(config.embedding_model), linking=config.linking, judge=config.judge_check)
+        analyzer = QuestionAnalyzer(
+            store, get_embedder(config.embedding_model), use_default_lexicon=lexicon, linking=config.linking, judge=config.judge_check,
+        )
         analyses = analyzer.analyze_batch([g.gold.text for g in made])
         by_id = {g.gold.qid: (g, a) for g, a in zip(made, analyses)}
 
         def solve(golds: list[GoldQuestion]) -> Iterator[Solved]:
             pairs = [by_id[g.qid] for g in golds]
-            return solve_generated(store, [g for g, _ in pairs], [a for _, a in pairs], config.planner)
+            for solved, (_, analysis) in zip(solve_generated(store, [g for g, _ in pairs], [a for _, a in pairs], config.planner), pairs):
+                if search:
+                    solved.found += searched(store, solved.gold, analysis, config, SearchConfig.wrong_traces_kept)
+                yield solved
 
+        settings = f"generated;per_shape={per_shape};blueprints={blueprints_key()}" + (f";search_steps={config.max_steps}" if search else "")
         return learn_from_dataset(
-            mem, [_as_record(g.gold) for g in made], solve, settings=f"generated;per_shape={per_shape};blueprints={blueprints_key()}", dataset=dataset,
+            mem, [_as_record(g.gold) for g in made], solve, settings=settings, dataset=dataset,
             split=split or f"generated-seed-{seed}", n_clusters=n_clusters, cluster=cluster, quiet=quiet,
         )
 
@@ -170,24 +181,28 @@ class _Learner:
         return Solved(gold, attempt, found)
 
     def _search(self, gold: GoldQuestion, analysis: Any) -> list[Trace]:
-        from agents.explore import search_programs
-        from memory.labels import gold_matcher
-
         if analysis is None:
             analysis = self.agent.analyzer.analyze_batch([gold.text])[0]
-        config = self.agent.config
-        found = search_programs(
-            self.store, analysis, gold_matcher(gold.answers, gold.answer_type, gold.time_level),
-            max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
-        )
-        # every correct program, and the best-bound failing ones as negative examples
-        correct = [t for t in found if t.outcome == "correct"]
-        wrong = [t for t in found if t.outcome != "correct"][: self.settings.wrong_per_question]
-        return [labelled(t, gold) for t in correct + wrong]
+        return searched(self.store, gold, analysis, self.agent.config, self.settings.wrong_per_question)
 
     def close(self) -> None:
         self.memory.close()
         self.store.close()
+
+
+def searched(store: Any, gold: GoldQuestion, analysis: Any, config: AgentConfig, wrong_per_question: int) -> list[Trace]:
+    """What the bounded program search finds for one labelled question, from its analysis: every
+    correct program, and the best-bound failing ones as negative examples."""
+    from agents.explore import search_programs
+    from memory.labels import gold_matcher
+
+    found = search_programs(
+        store, analysis, gold_matcher(gold.answers, gold.answer_type, gold.time_level),
+        max_steps=config.max_steps, config=config.search, relation_floor=config.planner.relation_floor,
+    )
+    correct = [t for t in found if t.outcome == "correct"]
+    wrong = [t for t in found if t.outcome != "correct"][:wrong_per_question]
+    return [labelled(t, gold) for t in correct + wrong]
 
 
 def _batches(questions: list[GoldQuestion]) -> list[list[GoldQuestion]]:

@@ -22,6 +22,17 @@ FACTS = [
 ]
 
 
+def visit(who: str, where: str, day: str) -> list[tuple[str, str, str, str]]:
+    """A visit as an event KG records it: from both sides."""
+    return [(who, "Make_a_visit", where, day), (where, "Host_a_visit", who, day)]
+
+
+def country_sectors(countries: tuple[str, ...], day: str) -> list[tuple[str, str, str, str]]:
+    """Sectors named after their countries ("Military_(Iran)"): what makes those entities countries."""
+    return [(f"{sector}_({country})", "Make_statement", country, day) for country in countries
+            for sector in ("Military", "Police", "Citizen", "Government", "Media")]
+
+
 def build_store(path: Path, facts: list[tuple[str, str, str, str]] = FACTS) -> Path:
     """Write a tiny KG (by default this module's) through the real ingest (a TSV file of facts)."""
     tsv = path.with_suffix(".tsv")

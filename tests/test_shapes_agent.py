@@ -8,35 +8,25 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench_support import build_store
-
-COUNTRIES = ("Iran", "Iraq", "Japan", "China")
-SECTORS = ("Military", "Police", "Citizen", "Government", "Media")
-
-
-def _visit(who: str, where: str, day: str) -> list[tuple[str, str, str, str]]:
-    """A visit as the KG records it: from both sides."""
-    return [(who, "Make_a_visit", where, day), (where, "Host_a_visit", who, day)]
-
+from tests.bench_support import build_store, country_sectors, visit
 
 FACTS = [
-    *_visit("Jack_Straw", "Iran", "2008-01-05"),
-    *_visit("Barack_Obama", "Iran", "2008-02-02"),
-    *_visit("Jack_Straw", "Iran", "2008-03-10"),
-    *_visit("Jack_Straw", "Iran", "2008-03-11"),
-    *_visit("Angela_Merkel", "Iran", "2008-04-04"),
-    *_visit("Angela_Merkel", "Iran", "2008-05-05"),
-    *_visit("Jack_Straw", "Japan", "2008-06-01"),
-    *_visit("Jack_Straw", "Military_(Iran)", "2008-07-01"),
-    *_visit("Barack_Obama", "Japan", "2009-06-01"),
+    *visit("Jack_Straw", "Iran", "2008-01-05"),
+    *visit("Barack_Obama", "Iran", "2008-02-02"),
+    *visit("Jack_Straw", "Iran", "2008-03-10"),
+    *visit("Jack_Straw", "Iran", "2008-03-11"),
+    *visit("Angela_Merkel", "Iran", "2008-04-04"),
+    *visit("Angela_Merkel", "Iran", "2008-05-05"),
+    *visit("Jack_Straw", "Japan", "2008-06-01"),
+    *visit("Jack_Straw", "Military_(Iran)", "2008-07-01"),
+    *visit("Barack_Obama", "Japan", "2009-06-01"),
     ("Iran", "Criticize_or_denounce", "Iraq", "2008-02-10"),
     ("Japan", "Criticize_or_denounce", "Iraq", "2008-03-03"),
     ("China", "Criticize_or_denounce", "Iraq", "2008-03-04"),
     ("Iran", "Criticize_or_denounce", "Iraq", "2008-08-01"),
     ("Iran", "Consult", "Iraq", "2008-09-09"),
     ("Iraq", "Consult", "Iran", "2008-09-09"),
-    # sectors named after their countries: what makes Iran, Iraq, Japan and China countries
-    *[(f"{sector}_({country})", "Make_statement", country, "2009-01-01") for country in COUNTRIES for sector in SECTORS],
+    *country_sectors(("Iran", "Iraq", "Japan", "China"), "2009-01-01"),
 ]
 
 

@@ -262,7 +262,7 @@ def learn(
     ] = None,
     search: Annotated[bool, typer.Option("--search/--no-search", help="Also search action programs (<= max steps) for correct and failing traces.")] = False,
     generate: Annotated[
-        int, typer.Option("--generate", min=0, help="Also learn from N questions of each shape the KG asks itself (counts, yes/no, lists, most often, relations, windows, n-th, 'apart from'); with no dataset, from these alone.")
+        int, typer.Option("--generate", min=0, help="Also learn from N questions of each shape the KG asks itself (MultiTQ's six: same time, before/after, first/last, same period, first after, last before; and counts, yes/no, lists, most often, relations, windows, n-th, 'apart from'); with no dataset, from these alone (with --search, searched too).")
     ] = 0,
     clusters: ClustersOption = 10,
     workers: Annotated[
@@ -290,7 +290,9 @@ def learn(
     except ImportError as exc:
         raise AriError(f"the agent is not available in this build ({exc})") from None
     if generate:
-        made = learn_generated(path, target, generate, config=AgentConfig.from_env(decider=decider), n_clusters=clusters, cluster=kg_only, quiet=quiet)
+        made = learn_generated(
+            path, target, generate, search=search, config=AgentConfig.from_env(decider=decider), n_clusters=clusters, cluster=kg_only, quiet=quiet,
+        )
         if kg_only:
             _print_learnt(made.to_dict(), json_out)
             return
