@@ -326,6 +326,8 @@ class EntityLinker:
                     return None  # "Prior to ...", "Following ...": capitalised because first
             elif general or (len(word) < 4 and not after_article and (len(word) < 3 or entries[0][1] != SURNAME)):
                 return None
+            elif after_article and entries[0][1] == SURNAME:
+                return None  # "the prize", "the club": a lower-case noun after an article is a common noun, no surname
             elif len(word) == 3 and not after_article:
                 # a short lower-case surname ("gul", "bak") is a name only where the KG links it to
                 # another name of the question: otherwise it may be any short word

@@ -11,6 +11,8 @@ who, what, which and when. It is a question when it has
   china in 2010", "the last time X visited Y") names one thing, its referent is the answer. An
   ordinal followed by an auxiliary or a past-tense verb ("first did Kuwait sign an agreement
   with", "last visited China") is not such a noun phrase but a clause whose subject was cut away;
+  so is a noun phrase whose relative clause holds the ordinal ("the award that was awarded to X
+  for the first time");
 - a yes/no form that asks about an indefinite ("Did anyone visit Iran in 2010?", "china
   investigated anyone after may 2012?"): the answer it invites is the one the indefinite stands for.
 
@@ -41,6 +43,9 @@ _CUT_CLAUSE = re.compile(
     r"(?:did|does|do|was|were|is|are|would|could|will|can|has|had|have|\w+ed)\b",
     re.IGNORECASE,
 )
+# ... and a noun phrase whose relative clause holds the ordinal: "The award that was awarded to X
+# for the first time", "the team which X last played for" name one thing as well.
+_DESCRIBED = re.compile(rf"^\W*the\s+\w+\s+(?:that|which|who|whom)\b.*\b{_EXTREME}\b", re.IGNORECASE)
 _AUXILIARY = r"did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
 REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
 _REQUEST_VERB = "|".join(REQUEST_VERBS)
@@ -67,6 +72,8 @@ def not_a_question(text: str) -> str | None:
         return None
     if len(words) >= 3 and _EXTREME_QUERY.search(stripped) and not _CUT_CLAUSE.search(stripped):
         return None  # a definite description: "last country to praise iraq before the ap"
+    if _DESCRIBED.search(stripped):
+        return None  # "the award that was awarded to X for the first time"
     opening = bool(_YES_NO_OPENING.search(stripped))
     if len(words) >= 3 and (opening or stripped.endswith("?")):
         if _INDEFINITE.search(stripped):

@@ -55,18 +55,21 @@ def tsv(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    open_ends: Annotated[
+        str, typer.Option("--open-ends", help="A fact with one stated end: 'open' (held since ever / still held) or 'point' (held at that time only, CronQuestions' reading).")
+    ] = "open",
 ) -> None:
     """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
-    _run("tsv", file, db, skip_bad, quiet, json_out)
+    _run("tsv", file, db, skip_bad, quiet, json_out, open_ends)
 
 
-def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool) -> None:
+def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, open_ends: str = "open") -> None:
     from tkg_store.ingest import ingest
 
     if db is None:
         raise UsageError("say where to write the store: --db PATH (or set ARI_DB)")
     with _PhaseBar(quiet) as bar:
-        summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar)
+        summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar, open_ends=open_ends)
     if json_out:
         typer.echo(json.dumps({"db": str(db), **summary.to_dict()}, ensure_ascii=False))
         return
