@@ -46,7 +46,7 @@ from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import Fact, TKGStore
-from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
+from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, when_text
 
 NEAREST = 3  # facts shown as evidence when abstaining
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
@@ -450,8 +450,7 @@ class AnswerCheck:
         return shown
 
     def describe(self, fact: Fact) -> str:
-        day = _day(fact)
-        when = f" on {format_time(day, fact.granularity)}" if day is not None else ""
+        when = when_text(fact.start, fact.end, fact.granularity)
         return f"{self.store.display(fact.head)} {self.store.relation_text(fact.relation)} {self.store.display(fact.tail)}{when}"
 
 
