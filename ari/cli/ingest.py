@@ -14,7 +14,7 @@ from ari.base.progress import plain, stderr_console
 from ari.cli.options import DbOption, JsonOption, QuietOption
 
 app = typer.Typer(
-    help="Load a temporal KG (MultiTQ, CronQuestions, or a generic TSV file) into a DuckDB store.",
+    help="Load a temporal KG (MultiTQ, CronQuestions, YAGO11k, or a generic TSV file) into a DuckDB store.",
     no_args_is_help=True,
 )
 
@@ -61,6 +61,18 @@ def tsv(
 ) -> None:
     """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
     _run("tsv", file, db, skip_bad, quiet, json_out, open_ends)
+
+
+@app.command()
+def yago11k(
+    path: Annotated[Path, typer.Argument(help="The YAGO11k folder (its facts_named.tsv) or that file.")],
+    db: DbOption = None,
+    skip_bad: SkipBadOption = False,
+    quiet: QuietOption = False,
+    json_out: JsonOption = False,
+) -> None:
+    """YAGO11k: facts_named.tsv (<head>, <relation>, <tail>, start, end, split); brackets stripped, underscores kept."""
+    _run("yago11k", path, db, skip_bad, quiet, json_out)
 
 
 def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, open_ends: str = "open") -> None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ari.base.errors import IngestError, UsageError
-from tkg_store.ingest import cronquestions, multitq, tsv
+from tkg_store.ingest import cronquestions, multitq, tsv, yago11k
 from tkg_store.ingest.core import IngestSummary, ParsedKG, Step, write_kg
 from tkg_store.temporal import span_of
 
@@ -24,6 +24,7 @@ READERS: dict[str, Callable[[Path, bool], ParsedKG]] = {
     multitq.NAME: multitq.read,
     cronquestions.NAME: cronquestions.read,
     tsv.NAME: tsv.read,
+    yago11k.NAME: yago11k.read,
 }
 
 
