@@ -111,3 +111,34 @@ def test_a_noun_phrase_whose_relative_clause_holds_the_ordinal_is_a_question() -
     assert not_a_question("The team which Victor Moses last played for") is None
     # without an ordinal it names no one thing: still a fragment
     assert not_a_question("the team that visited Iran") is not None
+
+
+NAMESAKES = [
+    ("Moshe_Sharett", "position_held", "Minister of Foreign Affairs (Q15710855)", "1948-01-01"),
+    ("Marina_Kaljurand", "position_held", "Minister of Foreign Affairs (Q1760777)", "2015-01-01"),
+    ("Rein_Lang", "position_held", "Minister of Foreign Affairs (Q1760777)", "2005-01-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def namesakes(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - (analyzer, store)
+    from tests.bench_support import analyzer_over
+
+    yield from analyzer_over(tmp_path_factory.mktemp("namesakes") / "kg.duckdb", NAMESAKES)
+
+
+def test_a_name_shared_by_namesakes_is_asked_about_not_guessed(namesakes) -> None:  # noqa: ANN001
+    from agents.judge import audit_answerability
+
+    analysis = namesakes.analyze("Who was the first Minister of Foreign Affairs?")
+    judgement = audit_answerability(namesakes.store, analysis)
+    assert not judgement.answerable
+    assert "'Minister of Foreign Affairs' names 2 entities" in judgement.missing and "(Q1760777)" in judgement.missing
+
+
+def test_the_question_s_other_entity_tells_namesakes_apart(namesakes) -> None:  # noqa: ANN001
+    from agents.judge import audit_answerability
+
+    analysis = namesakes.analyze("When was Moshe Sharett Minister of Foreign Affairs?")
+    assert [m.best for m in analysis.entities] == ["Moshe_Sharett", "Minister of Foreign Affairs (Q15710855)"]
+    assert audit_answerability(namesakes.store, analysis).answerable

@@ -29,6 +29,8 @@ question:
   `Central_Bank_of_Brazil` (only names with a word of the KG's role names: no person's);
 - a person's surname that is a rare word of the KG's role names ("Banda"): a name only after a title
   ("pres banda"), and only where the KG confirms it;
+- a name without the Wikidata id a KG adds to tell namesakes apart ("Minister of Foreign Affairs" of
+  `Minister of Foreign Affairs (Q15710855)`): it names every one of them (agents.analysis.ambiguity);
 - an acronym that keeps an acronym inside the name whole ("unsc" of `UN_Security_Council`), and a name
   with "United Nations" and "UN" written for each other.
 
@@ -56,6 +58,7 @@ COUNTRY_INITIALS = "initials of the country"
 COMPASS = "compass word written as its initial"
 COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')"
 UN_BODY = "a UN body's name without 'UN'"
+NAMESAKE = "a name without the id that tells it from its namesakes"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",

@@ -5,15 +5,46 @@ other entities.
 question names them beside another entity ("... criticised by Kumar in 2012", "... visited India"),
 and usually only one of the candidates has facts with that entity. That one goes first; ties keep the
 linker's order (closest name, then most facts). The mention's `why` says what was chosen and why.
+
+Namesakes are different: a KG that gives two entities one name tells them apart by an id
+("Minister of Foreign Affairs (Q15710855)", "... (Q1760777)", as Wikidata12k's named facts do), and
+a question that names them without it names either. When the question's other entities do not tell
+which one it is, picking the first would be a guess: `unresolved_namesakes` lists them, and the judge
+asks which one is meant.
 """
 
 from __future__ import annotations
+
+import re
 
 from agents.analysis.types import EntityMention
 from tkg_store.store import TKGStore
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
+_WITH_ID = re.compile(r"^(?P<base>.+?) \((?P<id>Q\d+)\)$")  # "Minister of Foreign Affairs (Q15710855)"
+
+
+def namesake_base(display: str) -> str | None:
+    """The shared name of an entity told apart from its namesakes by a Wikidata id; None otherwise."""
+    match = _WITH_ID.match(display)
+    return match.group("base") if match else None
+
+
+def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:
+    """The namesakes mention `index` may name when the other mentions do not tell them apart (no
+    other mention, or facts with none or several of them); [] when it names one entity."""
+    mention = mentions[index]
+    if len(mention.candidates) < 2:
+        return []
+    best = mention.candidates[0][1]
+    competing = [n for n, s in mention.candidates if s >= best - CLOSE]
+    bases = {namesake_base(store.display(n)) for n in competing}
+    if len(competing) < 2 or len(bases) != 1 or None in bases:
+        return []
+    partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS]]
+    linked = [n for n in competing if any(store.relations_between(n, p) for p in partners if p not in competing)]
+    return [] if len(linked) == 1 else competing
 
 
 def resolve_by_facts(mentions: list[EntityMention], store: TKGStore) -> None:
