@@ -212,6 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     kg = Facts(facts)
     names = store_names(entity_names, kg.entities)
     records = load_plain_pickle(args.cron / "questions" / "complex_valid.pickle")
+    if not isinstance(records, list):
+        raise SystemExit(f"{args.cron}: complex_valid.pickle holds no list of question records")
     parts: dict[str, list[dict]] = {"tune": [], "check": []}
     for record in records:
         if keep(record, kg):
