@@ -27,6 +27,7 @@ PARTS = ("tune", "check")
 # abstention reasons, by kind (the reason's own wording, ari.agents' one-line reasons)
 _REASON_KINDS = (
     ("a name the KG does not have", re.compile(r"no entity of the question is in the KG|the KG has no entity named")),
+    ("a name several entities share (asked which)", re.compile(r"names \d+ entities of the KG")),
     ("no fact supports an answer", re.compile(r"supports an answer|no fact links|no fact states")),
     ("not read as a question", re.compile(r"not a question|yes/no question")),
     ("read as asking a place / reason / quantity", re.compile(r"the question asks for")),
