@@ -8,7 +8,8 @@ English ways of saying each relation in time, not words read off evaluation ques
   the adverbs beforehand, previously ("X praised Y; who had praised Y previously?");
 - after: after, following, later than, subsequent to, since, once (a clause "once X had ..."),
   in the wake of, and the adverbs afterwards, thereafter;
-- first: first, earliest, initially, originally, the soonest; last: last, latest, most recent(ly),
+- first: first, earliest, initially, originally, the soonest, start / began being; last: last,
+  latest, most recent(ly), stop being, cease to be,
   final(ly);
 - same: the same day / date / month / year / time; between: between ... and, from ... to/until.
 
@@ -32,8 +33,9 @@ BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
 AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
 # a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"
 POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
-FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest)\b", re.IGNORECASE)
-LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
+# "when did X start / stop being Y": the start of the first holding, the end of the last one
+FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b", re.IGNORECASE)
+LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b", re.IGNORECASE)
 SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
 BETWEEN = re.compile(r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b", re.IGNORECASE)
 ASKS_TIME = re.compile(

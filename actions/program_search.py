@@ -165,7 +165,7 @@ class ProgramSearch:
                         ("time_first", semantics.first_mask(rows.start, rows.end, every)),
                         ("time_last", semantics.last_mask(rows.start, rows.end, every)),
                     ):
-                        if _any_time_matches(rows, chosen, gold_by_level):
+                        if _any_time_matches(rows, chosen, gold_by_level, held_last=shape == "time_last"):
                             hits.append(ProgramHit(shape, name, entities))
         return hits
 
@@ -187,10 +187,12 @@ def _date(day: int) -> date | None:
     return None if day in (START_OPEN, END_OPEN) else date.fromordinal(day + _EPOCH)
 
 
-def _any_time_matches(rows: Side, chosen: np.ndarray, gold_by_level: dict[Granularity, set[str]]) -> bool:
-    """Whether a chosen row's time, as the answer formats it at some gold granularity, is gold."""
+def _any_time_matches(rows: Side, chosen: np.ndarray, gold_by_level: dict[Granularity, set[str]], held_last: bool = False) -> bool:
+    """Whether a chosen row's time (after `last`: its last granule), as the answer formats it at
+    some gold granularity, is gold."""
     for start, end, code in set(zip(rows.start[chosen].tolist(), rows.end[chosen].tolist(), rows.granularity[chosen].tolist())):
         item = Item(None, _date(start), _date(end), _GRANULARITIES[code])
+        item = semantics.last_held(item) if held_last else item
         for level, wanted in gold_by_level.items():
             if semantics.format_item_time(item, level) in wanted:
                 return True

@@ -13,10 +13,15 @@ The decider only chooses an action; these functions decide what it means. The ru
   2008-06-01. An item with an open start never counts as after anything.
 * between(t1, t2) is inclusive: the item's interval overlaps [earliest start, latest end] of the
   two times; for day points (MultiTQ) this is "inside".
-* first: every item tying at the earliest start. last: the latest start, ties broken by the
-  latest end; every item tying at that (start, end) is returned. Results are in KG order (time,
-  then the source's own order within a time), so first keeps the tying items in that order and
-  last reverses it: on the last day, the event recorded last is the last one.
+* first: every item tying at the earliest start. last: the latest time held, the latest end (an
+  open end is still held: plus infinity), ties broken by the latest start; every item tying at
+  that (end, start) is returned, each cut to its last granule (year, month or day: a year interval
+  1990-1995 becomes 1995). An interval is held in each of its years (CronQuestions' generator
+  splits each fact into one fact per year), so "the last year X was Y", "the last team X played
+  for" and "when did the last Y come to power" all mean the latest year held. On day points
+  (MultiTQ) start and end are one day and nothing changes. Results are in KG order (time, then the
+  source's own order within a time), so first keeps the tying items in that order and last
+  reverses it: on the last day, the event recorded last is the last one.
 * When the reference is a step result with several times, the reference is its EARLIEST time (the
   first time the referenced event happened): the earliest-starting item's interval, at that item's
   granularity (`reference_span`).
@@ -36,8 +41,8 @@ is one day of its own, before every other; an item with no time has no day). So:
   every entity tying at the top (bottom) is kept. Only entities with at least one day take part.
 * nth(n): the items on the n-th distinct day from the start (from the end: the n-th latest), every
   item of that day kept, in KG order from the start and reversed from the end (as first / last).
-  nth(1) is `first`; nth(1) from the end is `last` except that `last` also breaks a tie of starts
-  by the latest end (intervals only): a day is a start, whatever the end.
+  nth(1) is `first`; nth(1) from the end is `last` on day points (on intervals `last` goes by the
+  latest time held): a day is a start, whatever the end.
 * exclude / keep_entities: the items whose entity is not the given one / is one of the given ones
   (a pure time has no entity: exclude keeps it, keep_entities drops it).
 
@@ -129,14 +134,26 @@ def first(items: Iterable[Item]) -> list[Item]:
 
 
 def last(items: Iterable[Item]) -> list[Item]:
-    """Every item tying at the latest start, ties broken by the latest end; the tying items in
-    reverse input order (a result is in KG order, so the one recorded last comes first)."""
+    """Every item tying at the latest end (the latest time held), ties broken by the latest
+    start, each cut to its last granule (`last_held`); the tying items in reverse input order (a
+    result is in KG order, so the one recorded last comes first)."""
     timed = [i for i in items if i.start is not None or i.end is not None]
     if not timed:
         return []
-    spans = [(_MIN if i.start is None else i.start, _MAX if i.end is None else i.end) for i in timed]
+    spans = [(_MAX if i.end is None else i.end, _MIN if i.start is None else i.start) for i in timed]
     latest = max(spans)
-    return dedupe(i for i, span in zip(reversed(timed), reversed(spans)) if span == latest)
+    return dedupe(last_held(i) for i, span in zip(reversed(timed), reversed(spans)) if span == latest)
+
+
+def last_held(item: Item) -> Item:
+    """The item in the last granule it holds (its end's year, month or day); an open end is held
+    still, with no last granule: the item as it is."""
+    if item.end is None:
+        return item
+    start = span_of(item.end, item.granularity).start
+    if item.start is not None and item.start >= start:
+        return item
+    return item._replace(start=start)
 
 
 def day_of(item: Item) -> date:
@@ -302,13 +319,14 @@ def first_mask(start: np.ndarray, end: np.ndarray, among: np.ndarray) -> np.ndar
 
 
 def last_mask(start: np.ndarray, end: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """`last` of the rows in `among`: the timed ones tying at the latest start, then latest end."""
+    """`last` of the rows in `among`: the timed ones tying at the latest end, then latest start
+    (a row's time is then its last granule, `last_held`)."""
     among = among & timed_mask(start, end)
     if not among.any():
         return among
-    latest = start[among].max()
-    among = among & (start == latest)
-    return among & (end == end[among].max())
+    latest = end[among].max()
+    among = among & (end == latest)
+    return among & (start == start[among].max())
 
 
 def reference_window(start: np.ndarray, end: np.ndarray, granularity: np.ndarray) -> tuple[Window, int] | None:

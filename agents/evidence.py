@@ -15,7 +15,7 @@ from actions.items import Item
 from actions.semantics import format_item_time
 from actions.templates import GetAfter, GetBefore, GetHeadEntity, GetRelation, GetTailEntity, GetTime, source_of
 from tkg_store.store import TKGStore
-from tkg_store.temporal import Granularity
+from tkg_store.temporal import Granularity, when_text
 
 MAX_LINES = 30  # a count over many days lists the first ones and says how many more
 
@@ -81,7 +81,7 @@ def _time_text(item: Item) -> str:
 
 
 def _fact_line(store: TKGStore, lookup: object, item: Item) -> str | None:
-    when = f" on {_time_text(item)}" if item.start is not None else ""
+    when = when_text(item.start, item.end, item.granularity or Granularity.DAY)
     if isinstance(lookup, GetTailEntity) and item.entity is not None:
         return f"{store.display(lookup.head)} {store.relation_text(lookup.relation)} {store.display(item.entity)}{when}"
     if isinstance(lookup, GetHeadEntity) and item.entity is not None:

@@ -13,7 +13,8 @@ store alone:
 * role: each linked entity stands in that fact where the question puts it: the subject of the
   asked clause as the fact's head, its object as the tail (`agents.analysis.clause_roles`); a
   mirror relation states the event with the roles swapped, a symmetric relation (one whose facts
-  the KG states both ways, `symmetric_relations`) in either; an entity a temporal cue points at
+  the KG states both ways, `symmetric_relations`) in either, and a one-way relation
+  (`one_way_relations`: its two sides hold two kinds of entity) in the side its kind takes; an entity a temporal cue points at
   ("before X") is the reference event's, not the asked one's, and does not anchor the answer;
 * time, at its granularity: inside a stated time ("in November 2014" = inside that month),
   strictly before / after it, or between two stated times;
@@ -43,9 +44,9 @@ from typing import cast
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
-from tkg_store.learned import mirror_relations, symmetric_relations
+from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import Fact, TKGStore
-from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time
+from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, when_text
 
 NEAREST = 3  # facts shown as evidence when abstaining
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
@@ -117,10 +118,12 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
 def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
     """The clause role (SUBJECT / OBJECT) that the head of a `relation` fact plays in the event a
     masked question asks about; None when either may (a symmetric relation, or a mirror pair the
-    wording does not tell apart). A mirror of the relation the wording names states the event
+    wording does not tell apart, or a one-way relation, whose entities' kinds fix their sides:
+    "the award E1 first won" puts E1 as an object, yet only a recipient heads an 'award received'
+    fact). A mirror of the relation the wording names states the event
     with the roles swapped; "receive" turns them around too ("X received a visit from Y": Y made
     the visit), unless the relation itself names the receiving."""
-    if relation in symmetric_relations(store):
+    if relation in symmetric_relations(store) or relation in one_way_relations(store):
         return None
     mirrors = mirror_relations(store).get(relation, frozenset())
     asked = _worded_member(store, masked, {relation} | mirrors) if mirrors else relation
@@ -298,17 +301,26 @@ class AnswerCheck:
         return [f for f in peers if self.admits(f, referred, anchor)]
 
     def _extreme(self, fact: Fact, anchor: str, pair: bool = False, referred: str | None = None) -> bool:
-        """Whether `fact` is the first / last of its peers (by its start day)."""
+        """Whether `fact` is the first / last of its peers (by its start day; last: by the
+        latest day it holds, as `actions.semantics.last`)."""
         if self.ordinal is None:
             return True
         anchor_is_head = fact.head == anchor
         other = (fact.tail if anchor_is_head else fact.head) if pair else None
         key = (fact.relation, anchor, anchor_is_head, other, referred)  # what `_peers` depends on
         if key not in self._wanted:  # every candidate answer meets the same peers
-            days = [d for f in self._peers(fact, anchor, pair, referred) if (d := _day(f)) is not None]
+            days = [d for f in self._peers(fact, anchor, pair, referred) if (d := self._held(f)) is not None]
             self._wanted[key] = (min(days) if self.ordinal == "first" else max(days)) if days else None
         wanted = self._wanted[key]
-        return wanted is None or _day(fact) == wanted
+        return wanted is None or self._held(fact) == wanted
+
+    def _held(self, fact: Fact) -> date | None:
+        """The day that places a fact for this question: its start, or under "last" the latest
+        day it holds (an interval is held in each of its years: "the last year X was Y" is its end;
+        an open end is held still, after every stated day)."""
+        if self.ordinal == "last" and fact.start is not None:
+            return fact.end or date.max
+        return _day(fact)
 
     # -- answers ------------------------------------------------------------------------------
     def supports_entity(self, answer: str) -> bool:
@@ -342,7 +354,7 @@ class AnswerCheck:
             return False
         pair = len(self.mentions) >= 2
         for anchor, facts in self._time_facts(span):
-            inside = [f for f in facts if (day := _day(f)) is not None and span.contains(day)]
+            inside = [f for f in facts if (day := self._held(f)) is not None and span.contains(day)]
             for referred in self.references():
                 if any(self.fits(f, referred) and self._extreme(f, anchor, pair, referred) for f in inside):
                     return True
@@ -438,8 +450,7 @@ class AnswerCheck:
         return shown
 
     def describe(self, fact: Fact) -> str:
-        day = _day(fact)
-        when = f" on {format_time(day, fact.granularity)}" if day is not None else ""
+        when = when_text(fact.start, fact.end, fact.granularity)
         return f"{self.store.display(fact.head)} {self.store.relation_text(fact.relation)} {self.store.display(fact.tail)}{when}"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
+from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import QuestionAnalysis
@@ -52,6 +53,12 @@ def audit_answerability(
         # another question (measured on MultiTQ dev: 5 of 3,044 answerable questions have one)
         missing = "the KG has no entity named " + ", ".join(repr(t) for t in unknown)
         return Judgement(False, [missing], missing=missing)
+    for index in range(len(linked)):
+        namesakes = unresolved_namesakes(index, linked, store)
+        if namesakes:
+            listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
+            missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
+            return Judgement(False, [missing], missing=missing)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 

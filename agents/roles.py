@@ -84,11 +84,15 @@ class BindingScorer:
 
     def relation_fit(self, relation: str) -> float | None:
         """The relation's share of the best relation's score (0.0 when no relation is ranked), None
-        below the floor; once per relation."""
+        below the floor; once per relation. When every ranked relation scores 0 (the wording is
+        near none of them: "come into power" for 'position held'), each ranked one fits alike."""
         if self.ranked is None:
             return 0.0
         if relation not in self._fits:
-            fit = self.ranked.get(relation, 0.0) / self.best if self.best > 0 else 0.0
+            if self.best > 0:
+                fit = self.ranked.get(relation, 0.0) / self.best
+            else:
+                fit = 1.0 if relation in self.ranked else 0.0
             if fit < self.relation_floor and relation in self.named:
                 fit = self.relation_floor
             self._fits[relation] = None if fit < self.relation_floor else fit

@@ -9,7 +9,8 @@ the docstring of actions/semantics.py, over plain `Fact`s, without numpy or the 
 - open ends count as date.min (start) and date.max (end);
 - within(span): shares a day with the span; before(ref): started before ref's first day;
   after(ref): has a stated start after ref's last day;
-- first: the earliest start; last: the latest start, then the latest end (ties all kept);
+- first: the earliest start; last: the latest end, then the latest start (ties all kept), each
+  fact cut to the year / month / day of its end at its granularity (an open end: as it is);
 - a step's reference time is its earliest (start, end) fact, at that fact's granularity;
 - a same-period join keeps the facts overlapping the reference's day / month / year (never finer
   than the reference's own granularity).
@@ -68,8 +69,16 @@ def ref_first(facts: list[Fact]) -> list[Fact]:
 
 def ref_last(facts: list[Fact]) -> list[Fact]:
     timed_facts = [f for f in facts if timed(f)]
-    latest = max(((lo(f), hi(f)) for f in timed_facts), default=None)
-    return [f for f in timed_facts if (lo(f), hi(f)) == latest]
+    latest = max(((hi(f), lo(f)) for f in timed_facts), default=None)
+    return [held_last(f) for f in timed_facts if (hi(f), lo(f)) == latest]
+
+
+def held_last(f: Fact) -> Fact:
+    """The fact in the last granule it holds: from the first day of its end's year / month / day."""
+    if f.end is None:
+        return f
+    start = span_of(f.end, f.granularity).start
+    return f._replace(start=start) if f.start is None or f.start < start else f
 
 
 def ref_reference(facts: list[Fact]) -> TimeSpan | None:

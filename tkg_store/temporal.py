@@ -120,6 +120,20 @@ def format_time(day: date, granularity: Granularity) -> str:
     return f"{day.year:04d}"
 
 
+def when_text(start: date | None, end: date | None, granularity: Granularity) -> str:
+    """When a fact holds, as evidence reads it: " on 2005-11-03" for one granule (a day, or the
+    year 1995 of a year fact), " from 1990 to 1995" for an interval, " since 2015" / " until 1990"
+    with one open end, "" with no time."""
+    if start is None and end is None:
+        return ""
+    if start is None:
+        return f" until {format_time(end, granularity)}"  # type: ignore[arg-type]
+    if end is None:
+        return f" since {format_time(start, granularity)}"
+    first, last = format_time(start, granularity), format_time(end, granularity)
+    return f" on {first}" if first == last else f" from {first} to {last}"
+
+
 def truncate(text: str, granularity: Granularity) -> str:
     """Cut an ISO time string to a coarser granularity ("2005-11-03", MONTH -> "2005-11").
 

@@ -4,10 +4,10 @@ People write "Merkel" for `Angela_Merkel`, "Moussa Mahamat" for `Moussa_Faki_Mah
 `International_Monetary_Fund`, "Seoul" for South Korea's government, "S Korea" for South Korea. Each
 function below is one convention of English naming (surnames, first and last names, acronyms, titles,
 honorifics, regnal numbers, patronymics, capitals, compass initials, an organisation named after its
-country), applied to every name of the store; none was written from a question. A name is a person's
-when it has two to four words, none of them a word of the KG's sector-role names ("Ministry", "Party")
-or a country, and no digits or parentheses: the KG's own vocabulary says what an organisation's name
-is made of.
+country, a name without the Wikidata id that tells namesakes apart), applied to every name of the
+store; none was written from a question. A name is a person's when it has two to four words, none of
+them a word of the KG's sector-role names ("Ministry", "Party") or a country, and no digits or
+parentheses: the KG's own vocabulary says what an organisation's name is made of.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ COUNTRY_INITIALS = "initials of the country"
 COMPASS = "compass word written as its initial"
 COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')"
 UN_BODY = "a UN body's name without 'UN'"
+NAMESAKE = "a name without the id that tells it from its namesakes"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",

@@ -3,10 +3,13 @@
 "Kumar" is the surname of many people; a question names him beside another entity, and usually only
 one candidate has facts with it: that one goes first (ties keep the linker's order; `why` says what
 was chosen and why). "3/7/2009" is 7 March or 3 July: the day the question's entities have facts on.
+Namesakes (one name, entities told apart by a Wikidata id): when the question's other entities do not
+tell which is meant, `unresolved_namesakes` lists them and the judge asks which one.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from agents.analysis.types import EntityMention, TimeMention
@@ -15,6 +18,29 @@ from tkg_store.temporal import TimeSpan
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
+_WITH_ID = re.compile(r"^(?P<base>.+?) \((?P<id>Q\d+)\)$")  # "Minister of Foreign Affairs (Q15710855)"
+
+
+def namesake_base(display: str) -> str | None:
+    """The shared name of an entity told apart from its namesakes by a Wikidata id; None otherwise."""
+    match = _WITH_ID.match(display)
+    return match.group("base") if match else None
+
+
+def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:
+    """The namesakes mention `index` may name when the other mentions do not tell them apart (no
+    other mention, or facts with none or several of them); [] when it names one entity."""
+    mention = mentions[index]
+    if len(mention.candidates) < 2:
+        return []
+    best = mention.candidates[0][1]
+    competing = [n for n, s in mention.candidates if s >= best - CLOSE]
+    bases = {namesake_base(store.display(n)) for n in competing}
+    if len(competing) < 2 or len(bases) != 1 or None in bases:
+        return []
+    partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS]]
+    linked = [n for n in competing if any(store.relations_between(n, p) for p in partners if p not in competing)]
+    return [] if len(linked) == 1 else competing
 
 
 def resolve_by_facts(mentions: list[EntityMention], store: TKGStore) -> None:

@@ -68,6 +68,8 @@ _ENGLISH_WORDS = frozenset(
     "part time times year years month months day days week weeks date being doing done shall should may might must".split()
 )
 _DETERMINERS = frozenset({"the", "a", "an"})
+# words that open a noun phrase: after them a lower-case word is a common noun ("the prize", "first award", "which team")
+_NOUN_OPENERS = _DETERMINERS | frozenset("which what whose first last final latest earliest".split())
 _EVENT_OBJECT = frozenset({"to", "from", "with", "against", "on", "of", "in", "for", "about"})
 _QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
 _OBJECT_PREPOSITIONS = frozenset({"to", "with", "for", "about", "against", "on", "at"})
@@ -348,6 +350,8 @@ class EntityLinker:
                     return None  # "Prior to ...", "Following ...": capitalised because first
             elif general or (len(word) < 4 and not after_article and (len(word) < 3 or entries[0][1] != SURNAME)):
                 return None
+            elif entries[0][1] == SURNAME and i > 0 and tokens[i - 1].key in _NOUN_OPENERS:
+                return None  # "the prize", "the last award": a lower-case noun after an article or ordinal is no surname
             elif len(word) == 3 and not after_article:
                 # a short lower-case surname ("gul", "bak") is a name only where the KG links it to
                 # another name of the question: otherwise it may be any short word

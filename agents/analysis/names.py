@@ -22,6 +22,7 @@ from agents.analysis.aliases import (
     FIRST_NAME,
     HONORIFIC,
     INITIALS,
+    NAMESAKE,
     PATRONYMIC,
     SURNAME,
     UN_BODY,
@@ -42,6 +43,7 @@ from agents.analysis.aliases import (
     un_body,
     without_honorific,
 )
+from agents.analysis.ambiguity import namesake_base
 from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
 from tkg_store.store import TKGStore, normalize_name
 
@@ -274,6 +276,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         bare = without_honorific(display)  # "Tan Sri Muhyiddin Yassin" -> "Muhyiddin Yassin", "Juan Carlos I" -> "Juan Carlos"
         if bare != display and normalize_name(bare):
             found.setdefault(normalize_name(bare), []).append((name, HONORIFIC))
+        if (shared := namesake_base(display)) is not None:
+            found.setdefault(normalize_name(shared), []).append((name, NAMESAKE))
         regnal = has_regnal_number(display)
         if normalize_name(display) not in places and opening not in demonyms and (
             person_like(bare, organisational_words) or (regnal and len(bare.split()) == 1)

@@ -3,8 +3,9 @@
 General English: text asks something when it names what it asks for. A question has an interrogative
 word; or is a request ("Name ...", "Could you tell me ...", "I'd like to know ..."); or a definite
 description headed by an ordinal ("last country to praise iraq"); or a yes/no form about an indefinite
-("Did anyone visit Iran?"); or keywords with a KG name and a noun of what is asked ("first visit kuwait
-iraq year"). Anything else abstains with its kind named: a yes/no question asks whether.
+("Did anyone visit Iran?"); or a noun phrase whose relative clause holds the ordinal ("the award that
+was awarded to X for the first time"); or keywords with a KG name and a noun of what is asked ("first
+visit kuwait iraq year"). Anything else abstains with its kind named: a yes/no question asks whether.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ _CUT_CLAUSE = re.compile(
     r"(?:did|does|do|was|were|is|are|would|could|will|can|has|had|have|\w+ed)\b",
     re.IGNORECASE,
 )
+# ... and a noun phrase whose relative clause holds the ordinal: "The award that was awarded to X
+# for the first time", "the team which X last played for" name one thing as well.
+_DESCRIBED = re.compile(rf"^\W*the\s+\w+\s+(?:that|which|who|whom)\b.*\b{_EXTREME}\b", re.IGNORECASE)
 _AUXILIARY = r"did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
 REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
 _REQUEST_VERB = "|".join(REQUEST_VERBS)
@@ -75,6 +79,8 @@ def not_a_question(text: str, masked: str | None = None) -> str | None:
         return None
     if len(words) >= 3 and _EXTREME_QUERY.search(stripped) and not _CUT_CLAUSE.search(stripped):
         return None  # a definite description: "last country to praise iraq before the ap"
+    if _DESCRIBED.search(stripped):
+        return None  # "the award that was awarded to X for the first time"
     opening = bool(_YES_NO_OPENING.search(stripped))
     if masked and "{E" in masked and not opening and _ASKED_NOUN.search(masked) and not stripped.endswith((".", "!")):
         return None

@@ -221,7 +221,7 @@ _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
     r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
     # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
-    r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat\s+was\s+the\s+(?:first|last|latest|most\s+recent)\s+time\b|"
+    r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:first|last|latest|final|most\s+recent)\s+time\b|"
     r"^\s*(?:the\s+)?(?:first|last)\s+time\b|"
     # an indirect question: "Tell me when X visited Y", "I'd like to know when ..."
     r"\b(?:tell\s+(?:me|us)|know|wonder(?:ing)?|find\s+out|show\s+me)\s*,?\s+when\b",

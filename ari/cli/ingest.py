@@ -14,7 +14,7 @@ from ari.base.progress import plain, stderr_console
 from ari.cli.options import DbOption, JsonOption, QuietOption
 
 app = typer.Typer(
-    help="Load a temporal KG (MultiTQ, CronQuestions, or a generic TSV file) into a DuckDB store.",
+    help="Load a temporal KG (MultiTQ, CronQuestions, YAGO11k, or a generic TSV file) into a DuckDB store.",
     no_args_is_help=True,
 )
 
@@ -55,18 +55,33 @@ def tsv(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    open_ends: Annotated[
+        str, typer.Option("--open-ends", help="A fact with one stated end: 'open' (held since ever / still held) or 'point' (held at that time only, CronQuestions' reading).")
+    ] = "open",
 ) -> None:
     """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
-    _run("tsv", file, db, skip_bad, quiet, json_out)
+    _run("tsv", file, db, skip_bad, quiet, json_out, open_ends)
 
 
-def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool) -> None:
+@app.command()
+def yago11k(
+    path: Annotated[Path, typer.Argument(help="The YAGO11k folder (its facts_named.tsv) or that file.")],
+    db: DbOption = None,
+    skip_bad: SkipBadOption = False,
+    quiet: QuietOption = False,
+    json_out: JsonOption = False,
+) -> None:
+    """YAGO11k: facts_named.tsv (<head>, <relation>, <tail>, start, end, split); brackets stripped, underscores kept."""
+    _run("yago11k", path, db, skip_bad, quiet, json_out)
+
+
+def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, open_ends: str = "open") -> None:
     from tkg_store.ingest import ingest
 
     if db is None:
         raise UsageError("say where to write the store: --db PATH (or set ARI_DB)")
     with _PhaseBar(quiet) as bar:
-        summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar)
+        summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar, open_ends=open_ends)
     if json_out:
         typer.echo(json.dumps({"db": str(db), **summary.to_dict()}, ensure_ascii=False))
         return

@@ -7,10 +7,14 @@ Two ways to give the agent a question (the report records which):
   annotated entity is already written as its KG name (Q17521638), so linking is exact. The gold
   entities are also kept in `extra["gold_entities"]` (role -> Qid).
 Gold answers are Qids or years; the runner shows entity answers in the store's display form.
+A `.json` file holds the same records as a JSON list (sets as lists): what `benchmarks/cron_devset.py`
+writes, with its entity answers already in the store's names.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 from ari.base.errors import DatasetError
@@ -33,20 +37,40 @@ class CronQuestionsLoader:
 
     def load(self, path: Path, skip_bad: bool = False) -> LoadResult:
         path = Path(path)
-        records = load_plain_pickle(path)
+        records = _read_json(path) if path.suffix == ".json" else load_plain_pickle(path)
         if not isinstance(records, list):
             raise DatasetError(f"{path}: expected a list of question records, got {type(records).__name__}")
         questions: list[Question] = []
         bad: list[str] = []
+        seen: dict[str, int] = {}
         for index, record in enumerate(records):
             try:
-                questions.append(parse_record(record, self.gold_annotations))
+                question = parse_record(record, self.gold_annotations)
+                questions.append(_numbered(question, seen))
             except (KeyError, TypeError, ValueError) as exc:
                 why = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
                 if not skip_bad:
                     raise DatasetError(f"{path}: record {index} is not a CronQuestions question ({why}); --skip-bad skips such records") from None
                 bad.append(f"record {index}: {why}")
         return LoadResult(questions, path, bad, notes={"gold_annotations": self.gold_annotations})
+
+
+def _numbered(question: Question, seen: dict[str, int]) -> Question:
+    """The question with an id of its own: CronQuestions gives one uniq_id to every wording of a
+    question (complex_valid: 5,020 records, far fewer ids), and runs and memories key by id, so the
+    n-th record of an id after the first is `ID#n`."""
+    count = seen.get(question.qid, 0) + 1
+    seen[question.qid] = count
+    return question if count == 1 else replace(question, qid=f"{question.qid}#{count}")
+
+
+def _read_json(path: Path) -> object:
+    if not path.is_file():
+        raise DatasetError(f"no JSON file at {path}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{path}: not a readable JSON list of CronQuestions records ({exc})") from None
 
 
 def parse_record(record: dict, gold_annotations: bool = False) -> Question:

@@ -40,7 +40,7 @@ def read(path: Path, skip_bad: bool = False) -> ParsedKG:
             if len(fields) == 4:
                 start, end, granularity = stated(fields[3])
             else:
-                start, end, granularity = _interval(fields[3], fields[4], stated)
+                start, end, granularity = interval(fields[3], fields[4], stated)
             parsed.add(head, relation, tail, start, end, granularity)
         except BadLine as problem:
             bad.report(path, lineno, str(problem))
@@ -48,7 +48,8 @@ def read(path: Path, skip_bad: bool = False) -> ParsedKG:
     return parsed
 
 
-def _interval(start_text: str, end_text: str, stated: TimeCache):
+def interval(start_text: str, end_text: str, stated: TimeCache):
+    """(start, end, granularity) of a five-field line's times; an empty end is open."""
     if not start_text and not end_text:
         raise BadLine("no time: start and end are both empty")
     start = stated(start_text) if start_text else None
