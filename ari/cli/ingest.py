@@ -11,7 +11,7 @@ import typer
 
 from ari.base.errors import UsageError
 from ari.base.progress import plain, stderr_console
-from ari.cli.options import DbOption, JsonOption, QuietOption
+from ari.cli.options import DbOption, DeviceOption, JsonOption, QuietOption
 
 app = typer.Typer(
     help="Load a temporal KG (MultiTQ, CronQuestions, or a generic TSV file) into a DuckDB store.",
@@ -31,9 +31,10 @@ def multitq(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    device: DeviceOption = "auto",
 ) -> None:
     """MultiTQ: DIR/kg/full.txt (head, relation, tail, YYYY-MM-DD) and the official id maps."""
-    _run("multitq", directory, db, skip_bad, quiet, json_out)
+    _run("multitq", directory, db, skip_bad, quiet, json_out, device)
 
 
 @app.command()
@@ -43,9 +44,10 @@ def cronquestions(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    device: DeviceOption = "auto",
 ) -> None:
     """CronQuestions (wikidata_big): DIR/kg/full.txt or train/valid/test.txt, plus the id-to-text files."""
-    _run("cronquestions", directory, db, skip_bad, quiet, json_out)
+    _run("cronquestions", directory, db, skip_bad, quiet, json_out, device)
 
 
 @app.command()
@@ -55,14 +57,17 @@ def tsv(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    device: DeviceOption = "auto",
 ) -> None:
     """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
-    _run("tsv", file, db, skip_bad, quiet, json_out)
+    _run("tsv", file, db, skip_bad, quiet, json_out, device)
 
 
-def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool) -> None:
+def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, device: str) -> None:
+    from ari.base.embedding import use_device
     from tkg_store.ingest import ingest
 
+    use_device(device)
     if db is None:
         raise UsageError("say where to write the store: --db PATH (or set ARI_DB)")
     with _PhaseBar(quiet) as bar:
