@@ -211,3 +211,15 @@ def require_learned_memory(memory: str | None, db: Path) -> None:
         f"{where}: build one with `ari memory learn --dataset DATASET --data-dir DIR --search --db {db} "
         f"--memory {target}`, or add --unguided to answer by a greedy walk without one"
     )
+
+
+def build_store_tables(db: str | Path, quiet: bool = False, config: AgentConfig | None = None) -> dict:
+    """Build every per-store table of the store at `db` (`agents.tables`): what `ari ingest` runs
+    after loading, so that no question pays for them. The facts are not loaded into memory."""
+    from agents.tables import build_tables
+    from ari.base.embedding import get_embedder, resolve_device
+
+    config = config or AgentConfig.from_env()
+    with TKGStore.open(db, memory_index=False) as store:
+        report = build_tables(store, get_embedder(config.embedding_model), quiet=quiet)
+    return {**report.to_dict(), "device": resolve_device()}

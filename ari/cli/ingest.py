@@ -21,6 +21,10 @@ app = typer.Typer(
 SkipBadOption = Annotated[
     bool, typer.Option("--skip-bad", help="Skip malformed lines and count them (default: stop, store unchanged).")
 ]
+NoTablesOption = Annotated[
+    bool,
+    typer.Option("--no-tables", help="Do not build the per-store tables (name vectors, linker tables) now: the first question builds them."),
+]
 DirArgument = Annotated[Path, typer.Argument(help="Dataset directory in its official layout (with kg/).")]
 
 
@@ -32,9 +36,10 @@ def multitq(
     quiet: QuietOption = False,
     json_out: JsonOption = False,
     device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """MultiTQ: DIR/kg/full.txt (head, relation, tail, YYYY-MM-DD) and the official id maps."""
-    _run("multitq", directory, db, skip_bad, quiet, json_out, device)
+    _run("multitq", directory, db, skip_bad, quiet, json_out, device, not no_tables)
 
 
 @app.command()
@@ -45,9 +50,10 @@ def cronquestions(
     quiet: QuietOption = False,
     json_out: JsonOption = False,
     device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """CronQuestions (wikidata_big): DIR/kg/full.txt or train/valid/test.txt, plus the id-to-text files."""
-    _run("cronquestions", directory, db, skip_bad, quiet, json_out, device)
+    _run("cronquestions", directory, db, skip_bad, quiet, json_out, device, not no_tables)
 
 
 @app.command()
@@ -58,12 +64,14 @@ def tsv(
     quiet: QuietOption = False,
     json_out: JsonOption = False,
     device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
-    _run("tsv", file, db, skip_bad, quiet, json_out, device)
+    _run("tsv", file, db, skip_bad, quiet, json_out, device, not no_tables)
 
 
-def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, device: str) -> None:
+def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, device: str, tables: bool) -> None:
+    from ari.api import build_store_tables
     from ari.base.embedding import use_device
     from tkg_store.ingest import ingest
 
@@ -72,10 +80,11 @@ def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, jso
         raise UsageError("say where to write the store: --db PATH (or set ARI_DB)")
     with _PhaseBar(quiet) as bar:
         summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar)
+    built = build_store_tables(db, quiet=quiet) if tables else None
     if json_out:
-        typer.echo(json.dumps({"db": str(db), **summary.to_dict()}, ensure_ascii=False))
+        typer.echo(json.dumps({"db": str(db), **summary.to_dict(), "tables": built}, ensure_ascii=False))
         return
-    _print_summary(db, summary)
+    _print_summary(db, summary, built)
     if summary.skipped_examples and not quiet:
         for example in summary.skipped_examples:
             stderr_console().print(plain(f"skipped {example}"))
@@ -113,7 +122,7 @@ class _PhaseBar:
                 self._bar.advance(self._task)
 
 
-def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
+def _print_summary(db: Path, summary, tables: dict | None) -> None:  # noqa: ANN001 - IngestSummary
     from rich.console import Console
     from rich.table import Table
 
@@ -134,4 +143,7 @@ def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
         end = "open (open-ended facts)" if span.end == OPEN_END else span.end
     table.add_row("time range", "", f"{start} .. {end}" if span else "-")
     table.add_row("seconds", "", f"{summary.elapsed_s:.1f}")
+    if tables is not None:
+        table.add_row("names embedded", f"{tables['names_embedded']:,}", f"{tables['names_embedded'] + tables['names_kept']:,}")
+        table.add_row("tables seconds", "", f"{tables['seconds']:.1f} ({tables['device']})")
     Console().print(table)
