@@ -10,6 +10,7 @@ import numpy as np
 from typer.testing import CliRunner
 
 from ari.base.embedding import get_embedder
+from ari.base.vector_index import VectorIndex
 from ari.cli import app
 from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore
@@ -54,6 +55,9 @@ def test_ingest_builds_the_tables_and_a_cold_store_only_reads_them(tmp_path: Pat
         assert isinstance(vectors.entity_matrix, np.memmap)  # mapped, not read into memory
         iran = vectors.entity_vector("Iran")
         assert iran is not None and float(iran @ real.embed_batch(["Iran"])[0]) > 0.9999
+        mapped, copied = VectorIndex(vectors.entity_matrix), VectorIndex(np.array(vectors.entity_matrix))
+        query = real.embed_batch(["Iran's army"])
+        assert mapped.search(query, 2)[1].tolist() == copied.search(query, 2)[1].tolist()  # searched in place, same rows
 
 
 def test_appending_facts_embeds_only_the_new_names(tmp_path: Path) -> None:
@@ -73,3 +77,27 @@ def test_no_tables_leaves_them_to_the_first_question(tmp_path: Path) -> None:
     data = _ingest(tmp_path, FIRST, "--no-tables")
     assert data["tables"] is None
     assert not list(tmp_path.glob("kg.duckdb.*"))
+
+
+def test_the_fact_index_is_held_for_a_store_up_to_the_size_limit(tmp_path: Path, monkeypatch) -> None:
+    import pytest
+
+    from ari.base.errors import StoreError
+    from tkg_store import store as store_module
+
+    _ingest(tmp_path, FIRST, "--no-tables")
+    db = tmp_path / "kg.duckdb"
+    monkeypatch.delenv("ARI_MEMORY_INDEX", raising=False)
+    with TKGStore.open(db) as small:
+        assert small.fact_index is not None
+    monkeypatch.setattr(store_module, "MEMORY_INDEX_MAX_FACTS", 2)  # 3 facts: past the limit
+    with TKGStore.open(db) as large:
+        assert large.fact_index is None and [f.tail for f in large.facts(head="Iran")] == ["China"]
+    with TKGStore.open(db, memory_index=True) as asked:
+        assert asked.fact_index is not None  # an explicit choice beats the size
+    monkeypatch.setenv("ARI_MEMORY_INDEX", "on")
+    with TKGStore.open(db) as forced:
+        assert forced.fact_index is not None
+    monkeypatch.setenv("ARI_MEMORY_INDEX", "sometimes")
+    with pytest.raises(StoreError, match="ARI_MEMORY_INDEX must be auto, on or off"):
+        TKGStore.open(db)

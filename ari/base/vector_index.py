@@ -2,8 +2,9 @@
 
 A GPU index is used when faiss was built with GPU support and a GPU is visible; when embeddings run
 on a GPU (`ari.base.embedding.resolve_device`) and faiss has none, a torch matmul and top-k on the
-GPU (`ari.base.topk`); otherwise the CPU flat inner-product index, which is exact and fast enough
-for the sizes ARI indexes (relations, entity names, cluster centroids).
+GPU (`ari.base.topk`); a memory-mapped matrix (a store's entity names) is searched in place with
+numpy; otherwise the CPU flat inner-product index, which is exact and fast enough for the sizes
+ARI indexes (relations, entity names, cluster centroids).
 """
 
 from __future__ import annotations
@@ -19,20 +20,23 @@ class VectorIndex:
     """Exact inner-product search over L2-normalised vectors."""
 
     def __init__(self, vectors: np.ndarray) -> None:
+        mapped = isinstance(vectors, np.memmap)
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.size, self.dim = vectors.shape
         index: faiss.Index = faiss.IndexFlatIP(self.dim)
         self.on_gpu = False
-        self._torch: TopK | None = None
+        self._exact: TopK | None = None
         if _gpu_count() > 0:
             resources = faiss.StandardGpuResources()
             index = faiss.index_cpu_to_gpu(resources, 0, index)
             self._resources = resources
             self.on_gpu = True
         elif resolve_device() == "cuda":
-            self._torch = TopK(vectors, "cuda")
+            self._exact = TopK(vectors, "cuda")
             self.on_gpu = True
-        if self._torch is None:
+        elif mapped:  # searched where it lies: copying a memory-mapped matrix into faiss reads all of it at start-up
+            self._exact = TopK(vectors)
+        if self._exact is None:
             index.add(vectors)
         self._index = index
 
@@ -43,8 +47,8 @@ class VectorIndex:
         if self.size == 0:
             n = queries.shape[0]
             return np.zeros((n, 1), dtype=np.float32), -np.ones((n, 1), dtype=np.int64)
-        if self._torch is not None:
-            return self._torch.search(queries, k)
+        if self._exact is not None:
+            return self._exact.search(queries, k)
         return self._index.search(queries, k)
 
 
