@@ -6,8 +6,8 @@ built lazily, the first question pays for all of them (minutes on a large KG, wi
 shown). This module builds each the way a question would, so the files are the ones a cold
 process then only reads: the entity and relation name vectors (in steps of
 `tkg_store.name_vectors.CHUNK` names, only the names no earlier file embeds), the mirror and
-symmetric relations, the linker's name tables and role vectors, and the candidate filter's
-template vectors.
+symmetric relations, the linker's name tables and role vectors, the candidate filter's template
+vectors, and the names' word pairs that chat spellings must leave alone.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class TablesReport:
 def build_tables(store: TKGStore, embedder: Embedder, quiet: bool = False) -> TablesReport:
     """Build (or find built) every per-store table of `store` for `embedder`, with one progress bar."""
     from actions.filtering import get_filter
-    from agents.analysis.analyzer import QuestionAnalyzer
+    from agents.analysis.analyzer import QuestionAnalyzer, chat_protected
 
     started = time.perf_counter()
     plan = plan_name_vectors(store, embedder)
@@ -54,6 +54,7 @@ def build_tables(store: TKGStore, embedder: Embedder, quiet: bool = False) -> Ta
         lambda: analyzer.entity_linker,  # the linker's name tables and role vectors
         lambda: analyzer.relation_linker,
         lambda: get_filter(store, embedder),  # the template vectors
+        lambda: chat_protected(store),
     ]
     for step in progress(steps, "building tables", quiet=quiet):
         step()
