@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from ari.base.embedding import get_embedder
@@ -16,6 +17,15 @@ from tkg_store.name_vectors import name_vectors
 from tkg_store.store import TKGStore
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _device_restored(monkeypatch):
+    """`--device` sets the process's device and ARI_DEVICE (for worker processes): undone after each test."""
+    from ari.base import embedding
+
+    monkeypatch.setattr(embedding, "_chosen", [])
+    monkeypatch.setenv("ARI_DEVICE", "auto")
 
 FIRST = (
     "Iran\tMake_a_visit\tChina\t2007-03-04\n"
@@ -80,8 +90,6 @@ def test_no_tables_leaves_them_to_the_first_question(tmp_path: Path) -> None:
 
 
 def test_the_fact_index_is_held_for_a_store_up_to_the_size_limit(tmp_path: Path, monkeypatch) -> None:
-    import pytest
-
     from ari.base.errors import StoreError
     from tkg_store import store as store_module
 
@@ -101,3 +109,16 @@ def test_the_fact_index_is_held_for_a_store_up_to_the_size_limit(tmp_path: Path,
     monkeypatch.setenv("ARI_MEMORY_INDEX", "sometimes")
     with pytest.raises(StoreError, match="ARI_MEMORY_INDEX must be auto, on or off"):
         TKGStore.open(db)
+
+
+def test_ingest_on_cuda_without_a_gpu_is_a_usage_error_before_any_work(tmp_path: Path, monkeypatch, capsys) -> None:
+    from ari.base import embedding
+    from ari.cli import run
+
+    monkeypatch.setattr(embedding, "gpu_present", lambda: False)
+    monkeypatch.setattr(embedding, "_chosen", [])
+    tsv = tmp_path / "kg.tsv"
+    tsv.write_text(FIRST, encoding="utf-8")
+    assert run(["ingest", "tsv", str(tsv), "--db", str(tmp_path / "kg.duckdb"), "--device", "cuda"]) == 2
+    assert capsys.readouterr().err.splitlines() == ["Error: --device cuda: no CUDA GPU with torch and sentence-transformers on this machine"]
+    assert not (tmp_path / "kg.duckdb").exists()

@@ -47,7 +47,9 @@ def use_device(device: str | None) -> None:
     device. Exported as ARI_DEVICE too, so worker processes a command starts choose the same."""
     if device is None:
         return
-    _check_device(device)
+    resolve_device(device)  # cuda on a machine without a GPU fails now, before the command does any work
+    if device == requested_device():
+        return
     _chosen[:] = [device]
     os.environ["ARI_DEVICE"] = device
     get_embedder.cache_clear()
