@@ -154,7 +154,7 @@ class _Learner:
         from tkg_store.store import TKGStore
 
         self.settings = job.settings
-        self.store = TKGStore.open(job.db)
+        self.store = TKGStore.open(job.db, memory_index=True)  # the program search reads the fact index
         self.memory = Memory.open(job.memory, create=False, read_only=True)  # guidance only
         self.agent = Agent(self.store, self.memory, job.config)
 

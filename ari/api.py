@@ -70,15 +70,16 @@ class StoreOpening:
     loads the embedding model the agent will ask for (`get_embedder` keeps one per process), reading
     its weights meanwhile too; a failure there is left for the agent's own call to report."""
 
-    def __init__(self, path: Path, embedding_model: str | None = None) -> None:
+    def __init__(self, path: Path, embedding_model: str | None = None, memory_index: bool | None = None) -> None:
         self._store: TKGStore | None = None
         self._error: BaseException | None = None
+        self._memory_index = memory_index  # None: by the store's size (TKGStore.open)
         self._thread = threading.Thread(target=self._open, args=(path, embedding_model), name="ari-open-store", daemon=True)
         self._thread.start()
 
     def _open(self, path: Path, embedding_model: str | None) -> None:
         try:
-            self._store = TKGStore.open(path)
+            self._store = TKGStore.open(path, memory_index=self._memory_index)
         except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread by store()
             self._error = exc
             return
@@ -109,12 +110,14 @@ def build_agent(
     memory: str | None = None,
     config: AgentConfig | None = None,
     opening: StoreOpening | None = None,
+    memory_index: bool | None = None,
 ) -> tuple[Any, TKGStore, Any]:
     """(agent, store, memory) for a store path and memory URL, with the defaults above; `opening`:
-    the store already being opened (by `StoreOpening(resolve_db(db))`), else it is opened here."""
+    the store already being opened (by `StoreOpening(resolve_db(db))`), else it is opened here
+    (`memory_index` as TKGStore.open takes it)."""
     path = resolve_db(db)
     config = config or AgentConfig.from_env()
-    opening = opening or StoreOpening(path, config.embedding_model)  # while the agent's modules are imported
+    opening = opening or StoreOpening(path, config.embedding_model, memory_index)  # while the agent's modules are imported
     try:
         from agents.agent import Agent
         from agents.deciders.base import get_decider
@@ -211,3 +214,15 @@ def require_learned_memory(memory: str | None, db: Path) -> None:
         f"{where}: build one with `ari memory learn --dataset DATASET --data-dir DIR --search --db {db} "
         f"--memory {target}`, or add --unguided to answer by a greedy walk without one"
     )
+
+
+def build_store_tables(db: str | Path, quiet: bool = False, config: AgentConfig | None = None) -> dict:
+    """Build every per-store table of the store at `db` (`agents.tables`): what `ari ingest` runs
+    after loading, so that no question pays for them. The facts are not loaded into memory."""
+    from agents.tables import build_tables
+    from ari.base.embedding import get_embedder, resolve_device
+
+    config = config or AgentConfig.from_env()
+    with TKGStore.open(db, memory_index=False) as store:
+        report = build_tables(store, get_embedder(config.embedding_model), quiet=quiet)
+    return {**report.to_dict(), "device": resolve_device()}

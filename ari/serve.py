@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import queue
 import signal
 import sys
@@ -247,7 +248,9 @@ class Loaded:
         config = AgentConfig.from_env(decider=settings.decider)
         db = resolve_db(settings.db)
         memory_url = resolve_memory(settings.memory, db)
-        agent, store, memory = build_agent(db, memory_url, config)
+        # a server opens once and answers many: it holds the fact index whatever the store's size,
+        # unless ARI_MEMORY_INDEX says otherwise
+        agent, store, memory = build_agent(db, memory_url, config, memory_index=None if os.environ.get("ARI_MEMORY_INDEX") else True)
         worker = AgentWorker(agent, memory, settings.record, settings.gather_s, settings.max_batch)
         return cls(str(db), memory_url, settings.decider, store, memory, worker, ClusterReader(memory))
 

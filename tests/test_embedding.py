@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
+from ari.base import embedding
 from ari.base.embedding import (
     PendingVectors,
     SentenceTransformerEmbedder,
@@ -13,6 +18,7 @@ from ari.base.embedding import (
 )
 from ari.base.errors import UsageError
 from ari.base.minilm import NumpyMiniLMEmbedder, is_minilm_folder
+from ari.base.topk import TopK
 
 TEXTS = [
     "Who was the last to criticise Iran before Pervez Musharraf did?",
@@ -108,3 +114,79 @@ def test_lazy_pending_vectors_embed_the_whole_batch_once_on_first_need():
     assert failed.row(0).tolist() == [1.0, 1.0, 1.0]
     with pytest.raises(ValueError, match="could not run"):
         failed.row(1)
+
+
+def test_without_a_gpu_the_device_is_the_cpu_and_overrides_are_honoured(monkeypatch):
+    monkeypatch.delenv("ARI_DEVICE", raising=False)
+    monkeypatch.setattr(embedding, "_chosen", [])
+    monkeypatch.setattr(embedding.os.path, "exists", lambda path: False if path == "/dev/nvidiactl" else True)
+    embedding.gpu_present.cache_clear()
+    try:
+        assert not embedding.gpu_present()
+        assert embedding.resolve_device() == "cpu"
+        monkeypatch.setenv("ARI_DEVICE", "cpu")
+        assert embedding.resolve_device() == "cpu"
+        monkeypatch.setenv("ARI_DEVICE", "cuda")
+        with pytest.raises(UsageError, match="no CUDA GPU"):
+            embedding.resolve_device()
+        assert embedding.resolve_device("cpu") == "cpu"  # an explicit device beats the environment
+        monkeypatch.setenv("ARI_DEVICE", "tpu")
+        with pytest.raises(UsageError, match="auto, cpu, cuda"):
+            embedding.resolve_device()
+    finally:
+        embedding.gpu_present.cache_clear()
+
+
+@pytest.mark.skipif(os.path.exists("/dev/nvidiactl"), reason="this machine has an NVIDIA GPU")
+def test_a_machine_without_a_gpu_chooses_the_cpu_without_importing_torch():
+    code = "import sys; from ari.base.embedding import resolve_device; print(resolve_device(), 'torch' in sys.modules)"
+    env = {k: v for k, v in os.environ.items() if k != "ARI_DEVICE"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.split() == ["cpu", "False"]
+
+
+def test_use_device_sets_the_process_device_for_its_workers_too(monkeypatch):
+    monkeypatch.setenv("ARI_DEVICE", "auto")
+    monkeypatch.setattr(embedding, "_chosen", [])
+    embedding.use_device("cpu")
+    assert embedding.requested_device() == "cpu" and os.environ["ARI_DEVICE"] == "cpu"
+    with pytest.raises(UsageError, match="device must be"):
+        embedding.use_device("gpu")
+    get_embedder.cache_clear()
+
+
+def test_a_gpu_present_runs_the_bundled_model_through_sentence_transformers(monkeypatch):
+    made: list[tuple] = []
+
+    class _Recorded:
+        def __init__(self, path: str, device: str | None = None, batch_size: int = 128) -> None:
+            made.append((device, batch_size))
+
+    monkeypatch.setattr(embedding, "_chosen", [])
+    monkeypatch.delenv("ARI_DEVICE", raising=False)
+    monkeypatch.delenv("ARI_EMBEDDING_BACKEND", raising=False)
+    monkeypatch.setattr(embedding, "gpu_present", lambda: True)
+    monkeypatch.setattr(embedding, "SentenceTransformerEmbedder", _Recorded)
+    get_embedder.cache_clear()
+    assert isinstance(get_embedder(), _Recorded) and made == [("cuda", embedding.GPU_BATCH)]
+    assert isinstance(get_embedder(device="cpu"), NumpyMiniLMEmbedder)  # --device cpu keeps the numpy path
+    get_embedder.cache_clear()
+
+
+def test_the_token_budget_gives_the_fixed_batch_vectors():
+    path = bundled_model_path()
+    fixed = NumpyMiniLMEmbedder(path, batch_size=16, tokens_per_batch=0).embed_batch(TEXTS)
+    budget = NumpyMiniLMEmbedder(path, batch_size=256, tokens_per_batch=32).embed_batch(TEXTS)  # the long text alone
+    assert (fixed * budget).sum(axis=1).min() > 0.9999
+
+
+def test_top_k_is_the_exact_best_rows_in_order():
+    rng = np.random.default_rng(0)
+    matrix = rng.normal(size=(50, 8)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    scores, ids = TopK(matrix).search(matrix[:5], 3)
+    full = matrix[:5] @ matrix.T
+    assert ids[:, 0].tolist() == [0, 1, 2, 3, 4]  # each vector is its own best match
+    assert ids.tolist() == np.argsort(-full, axis=1)[:, :3].tolist()
+    assert np.allclose(scores, np.sort(full, axis=1)[:, ::-1][:, :3])
+    assert TopK(matrix).search(matrix[:2], 100)[1].shape == (2, 50)

@@ -1,24 +1,36 @@
-"""Embeddings of every entity and relation name of a store, computed once and cached with it.
+"""Embeddings of every entity and relation name of a store, computed once and kept beside it.
 
 Candidate filtering and linking compare the question with names thousands of times per second;
-embedding names per question would cost seconds. The vectors are computed on first use and saved
-as an .npz file beside the DuckDB file (or under ARI_HOME when that folder is read-only), keyed by
-the embedding model and the store's counts so a re-ingested store gets fresh vectors. In memory they
-hang off the store (`TKGStore.derived`), so `reload()` drops them.
+embedding names per question would cost seconds. `ari ingest` embeds them (`plan_name_vectors`, in
+steps the caller runs under a progress bar); a store ingested otherwise gets them on first use.
+
+On disk, beside the DuckDB file (or under ARI_HOME when that folder is read-only), keyed by the
+embedding model and the store's counts: `<db>.vectors-<tag>.npy`, the entity matrix, which a cold
+process memory-maps (its pages are read as rows are used, so opening costs no time or memory that
+grows with the KG), and `<db>.vectors-<tag>.npz`, the names, the relation matrix, the model and a
+digest of the entity names, which says which names the matrix embeds. When facts are added, only
+names that no earlier file of the same model embeds are embedded. In memory the vectors hang off
+the store (`TKGStore.derived`), so `reload()` drops them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from ari.base.config import ari_home
 from ari.base.embedding import Embedder
+from ari.base.minilm import NumpyMiniLMEmbedder
 from tkg_store.store import TKGStore
+
+CHUNK = 4096  # names per embedding step of a build: one progress tick, seconds on a CPU
+Key = tuple[str, str]  # ("e" | "r", name): an entity or a relation
 
 
 @dataclass
@@ -49,20 +61,78 @@ def name_vectors(store: TKGStore, embedder: Embedder) -> NameVectors:
 
 
 def _load_or_embed(store: TKGStore, embedder: Embedder) -> NameVectors:
-    """From the cache file when it holds exactly the store's names, else computed (and saved)."""
-    entities = sorted(store.entity_names())
-    relations = sorted(store.relation_names())
-    path = cache_path(store, embedder)
-    vectors = _read(path, entities, relations)
-    if vectors is None:
-        vectors = NameVectors(
-            entities,
-            embedder.embed_batch([store.display(e) for e in entities]),
-            relations,
-            embedder.embed_batch([store.relation_text(r) for r in relations]),
-        )
-        _write(path, vectors)
-    return vectors
+    """From the files beside the store when they embed exactly its names, else computed (and saved)."""
+    plan = plan_name_vectors(store, embedder)
+    found = plan.saved()
+    if found is not None:
+        return found
+    for step in plan.plan().steps():
+        step()
+    return plan.finish()
+
+
+@dataclass
+class NameVectorPlan:
+    """Embedding a store's names: those no earlier file embeds (`todo`) in steps of CHUNK names,
+    then `finish()` assembles, saves and returns the vectors."""
+
+    store: TKGStore
+    embedder: Embedder
+    entities: list[str]
+    relations: list[str]
+    todo: list[Key] = field(default_factory=list)
+    vectors: dict[Key, np.ndarray] = field(default_factory=dict)  # known from earlier files, then embedded
+
+    def saved(self) -> NameVectors | None:
+        """The vectors the files beside the store hold for exactly these names, if they do."""
+        return _read(cache_path(self.store, self.embedder), self.entities, self.relations, self.embedder.name)
+
+    def plan(self) -> "NameVectorPlan":
+        """Fill `todo` with the names no earlier vectors file of this model embeds."""
+        self.vectors = _earlier_vectors(self.store, self.embedder)
+        names = [("e", n) for n in self.entities] + [("r", n) for n in self.relations]
+        self.todo = [key for key in names if key not in self.vectors]
+        return self
+
+    def steps(self, chunk: int = CHUNK) -> list[Callable[[], None]]:
+        return [partial(self._embed, self.todo[i : i + chunk]) for i in range(0, len(self.todo), chunk)]
+
+    def _embed(self, part: list[Key]) -> None:
+        texts = [self.store.display(name) if kind == "e" else self.store.relation_text(name) for kind, name in part]
+        self.vectors.update(zip(part, embed_parallel(self.embedder, texts)))
+
+    def finish(self) -> NameVectors:
+        vectors = NameVectors(self.entities, self._matrix("e", self.entities), self.relations, self._matrix("r", self.relations))
+        path = cache_path(self.store, self.embedder)
+        if _write(path, vectors, self.embedder.name):
+            _remove_stale(path, self.embedder.name)
+        return self.saved() or vectors  # read back: the entity matrix memory-mapped, as a cold process has it
+
+    def _matrix(self, kind: str, names: list[str]) -> np.ndarray:
+        if not names:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        missing = [n for n in names if (kind, n) not in self.vectors]
+        if missing:
+            raise RuntimeError(f"{len(missing)} names not embedded: finish() before every step ran")
+        return np.vstack([self.vectors[(kind, n)] for n in names]).astype(np.float32)
+
+
+def plan_name_vectors(store: TKGStore, embedder: Embedder) -> NameVectorPlan:
+    """What embedding `store`'s names for `embedder` takes; `.saved()` when nothing, else `.plan()`."""
+    return NameVectorPlan(store, embedder, sorted(store.entity_names()), sorted(store.relation_names()))
+
+
+def embed_parallel(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """`embedder.embed_batch(texts)`, split over the CPU's cores for the numpy embedder (each of its
+    forward passes is BLAS on one thread, which releases the GIL); torch spreads its own work."""
+    threads = min(os.cpu_count() or 1, 8)
+    if not isinstance(embedder, NumpyMiniLMEmbedder) or threads < 2 or len(texts) < 2 * threads:
+        return embedder.embed_batch(texts)
+    from concurrent.futures import ThreadPoolExecutor
+
+    share = -(-len(texts) // threads)
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ari-embed-names") as pool:
+        return np.vstack(list(pool.map(embedder.embed_batch, [texts[i : i + share] for i in range(0, len(texts), share)])))
 
 
 def text_vectors(store: TKGStore, embedder: Embedder, label: str, texts: list[str]) -> np.ndarray:
@@ -81,14 +151,14 @@ def _text_vectors(store: TKGStore, embedder: Embedder, label: str, digest: str, 
                     return data["matrix"]
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is rebuilt, never trusted
-    matrix = embedder.embed_batch(texts)
+    matrix = embed_parallel(embedder, texts)
     _save(path, texts=np.array(texts, dtype=str), matrix=matrix)
     return matrix
 
 
 def cache_path(store: TKGStore, embedder: Embedder, what: str = "vectors") -> Path:
     counts = store.counts()
-    tag = hashlib.sha1(f"{embedder.name}|{counts['entities']}|{counts['relations']}".encode()).hexdigest()[:12]
+    tag = _tag(embedder.name, counts["entities"], counts["relations"])
     db = Path(store.path).resolve()
     beside = db.with_name(f"{db.name}.{what}-{tag}.npz")
     if os.access(db.parent, os.W_OK):
@@ -97,33 +167,117 @@ def cache_path(store: TKGStore, embedder: Embedder, what: str = "vectors") -> Pa
     return ari_home() / "vectors" / f"{db.stem}-{digest}-{what}-{tag}.npz"
 
 
-def _read(path: Path, entities: list[str], relations: list[str]) -> NameVectors | None:
-    if not path.exists():
+def _tag(model: str, entities: int, relations: int) -> str:
+    return hashlib.sha1(f"{model}|{entities}|{relations}".encode()).hexdigest()[:12]
+
+
+def _names_digest(names: list[str]) -> str:
+    digest = hashlib.sha1()
+    for name in names:
+        digest.update(name.encode("utf-8", "surrogatepass") + b"\n")
+    return digest.hexdigest()
+
+
+def _read(path: Path, entities: list[str], relations: list[str], model: str) -> NameVectors | None:
+    """The vectors at `path` (the entity matrix memory-mapped) when they embed exactly these names
+    with this model; the entity names are checked by digest, not read back."""
+    matrix_path = path.with_suffix(".npy")
+    if not path.exists() or not matrix_path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
-            if list(data["entities"]) != entities or list(data["relations"]) != relations:
+            if str(data["model"]) != model or str(data["entities_digest"]) != _names_digest(entities):
                 return None
-            return NameVectors(entities, data["entity_matrix"], relations, data["relation_matrix"])
+            if list(data["relations"]) != relations:
+                return None
+            relation_matrix = data["relation_matrix"]
+        entity_matrix = np.load(matrix_path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError, KeyError):
-        return None  # a damaged cache is rebuilt, never trusted
+        return None  # damaged, or written by an older ARI: rebuilt, never trusted
+    if entity_matrix.shape != (len(entities), relation_matrix.shape[1]):
+        return None
+    return NameVectors(entities, entity_matrix, relations, relation_matrix)
 
 
-def _write(path: Path, vectors: NameVectors) -> None:
-    _save(
+def _vector_files(store: TKGStore, embedder: Embedder) -> list[Path]:
+    """Every name-vectors file of this store (any contents, any model)."""
+    pattern = cache_path(store, embedder)
+    return sorted(pattern.parent.glob(pattern.name.rsplit("-", 1)[0] + "-*.npz"))
+
+
+def _earlier_vectors(store: TKGStore, embedder: Embedder) -> dict[Key, np.ndarray]:
+    """Each name vector a vectors file of the same model beside the store holds (files of its
+    earlier contents): an ingest that adds facts embeds only the names they bring."""
+    known: dict[Key, np.ndarray] = {}
+    for path in _vector_files(store, embedder):
+        try:
+            entities, entity_matrix, relations, relation_matrix = _file_vectors(path, embedder.name)
+        except (OSError, ValueError, KeyError):
+            continue  # damaged, or another model's: its names are embedded anew
+        if entity_matrix.shape[0] == len(entities):
+            known.update((("e", n), entity_matrix[i]) for i, n in enumerate(entities))
+            known.update((("r", n), relation_matrix[i]) for i, n in enumerate(relations))
+    return known
+
+
+def _file_vectors(path: Path, model: str) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
+    """(entities, their matrix, relations, theirs) of a vectors file of `model`, else KeyError. A
+    file of the older single-.npz format names no model: its name's tag says whether it is ours."""
+    with np.load(path, allow_pickle=False) as data:
+        entities, relations = list(data["entities"]), list(data["relations"])
+        relation_matrix = data["relation_matrix"]
+        if "model" not in data.files:
+            if not path.name.endswith(f"-{_tag(model, len(entities), len(relations))}.npz"):
+                raise KeyError("another model's vectors")
+            return entities, data["entity_matrix"], relations, relation_matrix
+        if str(data["model"]) != model:
+            raise KeyError("another model's vectors")
+    return entities, np.load(path.with_suffix(".npy"), mmap_mode="r", allow_pickle=False), relations, relation_matrix
+
+
+def _remove_stale(kept: Path, model: str) -> None:
+    """The other vectors files of this model: each name they embed that the store still has is in
+    `kept` now."""
+    for old in kept.parent.glob(kept.name.rsplit("-", 1)[0] + "-*.npz"):
+        if old == kept:
+            continue
+        try:
+            _file_vectors(old, model)
+        except (OSError, ValueError, KeyError):
+            continue  # another model's, or not readable: left alone
+        for file in (old, old.with_suffix(".npy")):
+            try:
+                file.unlink()
+            except OSError:
+                pass  # gone already (another process), or not ours to remove
+
+
+def _write(path: Path, vectors: NameVectors, model: str) -> bool:
+    """The matrix first, then the .npz that vouches for it (each under a temporary name, renamed
+    into place): a reader that finds the .npz finds the whole matrix. False when nothing was saved."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, np.ascontiguousarray(vectors.entity_matrix, dtype=np.float32))
+        os.replace(tmp, path.with_suffix(".npy"))
+    except OSError:
+        return False  # caching is an optimisation; a read-only disk just means recomputing next time
+    return _save(
         path,
         entities=np.array(vectors.entities, dtype=str),
-        entity_matrix=vectors.entity_matrix,
+        entities_digest=np.array(_names_digest(vectors.entities)),
         relations=np.array(vectors.relations, dtype=str),
         relation_matrix=vectors.relation_matrix,
+        model=np.array(model),
     )
 
 
-def _save(path: Path, **arrays: np.ndarray) -> None:
+def _save(path: Path, **arrays: np.ndarray) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")  # two first runs at once must not share a file
         np.savez(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub fears a key named allow_pickle; these are array names
         os.replace(tmp, path)
     except OSError:
-        pass  # caching is an optimisation; a read-only disk just means recomputing next time
+        return False  # caching is an optimisation; a read-only disk just means recomputing next time
+    return True

@@ -4,7 +4,9 @@ Entity and relation names are held in memory (id <-> name) so every lookup works
 By default the facts themselves are held in memory too (`tkg_store/fact_index.py`): `facts` and
 `neighbourhood` are then binary searches over numpy arrays, tens of microseconds where one DuckDB
 query from Python costs ~0.5 ms. `TKGStore.open(path, memory_index=False)` keeps every lookup in
-SQL, for KGs too large for RAM (the index costs memory and time at open).
+SQL, for KGs too large for RAM (the index costs memory and time at open). By default
+(`memory_index=None`, or ARI_MEMORY_INDEX=auto) a store of at most MEMORY_INDEX_MAX_FACTS facts is
+indexed and a larger one is not; ARI_MEMORY_INDEX=on or off decides for every store.
 All SQL is assembled from fixed clauses chosen by which arguments were given; user or LLM text only
 ever reaches DuckDB as a bound parameter.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
@@ -30,6 +33,15 @@ from tkg_store.schema import DDL, INDEXES, SCHEMA_VERSION, one_row
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan
 
 T = TypeVar("T")
+
+# Above this many facts a store opens without the in-memory fact index (every lookup one SQL
+# query, ~0.5 ms, a few dozen a question). The index is read and sorted at every open, so its cost
+# grows with the KG: 0.34 s of a quiet machine's open at MultiTQ's 461,329 facts
+# (benchmarks/results/store_bench.md), 5x that at 2.3M facts (5.6 s against 29.1 s, 23 against
+# 118 MiB of arrays, on a loaded machine; without the index 0.5 and 2.0 s). At one million
+# facts the index adds ~0.75 s and ~50 MiB to every cold start, and beyond it the start-up would
+# outgrow the few seconds a cold `ari ask` has.
+MEMORY_INDEX_MAX_FACTS = 1_000_000
 
 class Fact(NamedTuple):
     """One temporal fact; `start`/`end` are None where the source leaves the interval open.
@@ -93,8 +105,9 @@ class TKGStore:
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path, read_only: bool = True, memory_index: bool = True) -> "TKGStore":
-        """Open a store; `memory_index` holds its facts in memory for fast lookups (see fact_index.py)."""
+    def open(cls, path: str | Path, read_only: bool = True, memory_index: bool | None = None) -> "TKGStore":
+        """Open a store; `memory_index` holds its facts in memory for fast lookups (see fact_index.py);
+        None decides by ARI_MEMORY_INDEX, else by size (`wants_memory_index`)."""
         path = Path(path)
         if read_only and not path.exists():
             raise StoreError(f"no KG store at {path} (build one with `ari ingest`)")
@@ -111,7 +124,7 @@ class TKGStore:
             con.close()
             raise
         try:
-            return cls(path, con, memory_index=memory_index)
+            return cls(path, con, memory_index=wants_memory_index(con) if memory_index is None else memory_index)
         except BaseException:
             con.close()
             raise
@@ -389,6 +402,18 @@ def create_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
         "INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT (key) DO NOTHING", [str(SCHEMA_VERSION)]
     )
+
+
+def wants_memory_index(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether a store opened without saying should hold its facts in memory: ARI_MEMORY_INDEX
+    (on | off | auto), and for auto whether it has at most MEMORY_INDEX_MAX_FACTS facts (DuckDB
+    counts a table's rows from its metadata, at no cost that grows with it)."""
+    setting = os.environ.get("ARI_MEMORY_INDEX", "auto")
+    if setting not in ("auto", "on", "off"):
+        raise StoreError(f"ARI_MEMORY_INDEX must be auto, on or off, not {setting!r}")
+    if setting != "auto":
+        return setting == "on"
+    return one_row(con, "SELECT count(*) FROM facts")[0] <= MEMORY_INDEX_MAX_FACTS
 
 
 def _check_schema(con: duckdb.DuckDBPyConnection, path: Path) -> None:

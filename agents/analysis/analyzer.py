@@ -9,7 +9,9 @@ questions' phrases in one call.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
@@ -27,6 +29,7 @@ from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_symbols
 from tkg_store.memo import memoised
+from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
 
@@ -58,6 +61,22 @@ def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[
     order += [n for n in range(1, len(entities) + 1) if n not in order]  # a rule never drops an entity; if it did, it keeps its role
     reordered = [entities[n - 1] for n in order if n <= len(entities)]
     return renumber(found.text, order), reordered, found
+
+
+def chat_protected(store: TKGStore) -> frozenset[str]:
+    """The KG names' word pairs that hold a chat spelling as a word ("george w"), and their marks
+    standing alone ("company - owner"): left as written. It reads every name, so it is saved beside
+    the store (`tkg_store.saved`) and built at ingest (`agents.tables`)."""
+    return store.derived(("chat_protected",), lambda: frozenset(saved(store, "chat-protected", partial(_protected, store), _CHAT_SOURCES)))
+
+
+def _protected(store: TKGStore) -> list[str]:
+    names = [store.display(name) for name in store.entity_names()]
+    return sorted(protected_ngrams(normalize_name(name) for name in names) | marked_words(names))
+
+
+# the code that decides which words are protected: an edit of these files rebuilds the saved table
+_CHAT_SOURCES = tuple(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name))
 
 
 def _relation_text(analysis: QuestionAnalysis) -> str:
@@ -117,7 +136,7 @@ class QuestionAnalyzer:
         return self.analyze_batch([question])[0]
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
-        protected = self.store.derived(("chat_protected",), self._protected_ngrams)
+        protected = chat_protected(self.store)
         # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings written
         # out ("wat yr ... b4 08"), a framing clause set aside ("For a briefing on X, who ...")
         questions = [without_framing(standard_spelling(without_symbols(q, protected), protected)) for q in questions]
@@ -160,12 +179,6 @@ class QuestionAnalyzer:
         if rank_relations:
             self._rank_relations(analyses)
         return analyses
-
-    def _protected_ngrams(self) -> frozenset[str]:
-        """The KG names' word pairs that hold a chat spelling as a word ("george w"), and their marks
-        standing alone ("company - owner"): left as written."""
-        names = [self.store.display(name) for name in self.store.entity_names()]
-        return protected_ngrams(normalize_name(name) for name in names) | marked_words(names)
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker

@@ -141,8 +141,8 @@ class EntityLinker:
         role_texts: list[str] = data["role_texts"]
         # words the KG's role names put before another word ("rights" of "Human Rights
         # Activist", "affairs"): the only plural nouns that modify the noun after them (`_verb_after_plural`)
-        self._modifier_words = frozenset(w for text in role_texts for w in normalize_name(text).split()[:-1])
-        self._head_words = frozenset(normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip())
+        self._modifier_words = frozenset(data["modifier_words"])
+        self._head_words = frozenset(data["head_words"])
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
         )
@@ -930,6 +930,9 @@ def _build_linker_tables(store: TKGStore) -> dict:
         "role_lists": role_lists,
         "role_vocabulary": role_vocabulary(role_texts),
         "role_texts": list(role_texts),
+        # read from every role name: kept with the tables rather than recomputed by each process
+        "modifier_words": sorted({w for text in role_texts for w in normalize_name(text).split()[:-1]}),
+        "head_words": sorted({normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip()}),
     }
 
 

@@ -43,10 +43,14 @@ def is_minilm_folder(model_path: str) -> bool:
 class NumpyMiniLMEmbedder:
     """A BERT sentence encoder (mean pooling, normalised) computed with numpy in float32."""
 
-    def __init__(self, model_path: str, batch_size: int = 16) -> None:
-        # Texts are sorted by length and encoded `batch_size` at a time, each batch padded to its
-        # longest text. Small batches waste little on padding: over calls of 64 MultiTQ questions,
-        # 16 took 7.4 ms of CPU per text against 11.3 ms for 64 (`benchmarks/embedding_speed.py`).
+    def __init__(self, model_path: str, batch_size: int = 256, tokens_per_batch: int = 512) -> None:
+        # Texts are sorted by length and encoded in batches, each padded to its longest text. A
+        # fixed count of texts suits one kind of text: 16 suits questions (6.0 ms of CPU per text
+        # against 9.9 for 64), 64 short names (2.4 ms against 2.7 for 16). A budget of padded
+        # tokens per batch (at most `batch_size` texts) suits both: at 512, 6.3 ms per question and
+        # 2.6 per name in the committed run (benchmarks/results/embedding_speed.md; an earlier run
+        # gave 6.4 against 7.8 and 2.8 against 3.2 for 16 a batch). Both on 2 shared, loaded cores,
+        # the same vectors (cosine >= 0.9999998). tokens_per_batch=0: `batch_size` texts a batch.
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
@@ -58,6 +62,7 @@ class NumpyMiniLMEmbedder:
         self._layers = int(config["num_hidden_layers"])
         self._eps = float(config["layer_norm_eps"])
         self._batch_size = batch_size
+        self._tokens_per_batch = tokens_per_batch
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=min(MAX_TOKENS, int(config["max_position_embeddings"])))
@@ -78,10 +83,21 @@ class NumpyMiniLMEmbedder:
         # the forward pass reads the weights only: two threads may run it at once (the agent embeds
         # a question's verb phrase while the background thread embeds the question)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
-        for start in range(0, len(order), self._batch_size):
-            rows = order[start : start + self._batch_size]
+        for rows in self._batches(order, [len(t) for t in ids]):
             out[rows] = self._encode([ids[i] for i in rows])
         return out
+
+    def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
+        """Runs of `order` (texts by length), each at most `batch_size` texts or, when
+        `tokens_per_batch` is set, at most that many padded tokens (at least one text)."""
+        if not self._tokens_per_batch:
+            return [order[s : s + self._batch_size] for s in range(0, len(order), self._batch_size)]
+        batches: list[list[int]] = [[]]
+        for i in order:  # ascending lengths: the text added is the batch's longest
+            if batches[-1] and (len(batches[-1]) + 1) * lengths[i] > self._tokens_per_batch:
+                batches.append([])
+            batches[-1].append(i)
+        return batches
 
     def _encode(self, batch: list[list[int]]) -> np.ndarray:
         width = max(len(ids) for ids in batch)

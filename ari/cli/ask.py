@@ -9,7 +9,7 @@ import typer
 
 from ari.base.errors import AriError
 from ari.base.progress import warn
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
+from ari.cli.options import DbOption, DeciderOption, DeviceOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +29,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--unguided", help="Without a learned memory, answer anyway by a greedy walk (marked unguided; often wrong)."),
         ] = False,
         quiet: QuietOption = False,
+        device: DeviceOption = "auto",
         server: Annotated[
             str | None,
             typer.Option(
@@ -57,7 +58,9 @@ def register(app: typer.Typer) -> None:
             result = ask_server(server, question)
         else:
             from ari.api import answer_question
+            from ari.base.embedding import use_device
 
+            use_device(device)
             answered = answer_question(
                 question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm,
                 record=record, on_record_error=unrecorded.append, on_warning=warn,

@@ -10,7 +10,7 @@ import typer
 
 from ari.base.errors import DeciderError
 from ari.base.progress import plain, stderr_console
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
+from ari.cli.options import DbOption, DeciderOption, DeviceOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 app = typer.Typer(help="Benchmark runs (MultiTQ, CronQuestions, the shape sets), unanswerable splits and comparisons.", no_args_is_help=True)
 
@@ -43,6 +43,7 @@ def run_command(
     seed: SeedOption = 0,
     shard: ShardOption = None,
     decider: DeciderOption = "offline",
+    device: DeviceOption = "auto",
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (each opens its own store connection).")] = 1,
     batch_size: Annotated[int, typer.Option("--batch-size", help="Questions per solver call.")] = 64,
     no_methodology: Annotated[bool, typer.Option("--no-methodology", help="Ablation: ignore the induced methodologies.")] = False,
@@ -61,8 +62,10 @@ def run_command(
     price_table: Annotated[Optional[Path], typer.Option("--price-table", help='JSON {"<model>": {"prompt": $/Mtok, "completion": $/Mtok}}: a cost estimate in the summary.')] = None,
 ) -> None:
     """Answer a dataset split (or a sample, or a shard of it) and write results, summary and report."""
+    from ari.base.embedding import use_device
     from benchmarks.plan import RunSpec, run, with_clusters
 
+    use_device(device)
     agent: dict = {"decider": decider}
     if no_methodology:
         agent["use_methodology"] = False

@@ -11,7 +11,7 @@ import typer
 
 from ari.base.errors import UsageError
 from ari.base.progress import plain, stderr_console
-from ari.cli.options import DbOption, JsonOption, QuietOption
+from ari.cli.options import DbOption, DeviceOption, JsonOption, QuietOption
 
 app = typer.Typer(
     help="Load a temporal KG (MultiTQ, CronQuestions, YAGO11k, or a generic TSV file) into a DuckDB store.",
@@ -20,6 +20,10 @@ app = typer.Typer(
 
 SkipBadOption = Annotated[
     bool, typer.Option("--skip-bad", help="Skip malformed lines and count them (default: stop, store unchanged).")
+]
+NoTablesOption = Annotated[
+    bool,
+    typer.Option("--no-tables", help="Do not build the per-store tables (name vectors, linker tables) now: the first question builds them."),
 ]
 DirArgument = Annotated[Path, typer.Argument(help="Dataset directory in its official layout (with kg/).")]
 
@@ -31,9 +35,11 @@ def multitq(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """MultiTQ: DIR/kg/full.txt (head, relation, tail, YYYY-MM-DD) and the official id maps."""
-    _run("multitq", directory, db, skip_bad, quiet, json_out)
+    _run("multitq", directory, db, skip_bad, quiet, json_out, device, not no_tables)
 
 
 @app.command()
@@ -43,9 +49,11 @@ def cronquestions(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """CronQuestions (wikidata_big): DIR/kg/full.txt or train/valid/test.txt, plus the id-to-text files."""
-    _run("cronquestions", directory, db, skip_bad, quiet, json_out)
+    _run("cronquestions", directory, db, skip_bad, quiet, json_out, device, not no_tables)
 
 
 @app.command()
@@ -58,9 +66,11 @@ def tsv(
     open_ends: Annotated[
         str, typer.Option("--open-ends", help="A fact with one stated end: 'open' (held since ever / still held) or 'point' (held at that time only, CronQuestions' reading).")
     ] = "open",
+    device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """A generic TSV file; times as YYYY, YYYY-MM or YYYY-MM-DD, kept at the granularity stated."""
-    _run("tsv", file, db, skip_bad, quiet, json_out, open_ends)
+    _run("tsv", file, db, skip_bad, quiet, json_out, device, not no_tables, open_ends)
 
 
 @app.command()
@@ -70,22 +80,31 @@ def yago11k(
     skip_bad: SkipBadOption = False,
     quiet: QuietOption = False,
     json_out: JsonOption = False,
+    device: DeviceOption = "auto",
+    no_tables: NoTablesOption = False,
 ) -> None:
     """YAGO11k: facts_named.tsv (<head>, <relation>, <tail>, start, end, split); brackets stripped, underscores kept."""
-    _run("yago11k", path, db, skip_bad, quiet, json_out)
+    _run("yago11k", path, db, skip_bad, quiet, json_out, device, not no_tables)
 
 
-def _run(fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, open_ends: str = "open") -> None:
+def _run(
+    fmt: str, path: Path, db: Path | None, skip_bad: bool, quiet: bool, json_out: bool, device: str, tables: bool,
+    open_ends: str = "open",
+) -> None:
+    from ari.api import build_store_tables
+    from ari.base.embedding import use_device
     from tkg_store.ingest import ingest
 
+    use_device(device)
     if db is None:
         raise UsageError("say where to write the store: --db PATH (or set ARI_DB)")
     with _PhaseBar(quiet) as bar:
         summary = ingest(fmt, path, db, skip_bad=skip_bad, steps=bar, open_ends=open_ends)
+    built = build_store_tables(db, quiet=quiet) if tables else None
     if json_out:
-        typer.echo(json.dumps({"db": str(db), **summary.to_dict()}, ensure_ascii=False))
+        typer.echo(json.dumps({"db": str(db), **summary.to_dict(), "tables": built}, ensure_ascii=False))
         return
-    _print_summary(db, summary)
+    _print_summary(db, summary, built)
     if summary.skipped_examples and not quiet:
         for example in summary.skipped_examples:
             stderr_console().print(plain(f"skipped {example}"))
@@ -123,7 +142,7 @@ class _PhaseBar:
                 self._bar.advance(self._task)
 
 
-def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
+def _print_summary(db: Path, summary, tables: dict | None) -> None:  # noqa: ANN001 - IngestSummary
     from rich.console import Console
     from rich.table import Table
 
@@ -144,4 +163,7 @@ def _print_summary(db: Path, summary) -> None:  # noqa: ANN001 - IngestSummary
         end = "open (open-ended facts)" if span.end == OPEN_END else span.end
     table.add_row("time range", "", f"{start} .. {end}" if span else "-")
     table.add_row("seconds", "", f"{summary.elapsed_s:.1f}")
+    if tables is not None:
+        table.add_row("names embedded", f"{tables['names_embedded']:,}", f"{tables['names_embedded'] + tables['names_kept']:,}")
+        table.add_row("tables seconds", "", f"{tables['seconds']:.1f} ({tables['device']})")
     Console().print(table)

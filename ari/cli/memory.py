@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from ari.base.errors import AriError, MemoryCorruptError, UsageError
-from ari.cli.options import DbOption, DeciderOption, JsonOption, MemoryOption, QuietOption, llm_options
+from ari.cli.options import DbOption, DeciderOption, DeviceOption, JsonOption, MemoryOption, QuietOption, llm_options
 
 app = typer.Typer(help="Inspect and build the memory of past attempts, clusters and methodologies.", no_args_is_help=True)
 
@@ -271,6 +271,7 @@ def learn(
     db: DbOption = None,
     memory: MemoryOption = None,
     decider: DeciderOption = "offline",
+    device: DeviceOption = "auto",
     json_out: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -279,7 +280,9 @@ def learn(
     Each question is recorded once per settings: an interrupted run resumes, a repeated one adds nothing."""
     from ari.api import resolve_db, resolve_memory
     from ari.base.config import AgentConfig
+    from ari.base.embedding import use_device
 
+    use_device(device)
     kg_only = generate > 0 and data_dir is None and questions is None and not os.environ.get("ARI_DATA")
     items = [] if kg_only else _load_questions(dataset, split, data_dir, questions, limit, shard)
     path = resolve_db(db)

@@ -24,6 +24,14 @@ MemoryOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON to stdout.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or diagnostics on stderr.")]
+DeviceOption = Annotated[
+    str,
+    typer.Option(
+        "--device",
+        envvar="ARI_DEVICE",
+        help="Where embeddings run: auto (a CUDA GPU when one is present, else the CPU) | cpu | cuda.",
+    ),
+]
 DeciderOption = Annotated[
     str,
     typer.Option("--decider", help="offline | openai:<model> | vllm:<model path>.", envvar="ARI_DECIDER"),

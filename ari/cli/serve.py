@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ari.cli.options import DbOption, DeciderOption, MemoryOption
+from ari.cli.options import DbOption, DeciderOption, DeviceOption, MemoryOption
 from ari.serve_http import MAX_BODY_KB, TIMEOUT_S, Limits
 
 
@@ -16,6 +16,7 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
         memory: MemoryOption = None,
         decider: DeciderOption = "offline",
+        device: DeviceOption = "auto",
         host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port to listen on.")] = 8000,
         record: Annotated[bool, typer.Option("--record/--no-record", help="Store each answer's trace in the memory.")] = True,
@@ -34,9 +35,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Answer questions over HTTP (POST /ask, POST /ask/batch, GET /health, GET /memory/clusters; docs at /docs)."""
+        from ari.base.embedding import use_device
         from ari.serve import ServeSettings
         from ari.serve import serve as run
 
+        use_device(device)
         settings = ServeSettings(db=db, memory=memory, decider=decider, record=record, gather_s=gather_ms / 1000)
         limits = Limits(max_body_kb=max_body_kb, timeout_s=timeout, allow_hosts=tuple(allow_host or ()))
         run(settings, host=host, port=port, limits=limits)
