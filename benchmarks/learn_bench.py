@@ -1,12 +1,12 @@
 """Time the README's learning command: `ari memory learn --search` on N MultiTQ dev questions.
 
     python -m benchmarks.learn_bench --db multitq.duckdb --data-dir ../shared/data/multitq \\
-        [--limit 4000] [--clusters 50] [--workers N] [--out benchmarks/results]
+        [--limit 4000] [--clusters 50] [--workers N] [--out benchmarks/results] [--name learn_bench] [--keep mem.sqlite]
 
 Runs the command exactly as the README writes it (through `python -m ari`), into a fresh memory in
 a temporary folder, then runs it again to check that the repeat stores nothing. Wall time, the CPU
 time of the command's processes and the machine's load are saved, because on a shared machine the
-wall time alone says little. Writes learn_bench.json and learn_bench.md under --out.
+wall time alone says little. Writes NAME.json and NAME.md under --out.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clusters", type=int, default=50)
     parser.add_argument("--workers", type=int, help="default: the command's own (one per core)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--name", default="learn_bench", help="file name of the results (NAME.json, NAME.md)")
+    parser.add_argument("--keep", type=Path, help="also keep the learnt memory at this path (to compare runs)")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="ari-learn-bench-") as work:
@@ -91,6 +94,8 @@ def main(argv: list[str] | None = None) -> None:
         ] + (["--workers", str(args.workers)] if args.workers else [])
         first = run_once(command)
         repeat = run_once(command)
+        if args.keep:
+            shutil.copyfile(memory, args.keep)
     shown = " ".join(["ari"] + command[3:]).replace(str(memory), "multitq.duckdb.memory.sqlite")
     result = {
         "command": shown,
@@ -101,8 +106,8 @@ def main(argv: list[str] | None = None) -> None:
         "repeat": repeat,
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "learn_bench.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    (args.out / "learn_bench.md").write_text(markdown(result), encoding="utf-8")
+    (args.out / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    (args.out / f"{args.name}.md").write_text(markdown(result), encoding="utf-8")
     print(markdown(result))
 
 
