@@ -78,7 +78,7 @@ def markdown(result: dict) -> str:
         lines += [
             f"Then `{generated['command']}` (the README's next command, on that memory): {generated['wall_s']} s wall, "
             f"{generated['cpu_s']} CPU s, load {generated['load_1min_before']} / {generated['load_1min_after']}; "
-            f"{made['questions']} generated questions, {made['correct']} correct traces kept.",
+            f"{made['questions']} generated questions, {made['searched_correct']} correct traces kept.",
             "",
         ]
     lines += [

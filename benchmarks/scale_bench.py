@@ -15,7 +15,9 @@ runs as a fresh process whose wall time, CPU time and peak RSS are taken (os.wai
 `ari ask` (which builds whatever ingest did not: "table build"), three cold `ari ask`s of other
 questions (median), and `ari serve` (start-up, then p50 / p95 of N questions asked one at a time
 over HTTP, the server's peak RSS). The N questions are MultiTQ dev questions of shard 1/2 and their
-answers must equal the reference's at every size. Each figure's growth is given as the exponent of
+answers must equal the reference's at every size. Every KG reads the same relation lexicon (--lexicon):
+ARI picks its bundled MultiTQ lexicon by the store's source, which a TSV ingest does not name, and a
+different lexicon, not the size, would then change the answers. Each figure's growth is given as the exponent of
 a log-log fit over the sizes (2 means four times the cost for twice the facts). A step that fails or
 passes --timeout is reported as such, and the sizes after it are still measured. Results:
 benchmarks/results/scale/NAME.json and NAME.md.
@@ -41,6 +43,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from agents.analysis.relations import bundled_lexicon_path
 from benchmarks.selection import shard_of
 from benchmarks.serve_bench import start_server, stop
 
@@ -376,13 +379,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--memory", type=Path, default=Path(DEFAULT_MEMORY), help="a learnt memory (copied; default the README's)")
     parser.add_argument("--questions", type=int, default=100, help="MultiTQ dev questions served and compared")
     parser.add_argument("--shard", default="1/2", help="i/n: the dev shard the questions come from")
+    parser.add_argument(
+        "--lexicon", type=Path, default=Path(os.environ.get("ARI_RELATION_LEXICON") or bundled_lexicon_path("multitq")),
+        help="relation lexicon for every KG (default: $ARI_RELATION_LEXICON, else the bundled MultiTQ one)",
+    )
     parser.add_argument("--device", help="passed to the commands that take --device (cpu, cuda, ...)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds one step may take before it counts as failed")
     parser.add_argument("--name", default="scale_bench", help="results file name under benchmarks/results/scale/")
     args = parser.parse_args(argv)
     sizes = [parse_size(s) for s in args.sizes.split(",")]
     source = args.data_dir / "kg" / "full.txt"
-    for needed in (source, args.memory, args.data_dir / "questions" / "dev.json"):
+    for needed in (source, args.memory, args.data_dir / "questions" / "dev.json", args.lexicon):
         if not needed.is_file():
             parser.error(f"{needed} not found")
     args.work.mkdir(parents=True, exist_ok=True)
@@ -390,6 +397,7 @@ def main(argv: list[str] | None = None) -> None:
     if min(sizes) < base:
         print(f"note: sizes below {base:,} facts take a sample of copy 0, so MultiTQ's answers need not hold there", file=sys.stderr)
     questions = dev_records(args.data_dir / "questions" / "dev.json", args.shard, max(args.questions, COLD_ASKS + 1))
+    os.environ["ARI_RELATION_LEXICON"] = str(args.lexicon)  # for `ari serve` too (started by serve_bench)
     setup = Setup(
         work=args.work, memory=args.memory, questions=questions, timeout_s=args.timeout, device=args.device,
         device_in=device_commands(), env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -399,7 +407,7 @@ def main(argv: list[str] | None = None) -> None:
     report: dict = {
         "command": " ".join(["python -m benchmarks.scale_bench", *(argv if argv is not None else sys.argv[1:])]),
         "commit": _commit(), "cpus": os.cpu_count(), "memory": str(args.memory), "device": args.device,
-        "device_commands": sorted(setup.device_in), "lexicon": os.environ.get("ARI_RELATION_LEXICON"),
+        "device_commands": sorted(setup.device_in), "lexicon": str(args.lexicon),
         "load_average_before": [round(x, 2) for x in os.getloadavg()], "kgs": [],
     }
     reference = measure_kg(setup, "multitq", ["ingest multitq", str(args.data_dir)], args.work / "multitq.duckdb")
@@ -450,7 +458,8 @@ def markdown(report: dict) -> str:
         "# ARI on large KGs (MultiTQ copied with renamed entities)",
         "",
         f"`{report['command']}` at {report['commit']}, {report['cpus']} CPUs, memory {report['memory']}, "
-        f"device {report['device'] or 'default'} (commands with --device: {', '.join(report['device_commands']) or 'none'}).",
+        f"device {report['device'] or 'default'} (commands with --device: {', '.join(report['device_commands']) or 'none'}), "
+        f"relation lexicon {report['lexicon']}.",
         "",
         "| KG | facts | entities | ingest s (RSS MB) | open s | first ask s (RSS MB) | cold ask s, median of 3 (CPU s, RSS MB) "
         "| serve start s | serve p50 / p95 ms | serve RSS MB | Hits@1 | same answers as plain MultiTQ | status |",
