@@ -8,6 +8,7 @@ import math
 import pytest
 
 from benchmarks.scale_bench import (
+    compare_answers,
     copy_name,
     copy_plan,
     growth_exponent,
@@ -98,3 +99,16 @@ def test_projection_follows_the_power_law() -> None:
     assert project(2_500_000, 10.0, 1.0) == pytest.approx(40.0)
     assert project(2_500_000, 10.0, 0.0) == pytest.approx(10.0)
     assert project(10_000_000, 7.0, 2.0) == pytest.approx(7.0)  # measured at 10M: unchanged
+
+
+def test_answers_compared_wholly_by_top_and_as_a_set() -> None:
+    def served(*answers: list[str]) -> dict:
+        return {"serve": {"answers": [{"answer": (a or [None])[0], "answers": a, "abstained": not a} for a in answers]}}
+
+    questions = [{"quid": i, "question": f"q{i}"} for i in range(4)]
+    reference = served(["A", "B"], ["C"], ["D", "E"], [])
+    here = served(["A", "B"], ["C", "X"], ["E", "D"], [])
+    compared = compare_answers(reference, here, questions)
+    assert (compared["compared"], compared["same"], compared["same_top"], compared["same_set"]) == (4, 2, 3, 3)
+    assert [d["quid"] for d in compared["differ"]] == [1, 2]
+    assert compare_answers(reference, {}, questions) == {"compared": 0}
