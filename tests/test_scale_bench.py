@@ -103,7 +103,7 @@ def test_projection_follows_the_power_law() -> None:
 
 def test_answers_compared_wholly_by_top_and_as_a_set() -> None:
     def served(*answers: list[str]) -> dict:
-        return {"serve": {"answers": [{"answer": (a or [None])[0], "answers": a, "abstained": not a} for a in answers]}}
+        return {"serve": {"answers": [{"answer": a[0] if a else None, "answers": a, "abstained": not a} for a in answers]}}
 
     questions = [{"quid": i, "question": f"q{i}"} for i in range(4)]
     reference = served(["A", "B"], ["C"], ["D", "E"], [])
