@@ -31,7 +31,7 @@ from actions.enumerate import CandidatePool, enumerate_candidates, list_operatio
 from actions.items import Item
 from actions.programs import LIST_OPERATIONS, Program
 from actions.semantics import is_timed
-from actions.templates import Action, GetBetween, Lookup
+from actions.templates import Action, GetBetween, GetTime, Lookup
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.planner import question_context
@@ -116,11 +116,16 @@ class _Search:
         block, skip = pool.blocks[index], pool.excluded.get(index, frozenset())
         actions = cast(list[Lookup], [c.action for c in block.candidates])  # a block holds lookups only
         if block.template == "getTime":
-            for position, action in enumerate(actions):
-                score = self.scorer(action)
-                abstract = action.abstract(self.roles)
-                if position not in skip and score is not None and "E?" not in abstract:
-                    yield action, abstract, score
+            roles = self.roles
+            for position, timed in enumerate(cast(list[GetTime], actions)):
+                # an edge to an entity the question does not name abstracts to "E?" and is left out:
+                # tested first, as most edges of a well-connected entity are such (cheaper than scoring)
+                if timed.head not in roles or timed.tail not in roles or position in skip:
+                    continue
+                score = self.scorer(timed)
+                abstract = timed.abstract(roles)
+                if score is not None and "E?" not in abstract:
+                    yield timed, abstract, score
             return
         abstract = actions[0].abstract(self.roles)
         if "E?" in abstract:

@@ -1,12 +1,12 @@
 """Time the README's learning command: `ari memory learn --search` on N MultiTQ dev questions.
 
     python -m benchmarks.learn_bench --db multitq.duckdb --data-dir ../shared/data/multitq \\
-        [--limit 4000] [--clusters 50] [--workers N] [--out benchmarks/results]
+        [--limit 4000] [--clusters 50] [--workers N] [--out benchmarks/results] [--name learn_bench] [--keep mem.sqlite]
 
 Runs the command exactly as the README writes it (through `python -m ari`), into a fresh memory in
 a temporary folder, then runs it again to check that the repeat stores nothing. Wall time, the CPU
 time of the command's processes and the machine's load are saved, because on a shared machine the
-wall time alone says little. Writes learn_bench.json and learn_bench.md under --out.
+wall time alone says little. Writes NAME.json and NAME.md under --out.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,6 +46,11 @@ def run_once(command: list[str]) -> dict:
     }
 
 
+def shown_command(command: list[str], memory: Path) -> str:
+    """The command as the README writes it (`ari ...`, the memory by its README name)."""
+    return " ".join(["ari"] + command[3:]).replace(str(memory), "multitq.duckdb.memory.sqlite")
+
+
 def markdown(result: dict) -> str:
     first, again = result["first"], result["repeat"]
     report = first["report"]
@@ -65,6 +71,17 @@ def markdown(result: dict) -> str:
         f"({report['searched_correct']} correct); K = {learnt.get('k', '-')}.",
         f"Target: <= {TARGET_S} s wall for 4,000 questions on 2 cores. Machine: {result['machine']}.",
         "",
+    ]
+    generated = result.get("generate")
+    if generated:
+        made = generated["report"]
+        lines += [
+            f"Then `{generated['command']}` (the README's next command, on that memory): {generated['wall_s']} s wall, "
+            f"{generated['cpu_s']} CPU s, load {generated['load_1min_before']} / {generated['load_1min_after']}; "
+            f"{made['questions']} generated questions, {made['searched_correct']} correct traces kept.",
+            "",
+        ]
+    lines += [
         "The machine was shared with other jobs while this ran (see the load figures): the wall time is",
         "inflated by them; the CPU time is what the command itself used, summed over its processes.",
         "",
@@ -80,6 +97,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clusters", type=int, default=50)
     parser.add_argument("--workers", type=int, help="default: the command's own (one per core)")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    parser.add_argument("--name", default="learn_bench", help="file name of the results (NAME.json, NAME.md)")
+    parser.add_argument("--generate", type=int, default=0, help="then time `ari memory learn --generate N` on the learnt memory")
+    parser.add_argument("--keep", type=Path, help="also keep the learnt memory at this path (to compare runs)")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="ari-learn-bench-") as work:
@@ -91,18 +111,27 @@ def main(argv: list[str] | None = None) -> None:
         ] + (["--workers", str(args.workers)] if args.workers else [])
         first = run_once(command)
         repeat = run_once(command)
-    shown = " ".join(["ari"] + command[3:]).replace(str(memory), "multitq.duckdb.memory.sqlite")
+        generated = None
+        if args.generate:  # the README's next command, on the memory just learnt
+            generate = [
+                sys.executable, "-m", "ari", "memory", "learn", "--generate", str(args.generate), "--clusters", str(args.clusters),
+                "--db", str(args.db), "--memory", str(memory), "--json", "--quiet",
+            ]
+            generated = run_once(generate) | {"command": shown_command(generate, memory)}
+        if args.keep:
+            shutil.copyfile(memory, args.keep)
     result = {
-        "command": shown,
+        "command": shown_command(command, memory),
         "limit": args.limit,
         "machine": f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}, Python {platform.python_version()}",
         "target_s": TARGET_S,
         "first": first,
         "repeat": repeat,
+        "generate": generated,
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "learn_bench.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    (args.out / "learn_bench.md").write_text(markdown(result), encoding="utf-8")
+    (args.out / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    (args.out / f"{args.name}.md").write_text(markdown(result), encoding="utf-8")
     print(markdown(result))
 
 

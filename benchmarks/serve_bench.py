@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -45,17 +46,24 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db: str, memory: str, gather_ms: float, log: Path) -> tuple[subprocess.Popen, str, float]:
+def start_server(
+    db: str, memory: str, gather_ms: float, log: Path, extra: Sequence[str] = (), timeout_s: float | None = None
+) -> tuple[subprocess.Popen, str, float]:
+    """`ari serve` (with `extra` options) on a free port, once /health answers; its URL and start-up seconds.
+    A server that exits, or does not answer within `timeout_s`, is a SystemExit (stopped first)."""
     port = free_port()
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "ari", "serve", "--db", db, "--memory", memory, "--port", str(port), "--gather-ms", str(gather_ms)],
+        [sys.executable, "-m", "ari", "serve", "--db", db, "--memory", memory, "--port", str(port), "--gather-ms", str(gather_ms), *extra],
         cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     while True:
         if process.poll() is not None:
             raise SystemExit(f"ari serve exited with {process.returncode}: {log.read_text()}")
+        if timeout_s is not None and time.perf_counter() - started > timeout_s:
+            stop(process)
+            raise SystemExit(f"ari serve did not answer within {timeout_s:.0f} s")
         try:
             if httpx.get(url + "/health", timeout=2).status_code == 200:
                 return process, url, time.perf_counter() - started

@@ -542,13 +542,14 @@ def _trace_row(trace: Trace, created: str, dataset: str | None, split: str | Non
 
 
 def _record(row) -> TraceRecord:  # noqa: ANN001
-    steps = [_step(s) for s in json.loads(row["steps"] or "[]")]
-    extra = {k: v for k, v in json.loads(row["data"] or "{}").items() if k in _TRACE_FIELDS}
+    # learning reads every stored trace: empty columns (most `data`) skip the JSON parser
+    steps = [_step(s) for s in json.loads(row["steps"])] if row["steps"] else []
+    extra = {k: v for k, v in json.loads(row["data"]).items() if k in _TRACE_FIELDS} if row["data"] else {}
     trace = Trace(
         question=row["question"],
         masked_question=row["masked_question"],
         steps=steps,
-        answers=json.loads(row["answers"] or "[]"),
+        answers=json.loads(row["answers"]) if row["answers"] else [],
         abstained=bool(row["abstained"]),
         reason=row["reason"],
         decider=row["decider"],
