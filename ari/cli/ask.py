@@ -60,7 +60,10 @@ def register(app: typer.Typer) -> None:
             from ari.api import answer_question
             from ari.base.embedding import use_device
 
-            use_device(device)
+            # one question embeds one short text, milliseconds on the CPU; telling whether a GPU is usable
+            # imports torch, seconds on a machine that has one (benchmarks/results/gpu_check): so auto
+            # means the CPU here, and the GPU is left to bulk work (ingest's tables, learning, bench runs)
+            use_device("cpu" if device == "auto" else device)
             answered = answer_question(
                 question, db=db, memory=memory, decider=decider, max_steps=max_steps, top_k=top_k, unguided=unguided, llm=llm,
                 record=record, on_record_error=unrecorded.append, on_warning=warn,
