@@ -16,13 +16,17 @@ import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ari.base.config import AgentConfig, SearchConfig
 from ari.base.processes import die_with_parent
 from memory.api import Memory
 from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
 from memory.trace import Trace
+
+if TYPE_CHECKING:
+    from agents.analysis.types import QuestionAnalysis
+    from tkg_store.store import TKGStore
 
 BATCH_SIZE = 64  # questions per ask_many call and per task sent to a worker
 
@@ -180,7 +184,7 @@ class _Learner:
             return Solved(gold, error=f"{type(exc).__name__}: {exc}")
         return Solved(gold, attempt, found)
 
-    def _search(self, gold: GoldQuestion, analysis: Any) -> list[Trace]:
+    def _search(self, gold: GoldQuestion, analysis: QuestionAnalysis) -> list[Trace]:
         if analysis is None:
             analysis = self.agent.analyzer.analyze_batch([gold.text])[0]
         return searched(self.store, gold, analysis, self.agent.config, self.settings.wrong_per_question)
@@ -190,7 +194,7 @@ class _Learner:
         self.store.close()
 
 
-def searched(store: Any, gold: GoldQuestion, analysis: Any, config: AgentConfig, wrong_per_question: int) -> list[Trace]:
+def searched(store: TKGStore, gold: GoldQuestion, analysis: QuestionAnalysis, config: AgentConfig, wrong_per_question: int) -> list[Trace]:
     """What the bounded program search finds for one labelled question, from its analysis: every
     correct program, and the best-bound failing ones as negative examples."""
     from agents.explore import search_programs
