@@ -117,3 +117,32 @@ def test_an_all_number_date_is_read_the_way_the_kg_has_facts(analyzer):
     assert [str(t.time) for t in analyzer.analyze("Who did Kuwait visit on 3/7/2009?").times] == ["2009-03-07"]
     assert [str(t.time) for t in analyzer.analyze("Who did Iran visit on 3/7/2009?").times] == ["2009-07-03"]
     assert [str(t.time) for t in analyzer.analyze("Who did Iran visit on 7/13/2009?").times] == ["2009-07-13"]  # one reading
+
+
+NOTED_FACTS = [
+    ("Nuno_Afonso", "playsFor", "C.F._Estrela_da_Amadora", "1985"),
+    ("Nuno_Afonso", "playsFor", "U.D._Oliveirense", "2001"),
+    ("8_(play)", "hasWonPrize", "Drama_Desk_Award", "2012"),
+    ("Hawiye_(ethnic)", "Make_statement", "Somalia", "2009-01-01"),
+    ("Police_(Iraq)", "Make_statement", "Iraq", "2009-01-02"),
+]
+
+
+@pytest.fixture(scope="module")
+def noted_analyzer(tmp_path_factory: pytest.TempPathFactory):
+    yield from analyzer_over(tmp_path_factory.mktemp("noted_kg") / "kg.duckdb", NOTED_FACTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        # a lower-case note tells namesakes apart ("8 (play)"): the verb "play" names no entity
+        ("Which team did Nuno Afonso play for first?", ["Nuno_Afonso"]),
+        # the name without its note still names the entity
+        ("What did the Hawiye say about Somalia in 2009?", ["Hawiye_(ethnic)", "Somalia"]),
+        # a capitalised qualifier stays a qualifier: the Iraqi police
+        ("What did the Iraqi police say about Iraq in 2009?", ["Police_(Iraq)", "Iraq"]),
+    ],
+)
+def test_a_note_that_tells_namesakes_apart_is_no_qualifier(noted_analyzer, question, names):
+    assert linked(noted_analyzer, question) == names

@@ -43,7 +43,7 @@ from agents.analysis.aliases import (
     un_body,
     without_honorific,
 )
-from agents.analysis.ambiguity import namesake_base
+from agents.analysis.ambiguity import namesake_base, noted
 from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
 from tkg_store.store import TKGStore, normalize_name
 
@@ -163,7 +163,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
             if initials is not None:
                 tables.acronyms.setdefault(initials, []).append(name)
         match = _QUALIFIED.match(display)
-        if match:
+        if match and not noted(display):
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
             tables.roles.setdefault(qualifier, []).append((role, name))
     for qualifier in tables.roles:
