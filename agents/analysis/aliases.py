@@ -4,7 +4,7 @@ People write "Merkel" for `Angela_Merkel`, "Moussa Mahamat" for `Moussa_Faki_Mah
 `International_Monetary_Fund`, "Seoul" for South Korea's government, "S Korea" for South Korea. Each
 function below is one convention of English naming (surnames, first and last names, acronyms, titles,
 honorifics, regnal numbers, patronymics, capitals, compass initials, an organisation named after its
-country, a name without the Wikidata id that tells namesakes apart), applied to every name of the
+country, a name without the note that tells namesakes apart), applied to every name of the
 store; none was written from a question. A name is a person's when it has two to four words, none of
 them a word of the KG's sector-role names ("Ministry", "Party") or a country, and no digits or
 parentheses: the KG's own vocabulary says what an organisation's name is made of.
