@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ari.base.text import stem
+
 # The commonest irregular English verbs (base -> past).
 IRREGULAR = {
     "be": "was", "is": "was", "are": "were", "am": "was", "have": "had", "has": "had", "do": "did", "does": "did",
@@ -72,11 +74,7 @@ def base_form(verb: str) -> str:
         return "be"
     if word == "has":
         return "have"
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss") and not word.endswith("us"):
-        return word[:-1]
-    return word
+    return stem(word)  # "-ies" and "-s" come off as a plural's do ("carries" -> "carry", "dies" -> "die")
 
 
 def name_words(name: str) -> str:
