@@ -228,7 +228,15 @@ class _Words(dict):
         return "{" + key + "}"
 
 
-BLUEPRINTS = _six() + _FIXED + _composed()
+# An interval KG's "while": who held the same thing while E2 held it (CronQuestions' time_join), made only
+# from a fact that lasts (on day points a same-period join asks it). E2 is one of the answers, as
+# every holder whose years meet E2's is.
+_DURING = (
+    Blueprint("during", "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getDuring(#2, #1) -> answer(#3)", _ASKS_HEAD,
+              ("Who {rp} {t} while {x} did?", "Who else {rp} {t} while {x} did?"), "entity", Granularity.YEAR, MAX_ANY),
+)
+
+BLUEPRINTS = _six() + _FIXED + _composed() + _DURING
 SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
@@ -273,7 +281,7 @@ def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[st
 
 
 def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random, qid: str) -> Generated | None:
-    if fact.start is None or fact.head == fact.tail:
+    if fact.start is None or fact.head == fact.tail or (blueprint.shape == "during" and fact.start == fact.end):
         return None
     if blueprint.level.rank < fact.granularity.rank and _states_time(blueprint):
         return None  # "on 1 January 1955" of a fact the KG dates by its year only
