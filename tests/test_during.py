@@ -141,3 +141,24 @@ def test_a_store_generates_while_questions_only_from_facts_that_last(store: TKGS
     ingest("tsv", days, tmp_path / "days.duckdb")
     with TKGStore.open(tmp_path / "days.duckdb") as points:
         assert generate(points, 6, seed=0, shapes=("during",)) == []
+
+
+def test_before_and_after_a_holding_ask_for_the_holder_just_before_or_after(store: TKGStore) -> None:
+    made = [g for g in generate(store, 12, seed=0, shapes=("before_after",)) if g.program.render().startswith("getTime(E2, R, E1) -> getHeadEntity")]
+    assert made and all({"last", "before"} <= g.program.operations or {"first", "after"} <= g.program.operations for g in made)
+    years = {(h, t): (int(s), int(e or s)) for h, _, t, s, e in ROWS if (h, t) != ("Kevin Richardson", "Barnsley F.C.") or s == "1998"}
+    for g in made:
+        cue = "before" if " before " in g.gold.text else "after"
+        player = g.gold.text.split(f" {cue} ")[1].removesuffix("?").removesuffix(" did")
+        team = next(t for t in ("Barnsley F.C.", "Aston Villa F.C.") if t in g.gold.text)
+        first_start, first_end = years[(player, team)]  # the named holder's first holding
+        others = {h: span for (h, t), span in years.items() if t == team and h != player}
+        if cue == "before":
+            fits = {h: span for h, span in others.items() if span[0] < first_start}
+            best = max((span[1], span[0]) for span in fits.values())
+            expected = {h for h, span in fits.items() if (span[1], span[0]) == best}
+        else:
+            fits = {h: span for h, span in others.items() if span[0] > first_end}
+            best = min(span[0] for span in fits.values())
+            expected = {h for h, span in fits.items() if span[0] == best}
+        assert set(g.gold.answers) == expected, g.gold.text
