@@ -159,6 +159,6 @@ def test_before_and_after_a_holding_ask_for_the_holder_just_before_or_after(stor
             expected = {h for h, span in fits.items() if (span[1], span[0]) == best}
         else:
             fits = {h: span for h, span in others.items() if span[0] > first_end}
-            best = min(span[0] for span in fits.values())
-            expected = {h for h, span in fits.items() if span[0] == best}
+            earliest = min(span[0] for span in fits.values())
+            expected = {h for h, span in fits.items() if span[0] == earliest}
         assert set(g.gold.answers) == expected, g.gold.text
