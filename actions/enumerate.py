@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from actions.context import ActionContext
+from actions.items import Item
 from actions.programs import AbstractStep
 from actions.semantics import is_timed
 from actions.templates import (
@@ -42,6 +43,7 @@ from actions.templates import (
     GetAfter,
     GetBefore,
     GetBetween,
+    GetDuring,
     GetFirst,
     GetHeadEntity,
     GetLast,
@@ -302,6 +304,11 @@ def _facts_per_neighbour(store: TKGStore, entity: str, within: TimeSpan | None) 
     return counts
 
 
+def _lasts(item: Item) -> bool:
+    """Whether an item holds over more than one day (an interval fact, or an open end)."""
+    return is_timed(item) and item.start != item.end
+
+
 MAX_NTH = 3  # getNth / getNthLast are offered for the first, second and third day from either end
 
 
@@ -329,6 +336,9 @@ def list_operations(
             references: list[TimeSpan | int] = [*ordered_times, *(j for j in timed if j != k)]
             for reference in references:
                 actions += [GetBefore(k, reference), GetAfter(k, reference)]
+            # "while X held it": offered where the reference holds over an interval (on day points
+            # a same-period join says it)
+            actions += [GetDuring(k, j) for j in timed if j != k and any(_lasts(i) for i in context.result(j))]
             for i, t1 in enumerate(ordered_times):
                 for t2 in ordered_times[i + 1 :]:
                     actions.append(GetBetween(k, t1, t2))

@@ -122,6 +122,7 @@ TEMPLATE_TEXTS: dict[tuple[str, str], str] = {
     ("exists", "none"): "did it happen? has it ever, is it true that, yes or no",
     ("ofType", "none"): "which country",
     ("exclude", "none"): "apart from, other than, except, besides, excluding",
+    ("getDuring", "step"): "while they did, during the time they did, at the same time as them",
 }
 _KINDS = list(TEMPLATE_TEXTS)
 _KIND_ROW = {kind: i for i, kind in enumerate(_KINDS)}

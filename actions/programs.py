@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 ARROW = " -> "
 LOOKUPS = frozenset({"getHeadEntity", "getTailEntity", "getTime", "getRelation"})
 OPERATION_OF = {
-    "getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between",
+    "getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between", "getDuring": "during",
     "getNth": "nth", "getNthLast": "nth", "getMost": "most", "getLeast": "least",
     "count": "count", "exists": "exists", "ofType": "type", "exclude": "exclude",
 }
@@ -322,6 +322,7 @@ def describe_step(step: AbstractStep | str) -> str:
         "getBefore": lambda: f"Keep the results of {source(arg[0])} that come strictly before {ref(arg[1])}.",
         "getAfter": lambda: f"Keep the results of {source(arg[0])} that come strictly after {ref(arg[1])}.",
         "getBetween": lambda: f"Keep the results of {source(arg[0])} between {arg[1]} and {arg[2]}, inclusive.",
+        "getDuring": lambda: f"Keep the results of {source(arg[0])} that held while some result of {source(arg[1])} held.",
         "getFirst": lambda: f"Keep the earliest result(s) of {source(arg[0])}.",
         "getLast": lambda: f"Keep the latest result(s) of {source(arg[0])}.",
         "getNth": lambda: f"Keep the result(s) of {source(arg[0])} on its {arg[1]}-th earliest day.",

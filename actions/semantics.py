@@ -25,6 +25,10 @@ The decider only chooses an action; these functions decide what it means. The ru
 * When the reference is a step result with several times, the reference is its EARLIEST time (the
   first time the referenced event happened): the earliest-starting item's interval, at that item's
   granularity (`reference_span`).
+* during(reference items): the items whose interval shares at least one day with the interval of
+  some timed reference item (CronQuestions' time_join, "who played for Y while X did": every
+  holder whose years meet any of X's holdings of Y; open ends as above). On day points it keeps
+  the items on a reference's day.
 * Same-period joins (MultiTQ equal_multi: "in the same month as ...") take the reference's
   period at the join granularity (never finer than the reference's own) and keep the items that
   overlap it (`same_period`).
@@ -120,6 +124,12 @@ def between(items: Iterable[Item], t1: TimeSpan, t2: TimeSpan) -> list[Item]:
     lo = min(t1.start, t2.start)
     hi = max(t1.end, t2.end)
     return within(items, TimeSpan(lo, hi, t1.granularity.coarser(t2.granularity)))
+
+
+def during(items: Iterable[Item], references: Iterable[Item]) -> list[Item]:
+    """Items whose interval shares at least one day with some timed reference item's interval."""
+    spans = sorted((start_of(r), end_of(r)) for r in references if is_timed(r))
+    return dedupe(i for i in items if is_timed(i) and any(lo <= end_of(i) and start_of(i) <= hi for lo, hi in spans))
 
 
 def first(items: Iterable[Item]) -> list[Item]:

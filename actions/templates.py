@@ -261,6 +261,27 @@ class GetAfter:
 
 
 @dataclass(frozen=True, slots=True)
+class GetDuring:
+    """Items of step `source` that held while some item of step `reference` held (their intervals meet)."""
+
+    source: int
+    reference: int
+    template: ClassVar[str] = "getDuring"
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), _step(self.reference)))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"results of step {self.source} while step {self.reference} held, during it"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.during(context.result(self.source), context.result(self.reference))
+
+
+@dataclass(frozen=True, slots=True)
 class GetBetween:
     """Items of step `source` inside [start, end], inclusive."""
 
@@ -495,17 +516,17 @@ class Answer(_OfOneStep):
 
 
 Action = Union[
-    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetBetween, GetFirst, GetLast,
+    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast,
     GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
 ]
 ACTION_TYPES = (
-    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetBetween, GetFirst, GetLast,
+    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast,
     GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
 )  # for isinstance
 Lookup = Union[GetHeadEntity, GetTailEntity, GetTime]  # the actions that read the KG through a relation
 LOOKUP_TYPES = (GetHeadEntity, GetTailEntity, GetTime)  # for isinstance (getRelation reads the KG too, through no relation)
 _NAMED_ONCE = (
-    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetBetween, GetFirst, GetLast,
+    GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast,
     GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
 )  # every template class but GetNth, whose name says which end it counts from
 TEMPLATES: dict[str, type] = {**{cls.template: cls for cls in _NAMED_ONCE}, "getNth": GetNth, "getNthLast": GetNth}

@@ -64,6 +64,7 @@ class Blueprint:
     answer_type: str = "entity"  # entity | time | number | yesno | relation
     level: Granularity = Granularity.YEAR  # the granularity of {T} (and of a same-period join)
     most: int = MAX_LIST  # the most gold answers a question of this blueprint may have
+    lasting: bool | None = None  # made only from facts that last more than a day (True), only from day points (False), or any
 
 
 _FIXED = (
@@ -152,15 +153,26 @@ def _extreme_ever() -> list[Blueprint]:
 
 
 def _against_an_event() -> list[Blueprint]:
-    """Before / after E2's own such event (its first), and the first after / last before it."""
+    """Before / after E2's own such event (its first), and the first after / last before it.
+
+    Of events (day points) "who did it before X did" is everyone who did it earlier; of holdings that
+    last (an office, a team), "who held it before X" is the holder just before: the last of those who
+    started before X's first holding (the first of those who started after it ended)."""
     made = []
     for cue in ("before", "after"):
         operation = "getBefore" if cue == "before" else "getAfter"
+        nearest = "getLast" if cue == "before" else "getFirst"
         made += [
             Blueprint("before_after", f"getTime(E2, R, E1) -> getHeadEntity(E1, R) -> {operation}(#2, #1) -> answer(#3)", _ASKS_HEAD,
-                      (f"Who {{rp}} {{t}} {cue} {{x}} did?", f"{cue.title()} {{x}}, who {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue} {{x}}?"), "entity", Granularity.DAY, MAX_ANY),
+                      (f"Who {{rp}} {{t}} {cue} {{x}} did?", f"{cue.title()} {{x}}, who {{rp}} {{t}}?", f"Which country {{rp}} {{t}} {cue} {{x}}?"),
+                      "entity", Granularity.DAY, MAX_ANY, lasting=False),
             Blueprint("before_after", f"getTime(E1, R, E2) -> getTailEntity(E1, R) -> {operation}(#2, #1) -> answer(#3)", _ASKS_TAIL,
-                      (f"Whom did {{h}} {{r}} {cue} {{x}}?", f"{cue.title()} {{x}}, which country did {{h}} {{r}}?"), "entity", Granularity.DAY, MAX_ANY),
+                      (f"Whom did {{h}} {{r}} {cue} {{x}}?", f"{cue.title()} {{x}}, which country did {{h}} {{r}}?"), "entity", Granularity.DAY, MAX_ANY,
+                      lasting=False),
+            Blueprint("before_after", f"getTime(E2, R, E1) -> getHeadEntity(E1, R) -> {operation}(#2, #1) -> {nearest}(#3) -> answer(#4)", _ASKS_HEAD,
+                      (f"Who {{rp}} {{t}} {cue} {{x}} did?", f"Who {{rp}} {{t}} {cue} {{x}}?"), "entity", Granularity.YEAR, 3, lasting=True),
+            Blueprint("before_after", f"getTime(E1, R, E2) -> getTailEntity(E1, R) -> {operation}(#2, #1) -> {nearest}(#3) -> answer(#4)", _ASKS_TAIL,
+                      (f"Whom did {{h}} {{r}} {cue} {{x}}?", f"What did {{h}} {{r}} {cue} {{x}}?"), "entity", Granularity.YEAR, 3, lasting=True),
         ]
     for shape, cue, extreme, operation in (("after_first", "after", "first", "getAfter"), ("before_last", "before", "last", "getBefore")):
         pick = "getFirst" if extreme == "first" else "getLast"
@@ -228,7 +240,15 @@ class _Words(dict):
         return "{" + key + "}"
 
 
-BLUEPRINTS = _six() + _FIXED + _composed()
+# An interval KG's "while": who held the same thing while E2 held it (CronQuestions' time_join), made only
+# from a fact that lasts (on day points a same-period join asks it). E2 is one of the answers, as
+# every holder whose years meet E2's is.
+_DURING = (
+    Blueprint("during", "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getDuring(#2, #1) -> answer(#3)", _ASKS_HEAD,
+              ("Who {rp} {t} while {x} did?", "Who else {rp} {t} while {x} did?"), "entity", Granularity.YEAR, MAX_ANY, lasting=True),
+)
+
+BLUEPRINTS = _six() + _FIXED + _composed() + _DURING
 SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
@@ -256,24 +276,35 @@ def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[st
     facts = store.sample_facts(max(400, per_shape * 12), seed)
     rng.shuffle(facts)  # drawn in time order: every blueprint gets every period
     made: list[Generated] = []
-    for shape in shapes:
-        blueprints = [b for b in BLUEPRINTS if b.shape == shape]
-        quota = max(MIN_PER_BLUEPRINT, -(-per_shape // len(blueprints)))
-        for index, blueprint in enumerate(blueprints):
-            count = 0
-            offset = rng.randrange(len(facts)) if facts else 0  # each blueprint its own facts, not all the first ones
-            for fact in facts[offset:] + facts[:offset]:
-                if count >= quota:
-                    break
-                question = _make(store, blueprint, fact, rng, f"gen-{shape}-{index}-{seed}-{count}")
-                if question is not None:
-                    made.append(question)
-                    count += 1
+    # the blueprints of facts that last (intervals) after all others, each shape its own quota for
+    # them: a KG of day points draws exactly the questions it drew before they were written
+    for held in (False, True):
+        for shape in shapes:
+            blueprints = [b for b in BLUEPRINTS if b.shape == shape and (b.lasting is True) == held]
+            if blueprints:
+                made += _drawn(store, blueprints, per_shape, facts, rng, f"gen-{shape}-{'held' if held else ''}", seed)
+    return made
+
+
+def _drawn(store: TKGStore, blueprints: list[Blueprint], per_shape: int, facts: list[Fact], rng: random.Random, prefix: str, seed: int) -> list[Generated]:
+    """About `per_shape` questions over these blueprints of one shape, at least a few of each."""
+    made: list[Generated] = []
+    quota = max(MIN_PER_BLUEPRINT, -(-per_shape // len(blueprints)))
+    for index, blueprint in enumerate(blueprints):
+        count = 0
+        offset = rng.randrange(len(facts)) if facts else 0  # each blueprint its own facts, not all the first ones
+        for fact in facts[offset:] + facts[:offset]:
+            if count >= quota:
+                break
+            question = _make(store, blueprint, fact, rng, f"{prefix}{index}-{seed}-{count}")
+            if question is not None:
+                made.append(question)
+                count += 1
     return made
 
 
 def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random, qid: str) -> Generated | None:
-    if fact.start is None or fact.head == fact.tail:
+    if fact.start is None or fact.head == fact.tail or (blueprint.lasting is not None and blueprint.lasting != (fact.start != fact.end)):
         return None
     if blueprint.level.rank < fact.granularity.rank and _states_time(blueprint):
         return None  # "on 1 January 1955" of a fact the KG dates by its year only

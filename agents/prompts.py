@@ -34,6 +34,7 @@ getRelation(e1, e2, time?): what happened between e1 and e2, either way: the rel
 getBefore(#j, reference): items of step j strictly before the reference time (a time, or the earliest time of step #k).
 getAfter(#j, reference): items of step j strictly after the reference time.
 getBetween(#j, t1, t2): items of step j between t1 and t2 inclusive.
+getDuring(#j, #k): items of step j whose interval meets the interval of some item of step k (held while it held).
 getFirst(#j): the earliest items of step j (all ties).
 getLast(#j): the latest items of step j (all ties).
 getNth(#j, n) / getNthLast(#j, n): the items of step j on its n-th distinct day from the start / from the end.

@@ -30,6 +30,7 @@ COMPASS = "compass word written as its initial"
 COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')"
 UN_BODY = "a UN body's name without 'UN'"
 NAMESAKE = "a name without the id that tells it from its namesakes"
+CLUB = "a club's name with its initials written out, or without them"
 
 _PARTICLES = frozenset(
     ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
@@ -262,3 +263,55 @@ def un_body(key: str) -> str | None:
     if len(words) >= 3 and words[0] == "un":
         return " ".join(words[1:])
     return None
+
+
+# Initials that end or open a sports club's name, and the words they stand for (general English usage of
+# club names: "Arsenal F.C." is "Arsenal Football Club" and "Arsenal"; "A.F.C." is an association football club).
+_CLUB_INITIALS = {"f c": "football club", "a f c": "association football club"}
+
+
+def club_forms(display: str) -> list[str]:
+    """Normalised keys of a club's name with its initials written out and closed up, and without them:
+    "Hellas Verona F.C." -> "hellas verona football club", "hellas verona fc", "hellas verona"; []
+    for a name with no such initials or nothing else."""
+    words = display.split()
+    for k, word in enumerate(words):
+        initials = normalize_name(word)
+        if "." not in word or initials not in _CLUB_INITIALS:
+            continue
+        rest = [normalize_name(w) for w in words[:k] + words[k + 1 :]]
+        if not rest:
+            return []
+        spelt = [normalize_name(w) for w in words[:k]] + [_CLUB_INITIALS[initials]] + [normalize_name(w) for w in words[k + 1 :]]
+        closed = [normalize_name(w) for w in words[:k]] + [initials.replace(" ", "")] + [normalize_name(w) for w in words[k + 1 :]]
+        return [" ".join(spelt), " ".join(closed), " ".join(rest)]
+    return []
+
+
+def _same_given_name(written: str, own: str) -> bool:
+    """A given name written in full or as its initial ("Edwin" / "E", "D" / "Duncan")."""
+    return written == own or (len(written) == 1 and own.startswith(written)) or (len(own) == 1 and written.startswith(own))
+
+
+def fuller_name(written: list[str], own: list[str]) -> bool:
+    """Whether `written` (a question's capitalised run, normalised words) is a person's name `own` (normalised
+    words) written with more given names or with initials for them, as formal English writes a name in full:
+    "Ian Richard Kyle Paisley" and "Frederick D. Haldane" for "Ian Paisley" / "Duncan Haldane", "E.H. Land" for
+    "Edwin H. Land". The surnames are the same last word; each given name of `own` is, in order, a word of
+    `written` or its initial; the words of `written` left over are more given names."""
+    if len(own) < 2 or len(written) < 2 or written[-1] != own[-1] or written == own:
+        return False
+    k = 0
+    for word in written[:-1]:
+        if k < len(own) - 1 and _same_given_name(word, own[k]):
+            k += 1
+    return k == len(own) - 1
+
+
+# Words that open a formal style written beside a person's name (general English): a peerage after a
+# comma ("Yehudi Menuhin, Baron Menuhin", as the KG's own "Clive Soley, Baron Soley"), an honorific before
+# the given names ("Sir Reginald Carey 'Rex' Harrison").
+PEERAGES = frozenset("baron baroness earl countess viscount viscountess marquess marquis marchioness duke duchess lord lady".split())
+FORMAL_HONORIFICS = frozenset("sir dame hon honourable honorable rt right lord lady".split())
+# The crown's style before a British office ("Her Majesty's Principal Secretary of State for ..."): no name of its own.
+CROWN_STYLES = frozenset({"her majesty", "his majesty"})

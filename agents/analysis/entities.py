@@ -21,7 +21,16 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from actions.cues import CUE_WORDS
-from agents.analysis.aliases import FIRST_NAME, SURNAME, UN_BODY, is_title
+from agents.analysis.aliases import (
+    CROWN_STYLES,
+    FIRST_NAME,
+    FORMAL_HONORIFICS,
+    PEERAGES,
+    SURNAME,
+    UN_BODY,
+    fuller_name,
+    is_title,
+)
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -178,13 +187,16 @@ class EntityLinker:
         for n in range(len(questions)):
             roles = self._score_roles(role_requests[n], tokenised[n])
             chosen = _select(exact[n] + roles)
-            spans = [s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n]) if not self._capitalised_word(tokenised[n], s)]
+            spans = [
+                s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n])
+                if not self._capitalised_word(tokenised[n], s) and not self._formal_style(questions[n], tokenised[n], s, chosen)
+            ]
             pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
         lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
         for n, _, runs in pending:
             for c in runs:
                 text = questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-                lexical[(n, c.start)] = self._contained(text) or self._fuzzy(text)
+                lexical[(n, c.start)] = self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
         self._embed_missing(
             [
@@ -260,6 +272,37 @@ class EntityLinker:
         """A word of the KG's relation or role vocabulary that opens the sentence ("Conventional military
         force was used ..."): never read as a name, as the cue words are not."""
         return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
+
+    def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> bool:
+        """(role: names people use) Whether a capitalised run no source explained is the formal style of a
+        name the question links beside it, not a name of its own: a peerage after a person's name and a
+        comma ("Yehudi Menuhin, Baron Menuhin"), the given names before a person's quoted nickname or after
+        an honorific ("Sir Reginald Carey "Rex" Harrison"), the crown's style before an office ("Her
+        Majesty's Principal Secretary of State for ...")."""
+        start, end = span
+        words = [t.key for t in tokens[start:end]]
+        if " ".join(words) in CROWN_STYLES:
+            return end < len(tokens) and tokens[end].key == "'s"
+        person = {c.start: c for c in chosen if any(name in self.tables.people for name, _ in c.entities)}
+        before = next((c for c in chosen if c.end == start - 1 and c.start in person), None)
+        if before is not None and tokens[start - 1].text == "," and words[0] in PEERAGES:
+            return True
+        after = person.get(end)
+        if after is None:
+            return False
+        between = question[tokens[end - 1].end : tokens[end].start].strip()
+        return between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and not between)
+
+    def _fuller(self, text: str) -> list[tuple[str, float]]:
+        """People whose name `text` writes in full or with initials ("Ian Richard Kyle Paisley" -> Ian
+        Paisley, "E.H. Land" -> Edwin H. Land: `aliases.fuller_name`)."""
+        written = normalize_name(text).split()
+        rows = self.tables.postings.get(written[-1], set()) if written else set()
+        names = sorted(
+            self.tables.entities[row] for row in rows
+            if self.tables.entities[row] in self.tables.people and fuller_name(written, list(self.tables.entity_tokens[row]))
+        )
+        return [(name, 0.9) for name in names[: self.config.max_candidates]]
 
     def _two_names_split(self, tokens: list[Token]) -> list[Token]:
         """(role: a pair of parties) "Iran-Iraq", "China–Japan": a hyphenated word whose halves are each

@@ -16,6 +16,7 @@ from agents.analysis.aliases import (
     ACRONYM,
     AMPERSAND,
     CAPITAL,
+    CLUB,
     COMPASS,
     COUNTRY_FORM,
     COUNTRY_INITIALS,
@@ -28,6 +29,7 @@ from agents.analysis.aliases import (
     UN_BODY,
     acronym,
     ampersand,
+    club_forms,
     compass_acronym,
     country_forms,
     first_name,
@@ -305,7 +307,9 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         joined = ampersand(display)
         if joined is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
-    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS, UN_BODY)}
+        for key in club_forms(display):
+            found.setdefault(key, []).append((name, CLUB))  # "hellas verona football club", "hellas verona"
+    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS, UN_BODY, CLUB)}
     tables.people = people
     # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
     # two names do: "X Party", "Y Army" are organisations' heads, not surnames

@@ -93,6 +93,9 @@ _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+r
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
 _WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{T1\}\s*(?:-|–|to)\s*\{T2\}", re.IGNORECASE)
+# one event held while another did ("who played for Y while X did", "during the time X was Y"): the
+# answers' intervals meet the other event's (general English; "during" before a date is a time constraint)
+_DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
 _AUXILIARY_OPENING = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECASE)
 _ASKS_IF = re.compile(r"\b(?:tell\s+me|know|find\s+out|check|confirm|say)\s+(?:whether|if)\b", re.IGNORECASE)
@@ -114,6 +117,7 @@ class Query:
     extreme: str | None = None  # "most" | "least" often
     window: bool = False  # the question's two times bound a window, both ends included
     excluded: tuple[int, ...] = ()  # entity roles (1-based, role order) the answers must not be ("apart from X")
+    during: bool = False  # the answers held while another entity's event held ("while X did")
     unsupported: str | None = None  # what the KG cannot represent, in words; then nothing answers
 
     @property
@@ -159,6 +163,8 @@ class Query:
             wanted.add("between")
         if self.excluded:
             wanted.add("exclude")
+        if self.during:
+            wanted.add("during")
         if self.entity_type and (wanted or self.is_list):
             # in MultiTQ's six shapes "which country" keeps the benchmark's reading, whose golds
             # are often a country's sector or leader; in every other shape it is a country
@@ -185,7 +191,7 @@ class Query:
         return True
 
 
-_OWN = frozenset({"count", "exists", "most", "least", "nth", "between", "type", "exclude"})
+_OWN = frozenset({"count", "exists", "most", "least", "nth", "between", "type", "exclude", "during"})
 """The operations (`AbstractStep.operation`) this module reads; the others are the question typing's."""
 
 
@@ -207,6 +213,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
     entity_type = "country" if asks in ("entity", "number") and _COUNTRY.search(masked) else None
     window = times >= 2 and bool(_WINDOW.search(masked))
     excluded = _excluded(question, entity_spans)
+    during = asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked))
     return Query(
         asks=asks,
         is_list=is_list,
@@ -217,6 +224,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         extreme=extreme if asks in ("entity", "time") else None,
         window=window,
         excluded=excluded,
+        during=during,
         unsupported=unsupported,
     )
 
