@@ -369,7 +369,7 @@ def test_a_frequent_english_verb_form_is_no_lower_case_surname(analyzer) -> None
     ],
 )
 def test_the_cue_lexicon_reads_adverbs_that_point_back(text: str, cues: list[str]) -> None:
-    from actions.cues import temporal_cues
+    from agents.analysis.cues import temporal_cues
 
     assert temporal_cues(text) == cues
 

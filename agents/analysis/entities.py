@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from actions.cues import CUE_WORDS
 from agents.analysis.aliases import FIRST_NAME, SURNAME, UN_BODY, is_title
+from agents.analysis.cues import CUE_WORDS
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,

@@ -22,7 +22,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from actions.cues import POINTS_AT_NEXT
 from agents.analysis.clauses import (
     anaphoric_reference,
     clause_reference,
@@ -33,6 +32,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
+from agents.analysis.cues import POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,

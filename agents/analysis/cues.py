@@ -1,31 +1,20 @@
-"""The one lexicon of temporal cue words, and cheap lexical signals for filtering.
-
-Question typing (`agents.analysis.question_type`) and action filtering read the same cue table,
-so "prior to", "ahead of" or "once X had" mean "before"/"after" everywhere. The phrases are general
-English ways of saying each relation in time, not words read off evaluation questions:
+"""The one lexicon of temporal cue words: question typing, the grammar rules, the answer check and
+action filtering (through `question_cues`) read the same table, so "prior to", "ahead of" or "once X
+had" mean "before"/"after" everywhere. The phrases are general English ways of saying each relation
+in time, not words read off evaluation questions:
 
 - before: before, prior to, earlier than, preceding, ahead of, in advance of, until / till, up to, by the time, and
   the adverbs beforehand, previously ("X praised Y; who had praised Y previously?");
 - after: after, following, later than, subsequent to, since, once (a clause "once X had ..."),
   in the wake of, and the adverbs afterwards, thereafter;
 - first: first, earliest, initially, originally, the soonest, start / began being; last: last,
-  latest, most recent(ly), stop being, cease to be,
-  final(ly);
+  latest, most recent(ly), final(ly), stop being, cease to be;
 - same: the same day / date / month / year / time; between: between ... and, from ... to/until.
-
-A MiniLM embedding of a whole question barely moves with the single word "before" or "first",
-and ranks relations by topic rather than by the verb ("visited" is closer to granting
-diplomatic recognition than to making a visit). Two word-level signals correct that: which
-template kinds the question's cue words ask for, and how many of a relation's content words
-(stemmed, `ari.base.text.stem`) the question contains.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-
-from ari.base.text import content_stems, stem
 
 _BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|up\s+to|by\s+the\s+time|beforehand|previously"
 _AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of|afterwards?|thereafter"
@@ -49,17 +38,6 @@ CUE_WORDS = frozenset(
     "beforehand previously afterwards afterward thereafter".split()
 )
 
-# cue -> the template kinds that answer it
-_TEMPLATES = {
-    "before": "getBefore",
-    "after": "getAfter",
-    "first": "getFirst",
-    "last": "getLast",
-    "between": "getBetween",
-    "same": "join",
-    "asks_time": "getTime",
-}
-
 
 def same_granularity(text: str) -> str | None:
     """"day" | "month" | "year" for "the same day/date/time", "month", "year" as ...; None without one."""
@@ -80,34 +58,6 @@ def temporal_cues(text: str) -> list[str]:
 
 
 def question_cues(question: str) -> frozenset[str]:
-    """The template kinds the question's wording asks for (see `_TEMPLATES`)."""
-    cues = set(temporal_cues(question))
-    if ASKS_TIME.search(question):
-        cues.add("asks_time")
-    return frozenset(_TEMPLATES[c] for c in cues)
-
-
-def cue_matches(template: str, time_kind: str, cues: frozenset[str]) -> bool:
-    """Whether an action of this (template, time kind) answers one of the question's cues."""
-    if time_kind == "join":
-        return "join" in cues
-    return template in cues
-
-
-def word_overlap(question_stems: frozenset[str], relation_text: str) -> float:
-    """Share of the relation's content words that the question contains (0..1)."""
-    stems = _relation_stems(relation_text)
-    if not stems:
-        return 0.0
-    return len(stems & question_stems) / len(stems)
-
-
-@lru_cache(maxsize=4096)
-def _relation_stems(text: str) -> frozenset[str]:
-    return content_stems(text)
-
-
-__all__ = [
-    "AFTER", "ASKS_TIME", "BEFORE", "BETWEEN", "CUE_WORDS", "FIRST", "LAST", "POINTS_AT_NEXT", "SAME",
-    "content_stems", "cue_matches", "question_cues", "same_granularity", "stem", "temporal_cues", "word_overlap",
-]  # fmt: skip
+    """The cues a question's wording asks for, "asks_time" among them when it asks for a time
+    (what action filtering favours: `actions.filtering.CUE_TEMPLATES`)."""
+    return frozenset(temporal_cues(question) + (["asks_time"] if ASKS_TIME.search(question) else []))
