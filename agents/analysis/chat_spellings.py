@@ -1,17 +1,26 @@
-"""Chat spellings written out: "wat yr did merkel visit kuwait b4 08" -> "what year did merkel visit kuwait before 2008".
+"""Chat spellings and typing slips written out: "wat yr did merkel vistied kuwait b4 08" -> "what year
+did merkel visited kuwait before 2008".
 
 People typing fast use the spellings of text messages and the abbreviations of newspapers ("wat",
 "b4", "abt", "w" for "with", "1st", "yr", "govt", "in 09"): general-English conventions, rewritten
 once before analysis so every later stage reads the standard word. A form is left as written where the
 KG's own names use it as a word ("w" in "George W Bush": `protected_ngrams`), and "1st" in a date.
-"""
 
+A slip of the thumb (a dropped, doubled, wrong or swapped letter: "vistied", "goverment", "frist")
+leaves a word that no vocabulary holds: `Vocabulary.corrected` puts back the one known word it is a
+single slip away from (the KG's name words, the relation lexicon's words and the English words the
+analysis reads), and leaves the word as written when it is a word of English (the embedding model's
+whole-word vocabulary) or when no single known word, or more than one, is that close: a wrong
+correction would answer another question, a word left alone at worst goes unread.
+"""
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from agents.analysis.times import MONTHS, full_year
+from ari.base.text import stem, word_key
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
 SPELLINGS: dict[str, str] = {
@@ -75,3 +84,64 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
     written = "".join(out)
     return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
 
+
+
+SLIP_MIN_LENGTH = 5  # shorter words are one slip from too many others ("diff", "natl", "wen": when, went, ...)
+_LETTERS = re.compile(r"(?<![\w'’\-])[A-Za-z]+(?![\w'’\-])")
+
+
+class Vocabulary:
+    """Known words, indexed by each word with one letter deleted, so the known words one slip
+    away from a word are found by lookups, not by a scan (a symmetric-delete index)."""
+
+    def __init__(self, known: Iterable[str], english: Iterable[str] = ()) -> None:
+        self.known = frozenset(w for w in known if w.isalpha() and w.islower())
+        self.english = frozenset(english)
+        self._deleted: dict[str, set[str]] = {}
+        for word in self.known:
+            for shorter in _deletions(word):
+                self._deleted.setdefault(shorter, set()).add(word)
+
+    def near(self, word: str) -> set[str]:
+        """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`."""
+        found = set(self._deleted.get(word, ()))  # a letter dropped from a known word
+        for shorter in _deletions(word):
+            if shorter in self.known:  # a letter added
+                found.add(shorter)
+            found |= {w for w in self._deleted.get(shorter, ()) if len(w) == len(word) and _one_slip(word, w)}
+        return found
+
+    def corrected(self, text: str) -> str:
+        """`text` with each word that no vocabulary holds replaced by the one known word a slip away
+        (as written without an English vocabulary: no word could be told from a slip)."""
+        return _LETTERS.sub(self._word, text) if self.english else text
+
+    def _word(self, m: re.Match[str]) -> str:
+        word = m.group(0)
+        lower = word.lower()
+        if len(word) < SLIP_MIN_LENGTH or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
+            return word  # a word, a plural of one, or an acronym
+        # a thumb rarely misses the first letter: a slip there ("laud", "saud") is more often another word
+        near = {w for w in self.near(lower) if w[0] == lower[0] or w[:2] == lower[1::-1]}
+        if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
+            return word
+        standard = min(near, key=lambda w: (len(w), w))  # "threatend": threaten, threatened
+        return standard.capitalize() if word[0].isupper() else standard
+
+
+def english_words(model_path: str) -> frozenset[str]:
+    """The whole words of a word-piece model's vocabulary (`vocab.txt`; none without one)."""
+    path = Path(model_path, "vocab.txt")
+    if not path.is_file():
+        return frozenset()
+    return frozenset(w for w in path.read_text(encoding="utf-8").split() if w.isalpha() and w.islower())
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def _one_slip(word: str, other: str) -> bool:
+    """Two words of one length that differ in one letter, or in two neighbours swapped."""
+    differ = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
+    return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1 and word[differ[0]] == other[differ[1]] and word[differ[1]] == other[differ[0]])

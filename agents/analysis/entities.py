@@ -100,6 +100,9 @@ _NOT_ALONE = (
 )
 
 
+KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
+
+
 def _never_a_name(tokens: list[Token]) -> bool:
     return all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in tokens)
 
