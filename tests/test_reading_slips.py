@@ -58,5 +58,5 @@ def test_english_words_are_never_corrected() -> None:
     assert vocabulary.corrected("Who flew to Iraq?") == "Who flew to Iraq?"  # a word, though one slip from "few"
     assert vocabulary.corrected("Who visted Iraq?") == "Who visited Iraq?"
     assert vocabulary.corrected("Who bisited Iraq?") == "Who bisited Iraq?"  # the first letter: another word more likely
-    assert vocabulary.corrected("Who threatend Iraq?") == "Who threaten Iraq?"  # two forms of one word: the base
+    assert vocabulary.corrected("Who threatend Iraq?") == "Who threatened Iraq?"  # two forms of one word: a letter dropped
     assert Vocabulary({"visited"}).corrected("Who visted Iraq?") == "Who visted Iraq?"  # no English to tell words from slips

@@ -125,7 +125,8 @@ class Vocabulary:
         near = {w for w in self.near(lower) if w[0] == lower[0] or w[:2] == lower[1::-1]}
         if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
             return word
-        standard = min(near, key=lambda w: (len(w), w))  # "threatend": threaten, threatened
+        # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
+        standard = max(near, key=lambda w: (len(w), w))
         return standard.capitalize() if word[0].isupper() else standard
 
 

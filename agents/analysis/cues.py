@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import re
 
-_BEFORE = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|up\s+to|by\s+the\s+time|beforehand|previously"
-_AFTER = r"after|following|later\s+than|subsequent(?:ly)?\s+to|since|once|in\s+the\s+wake\s+of|afterwards?|thereafter"
+_BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
+_AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|once|in\s+the\s+wake\s+of"
+CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
+_BEFORE = rf"{_BEFORE_HEAD}|up\s+to|beforehand|previously"
+_AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"
+AFTER_HEAD = re.compile(rf"\b(?:{_AFTER_HEAD})\b", re.IGNORECASE)
 BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
 AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
 # a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"

@@ -32,7 +32,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
-from agents.analysis.cues import POINTS_AT_NEXT
+from agents.analysis.cues import AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -398,8 +398,6 @@ _FOLLOWED = re.compile(
 )
 _ADJACENT = re.compile(r"\b(?:immediately|just|right|directly)\s+(?P<cue>before|after)\b", re.IGNORECASE)
 _NEXT = re.compile(r"\bnext\b", re.IGNORECASE)
-_ORDINAL_WORD = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
-_AFTER_WORD = re.compile(r"\b(?:after|following|since|once|later\s+than|subsequent\s+to)\b", re.IGNORECASE)
 
 
 def ordinal_phrase(text: str) -> str | None:
@@ -412,13 +410,13 @@ def ordinal_phrase(text: str) -> str | None:
         ordinal, cue = ("first", "after") if after else ("last", "before")
         clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
         return _spliced(m, clause)
-    if _ORDINAL_WORD.search(text):
+    if FIRST.search(text) or LAST.search(text):
         return None
     m = _ADJACENT.search(text)
     if m:
         ordinal = "first" if m.group("cue").lower() == "after" else "last"
         return _spliced(m, f"{ordinal} {m.group('cue')}")
-    if _NEXT.search(text) and _AFTER_WORD.search(text):
+    if _NEXT.search(text) and AFTER_HEAD.search(text):
         return _NEXT.sub("first", text, count=1)
     return None
 
