@@ -15,6 +15,8 @@ import dataclasses
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ from rapidfuzz import fuzz, process
 
 from agents.analysis.aliases import FIRST_NAME, SURNAME, UN_BODY, is_title
 from agents.analysis.cues import CUE_WORDS
+from agents.analysis.demonyms import COUNTRIES
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -939,7 +942,9 @@ def _build_linker_tables(store: TKGStore) -> dict:
     }
 
 
-# The code that decides the tables' contents: an edit of any of these files rebuilds them.
-_LINKER_SOURCES = tuple(
-    sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)
-) + tuple(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms"))
+# The code and data that decide the tables' contents: an edit of any of these files rebuilds them.
+_LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
+    *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
+    *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
+    COUNTRIES,
+)
