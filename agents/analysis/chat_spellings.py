@@ -87,29 +87,24 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
 
 
 SLIP_MIN_LENGTH = 5  # shorter words are one slip from too many others ("diff", "natl", "wen": when, went, ...)
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _LETTERS = re.compile(r"(?<![\w'’\-])[A-Za-z]+(?![\w'’\-])")
 
 
 class Vocabulary:
-    """Known words, indexed by each word with one letter deleted, so the known words one slip
-    away from a word are found by lookups, not by a scan (a symmetric-delete index)."""
+    """Known words, and the English words that are no slip though no vocabulary of the KG holds them."""
 
     def __init__(self, known: Iterable[str], english: Iterable[str] = ()) -> None:
         self.known = frozenset(w for w in known if w.isalpha() and w.islower())
         self.english = frozenset(english)
-        self._deleted: dict[str, set[str]] = {}
-        for word in self.known:
-            for shorter in _deletions(word):
-                self._deleted.setdefault(shorter, set()).add(word)
 
     def near(self, word: str) -> set[str]:
-        """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`."""
-        found = set(self._deleted.get(word, ()))  # a letter dropped from a known word
-        for shorter in _deletions(word):
-            if shorter in self.known:  # a letter added
-                found.add(shorter)
-            found |= {w for w in self._deleted.get(shorter, ()) if len(w) == len(word) and _one_slip(word, w)}
-        return found
+        """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`:
+        each of its few hundred one-slip spellings looked up, as a slip is rare (no index to build)."""
+        cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        slips = {a + b[1:] for a, b in cuts if b} | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+        slips |= {a + c + b[1:] for a, b in cuts if b for c in _ALPHABET} | {a + c + b for a, b in cuts for c in _ALPHABET}
+        return (slips - {word}) & self.known
 
     def corrected(self, text: str) -> str:
         """`text` with each word that no vocabulary holds replaced by the one known word a slip away
@@ -136,13 +131,3 @@ def english_words(model_path: str) -> frozenset[str]:
     if not path.is_file():
         return frozenset()
     return frozenset(w for w in path.read_text(encoding="utf-8").split() if w.isalpha() and w.islower())
-
-
-def _deletions(word: str) -> set[str]:
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
-def _one_slip(word: str, other: str) -> bool:
-    """Two words of one length that differ in one letter, or in two neighbours swapped."""
-    differ = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
-    return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1 and word[differ[0]] == other[differ[1]] and word[differ[1]] == other[differ[0]])
