@@ -38,7 +38,6 @@ from agents.analysis.grammar_words import (
     _AGENT_SUFFIX,
     _BE,
     _BE_PASSIVE,
-    _CUE,
     _ENT,
     _NOT_PARTICIPLES,
     _PLACEHOLDER,
@@ -421,33 +420,6 @@ def ordinal_phrase(text: str) -> str | None:
     return None
 
 
-# -- the pluperfect -------------------------------------------------------------------------------
-# "Before {E2}, which country had last visited {E1}?", "who had {E1} last praised?": a past before
-# another past, which the templates say in the simple past ("which country last visited", "who did {E1}
-# last praise"); "had" as a main verb ("had the last telephone conversation") is left alone
-_HAD_INVERTED = re.compile(rf"\b(?P<wh>{_WH})\s+had\s+(?P<subj>{_ENT})\s+(?=(?:{_ADVERB})(?!been\b|the\b|a\b|an\b)[a-z]+)", re.IGNORECASE)
-_HAD_BEEN = re.compile(r"\bhad\s+been\s+(?=the\s+(?:first|last|next|only)\b)", re.IGNORECASE)
-_HAD_AUX = re.compile(
-    rf"\bhad\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:ed|en)|made|sent|held|met|sought|said|told|paid|took|gave|went|spoke|brought|struck|fought|led|won|lost|built|sold|bought)\b",
-    re.IGNORECASE,
-)
-
-
-_BEFORE_PARTY = re.compile(rf"\b(?:{_CUE})\s+{_ENT}", re.IGNORECASE)
-
-
-def simple_past(text: str) -> str | None:
-    """"which country had last visited {E1}" -> "which country last visited {E1}"; "who had {E1} last
-    praised" -> "who did {E1} last praised"; "which country had been the last to" -> "... was the last to".
-    Only beside another party's act ("before {E2}"): the pluperfect then only says which came first."""
-    if _BEFORE_PARTY.search(text) is None:
-        return None
-    changed = _HAD_INVERTED.sub(lambda m: f"{m.group('wh')} did {m.group('subj')} ", text)
-    changed = _HAD_BEEN.sub("was ", changed)
-    changed = _HAD_AUX.sub(lambda m: f"{_adverbs(m.group('adv'))}{m.group('verb')}", changed)
-    return changed if changed != text else None
-
-
 RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("indirect question", indirect_question),
     ("plain question", plain_question),
@@ -464,7 +436,6 @@ RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("named agent", named_agent_active),
     ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
-    ("simple past", simple_past),
     ("template cue", template_cue),
 )
 
