@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 
 from agents.analysis.cues import POINTS_AT_NEXT
+from agents.analysis.grammar_words import _PLACEHOLDER
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import TKGStore
 
 SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
 
-_PLACEHOLDER = re.compile(r"\{E(\d+)\}")
 # auxiliaries that invert with the subject in a question ("did X visit", "would X wish to")
 _DO_AUX = frozenset("did does do would will could can should might may must shall has have had".split())
 _BE_AUX = frozenset("was were is are be been being".split())  # "was {E1} visited": passive, role unknown

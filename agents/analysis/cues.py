@@ -1,15 +1,8 @@
 """The one lexicon of temporal cue words: question typing, the grammar rules, the answer check and
 action filtering (through `question_cues`) read the same table, so "prior to", "ahead of" or "once X
-had" mean "before"/"after" everywhere. The phrases are general English ways of saying each relation
-in time, not words read off evaluation questions:
-
-- before: before, prior to, earlier than, preceding, ahead of, in advance of, until / till, up to, by the time, and
-  the adverbs beforehand, previously ("X praised Y; who had praised Y previously?");
-- after: after, following, later than, subsequent to, since, once (a clause "once X had ..."),
-  in the wake of, and the adverbs afterwards, thereafter;
-- first: first, earliest, initially, originally, the soonest, start / began being; last: last,
-  latest, most recent(ly), final(ly), stop being, cease to be;
-- same: the same day / date / month / year / time; between: between ... and, from ... to/until.
+had" mean "before"/"after" everywhere. The phrases (below) are general English ways of saying each
+relation in time, adverbs that point back included ("who had praised Y previously?"), not words read
+off evaluation questions.
 """
 
 from __future__ import annotations
