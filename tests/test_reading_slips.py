@@ -38,6 +38,8 @@ def test_slips_in_question_and_cue_words_are_read_as_the_words_meant(analyzer) -
     [
         ("When did Angela Merkle criticise Kazakstan?", ["Angela_Merkel", "Kazakhstan"]),  # swapped, dropped
         ("Did the goverment of Iraq threaten Kuwait?", ["Government_(Iraq)", "Kuwait"]),
+        ("when did kuwait last visit iraq", ["Kuwait", "Iraq"]),
+        ("when did kuwat last visit iraq", ["Kuwait", "Iraq"]),  # a letter dropped
     ],
 )
 def test_slips_in_names_link_the_names_meant(analyzer, question, names) -> None:
@@ -57,6 +59,7 @@ def test_english_words_are_never_corrected() -> None:
     vocabulary = Vocabulary({"few", "visited", "threaten", "threatened"}, english={"flew", "the"})
     assert vocabulary.corrected("Who flew to Iraq?") == "Who flew to Iraq?"  # a word, though one slip from "few"
     assert vocabulary.corrected("Who visted Iraq?") == "Who visited Iraq?"
+    assert Vocabulary({"visit", "vast"}, english={"the"}).corrected("vist vasy") == "visit vasy"  # four letters: a dropped one only
     assert vocabulary.corrected("Who bisited Iraq?") == "Who bisited Iraq?"  # the first letter: another word more likely
     assert vocabulary.corrected("Who threatend Iraq?") == "Who threatened Iraq?"  # two forms of one word: a letter dropped
     assert Vocabulary({"visited"}).corrected("Who visted Iraq?") == "Who visted Iraq?"  # no English to tell words from slips

@@ -86,7 +86,9 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
 
 
 
-SLIP_MIN_LENGTH = 5  # shorter words are one slip from too many others ("diff", "natl", "wen": when, went, ...)
+# a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is
+# put back ("japn", "vist"); of three none ("wen": when, went, ...)
+SLIP_MIN_LENGTH = 5
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _LETTERS = re.compile(r"(?<![\w'’\-])[A-Za-z]+(?![\w'’\-])")
 
@@ -114,10 +116,10 @@ class Vocabulary:
     def _word(self, m: re.Match[str]) -> str:
         word = m.group(0)
         lower = word.lower()
-        if len(word) < SLIP_MIN_LENGTH or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
+        if len(word) < SLIP_MIN_LENGTH - 1 or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
             return word  # a word, a plural of one, or an acronym
         # a thumb rarely misses the first letter: a slip there ("laud", "saud") is more often another word
-        near = {w for w in self.near(lower) if w[0] == lower[0] or w[:2] == lower[1::-1]}
+        near = {w for w in self.near(lower) if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
         if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
             return word
         # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
