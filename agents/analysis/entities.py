@@ -447,7 +447,7 @@ class EntityLinker:
         return word_key(word) in self._relation_keys
 
     def _act_after(self, tokens: list[Token], first: int) -> bool:
-        """(faith3: an owner before its act) Whether the noun phrase from `first` names an act: one
+        """(an owner before its act) Whether the noun phrase from `first` names an act: one
         to three words of the KG's relation names, the first naming no sector role, either two or
         more ("conventional forces") or one that no sector role word follows ("visit from"; not
         "internal affairs", a sector role: Domestic Affairs)."""
@@ -492,7 +492,7 @@ class EntityLinker:
         return end
 
     def _inner_word(self, tokens: list[Token], k: int) -> bool:
-        """(faith3: role lists) A token inside a role phrase that is neither a role word nor glue:
+        """(role lists) A token inside a role phrase that is neither a role word nor glue:
         a comma after a role word in a list ("the Ministry of Finance, Economy, Trade and Industry
         of Japan"), or a capitalised word between glue words or commas ("the Ministry of Law and
         Justice of India": the KG's role is Justice_Department/Ministery; "Agriculture, Fisheries
@@ -574,7 +574,7 @@ class EntityLinker:
                 found = True
                 modifies = adjective
             elif attributive and self._act_after(tokens, first):
-                # (faith3: an owner before its act) "Kuwait's visit from ...", "Iraqi conventional forces":
+                # (an owner before its act) "Kuwait's visit from ...", "Iraqi conventional forces":
                 # the country's own act, no sector of it (Tourist (Kuwait)): the country itself
                 if adjective:
                     requests.append((i, j, "", (qualifiers, True)))
@@ -596,7 +596,7 @@ class EntityLinker:
             if k >= 0 and tokens[k].key in _DETERMINERS:
                 k -= 1
             if not adjective and i >= 1 and tokens[i - 1].text[:1].isupper() and self._in_vocabulary(tokens[i - 1]):
-                # (faith3: role before its country) "the Member of Legislative of Govt Iran": a role
+                # (role before its country) "the Member of Legislative of Govt Iran": a role
                 # written right before the country's name, as the KG's "Role (Country)" reads
                 start = self._phrase_start(tokens, i - 1, blocked)
                 requests.append((start, j, text[tokens[start].start : tokens[i - 1].end], (qualifiers, True)))
@@ -741,7 +741,7 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _spelt_like(self, text: str, name: str) -> bool:
-        """(faith3: made-up names) Whether more words of `text` (four letters or more) are spelt like
+        """(made-up names) Whether more words of `text` (four letters or more) are spelt like
         some word of `name` than are proper words (no word of the KG's role and relation vocabulary)
         spelt like none: an embedding neighbour of a name nobody spells alike is another name ("Tomisel
         Ruto", one of two, is not William Ruto; "Dorzanstan" not Ahmad Wali Karzai); a
