@@ -184,7 +184,8 @@ class CandidateFilter:
         question_vector: np.ndarray,
         text: str | None = None,
         relation_hints: Mapping[str, float] | None = None,
-        cues: frozenset[str] = frozenset(),
+        *,
+        cues: frozenset[str],
     ) -> QuestionScores:
         """What scoring a question's candidates needs, computed once per question (the agent keeps
         it for every step): its cosines with every relation, entity and template text, with the

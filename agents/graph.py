@@ -198,7 +198,7 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     if not needs_ranking(ctx.decider, state):
         return {"candidates": [] if planned is None else [replace(planned, suggested=True)]}
     scores = state.question_scores or ctx.candidate_filter.question_scores(
-        state.embedded(), state.question, dict(state.analysed.relations), question_cues(state.question)
+        state.embedded(), state.question, dict(state.analysed.relations), cues=question_cues(state.question)
     )
     context = action_context(state)
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)

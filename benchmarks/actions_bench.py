@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> dict:
         context = ActionContext(
             times=analysis["times"], granularity=analysis["granularity"], answer_type=analysis["answer_type"]
         )
-        scores = candidate_filter.question_scores(vector, question["question"], analysis["hints"], question_cues(question["question"]))
+        scores = candidate_filter.question_scores(vector, question["question"], analysis["hints"], cues=question_cues(question["question"]))
         for step in range(1, args.steps + 1):
             t_start = time.perf_counter()
             candidates = enumerate_candidates(store, context, analysis["entities"])

@@ -30,7 +30,7 @@ def candidate_filter(store: TKGStore):
 
 def offered(candidate_filter, question: str, candidates, context: ActionContext, top_k: int, hints=None):
     """What the agent's filter node offers: the question's scores once, then the top K."""
-    scores = candidate_filter.question_scores(candidate_filter.embed_question(question), question, hints, question_cues(question))
+    scores = candidate_filter.question_scores(candidate_filter.embed_question(question), question, hints, cues=question_cues(question))
     return candidate_filter.keep(scores, candidates, context, top_k)
 
 
