@@ -130,6 +130,5 @@ class Vocabulary:
 def english_words(model_path: str) -> frozenset[str]:
     """The whole words of a word-piece model's vocabulary (`vocab.txt`; none without one)."""
     path = Path(model_path, "vocab.txt")
-    if not path.is_file():
-        return frozenset()
-    return frozenset(w for w in path.read_text(encoding="utf-8").split() if w.isalpha() and w.islower())
+    words = path.read_text(encoding="utf-8").split() if path.is_file() else []
+    return frozenset(w for w in words if w.isalpha() and w.islower())
