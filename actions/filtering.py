@@ -1,7 +1,7 @@
 """Top-K filtering of candidates by similarity to the question, with no model call per candidate.
 
 A candidate's score is a weighted mix of cosines with the question vector and two word-level
-signals (`actions.cues`), all computed from vectors cached once per store / embedder:
+signals, all computed from vectors cached once per store / embedder:
   relation  - cosine with the relation's name vector (ranked once per question through a FAISS
               index), plus the share of the relation's content words found in the question, or,
               when question analysis ranked relations, that score instead (`relation_hints`);
@@ -14,6 +14,10 @@ components from the action that produced their source step (`ActionContext.actio
 that is unknown, the best relation / entity score among the candidates. So `getBefore(#1, T)`
 ranks high exactly when step 1 was a good lookup and the question says "before".
 
+A MiniLM embedding of a whole question barely moves with the single word "before" or "first", and
+ranks relations by topic rather than by the verb ("visited" is closer to granting diplomatic
+recognition than to making a visit): the two word signals correct that.
+
 Selection keeps the K best, with two guarantees: no abstract shape (`getTime(E, R, E)` ...)
 takes more than `max_per_shape` places while other shapes wait, and the answer of the latest
 result is always offered, so the agent can always stop.
@@ -24,11 +28,11 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from actions.context import ActionContext
-from actions.cues import content_stems, cue_matches, question_cues, word_overlap
 from actions.enumerate import Candidate, CandidatePool, LookupBlock
 from actions.templates import (
     LOOKUP_TYPES,
@@ -44,6 +48,7 @@ from actions.templates import (
 )
 from ari.base.config import FilterConfig
 from ari.base.embedding import Embedder
+from ari.base.text import content_stems
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import NameVectors, name_vectors, text_vectors
 from tkg_store.store import TKGStore
@@ -126,6 +131,8 @@ TEMPLATE_TEXTS: dict[tuple[str, str], str] = {
 }
 _KINDS = list(TEMPLATE_TEXTS)
 _KIND_ROW = {kind: i for i, kind in enumerate(_KINDS)}
+# a cue the question analysis read (`agents.analysis.cues.question_cues`) -> the template kind that answers it
+CUE_TEMPLATES = {"before": "getBefore", "after": "getAfter", "first": "getFirst", "last": "getLast", "between": "getBetween", "asks_time": "getTime"}
 
 
 def template_vectors(store: TKGStore, embedder: Embedder) -> np.ndarray:
@@ -174,14 +181,19 @@ class CandidateFilter:
         return {self.names.relations[i]: float(s) for s, i in zip(scores[0], ids[0]) if i >= 0}
 
     def question_scores(
-        self, question_vector: np.ndarray, text: str | None = None, relation_hints: Mapping[str, float] | None = None
+        self,
+        question_vector: np.ndarray,
+        text: str | None = None,
+        relation_hints: Mapping[str, float] | None = None,
+        *,
+        cues: frozenset[str],
     ) -> QuestionScores:
         """What scoring a question's candidates needs, computed once per question (the agent keeps
         it for every step): its cosines with every relation, entity and template text, with the
         word signals folded in. `relation_hints` (relation -> score in [0, 1], the analysis's
         ranked relations) add to the relation cosines; without them, the share of each relation's
-        content words found in `text` does. The cue words of `text` ("before", "first", "same
-        month", "when" ...) add to the templates they ask for."""
+        content words found in `text` does. The question's `cues` (`agents.analysis.cues.question_cues`:
+        "before", "first", "same", "asks_time" ...) add to the templates they ask for."""
         q = np.asarray(question_vector, dtype=np.float32).reshape(-1)
         w = self.weights
         relations = self.relation_scores(q)
@@ -194,7 +206,6 @@ class CandidateFilter:
             for relation in relations:
                 relations[relation] += word_overlap(stems, self.store.relation_text(relation)) * w.relation_words / w.relation
         templates = _matvec(self.template_matrix, q)
-        cues = question_cues(text) if text else frozenset()
         for row, (name, kind) in enumerate(_KINDS):
             if cue_matches(name, kind, cues):
                 templates[row] += w.cue / w.template
@@ -331,6 +342,24 @@ def _shape_ids(pool: CandidatePool) -> np.ndarray:
         parts.append(np.full(n, ids.setdefault(shape_of(block.candidates[0].action), len(ids)), dtype=np.int64))
     parts.append(np.array([ids.setdefault(shape_of(c.action), len(ids)) for c in pool.extras], dtype=np.int64))
     return np.concatenate(parts)
+
+
+def cue_matches(template: str, time_kind: str, cues: frozenset[str]) -> bool:
+    """Whether an action of this (template, time kind) answers one of the question's cues."""
+    if time_kind == "join":
+        return "same" in cues
+    return any(CUE_TEMPLATES.get(c) == template for c in cues)
+
+
+def word_overlap(question_stems: frozenset[str], relation_text: str) -> float:
+    """Share of the relation's content words (stemmed, `ari.base.text.stem`) that the question contains (0..1)."""
+    stems = _relation_stems(relation_text)
+    return len(stems & question_stems) / len(stems) if stems else 0.0
+
+
+@lru_cache(maxsize=4096)
+def _relation_stems(text: str) -> frozenset[str]:
+    return content_stems(text)
 
 
 def _matvec(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:

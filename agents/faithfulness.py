@@ -41,18 +41,14 @@ from datetime import date
 from functools import partial
 from typing import cast
 
-from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
+from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
-from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
+from tkg_store.learned import mirror_relations
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, when_text
 
 NEAREST = 3  # facts shown as evidence when abstaining
-# "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
-# plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
-LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
-
 _ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
 
 
@@ -113,45 +109,6 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
     if cue is None or cue in ("first", "last"):
         return TimeConstraint("in", times[0])
     return None  # same_day / same_month / same_year: the reference is an event
-
-
-def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
-    """The clause role (SUBJECT / OBJECT) that the head of a `relation` fact plays in the event a
-    masked question asks about; None when either may (a symmetric relation, or a mirror pair the
-    wording does not tell apart, or a one-way relation, whose entities' kinds fix their sides:
-    "the award E1 first won" puts E1 as an object, yet only a recipient heads an 'award received'
-    fact). A mirror of the relation the wording names states the event
-    with the roles swapped; "receive" turns them around too ("X received a visit from Y": Y made
-    the visit), unless the relation itself names the receiving."""
-    if relation in symmetric_relations(store) or relation in one_way_relations(store):
-        return None
-    mirrors = mirror_relations(store).get(relation, frozenset())
-    asked = _worded_member(store, masked, {relation} | mirrors) if mirrors else relation
-    if asked is None:
-        return None
-    direct = asked == relation
-    if receives_event(masked) and "receiv" not in store.relation_text(asked).lower():
-        direct = not direct
-    return SUBJECT if direct else OBJECT
-
-
-def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None:
-    """Which of a mirror family the wording states the event as: the one whose own words (not
-    shared with the others) the question uses ("host" for Host_a_visit), else the one named by a
-    light verb ("make a visit" is what a plain "visit" says)."""
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", masked) if len(w) >= 4}
-    texts = {r: _content_words(store.relation_text(r)) for r in family}
-    named = []
-    for relation, own in texts.items():
-        others = set().union(*(t for r, t in texts.items() if r != relation))
-        if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
-            named.append(relation)
-    if len(named) == 1:
-        return named[0]
-    if named:
-        return None
-    light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
-    return light[0] if len(light) == 1 else None
 
 
 def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
@@ -486,16 +443,6 @@ def nearest_facts(
         return []
     check = AnswerCheck(store, analysis, plausible)
     return check.nearest(check.asked_relation([relation] + [r for r, _ in analysis.relations]))
-
-
-def _content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
-
-
-def _same_word(one: str, other: str) -> bool:
-    """Two forms of one word: the shorter (four letters or more) begins the longer ("host", "hosted")."""
-    short, long = sorted((one, other), key=len)
-    return len(short) >= 4 and long.startswith(short)
 
 
 def _day(fact: Fact) -> date | None:

@@ -41,6 +41,7 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
+from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
@@ -197,7 +198,7 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
     if not needs_ranking(ctx.decider, state):
         return {"candidates": [] if planned is None else [replace(planned, suggested=True)]}
     scores = state.question_scores or ctx.candidate_filter.question_scores(
-        state.embedded(), state.question, dict(state.analysed.relations)
+        state.embedded(), state.question, dict(state.analysed.relations), cues=question_cues(state.question)
     )
     context = action_context(state)
     top_k = ctx.config.top_k if ctx.config.use_filtering else len(pool)

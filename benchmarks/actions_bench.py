@@ -31,6 +31,7 @@ from actions.enumerate import enumerate_candidates
 from actions.filtering import get_filter
 from actions.semantics import answer_texts
 from actions.templates import Answer
+from agents.analysis.cues import question_cues
 from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import Granularity, TimeSpan, parse_time, span_of
@@ -160,7 +161,7 @@ def run(args: argparse.Namespace) -> dict:
         context = ActionContext(
             times=analysis["times"], granularity=analysis["granularity"], answer_type=analysis["answer_type"]
         )
-        scores = candidate_filter.question_scores(vector, question["question"], analysis["hints"])
+        scores = candidate_filter.question_scores(vector, question["question"], analysis["hints"], cues=question_cues(question["question"]))
         for step in range(1, args.steps + 1):
             t_start = time.perf_counter()
             candidates = enumerate_candidates(store, context, analysis["entities"])

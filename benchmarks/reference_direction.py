@@ -10,7 +10,7 @@ getTime(E1, R, E2) -> getHeadEntity(E2, R), who criticised E2 first after E1 did
 three programs are bound as the planner binds (`agents.planner.bind_program`) and their first
 answers compared with the gold; a gold that a reversed reading gives and the faithful one does not
 follows the reversed direction. Which of head / tail the wording asks for comes from the answer
-check's reading (`agents.faithfulness.head_role` and the clause role of E1); with a symmetric
+check's reading (`agents.analysis.clause_roles.head_role` and the clause role of E1); with a symmetric
 relation either is faithful (the KG states its facts both ways, so only the roles can be reversed),
 and a question whose clause leaves E1's role open ("honoured by {E1}") is counted apart.
 
@@ -26,10 +26,9 @@ from pathlib import Path
 
 from actions.programs import Program
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.clause_roles import OBJECT, SUBJECT, clause_roles
+from agents.analysis.clause_roles import OBJECT, SUBJECT, clause_roles, head_role
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
-from agents.faithfulness import head_role
 from agents.planner import bind_program
 from ari.base.config import PlannerConfig
 from ari.base.embedding import get_embedder

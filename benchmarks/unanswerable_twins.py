@@ -47,10 +47,11 @@ import re
 from collections import Counter
 from datetime import date
 
-from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles
+from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
+from agents.analysis.question_form import DESCRIPTION, INTERROGATIVE
 from agents.analysis.relations import shared_words, texts_share_a_word
 from agents.analysis.times import find_times
-from agents.faithfulness import TimeConstraint, head_role
+from agents.faithfulness import TimeConstraint
 from benchmarks.loaders.types import Question
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
@@ -65,11 +66,8 @@ _INTERROGATIVE = re.compile(
     re.IGNORECASE,
 )
 
-# "the first to ...", "last country to ...": a definite description, which asks for its referent
-_DESCRIPTION = re.compile(r"^\W*(?:the\s+)?(?:very\s+)?(?:first|last|earliest|latest|most\s+recent)\b", re.IGNORECASE)
 # "When did X visit Y?", "In which year did X ...?" -> "Did X visit Y?": whether, not when
 _WHEN_DID = re.compile(r"^(?:when|(?:in\s+)?(?:which|what)\s+(?:year|month|day|date))\s+did\s+(?P<rest>[^?]+)\?$", re.IGNORECASE)
-_STILL_ASKS = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 # "the Ministry of Agriculture of Vietnam", "the citizens of Iraq": a name written after "of" names
 # whom something else belongs to; the question is about that something (often itself a KG entity,
 # Agriculture_/_Fishing_/_Forestry_Ministry_(Vietnam)), not the name.
@@ -164,7 +162,7 @@ class TwinMaker:
 
     def _against_wording(self, text: str, mentions: list, relation: str, as_head: bool) -> bool:  # noqa: ANN001 (Mention)
         """Whether the wording puts the first mention in the other role than `as_head` in a
-        `relation` fact (`agents.faithfulness.head_role`: the clause's subject is the head of the
+        `relation` fact (`agents.analysis.clause_roles.head_role`: the clause's subject is the head of the
         relation it names, a mirror swaps, "receive" turns around, a symmetric relation takes either)."""
         masked = _masked(text, mentions)
         role, of_head = clause_roles(masked).get(1), head_role(self.store, masked, relation)
@@ -367,12 +365,12 @@ class TwinMaker:
             return None
         choices = [("bare name", mentions[0].text)]
         fragment = _INTERROGATIVE.sub("", question.text, count=1).rstrip("?").strip()
-        if fragment and fragment != question.text.rstrip("?").strip() and not _STILL_ASKS.search(fragment) and not _DESCRIPTION.search(fragment):
+        if fragment and fragment != question.text.rstrip("?").strip() and not INTERROGATIVE.search(fragment) and not DESCRIPTION.search(fragment):
             choices.append(("fragment", fragment))
         if question.text.startswith("Who ") and question.answers and question.answer_type == "entity":
             choices.append(("statement", question.answers[0] + " " + question.text[4:].rstrip("?").strip() + "."))
         when_did = _WHEN_DID.match(question.text.strip())
-        if when_did and not _STILL_ASKS.search(when_did.group("rest")):
+        if when_did and not INTERROGATIVE.search(when_did.group("rest")):
             choices.append(("yes/no", f"Did {when_did.group('rest').strip()}?"))
         form, text = self.rng.choice(choices)
         return (text, [], form), (question.text, list(question.answers))

@@ -10,6 +10,7 @@ from actions.context import ActionContext
 from actions.enumerate import Candidate, enumerate_candidates
 from actions.filtering import get_filter, roles_of, shape_of, top
 from actions.templates import Answer, GetBefore, GetFirst, GetHeadEntity, GetTailEntity, GetTime
+from agents.analysis.cues import question_cues
 from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, parse_time
@@ -29,7 +30,7 @@ def candidate_filter(store: TKGStore):
 
 def offered(candidate_filter, question: str, candidates, context: ActionContext, top_k: int, hints=None):
     """What the agent's filter node offers: the question's scores once, then the top K."""
-    scores = candidate_filter.question_scores(candidate_filter.embed_question(question), question, hints)
+    scores = candidate_filter.question_scores(candidate_filter.embed_question(question), question, hints, cues=question_cues(question))
     return candidate_filter.keep(scores, candidates, context, top_k)
 
 

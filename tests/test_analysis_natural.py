@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
-from actions.cues import question_cues, temporal_cues
 from agents.analysis.aliases import acronym, person_aliases, person_like, titled_surname
 from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.cues import question_cues, temporal_cues
 from agents.analysis.question_type import classify
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.synonyms import SynonymMap
@@ -141,7 +141,7 @@ def test_typing_and_filtering_read_the_same_lexicon() -> None:
     question = "Ahead of Iran, who was the last to criticise Japan?"
     kind = classify(question, [])
     assert kind.pattern == "before_last"
-    assert question_cues(question) == {"getBefore", "getLast"}
+    assert question_cues(question) == {"before", "last"}
 
 
 def test_one_normaliser_and_stemmer() -> None:

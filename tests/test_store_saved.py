@@ -91,3 +91,14 @@ def test_a_folder_that_cannot_be_written_saves_under_ari_home(demo_store_file: P
         linker_tables(store)
     assert not _saved_files(path, "linker-tables")
     assert list((tmp_path / "home").rglob("*linker-tables-*.pkl"))
+
+
+def test_an_edited_data_file_makes_the_table_built_again(demo_store_file: Path, tmp_path: Path) -> None:
+    path = _copy(demo_store_file, tmp_path)
+    words = tmp_path / "words.json"
+    words.write_text('["a"]')
+    with TKGStore.open(path, read_only=True) as store:
+        assert saved(store, "words", lambda: words.read_text(), [words]) == '["a"]'
+    words.write_text('["a", "b"]')
+    with TKGStore.open(path, read_only=True) as store:  # a new process: the file of the old words is not used
+        assert saved(store, "words", lambda: words.read_text(), [words]) == '["a", "b"]'

@@ -34,11 +34,11 @@ T = TypeVar("T")
 FORMAT = 1  # bump when the file layout itself changes
 
 
-def saved(store: TKGStore, what: str, build: Callable[[], T], sources: Sequence[ModuleType] = ()) -> T:
+def saved(store: TKGStore, what: str, build: Callable[[], T], sources: Sequence[ModuleType | Path] = ()) -> T:
     """`build()`'s result for this store: from memory, else from its file, else built and saved.
 
-    `what` names the table (a file-name-safe word); `sources` are the modules whose code decides
-    its contents, so editing them invalidates the file. The result must be plain containers."""
+    `what` names the table (a file-name-safe word); `sources` are the modules whose code (and the
+    data files whose words) decide its contents, so editing them invalidates the file. The result must be plain containers."""
     return store.derived(("saved", what), lambda: _read_or_build(store, what, build, sources))
 
 
@@ -67,7 +67,7 @@ def cache_file(store: TKGStore, name: str) -> Path:
     return ari_home() / "vectors" / f"{db.stem}-{digest}-{name}"
 
 
-def _read_or_build(store: TKGStore, what: str, build: Callable[[], T], sources: Sequence[ModuleType]) -> T:
+def _read_or_build(store: TKGStore, what: str, build: Callable[[], T], sources: Sequence[ModuleType | Path]) -> T:
     stamp = store_stamp(store)
     if stamp is None:
         return build()
@@ -92,10 +92,10 @@ def _remove_stale(pattern: Path, kept: Path) -> None:
                 pass  # gone already (another process), or not ours to remove
 
 
-def _code_digest(sources: Sequence[ModuleType]) -> str:
+def _code_digest(sources: Sequence[ModuleType | Path]) -> str:
     digest = hashlib.sha1()
-    for module in sources:
-        digest.update(Path(str(module.__file__)).read_bytes())
+    for source in sources:
+        digest.update((source if isinstance(source, Path) else Path(str(source.__file__))).read_bytes())
     return digest.hexdigest()
 
 

@@ -15,8 +15,9 @@ from functools import partial
 from pathlib import Path
 
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
-from agents.analysis.chat_spellings import protected_ngrams, standard_spelling
-from agents.analysis.entities import EntityLinker
+from agents.analysis.chat_spellings import SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
+from agents.analysis.demonyms import country_aliases
+from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.query import read_query
 from agents.analysis.question_form import without_framing
@@ -121,6 +122,23 @@ class QuestionAnalyzer:
         key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
         return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms()))
 
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The words a typing slip is read back to (`chat_spellings.Vocabulary`): the KG's name and
+        relation words, the lexicon's, the English the analysis reads; English words are left alone."""
+        key = ("spelling", self.embedder.name if self.embedder is not None else None, id(self.lexicon))
+        return self.store.derived(key, self._vocabulary)
+
+    def _vocabulary(self) -> Vocabulary:
+        english = english_words(self.embedder.name) if self.embedder is not None else frozenset()
+        if not english:
+            return Vocabulary((), english)  # no word can be told from a slip: nothing to correct
+        tables, lexicon = self.entity_linker.tables, self.lexicon
+        texts = [*tables.by_key, *tables.aliases, *map(self.store.relation_text, self.store.relation_names()), *(lexicon.counts if lexicon else ())]
+        texts += [name for country, aliases in country_aliases().items() for name in (country, *aliases)]  # "Malian": no slip
+        known = {w for text in texts for w in text.lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
+        return Vocabulary(known, english)
+
     def _synonyms(self) -> SynonymMap | None:
         """Unseen verbs mapped to the lexicon's words (`agents.analysis.synonyms`); needs both."""
         lexicon, embedder = self.lexicon, self.embedder
@@ -136,10 +154,10 @@ class QuestionAnalyzer:
         return self.analyze_batch([question])[0]
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
-        protected = chat_protected(self.store)
-        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings written
-        # out ("wat yr ... b4 08"), a framing clause set aside ("For a briefing on X, who ...")
-        questions = [without_framing(standard_spelling(without_symbols(q, protected), protected)) for q in questions]
+        protected, vocabulary = chat_protected(self.store), self.vocabulary
+        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings and
+        # typing slips written out ("wat yr ... vistied ... b4 08"), a framing clause set aside ("For a briefing on X, who ...")
+        questions = [without_framing(vocabulary.corrected(standard_spelling(without_symbols(q, protected), protected))) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])

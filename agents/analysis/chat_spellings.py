@@ -1,17 +1,26 @@
-"""Chat spellings written out: "wat yr did merkel visit kuwait b4 08" -> "what year did merkel visit kuwait before 2008".
+"""Chat spellings and typing slips written out: "wat yr did merkel vistied kuwait b4 08" -> "what year
+did merkel visited kuwait before 2008".
 
 People typing fast use the spellings of text messages and the abbreviations of newspapers ("wat",
 "b4", "abt", "w" for "with", "1st", "yr", "govt", "in 09"): general-English conventions, rewritten
 once before analysis so every later stage reads the standard word. A form is left as written where the
 KG's own names use it as a word ("w" in "George W Bush": `protected_ngrams`), and "1st" in a date.
-"""
 
+A slip of the thumb (a dropped, doubled, wrong or swapped letter: "vistied", "goverment", "frist")
+leaves a word that no vocabulary holds: `Vocabulary.corrected` puts back the one known word it is a
+single slip away from (the KG's name words, the relation lexicon's words and the English words the
+analysis reads), and leaves the word as written when it is a word of English (the embedding model's
+whole-word vocabulary) or when no single known word, or more than one, is that close: a wrong
+correction would answer another question, a word left alone at worst goes unread.
+"""
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from agents.analysis.times import MONTHS, full_year
+from ari.base.text import stem, word_key
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
 SPELLINGS: dict[str, str] = {
@@ -75,3 +84,51 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
     written = "".join(out)
     return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
 
+
+
+# a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is
+# put back ("japn", "vist"); of three none ("wen": when, went, ...)
+SLIP_MIN_LENGTH = 5
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+_LETTERS = re.compile(r"(?<![\w'’\-])[A-Za-z]+(?![\w'’\-])")
+
+
+class Vocabulary:
+    """Known words, and the English words that are no slip though no vocabulary of the KG holds them."""
+
+    def __init__(self, known: Iterable[str], english: Iterable[str] = ()) -> None:
+        self.known = frozenset(w for w in known if w.isalpha() and w.islower())
+        self.english = frozenset(english)
+
+    def near(self, word: str) -> set[str]:
+        """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`:
+        each of its few hundred one-slip spellings looked up, as a slip is rare (no index to build)."""
+        cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        slips = {a + b[1:] for a, b in cuts if b} | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+        slips |= {a + c + b[1:] for a, b in cuts if b for c in _ALPHABET} | {a + c + b for a, b in cuts for c in _ALPHABET}
+        return (slips - {word}) & self.known
+
+    def corrected(self, text: str) -> str:
+        """`text` with each word that no vocabulary holds replaced by the one known word a slip away
+        (as written without an English vocabulary: no word could be told from a slip)."""
+        return _LETTERS.sub(self._word, text) if self.english else text
+
+    def _word(self, m: re.Match[str]) -> str:
+        word = m.group(0)
+        lower = word.lower()
+        if len(word) < SLIP_MIN_LENGTH - 1 or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
+            return word  # a word, a plural of one, or an acronym
+        # a thumb rarely misses the first letter: a slip there ("laud", "saud") is more often another word
+        near = {w for w in self.near(lower) if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
+        if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
+            return word
+        # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
+        standard = max(near, key=lambda w: (len(w), w))
+        return standard.capitalize() if word[0].isupper() else standard
+
+
+def english_words(model_path: str) -> frozenset[str]:
+    """The whole words of a word-piece model's vocabulary (`vocab.txt`; none without one)."""
+    path = Path(model_path, "vocab.txt")
+    words = path.read_text(encoding="utf-8").split() if path.is_file() else []
+    return frozenset(w for w in words if w.isalpha() and w.islower())

@@ -5,19 +5,22 @@ rewritten the question into the active one-clause form (`agents.analysis.grammar
 read off the words beside each placeholder, with closed word classes of general English: after an
 inverted auxiliary or opening a clause before a verb, a subject; after a preposition, or after a verb
 before a boundary, a time or an adverb, an object; after a temporal cue, a reference to another event;
-else unknown (a possessor, the object of "by" or "of", a passive, a causative). "receive" (and "get",
-"welcome", "suffer") turns the roles around: `receives_event` says whether the clause has such a verb.
+else unknown (a possessor, the object of "by" or "of", a passive, a causative). `head_role` says which
+of these roles a relation's head plays: "receive" (and "get", "welcome", "suffer") turns them around,
+and of a mirror pair the one whose own words the clause uses is the one it states.
 """
 
 from __future__ import annotations
 
 import re
 
-from actions.cues import POINTS_AT_NEXT
+from agents.analysis.cues import POINTS_AT_NEXT
+from agents.analysis.grammar_words import _PLACEHOLDER
+from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
+from tkg_store.store import TKGStore
 
 SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
 
-_PLACEHOLDER = re.compile(r"\{E(\d+)\}")
 # auxiliaries that invert with the subject in a question ("did X visit", "would X wish to")
 _DO_AUX = frozenset("did does do would will could can should might may must shall has have had".split())
 _BE_AUX = frozenset("was were is are be been being".split())  # "was {E1} visited": passive, role unknown
@@ -41,6 +44,9 @@ _ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initi
 _SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)
 # verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from"
 _RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*)\b", re.IGNORECASE)
+# "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
+# plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
+LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
 
 
 def clause_roles(masked: str) -> dict[int, str | None]:
@@ -55,6 +61,55 @@ def clause_roles(masked: str) -> dict[int, str | None]:
 def receives_event(masked: str) -> bool:
     """Whether the clause's verb is one of receiving ("received a visit from", "got aid from")."""
     return bool(_RECEIVE.search(masked))
+
+
+def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
+    """The clause role (SUBJECT / OBJECT) that the head of a `relation` fact plays in the event a
+    masked question asks about; None when either may (a symmetric relation, or a mirror pair the
+    wording does not tell apart, or a one-way relation, whose entities' kinds fix their sides:
+    "the award E1 first won" puts E1 as an object, yet only a recipient heads an 'award received'
+    fact). A mirror of the relation the wording names states the event with the roles swapped;
+    "receive" turns them around too ("X received a visit from Y": Y made the visit), unless the
+    relation itself names the receiving."""
+    if relation in symmetric_relations(store) or relation in one_way_relations(store):
+        return None
+    mirrors = mirror_relations(store).get(relation, frozenset())
+    asked = _worded_member(store, masked, {relation} | mirrors) if mirrors else relation
+    if asked is None:
+        return None
+    direct = asked == relation
+    if receives_event(masked) and "receiv" not in store.relation_text(asked).lower():
+        direct = not direct
+    return SUBJECT if direct else OBJECT
+
+
+def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None:
+    """Which of a mirror family the wording states the event as: the one whose own words (not
+    shared with the others) the question uses ("host" for Host_a_visit), else the one named by a
+    light verb ("make a visit" is what a plain "visit" says)."""
+    words = _content_words(masked)
+    texts = {r: _content_words(store.relation_text(r)) for r in family}
+    named = []
+    for relation, own in texts.items():
+        others = set().union(*(t for r, t in texts.items() if r != relation))
+        if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
+            named.append(relation)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        return None
+    light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
+    return light[0] if len(light) == 1 else None
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
+
+
+def _same_word(one: str, other: str) -> bool:
+    """Two forms of one word: the shorter (four letters or more) begins the longer ("host", "hosted")."""
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 4 and long.startswith(short)
 
 
 def _role_at(before: str, after: str) -> str | None:

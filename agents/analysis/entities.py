@@ -15,12 +15,13 @@ import dataclasses
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from actions.cues import CUE_WORDS
 from agents.analysis.aliases import (
     CROWN_STYLES,
     FIRST_NAME,
@@ -31,6 +32,8 @@ from agents.analysis.aliases import (
     fuller_name,
     is_title,
 )
+from agents.analysis.cues import CUE_WORDS
+from agents.analysis.demonyms import COUNTRIES
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -107,6 +110,9 @@ _NOT_ALONE = (
     frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
     | _NOT_NAMES | _DETERMINERS | _QUANTIFIERS | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _FRAMING_WORDS
 )
+
+
+KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
 def _never_a_name(tokens: list[Token]) -> bool:
@@ -484,7 +490,7 @@ class EntityLinker:
         return word_key(word) in self._relation_keys
 
     def _act_after(self, tokens: list[Token], first: int) -> bool:
-        """(faith3: an owner before its act) Whether the noun phrase from `first` names an act: one
+        """(an owner before its act) Whether the noun phrase from `first` names an act: one
         to three words of the KG's relation names, the first naming no sector role, either two or
         more ("conventional forces") or one that no sector role word follows ("visit from"; not
         "internal affairs", a sector role: Domestic Affairs)."""
@@ -529,7 +535,7 @@ class EntityLinker:
         return end
 
     def _inner_word(self, tokens: list[Token], k: int) -> bool:
-        """(faith3: role lists) A token inside a role phrase that is neither a role word nor glue:
+        """(role lists) A token inside a role phrase that is neither a role word nor glue:
         a comma after a role word in a list ("the Ministry of Finance, Economy, Trade and Industry
         of Japan"), or a capitalised word between glue words or commas ("the Ministry of Law and
         Justice of India": the KG's role is Justice_Department/Ministery; "Agriculture, Fisheries
@@ -611,7 +617,7 @@ class EntityLinker:
                 found = True
                 modifies = adjective
             elif attributive and self._act_after(tokens, first):
-                # (faith3: an owner before its act) "Kuwait's visit from ...", "Iraqi conventional forces":
+                # (an owner before its act) "Kuwait's visit from ...", "Iraqi conventional forces":
                 # the country's own act, no sector of it (Tourist (Kuwait)): the country itself
                 if adjective:
                     requests.append((i, j, "", (qualifiers, True)))
@@ -633,7 +639,7 @@ class EntityLinker:
             if k >= 0 and tokens[k].key in _DETERMINERS:
                 k -= 1
             if not adjective and i >= 1 and tokens[i - 1].text[:1].isupper() and self._in_vocabulary(tokens[i - 1]):
-                # (faith3: role before its country) "the Member of Legislative of Govt Iran": a role
+                # (role before its country) "the Member of Legislative of Govt Iran": a role
                 # written right before the country's name, as the KG's "Role (Country)" reads
                 start = self._phrase_start(tokens, i - 1, blocked)
                 requests.append((start, j, text[tokens[start].start : tokens[i - 1].end], (qualifiers, True)))
@@ -778,7 +784,7 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _spelt_like(self, text: str, name: str) -> bool:
-        """(faith3: made-up names) Whether more words of `text` (four letters or more) are spelt like
+        """(made-up names) Whether more words of `text` (four letters or more) are spelt like
         some word of `name` than are proper words (no word of the KG's role and relation vocabulary)
         spelt like none: an embedding neighbour of a name nobody spells alike is another name ("Tomisel
         Ruto", one of two, is not William Ruto; "Dorzanstan" not Ahmad Wali Karzai); a
@@ -979,7 +985,9 @@ def _build_linker_tables(store: TKGStore) -> dict:
     }
 
 
-# The code that decides the tables' contents: an edit of any of these files rebuilds them.
-_LINKER_SOURCES = tuple(
-    sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)
-) + tuple(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms"))
+# The code and data that decide the tables' contents: an edit of any of these files rebuilds them.
+_LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
+    *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
+    *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
+    COUNTRIES,
+)

@@ -22,7 +22,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from actions.cues import POINTS_AT_NEXT
 from agents.analysis.clauses import (
     anaphoric_reference,
     clause_reference,
@@ -33,12 +32,12 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
+from agents.analysis.cues import AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
     _BE,
     _BE_PASSIVE,
-    _CUE,
     _ENT,
     _NOT_PARTICIPLES,
     _PLACEHOLDER,
@@ -398,8 +397,6 @@ _FOLLOWED = re.compile(
 )
 _ADJACENT = re.compile(r"\b(?:immediately|just|right|directly)\s+(?P<cue>before|after)\b", re.IGNORECASE)
 _NEXT = re.compile(r"\bnext\b", re.IGNORECASE)
-_ORDINAL_WORD = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent(?:ly)?|final(?:ly)?)\b", re.IGNORECASE)
-_AFTER_WORD = re.compile(r"\b(?:after|following|since|once|later\s+than|subsequent\s+to)\b", re.IGNORECASE)
 
 
 def ordinal_phrase(text: str) -> str | None:
@@ -412,42 +409,15 @@ def ordinal_phrase(text: str) -> str | None:
         ordinal, cue = ("first", "after") if after else ("last", "before")
         clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
         return _spliced(m, clause)
-    if _ORDINAL_WORD.search(text):
+    if FIRST.search(text) or LAST.search(text):
         return None
     m = _ADJACENT.search(text)
     if m:
         ordinal = "first" if m.group("cue").lower() == "after" else "last"
         return _spliced(m, f"{ordinal} {m.group('cue')}")
-    if _NEXT.search(text) and _AFTER_WORD.search(text):
+    if _NEXT.search(text) and AFTER_HEAD.search(text):
         return _NEXT.sub("first", text, count=1)
     return None
-
-
-# -- the pluperfect -------------------------------------------------------------------------------
-# "Before {E2}, which country had last visited {E1}?", "who had {E1} last praised?": a past before
-# another past, which the templates say in the simple past ("which country last visited", "who did {E1}
-# last praise"); "had" as a main verb ("had the last telephone conversation") is left alone
-_HAD_INVERTED = re.compile(rf"\b(?P<wh>{_WH})\s+had\s+(?P<subj>{_ENT})\s+(?=(?:{_ADVERB})(?!been\b|the\b|a\b|an\b)[a-z]+)", re.IGNORECASE)
-_HAD_BEEN = re.compile(r"\bhad\s+been\s+(?=the\s+(?:first|last|next|only)\b)", re.IGNORECASE)
-_HAD_AUX = re.compile(
-    rf"\bhad\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:ed|en)|made|sent|held|met|sought|said|told|paid|took|gave|went|spoke|brought|struck|fought|led|won|lost|built|sold|bought)\b",
-    re.IGNORECASE,
-)
-
-
-_BEFORE_PARTY = re.compile(rf"\b(?:{_CUE})\s+{_ENT}", re.IGNORECASE)
-
-
-def simple_past(text: str) -> str | None:
-    """"which country had last visited {E1}" -> "which country last visited {E1}"; "who had {E1} last
-    praised" -> "who did {E1} last praised"; "which country had been the last to" -> "... was the last to".
-    Only beside another party's act ("before {E2}"): the pluperfect then only says which came first."""
-    if _BEFORE_PARTY.search(text) is None:
-        return None
-    changed = _HAD_INVERTED.sub(lambda m: f"{m.group('wh')} did {m.group('subj')} ", text)
-    changed = _HAD_BEEN.sub("was ", changed)
-    changed = _HAD_AUX.sub(lambda m: f"{_adverbs(m.group('adv'))}{m.group('verb')}", changed)
-    return changed if changed != text else None
 
 
 RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
@@ -466,7 +436,6 @@ RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("named agent", named_agent_active),
     ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
-    ("simple past", simple_past),
     ("template cue", template_cue),
 )
 

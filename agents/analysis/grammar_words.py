@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import re
 
+from agents.analysis.cues import CUE_HEAD
+
 _ENT = r"(?:(?:the|a|an)\s+)?\{E\d+\}"  # "a {E1}": sector roles are named with either article ("a Thai MP")
 _WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
 _BE_PASSIVE = r"was|were|is|are|has\s+been|have\s+been|had\s+been"  # the auxiliaries of a be-passive
 _BE = _BE_PASSIVE + r"|got|gets|get"
 _ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
 _POST_ADVERB = r"(?:\s+(?:first|last|initially|finally|most\s+recently|recently))?"  # "was rejected first by"
-_CUE = r"before|after|prior\s+to|earlier\s+than|later\s+than|ahead\s+of|in\s+advance\s+of|preceding|in\s+the\s+wake\s+of|following|subsequent\s+to|since|once|until|till|by\s+the\s+time"
+_CUE = CUE_HEAD
 _RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed"
 # "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
 # ("did it want to ...": "it" is then the subject of a do-question, not the object of a pro-verb)

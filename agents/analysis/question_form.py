@@ -14,7 +14,8 @@ import re
 
 INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 _EXTREME = r"(?:first|last|earliest|latest|most\s+recent)"
-_EXTREME_QUERY = re.compile(rf"^\W*(?:the\s+)?(?:very\s+)?{_EXTREME}\b", re.IGNORECASE)
+# "the first to ...", "last country to ...": a definite description, which asks for its referent
+DESCRIPTION = re.compile(rf"^\W*(?:the\s+)?(?:very\s+)?{_EXTREME}\b", re.IGNORECASE)
 _EXTREME_WORD = re.compile(rf"\b{_EXTREME}\b", re.IGNORECASE)
 # ... unless the ordinal is followed by an auxiliary or a past-tense verb: then it is a clause cut
 # out of a question, its subject gone ("first did Kuwait sign an agreement with", "last visited
@@ -77,7 +78,7 @@ def not_a_question(text: str, masked: str | None = None) -> str | None:
     words = re.findall(r"\w+", stripped)
     if INTERROGATIVE.search(stripped) or _REQUEST.search(stripped):
         return None
-    if len(words) >= 3 and _EXTREME_QUERY.search(stripped) and not _CUT_CLAUSE.search(stripped):
+    if len(words) >= 3 and DESCRIPTION.search(stripped) and not _CUT_CLAUSE.search(stripped):
         return None  # a definite description: "last country to praise iraq before the ap"
     if _DESCRIBED.search(stripped):
         return None  # "the award that was awarded to X for the first time"

@@ -1,6 +1,6 @@
 """Question typing: what kind of answer is asked and which temporal pattern the question follows.
 
-The pattern is read from the cue words of the one lexicon (`actions.cues`), combined as MultiTQ
+The pattern is read from the cue words of the one lexicon (`agents.analysis.cues`), combined as MultiTQ
 combines them ("first ... after X" is after_first, "last ... before X" before_last, "first ... in
 2012" equal_multi): features for the decider and the memory, not hard rules.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from actions.cues import POINTS_AT_NEXT, same_granularity, temporal_cues
+from agents.analysis.cues import POINTS_AT_NEXT, same_granularity, temporal_cues
 from agents.analysis.times import asked_granularity
 from agents.analysis.types import EntityMention, TimeMention
 from tkg_store.temporal import Granularity

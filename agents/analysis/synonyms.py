@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from actions.cues import CUE_WORDS
+from agents.analysis.cues import CUE_WORDS
 from ari.base.embedding import Embedder
 from ari.base.text import STOP_WORDS, word_key
 

@@ -1,0 +1,60 @@
+"""The one lexicon of temporal cue words: question typing, the grammar rules, the answer check and
+action filtering (through `question_cues`) read the same table, so "prior to", "ahead of" or "once X
+had" mean "before"/"after" everywhere. The phrases (below) are general English ways of saying each
+relation in time, adverbs that point back included ("who had praised Y previously?"), not words read
+off evaluation questions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
+_AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|once|in\s+the\s+wake\s+of"
+CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
+_BEFORE = rf"{_BEFORE_HEAD}|up\s+to|beforehand|previously"
+_AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"
+AFTER_HEAD = re.compile(rf"\b(?:{_AFTER_HEAD})\b", re.IGNORECASE)
+BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
+AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
+# a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"
+POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
+# "when did X start / stop being Y": the start of the first holding, the end of the last one
+FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b", re.IGNORECASE)
+LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b", re.IGNORECASE)
+SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
+BETWEEN = re.compile(r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b", re.IGNORECASE)
+ASKS_TIME = re.compile(
+    r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
+)
+
+# Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.
+CUE_WORDS = frozenset(
+    "before prior earlier preceding ahead advance until till after following later subsequent subsequently since once "
+    "wake first earliest initially originally soonest last latest recent recently final finally same between "
+    "beforehand previously afterwards afterward thereafter".split()
+)
+
+
+def same_granularity(text: str) -> str | None:
+    """"day" | "month" | "year" for "the same day/date/time", "month", "year" as ...; None without one."""
+    match = SAME.search(text)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return {"date": "day", "time": "day"}.get(word, word)
+
+
+def temporal_cues(text: str) -> list[str]:
+    """The cues of a text in a fixed order: same, between, before, after, first, last."""
+    found = ["same"] if SAME.search(text) else []
+    for name, pattern in (("between", BETWEEN), ("before", BEFORE), ("after", AFTER), ("first", FIRST), ("last", LAST)):
+        if pattern.search(text):
+            found.append(name)
+    return found
+
+
+def question_cues(question: str) -> frozenset[str]:
+    """The cues a question's wording asks for, "asks_time" among them when it asks for a time
+    (what action filtering favours: `actions.filtering.CUE_TEMPLATES`)."""
+    return frozenset(temporal_cues(question) + (["asks_time"] if ASKS_TIME.search(question) else []))
