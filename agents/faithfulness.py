@@ -38,7 +38,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from functools import partial
 from typing import cast
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
@@ -152,18 +151,6 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
         return None
     light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
     return light[0] if len(light) == 1 else None
-
-
-def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
-    """Display name -> the KG names shown that way (answers are compared as displayed)."""
-    return store.derived(("names_by_display",), partial(_group_by_display, store))
-
-
-def _group_by_display(store: TKGStore) -> dict[str, list[str]]:
-    names: dict[str, list[str]] = {}
-    for name in store.entity_names():
-        names.setdefault(store.display(name), []).append(name)
-    return names
 
 
 def is_time_answer(answer: str) -> bool:
@@ -325,7 +312,7 @@ class AnswerCheck:
     # -- answers ------------------------------------------------------------------------------
     def supports_entity(self, answer: str) -> bool:
         window = self.constraint.window if self.constraint else None
-        for name in _names_by_display(self.store).get(answer, [answer]):
+        for name in self.store.entities_displayed(answer) or [answer]:  # answers are compared as displayed
             for anchors, role in self.anchors():
                 for anchor in anchors:
                     if anchor == name:

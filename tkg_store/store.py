@@ -16,11 +16,12 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple, TypeVar
 
 import duckdb
@@ -197,6 +198,22 @@ class TKGStore:
         """The human form of an entity name (as gold answers write it)."""
         eid = self._entity_id.get(entity)
         return self._entity_display[eid] if eid is not None else display_name(entity)
+
+    def entities_displayed(self, display: str) -> list[str]:
+        """The KG names shown as `display` (`display(name) == display`), in id order; several
+        names may read alike. One query of the names table (a scan of one column, milliseconds at
+        230k names), not a dict of every name: a cold process asks this of a few answers, and
+        building that dict would cost it time that grows with the KG (1 s at 230k names)."""
+        return self.memo.get(("displayed", display), lambda: [
+            r[0] for r in self._con.execute("SELECT name FROM entities WHERE display = ? ORDER BY id", [display]).fetchall()])
+
+    def entity_rows(self) -> Mapping[str, int] | None:
+        """Name -> position in `entity_names()`, when the ids are those positions (0, 1, ...: every
+        store ARI writes numbers its names so); else None. A read-only view, built at no cost."""
+        count = len(self._entity_id)
+        if count and (min(self._entity_name) != 0 or max(self._entity_name) != count - 1):
+            return None
+        return MappingProxyType(self._entity_id)
 
     def relation_text(self, relation: str) -> str:
         return self._relation_text.get(relation, display_name(relation))

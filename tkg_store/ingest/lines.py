@@ -46,23 +46,32 @@ class BadLines:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield (line number, text without its line ending) for every non-empty line of a UTF-8 file."""
+    """Yield (line number, text without its line ending) for every non-empty line of a UTF-8 file.
+
+    One line at a time: the whole file decoded and split at once held three copies of it (a 855 MB
+    file of 10M facts peaked at 6.7 GB before a fact was stored)."""
     try:
-        data = path.read_bytes()
+        handle = path.open("rb")
     except OSError as exc:
         raise IngestError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        lineno = data.count(b"\n", 0, exc.start) + 1
-        raise IngestError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        if line:
-            yield lineno, line
+    with handle:
+        lineno = 0
+        try:
+            for lineno, raw in enumerate(handle, start=1):  # binary lines end at b"\n" only, as str.split("\n") does
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise IngestError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
+                if lineno == 1 and line.startswith("\ufeff"):
+                    line = line[1:]
+                if line.endswith("\n"):
+                    line = line[:-1]
+                if line.endswith("\r"):
+                    line = line[:-1]
+                if line:
+                    yield lineno, line
+        except OSError as exc:
+            raise IngestError(f"cannot read {path} (line {lineno + 1}): {exc.strerror or exc}") from None
 
 
 def check_name(value: str, what: str) -> str:
