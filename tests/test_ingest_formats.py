@@ -273,3 +273,19 @@ def test_open_ended_facts_keep_the_kg_range_open(tmp_path: Path) -> None:
         span = store.time_range()
         assert (span.start, span.end) == (OPEN_START, date(2001, 12, 31))
         assert describe_range(span) == "up to 2001-12-31 (facts with no start)"
+
+
+def test_lines_are_read_one_at_a_time_exactly_and_names_held_once(tmp_path: Path) -> None:
+    """A byte-order mark, CRLF endings, blank lines and a line separator inside a name come through
+    as a whole-file read gave them; each distinct name is one string however many facts name it."""
+    from tkg_store.ingest.lines import read_lines
+    from tkg_store.ingest.tsv import read
+
+    path = tmp_path / "kg.tsv"
+    path.write_bytes("\ufeffIran\tConsult\tChina\t2005\r\n\nChina\tConsult\tIran\u2028Army\t2006\nIran\tConsult\tChina\t2007".encode())
+    assert list(read_lines(path)) == [
+        (1, "Iran\tConsult\tChina\t2005"), (3, "China\tConsult\tIran\u2028Army\t2006"), (4, "Iran\tConsult\tChina\t2007")]
+    parsed = read(path)
+    assert parsed.heads == ["Iran", "China", "Iran"] and parsed.tails == ["China", "Iran\u2028Army", "China"]
+    assert parsed.heads[0] is parsed.heads[2]  # two lines' 'Iran': one string
+    assert parsed.tails[0] is parsed.heads[1] and parsed.relations[0] is parsed.relations[2]
