@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -66,9 +67,8 @@ def paths(threads: int) -> dict[str, Embed]:
     model = bundled_model_path()
     found: dict[str, Embed] = {}
     for budget in (512, 2048, 8192):
-        embedder = NumpyMiniLMEmbedder(model, 1024, budget)
-        found[f"numpy, {budget} padded tokens a batch" + (" (ARI's)" if budget == 512 else "")] = (
-            lambda texts, e=embedder: embed_parallel(e, texts))
+        found[f"numpy, {budget} padded tokens a batch" + (" (ARI's)" if budget == 512 else "")] = partial(
+            embed_parallel, NumpyMiniLMEmbedder(model, 1024, budget))
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("sentence_transformers") is None:
         return found
     import torch
@@ -77,7 +77,7 @@ def paths(threads: int) -> dict[str, Embed]:
     torch.set_num_threads(threads)
     st = SentenceTransformer(model, device="cpu")
     for batch in (128, 512):
-        found[f"torch float32, batch {batch}"] = lambda texts, b=batch: st.encode(texts, batch_size=b, normalize_embeddings=True)
+        found[f"torch float32, batch {batch}"] = partial(st.encode, batch_size=batch, normalize_embeddings=True)
     quantized = torch.ao.quantization.quantize_dynamic(SentenceTransformer(model, device="cpu"), {torch.nn.Linear}, dtype=torch.qint8)
     found["torch dynamic int8, batch 512"] = lambda texts: quantized.encode(texts, batch_size=512, normalize_embeddings=True)
     onnx = _onnx_path(st, threads)
@@ -177,14 +177,14 @@ def main() -> None:
                      "min_cosine": round(float((vectors * reference).sum(axis=1).min()), 7),
                      "same_nearest_name": round(top1, 4), "top10_overlap": round(overlap, 4)})
         print(rows[-1], file=sys.stderr, flush=True)
-    result = {"command": "python -m benchmarks.name_embedding_cpu " + " ".join(sys.argv[1:]), "names": len(names),
-              "cpus": os.cpu_count(), "load_average": [round(load, 2), round(os.getloadavg()[0], 2)], "rows": rows}
+    command, loads = "python -m benchmarks.name_embedding_cpu " + " ".join(sys.argv[1:]), [round(load, 2), round(os.getloadavg()[0], 2)]
+    result = {"command": command, "names": len(names), "cpus": os.cpu_count(), "load_average": loads, "rows": rows}
     table = "\n".join(f"| {r['path']} | {r['names_per_s']} | {r['cpu_ms_per_name']} | {r['min_cosine']} | {r['same_nearest_name']} | {r['top10_overlap']} |" for r in rows)
     RESULTS.mkdir(parents=True, exist_ok=True)
     emit(
         "# CPU paths for embedding a store's entity names\n\n"
-        f"`{result['command']}`: {len(names)} names sampled from the store, best of {args.runs} runs, {os.cpu_count()} CPUs, "
-        f"load average {result['load_average'][0]} at the start and {result['load_average'][1]} at the end "
+        f"`{command}`: {len(names)} names sampled from the store, best of {args.runs} runs, {os.cpu_count()} CPUs, "
+        f"load average {loads[0]} at the start and {loads[1]} at the end "
         "(other jobs shared the machine: rates are low and noisy; compare the rows of one run).\n\n"
         "| path | names/s | CPU ms per name | min cosine to ARI's | same nearest name | top-10 overlap |\n"
         "| --- | --- | --- | --- | --- | --- |\n" + table + "\n",
