@@ -204,3 +204,16 @@ def test_names_read_as_a_display_text_come_by_one_lookup(tmp_path: Path) -> None
         store.connection.execute("UPDATE entities SET id = 7 WHERE name = 'Iran'")
         store.reload()
         assert store.entity_rows() is None and store.entity_names()[-1] == "Iran"
+
+
+def test_the_names_digest_of_a_store_is_the_one_memories_recorded(tmp_path: Path) -> None:
+    """`identity()["names"]` hashes each sorted name and a newline (entities, a blank, relations):
+    memories learned earlier recorded exactly that, so it must not change with how it is computed."""
+    import hashlib
+
+    lines = ["Zhou_Enlai\tConsult\tÉmile\t2005-01-01", "Abe\tMake_a_visit\tZhou_Enlai\t2006"]
+    with TKGStore.open(build(tmp_path, lines)) as store:
+        expected = hashlib.sha1()
+        for name in ["Abe", "Zhou_Enlai", "Émile", "", "Consult", "Make_a_visit"]:
+            expected.update(name.encode() + b"\n")
+        assert store.identity()["names"] == expected.hexdigest()[:16]

@@ -369,9 +369,10 @@ class TKGStore:
         return self.derived(("identity",), self._identity)
 
     def _identity(self) -> dict[str, str | int]:
-        names = hashlib.sha1()
-        for name in [*sorted(self._entity_id), "", *sorted(self._relation_id)]:
-            names.update(name.encode("utf-8", "surrogatepass") + b"\n")
+        # each name and a newline, hashed as one text: a cold `ari ask` checks its memory's KG by
+        # this, and one update per name cost it 0.2 s at 230k names
+        text = "\n".join([*sorted(self._entity_id), "", *sorted(self._relation_id)]) + "\n"
+        names = hashlib.sha1(text.encode("utf-8", "surrogatepass"))
         return {"source": self.meta().get("source", ""), **self.counts(), "names": names.hexdigest()[:16]}
 
     def reload(self) -> None:
