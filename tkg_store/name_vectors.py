@@ -5,7 +5,8 @@ embedding names per question would cost seconds. `ari ingest` embeds them (`plan
 steps the caller runs under a progress bar); a store ingested otherwise gets them on first use.
 
 On disk, beside the DuckDB file (or under ARI_HOME when that folder is read-only), keyed by the
-embedding model and the store's counts: `<db>.vectors-<tag>.npy`, the entity matrix, which a cold
+embedding model and the store's counts: `<db>.vectors-<tag>.npy`, the entity matrix (a row per
+entity in the store's id order, so the store's own name -> id map finds a row), which a cold
 process memory-maps (its pages are read as rows are used, so opening costs no time or memory that
 grows with the KG), and `<db>.vectors-<tag>.npz`, the names, the relation matrix, the model and a
 digest of the entity names, which says which names the matrix embeds. When facts are added, only
