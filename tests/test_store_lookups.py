@@ -192,10 +192,13 @@ def test_names_read_as_a_display_text_come_by_one_lookup(tmp_path: Path) -> None
     found by their display text, in id order; `entity_rows` says each name's position while the
     ids are those positions, and nothing once they are not."""
     lines = ["John_Kerry\tPraise_or_endorse\tJohn Kerry\t2005-01-01", "Iran\tMake_a_visit\tJohn_Kerry\t2006"]
-    with TKGStore.open(build(tmp_path, lines)) as store:
-        assert store.entities_displayed("John Kerry") == ["John_Kerry", "John Kerry"]  # id order: first seen first
-        assert store.entities_displayed("Iran") == ["Iran"]
-        assert store.entities_displayed("John_Kerry") == [] and store.entities_displayed("Nobody") == []
+    db = build(tmp_path, lines)
+    for held in (True, False):  # a table in memory beside the fact index, else a query
+        with TKGStore.open(db, memory_index=held) as store:
+            assert store.entities_displayed("John Kerry") == ["John_Kerry", "John Kerry"]  # id order: first seen first
+            assert store.entities_displayed("Iran") == ["Iran"]
+            assert store.entities_displayed("John_Kerry") == [] and store.entities_displayed("Nobody") == []
+    with TKGStore.open(db) as store:
         rows = store.entity_rows()
         assert rows is not None and [rows[n] for n in store.entity_names()] == [0, 1, 2]
         with pytest.raises(TypeError):
