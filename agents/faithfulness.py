@@ -38,7 +38,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from functools import partial
 from typing import cast
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
@@ -109,18 +108,6 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
     if cue is None or cue in ("first", "last"):
         return TimeConstraint("in", times[0])
     return None  # same_day / same_month / same_year: the reference is an event
-
-
-def _names_by_display(store: TKGStore) -> dict[str, list[str]]:
-    """Display name -> the KG names shown that way (answers are compared as displayed)."""
-    return store.derived(("names_by_display",), partial(_group_by_display, store))
-
-
-def _group_by_display(store: TKGStore) -> dict[str, list[str]]:
-    names: dict[str, list[str]] = {}
-    for name in store.entity_names():
-        names.setdefault(store.display(name), []).append(name)
-    return names
 
 
 def is_time_answer(answer: str) -> bool:
@@ -282,7 +269,7 @@ class AnswerCheck:
     # -- answers ------------------------------------------------------------------------------
     def supports_entity(self, answer: str) -> bool:
         window = self.constraint.window if self.constraint else None
-        for name in _names_by_display(self.store).get(answer, [answer]):
+        for name in self.store.entities_displayed(answer) or [answer]:  # answers are compared as displayed
             for anchors, role in self.anchors():
                 for anchor in anchors:
                     if anchor == name:

@@ -273,3 +273,27 @@ def test_open_ended_facts_keep_the_kg_range_open(tmp_path: Path) -> None:
         span = store.time_range()
         assert (span.start, span.end) == (OPEN_START, date(2001, 12, 31))
         assert describe_range(span) == "up to 2001-12-31 (facts with no start)"
+
+
+@pytest.mark.parametrize("block", [3, 17, 1 << 24])
+def test_lines_are_read_a_block_at_a_time_exactly_and_names_held_once(tmp_path: Path, monkeypatch, block: int) -> None:
+    """A byte-order mark, CRLF endings, blank lines, a line separator inside a name and a last line
+    with no ending come through as a whole-file read gave them, whatever the block size (a block
+    ends only after a whole line, longer lines are gathered); a bad byte is reported at its line;
+    each distinct name is one string however many facts name it."""
+    from tkg_store.ingest import lines
+    from tkg_store.ingest.tsv import read
+
+    monkeypatch.setattr(lines, "BLOCK", block)
+    path = tmp_path / "kg.tsv"
+    path.write_bytes("\ufeffIran\tConsult\tChina\t2005\r\n\nChina\tConsult\tIran\u2028Army\t2006\nIran\tConsult\tChina\t2007".encode())
+    assert list(lines.read_lines(path)) == [
+        (1, "Iran\tConsult\tChina\t2005"), (3, "China\tConsult\tIran\u2028Army\t2006"), (4, "Iran\tConsult\tChina\t2007")]
+    bad = tmp_path / "bad.tsv"
+    bad.write_bytes(b"A\tR\tB\t2005\n\nA\tR\tB\t2006\nA\xff\tR\tB\t2007\n")
+    with pytest.raises(IngestError, match=r"bad.tsv:4: not valid UTF-8"):
+        list(lines.read_lines(bad))
+    parsed = read(path)
+    assert parsed.heads == ["Iran", "China", "Iran"] and parsed.tails == ["China", "Iran\u2028Army", "China"]
+    assert parsed.heads[0] is parsed.heads[2]  # two lines' 'Iran': one string
+    assert parsed.tails[0] is parsed.heads[1] and parsed.relations[0] is parsed.relations[2]

@@ -185,3 +185,38 @@ def test_names_display_and_find(tmp_path: Path) -> None:
         assert store.find_entities("Xinjiang Uyghur") == ["Militant_(Xinjiang\xa0Uyghur)"]
         assert store.time_range() == TimeSpan(date(2005, 1, 1), date(2006, 12, 31), Granularity.DAY)
         assert store.facts(head="Nobody") == [] and store.neighbourhood("Nobody") == []
+
+
+def test_names_read_as_a_display_text_come_by_one_lookup(tmp_path: Path) -> None:
+    """KG names that read alike ("John_Kerry" and "John Kerry" both show as "John Kerry") are all
+    found by their display text, in id order; `entity_rows` says each name's position while the
+    ids are those positions, and nothing once they are not."""
+    lines = ["John_Kerry\tPraise_or_endorse\tJohn Kerry\t2005-01-01", "Iran\tMake_a_visit\tJohn_Kerry\t2006"]
+    db = build(tmp_path, lines)
+    for held in (True, False):  # a table in memory beside the fact index, else a query
+        with TKGStore.open(db, memory_index=held) as store:
+            assert store.entities_displayed("John Kerry") == ["John_Kerry", "John Kerry"]  # id order: first seen first
+            assert store.entities_displayed("Iran") == ["Iran"]
+            assert store.entities_displayed("John_Kerry") == [] and store.entities_displayed("Nobody") == []
+    with TKGStore.open(db) as store:
+        rows = store.entity_rows()
+        assert rows is not None and [rows[n] for n in store.entity_names()] == [0, 1, 2]
+        with pytest.raises(TypeError):
+            rows["Iran"] = 5  # type: ignore[index]  # a view of the store's own map: read-only
+    with TKGStore.open(tmp_path / "kg.duckdb", read_only=False) as store:
+        store.connection.execute("UPDATE entities SET id = 7 WHERE name = 'Iran'")
+        store.reload()
+        assert store.entity_rows() is None and store.entity_names()[-1] == "Iran"
+
+
+def test_the_names_digest_of_a_store_is_the_one_memories_recorded(tmp_path: Path) -> None:
+    """`identity()["names"]` hashes each sorted name and a newline (entities, a blank, relations):
+    memories learned earlier recorded exactly that, so it must not change with how it is computed."""
+    import hashlib
+
+    lines = ["Zhou_Enlai\tConsult\tÉmile\t2005-01-01", "Abe\tMake_a_visit\tZhou_Enlai\t2006"]
+    with TKGStore.open(build(tmp_path, lines)) as store:
+        expected = hashlib.sha1()
+        for name in ["Abe", "Zhou_Enlai", "Émile", "", "Consult", "Make_a_visit"]:
+            expected.update(name.encode() + b"\n")
+        assert store.identity()["names"] == expected.hexdigest()[:16]

@@ -122,3 +122,27 @@ def test_ingest_on_cuda_without_a_gpu_is_a_usage_error_before_any_work(tmp_path:
     assert run(["ingest", "tsv", str(tsv), "--db", str(tmp_path / "kg.duckdb"), "--device", "cuda"]) == 2
     assert capsys.readouterr().err.splitlines() == ["Error: --device cuda: no CUDA GPU with torch and sentence-transformers on this machine"]
     assert not (tmp_path / "kg.duckdb").exists()
+
+
+def test_vector_rows_follow_the_store_ids_and_a_file_in_another_order_is_reused(tmp_path: Path) -> None:
+    """A cold process finds a name's row by the store's own name -> id map (no sort, no dict of
+    every name); a vectors file whose rows are in another order (sorted by name, as ARI wrote them
+    before) is rewritten in id order from its own vectors, embedding nothing."""
+    from tkg_store.name_vectors import NameVectors, _write, cache_path
+
+    _ingest(tmp_path, "Zimbabwe\tMake_a_visit\tChina\t2007-03-04\nAngola\tConsult\tZimbabwe\t2008-01-01\n")
+    real = get_embedder(device="cpu")
+    refusing = _Refusing(real.name, real.dim)
+    with TKGStore.open(tmp_path / "kg.duckdb") as store:
+        vectors = name_vectors(store, refusing)
+        assert vectors.entities == store.entity_names() == ["Zimbabwe", "China", "Angola"]
+        assert vectors.entity_row is not None and vectors.entity_row["Angola"] == 2
+        by_name = {n: np.array(vectors.entity_matrix[vectors.entity_row[n]]) for n in vectors.entities}
+        names = sorted(by_name)
+        older = NameVectors(names, np.vstack([by_name[n] for n in names]), vectors.relations, np.array(vectors.relation_matrix))
+        assert _write(cache_path(store, refusing), older, real.name)
+    with TKGStore.open(tmp_path / "kg.duckdb") as store:
+        again = name_vectors(store, refusing)
+        assert again.entities == ["Zimbabwe", "China", "Angola"]
+        for name, vector in by_name.items():
+            assert np.array_equal(again.entity_vector(name), vector)

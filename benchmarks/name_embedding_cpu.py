@@ -1,0 +1,200 @@
+"""The fastest CPU path for embedding a store's entity names that links names as the numpy MiniLM does.
+
+`ari ingest` embeds every entity name once (230k names at 10M facts: most of the table build).
+This embeds a sample of a store's display names with each CPU path and reports names per second
+(wall, best of --runs, over the threads each path uses), CPU ms per name, the smallest cosine to
+the numpy MiniLM's vectors (what ARI runs today: `tkg_store.name_vectors.embed_parallel`), and
+whether each name's nearest other name (and its top 10) stays the same: the linker and the
+candidate filter rank names by exactly these cosines.
+
+Paths: the numpy MiniLM at its padded-token budget and at larger ones; sentence-transformers
+(torch) in float32 at two batch sizes; the same with dynamic int8 quantisation of its linear layers;
+ONNX Runtime when the `onnxruntime` and `onnx` packages can be imported (float32, the model
+exported from torch).
+
+    python -m benchmarks.name_embedding_cpu --db kg.duckdb [--n 2000] [--runs 2] [--threads 2] [--only LABEL ...] [--name NAME]
+
+ONNX Runtime is no dependency of ARI: put `onnxruntime` and `onnx` on PYTHONPATH to measure it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.report import emit
+
+RESULTS = Path(__file__).parent / "results" / "name_embedding_cpu"
+Embed = Callable[[list[str]], np.ndarray]
+
+
+def sample_names(db: Path, n: int, seed: int = 1) -> list[str]:
+    """`n` display names of the store, drawn at random (the same ones for the same seed)."""
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(db, memory_index=False) as store:
+        rows = store.connection.execute(f"SELECT display FROM entities USING SAMPLE reservoir({int(n)} ROWS) REPEATABLE ({int(seed)})").fetchall()
+    return [r[0] for r in rows]
+
+
+def nearest_agreement(reference: np.ndarray, other: np.ndarray, k: int = 10) -> tuple[float, float]:
+    """(share of names whose nearest other name is the same, mean overlap of the top k) between two
+    embeddings of the same names."""
+    def ranked(m: np.ndarray) -> np.ndarray:
+        sims = m @ m.T
+        np.fill_diagonal(sims, -np.inf)
+        return np.argsort(-sims, axis=1, kind="stable")[:, :k]
+
+    a, b = ranked(reference), ranked(other)
+    top1 = float((a[:, 0] == b[:, 0]).mean())
+    overlap = float(np.mean([len(set(x) & set(y)) / k for x, y in zip(a, b)]))
+    return top1, overlap
+
+
+def paths(threads: int) -> dict[str, Embed]:
+    """Every CPU path that can run here, by name."""
+    from ari.base.embedding import bundled_model_path
+    from ari.base.minilm import NumpyMiniLMEmbedder
+    from tkg_store.name_vectors import embed_parallel
+
+    model = bundled_model_path()
+    found: dict[str, Embed] = {}
+    for budget in (512, 2048, 8192):
+        found[f"numpy, {budget} padded tokens a batch" + (" (ARI's)" if budget == 512 else "")] = partial(
+            embed_parallel, NumpyMiniLMEmbedder(model, 1024, budget))
+    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("sentence_transformers") is None:
+        return found
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    torch.set_num_threads(threads)
+    st = SentenceTransformer(model, device="cpu")
+    for batch in (128, 512):
+        found[f"torch float32, batch {batch}"] = partial(st.encode, batch_size=batch, normalize_embeddings=True)
+    quantized = torch.ao.quantization.quantize_dynamic(SentenceTransformer(model, device="cpu"), {torch.nn.Linear}, dtype=torch.qint8)
+    found["torch dynamic int8, batch 512"] = lambda texts: quantized.encode(texts, batch_size=512, normalize_embeddings=True)
+    onnx = _onnx_path(st, threads)
+    if onnx is not None:
+        found["onnxruntime float32, batch 256"] = onnx
+    return found
+
+
+def _onnx_path(st, threads: int) -> Embed | None:  # noqa: ANN001 - a SentenceTransformer
+    """The model's BERT exported to ONNX and run by ONNX Runtime, mean-pooled and normalised as
+    sentence-transformers does; None when the packages are missing or the export fails."""
+    if importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("onnx") is None:
+        return None
+    import onnxruntime
+    import torch
+
+    bert, tokenizer = st[0].auto_model, st.tokenizer
+
+    class Encoder(torch.nn.Module):  # the token vectors by keyword: BERT's forward takes more positional arguments
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = bert  # a submodule, so its weights are exported as the model's
+
+        def forward(self, input_ids, attention_mask, token_type_ids):  # noqa: ANN001, ANN202 - traced tensors
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).last_hidden_state
+
+    folder = Path(tempfile.mkdtemp(prefix="ari-onnx-"))
+    sample = tokenizer(["a name", "another longer name"], padding=True, return_tensors="pt")
+    try:
+        with torch.no_grad():  # traced without gradients: the weights go in as constants
+            _export(Encoder().eval(), sample, folder / "bert.onnx")
+    except Exception as error:  # noqa: BLE001 - reported, and the path left out
+        print(f"note: ONNX export failed, ONNX Runtime left out: {error}", file=sys.stderr)
+        return None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    session = onnxruntime.InferenceSession(str(folder / "bert.onnx"), options, providers=["CPUExecutionProvider"])
+
+    def embed(texts: list[str]) -> np.ndarray:
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(order), 256):
+            rows = order[start : start + 256]
+            batch = tokenizer([texts[i] for i in rows], padding=True, truncation=True, max_length=256, return_tensors="np")
+            hidden = session.run(["hidden"], {k: batch[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
+            mask = batch["attention_mask"][:, :, None].astype(np.float32)
+            pooled = (hidden * mask).sum(axis=1) / np.maximum(mask.sum(axis=1), 1e-9)
+            out[rows] = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return out
+
+    return embed
+
+
+def _export(encoder, sample, path: Path) -> None:  # noqa: ANN001 - a torch module and a tokenizer batch
+    import torch
+
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    torch.onnx.export(
+        encoder, tuple(sample[n] for n in names), str(path), input_names=names, output_names=["hidden"],
+        dynamic_axes={n: {0: "batch", 1: "tokens"} for n in [*names, "hidden"]}, opset_version=17, dynamo=False,
+    )
+
+
+def measure(names: list[str], found: dict[str, Embed], runs: int) -> dict[str, tuple[float, float, np.ndarray]]:
+    """Per path: (best names per second, CPU ms per name of that run, the vectors). The runs take
+    turns (every path once, then again), so a change in the machine's load falls on all of them."""
+    for embed in found.values():
+        embed(names[:64])  # warm-up: buffers, thread pools
+    best: dict[str, tuple[float, float, np.ndarray]] = {}
+    for _ in range(runs):
+        for label, embed in found.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            vectors = np.asarray(embed(names), dtype=np.float32)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            if label not in best or len(names) / wall > best[label][0]:
+                best[label] = (len(names) / wall, 1000 * cpu / len(names), vectors)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True, help="a store whose entity names are sampled")
+    parser.add_argument("--n", type=int, default=2000, help="names sampled")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each path; the fastest is kept")
+    parser.add_argument("--threads", type=int, default=2, help="threads for torch and ONNX Runtime (numpy: one per core, as ARI)")
+    parser.add_argument("--only", action="append", help="only the paths whose label contains this (repeatable; ARI's numpy path first)")
+    parser.add_argument("--name", default="name_embedding_cpu", help="results file name")
+    args = parser.parse_args()
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    names = sample_names(args.db, args.n)
+    load = os.getloadavg()[0]
+    found = {k: v for k, v in paths(args.threads).items() if not args.only or any(o in k for o in args.only)}
+    rows, reference = [], None
+    for label, (rate, cpu_ms, vectors) in measure(names, found, args.runs).items():
+        reference = vectors if reference is None else reference  # the first path: ARI's
+        top1, overlap = nearest_agreement(reference, vectors)
+        rows.append({"path": label, "names_per_s": round(rate), "cpu_ms_per_name": round(cpu_ms, 2),
+                     "min_cosine": round(float((vectors * reference).sum(axis=1).min()), 7),
+                     "same_nearest_name": round(top1, 4), "top10_overlap": round(overlap, 4)})
+        print(rows[-1], file=sys.stderr, flush=True)
+    command, loads = "python -m benchmarks.name_embedding_cpu " + " ".join(sys.argv[1:]), [round(load, 2), round(os.getloadavg()[0], 2)]
+    result = {"command": command, "names": len(names), "cpus": os.cpu_count(), "load_average": loads, "rows": rows}
+    table = "\n".join(f"| {r['path']} | {r['names_per_s']} | {r['cpu_ms_per_name']} | {r['min_cosine']} | {r['same_nearest_name']} | {r['top10_overlap']} |" for r in rows)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    emit(
+        "# CPU paths for embedding a store's entity names\n\n"
+        f"`{command}`: {len(names)} names sampled from the store, best of {args.runs} runs taken in turns, {os.cpu_count()} CPUs, "
+        f"load average {loads[0]} at the start and {loads[1]} at the end "
+        "(other jobs shared the machine: rates are low and noisy; compare the rows of one run).\n\n"
+        "| path | names/s | CPU ms per name | min cosine to ARI's | same nearest name | top-10 overlap |\n"
+        "| --- | --- | --- | --- | --- | --- |\n" + table + "\n",
+        result,
+        RESULTS / args.name,
+    )
+
+
+if __name__ == "__main__":
+    main()
