@@ -277,7 +277,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     answers some fact states as the question asks stay (`agents.faithfulness`); abstain, naming
     what is missing and the nearest facts, when none does. Each answer comes with its facts."""
     query = state.analysed.query
-    if query.operations() and state.actions:
+    if query.shape != "six" and state.actions:
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}

@@ -8,7 +8,8 @@
   is "No" or "0" only if the KG holds no event of the relation the wording names between the
   question's entities at its time: the KG is read as complete for what it records.
 - The shape audit: the answer is of the asked type, and the program bound every entity and time
-  the question states; otherwise the agent abstains, naming what is not met.
+  the question states and performs exactly the temporal constraints it states (no "last" the
+  question never said, no "after" left out); otherwise the agent abstains, naming what is not met.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from actions.items import Item
-from actions.programs import Program
+from actions.programs import Program, asked_operations
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT
 from agents.analysis.query import Query
 from agents.analysis.types import QuestionAnalysis
-from agents.faithfulness import AnswerCheck
+from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
@@ -34,7 +35,12 @@ def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]
     China) answers another question, and so does one that looks an entity up in a step whose result
     no later step reads."""
     named = _named_roles(analysis)
-    return [g for g in guides if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps]
+    beyond = analysis.query.shape != "six"
+    return [
+        g for g in guides
+        if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
+        and not (beyond and constraint_problem(analysis, g.program))
+    ]
 
 
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
@@ -102,21 +108,66 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
     return answer
 
 
+# the operations that place an answer in time relative to a time or another event, or pick one end
+_TEMPORAL = frozenset({"before", "after", "first", "last", "same"})
+
+
+def asked_temporal(analysis: QuestionAnalysis) -> frozenset[str]:
+    """The temporal operations the question's own words ask for. An n-th or a most / least often
+    picks by days itself ("second to last" is no "last"), and a window's ends ("from May until
+    June") are its "between", not a "before" or an "after"."""
+    asked = asked_operations(analysis.cues) & _TEMPORAL
+    query = analysis.query
+    if query.ordinal or query.extreme:
+        asked -= {"first", "last"}
+    if query.window:
+        asked -= {"before", "after"}
+    return asked
+
+
+def constraint_problem(analysis: QuestionAnalysis, program: Program) -> str | None:
+    """Why `program` does not carry out the question's own constraints (None: it does): it must
+    place its answers in time exactly as the question does (a "last" or a same-period join the
+    question never asked answers another question, and so does one that leaves an "after" out),
+    and use each time the question states (a window needs both of its ends)."""
+    done = program.operations & _TEMPORAL
+    asked = asked_temporal(analysis)
+    if done != asked:
+        extra, left = sorted(done - asked), sorted(asked - done)
+        if left:
+            return f"the program does not carry out the question's {', '.join(left)}"
+        return f"the program performs {', '.join(extra)}, which the question does not ask"
+    used = {t for step in program.steps for t in step.times}
+    if analysis.times and not used:
+        return f"the program ignores the time the question states ({analysis.times[0].text})"
+    if len(analysis.times) >= 2 and len(used) < 2:
+        return f"the program uses one of the question's times only ({', '.join(t.text for t in analysis.times)})"
+    return None
+
+
+def type_problem(asked: str, answers: Sequence[str]) -> str | None:
+    """Why the answers are not of the asked type: a number, yes / no, an entity or a time."""
+    if asked == "number" and not all(a.isdigit() for a in answers):
+        return "the question asks how many, and the program gave no number"
+    if asked == "yesno" and not set(answers) <= {"Yes", "No"}:
+        return "the question asks yes or no, and the program gave neither"
+    if asked == "entity" and any(is_time_answer(a) for a in answers):
+        return "the question asks who or what, and the program gave a time"
+    if asked == "time" and not all(is_time_answer(a) for a in answers):
+        return "the question asks when, and the program gave no time"
+    return None
+
+
 def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:
     """Why the answers do not answer the query as asked (None: they do)."""
     query = analysis.query
     if not query.admits(program):
         return f"the program {program} does not carry out what the question asks ({query.shape})"
-    kind = query.asks
-    if kind == "number" and not all(a.isdigit() for a in answers):
-        return "the question asks how many, and the program gave no number"
-    if kind == "yesno" and not set(answers) <= {"Yes", "No"}:
-        return "the question asks yes or no, and the program gave neither"
+    wrong_type = type_problem(analysis.asked_type, answers)
+    if wrong_type:
+        return wrong_type
     unbound = sorted(_named_roles(analysis) - program.roles)
     if unbound:
         names = ", ".join(analysis.entities[int(r[1:]) - 1].text for r in unbound)
         return f"the program does not use {names}, which the question names"
-    stated = {t for step in program.steps for t in step.times}
-    if analysis.times and not stated:
-        return f"the program ignores the time the question states ({analysis.times[0].text})"
-    return None
+    return constraint_problem(analysis, program)
