@@ -116,7 +116,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     query = state.analysed.query
     guides = admitted(programs_for(state.analysed, *methodologies), state.analysed)
     if not guides:
-        return {"plan_note": f"the memory holds no program for {query.shape} questions (learn one: ari memory learn --generate)"}
+        return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
+                             " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
@@ -273,11 +274,12 @@ def execute(state: AgentState, ctx: AgentContext) -> Update:
 
 
 def audit(state: AgentState, ctx: AgentContext) -> Update:
-    """After solving: the answer is of the shape the query asks (`agents.shapes`), and only the
+    """After solving: the answer is of the shape the query asks and the program kept every constraint
+    the question states (`agents.shapes`), and only the
     answers some fact states as the question asks stay (`agents.faithfulness`); abstain, naming
     what is missing and the nearest facts, when none does. Each answer comes with its facts."""
     query = state.analysed.query
-    if query.shape != "six" and state.actions:
+    if state.actions:
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}

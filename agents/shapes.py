@@ -30,16 +30,16 @@ from tkg_store.store import TKGStore
 
 
 def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
-    """The guides whose programs perform exactly the query's operations and use every entity the
-    question names: a program that leaves one out ("... before China did" with no step about
+    """The guides whose programs perform exactly the query's operations, place answers in time as
+    the question does (`constraint_problem`) and use every entity the question names: a program
+    that leaves one out ("... before China did" with no step about
     China) answers another question, and so does one that looks an entity up in a step whose result
     no later step reads."""
     named = _named_roles(analysis)
-    beyond = analysis.query.shape != "six"
     return [
         g for g in guides
         if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
-        and not (beyond and constraint_problem(analysis, g.program))
+        and constraint_problem(analysis, g.program) is None
     ]
 
 

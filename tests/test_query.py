@@ -58,11 +58,22 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("When did {E1} visit {E2} for the third time?", 3, False),
         ("Which country visited {E1} second to last in {T1}?", 2, True),
         ("Who was the penultimate visitor of {E1} in {T1}?", 2, True),
+        ("On what date did {E1} make his second trip to {E2}?", 2, False),
+        ("When was {E1}'s third visit to {E2}?", 3, False),
+        ("{E1}'s second to last visit in {T1}: whom did she visit?", 2, True),
+        ("whom did {E1} praise third in {T1}", 3, False),
+        ("Who visited {E1} second?", 2, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
     query = _read(masked)
     assert (query.ordinal, query.from_end, query.shape) == (n, from_end, "nth")
+
+
+@pytest.mark.parametrize("masked", ["Who met {E1} at a third location in {T1}?", "Which second-hand dealers did {E1} accuse?",
+                                    "Whom did {E1} visit on the third of {T1}?"])
+def test_an_ordinal_adjective_before_its_noun_is_no_nth(masked: str) -> None:
+    assert _read(masked).ordinal is None
 
 
 def test_the_most_recent_is_no_most_often() -> None:
@@ -99,6 +110,8 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
         ("How much aid did {E1} give {E2}?", "a quantity"),
         ("How many troops did {E1} send to {E2}?", "a quantity"),
         ("How long did {E1} stay in {E2}?", "a duration"),
+        ("Between 10 and {T1}, who appealed to {E1}?", "a number ARI could not read ('10'"),
+        ("Who visited {E1} on 12.13.2009?", "a number ARI could not read ('12.13.2009'"),
     ],
 )
 def test_what_the_kg_cannot_represent_is_named(masked: str, what: str) -> None:

@@ -36,11 +36,15 @@ _ORDINAL = re.compile(
     rf"\bthe\s+(?:very\s+)?(?P<word>{_ORDINAL_WORD})\b(?P<end>{_TO_LAST})?"
     rf"|\b(?P<bare>{_ORDINAL_WORD})(?P<bare_end>{_TO_LAST})\b"
     rf"|\b(?P<timed>{_ORDINAL_WORD})\s+(?:time|visit|occasion)\b"
-    r"|\b(?P<penultimate>penultimate)\b",
+    r"|\b(?P<penultimate>penultimate)\b"
+    # a possessive is a determiner too ("his second trip", "{E1}'s third visit")
+    rf"|(?:\b(?:his|her|its|their)|\}}'s)\s+(?P<owned>{_ORDINAL_WORD})\b(?P<owned_end>{_TO_LAST})?"
+    # an ordinal adverb closes its clause ("whom did X praise third in 2010?"): an adjective is followed by its noun
+    rf"|\b(?P<adverb>{_ORDINAL_WORD})(?=\s*(?:[?.!,]|$|(?:in|on|during|within|after|before|between)\b|\{{T\d\}}))",
     re.IGNORECASE,
 )
 # a date's ordinal day ("the third of May") is a time, not an n-th
-_ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+_ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 _COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|\bhow\s+many\s+times\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
@@ -223,6 +227,9 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
 
 def _unsupported(masked: str) -> str | None:
     """What the question asks about that no (head, relation, tail, day) fact states, or None."""
+    number = _LEFTOVER_NUMBER.search(masked)
+    if number:  # every date read is masked: a number left over was not understood, and no answer may ignore it
+        return f"a number ARI could not read ({number.group(0)!r}: it is no date, entity or ordinal of the question)"
     if _REASON.search(masked):
         return "a reason ('why' cannot be checked: the KG records events, not their causes)"
     if _PLACE_WORD.search(masked) or _PLACE_AFTER_EVENT.search(masked):
@@ -240,6 +247,7 @@ def _unsupported(masked: str) -> str | None:
     return None
 
 
+_LEFTOVER_NUMBER = re.compile(r"(?<![{\w])\d+(?:[.,:/-]\d+)*\b(?!\})")
 # "in {PLACE}" after the event: a capitalised name that no entity or time took, after "in"/"at"
 _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b(?!\s*\{)")
 
@@ -259,8 +267,8 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
             return 2, True
         if _ORDINAL_DAY.match(masked[match.end():]):
             continue
-        word = match.group("word") or match.group("bare") or match.group("timed")
-        return _ORDINALS[word.lower()], bool(match.group("end") or match.group("bare_end"))
+        word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("adverb")
+        return _ORDINALS[word.lower()], bool(match.group("end") or match.group("bare_end") or match.group("owned_end"))
     return None, False
 
 

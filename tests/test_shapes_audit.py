@@ -1,0 +1,77 @@
+"""The shape audit (`agents.shapes`): a program answers a question only when it places its answers
+in time exactly as the question does, uses each time the question states, and gives an answer of
+the asked type. Analyses are written by hand so each test states the meaning it checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from actions.programs import Program
+from agents.analysis.query import Query
+from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
+from agents.shapes import constraint_problem, type_problem
+from tkg_store.temporal import parse_time
+
+
+def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = None) -> QuestionAnalysis:
+    entities = [EntityMention(f"E{k}", (0, 0), [(f"Entity{k}", 1.0)]) for k in (1, 2) if f"{{E{k}}}" in masked]
+    times = [TimeMention(f"200{k}", (0, 0), parse_time(f"200{k}")) for k in (1, 2) if f"{{T{k}}}" in masked]
+    return QuestionAnalysis(masked, masked, entities=entities, times=times, cues=list(cues), query=query or Query())
+
+
+@pytest.mark.parametrize(
+    ("masked", "cues", "query", "program", "kept"),
+    [
+        # a stated time must be used: "in 2009" is no question about every year
+        ("Who visited {E1} in {T1}?", (), Query(is_list=True), "getHeadEntity(E1, R, T) -> answer(#1)", True),
+        ("Who visited {E1} in {T1}?", (), Query(is_list=True), "getHeadEntity(E1, R) -> answer(#1)", False),
+        # no "last" and no same-period join that the question never asked for
+        ("Whom did {E1} meet in {T1}?", (), Query(is_list=True),
+         "getTime(E1, R, E2) -> getTailEntity(E1, R, #1) -> getLast(#2) -> answer(#3)", False),
+        # every cue is carried out: "after ... the first" needs both
+        ("After {T1}, who was the first that {E1} consulted?", ("after", "first"), Query(),
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> getFirst(#2) -> answer(#3)", True),
+        ("After {T1}, who was the first that {E1} consulted?", ("after", "first"), Query(),
+         "getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)", False),
+        # "after D and before D'" excludes both days: a first pick or one bound only is another question
+        ("After {T1} and before {T2}, whom did {E1} abduct?", ("before", "after"), Query(is_list=True),
+         "getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)", False),
+        # a window is read by its own "between", with both ends
+        ("Who praised {E1} from {T1} until {T2}?", ("between", "before"), Query(is_list=True, window=True),
+         "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", True),
+        ("Who praised {E1} from {T1} until {T2}?", ("between", "before"), Query(is_list=True, window=True),
+         "getHeadEntity(E1, R, T1) -> answer(#1)", False),
+        # "second to last" picks by days itself: its "last" is no getLast
+        ("Whom did {E1} visit second to last in {T1}?", ("last",), Query(ordinal=2, from_end=True),
+         "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", True),
+    ],
+)
+def test_a_program_must_place_answers_in_time_as_the_question_does(
+    masked: str, cues: tuple[str, ...], query: Query, program: str, kept: bool
+) -> None:
+    assert (constraint_problem(_analysis(masked, cues, query), Program.parse(program)) is None) == kept
+
+
+def test_the_problem_names_what_is_not_carried_out() -> None:
+    analysis = _analysis("After {T1}, who was the first that {E1} consulted?", ("after", "first"))
+    problem = constraint_problem(analysis, Program.parse("getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)"))
+    assert problem == "the program does not carry out the question's after"
+    extra = constraint_problem(_analysis("Who visited {E1} in {T1}?"), Program.parse("getHeadEntity(E1, R, T) -> getLast(#1) -> answer(#2)"))
+    assert extra == "the program performs last, which the question does not ask"
+
+
+@pytest.mark.parametrize(
+    ("asked", "answers", "fits"),
+    [
+        ("entity", ["Iran", "Iraq"], True),
+        ("entity", ["2014"], False),  # asked which country, answered a year
+        ("time", ["2013-07-30"], True),
+        ("time", ["Japan"], False),
+        ("number", ["3"], True),
+        ("number", ["Iran"], False),
+        ("yesno", ["No"], True),
+        ("yesno", ["Iran"], False),
+    ],
+)
+def test_the_answer_is_of_the_asked_type(asked: str, answers: list[str], fits: bool) -> None:
+    assert (type_problem(asked, answers) is None) == fits
