@@ -105,7 +105,8 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
     if not times:
         return None
     cue = analysis.cue
-    if cue == "between" and len(times) >= 2:
+    # the typed query reads a window ("from September until October") whatever its first cue word ("until")
+    if (cue == "between" or analysis.query.window) and len(times) >= 2:
         lo, hi = min(times[:2]), max(times[:2], key=lambda t: t.end)
         return TimeConstraint("between", TimeSpan(lo.start, max(lo.end, hi.end), Granularity.DAY))
     if cue in ("before", "after"):

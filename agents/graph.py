@@ -42,6 +42,7 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
 from agents.analysis.query import VALUE_ASKS
+from agents.analysis.relations import RelationLexicon
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
 from agents.evidence import supporting_facts
@@ -50,7 +51,7 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.shapes import absent_answer, admitted, lookups_in_roles, shape_problem
+from agents.shapes import absent_answer, admitted, lookups_in_roles, shape_problem, worded_relations, wording_problem
 from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
@@ -124,8 +125,15 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
-    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept)
-    absent = absent_answer(ctx.store, state.analysed, check) if found is None else None
+    beyond = query.shape != "six"  # MultiTQ's six keep the learned ranking of relations
+    worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx)) if beyond else frozenset()
+    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
+    if found is not None and accept is not None and query.asks in VALUE_ASKS and not accept(found.results, found.actions):
+        # a count or yes / no is a value the audit cannot check answer by answer: only an accepted binding gives it
+        misread = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx)) if beyond else None
+        why = misread or f"no program reads the relation the question asks about in its roles ({found.program})"
+        found = None
+    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
@@ -148,19 +156,34 @@ def _plausible(ctx: AgentContext) -> Callable[[str, set[str]], bool | None] | No
     return getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
 
 
+def _lexicon(ctx: AgentContext) -> RelationLexicon | None:
+    """The relation lexicon the question analysis reads (None: it reads none)."""
+    return getattr(getattr(ctx.analyzer, "relation_linker", None), "lexicon", None)
+
+
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
     """The audit's answer check, for the planner: a bound program whose answers it would reject
     gives way to the next one that keeps every constraint the question states."""
     if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
     query = state.analysed.query
+    beyond = query.shape != "six"
+    lexicon = _lexicon(ctx)
+
+    def worded(actions: list) -> bool:  # beyond the six, a relation the wording names is the one asked
+        return not beyond or wording_problem(ctx.store, state.analysed, relation_of(actions), lexicon) is None
+
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
-        return lambda results, actions: ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions)
+        return lambda results, actions: (
+            ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions) and worded(actions)
+        )
     # what a program computes over its facts (a count, the most, every one) must read them as asked
     in_roles = bool(query.operations() or query.is_list)
 
     def accept(results: list, actions: list) -> bool:
         if in_roles and not lookups_in_roles(check, actions):
+            return False
+        if not worded(actions):
             return False
         return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))
 
@@ -281,6 +304,8 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     query = state.analysed.query
     if state.actions:
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
+        if problem is None and query.shape != "six":
+            problem = wording_problem(ctx.store, state.analysed, relation_of(state.actions), _lexicon(ctx))
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:

@@ -22,9 +22,13 @@ from actions.programs import Program, asked_operations
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT
 from agents.analysis.query import Query
+from agents.analysis.relations import RelationLexicon, verb_phrase
+from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
 from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
+from agents.roles import reference_role
+from ari.base.text import stem
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
@@ -85,25 +89,81 @@ def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]
     return list(dict.fromkeys(i.entity for i in items if i.entity is not None))
 
 
-def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None) -> str | None:
+def worded_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
+    """The relations the question's words ask about, when a word of its verb phrase names relations
+    of the KG ("abduct" names Abduct,_hijack,_or_take_hostage; "consultations" Consult): those,
+    however the ranking placed them or whether it ranked them at all, and the relations the learned
+    lexicon mostly credits that word with (`credited`: "supported" is Praise_or_endorse, though
+    its name is none of them). Empty when no word names a relation: then the ranking decides. A
+    word the user said that names a relation is what the question is about."""
+    found: set[str] = set()
+    for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4}:
+        root = stem(word)
+        named = {r for r, words in _relation_stems(store).items() if any(same_word(root, b) for b in words)}
+        if named:
+            found |= named | credited(lexicon, word)
+    return frozenset(found)
+
+
+def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
+    """The relations the lexicon credits `word` with most: at least half the share of its best
+    (none for a word the learning questions never used)."""
+    counts = lexicon.counts.get(word, {}) if lexicon is not None else {}
+    best = max(counts.values(), default=0.0)
+    return frozenset(r for r, n in counts.items() if best > 0 and n >= best / 2)
+
+
+def same_word(one: str, other: str) -> bool:
+    """Whether two stems are one word's inflections: the same first five letters ("criticise",
+    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted")."""
+    short, long = sorted((one, other), key=len)
+    return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))
+
+
+def _relation_stems(store: TKGStore) -> dict[str, frozenset[str]]:
+    def build() -> dict[str, frozenset[str]]:
+        return {r: frozenset(stem(w) for w in content_words(store.relation_text(r)) if len(w) >= 4) for r in store.relation_names()}
+
+    return store.derived(("relation_stems",), build)
+
+
+def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str | None, lexicon: RelationLexicon | None = None) -> str | None:
+    """Why `relation` does not account for the wording (None: it does, or the wording names no
+    relation of the KG): the question's words ask about other relations (`worded_relations`), and
+    neither `relation` nor a mirror of it ("visit" seen as Host_a_visit) is one of them."""
+    worded = worded_relations(store, analysis, lexicon)
+    if relation is None or not worded:
+        return None
+    family = {relation} | set(mirror_relations(store).get(relation, ()))
+    if family & worded:
+        return None
+    named = ", ".join(store.relation_text(r) for r in sorted(worded)[:3])
+    return f"the question names {named}{' ...' if len(worded) > 3 else ''}, and the program read {store.relation_text(relation)}"
+
+
+def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
-    when the KG is seen to hold no such event: the relation the wording names (the best-ranked one,
-    and the check must agree the question asks about it), its mirrors, between the question's
-    entities, at its time. A binding that failed for another reason (a relation misread) is no
-    evidence of absence, and then nothing is answered."""
+    when the KG is seen to hold no such event: of the relations the wording names
+    (`worded_relations`; else the best-ranked one, and the check must agree the question asks
+    about it), or their mirrors, between the question's entities, at its time. A binding that
+    failed for another reason (a relation misread) is no evidence of absence, and then nothing is
+    answered."""
     answer = {"yesno": "No", "number": "0"}.get(analysis.query.asks)
     if answer is None or check is None or not analysis.relations or not analysis.entities:
         return None
-    relation = analysis.relations[0][0]
-    if not check.asks_relation(relation):
-        return None
-    family = {relation} | set(mirror_relations(store).get(relation, ()))
+    asked = worded_relations(store, analysis, lexicon)
+    if not asked:
+        relation = analysis.relations[0][0]
+        if not check.asks_relation(relation):
+            return None
+        asked = frozenset({relation})
+    family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     names = [m.best for m in analysis.entities if m.best]
     if not names:
         return None
     one = names[0]  # every fact between the first two names is one of the first name's facts
     for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
-        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.fits(fact):
+        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact):
             return None
     return answer
 
@@ -137,6 +197,12 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program) -> str | No
         if left:
             return f"the program does not carry out the question's {', '.join(left)}"
         return f"the program performs {', '.join(extra)}, which the question does not ask"
+    # "before 2006": the time is the reference, no event (MultiTQ's six keep the programs learnt on
+    # them, which may read "before June 2008" as before that month's first such event)
+    if analysis.query.shape != "six" and analysis.times and reference_role(analysis) is None:
+        placed = next((s for s in program.steps if s.operation in ("before", "after") and not s.times), None)
+        if placed is not None:
+            return f"the program places its answers {placed.operation} another event, and the question {placed.operation} a time"
     used = {t for step in program.steps for t in step.times}
     if analysis.times and not used:
         return f"the program ignores the time the question states ({analysis.times[0].text})"

@@ -46,6 +46,11 @@ def test_which_countries_asks_every_country() -> None:
     assert query.is_list and query.entity_type == "country" and query.shape == "list"
 
 
+@pytest.mark.parametrize("masked", ["Which people has {E1} accused?", "What children did {E1} abduct in {T1}?"])
+def test_an_irregular_plural_asks_a_list(masked: str) -> None:
+    assert _read(masked).is_list
+
+
 def test_a_singular_which_country_asks_one_country() -> None:
     query = _read("Which country did {E1} visit last in {T1}?")
     assert not query.is_list and query.entity_type == "country"
@@ -112,6 +117,8 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
         ("How long did {E1} stay in {E2}?", "a duration"),
         ("Between 10 and {T1}, who appealed to {E1}?", "a number ARI could not read ('10'"),
         ("Who visited {E1} on 12.13.2009?", "a number ARI could not read ('12.13.2009'"),
+        ("Which country did {E1} visit after {T1}, within that year?", "a time bound ARI cannot read ('within that year'"),
+        ("After {T1}, where did {E1} go before the year was out?", "a place"),
     ],
 )
 def test_what_the_kg_cannot_represent_is_named(masked: str, what: str) -> None:

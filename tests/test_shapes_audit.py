@@ -4,12 +4,18 @@ the asked type. Analyses are written by hand so each test states the meaning it 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from actions.programs import Program
+from agents.analysis.relations import RelationLexicon
 from agents.analysis.query import Query
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
-from agents.shapes import constraint_problem, type_problem
+from agents.shapes import constraint_problem, credited, same_word, type_problem, wording_problem
+from tests.bench_support import build_store, visit
+from tkg_store.learned import MIRROR_MIN_FACTS
+from tkg_store.store import TKGStore
 from tkg_store.temporal import parse_time
 
 
@@ -75,3 +81,59 @@ def test_the_problem_names_what_is_not_carried_out() -> None:
 )
 def test_the_answer_is_of_the_asked_type(asked: str, answers: list[str], fits: bool) -> None:
     assert (type_problem(asked, answers) is None) == fits
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
+    facts = [
+        ("Boko_Haram", "Abduct,_hijack,_or_take_hostage", "Citizen_(Nigeria)", "2014-04-14"),
+        ("Boko_Haram", "Make_an_appeal_or_request", "Government_(Nigeria)", "2014-04-09"),
+        ("Kuwait", "Make_pessimistic_comment", "Qatar", "2012-03-31"),
+        ("Qatar", "Threaten", "Iran", "2012-05-01"),
+        ("Iran", "Praise_or_endorse", "Iraq", "2012-05-02"),
+        ("Iran", "Appeal_for_diplomatic_cooperation_(such_as_policy_support)", "Iraq", "2012-05-03"),
+        # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
+        *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
+    ]
+    with TKGStore.open(build_store(tmp_path_factory.mktemp("audit") / "kg.duckdb", facts)) as opened:
+        yield opened
+
+
+@pytest.mark.parametrize(
+    ("masked", "relation", "accounted"),
+    [
+        # a verb the lexicon never saw is accounted for by the relation it names, and by no other
+        ("Who did {E1} abduct in {T1}?", "Abduct,_hijack,_or_take_hostage", True),
+        ("Who did {E1} abduct in {T1}?", "Make_an_appeal_or_request", False),
+        ("Did {E1} threaten {E2} in {T1}?", "Make_pessimistic_comment", False),
+        ("Did {E1} threaten {E2} in {T1}?", "Threaten", True),
+        # an inflection still names it ("hosted": Host_a_visit), and a mirror answers for it
+        ("Who were hosted by {E1} in {T1}?", "Host_a_visit", True),
+        ("Who were hosted by {E1} in {T1}?", "Make_a_visit", True),
+        # a wording that names no relation leaves the ranking to decide
+        ("Who did {E1} talk to in {T1}?", "Make_pessimistic_comment", True),
+        # what the lexicon learned a word to mean counts as much as a relation's name
+        ("Who supported {E1} in {T1}?", "Praise_or_endorse", True),
+        ("Who supported {E1} in {T1}?", "Make_pessimistic_comment", False),
+    ],
+)
+def test_a_relation_the_wording_names_is_the_one_asked(store: TKGStore, masked: str, relation: str, accounted: bool) -> None:
+    lexicon = RelationLexicon(counts={"supported": {"Praise_or_endorse": 9.0, "Make_statement": 1.0}})
+    assert (wording_problem(store, _analysis(masked), relation, lexicon) is None) == accounted
+
+
+def test_the_problem_names_the_relations_the_wording_asks_about(store: TKGStore) -> None:
+    problem = wording_problem(store, _analysis("Who did {E1} abduct in {T1}?"), "Make_an_appeal_or_request")
+    assert problem == "the question names Abduct, hijack, or take hostage, and the program read Make an appeal or request"
+
+
+def test_the_lexicon_credits_a_word_with_its_main_relations_only() -> None:
+    lexicon = RelationLexicon(counts={"requested": {"Meet": 35.0, "Appeal": 17.5, "Visit": 8.0}})
+    assert credited(lexicon, "requested") == {"Meet", "Appeal"}
+    assert credited(lexicon, "abduct") == frozenset() and credited(None, "requested") == frozenset()
+
+
+@pytest.mark.parametrize(("one", "other", "same"), [("host", "hosted", True), ("criticise", "criticize", True),
+                                                    ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False)])
+def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: bool) -> None:
+    assert same_word(one, other) == same

@@ -83,7 +83,8 @@ _MOST = re.compile(r"\bmost\s+(?:often|frequently|times|regularly|visits|frequen
 _LEAST = re.compile(r"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b(?=\s*[?.]?\s*$)", re.IGNORECASE)
 
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
-_PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s)\b", re.IGNORECASE)
+# (irregular plurals too: "which people", "what children")
+_PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s|people|men|women|children)\b", re.IGNORECASE)
 _LIST = re.compile(
     r"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups)\b"
     r"|\b(?:everyone|everybody|every\s+(?:country|one|nation|actor|party))\b|\blist\s+(?:all|every|each)\b|\b(?:which|who)\s+(?:were|are)\s+(?:they|those|all)\b"
@@ -227,9 +228,6 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
 
 def _unsupported(masked: str) -> str | None:
     """What the question asks about that no (head, relation, tail, day) fact states, or None."""
-    number = _LEFTOVER_NUMBER.search(masked)
-    if number:  # every date read is masked: a number left over was not understood, and no answer may ignore it
-        return f"a number ARI could not read ({number.group(0)!r}: it is no date, entity or ordinal of the question)"
     if _REASON.search(masked):
         return "a reason ('why' cannot be checked: the KG records events, not their causes)"
     if _PLACE_WORD.search(masked) or _PLACE_AFTER_EVENT.search(masked):
@@ -244,9 +242,21 @@ def _unsupported(masked: str) -> str | None:
     degree = _DEGREE.search(masked)
     if degree:
         return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
+    bound = _RELATIVE_BOUND.search(masked)
+    if bound:
+        return f"a time bound ARI cannot read ({bound.group(0)!r}: it names no date of its own)"
+    number = _LEFTOVER_NUMBER.search(masked)
+    if number:  # every date read is masked: a number left over was not understood, and no answer may ignore it
+        return f"a number ARI could not read ({number.group(0)!r}: it is no date, entity or ordinal of the question)"
     return None
 
 
+# a second bound stated through the first time ("after {T1}, within that year"), not as a date
+_RELATIVE_BOUND = re.compile(
+    r"\bwithin\s+(?:that|the\s+same)\s+(?:year|month|week)\b|\bbefore\s+the\s+(?:year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)\b"
+    r"|\bby\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?:year|month|week)\b",
+    re.IGNORECASE,
+)
 _LEFTOVER_NUMBER = re.compile(r"(?<![{\w])\d+(?:[.,:/-]\d+)*\b(?!\})")
 # "in {PLACE}" after the event: a capitalised name that no entity or time took, after "in"/"at"
 _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b(?!\s*\{)")
