@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from actions.programs import Program
-from agents.analysis.relations import RelationLexicon
 from agents.analysis.query import Query
+from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.shapes import constraint_problem, credited, same_word, type_problem, wording_problem
 from tests.bench_support import build_store, visit
