@@ -125,12 +125,11 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
-    beyond = query.shape != "six"  # MultiTQ's six keep the learned ranking of relations
-    worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx)) if beyond else frozenset()
+    worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
     if found is not None and accept is not None and query.asks in VALUE_ASKS and not accept(found.results, found.actions):
         # a count or yes / no is a value the audit cannot check answer by answer: only an accepted binding gives it
-        misread = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx)) if beyond else None
+        misread = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx))
         why = misread or f"no program reads the relation the question asks about in its roles ({found.program})"
         found = None
     absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
@@ -167,11 +166,10 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
     query = state.analysed.query
-    beyond = query.shape != "six"
     lexicon = _lexicon(ctx)
 
-    def worded(actions: list) -> bool:  # beyond the six, a relation the wording names is the one asked
-        return not beyond or wording_problem(ctx.store, state.analysed, relation_of(actions), lexicon) is None
+    def worded(actions: list) -> bool:  # a relation the wording names is the one asked
+        return wording_problem(ctx.store, state.analysed, relation_of(actions), lexicon) is None
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
@@ -304,7 +302,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     query = state.analysed.query
     if state.actions:
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
-        if problem is None and query.shape != "six":
+        if problem is None:
             problem = wording_problem(ctx.store, state.analysed, relation_of(state.actions), _lexicon(ctx))
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}

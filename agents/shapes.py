@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -71,13 +72,25 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence) -> bool:
             anchor, anchor_is_head = action.head, True
         else:
             continue
-        role = next((r for names, r in zip(check.mentions, check.roles) if anchor in names), None)
+        role = next((r for names, r in zip(check.mentions, _roles(check)) if anchor in names), None)
         if role not in (SUBJECT, OBJECT):
             continue
         head_role = check.head_role(action.relation)
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
+
+
+# the agent of a passive ("visitors who were hosted by {E1}", "was criticised by {E2}"): the doer
+_PASSIVE_AGENT = re.compile(r"\b(?:was|were|been|being|is|are|get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE)
+
+
+def _roles(check: AnswerCheck) -> list[str | None]:
+    """The clause roles of the check's mentions, with a passive's agent read as the subject (the
+    clause roles leave "by {E1}" open; for a lookup the doer is what counts)."""
+    linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
+    agents = {int(m.group(1)) for m in _PASSIVE_AGENT.finditer(check.analysis.masked)}
+    return [role if role is not None or number not in agents else SUBJECT for number, role in zip(linked, check.roles)]
 
 
 def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]:
