@@ -51,7 +51,15 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.shapes import absent_answer, admitted, lookups_in_roles, shape_problem, worded_relations, wording_problem
+from agents.shapes import (
+    absent_answer,
+    admitted,
+    lookups_in_roles,
+    placed_variants,
+    shape_problem,
+    worded_relations,
+    wording_problem,
+)
 from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
@@ -115,7 +123,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    guides = admitted(programs_for(state.analysed, *methodologies), state.analysed)
+    guides = admitted(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
     if not guides:
         return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
                              " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
@@ -127,8 +135,9 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
-    if found is not None and accept is not None and query.asks in VALUE_ASKS and not accept(found.results, found.actions):
-        # a count or yes / no is a value the audit cannot check answer by answer: only an accepted binding gives it
+    if found is not None and accept is not None and query.operations() and not accept(found.results, found.actions):
+        # a count, yes / no, ranking or n-th is computed over every fact the binding read, which the
+        # audit cannot check answer by answer: only an accepted binding gives it
         misread = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx))
         why = misread or f"no program reads the relation the question asks about in its roles ({found.program})"
         found = None
@@ -167,19 +176,21 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
         return lambda results, actions: True  # check_answers keeps every answer
     query = state.analysed.query
     lexicon = _lexicon(ctx)
+    strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked
         return wording_problem(ctx.store, state.analysed, relation_of(actions), lexicon) is None
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
-            ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions) and worded(actions)
+            ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions, strict)
+            and worded(actions)
         )
     # what a program computes over its facts (a count, the most, every one) must read them as asked
     in_roles = bool(query.operations() or query.is_list)
 
     def accept(results: list, actions: list) -> bool:
-        if in_roles and not lookups_in_roles(check, actions):
+        if in_roles and not lookups_in_roles(check, actions, strict):
             return False
         if not worded(actions):
             return False

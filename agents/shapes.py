@@ -48,6 +48,27 @@ def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]
     ]
 
 
+def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program placed in time as the question states it where the memory may
+    hold it only in another placement (`Program.placed`): a window ("between {T1} and {T2}") or a
+    time it comes before or after for a program learnt "in {T}", and no time at all for a question
+    that states none. As `Program.dated` does for a question in a time: a methodology need not have
+    seen every placement of every program; `admitted` then keeps those that do what is asked."""
+    times = len(analysis.times)
+    if analysis.query.window and times >= 2:
+        placement: tuple[str | None, tuple[str, ...]] = ("getBetween", ("T1", "T2"))
+    elif times and reference_role(analysis) is None and len(asked := asked_temporal(analysis) & {"before", "after"}) == 1:
+        placement = (f"get{next(iter(asked)).title()}", ("T",))
+    elif not times:
+        placement = (None, ())
+    else:
+        return list(guides)
+    known = {g.program for g in guides}
+    made = [Guide(p, g.support, g.success_rate, note=", placed in time as the question states")
+            for g in guides if (p := g.program.placed(*placement)) is not None and p not in known]
+    return [*guides, *dict((g.program, g) for g in made).values()]
+
+
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
     """The roles of the entities the question names: E1, E2 ... in role order."""
     return {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
@@ -60,11 +81,13 @@ def fits(action: object, query: Query) -> bool:
     return True
 
 
-def lookups_in_roles(check: AnswerCheck, actions: Sequence) -> bool:
+def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False) -> bool:
     """Whether each lookup of a bound program reads its entity in the role the wording gives it:
     "Which countries did X visit" reads X as the visitor (the head of Make_a_visit, the tail of its
     mirror Host_a_visit), never as the one visited. A relation whose wording leaves the roles open
-    (consult, either way) and a mention with no clause role pass."""
+    (consult, either way) passes, and so does a mention with no clause role unless `strict`: what
+    a count, a ranking or an n-th computes over one direction of a one-way relation is wrong read
+    the other way, so a role the wording leaves open ("the most demands of {E1}") answers nothing."""
     for action in actions:
         if isinstance(action, (GetHeadEntity, GetTailEntity)):
             anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
@@ -73,24 +96,40 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence) -> bool:
         else:
             continue
         role = next((r for names, r in zip(check.mentions, _roles(check)) if anchor in names), None)
-        if role not in (SUBJECT, OBJECT):
-            continue
         head_role = check.head_role(action.relation)
+        if role not in (SUBJECT, OBJECT):
+            if strict and role is None and head_role is not None:
+                return False
+            continue
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
 
 
-# the agent of a passive ("visitors who were hosted by {E1}", "was criticised by {E2}"): the doer
-_PASSIVE_AGENT = re.compile(r"\b(?:was|were|been|being|is|are|get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE)
+# a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
+# the agent after "by" is the doer, the subject of "was" the one it was done to
+_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
+_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
+# a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
+_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
+    r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
+)
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:
-    """The clause roles of the check's mentions, with a passive's agent read as the subject (the
-    clause roles leave "by {E1}" open; for a lookup the doer is what counts)."""
+    """The clause roles of the check's mentions, with a passive's agent read as the subject and the
+    one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
+    is what counts)."""
     linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
-    agents = {int(m.group(1)) for m in _PASSIVE_AGENT.finditer(check.analysis.masked)}
-    return [role if role is not None or number not in agents else SUBJECT for number, role in zip(linked, check.roles)]
+    masked = check.analysis.masked
+    read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
+    for m in _ACTIVE.finditer(masked):
+        read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
+    for m in _PASSIVE_ASKED.finditer(masked):
+        read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+    return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
 
 
 def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]:
@@ -103,19 +142,30 @@ def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]
 
 
 def worded_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
+    """`relations_named` for this question: the ones accounting for the most of its words when its
+    query computes a value over facts (a count, yes / no, a ranking, an n-th: "did X break off
+    diplomatic relations" is not asked of every relation named "diplomatic"), every one its words
+    name otherwise (a lookup's answers are checked one by one after)."""
+    return relations_named(store, analysis, lexicon, best_only=bool(analysis.query.operations()))
+
+
+def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None, best_only: bool) -> frozenset[str]:
     """The relations the question's words ask about, when a word of its verb phrase names relations
-    of the KG ("abduct" names Abduct,_hijack,_or_take_hostage; "consultations" Consult): those,
-    however the ranking placed them or whether it ranked them at all, and the relations the learned
-    lexicon mostly credits that word with (`credited`: "supported" is Praise_or_endorse, though
-    its name is none of them). Empty when no word names a relation: then the ranking decides. A
-    word the user said that names a relation is what the question is about."""
-    found: set[str] = set()
+    of the KG ("abduct" names Abduct,_hijack,_or_take_hostage; "consultations" Consult): among
+    those, however the ranking placed them or whether it ranked them at all, and the relations the
+    learned lexicon mostly credits such a word with (`credited`: "supported" is Praise_or_endorse,
+    though its name is none of them); the ones that account for the most of those words ("break
+    off diplomatic relations" is Reduce_or_break_diplomatic_relations, not every relation named
+    "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
+    the ranking decides."""
+    accounts: Counter[str] = Counter()
     for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4}:
         root = stem(word)
         named = {r for r, words in _relation_stems(store).items() if any(same_word(root, b) for b in words)}
         if named:
-            found |= named | credited(lexicon, word)
-    return frozenset(found)
+            accounts.update(named | credited(lexicon, word))
+    most = max(accounts.values(), default=0)
+    return frozenset(r for r, n in accounts.items() if n == most or not best_only)
 
 
 def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
