@@ -193,15 +193,37 @@ def _relation_stems(store: TKGStore) -> dict[str, frozenset[str]]:
 def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str | None, lexicon: RelationLexicon | None = None) -> str | None:
     """Why `relation` does not account for the wording (None: it does, or the wording names no
     relation of the KG): the question's words ask about other relations (`worded_relations`), and
-    neither `relation` nor a mirror of it ("visit" seen as Host_a_visit) is one of them."""
+    neither `relation` nor a mirror of it ("visit" seen as Host_a_visit) is one of them. A yes / no
+    question asserts its whole predicate: a word of it that no relation's name holds and no
+    learning question used ("did X speak approvingly of Y") is not accounted for at all."""
+    if relation is None:
+        return None
+    if analysis.query.asks == "yesno":
+        unread = unaccounted_words(store, analysis, lexicon)
+        if unread:
+            return f"the question says {', '.join(repr(w) for w in unread)}, which no relation of the KG accounts for"
     worded = worded_relations(store, analysis, lexicon)
-    if relation is None or not worded:
+    if not worded:
         return None
     family = {relation} | set(mirror_relations(store).get(relation, ()))
     if family & worded:
         return None
     named = ", ".join(store.relation_text(r) for r in sorted(worded)[:3])
     return f"the question names {named}{' ...' if len(worded) > 3 else ''}, and the program read {store.relation_text(relation)}"
+
+
+# nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
+_WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
+
+
+def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
+    """The words of the verb phrase that no relation's name holds and the lexicon never saw (without
+    a lexicon, none: nothing tells a known word from an unknown one)."""
+    if lexicon is None:
+        return []
+    words = [w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS]
+    stems = _relation_stems(store)
+    return [w for w in words if not any(same_word(stem(w), b) for names in stems.values() for b in names)]
 
 
 def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:

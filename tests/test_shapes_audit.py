@@ -137,3 +137,18 @@ def test_the_lexicon_credits_a_word_with_its_main_relations_only() -> None:
                                                     ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False)])
 def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: bool) -> None:
     assert same_word(one, other) == same
+
+
+@pytest.mark.parametrize(
+    ("masked", "accounted"),
+    [
+        ("Did {E1} threaten {E2} in {T1}?", True),  # named by a relation
+        ("Did {E1} praise {E2} in {T1}?", True),  # a word the lexicon learned
+        ("Did {E1} praise {E2} at any point in {T1}?", True),  # "at any point" says when
+        ("Did {E1} speak approvingly of {E2} in {T1}?", False),  # "approvingly": neither
+    ],
+)
+def test_a_yes_no_question_asserts_every_word_of_its_predicate(store: TKGStore, masked: str, accounted: bool) -> None:
+    lexicon = RelationLexicon(counts={"praise": {"Praise_or_endorse": 3.0}, "speak": {"Make_statement": 2.0}})
+    analysis = _analysis(masked, query=Query(asks="yesno"))
+    assert (wording_problem(store, analysis, "Threaten" if "threaten" in masked else "Praise_or_endorse", lexicon) is None) == accounted
