@@ -22,7 +22,7 @@ from actions.items import Item
 from actions.programs import Program, asked_operations
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT
-from agents.analysis.query import Query
+from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.relations import RelationLexicon, verb_phrase
 from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
@@ -159,7 +159,7 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
     the ranking decides."""
     accounts: Counter[str] = Counter()
-    for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4}:
+    for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}:
         root = stem(word)
         named = {r for r, words in _relation_stems(store).items() if any(same_word(root, b) for b in words)}
         if named:
@@ -221,7 +221,8 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
     a lexicon, none: nothing tells a known word from an unknown one)."""
     if lexicon is None:
         return []
-    words = [w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS]
+    words = [w for w in verb_phrase(analysis.masked).split()
+             if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS]
     stems = _relation_stems(store)
     return [w for w in words if not any(same_word(stem(w), b) for names in stems.values() for b in names)]
 

@@ -91,6 +91,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         ("Kuwait", "Make_pessimistic_comment", "Qatar", "2012-03-31"),
         ("Qatar", "Threaten", "Iran", "2012-05-01"),
         ("Iran", "Praise_or_endorse", "Iraq", "2012-05-02"),
+        ("Iran", "Meet_at_a_'third'_location", "Iraq", "2012-05-04"),
         ("Iran", "Appeal_for_diplomatic_cooperation_(such_as_policy_support)", "Iraq", "2012-05-03"),
         # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
         *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
@@ -115,6 +116,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         # what the lexicon learned a word to mean counts as much as a relation's name
         ("Who supported {E1} in {T1}?", "Praise_or_endorse", True),
         ("Who supported {E1} in {T1}?", "Make_pessimistic_comment", False),
+        # an ordinal is the query's constraint, not a word of the event ("a 'third' location")
+        ("Who was the third to visit {E1} in {T1}?", "Meet_at_a_'third'_location", False),
+        ("Who was the third to visit {E1} in {T1}?", "Make_a_visit", True),
     ],
 )
 def test_a_relation_the_wording_names_is_the_one_asked(store: TKGStore, masked: str, relation: str, accounted: bool) -> None:

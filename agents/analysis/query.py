@@ -29,6 +29,8 @@ _ORDINALS = {
     "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
 }
 _ORDINAL_WORD = "|".join(_ORDINALS)
+# the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
+CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times"})
 _TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)"
 # an ordinal names the n-th when it is a determiner ("the second to visit", "for the third time") or
 # counts from the end ("second to last"); an adjective ("a third location", "third parties") does not
