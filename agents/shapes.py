@@ -160,8 +160,7 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     the ranking decides."""
     accounts: Counter[str] = Counter()
     for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}:
-        root = stem(word)
-        named = {r for r, words in _relation_stems(store).items() if any(same_word(root, b) for b in words)}
+        named = relations_naming(store, word)
         if named:
             accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
@@ -183,11 +182,28 @@ def same_word(one: str, other: str) -> bool:
     return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))
 
 
-def _relation_stems(store: TKGStore) -> dict[str, frozenset[str]]:
-    def build() -> dict[str, frozenset[str]]:
-        return {r: frozenset(stem(w) for w in content_words(store.relation_text(r)) if len(w) >= 4) for r in store.relation_names()}
+def relations_naming(store: TKGStore, word: str) -> frozenset[str]:
+    """The relations of the KG whose name holds `word` (`same_word`), kept per store and word: the
+    planner asks it of every binding it checks."""
+    known: dict[str, frozenset[str]] = store.derived(("relations_naming",), dict)
+    if word not in known:
+        root = stem(word)
+        by_stem = _relations_by_stem(store)
+        known[word] = frozenset(r for b, relations in by_stem.items() if same_word(root, b) for r in relations)
+    return known[word]
 
-    return store.derived(("relation_stems",), build)
+
+def _relations_by_stem(store: TKGStore) -> dict[str, frozenset[str]]:
+    """Each stem of a relation name's words (of four letters or more) -> the relations it names."""
+    def build() -> dict[str, frozenset[str]]:
+        found: dict[str, set[str]] = {}
+        for r in store.relation_names():
+            for w in content_words(store.relation_text(r)):
+                if len(w) >= 4:
+                    found.setdefault(stem(w), set()).add(r)
+        return {b: frozenset(rs) for b, rs in found.items()}
+
+    return store.derived(("relations_by_stem",), build)
 
 
 def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str | None, lexicon: RelationLexicon | None = None) -> str | None:
@@ -223,8 +239,7 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
         return []
     words = [w for w in verb_phrase(analysis.masked).split()
              if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS]
-    stems = _relation_stems(store)
-    return [w for w in words if not any(same_word(stem(w), b) for names in stems.values() for b in names)]
+    return [w for w in words if not relations_naming(store, w)]
 
 
 def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:
