@@ -135,16 +135,21 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
+    misread = False
     if found is not None and accept is not None and query.operations() and not accept(found.results, found.actions):
         # a count, yes / no, ranking or n-th is computed over every fact the binding read, which the
         # audit cannot check answer by answer: only an accepted binding gives it
-        misread = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx))
-        why = misread or f"no program reads the relation the question asks about in its roles ({found.program})"
-        found = None
+        problem = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx))
+        why = problem or f"no program reads the relation the question asks about in its roles ({found.program})"
+        found, misread = None, True
     absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
+    # no program binds, and a decider that only follows plans abstains: say what the KG lacks, with the nearest facts
+    if found is None and check is not None and not misread and not ranks_every_question(ctx.decider):
+        relation = check.asked_relation(r for r, _ in state.analysed.relations)
+        return _abstain(check.reason([], relation)) | {"plan_note": why, "evidence": check.nearest(relation)}
     return {"plan": found, "plan_note": why, "answer_check": check}
 
 
@@ -311,7 +316,9 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     answers some fact states as the question asks stay (`agents.faithfulness`); abstain, naming
     what is missing and the nearest facts, when none does. Each answer comes with its facts."""
     query = state.analysed.query
-    if state.actions:
+    # an unguided walk ignores what the question asks of time by design (README): only the query's own operations hold it
+    guided = ctx.memory is not None and ctx.config.use_methodology
+    if state.actions and (guided or query.operations()):
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
         if problem is None:
             problem = wording_problem(ctx.store, state.analysed, relation_of(state.actions), _lexicon(ctx))
