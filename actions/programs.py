@@ -192,6 +192,27 @@ class Program:
                 return _parse_program(tuple(t.render() for t in (*self.steps[:index], restricted, *self.steps[index + 1 :])))
         return None
 
+    def placed(self, operation: str | None, times: tuple[str, ...] = ()) -> Program | None:
+        """The program with its answer lookup (the last lookup, not a same-period join) freed of its
+        time and, with `operation` (getBefore, getAfter, getBetween), followed by that step over
+        `times`: "how many times in {T}" becomes "how many times between {T1} and {T2}" or "ever"
+        (operation None). None when there is nothing to change: no such lookup, a lookup with no
+        time to drop (operation None), or a program that already places its answers in time."""
+        if self.operations & {"before", "after", "between", "same"}:
+            return None
+        index = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].is_lookup), None)
+        if index is None:
+            return None
+        lookup = self.steps[index]
+        freed = AbstractStep(lookup.template, tuple(a for a in lookup.args if a not in lookup.times))
+        if operation is None and freed == lookup:
+            return None
+        added = (AbstractStep(operation, (f"#{index + 1}", *times)),) if operation else ()
+        shift = len(added)
+        # the steps after read the lookup through the added step: every #k from the lookup on moves on
+        later = tuple(AbstractStep(s.template, tuple(_shifted(a, index, shift) for a in s.args)) for s in self.steps[index + 1 :])
+        return _parse_program(tuple(t.render() for t in (*self.steps[:index], freed, *added, *later)))
+
     @cached_property
     def consistent_joins(self) -> bool:
         """Whether every same-period join keeps its entity where the referenced getTime had it.
@@ -283,6 +304,13 @@ def _keeps_places(event: AbstractStep, lookup: AbstractStep, reference: str | No
         asked_head, _, asked_tail = lookup.args[:3]
         return reference not in (asked_head, asked_tail) and (head == asked_head or tail == asked_tail)
     return True
+
+
+def _shifted(argument: str, after: int, by: int) -> str:
+    """A `#k` argument renumbered for `by` steps inserted after step `after` (others unchanged)."""
+    if argument.startswith("#") and argument[1:].isdigit() and int(argument[1:]) > after:
+        return f"#{int(argument[1:]) + by}"
+    return argument
 
 
 @lru_cache(maxsize=8192)

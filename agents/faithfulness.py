@@ -100,11 +100,16 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
     if not times:
         return None
     cue = analysis.cue
-    if cue == "between" and len(times) >= 2:
+    # the typed query reads a window ("from September until October") whatever its first cue word ("until")
+    if (cue == "between" or analysis.query.window) and len(times) >= 2:
         lo, hi = min(times[:2]), max(times[:2], key=lambda t: t.end)
         return TimeConstraint("between", TimeSpan(lo.start, max(lo.end, hi.end), Granularity.DAY))
     if cue in ("before", "after"):
         return TimeConstraint(cue, times[-1])
+    placed = next((c for c in analysis.cues if c in ("before", "after")), None)
+    if placed is not None and cue in ("first", "last"):
+        # "when, before 2009, did X last ...": the answer is before that time, and its extreme is checked apart
+        return TimeConstraint(placed, times[-1])
     if cue is None or cue in ("first", "last"):
         return TimeConstraint("in", times[0])
     return None  # same_day / same_month / same_year: the reference is an event

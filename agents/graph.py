@@ -43,6 +43,7 @@ from actions.enumerate import enumerate_candidates
 from actions.programs import Program
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
+from agents.analysis.relations import RelationLexicon
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
 from agents.evidence import supporting_facts
@@ -51,7 +52,15 @@ from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import make_plan, question_context, relation_of
 from agents.roles import current_entities, entity_roles
-from agents.shapes import absent_answer, admitted, lookups_in_roles, shape_problem
+from agents.shapes import (
+    absent_answer,
+    admitted,
+    lookups_in_roles,
+    placed_variants,
+    shape_problem,
+    worded_relations,
+    wording_problem,
+)
 from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
@@ -115,20 +124,33 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    guides = admitted(programs_for(state.analysed, *methodologies), state.analysed)
+    guides = admitted(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
     if not guides:
-        return {"plan_note": f"the memory holds no program for {query.shape} questions (learn one: ari memory learn --generate)"}
+        return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
+                             " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
-    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept)
-    absent = absent_answer(ctx.store, state.analysed, check) if found is None else None
+    worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
+    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
+    misread = False
+    if found is not None and accept is not None and query.operations() and not accept(found.results, found.actions):
+        # a count, yes / no, ranking or n-th is computed over every fact the binding read, which the
+        # audit cannot check answer by answer: only an accepted binding gives it
+        problem = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx))
+        why = problem or f"no program reads the relation the question asks about in its roles ({found.program})"
+        found, misread = None, True
+    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
+    # no program binds, and a decider that only follows plans abstains: say what the KG lacks, with the nearest facts
+    if found is None and check is not None and not misread and not ranks_every_question(ctx.decider):
+        relation = check.asked_relation(r for r, _ in state.analysed.relations)
+        return _abstain(check.reason([], relation)) | {"plan_note": why, "evidence": check.nearest(relation)}
     return {"plan": found, "plan_note": why, "answer_check": check}
 
 
@@ -148,19 +170,35 @@ def _plausible(ctx: AgentContext) -> Callable[[str, set[str]], bool | None] | No
     return getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
 
 
+def _lexicon(ctx: AgentContext) -> RelationLexicon | None:
+    """The relation lexicon the question analysis reads (None: it reads none)."""
+    return getattr(getattr(ctx.analyzer, "relation_linker", None), "lexicon", None)
+
+
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
     """The audit's answer check, for the planner: a bound program whose answers it would reject
     gives way to the next one that keeps every constraint the question states."""
     if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
     query = state.analysed.query
+    lexicon = _lexicon(ctx)
+    strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
+
+    def worded(actions: list) -> bool:  # a relation the wording names is the one asked
+        return wording_problem(ctx.store, state.analysed, relation_of(actions), lexicon) is None
+
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
-        return lambda results, actions: ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions)
+        return lambda results, actions: (
+            ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions, strict)
+            and worded(actions)
+        )
     # what a program computes over its facts (a count, the most, every one) must read them as asked
     in_roles = bool(query.operations() or query.is_list)
 
     def accept(results: list, actions: list) -> bool:
-        if in_roles and not lookups_in_roles(check, actions):
+        if in_roles and not lookups_in_roles(check, actions, strict):
+            return False
+        if not worded(actions):
             return False
         return any(check.survives(a) for a in ranked_answers(ctx.store, state.analysis, results[-1]))
 
@@ -274,12 +312,17 @@ def execute(state: AgentState, ctx: AgentContext) -> Update:
 
 
 def audit(state: AgentState, ctx: AgentContext) -> Update:
-    """After solving: the answer is of the shape the query asks (`agents.shapes`), and only the
+    """After solving: the answer is of the shape the query asks and the program kept every constraint
+    the question states (`agents.shapes`), and only the
     answers some fact states as the question asks stay (`agents.faithfulness`); abstain, naming
     what is missing and the nearest facts, when none does. Each answer comes with its facts."""
     query = state.analysed.query
-    if query.operations() and state.actions:
+    # an unguided walk ignores what the question asks of time by design (README): only the query's own operations hold it
+    guided = ctx.memory is not None and ctx.config.use_methodology
+    if state.actions and (guided or query.operations()):
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
+        if problem is None:
+            problem = wording_problem(ctx.store, state.analysed, relation_of(state.actions), _lexicon(ctx))
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from actions.enumerate import neighbours
 from agents.analysis.ambiguity import unresolved_namesakes
+from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import QuestionAnalysis
@@ -75,6 +76,10 @@ def audit_answerability(
             return Judgement(False, audit + [missing], missing=missing)
     if analysis.times:
         audit.append("times inside the KG's range: " + ", ".join(str(t.time) for t in analysis.times))
+    number = unread_number(analysis.masked)
+    if number is not None:
+        missing = f"the question holds a number ARI could not read ({number!r}: it is no date, entity or ordinal of it)"
+        return Judgement(False, audit + [missing], missing=missing)
     if query.asks == "yesno":  # no linking fact is an answer here: "No", with the nearest facts
         return Judgement(True, audit + ["a yes/no question: facts decide Yes, their absence No"])
 

@@ -52,19 +52,22 @@ def make_plan(
     guides: list[Guide],
     config: PlannerConfig,
     accept: Accept | None = None,
+    worded: frozenset[str] = frozenset(),
 ) -> tuple[Plan | None, str]:
     """The first of `guides` that binds, with why it was chosen; or None and why none did.
 
     With `accept` (the answer check), the first binding whose answers it accepts: a program that
     loosened the question ("in April" read as "after April") gives way to a later one that keeps
     every stated constraint. When none is accepted, the programs are bound once more admitting the
-    relations the wording names however low they rank (`named_relations`); when still none is,
+    relations the wording names however low they rank (`named_relations`, and `worded`: ones the
+    ranking may not hold at all); when still none is,
     the first that bound is the plan (the audit then rejects its answers, saying what is missing)."""
     plan, why, accepted = _first_binding(store, analysis, guides, config, accept)
     if accept is None or accepted:
         return plan, why
     best = max((score for _, score in analysis.relations), default=0.0)
-    named = frozenset(r for r in named_relations(store, analysis) if dict(analysis.relations)[r] < config.relation_floor * best)
+    ranked = dict(analysis.relations)
+    named = frozenset(r for r in named_relations(store, analysis) | worded if ranked.get(r, 0.0) < config.relation_floor * best)
     if named:  # only those the floor kept out: the others were bound already
         again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named)
         if accepted:

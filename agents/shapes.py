@@ -8,33 +8,65 @@
   is "No" or "0" only if the KG holds no event of the relation the wording names between the
   question's entities at its time: the KG is read as complete for what it records.
 - The shape audit: the answer is of the asked type, and the program bound every entity and time
-  the question states; otherwise the agent abstains, naming what is not met.
+  the question states and performs exactly the temporal constraints it states (no "last" the
+  question never said, no "after" left out); otherwise the agent abstains, naming what is not met.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from actions.items import Item
-from actions.programs import Program
+from actions.programs import Program, asked_operations
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT
-from agents.analysis.query import Query
+from agents.analysis.query import CONSTRAINT_WORDS, Query
+from agents.analysis.relations import RelationLexicon, verb_phrase
+from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
-from agents.faithfulness import AnswerCheck
+from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
+from agents.roles import reference_role
+from ari.base.text import stem
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
 
 def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
-    """The guides whose programs perform exactly the query's operations and use every entity the
-    question names: a program that leaves one out ("... before China did" with no step about
+    """The guides whose programs perform exactly the query's operations, place answers in time as
+    the question does (`constraint_problem`) and use every entity the question names: a program
+    that leaves one out ("... before China did" with no step about
     China) answers another question, and so does one that looks an entity up in a step whose result
     no later step reads."""
     named = _named_roles(analysis)
-    return [g for g in guides if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps]
+    return [
+        g for g in guides
+        if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
+        and constraint_problem(analysis, g.program) is None
+    ]
+
+
+def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program placed in time as the question states it where the memory may
+    hold it only in another placement (`Program.placed`): a window ("between {T1} and {T2}") or a
+    time it comes before or after for a program learnt "in {T}", and no time at all for a question
+    that states none. As `Program.dated` does for a question in a time: a methodology need not have
+    seen every placement of every program; `admitted` then keeps those that do what is asked."""
+    times = len(analysis.times)
+    if analysis.query.window and times >= 2:
+        placement: tuple[str | None, tuple[str, ...]] = ("getBetween", ("T1", "T2"))
+    elif times and reference_role(analysis) is None and len(asked := asked_temporal(analysis) & {"before", "after"}) == 1:
+        placement = (f"get{next(iter(asked)).title()}", ("T",))
+    elif not times:
+        placement = (None, ())
+    else:
+        return list(guides)
+    known = {g.program for g in guides}
+    made = [Guide(p, g.support, g.success_rate, note=", placed in time as the question states")
+            for g in guides if (p := g.program.placed(*placement)) is not None and p not in known]
+    return [*guides, *dict((g.program, g) for g in made).values()]
 
 
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
@@ -49,11 +81,13 @@ def fits(action: object, query: Query) -> bool:
     return True
 
 
-def lookups_in_roles(check: AnswerCheck, actions: Sequence) -> bool:
+def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False) -> bool:
     """Whether each lookup of a bound program reads its entity in the role the wording gives it:
     "Which countries did X visit" reads X as the visitor (the head of Make_a_visit, the tail of its
     mirror Host_a_visit), never as the one visited. A relation whose wording leaves the roles open
-    (consult, either way) and a mention with no clause role pass."""
+    (consult, either way) passes, and so does a mention with no clause role unless `strict`: what
+    a count, a ranking or an n-th computes over one direction of a one-way relation is wrong read
+    the other way, so a role the wording leaves open ("the most demands of {E1}") answers nothing."""
     for action in actions:
         if isinstance(action, (GetHeadEntity, GetTailEntity)):
             anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
@@ -61,13 +95,41 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence) -> bool:
             anchor, anchor_is_head = action.head, True
         else:
             continue
-        role = next((r for names, r in zip(check.mentions, check.roles) if anchor in names), None)
-        if role not in (SUBJECT, OBJECT):
-            continue
+        role = next((r for names, r in zip(check.mentions, _roles(check)) if anchor in names), None)
         head_role = check.head_role(action.relation)
+        if role not in (SUBJECT, OBJECT):
+            if strict and role is None and head_role is not None:
+                return False
+            continue
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
+
+
+# a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
+# the agent after "by" is the doer, the subject of "was" the one it was done to
+_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
+_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
+# a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
+_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
+    r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
+)
+
+
+def _roles(check: AnswerCheck) -> list[str | None]:
+    """The clause roles of the check's mentions, with a passive's agent read as the subject and the
+    one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
+    is what counts)."""
+    linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
+    masked = check.analysis.masked
+    read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
+    for m in _ACTIVE.finditer(masked):
+        read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
+    for m in _PASSIVE_ASKED.finditer(masked):
+        read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+    return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
 
 
 def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]:
@@ -79,27 +141,188 @@ def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]
     return list(dict.fromkeys(i.entity for i in items if i.entity is not None))
 
 
-def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None) -> str | None:
+def worded_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
+    """`relations_named` for this question: the ones accounting for the most of its words when its
+    query computes a value over facts (a count, yes / no, a ranking, an n-th: "did X break off
+    diplomatic relations" is not asked of every relation named "diplomatic"), every one its words
+    name otherwise (a lookup's answers are checked one by one after)."""
+    return relations_named(store, analysis, lexicon, best_only=bool(analysis.query.operations()))
+
+
+def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None, best_only: bool) -> frozenset[str]:
+    """The relations the question's words ask about, when a word of its verb phrase names relations
+    of the KG ("abduct" names Abduct,_hijack,_or_take_hostage; "consultations" Consult): among
+    those, however the ranking placed them or whether it ranked them at all, and the relations the
+    learned lexicon mostly credits such a word with (`credited`: "supported" is Praise_or_endorse,
+    though its name is none of them); the ones that account for the most of those words ("break
+    off diplomatic relations" is Reduce_or_break_diplomatic_relations, not every relation named
+    "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
+    the ranking decides."""
+    accounts: Counter[str] = Counter()
+    for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}:
+        named = relations_naming(store, word)
+        if named:
+            accounts.update(named | credited(lexicon, word))
+    most = max(accounts.values(), default=0)
+    return frozenset(r for r, n in accounts.items() if n == most or not best_only)
+
+
+def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
+    """The relations the lexicon credits `word` with most: at least half the share of its best
+    (none for a word the learning questions never used)."""
+    counts = lexicon.counts.get(word, {}) if lexicon is not None else {}
+    best = max(counts.values(), default=0.0)
+    return frozenset(r for r, n in counts.items() if best > 0 and n >= best / 2)
+
+
+def same_word(one: str, other: str) -> bool:
+    """Whether two stems are one word's inflections: the same first five letters ("criticise",
+    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted")."""
+    short, long = sorted((one, other), key=len)
+    return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))
+
+
+def relations_naming(store: TKGStore, word: str) -> frozenset[str]:
+    """The relations of the KG whose name holds `word` (`same_word`), kept per store and word: the
+    planner asks it of every binding it checks."""
+    known: dict[str, frozenset[str]] = store.derived(("relations_naming",), dict)
+    if word not in known:
+        root = stem(word)
+        by_stem = _relations_by_stem(store)
+        known[word] = frozenset(r for b, relations in by_stem.items() if same_word(root, b) for r in relations)
+    return known[word]
+
+
+def _relations_by_stem(store: TKGStore) -> dict[str, frozenset[str]]:
+    """Each stem of a relation name's words (of four letters or more) -> the relations it names."""
+    def build() -> dict[str, frozenset[str]]:
+        found: dict[str, set[str]] = {}
+        for r in store.relation_names():
+            for w in content_words(store.relation_text(r)):
+                if len(w) >= 4:
+                    found.setdefault(stem(w), set()).add(r)
+        return {b: frozenset(rs) for b, rs in found.items()}
+
+    return store.derived(("relations_by_stem",), build)
+
+
+def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str | None, lexicon: RelationLexicon | None = None) -> str | None:
+    """Why `relation` does not account for the wording (None: it does, or the wording names no
+    relation of the KG): the question's words ask about other relations (`worded_relations`), and
+    neither `relation` nor a mirror of it ("visit" seen as Host_a_visit) is one of them. A yes / no
+    question asserts its whole predicate: a word of it that no relation's name holds and no
+    learning question used ("did X speak approvingly of Y") is not accounted for at all."""
+    if relation is None:
+        return None
+    if analysis.query.asks == "yesno":
+        unread = unaccounted_words(store, analysis, lexicon)
+        if unread:
+            return f"the question says {', '.join(repr(w) for w in unread)}, which no relation of the KG accounts for"
+    worded = worded_relations(store, analysis, lexicon)
+    if not worded:
+        return None
+    family = {relation} | set(mirror_relations(store).get(relation, ()))
+    if family & worded:
+        return None
+    named = ", ".join(store.relation_text(r) for r in sorted(worded)[:3])
+    return f"the question names {named}{' ...' if len(worded) > 3 else ''}, and the program read {store.relation_text(relation)}"
+
+
+# nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
+_WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
+
+
+def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
+    """The words of the verb phrase that no relation's name holds and the lexicon never saw (without
+    a lexicon, none: nothing tells a known word from an unknown one)."""
+    if lexicon is None:
+        return []
+    words = [w for w in verb_phrase(analysis.masked).split()
+             if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS]
+    return [w for w in words if not relations_naming(store, w)]
+
+
+def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
-    when the KG is seen to hold no such event: the relation the wording names (the best-ranked one,
-    and the check must agree the question asks about it), its mirrors, between the question's
-    entities, at its time. A binding that failed for another reason (a relation misread) is no
-    evidence of absence, and then nothing is answered."""
+    when the KG is seen to hold no such event: of the relations the wording names
+    (`worded_relations`; else the best-ranked one, and the check must agree the question asks
+    about it), or their mirrors, between the question's entities, at its time. A binding that
+    failed for another reason (a relation misread) is no evidence of absence, and then nothing is
+    answered."""
     answer = {"yesno": "No", "number": "0"}.get(analysis.query.asks)
     if answer is None or check is None or not analysis.relations or not analysis.entities:
         return None
-    relation = analysis.relations[0][0]
-    if not check.asks_relation(relation):
-        return None
-    family = {relation} | set(mirror_relations(store).get(relation, ()))
+    asked = worded_relations(store, analysis, lexicon)
+    if not asked:
+        relation = analysis.relations[0][0]
+        if not check.asks_relation(relation):
+            return None
+        asked = frozenset({relation})
+    family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     names = [m.best for m in analysis.entities if m.best]
     if not names:
         return None
     one = names[0]  # every fact between the first two names is one of the first name's facts
     for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
-        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.fits(fact):
+        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact):
             return None
     return answer
+
+
+# the operations that place an answer in time relative to a time or another event, or pick one end
+_TEMPORAL = frozenset({"before", "after", "first", "last", "same"})
+
+
+def asked_temporal(analysis: QuestionAnalysis) -> frozenset[str]:
+    """The temporal operations the question's own words ask for. An n-th or a most / least often
+    picks by days itself ("second to last" is no "last"), and a window's ends ("from May until
+    June") are its "between", not a "before" or an "after"."""
+    asked = asked_operations(analysis.cues) & _TEMPORAL
+    query = analysis.query
+    if query.ordinal or query.extreme:
+        asked -= {"first", "last"}
+    if query.window:
+        asked -= {"before", "after"}
+    return asked
+
+
+def constraint_problem(analysis: QuestionAnalysis, program: Program) -> str | None:
+    """Why `program` does not carry out the question's own constraints (None: it does): it must
+    place its answers in time exactly as the question does (a "last" or a same-period join the
+    question never asked answers another question, and so does one that leaves an "after" out),
+    and use each time the question states (a window needs both of its ends)."""
+    done = program.operations & _TEMPORAL
+    asked = asked_temporal(analysis)
+    if done != asked:
+        extra, left = sorted(done - asked), sorted(asked - done)
+        if left:
+            return f"the program does not carry out the question's {', '.join(left)}"
+        return f"the program performs {', '.join(extra)}, which the question does not ask"
+    # "before 2006": the time is the reference, no event (MultiTQ's six keep the programs learnt on
+    # them, which may read "before June 2008" as before that month's first such event)
+    if analysis.query.shape != "six" and analysis.times and reference_role(analysis) is None:
+        placed = next((s for s in program.steps if s.operation in ("before", "after") and not s.times), None)
+        if placed is not None:
+            return f"the program places its answers {placed.operation} another event, and the question {placed.operation} a time"
+    used = {t for step in program.steps for t in step.times}
+    if analysis.times and not used:
+        return f"the program ignores the time the question states ({analysis.times[0].text})"
+    if len(analysis.times) >= 2 and len(used) < 2:
+        return f"the program uses one of the question's times only ({', '.join(t.text for t in analysis.times)})"
+    return None
+
+
+def type_problem(asked: str, answers: Sequence[str]) -> str | None:
+    """Why the answers are not of the asked type: a number, yes / no, an entity or a time."""
+    if asked == "number" and not all(a.isdigit() for a in answers):
+        return "the question asks how many, and the program gave no number"
+    if asked == "yesno" and not set(answers) <= {"Yes", "No"}:
+        return "the question asks yes or no, and the program gave neither"
+    if asked == "entity" and any(is_time_answer(a) for a in answers):
+        return "the question asks who or what, and the program gave a time"
+    if asked == "time" and not all(is_time_answer(a) for a in answers):
+        return "the question asks when, and the program gave no time"
+    return None
 
 
 def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:
@@ -107,16 +330,11 @@ def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequenc
     query = analysis.query
     if not query.admits(program):
         return f"the program {program} does not carry out what the question asks ({query.shape})"
-    kind = query.asks
-    if kind == "number" and not all(a.isdigit() for a in answers):
-        return "the question asks how many, and the program gave no number"
-    if kind == "yesno" and not set(answers) <= {"Yes", "No"}:
-        return "the question asks yes or no, and the program gave neither"
+    wrong_type = type_problem(analysis.asked_type, answers)
+    if wrong_type:
+        return wrong_type
     unbound = sorted(_named_roles(analysis) - program.roles)
     if unbound:
         names = ", ".join(analysis.entities[int(r[1:]) - 1].text for r in unbound)
         return f"the program does not use {names}, which the question names"
-    stated = {t for step in program.steps for t in step.times}
-    if analysis.times and not stated:
-        return f"the program ignores the time the question states ({analysis.times[0].text})"
-    return None
+    return constraint_problem(analysis, program)

@@ -147,7 +147,8 @@ def test_countries_and_of_type_on_a_generated_store(seed: int) -> None:
     named = {p: rng.sample(sectors, rng.randrange(0, len(sectors) + 1)) for p in places}
     in_kg = {p for p in places if rng.random() < 0.8}  # a qualifier that is no entity is no country
     parts = sorted({f"{s}_({p})" for p, ss in named.items() for s in ss})
-    expected = {p for p in in_kg if len(named[p]) >= MIN_COUNTRY_SECTORS}
+    # a country has enough sectors, one of them a civil state body (a region has an army, no ministry)
+    expected = {p for p in in_kg if len(named[p]) >= MIN_COUNTRY_SECTORS and {"Police", "Government", "Foreign_Affairs", "Ministry"} & set(named[p])}
     facts = [(n, "r1", "Some_Person", "2001-01-01", "2001-01-01", "day") for n in sorted(in_kg) + parts]
     with tempfile.TemporaryDirectory() as folder, TKGStore.open(build_store(Path(folder) / "kg.duckdb", facts)) as store:
         assert countries(store) == expected

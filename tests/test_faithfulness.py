@@ -111,6 +111,26 @@ def test_between_covers_both_stated_times_inclusively():
     assert not constraint.admits(fact(date(2010, 2, 28))) and not constraint.admits(fact(date(2010, 5, 1)))
 
 
+def test_a_window_the_query_reads_covers_both_times_whatever_its_first_cue_word():
+    from dataclasses import replace
+
+    from agents.analysis.query import Query
+
+    until = question(["Xland"], ["2010-09", "2010-10"], cue="before")  # "from September until October"
+    assert time_constraint(until).operator == "before"
+    window = time_constraint(replace(until, query=Query(is_list=True, window=True)))
+    assert window.operator == "between" and window.admits(fact(date(2010, 10, 11))) and not window.admits(fact(date(2010, 11, 1)))
+
+
+def test_a_first_or_last_before_or_after_a_time_is_checked_against_that_time():
+    from dataclasses import replace
+
+    last_before = replace(question(["Xland"], ["2009-10"], cue="last"), cues=["before", "last"])  # "when, before October 2009, ... last"
+    constraint = time_constraint(last_before)
+    assert constraint.operator == "before" and constraint.admits(fact(date(2009, 9, 29))) and not constraint.admits(fact(date(2009, 10, 2)))
+    assert time_constraint(replace(question(["Xland"], ["2009-10"], cue="last"), cues=["last"])).operator == "in"
+
+
 def test_the_cue_picks_the_operator():
     assert time_constraint(question(["Xland"], ["2010-04"])).operator == "in"
     assert time_constraint(question(["Xland"], ["2010-04"], cue="first")).operator == "in"

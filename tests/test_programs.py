@@ -117,3 +117,30 @@ def test_steps_in_words() -> None:
     assert describe_step("getTime(E1, R, E2)") == "Find when E1 did R to E2."
     assert describe_step(AbstractStep.parse("getFirst(#3)")) == "Keep the earliest result(s) of step 3."
     assert describe_step("somethingNew(#1)") == "Apply somethingNew(#1)."
+
+
+@pytest.mark.parametrize(
+    ("program", "operation", "times", "placed"),
+    [
+        # "how many times in {T}" learnt, "between {T1} and {T2}" asked: the lookup is freed and windowed,
+        # and what read the lookup reads the window
+        ("getTime(E1, R, E2, T) -> count(#1, days) -> answer(#2)", "getBetween", ("T1", "T2"),
+         "getTime(E1, R, E2) -> getBetween(#1, T1, T2) -> count(#2, days) -> answer(#3)"),
+        ("getTime(E1, R, E2) -> getLast(#1) -> answer(#2)", "getBefore", ("T",),
+         "getTime(E1, R, E2) -> getBefore(#1, T) -> getLast(#2) -> answer(#3)"),
+        ("getTailEntity(E1, R, T) -> ofType(#1, country) -> getMost(#2) -> answer(#3)", "getAfter", ("T",),
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> ofType(#2, country) -> getMost(#3) -> answer(#4)"),
+        ("getRelation(E1, E2, T) -> answer(#1)", "getBetween", ("T1", "T2"), "getRelation(E1, E2) -> getBetween(#1, T1, T2) -> answer(#2)"),
+        # no time at all: the time dropped
+        ("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)", None, (), "getTailEntity(E1, R) -> getMost(#1) -> answer(#2)"),
+        # nothing to change, or already placed against an event: no variant
+        ("getTailEntity(E1, R) -> getMost(#1) -> answer(#2)", None, (), None),
+        ("getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> answer(#3)", "getBefore", ("T",), None),
+        ("getTime(E2, R, E1) -> getHeadEntity(E1, R, #1) -> answer(#2)", "getBetween", ("T1", "T2"), None),
+    ],
+)
+def test_a_program_placed_in_time_as_a_question_states_it(program: str, operation: str | None, times: tuple[str, ...], placed: str | None) -> None:
+    variant = Program.parse(program).placed(operation, times)
+    assert (variant.render() if variant is not None else None) == placed
+    if variant is not None:
+        assert not variant.has_dead_steps  # every step is still read by a later one

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actions.programs import Program
-from agents.analysis.query import Query, read_query
+from agents.analysis.query import Query, read_query, unread_number
 
 
 def _read(masked: str, times: int = 1) -> Query:
@@ -46,6 +46,11 @@ def test_which_countries_asks_every_country() -> None:
     assert query.is_list and query.entity_type == "country" and query.shape == "list"
 
 
+@pytest.mark.parametrize("masked", ["Which people has {E1} accused?", "What children did {E1} abduct in {T1}?"])
+def test_an_irregular_plural_asks_a_list(masked: str) -> None:
+    assert _read(masked).is_list
+
+
 def test_a_singular_which_country_asks_one_country() -> None:
     query = _read("Which country did {E1} visit last in {T1}?")
     assert not query.is_list and query.entity_type == "country"
@@ -58,11 +63,22 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("When did {E1} visit {E2} for the third time?", 3, False),
         ("Which country visited {E1} second to last in {T1}?", 2, True),
         ("Who was the penultimate visitor of {E1} in {T1}?", 2, True),
+        ("On what date did {E1} make his second trip to {E2}?", 2, False),
+        ("When was {E1}'s third visit to {E2}?", 3, False),
+        ("{E1}'s second to last visit in {T1}: whom did she visit?", 2, True),
+        ("whom did {E1} praise third in {T1}", 3, False),
+        ("Who visited {E1} second?", 2, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
     query = _read(masked)
     assert (query.ordinal, query.from_end, query.shape) == (n, from_end, "nth")
+
+
+@pytest.mark.parametrize("masked", ["Who met {E1} at a third location in {T1}?", "Which second-hand dealers did {E1} accuse?",
+                                    "Whom did {E1} visit on the third of {T1}?"])
+def test_an_ordinal_adjective_before_its_noun_is_no_nth(masked: str) -> None:
+    assert _read(masked).ordinal is None
 
 
 def test_the_most_recent_is_no_most_often() -> None:
@@ -99,11 +115,19 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
         ("How much aid did {E1} give {E2}?", "a quantity"),
         ("How many troops did {E1} send to {E2}?", "a quantity"),
         ("How long did {E1} stay in {E2}?", "a duration"),
+        ("Which country did {E1} visit after {T1}, within that year?", "a time bound ARI cannot read ('within that year'"),
+        ("After {T1}, where did {E1} go before the year was out?", "a place"),
     ],
 )
 def test_what_the_kg_cannot_represent_is_named(masked: str, what: str) -> None:
     query = _read(masked)
     assert query.shape == "unanswerable" and query.unsupported is not None and query.unsupported.startswith(what)
+
+
+@pytest.mark.parametrize(("masked", "number"), [("Between 10 and {T1}, who appealed to {E1}?", "10"),
+                                               ("Who visited {E1} on 12.13.2009?", "12.13.2009"), ("Who visited {E1} in {T1}?", None)])
+def test_a_number_no_date_took_is_left_unread(masked: str, number: str | None) -> None:
+    assert unread_number(masked) == number
 
 
 @pytest.mark.parametrize(

@@ -54,9 +54,12 @@ ONE_WAY_OVERLAP = 0.01
 # named once, 11 twice; Al-Shabaab and The_Hague four times), countries by dozens of sectors
 # (Sudan 80, China 69, Iraq 59, Iran 50, Japan 43; the smallest, Bahamas and Cape_Verde, 5). At 5,
 # 55 entities are countries; the borderline: Belize (4 sectors) is left out, Boko_Haram (5) and the
-# regions Pakistan_administered_Kashmir (6) and Middle_East (23) are let in. At 6 Bahamas and
-# Cape_Verde would drop out as well, at 4 the organisations come in.
+# regions Pakistan_administered_Kashmir (6) and Middle_East (23) reach it; STATE_BODIES leaves out
+# Boko_Haram, Middle_East and Cayman_Islands (52 countries). At 6 Bahamas and Cape_Verde would
+# drop out as well, at 4 the organisations come in.
 MIN_COUNTRY_SECTORS = 5
+# the civil bodies only a state has (an army, citizens or media may be a region's or a group's)
+STATE_BODIES = ("Government", "Ministry", "Foreign Affairs", "Police", "Cabinet", "Domestic Affairs")
 _QUALIFIED = re.compile(r"^.+?[_ ]\(([^()]+)\)$")  # "Military_(Iran)" -> "Iran"
 
 
@@ -140,13 +143,23 @@ def _one_way(store: TKGStore) -> list[str]:
 
 def countries(store: TKGStore) -> frozenset[str]:
     """The KG's country entities: those at least MIN_COUNTRY_SECTORS other entities name as their
-    bracketed qualifier ("Military_(Iran)", "Foreign_Affairs_(Iran)" ... make Iran one). A sector
-    is never a country, and neither is a person (no entity is named after one)."""
+    bracketed qualifier ("Military_(Iran)", "Foreign_Affairs_(Iran)" ... make Iran one), one of them
+    a civil state body (STATE_BODIES): a region or an armed group has an army, citizens or media
+    named after it ("Military_(Middle_East)"), but no government or ministry. A sector is never a
+    country, and neither is a person (no entity is named after one)."""
     return store.derived(("countries",), partial(_countries, store))
 
 
 def _countries(store: TKGStore) -> frozenset[str]:
-    return frozenset(qualifier_counts(store.entity_names(), store.has_entity, MIN_COUNTRY_SECTORS))
+    names = store.entity_names()
+    governed = {m.group(1) for name in names if (m := _QUALIFIED.match(name)) is not None and is_state_body(name)}
+    return frozenset(q for q in qualifier_counts(names, store.has_entity, MIN_COUNTRY_SECTORS) if q in governed)
+
+
+def is_state_body(name: str) -> bool:
+    """Whether a sector's name ("Foreign_Affairs_(Iran)") is one of a state's civil bodies."""
+    words = name.replace("_", " ")
+    return any(re.search(rf"\b{body}\b", words) for body in STATE_BODIES)
 
 
 def qualifier_counts(names: Iterable[str], is_entity: Callable[[str], bool], at_least: int = 1) -> dict[str, int]:

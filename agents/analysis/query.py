@@ -29,6 +29,8 @@ _ORDINALS = {
     "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
 }
 _ORDINAL_WORD = "|".join(_ORDINALS)
+# the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
+CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times"})
 _TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)"
 # an ordinal names the n-th when it is a determiner ("the second to visit", "for the third time") or
 # counts from the end ("second to last"); an adjective ("a third location", "third parties") does not
@@ -36,11 +38,15 @@ _ORDINAL = re.compile(
     rf"\bthe\s+(?:very\s+)?(?P<word>{_ORDINAL_WORD})\b(?P<end>{_TO_LAST})?"
     rf"|\b(?P<bare>{_ORDINAL_WORD})(?P<bare_end>{_TO_LAST})\b"
     rf"|\b(?P<timed>{_ORDINAL_WORD})\s+(?:time|visit|occasion)\b"
-    r"|\b(?P<penultimate>penultimate)\b",
+    r"|\b(?P<penultimate>penultimate)\b"
+    # a possessive is a determiner too ("his second trip", "{E1}'s third visit")
+    rf"|(?:\b(?:his|her|its|their)|\}}'s)\s+(?P<owned>{_ORDINAL_WORD})\b(?P<owned_end>{_TO_LAST})?"
+    # an ordinal adverb closes its clause ("whom did X praise third in 2010?"): an adjective is followed by its noun
+    rf"|\b(?P<adverb>{_ORDINAL_WORD})(?=\s*(?:[?.!,]|$|(?:in|on|during|within|after|before|between)\b|\{{T\d\}}))",
     re.IGNORECASE,
 )
 # a date's ordinal day ("the third of May") is a time, not an n-th
-_ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.IGNORECASE)
+_ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 _COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|\bhow\s+many\s+times\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
@@ -79,7 +85,8 @@ _MOST = re.compile(r"\bmost\s+(?:often|frequently|times|regularly|visits|frequen
 _LEAST = re.compile(r"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b(?=\s*[?.]?\s*$)", re.IGNORECASE)
 
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
-_PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s)\b", re.IGNORECASE)
+# (irregular plurals too: "which people", "what children")
+_PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s|people|men|women|children)\b", re.IGNORECASE)
 _LIST = re.compile(
     r"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups)\b"
     r"|\b(?:everyone|everybody|every\s+(?:country|one|nation|actor|party))\b|\blist\s+(?:all|every|each)\b|\b(?:which|who)\s+(?:were|are)\s+(?:they|those|all)\b"
@@ -245,11 +252,29 @@ def _unsupported(masked: str) -> str | None:
     degree = _DEGREE.search(masked)
     if degree:
         return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
+    bound = _RELATIVE_BOUND.search(masked)
+    if bound:
+        return f"a time bound ARI cannot read ({bound.group(0)!r}: it names no date of its own)"
     return None
 
 
+# a second bound stated through the first time ("after {T1}, within that year"), not as a date
+_RELATIVE_BOUND = re.compile(
+    r"\bwithin\s+(?:that|the\s+same)\s+(?:year|month|week)\b|\bbefore\s+the\s+(?:year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)\b"
+    r"|\bby\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?:year|month|week)\b",
+    re.IGNORECASE,
+)
+_LEFTOVER_NUMBER = re.compile(r"(?<![{\w])\d+(?:[.,:/-]\d+)*\b(?!\})")
 # "in {PLACE}" after the event: a capitalised name that no entity or time took, after "in"/"at"
 _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b(?!\s*\{)")
+
+
+def unread_number(masked: str) -> str | None:
+    """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so
+    it was not understood, and no answer may ignore it. (A year past any calendar is read as a time
+    beyond the KG's range first: the judge says so before it asks this.)"""
+    number = _LEFTOVER_NUMBER.search(masked)
+    return number.group(0) if number else None
 
 
 def _count_unit(masked: str) -> str:
@@ -267,8 +292,8 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
             return 2, True
         if _ORDINAL_DAY.match(masked[match.end():]):
             continue
-        word = match.group("word") or match.group("bare") or match.group("timed")
-        return _ORDINALS[word.lower()], bool(match.group("end") or match.group("bare_end"))
+        word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("adverb")
+        return _ORDINALS[word.lower()], bool(match.group("end") or match.group("bare_end") or match.group("owned_end"))
     return None, False
 
 

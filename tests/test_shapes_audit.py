@@ -1,0 +1,158 @@
+"""The shape audit (`agents.shapes`): a program answers a question only when it places its answers
+in time exactly as the question does, uses each time the question states, and gives an answer of
+the asked type. Analyses are written by hand so each test states the meaning it checks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from actions.programs import Program
+from agents.analysis.query import Query
+from agents.analysis.relations import RelationLexicon
+from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
+from agents.shapes import constraint_problem, credited, same_word, type_problem, wording_problem
+from tests.bench_support import build_store, visit
+from tkg_store.learned import MIRROR_MIN_FACTS
+from tkg_store.store import TKGStore
+from tkg_store.temporal import parse_time
+
+
+def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = None) -> QuestionAnalysis:
+    entities = [EntityMention(f"E{k}", (0, 0), [(f"Entity{k}", 1.0)]) for k in (1, 2) if f"{{E{k}}}" in masked]
+    times = [TimeMention(f"200{k}", (0, 0), parse_time(f"200{k}")) for k in (1, 2) if f"{{T{k}}}" in masked]
+    return QuestionAnalysis(masked, masked, entities=entities, times=times, cues=list(cues), query=query or Query())
+
+
+@pytest.mark.parametrize(
+    ("masked", "cues", "query", "program", "kept"),
+    [
+        # a stated time must be used: "in 2009" is no question about every year
+        ("Who visited {E1} in {T1}?", (), Query(is_list=True), "getHeadEntity(E1, R, T) -> answer(#1)", True),
+        ("Who visited {E1} in {T1}?", (), Query(is_list=True), "getHeadEntity(E1, R) -> answer(#1)", False),
+        # no "last" and no same-period join that the question never asked for
+        ("Whom did {E1} meet in {T1}?", (), Query(is_list=True),
+         "getTime(E1, R, E2) -> getTailEntity(E1, R, #1) -> getLast(#2) -> answer(#3)", False),
+        # every cue is carried out: "after ... the first" needs both
+        ("After {T1}, who was the first that {E1} consulted?", ("after", "first"), Query(),
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> getFirst(#2) -> answer(#3)", True),
+        ("After {T1}, who was the first that {E1} consulted?", ("after", "first"), Query(),
+         "getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)", False),
+        # "after D and before D'" excludes both days: a first pick or one bound only is another question
+        ("After {T1} and before {T2}, whom did {E1} abduct?", ("before", "after"), Query(is_list=True),
+         "getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)", False),
+        # a window is read by its own "between", with both ends
+        ("Who praised {E1} from {T1} until {T2}?", ("between", "before"), Query(is_list=True, window=True),
+         "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", True),
+        ("Who praised {E1} from {T1} until {T2}?", ("between", "before"), Query(is_list=True, window=True),
+         "getHeadEntity(E1, R, T1) -> answer(#1)", False),
+        # "second to last" picks by days itself: its "last" is no getLast
+        ("Whom did {E1} visit second to last in {T1}?", ("last",), Query(ordinal=2, from_end=True),
+         "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", True),
+    ],
+)
+def test_a_program_must_place_answers_in_time_as_the_question_does(
+    masked: str, cues: tuple[str, ...], query: Query, program: str, kept: bool
+) -> None:
+    assert (constraint_problem(_analysis(masked, cues, query), Program.parse(program)) is None) == kept
+
+
+def test_the_problem_names_what_is_not_carried_out() -> None:
+    analysis = _analysis("After {T1}, who was the first that {E1} consulted?", ("after", "first"))
+    problem = constraint_problem(analysis, Program.parse("getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)"))
+    assert problem == "the program does not carry out the question's after"
+    extra = constraint_problem(_analysis("Who visited {E1} in {T1}?"), Program.parse("getHeadEntity(E1, R, T) -> getLast(#1) -> answer(#2)"))
+    assert extra == "the program performs last, which the question does not ask"
+
+
+@pytest.mark.parametrize(
+    ("asked", "answers", "fits"),
+    [
+        ("entity", ["Iran", "Iraq"], True),
+        ("entity", ["2014"], False),  # asked which country, answered a year
+        ("time", ["2013-07-30"], True),
+        ("time", ["Japan"], False),
+        ("number", ["3"], True),
+        ("number", ["Iran"], False),
+        ("yesno", ["No"], True),
+        ("yesno", ["Iran"], False),
+    ],
+)
+def test_the_answer_is_of_the_asked_type(asked: str, answers: list[str], fits: bool) -> None:
+    assert (type_problem(asked, answers) is None) == fits
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
+    facts = [
+        ("Boko_Haram", "Abduct,_hijack,_or_take_hostage", "Citizen_(Nigeria)", "2014-04-14"),
+        ("Boko_Haram", "Make_an_appeal_or_request", "Government_(Nigeria)", "2014-04-09"),
+        ("Kuwait", "Make_pessimistic_comment", "Qatar", "2012-03-31"),
+        ("Qatar", "Threaten", "Iran", "2012-05-01"),
+        ("Iran", "Praise_or_endorse", "Iraq", "2012-05-02"),
+        ("Iran", "Meet_at_a_'third'_location", "Iraq", "2012-05-04"),
+        ("Iran", "Appeal_for_diplomatic_cooperation_(such_as_policy_support)", "Iraq", "2012-05-03"),
+        # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
+        *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
+    ]
+    with TKGStore.open(build_store(tmp_path_factory.mktemp("audit") / "kg.duckdb", facts)) as opened:
+        yield opened
+
+
+@pytest.mark.parametrize(
+    ("masked", "relation", "accounted"),
+    [
+        # a verb the lexicon never saw is accounted for by the relation it names, and by no other
+        ("Who did {E1} abduct in {T1}?", "Abduct,_hijack,_or_take_hostage", True),
+        ("Who did {E1} abduct in {T1}?", "Make_an_appeal_or_request", False),
+        ("Did {E1} threaten {E2} in {T1}?", "Make_pessimistic_comment", False),
+        ("Did {E1} threaten {E2} in {T1}?", "Threaten", True),
+        # an inflection still names it ("hosted": Host_a_visit), and a mirror answers for it
+        ("Who were hosted by {E1} in {T1}?", "Host_a_visit", True),
+        ("Who were hosted by {E1} in {T1}?", "Make_a_visit", True),
+        # a wording that names no relation leaves the ranking to decide
+        ("Who did {E1} talk to in {T1}?", "Make_pessimistic_comment", True),
+        # what the lexicon learned a word to mean counts as much as a relation's name
+        ("Who supported {E1} in {T1}?", "Praise_or_endorse", True),
+        ("Who supported {E1} in {T1}?", "Make_pessimistic_comment", False),
+        # an ordinal is the query's constraint, not a word of the event ("a 'third' location")
+        ("Who was the third to visit {E1} in {T1}?", "Meet_at_a_'third'_location", False),
+        ("Who was the third to visit {E1} in {T1}?", "Make_a_visit", True),
+    ],
+)
+def test_a_relation_the_wording_names_is_the_one_asked(store: TKGStore, masked: str, relation: str, accounted: bool) -> None:
+    lexicon = RelationLexicon(counts={"supported": {"Praise_or_endorse": 9.0, "Make_statement": 1.0}})
+    assert (wording_problem(store, _analysis(masked), relation, lexicon) is None) == accounted
+
+
+def test_the_problem_names_the_relations_the_wording_asks_about(store: TKGStore) -> None:
+    problem = wording_problem(store, _analysis("Who did {E1} abduct in {T1}?"), "Make_an_appeal_or_request")
+    assert problem == "the question names Abduct, hijack, or take hostage, and the program read Make an appeal or request"
+
+
+def test_the_lexicon_credits_a_word_with_its_main_relations_only() -> None:
+    lexicon = RelationLexicon(counts={"requested": {"Meet": 35.0, "Appeal": 17.5, "Visit": 8.0}})
+    assert credited(lexicon, "requested") == {"Meet", "Appeal"}
+    assert credited(lexicon, "abduct") == frozenset() and credited(None, "requested") == frozenset()
+
+
+@pytest.mark.parametrize(("one", "other", "same"), [("host", "hosted", True), ("criticise", "criticize", True),
+                                                    ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False)])
+def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: bool) -> None:
+    assert same_word(one, other) == same
+
+
+@pytest.mark.parametrize(
+    ("masked", "accounted"),
+    [
+        ("Did {E1} threaten {E2} in {T1}?", True),  # named by a relation
+        ("Did {E1} praise {E2} in {T1}?", True),  # a word the lexicon learned
+        ("Did {E1} praise {E2} at any point in {T1}?", True),  # "at any point" says when
+        ("Did {E1} speak approvingly of {E2} in {T1}?", False),  # "approvingly": neither
+    ],
+)
+def test_a_yes_no_question_asserts_every_word_of_its_predicate(store: TKGStore, masked: str, accounted: bool) -> None:
+    lexicon = RelationLexicon(counts={"praise": {"Praise_or_endorse": 3.0}, "speak": {"Make_statement": 2.0}})
+    analysis = _analysis(masked, query=Query(asks="yesno"))
+    assert (wording_problem(store, analysis, "Threaten" if "threaten" in masked else "Praise_or_endorse", lexicon) is None) == accounted
