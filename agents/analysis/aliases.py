@@ -279,12 +279,9 @@ def club_forms(display: str) -> list[str]:
         initials = normalize_name(word)
         if "." not in word or initials not in _CLUB_INITIALS:
             continue
-        rest = [normalize_name(w) for w in words[:k] + words[k + 1 :]]
-        if not rest:
-            return []
-        spelt = [normalize_name(w) for w in words[:k]] + [_CLUB_INITIALS[initials]] + [normalize_name(w) for w in words[k + 1 :]]
-        closed = [normalize_name(w) for w in words[:k]] + [initials.replace(" ", "")] + [normalize_name(w) for w in words[k + 1 :]]
-        return [" ".join(spelt), " ".join(closed), " ".join(rest)]
+        before, after = " ".join(map(normalize_name, words[:k])), " ".join(map(normalize_name, words[k + 1 :]))
+        forms = [_CLUB_INITIALS[initials], initials.replace(" ", ""), ""]
+        return [" ".join(filter(None, (before, form, after))) for form in forms] if before or after else []
     return []
 
 

@@ -44,16 +44,8 @@ _SHORT_YEAR = re.compile(
 
 def protected_ngrams(name_keys: Iterable[str]) -> frozenset[str]:
     """The word bigrams of KG names that hold a chat form as a word ("george w", "w bush")."""
-    found: set[str] = set()
-    for key in name_keys:
-        words = key.split()
-        for i, word in enumerate(words):
-            if word in SPELLINGS:
-                if i > 0:
-                    found.add(f"{words[i - 1]} {word}")
-                if i + 1 < len(words):
-                    found.add(f"{word} {words[i + 1]}")
-    return frozenset(found)
+    pairs = (zip(words, words[1:]) for words in (key.split() for key in name_keys))
+    return frozenset(f"{a} {b}" for bigrams in pairs for a, b in bigrams if a in SPELLINGS or b in SPELLINGS)
 
 
 def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str:
@@ -83,7 +75,6 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
     out.append(text[last:])
     written = "".join(out)
     return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
-
 
 
 # a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is

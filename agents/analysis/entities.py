@@ -558,10 +558,8 @@ class EntityLinker:
     def _verb_before_object(self, tokens: list[Token], k: int) -> bool:
         """(role: names people use) A word of a relation's name ("appeal", "force") right before the
         preposition of its object ("appeal to", "cooperation with") is the question's verb or act."""
-        return (
-            word_key(tokens[k].key) in self._relation_keys
-            and k + 1 < len(tokens) and tokens[k + 1].key in _OBJECT_PREPOSITIONS
-        )
+        following = tokens[k + 1].key if k + 1 < len(tokens) else ""
+        return word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
         """A plural noun ends a role phrase: a noun before another noun stays singular
@@ -660,9 +658,7 @@ class EntityLinker:
         """(role: names people use) Whether a demonym stands as a noun ("the Cambodians", "after the
         Chinese, who ..."): a plural one always, an adjective one where no noun follows it (the end, a
         time, punctuation, a function or cue word)."""
-        if ngram_key("", tokens, i, j) in self.tables.nation_keys:
-            return True
-        if j >= len(tokens) or j in blocked or not tokens[j].key:
+        if ngram_key("", tokens, i, j) in self.tables.nation_keys or j >= len(tokens) or j in blocked or not tokens[j].key:
             return True
         return tokens[j].key in _PHRASE_BREAK or tokens[j].key in _NOT_NAMES or tokens[j].key in CUE_WORDS
 
@@ -737,13 +733,8 @@ class EntityLinker:
         scores: dict[str, float] = {}
         key_words = [w for w in normalize_name(text).split() if w not in _NAME_CONNECTORS]
         if key_words:
-            rows = None
-            for word in key_words:
-                posting = self.tables.postings.get(word, set())
-                rows = posting if rows is None else rows & posting
-                if not rows:
-                    break
-            for row in sorted(rows or [])[:200]:
+            rows = set.intersection(*(self.tables.postings.get(word, set()) for word in key_words))
+            for row in sorted(rows)[:200]:
                 tokens = self.tables.entity_tokens[row]
                 ratio = len(set(key_words)) / max(len(set(tokens)), 1)
                 name = self.tables.entities[row]
@@ -880,12 +871,8 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
         while end < len(tokens) and end not in covered:
             if _name_like(tokens, end):
                 end += 1
-            elif (
-                tokens[end].key in _NAME_CONNECTORS
-                and end + 1 < len(tokens)
-                and end + 1 not in covered
-                and _name_like(tokens, end + 1)
-            ):
+            elif (tokens[end].key in _NAME_CONNECTORS and end + 1 < len(tokens) and end + 1 not in covered
+                  and _name_like(tokens, end + 1)):
                 end += 2
             else:
                 break
@@ -967,11 +954,7 @@ def _build_linker_tables(store: TKGStore) -> dict:
     role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
     role_texts: dict[str, int] = {}
     for qualifier, roles in tables.roles.items():
-        entries = []
-        for role, _entity in roles:
-            row = role_texts.setdefault(role, len(role_texts))
-            entries.append((role, content_words(role), row))
-        role_lists[qualifier] = entries
+        role_lists[qualifier] = [(role, content_words(role), role_texts.setdefault(role, len(role_texts))) for role, _ in roles]
     return {
         "tables": {f.name: getattr(tables, f.name) for f in dataclasses.fields(tables)},
         "name_prefixes": key_prefixes(tables.by_key) | key_prefixes(tables.aliases),

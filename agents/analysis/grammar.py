@@ -125,14 +125,12 @@ def active_voice(text: str) -> str | None:
 
 def named_agent_active(text: str) -> str | None:
     """"When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}" -> "{E2} visited {E1}"."""
-    m = _PASSIVE_NAMED_ASKED.search(text)
-    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        active = f"{m.group('wh')} did {_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
-        return _spliced(m, active)
-    m = _PASSIVE_NAMED.search(text)
-    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        active = f"{_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
-        return _spliced(m, active)
+    for pattern in (_PASSIVE_NAMED_ASKED, _PASSIVE_NAMED):
+        m = pattern.search(text)
+        if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+            asked = f"{m.group('wh')} did " if "wh" in m.groupdict() else ""
+            verb = f"{_passive_adverbs(m)}{m.group('verb')}"
+            return _spliced(m, f"{asked}{_object(m.group('agent'))} {verb} {_object(m.group('obj'))}")
     return None
 
 

@@ -98,12 +98,8 @@ class RelationLexicon:
 
     def prune(self, min_count: float) -> None:
         """Drop n-gram/relation cells credited less than `min_count` (smoothing covers them); keeps files small."""
-        pruned = {}
-        for gram, row in self.counts.items():
-            kept = {r: v for r, v in row.items() if v >= min_count}
-            if kept:
-                pruned[gram] = kept
-        self.counts = pruned
+        kept = ((gram, {r: v for r, v in row.items() if v >= min_count}) for gram, row in self.counts.items())
+        self.counts = {gram: row for gram, row in kept if row}
         self._terms = None
 
     def posterior(
@@ -150,9 +146,7 @@ class RelationLexicon:
             "meta": self.meta,
             "relation_totals": {r: round(v, 4) for r, v in sorted(self.relation_totals.items())},
             "gram_totals": {r: round(v, 4) for r, v in sorted(self.gram_totals.items())},
-            "counts": {
-                g: {r: round(v, 4) for r, v in sorted(row.items())} for g, row in sorted(self.counts.items())
-            },
+            "counts": {g: {r: round(v, 4) for r, v in sorted(row.items())} for g, row in sorted(self.counts.items())},
         }
         Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 

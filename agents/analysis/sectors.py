@@ -43,15 +43,9 @@ _EQUIVALENT = {
 
 def role_vocabulary(role_texts) -> frozenset[str]:
     """Every content word of every role name, and every word with a listed equivalent: the words a role phrase is made of."""
-    words: set[str] = set()
-    for text in role_texts:
-        words |= content_words(text)
-    for word, meaning in _EQUIVALENT.items():
-        words.add(stem(word))
-        words.update(stem(w) for w in meaning.split())
-    for phrase, meaning in _PHRASES.items():
-        words.update(stem(w) for w in phrase.split() if w not in _FUNCTION_WORDS)
-        words.update(stem(w) for w in meaning.split())
+    words: set[str] = set().union(*map(content_words, role_texts))
+    for phrase, meaning in (*_EQUIVALENT.items(), *_PHRASES.items()):
+        words.update(stem(w) for w in f"{phrase} {meaning}".split() if w not in _FUNCTION_WORDS)
     return frozenset(words)
 
 
