@@ -13,9 +13,17 @@ import sys
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
-from agents.analysis.chat_spellings import SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
+from agents.analysis.chat_spellings import (
+    SPELLINGS,
+    SPELLINGS_FILE,
+    Vocabulary,
+    english_words,
+    protected_ngrams,
+    standard_spelling,
+)
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
@@ -76,8 +84,11 @@ def _protected(store: TKGStore) -> list[str]:
     return sorted(protected_ngrams(normalize_name(name) for name in names) | marked_words(names))
 
 
-# the code that decides which words are protected: an edit of these files rebuilds the saved table
-_CHAT_SOURCES = tuple(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name))
+# the code and data that decide which words are protected: an edit of these files rebuilds the saved table
+_CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
+    *(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name)),
+    SPELLINGS_FILE,
+)
 
 
 def _relation_text(analysis: QuestionAnalysis) -> str:

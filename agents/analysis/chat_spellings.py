@@ -15,6 +15,7 @@ correction would answer another question, a word left alone at worst goes unread
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,14 +24,8 @@ from agents.analysis.times import MONTHS, full_year
 from ari.base.text import stem, word_key
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
-SPELLINGS: dict[str, str] = {
-    "wat": "what", "wot": "what", "wht": "what", "wen": "when", "whn": "when", "wich": "which", "wer": "where",
-    "b4": "before", "abt": "about", "w": "with", "w/": "with", "thru": "through", "til": "until", "till": "until",
-    "1st": "first", "yr": "year", "yrs": "years", "mth": "month", "mths": "months", "ppl": "people",
-    "govt": "government", "govts": "governments", "gov't": "government", "intl": "international",
-    "int'l": "international", "natl": "national", "nat'l": "national", "dept": "department",
-    "depts": "departments", "pls": "please", "plz": "please",
-}  # fmt: skip
+SPELLINGS_FILE = Path(__file__).parent / "data" / "chat_spellings.json"
+SPELLINGS: dict[str, str] = json.loads(SPELLINGS_FILE.read_text(encoding="utf-8"))["spellings"]
 _MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time reader knows them
 _WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
 # a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day

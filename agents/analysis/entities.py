@@ -47,12 +47,7 @@ from agents.analysis.names import (
     tokenize,
 )
 from agents.analysis.question_form import REQUEST_VERBS
-from agents.analysis.sectors import (
-    content_words,
-    overlap_score,
-    role_scores,
-    role_vocabulary,
-)
+from agents.analysis.sectors import ROLE_WORDS, content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
@@ -189,36 +184,25 @@ class EntityLinker:
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
         results: list[list[EntityMention]] = []
-        pending: list[tuple[int, list[_Candidate], list[_Candidate]]] = []
-        for n in range(len(questions)):
-            roles = self._score_roles(role_requests[n], tokenised[n])
-            chosen = _select(exact[n] + roles)
+        pending: list[tuple[int, list[_Candidate], list[tuple[_Candidate, str]]]] = []  # (question, chosen, (run, its text))
+        for n, (question, toks) in enumerate(zip(questions, tokenised)):
+            chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = [
-                s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n])
-                if not self._capitalised_word(tokenised[n], s) and not self._formal_style(questions[n], tokenised[n], s, chosen)
+                s for s in _uncovered_name_runs(toks, chosen, blocked[n])
+                if not self._capitalised_word(toks, s) and not self._formal_style(question, toks, s, chosen)
             ]
-            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
-        lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
-        for n, _, runs in pending:
-            for c in runs:
-                text = questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-                lexical[(n, c.start)] = self._contained(text) or self._fuller(text) or self._fuzzy(text)
+            runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
+            pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
+            for run, text in pending[-1][2]:
+                run.entities = self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
-        self._embed_missing(
-            [
-                questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-                for n, _, runs in pending
-                for c in runs
-                if not lexical[(n, c.start)]
-            ]
-        )
-        for n, chosen, runs in pending:
+        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities])
+        for n, chosen, texts in pending:
             toks = tokenised[n]
-            for run in runs:
-                text = questions[n][toks[run.start].start : toks[run.end - 1].end]
-                run.entities = lexical[(n, run.start)] or self._nearest(text)
+            for run, text in texts:
+                run.entities = run.entities or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
-            runs = [r for r in runs if r.entities or not _opens_sentence(toks, (r.start, r.end))]
+            runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             for before, after in zip(mentions, mentions[1:]):
@@ -973,4 +957,5 @@ _LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
     *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
     COUNTRIES,
+    ROLE_WORDS,
 )

@@ -11,34 +11,21 @@ modest similarity is already decisive.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from ari.base.text import normalize_name, stem
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "and", "for", "s", "in", "on", "to"})
 
-# General-English equivalences (spelling variants, abbreviations, plural forms the stemmer misses).
-_EQUIVALENT = {
-    "defence": "defense", "ministery": "ministry", "department": "ministry", "dept": "ministry",
-    "mp": "member parliament", "mps": "member parliament", "parliamentarian": "member parliament",
-    "pm": "head government", "premier": "head government", "lawmakers": "lawmaker", "legislator": "lawmaker",
-    "legislators": "lawmaker", "judges": "judge", "men": "men", "women": "women", "children": "children",
-    "people": "population", "citizenry": "citizen", "nationals": "citizen",
-    "army": "military", "cops": "police", "policemen": "police", "policeman": "police",
-    "officials": "official", "authorities": "official", "authority": "official", "govt": "government",
-    "treasury": "finance", "financial": "finance",
-    "interior": "domestic", "home": "domestic", "journalist": "media", "journalists": "media",
-    "reporter": "media", "reporters": "media", "press": "media", "businessman": "businessperson",
-    "businessmen": "businessperson", "businesspeople": "businessperson", "attorney": "lawyer",
-    "attorneys": "lawyer", "lawyers": "lawyer", "troops": "military", "soldiers": "military personnel",
-    "soldier": "military personnel", "navy": "naval", "diplomat": "envoy", "ambassador": "envoy",
-    "legislative": "legislature", "parliament": "legislature", "leader": "head government",
-    "leaders": "head government", "migrant": "immigrant", "migrants": "immigrant",
-    # written abbreviations of offices (general English): "fm" foreign minister / ministry, "min."
-    # minister / ministry, "gov" government; "senior" officers are high-ranking ones
-    "fm": "foreign affairs", "min": "ministry", "gov": "government", "senior": "high ranking",
-    "firm": "company", "firms": "company", "businesses": "company",
-}  # fmt: skip
+# General-English equivalences (spelling variants, abbreviations, plural forms the stemmer misses) and
+# multi-word paraphrases of role names, applied before them (data/role_words.json)
+ROLE_WORDS = Path(__file__).parent / "data" / "role_words.json"
+_TABLES = json.loads(ROLE_WORDS.read_text(encoding="utf-8"))
+_EQUIVALENT: dict[str, str] = _TABLES["equivalents"]
+_PHRASES: dict[str, str] = _TABLES["phrases"]
 
 
 def role_vocabulary(role_texts) -> frozenset[str]:
@@ -47,15 +34,6 @@ def role_vocabulary(role_texts) -> frozenset[str]:
     for phrase, meaning in (*_EQUIVALENT.items(), *_PHRASES.items()):
         words.update(stem(w) for w in f"{phrase} {meaning}".split() if w not in _FUNCTION_WORDS)
     return frozenset(words)
-
-
-# Multi-word paraphrases of role names, applied before the word-level equivalences.
-_PHRASES = {
-    "prime minister": "head government", "head of state": "head government", "foreign minister": "foreign affairs",
-    "foreign ministry": "foreign affairs", "member of parliament": "member parliament",
-    "armed forces": "military", "military forces": "military", "police force": "police", "security forces": "police",
-    "company owner or operator": "company",  # ICEWS's name for companies
-}  # fmt: skip
 
 
 def content_words(text: str) -> frozenset[str]:
