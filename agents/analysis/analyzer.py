@@ -56,8 +56,7 @@ def default_lexicon(store: TKGStore) -> RelationLexicon | None:
 
 def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
     lexicon = RelationLexicon.load(path)
-    known = set(store.relation_names())
-    return lexicon if set(lexicon.relation_totals) <= known else None
+    return lexicon if set(lexicon.relation_totals) <= set(store.relation_names()) else None
 
 
 def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:

@@ -121,12 +121,10 @@ def _role_at(before: str, after: str) -> str | None:
     following = _next_word(after)
     if previous in _DO_AUX:
         return SUBJECT
-    if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS:
-        return None
     if previous in _PREPOSITIONS:
         return OBJECT
-    if previous in _ORDINALS:
-        return None  # "the last {E1} to visit": an ordinal before a name, which may be the doer
+    if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
+        return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
     )

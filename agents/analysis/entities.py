@@ -26,6 +26,8 @@ from agents.analysis.aliases import (
     CROWN_STYLES,
     FIRST_NAME,
     FORMAL_HONORIFICS,
+    NAME_WORD_TABLES,
+    NAME_WORDS,
     PEERAGES,
     SURNAME,
     UN_BODY,
@@ -64,16 +66,7 @@ _PHRASE_BREAK = frozenset(
 ) | frozenset("?,;:()")
 # frequent English verb forms and function words: written in lower case they are no surname ("who was
 # said to ...": not Khan Said)
-_ENGLISH_WORDS = frozenset(
-    "said says say told tell tells made make makes gave give gives took take takes came come comes went go goes "
-    "sent send sends held hold holds paid pay pays met meet meets got get gets put puts saw see sees knew know "
-    "known thought think found find left leave kept keep brought bring began begin shown show showed asked ask "
-    "called call wanted want wished wish tried try used use also only even still just then there here where every "
-    "each both either neither other another such some any many much more most less least very well back down over "
-    "under again ever never always often twice early soon next while unless though although because whether "
-    "someone anyone everyone nobody somebody people person country countries nation state group party leader side "
-    "part time times year years month months day days week weeks date being doing done shall should may might must".split()
-)
+_ENGLISH_WORDS = frozenset(NAME_WORD_TABLES["frequent_english"].split())
 _DETERMINERS = frozenset({"the", "a", "an"})
 # words that open a noun phrase: after them a lower-case word is a common noun ("the prize", "first award", "which team")
 _NOUN_OPENERS = _DETERMINERS | frozenset("which what whose first last final latest earliest".split())
@@ -706,11 +699,8 @@ class EntityLinker:
         if not phrase or len(phrase.split()) > 5 or self.embedder is None:
             return False
         words = content_words(phrase)
-        best = max(
-            (overlap_score(words, role_words) for q in qualifiers for _, role_words, _ in self._role_lists.get(q, [])),
-            default=0.0,
-        )
-        return best < 0.99
+        scores = (overlap_score(words, role_words) for q in qualifiers for _, role_words, _ in self._role_lists.get(q, []))
+        return max(scores, default=0.0) < 0.99
 
     def _contained(self, text: str) -> list[tuple[str, float]]:
         """Entities whose name contains every word of `text` ("Keng Yaik" -> Lim Keng Yaik)."""
@@ -778,10 +768,8 @@ class EntityLinker:
         return alike > unlike or alike == unlike == 0
 
     def _embed_missing(self, texts: list[str]) -> None:
-        if self.embedder is None:
-            return
         missing = sorted({t for t in texts if t not in self._vector_cache})
-        if not missing:
+        if self.embedder is None or not missing:
             return
         if len(self._vector_cache) > 200_000:
             self._vector_cache.clear()
@@ -841,9 +829,7 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
 
 def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked: set[int]) -> list[tuple[int, int]]:
     """Capitalised token runs ("Keng Yaik", "the Mainland Affairs Council") no other source explained."""
-    covered = set(blocked)
-    for c in chosen:
-        covered.update(range(c.start, c.end))
+    covered = set(blocked) | {k for c in chosen for k in range(c.start, c.end)}
     starts = {c.start for c in chosen}
     runs = []
     k = 0
@@ -957,5 +943,6 @@ _LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
     *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
     COUNTRIES,
+    NAME_WORDS,
     ROLE_WORDS,
 )

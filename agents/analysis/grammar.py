@@ -222,9 +222,7 @@ def is_agent_noun(word: str) -> bool:
 def verb_of_agent(noun: str) -> str:
     """"visitors" -> "visit", "critics" -> "critic", "supporters" -> "support": the word stem is
     what the relation words are matched by (`ari.base.text.word_key`)."""
-    word = noun.lower()
-    if word.endswith("s"):
-        word = word[:-1]
+    word = noun.lower().removesuffix("s")
     for suffix in ("or", "er"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -275,8 +273,7 @@ def plain_question(text: str) -> str | None:
         return _spliced(m, f"{_who(m.group('wh'))} {did}")
     m = _REQUEST.search(text)
     if m:
-        noun = m.group("noun").lower()
-        wh = "which country" if noun.startswith("countr") else "who"
+        wh = "which country" if m.group("noun").lower().startswith("countr") else "who"
         return f"{m.group('pre')}{wh} " + text[m.end() :]
     return None
 

@@ -108,12 +108,7 @@ def closed_key(tokens: list[Token], i: int, j: int) -> str:
 
 def key_prefixes(keys) -> set[str]:
     """Every word-prefix of every key, so an n-gram scan can stop as soon as no name starts that way."""
-    prefixes: set[str] = set()
-    for key in keys:
-        words = key.split()
-        for n in range(1, len(words) + 1):
-            prefixes.add(" ".join(words[:n]))
-    return prefixes
+    return {" ".join(words[:n]) for words in map(str.split, keys) for n in range(1, len(words) + 1)}
 
 
 @dataclass

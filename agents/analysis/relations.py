@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -299,18 +300,10 @@ class RelationLinker:
         """Relations linking candidates of two different mentions; else those around any candidate
         (the first `LinkingConfig.relation_candidates_per_mention` of each)."""
         linked = [names[: self.per_mention] for names in mentions if names]
-        between: set[str] = set()
-        for a in range(len(linked)):
-            for b in range(a + 1, len(linked)):
-                for x in linked[a]:
-                    for y in linked[b]:
-                        between |= self.store.relations_between(x, y)
+        between = set().union(*(self.store.relations_between(x, y) for a, b in combinations(linked, 2) for x in a for y in b))
         if between:
             return sorted(between)
-        around: set[str] = set()
-        for names in linked:
-            for name in names:
-                around |= self.store.relations_of(name)
+        around = set().union(*(self.store.relations_of(name) for names in linked for name in names))
         return sorted(around) if around else list(self.all_relations)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:

@@ -55,8 +55,7 @@ def overlap_score(phrase_words: frozenset[str], role_words: frozenset[str]) -> f
     """Dice coefficient of the content words (1.0: the same words)."""
     if not phrase_words or not role_words:
         return 0.0
-    shared = len(phrase_words & role_words)
-    return 2.0 * shared / (len(phrase_words) + len(role_words))
+    return 2.0 * len(phrase_words & role_words) / (len(phrase_words) + len(role_words))
 
 
 def role_scores(
@@ -70,8 +69,7 @@ def role_scores(
     scores = []
     sims = None
     if phrase_vector is not None and role_matrix is not None and roles:
-        rows = np.array([row for _, _, row in roles])
-        sims = role_matrix[rows] @ phrase_vector
+        sims = role_matrix[np.array([row for _, _, row in roles])] @ phrase_vector
     for k, (_, role_words, _) in enumerate(roles):
         lexical = overlap_score(words, role_words)
         semantic = float(sims[k]) if sims is not None else 0.0
