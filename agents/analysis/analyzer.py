@@ -16,14 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
-from agents.analysis.chat_spellings import (
-    SPELLINGS,
-    SPELLINGS_FILE,
-    Vocabulary,
-    english_words,
-    protected_ngrams,
-    standard_spelling,
-)
+from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
@@ -86,7 +79,7 @@ def _protected(store: TKGStore) -> list[str]:
 # the code and data that decide which words are protected: an edit of these files rebuilds the saved table
 _CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name)),
-    SPELLINGS_FILE,
+    CHAT_WORDS,
 )
 
 

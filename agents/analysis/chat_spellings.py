@@ -24,8 +24,8 @@ from agents.analysis.times import MONTHS, full_year
 from ari.base.text import stem, word_key
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
-SPELLINGS_FILE = Path(__file__).parent / "data" / "chat_spellings.json"
-SPELLINGS: dict[str, str] = json.loads(SPELLINGS_FILE.read_text(encoding="utf-8"))["spellings"]
+CHAT_WORDS = Path(__file__).parent / "data" / "chat_spellings.json"
+SPELLINGS: dict[str, str] = json.loads(CHAT_WORDS.read_text(encoding="utf-8"))["spellings"]
 _MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time reader knows them
 _WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
 # a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day

@@ -94,10 +94,8 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
         others = set().union(*(t for r, t in texts.items() if r != relation))
         if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
             named.append(relation)
-    if len(named) == 1:
-        return named[0]
-    if named:
-        return None
+    if named:  # one, or several and none sure
+        return named[0] if len(named) == 1 else None
     light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
     return light[0] if len(light) == 1 else None
 

@@ -344,9 +344,7 @@ def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool 
     m = _OWN_SUBJECT_AT.match(rest)
     if m:
         return f"{wh} did {_object(m.group('subj'))} {_adverbs(ordinal)}{m.group('adv')}{rest[m.end():]}"
-    if not subject_relative:
-        return None
-    return f"{wh} {_adverbs(ordinal)}{rest}"
+    return f"{wh} {_adverbs(ordinal)}{rest}" if subject_relative else None
 
 
 def indirect_question(text: str) -> str | None:
