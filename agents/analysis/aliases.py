@@ -12,7 +12,9 @@ parentheses: the KG's own vocabulary says what an organisation's name is made of
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from tkg_store.store import normalize_name
 
@@ -32,34 +34,18 @@ UN_BODY = "a UN body's name without 'UN'"
 NAMESAKE = "a name without the id that tells it from its namesakes"
 CLUB = "a club's name with its initials written out, or without them"
 
-_PARTICLES = frozenset(
-    ["al", "el", "bin", "ibn", "abu", "de", "del", "da", "di", "du", "la", "le", "van", "von", "der", "den", "dos", "das",
-     "zu", "ter", "ten", "af", "y"]
-)  # fmt: skip
-# Honorifics that stand before a name and are left out in running text (general English usage for
-# Arab, British and Malaysian names); two-word ones first.
-_HONORIFICS = (("tan", "sri"), ("datuk", "seri"), ("dato", "seri"), ("sheikh",), ("shaikh",), ("sir",), ("datuk",),
-               ("dato",), ("tun",), ("dr",), ("pope",), ("king",), ("queen",), ("prince",), ("princess",), ("emir",),
-               ("sultan",), ("lord",), ("lady",))  # fmt: skip
+# general-English words of names (data/name_words.json, where each table says what it holds)
+NAME_WORDS = Path(__file__).parent / "data" / "name_words.json"
+NAME_WORD_TABLES: dict[str, str] = json.loads(NAME_WORDS.read_text(encoding="utf-8"))
+_PARTICLES = frozenset(NAME_WORD_TABLES["particles"].split())
+# honorifics left out before a name in running text ("Tan Sri", "Sheikh"), two-word ones first
+_HONORIFICS = tuple(tuple(h.split()) for h in NAME_WORD_TABLES["honorifics"].split(", "))
 _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
 _PATRONYMIC = frozenset({"bin", "ibn"})
-# "Abd"/"Abdel"/"Abdul" ("servant of") is the first half of an Arabic name that is never said alone:
-# "Abdel Aziz", "Abdul Mahdi" are one name (general usage of Arabic names)
-_SERVANT_OF = frozenset({"abd", "abdel", "abdul", "abdal", "abdol", "abdur", "abdil"})
-# Abbreviations of titles written before a name ("gov lingle", "pres obama", "sen mccain"), general English.
-TITLE_ABBREVIATIONS = frozenset("gov pres sen rep gen dr mr mrs ms prof amb adm col capt lt maj sgt rev fr pm fm vp".split())
-# Other words that stand before a person's name as a title or qualify the title ("former pm", "opposition
-# leader", "army chief", "spokesman"), general English
-_TITLE_WORDS = frozenset(
-    "former ex then late acting outgoing incoming leader chief spokesman spokeswoman spokesperson envoy chairman "
-    "chairwoman chair director commander".split()
-)
-# Titles of office that stand before a person's name (general English).
-_TITLES = frozenset(
-    ["minister", "prime", "president", "vice", "chief", "justice", "commissioner", "governor", "general", "king", "queen",
-     "prince", "princess", "sheikh", "senator", "judge", "secretary", "mayor", "ambassador", "admiral", "colonel",
-     "captain", "pope", "cardinal", "archbishop", "bishop", "chancellor", "premier", "speaker", "deputy", "emir"]
-)  # fmt: skip
+_SERVANT_OF = frozenset(NAME_WORD_TABLES["servant_of"].split())  # "Abdel Aziz", "Abdul Mahdi": one name
+TITLE_ABBREVIATIONS = frozenset(NAME_WORD_TABLES["title_abbreviations"].split())  # "gov lingle", "pres obama"
+_TITLE_WORDS = frozenset(NAME_WORD_TABLES["title_words"].split())  # "former pm", "opposition leader", "army chief"
+_TITLES = frozenset(NAME_WORD_TABLES["titles"].split())  # titles of office before a person's name
 _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des", "la", "le", "el", "al"])
 
 
@@ -279,12 +265,9 @@ def club_forms(display: str) -> list[str]:
         initials = normalize_name(word)
         if "." not in word or initials not in _CLUB_INITIALS:
             continue
-        rest = [normalize_name(w) for w in words[:k] + words[k + 1 :]]
-        if not rest:
-            return []
-        spelt = [normalize_name(w) for w in words[:k]] + [_CLUB_INITIALS[initials]] + [normalize_name(w) for w in words[k + 1 :]]
-        closed = [normalize_name(w) for w in words[:k]] + [initials.replace(" ", "")] + [normalize_name(w) for w in words[k + 1 :]]
-        return [" ".join(spelt), " ".join(closed), " ".join(rest)]
+        before, after = " ".join(map(normalize_name, words[:k])), " ".join(map(normalize_name, words[k + 1 :]))
+        forms = [_CLUB_INITIALS[initials], initials.replace(" ", ""), ""]
+        return [" ".join(filter(None, (before, form, after))) for form in forms] if before or after else []
     return []
 
 
@@ -308,10 +291,9 @@ def fuller_name(written: list[str], own: list[str]) -> bool:
     return k == len(own) - 1
 
 
-# Words that open a formal style written beside a person's name (general English): a peerage after a
-# comma ("Yehudi Menuhin, Baron Menuhin", as the KG's own "Clive Soley, Baron Soley"), an honorific before
-# the given names ("Sir Reginald Carey 'Rex' Harrison").
-PEERAGES = frozenset("baron baroness earl countess viscount viscountess marquess marquis marchioness duke duchess lord lady".split())
-FORMAL_HONORIFICS = frozenset("sir dame hon honourable honorable rt right lord lady".split())
+# Words that open a formal style written beside a person's name: a peerage after a comma ("Yehudi Menuhin,
+# Baron Menuhin", as the KG's own "Clive Soley, Baron Soley"), an honorific before the given names.
+PEERAGES = frozenset(NAME_WORD_TABLES["peerages"].split())
+FORMAL_HONORIFICS = frozenset(NAME_WORD_TABLES["formal_honorifics"].split())
 # The crown's style before a British office ("Her Majesty's Principal Secretary of State for ..."): no name of its own.
 CROWN_STYLES = frozenset({"her majesty", "his majesty"})

@@ -13,9 +13,10 @@ import sys
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
-from agents.analysis.chat_spellings import SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
+from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
@@ -48,8 +49,7 @@ def default_lexicon(store: TKGStore) -> RelationLexicon | None:
 
 def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
     lexicon = RelationLexicon.load(path)
-    known = set(store.relation_names())
-    return lexicon if set(lexicon.relation_totals) <= known else None
+    return lexicon if set(lexicon.relation_totals) <= set(store.relation_names()) else None
 
 
 def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:
@@ -76,8 +76,11 @@ def _protected(store: TKGStore) -> list[str]:
     return sorted(protected_ngrams(normalize_name(name) for name in names) | marked_words(names))
 
 
-# the code that decides which words are protected: an edit of these files rebuilds the saved table
-_CHAT_SOURCES = tuple(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name))
+# the code and data that decide which words are protected: an edit of these files rebuilds the saved table
+_CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
+    *(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name)),
+    CHAT_WORDS,
+)
 
 
 def _relation_text(analysis: QuestionAnalysis) -> str:

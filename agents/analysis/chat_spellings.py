@@ -15,6 +15,7 @@ correction would answer another question, a word left alone at worst goes unread
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,14 +24,8 @@ from agents.analysis.times import MONTHS, full_year
 from ari.base.text import stem, word_key
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
-SPELLINGS: dict[str, str] = {
-    "wat": "what", "wot": "what", "wht": "what", "wen": "when", "whn": "when", "wich": "which", "wer": "where",
-    "b4": "before", "abt": "about", "w": "with", "w/": "with", "thru": "through", "til": "until", "till": "until",
-    "1st": "first", "yr": "year", "yrs": "years", "mth": "month", "mths": "months", "ppl": "people",
-    "govt": "government", "govts": "governments", "gov't": "government", "intl": "international",
-    "int'l": "international", "natl": "national", "nat'l": "national", "dept": "department",
-    "depts": "departments", "pls": "please", "plz": "please",
-}  # fmt: skip
+CHAT_WORDS = Path(__file__).parent / "data" / "chat_spellings.json"
+SPELLINGS: dict[str, str] = json.loads(CHAT_WORDS.read_text(encoding="utf-8"))["spellings"]
 _MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time reader knows them
 _WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
 # a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day
@@ -44,16 +39,8 @@ _SHORT_YEAR = re.compile(
 
 def protected_ngrams(name_keys: Iterable[str]) -> frozenset[str]:
     """The word bigrams of KG names that hold a chat form as a word ("george w", "w bush")."""
-    found: set[str] = set()
-    for key in name_keys:
-        words = key.split()
-        for i, word in enumerate(words):
-            if word in SPELLINGS:
-                if i > 0:
-                    found.add(f"{words[i - 1]} {word}")
-                if i + 1 < len(words):
-                    found.add(f"{word} {words[i + 1]}")
-    return frozenset(found)
+    pairs = (zip(words, words[1:]) for words in (key.split() for key in name_keys))
+    return frozenset(f"{a} {b}" for bigrams in pairs for a, b in bigrams if a in SPELLINGS or b in SPELLINGS)
 
 
 def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str:
@@ -83,7 +70,6 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
     out.append(text[last:])
     written = "".join(out)
     return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
-
 
 
 # a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is

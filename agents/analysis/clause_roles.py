@@ -94,10 +94,8 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
         others = set().union(*(t for r, t in texts.items() if r != relation))
         if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
             named.append(relation)
-    if len(named) == 1:
-        return named[0]
-    if named:
-        return None
+    if named:  # one, or several and none sure
+        return named[0] if len(named) == 1 else None
     light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
     return light[0] if len(light) == 1 else None
 
@@ -121,12 +119,10 @@ def _role_at(before: str, after: str) -> str | None:
     following = _next_word(after)
     if previous in _DO_AUX:
         return SUBJECT
-    if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS:
-        return None
     if previous in _PREPOSITIONS:
         return OBJECT
-    if previous in _ORDINALS:
-        return None  # "the last {E1} to visit": an ordinal before a name, which may be the doer
+    if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
+        return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
     )

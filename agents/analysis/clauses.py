@@ -69,17 +69,11 @@ def _acts(event: str) -> set[str]:
     return {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
 
 
-def _same_act_pronoun(event: str, main: str) -> re.Match[str] | None:
-    """The object pronoun of the main clause's verb when that verb names the event's own act ("after
-    {E2}'s visit to {E1}, who was the first to visit it": "it" is {E1}); None when another verb takes it."""
-    m = _VERB_THEN_PRONOUN.search(main)
-    return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
-
-
-def _same_act_agent(event: str, main: str) -> re.Match[str] | None:
-    """The agent pronoun of a passive of the event's own act ("after {E2}'s visit to {E1}, which country was
-    the first to be visited by it": "it" is {E2}, the doer)."""
-    m = _VERB_BY_PRONOUN.search(main)
+def _same_act(pronoun: re.Pattern[str], event: str, main: str) -> re.Match[str] | None:
+    """The pronoun of the main clause's verb when that verb names the event's own act, None when another
+    verb takes it: its object (`_VERB_THEN_PRONOUN`: "after {E2}'s visit to {E1}, who was the first to
+    visit it": "it" is {E1}) or a passive's agent (`_VERB_BY_PRONOUN`: "... to be visited by it": {E2})."""
+    m = pronoun.search(main)
     return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
 
 
@@ -97,8 +91,8 @@ def gerund_reference(text: str) -> str | None:
             continue
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
-            pronoun = _same_act_pronoun(event.group(0), text[event.end() :])
-            agent = _same_act_agent(event.group(0), text[event.end() :]) if pronoun is None else None
+            pronoun = _same_act(_VERB_THEN_PRONOUN, event.group(0), text[event.end() :])
+            agent = _same_act(_VERB_BY_PRONOUN, event.group(0), text[event.end() :]) if pronoun is None else None
             if agent is not None:  # the doer is asked about again: the event's object is the reference
                 after = event.end() + agent.start("p")
                 main = text[event.end() : after] + _object(event.group("a")) + text[event.end() + agent.end("p") :]
@@ -113,9 +107,12 @@ def gerund_reference(text: str) -> str | None:
     if unnamed is None:
         return None
     main, reference = unnamed.group("main"), unnamed.group("a")
-    if _placeholders(main) - _placeholders(reference) and not _placeholders(reference) & _placeholders(main):
-        return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}"
-    return None
+    return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}" if _apart(main, reference) else None
+
+
+def _apart(main: str, reference: str) -> bool:
+    """Whether the main clause names a party and none of the reference's."""
+    return bool(_placeholders(main)) and _placeholders(main).isdisjoint(_placeholders(reference))
 
 
 # -- temporal clauses with a verb of their own -----------------------------------------------------
@@ -398,12 +395,10 @@ def _clause_reference(text: str) -> str | None:
     m = _TRAILING_PRONOUN_CLAUSE.match(text)
     if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
-    m = _FRONTED_PRONOUN_OBJECT.match(text)
-    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
-        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
-    m = _FRONTED_PRONOUN_CLAUSE.match(text)
-    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")) and not _placeholders(m.group("a")) & _placeholders(m.group("main")):
-        return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
+    for pattern in (_FRONTED_PRONOUN_OBJECT, _FRONTED_PRONOUN_CLAUSE):
+        m = pattern.match(text)
+        if m and _apart(m.group("main"), m.group("a")):
+            return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
     return None
 
 

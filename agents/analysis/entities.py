@@ -26,6 +26,8 @@ from agents.analysis.aliases import (
     CROWN_STYLES,
     FIRST_NAME,
     FORMAL_HONORIFICS,
+    NAME_WORD_TABLES,
+    NAME_WORDS,
     PEERAGES,
     SURNAME,
     UN_BODY,
@@ -47,12 +49,7 @@ from agents.analysis.names import (
     tokenize,
 )
 from agents.analysis.question_form import REQUEST_VERBS
-from agents.analysis.sectors import (
-    content_words,
-    overlap_score,
-    role_scores,
-    role_vocabulary,
-)
+from agents.analysis.sectors import ROLE_WORDS, content_words, overlap_score, role_scores, role_vocabulary
 from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
@@ -69,16 +66,7 @@ _PHRASE_BREAK = frozenset(
 ) | frozenset("?,;:()")
 # frequent English verb forms and function words: written in lower case they are no surname ("who was
 # said to ...": not Khan Said)
-_ENGLISH_WORDS = frozenset(
-    "said says say told tell tells made make makes gave give gives took take takes came come comes went go goes "
-    "sent send sends held hold holds paid pay pays met meet meets got get gets put puts saw see sees knew know "
-    "known thought think found find left leave kept keep brought bring began begin shown show showed asked ask "
-    "called call wanted want wished wish tried try used use also only even still just then there here where every "
-    "each both either neither other another such some any many much more most less least very well back down over "
-    "under again ever never always often twice early soon next while unless though although because whether "
-    "someone anyone everyone nobody somebody people person country countries nation state group party leader side "
-    "part time times year years month months day days week weeks date being doing done shall should may might must".split()
-)
+_ENGLISH_WORDS = frozenset(NAME_WORD_TABLES["frequent_english"].split())
 _DETERMINERS = frozenset({"the", "a", "an"})
 # words that open a noun phrase: after them a lower-case word is a common noun ("the prize", "first award", "which team")
 _NOUN_OPENERS = _DETERMINERS | frozenset("which what whose first last final latest earliest".split())
@@ -189,36 +177,25 @@ class EntityLinker:
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
         results: list[list[EntityMention]] = []
-        pending: list[tuple[int, list[_Candidate], list[_Candidate]]] = []
-        for n in range(len(questions)):
-            roles = self._score_roles(role_requests[n], tokenised[n])
-            chosen = _select(exact[n] + roles)
+        pending: list[tuple[int, list[_Candidate], list[tuple[_Candidate, str]]]] = []  # (question, chosen, (run, its text))
+        for n, (question, toks) in enumerate(zip(questions, tokenised)):
+            chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = [
-                s for s in _uncovered_name_runs(tokenised[n], chosen, blocked[n])
-                if not self._capitalised_word(tokenised[n], s) and not self._formal_style(questions[n], tokenised[n], s, chosen)
+                s for s in _uncovered_name_runs(toks, chosen, blocked[n])
+                if not self._capitalised_word(toks, s) and not self._formal_style(question, toks, s, chosen)
             ]
-            pending.append((n, chosen, [_Candidate(a, b, [], "unlinked") for a, b in spans]))
-        lexical: dict[tuple[int, int], list[tuple[str, float]]] = {}
-        for n, _, runs in pending:
-            for c in runs:
-                text = questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-                lexical[(n, c.start)] = self._contained(text) or self._fuller(text) or self._fuzzy(text)
+            runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
+            pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
+            for run, text in pending[-1][2]:
+                run.entities = self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
-        self._embed_missing(
-            [
-                questions[n][tokenised[n][c.start].start : tokenised[n][c.end - 1].end]
-                for n, _, runs in pending
-                for c in runs
-                if not lexical[(n, c.start)]
-            ]
-        )
-        for n, chosen, runs in pending:
+        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities])
+        for n, chosen, texts in pending:
             toks = tokenised[n]
-            for run in runs:
-                text = questions[n][toks[run.start].start : toks[run.end - 1].end]
-                run.entities = lexical[(n, run.start)] or self._nearest(text)
+            for run, text in texts:
+                run.entities = run.entities or self._nearest(text)
                 run.kind = "fuzzy" if run.entities else "unlinked"
-            runs = [r for r in runs if r.entities or not _opens_sentence(toks, (r.start, r.end))]
+            runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
             mentions = sorted(chosen + runs, key=lambda c: c.start)
             for before, after in zip(mentions, mentions[1:]):
@@ -558,10 +535,8 @@ class EntityLinker:
     def _verb_before_object(self, tokens: list[Token], k: int) -> bool:
         """(role: names people use) A word of a relation's name ("appeal", "force") right before the
         preposition of its object ("appeal to", "cooperation with") is the question's verb or act."""
-        return (
-            word_key(tokens[k].key) in self._relation_keys
-            and k + 1 < len(tokens) and tokens[k + 1].key in _OBJECT_PREPOSITIONS
-        )
+        following = tokens[k + 1].key if k + 1 < len(tokens) else ""
+        return word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
         """A plural noun ends a role phrase: a noun before another noun stays singular
@@ -660,9 +635,7 @@ class EntityLinker:
         """(role: names people use) Whether a demonym stands as a noun ("the Cambodians", "after the
         Chinese, who ..."): a plural one always, an adjective one where no noun follows it (the end, a
         time, punctuation, a function or cue word)."""
-        if ngram_key("", tokens, i, j) in self.tables.nation_keys:
-            return True
-        if j >= len(tokens) or j in blocked or not tokens[j].key:
+        if ngram_key("", tokens, i, j) in self.tables.nation_keys or j >= len(tokens) or j in blocked or not tokens[j].key:
             return True
         return tokens[j].key in _PHRASE_BREAK or tokens[j].key in _NOT_NAMES or tokens[j].key in CUE_WORDS
 
@@ -726,24 +699,16 @@ class EntityLinker:
         if not phrase or len(phrase.split()) > 5 or self.embedder is None:
             return False
         words = content_words(phrase)
-        best = max(
-            (overlap_score(words, role_words) for q in qualifiers for _, role_words, _ in self._role_lists.get(q, [])),
-            default=0.0,
-        )
-        return best < 0.99
+        scores = (overlap_score(words, role_words) for q in qualifiers for _, role_words, _ in self._role_lists.get(q, []))
+        return max(scores, default=0.0) < 0.99
 
     def _contained(self, text: str) -> list[tuple[str, float]]:
         """Entities whose name contains every word of `text` ("Keng Yaik" -> Lim Keng Yaik)."""
         scores: dict[str, float] = {}
         key_words = [w for w in normalize_name(text).split() if w not in _NAME_CONNECTORS]
         if key_words:
-            rows = None
-            for word in key_words:
-                posting = self.tables.postings.get(word, set())
-                rows = posting if rows is None else rows & posting
-                if not rows:
-                    break
-            for row in sorted(rows or [])[:200]:
+            rows = set.intersection(*(self.tables.postings.get(word, set()) for word in key_words))
+            for row in sorted(rows)[:200]:
                 tokens = self.tables.entity_tokens[row]
                 ratio = len(set(key_words)) / max(len(set(tokens)), 1)
                 name = self.tables.entities[row]
@@ -803,10 +768,8 @@ class EntityLinker:
         return alike > unlike or alike == unlike == 0
 
     def _embed_missing(self, texts: list[str]) -> None:
-        if self.embedder is None:
-            return
         missing = sorted({t for t in texts if t not in self._vector_cache})
-        if not missing:
+        if self.embedder is None or not missing:
             return
         if len(self._vector_cache) > 200_000:
             self._vector_cache.clear()
@@ -866,9 +829,7 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
 
 def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked: set[int]) -> list[tuple[int, int]]:
     """Capitalised token runs ("Keng Yaik", "the Mainland Affairs Council") no other source explained."""
-    covered = set(blocked)
-    for c in chosen:
-        covered.update(range(c.start, c.end))
+    covered = set(blocked) | {k for c in chosen for k in range(c.start, c.end)}
     starts = {c.start for c in chosen}
     runs = []
     k = 0
@@ -880,12 +841,8 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
         while end < len(tokens) and end not in covered:
             if _name_like(tokens, end):
                 end += 1
-            elif (
-                tokens[end].key in _NAME_CONNECTORS
-                and end + 1 < len(tokens)
-                and end + 1 not in covered
-                and _name_like(tokens, end + 1)
-            ):
+            elif (tokens[end].key in _NAME_CONNECTORS and end + 1 < len(tokens) and end + 1 not in covered
+                  and _name_like(tokens, end + 1)):
                 end += 2
             else:
                 break
@@ -967,11 +924,7 @@ def _build_linker_tables(store: TKGStore) -> dict:
     role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = {}
     role_texts: dict[str, int] = {}
     for qualifier, roles in tables.roles.items():
-        entries = []
-        for role, _entity in roles:
-            row = role_texts.setdefault(role, len(role_texts))
-            entries.append((role, content_words(role), row))
-        role_lists[qualifier] = entries
+        role_lists[qualifier] = [(role, content_words(role), role_texts.setdefault(role, len(role_texts))) for role, _ in roles]
     return {
         "tables": {f.name: getattr(tables, f.name) for f in dataclasses.fields(tables)},
         "name_prefixes": key_prefixes(tables.by_key) | key_prefixes(tables.aliases),
@@ -990,4 +943,6 @@ _LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
     *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
     COUNTRIES,
+    NAME_WORDS,
+    ROLE_WORDS,
 )

@@ -125,14 +125,12 @@ def active_voice(text: str) -> str | None:
 
 def named_agent_active(text: str) -> str | None:
     """"When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}" -> "{E2} visited {E1}"."""
-    m = _PASSIVE_NAMED_ASKED.search(text)
-    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        active = f"{m.group('wh')} did {_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
-        return _spliced(m, active)
-    m = _PASSIVE_NAMED.search(text)
-    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        active = f"{_object(m.group('agent'))} {_passive_adverbs(m)}{m.group('verb')} {_object(m.group('obj'))}"
-        return _spliced(m, active)
+    for pattern in (_PASSIVE_NAMED_ASKED, _PASSIVE_NAMED):
+        m = pattern.search(text)
+        if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+            asked = f"{m.group('wh')} did " if "wh" in m.groupdict() else ""
+            verb = f"{_passive_adverbs(m)}{m.group('verb')}"
+            return _spliced(m, f"{asked}{_object(m.group('agent'))} {verb} {_object(m.group('obj'))}")
     return None
 
 
@@ -224,9 +222,7 @@ def is_agent_noun(word: str) -> bool:
 def verb_of_agent(noun: str) -> str:
     """"visitors" -> "visit", "critics" -> "critic", "supporters" -> "support": the word stem is
     what the relation words are matched by (`ari.base.text.word_key`)."""
-    word = noun.lower()
-    if word.endswith("s"):
-        word = word[:-1]
+    word = noun.lower().removesuffix("s")
     for suffix in ("or", "er"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -277,8 +273,7 @@ def plain_question(text: str) -> str | None:
         return _spliced(m, f"{_who(m.group('wh'))} {did}")
     m = _REQUEST.search(text)
     if m:
-        noun = m.group("noun").lower()
-        wh = "which country" if noun.startswith("countr") else "who"
+        wh = "which country" if m.group("noun").lower().startswith("countr") else "who"
         return f"{m.group('pre')}{wh} " + text[m.end() :]
     return None
 
@@ -349,9 +344,7 @@ def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool 
     m = _OWN_SUBJECT_AT.match(rest)
     if m:
         return f"{wh} did {_object(m.group('subj'))} {_adverbs(ordinal)}{m.group('adv')}{rest[m.end():]}"
-    if not subject_relative:
-        return None
-    return f"{wh} {_adverbs(ordinal)}{rest}"
+    return f"{wh} {_adverbs(ordinal)}{rest}" if subject_relative else None
 
 
 def indirect_question(text: str) -> str | None:

@@ -108,12 +108,7 @@ def closed_key(tokens: list[Token], i: int, j: int) -> str:
 
 def key_prefixes(keys) -> set[str]:
     """Every word-prefix of every key, so an n-gram scan can stop as soon as no name starts that way."""
-    prefixes: set[str] = set()
-    for key in keys:
-        words = key.split()
-        for n in range(1, len(words) + 1):
-            prefixes.add(" ".join(words[:n]))
-    return prefixes
+    return {" ".join(words[:n]) for words in map(str.split, keys) for n in range(1, len(words) + 1)}
 
 
 @dataclass
@@ -202,9 +197,10 @@ def build_name_tables(store: TKGStore) -> NameTables:
     # a qualifier of several capitalised words with no entity of its own is also written
     # by its initials, as "isil" for "Islamic State of Iraq and the Levant": four letters or more (three
     # spell words: "car", "tar"), no word of the KG's role and relation names, no other KG name's
-    reserved = set(tables.by_key) | set(tables.qualifier_keys) | set(tables.acronyms)
-    reserved |= {w for roles in tables.roles.values() for role, _ in roles for w in normalize_name(role).split()}
-    reserved |= {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
+    tables.common_words = frozenset(_role_words(tables)) | {
+        w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()
+    }
+    reserved = set(tables.by_key) | set(tables.qualifier_keys) | set(tables.acronyms) | tables.common_words
     for qualifier in list(tables.roles):
         initials = acronym(qualifier) if qualifier not in tables.qualifier_entity else None
         if initials is not None and len(initials) >= 4 and initials not in reserved:
@@ -253,21 +249,20 @@ def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
     return wanted is None or surface.replace(".", "").replace(" ", "") == wanted
 
 
+def _role_words(tables: NameTables) -> frozenset[str]:
+    """The words of the KG's sector-role names ("ministry", "party", "police")."""
+    return frozenset(w for roles in tables.roles.values() for role, _ in roles for w in normalize_name(role).split())
+
+
 def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases).
 
     What an organisation's name is made of comes from the KG itself: the words of its sector-role
     names ("Ministry", "Party", "Police"); a country's name ("North Korea") is no person's."""
-    organisational: set[str] = set()
-    for roles in tables.roles.values():
-        for role, _ in roles:
-            organisational.update(normalize_name(role).split())
+    organisational = _role_words(tables)
     places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
     # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
     demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
-    relation_words = {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
-    tables.common_words = frozenset(organisational | relation_words)
-    organisational_words = frozenset(organisational)
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
     persons: set[str] = set()
@@ -282,7 +277,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             found.setdefault(normalize_name(shared), []).append((name, NAMESAKE))
         regnal = has_regnal_number(display)
         if normalize_name(display) not in places and opening not in demonyms and (
-            person_like(bare, organisational_words) or (regnal and len(bare.split()) == 1)
+            person_like(bare, organisational) or (regnal and len(bare.split()) == 1)
         ):
             persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
             if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
@@ -294,14 +289,14 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             word = first_name(bare)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
-        if normalize_name(display) not in places and opening not in demonyms and (last := role_word_surname(bare, organisational_words)):
+        if normalize_name(display) not in places and opening not in demonyms and (last := role_word_surname(bare, organisational)):
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
             # a UN body is named without "UN" too, "the Security Council" (general usage)
             if (body := un_body(normalize_name(display))) is not None:
                 found.setdefault(body, []).append((name, UN_BODY))
-        titled = titled_surname(display, organisational_words)
+        titled = titled_surname(display, organisational)
         if titled is not None:
             found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
         joined = ampersand(display)

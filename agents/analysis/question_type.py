@@ -92,13 +92,10 @@ def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMe
 def distinct_entities(entities: list[EntityMention]) -> list[EntityMention]:
     """The first mention of each linked entity: "Who received Thailand's visit from Thailand
     after Oman did?" is about two entities (E1, E2), not three."""
-    seen: set[str | None] = set()
-    first = []
+    first: dict[str | None, EntityMention] = {}
     for m in entities:
-        if m.best not in seen:
-            seen.add(m.best)
-            first.append(m)
-    return first
+        first.setdefault(m.best, m)
+    return list(first.values())
 
 
 def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,12 +99,8 @@ class RelationLexicon:
 
     def prune(self, min_count: float) -> None:
         """Drop n-gram/relation cells credited less than `min_count` (smoothing covers them); keeps files small."""
-        pruned = {}
-        for gram, row in self.counts.items():
-            kept = {r: v for r, v in row.items() if v >= min_count}
-            if kept:
-                pruned[gram] = kept
-        self.counts = pruned
+        kept = ((gram, {r: v for r, v in row.items() if v >= min_count}) for gram, row in self.counts.items())
+        self.counts = {gram: row for gram, row in kept if row}
         self._terms = None
 
     def posterior(
@@ -150,9 +147,7 @@ class RelationLexicon:
             "meta": self.meta,
             "relation_totals": {r: round(v, 4) for r, v in sorted(self.relation_totals.items())},
             "gram_totals": {r: round(v, 4) for r, v in sorted(self.gram_totals.items())},
-            "counts": {
-                g: {r: round(v, 4) for r, v in sorted(row.items())} for g, row in sorted(self.counts.items())
-            },
+            "counts": {g: {r: round(v, 4) for r, v in sorted(row.items())} for g, row in sorted(self.counts.items())},
         }
         Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
@@ -305,18 +300,10 @@ class RelationLinker:
         """Relations linking candidates of two different mentions; else those around any candidate
         (the first `LinkingConfig.relation_candidates_per_mention` of each)."""
         linked = [names[: self.per_mention] for names in mentions if names]
-        between: set[str] = set()
-        for a in range(len(linked)):
-            for b in range(a + 1, len(linked)):
-                for x in linked[a]:
-                    for y in linked[b]:
-                        between |= self.store.relations_between(x, y)
+        between = set().union(*(self.store.relations_between(x, y) for a, b in combinations(linked, 2) for x in a for y in b))
         if between:
             return sorted(between)
-        around: set[str] = set()
-        for names in linked:
-            for name in names:
-                around |= self.store.relations_of(name)
+        around = set().union(*(self.store.relations_of(name) for names in linked for name in names))
         return sorted(around) if around else list(self.all_relations)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:

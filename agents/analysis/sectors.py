@@ -11,57 +11,29 @@ modest similarity is already decisive.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from ari.base.text import normalize_name, stem
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "and", "for", "s", "in", "on", "to"})
 
-# General-English equivalences (spelling variants, abbreviations, plural forms the stemmer misses).
-_EQUIVALENT = {
-    "defence": "defense", "ministery": "ministry", "department": "ministry", "dept": "ministry",
-    "mp": "member parliament", "mps": "member parliament", "parliamentarian": "member parliament",
-    "pm": "head government", "premier": "head government", "lawmakers": "lawmaker", "legislator": "lawmaker",
-    "legislators": "lawmaker", "judges": "judge", "men": "men", "women": "women", "children": "children",
-    "people": "population", "citizenry": "citizen", "nationals": "citizen",
-    "army": "military", "cops": "police", "policemen": "police", "policeman": "police",
-    "officials": "official", "authorities": "official", "authority": "official", "govt": "government",
-    "treasury": "finance", "financial": "finance",
-    "interior": "domestic", "home": "domestic", "journalist": "media", "journalists": "media",
-    "reporter": "media", "reporters": "media", "press": "media", "businessman": "businessperson",
-    "businessmen": "businessperson", "businesspeople": "businessperson", "attorney": "lawyer",
-    "attorneys": "lawyer", "lawyers": "lawyer", "troops": "military", "soldiers": "military personnel",
-    "soldier": "military personnel", "navy": "naval", "diplomat": "envoy", "ambassador": "envoy",
-    "legislative": "legislature", "parliament": "legislature", "leader": "head government",
-    "leaders": "head government", "migrant": "immigrant", "migrants": "immigrant",
-    # written abbreviations of offices (general English): "fm" foreign minister / ministry, "min."
-    # minister / ministry, "gov" government; "senior" officers are high-ranking ones
-    "fm": "foreign affairs", "min": "ministry", "gov": "government", "senior": "high ranking",
-    "firm": "company", "firms": "company", "businesses": "company",
-}  # fmt: skip
+# General-English equivalences (spelling variants, abbreviations, plural forms the stemmer misses) and
+# multi-word paraphrases of role names, applied before them (data/role_words.json)
+ROLE_WORDS = Path(__file__).parent / "data" / "role_words.json"
+_TABLES = json.loads(ROLE_WORDS.read_text(encoding="utf-8"))
+_EQUIVALENT: dict[str, str] = _TABLES["equivalents"]
+_PHRASES: dict[str, str] = _TABLES["phrases"]
 
 
 def role_vocabulary(role_texts) -> frozenset[str]:
     """Every content word of every role name, and every word with a listed equivalent: the words a role phrase is made of."""
-    words: set[str] = set()
-    for text in role_texts:
-        words |= content_words(text)
-    for word, meaning in _EQUIVALENT.items():
-        words.add(stem(word))
-        words.update(stem(w) for w in meaning.split())
-    for phrase, meaning in _PHRASES.items():
-        words.update(stem(w) for w in phrase.split() if w not in _FUNCTION_WORDS)
-        words.update(stem(w) for w in meaning.split())
+    words: set[str] = set().union(*map(content_words, role_texts))
+    for phrase, meaning in (*_EQUIVALENT.items(), *_PHRASES.items()):
+        words.update(stem(w) for w in f"{phrase} {meaning}".split() if w not in _FUNCTION_WORDS)
     return frozenset(words)
-
-
-# Multi-word paraphrases of role names, applied before the word-level equivalences.
-_PHRASES = {
-    "prime minister": "head government", "head of state": "head government", "foreign minister": "foreign affairs",
-    "foreign ministry": "foreign affairs", "member of parliament": "member parliament",
-    "armed forces": "military", "military forces": "military", "police force": "police", "security forces": "police",
-    "company owner or operator": "company",  # ICEWS's name for companies
-}  # fmt: skip
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -83,8 +55,7 @@ def overlap_score(phrase_words: frozenset[str], role_words: frozenset[str]) -> f
     """Dice coefficient of the content words (1.0: the same words)."""
     if not phrase_words or not role_words:
         return 0.0
-    shared = len(phrase_words & role_words)
-    return 2.0 * shared / (len(phrase_words) + len(role_words))
+    return 2.0 * len(phrase_words & role_words) / (len(phrase_words) + len(role_words))
 
 
 def role_scores(
@@ -98,8 +69,7 @@ def role_scores(
     scores = []
     sims = None
     if phrase_vector is not None and role_matrix is not None and roles:
-        rows = np.array([row for _, _, row in roles])
-        sims = role_matrix[rows] @ phrase_vector
+        sims = role_matrix[np.array([row for _, _, row in roles])] @ phrase_vector
     for k, (_, role_words, _) in enumerate(roles):
         lexical = overlap_score(words, role_words)
         semantic = float(sims[k]) if sims is not None else 0.0

@@ -11,7 +11,9 @@ first unseen word, and each unseen word once: template questions never pay for i
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -25,35 +27,15 @@ _FUNCTION = frozenset(
 )
 _ALPHA = re.compile(r"^[a-z]{4,}$")
 
-# General English (a thesaurus's entries for the verbs and nouns of the KG's relation names, as news
-# writing uses them): an unseen word or phrasal verb -> the word the lexicon knows for that act. Single
-# MiniLM word vectors cannot be trusted here ("positive" is nearest "negative", "condemned" is as near
-# "praised" as "criticised"). Consulted only for n-grams the lexicon never saw, so a question worded
-# as the learning split's templates are never reads it; an entry whose target the lexicon does not
-# know is ignored.
+# General English: an unseen word or phrasal verb -> the word the lexicon knows for that act
+# (data/synonyms.json). Single MiniLM word vectors cannot be trusted here ("positive" is nearest
+# "negative", "condemned" is as near "praised" as "criticised"). Consulted only for n-grams the lexicon
+# never saw, so a question worded as the learning split's templates are never reads it; an entry whose
+# target the lexicon does not know is ignored.
+SYNONYMS = Path(__file__).parent / "data" / "synonyms.json"
 GENERAL_SYNONYMS = {
-    **dict.fromkeys("slam slams slammed blast blasts blasted lambast lambasts lambasted rebuke rebuked censure censured castigate castigated berate berated chastise chastised decry decried deplore deplored assail assailed".split()
-                    + "bash bashed bashing trash trashed knock knocked".split()
-                    + ["hit out", "hits out", "hitting out", "lash out", "lashed out", "lashes out", "lashing out"], "criticised"),
-    **dict.fromkeys("probe probes probed probing".split() + ["look into", "looked into", "looking into", "inquire into", "inquired into", "inquiry into"], "investigated"),
-    **dict.fromkeys("applaud applauds applauded laud lauds lauded hail hails hailed extol extolled".split(), "praised"),
-    **dict.fromkeys("back backs backed backing".split(), "supported"),
-    **dict.fromkeys("upbeat hopeful positive positively nice".split(), "optimistic"),
-    **dict.fromkeys("gloomy bleak downbeat negatively".split(), "pessimistic"),
-    **dict.fromkeys("travel travels travelled traveled travelling traveling trip trips tour toured".split()
-                    + ["go to", "goes to", "went to", "gone to", "going to", "come to", "came to", "been to", "stop in", "stopped in",
-                       "drop by", "dropped by", "stop by", "stopped by", "drop in", "dropped in"], "visited"),
-    **dict.fromkeys("rebuff rebuffs rebuffed spurn spurned dismiss dismissed refuse refused snub snubbed snubbing".split()
-                    + ["turn down", "turns down", "turned down", "turning down"], "rejected"),
-    **dict.fromkeys("talks".split() + ["hold talks", "held talks", "holding talks"], "negotiate"),
-    **dict.fromkeys("phoned rang ringing".split(), "phone"),
-    **dict.fromkeys("menace menaced warn warned warning warnings".split(), "threatened"),
-    **dict.fromkeys("urge urged urging plead pleaded pressed".split() + ["call on", "called on", "calls on", "calling on"], "appealed"),
-    **dict.fromkeys(["team up", "teamed up", "teams up", "teaming up"], "cooperate"),
-    **dict.fromkeys("ink inked".split(), "signed"),
-    **dict.fromkeys("pact pacts accord accords treaty treaties".split(), "agreement"),
-    **dict.fromkeys("allege alleged alleging".split(), "accused"),
-}  # fmt: skip
+    word: known for known, words in json.loads(SYNONYMS.read_text(encoding="utf-8"))["synonyms"].items() for word in words
+}
 
 
 def content_word(word: str) -> bool:
