@@ -136,11 +136,12 @@ class QuestionAnalyzer:
         english = english_words(self.embedder.name) if self.embedder is not None else frozenset()
         if not english:
             return Vocabulary((), english)  # no word can be told from a slip: nothing to correct
-        tables, lexicon = self.entity_linker.tables, self.lexicon
-        texts = [*tables.by_key, *tables.aliases, *map(self.store.relation_text, self.store.relation_names()), *(lexicon.counts if lexicon else ())]
+        lexicon = self.lexicon
+        # the names' words come saved with the linker's tables: reading every name here grows with the KG
+        texts = [*map(self.store.relation_text, self.store.relation_names()), *(lexicon.counts if lexicon else ())]
         texts += [name for country, aliases in country_aliases().items() for name in (country, *aliases)]  # "Malian": no slip
         known = {w for text in texts for w in text.lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
-        return Vocabulary(known, english)
+        return Vocabulary([*self.entity_linker.name_words, *known], english)
 
     def _synonyms(self) -> SynonymMap | None:
         """Unseen verbs mapped to the lexicon's words (`agents.analysis.synonyms`); needs both."""

@@ -146,6 +146,7 @@ class EntityLinker:
         # Activist", "affairs"): the only plural nouns that modify the noun after them (`_verb_after_plural`)
         self._modifier_words = frozenset(data["modifier_words"])
         self._head_words = frozenset(data["head_words"])
+        self.name_words: list[str] = data["name_words"]
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
         )
@@ -935,6 +936,8 @@ def _build_linker_tables(store: TKGStore) -> dict:
         # read from every role name: kept with the tables rather than recomputed by each process
         "modifier_words": sorted({w for text in role_texts for w in normalize_name(text).split()[:-1]}),
         "head_words": sorted({normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip()}),
+        # the words of every name and alias: a typing slip is read back to one (`chat_spellings.Vocabulary`)
+        "name_words": sorted({w for key in (*tables.by_key, *tables.aliases) for w in key.lower().split()}),
     }
 
 
