@@ -42,8 +42,7 @@ def sample_names(db: Path, n: int, seed: int = 1) -> list[str]:
     from tkg_store.store import TKGStore
 
     with TKGStore.open(db, memory_index=False) as store:
-        rows = store.connection.execute(f"SELECT display FROM entities USING SAMPLE reservoir({int(n)} ROWS) REPEATABLE ({int(seed)})").fetchall()
-    return [r[0] for r in rows]
+        return store.sample_displays(n, seed)
 
 
 def nearest_agreement(reference: np.ndarray, other: np.ndarray, k: int = 10) -> tuple[float, float]:

@@ -27,6 +27,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from datetime import date
 from functools import partial
 from pathlib import Path
 
@@ -35,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from tkg_store.ingest import ingest
-from tkg_store.schema import one_row
+from tkg_store.samples import facts_at_rows, first_fact_per_pair
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 
@@ -137,25 +138,22 @@ Sample = tuple[str, str, str, TimeSpan]
 
 def draw_keys(store: TKGStore, n: int, keys: str, rng: random.Random) -> list[Sample]:
     """(head, relation, tail, window) per lookup; the window is the year (or month) of a real fact."""
-    con = store.connection
     if keys == "facts":
-        total = one_row(con, "SELECT count(*) FROM facts")[0]
+        total = store.counts()["facts"]
         picks = sorted(rng.randrange(total) for _ in range(n))
-        rows = con.execute(
-            "SELECT head, relation, tail, start_day FROM (SELECT *, row_number() OVER () - 1 AS i FROM facts) WHERE i IN (SELECT unnest(?))",
-            [picks],
-        ).fetchall()
+        rows = facts_at_rows(store, picks)
         rows = [rows[i % len(rows)] for i in range(n)]
     else:
-        pairs = con.execute("SELECT head, relation, any_value(tail), min(start_day) FROM facts GROUP BY head, relation").fetchall()
+        pairs = first_fact_per_pair(store)
         rows = [rng.choice(pairs) for _ in range(n)]
     rng.shuffle(rows)
-    names = {i: name for name, i in con.execute("SELECT name, id FROM entities").fetchall()}
-    rels = {i: name for name, i in con.execute("SELECT name, id FROM relations").fetchall()}
-    return [
-        (names[h], rels[r], names[t], span_of(day, Granularity.YEAR if rng.random() < 0.5 else Granularity.MONTH))
-        for h, r, t, day in rows
-    ]
+    return [(h, r, t, _window_around(day, rng)) for h, r, t, day in rows]
+
+
+def _window_around(day: date | None, rng: random.Random) -> TimeSpan:
+    if day is None:  # a fact with an open start gives no window to look in
+        raise ValueError("store_bench samples facts that have a start day")
+    return span_of(day, Granularity.YEAR if rng.random() < 0.5 else Granularity.MONTH)
 
 
 def lookup_kinds(df: pd.DataFrame) -> dict[str, tuple[Callable, Callable]]:

@@ -21,13 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
-
 from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
 from benchmarks.unanswerable_twins import TWIN_KINDS, TwinMaker
-from tkg_store.schema import one_row, rebuild_layout
-from tkg_store.store import TKGStore, create_schema
+from tkg_store.hidden import write_hidden_store
+from tkg_store.store import TKGStore
 from tkg_store.temporal import OPEN_END, OPEN_START
 
 DEFAULT_KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
@@ -143,15 +141,6 @@ def made_up_name(display: str, store: TKGStore, rng: random.Random) -> str:
 
 # -- building the set --------------------------------------------------------------------------
 
-def entity_degrees(store: TKGStore) -> dict[str, int]:
-    """Facts per entity (as head or tail)."""
-    rows = store.connection.execute(
-        """SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f
-           JOIN entities e ON e.id = f.id GROUP BY e.name"""
-    ).fetchall()
-    return {name: int(n) for name, n in rows}
-
-
 def make_unanswerable(
     questions: Sequence[Question],
     store: TKGStore,
@@ -174,7 +163,7 @@ def make_unanswerable(
     order = [q for q in questions if q.answerable]
     rng.shuffle(order)
     finder = MentionFinder(store)
-    degrees = entity_degrees(store) if "facts_hidden" in kinds else {}
+    degrees = store.entity_fact_counts() if "facts_hidden" in kinds else {}
     used: set[str] = set()
     records: list[dict] = []
     hidden: set[str] = set()
@@ -257,51 +246,6 @@ def _twin_record(question: Question, kind: str, text: str, answers: list[str]) -
     record = _record(question, kind, text, "answerable twin")
     record.update(quid=f"{question.qid}-{kind}-twin", answers=list(answers), answerable=True, unanswerable_reason=None)
     return record
-
-
-def write_hidden_store(source: Path, target: Path, hidden_entities: Sequence[str]) -> int:
-    """Copy the store at `source` to `target` without any fact touching `hidden_entities`.
-
-    Returns the number of facts dropped. The source is only read (attached read-only)."""
-    source, target = Path(source), Path(target)
-    if target.exists():
-        raise UsageError(f"{target} exists; remove it or choose another --hidden-db")
-    con = duckdb.connect(str(target))
-    try:
-        create_schema(con)
-        con.execute(f"ATTACH '{_sql_path(source)}' AS src (READ_ONLY)")
-        con.execute("CREATE TEMP TABLE hidden (name VARCHAR)")
-        con.executemany("INSERT INTO hidden VALUES (?)", [[name] for name in hidden_entities])
-        con.execute("INSERT INTO entities SELECT * FROM src.entities")
-        con.execute("INSERT INTO relations SELECT * FROM src.relations")
-        con.execute(
-            """INSERT INTO facts SELECT f.* FROM src.facts f
-               WHERE f.head NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)
-                 AND f.tail NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)"""
-        )
-        rebuild_layout(con)  # the store's physical layout (sorted copies) for the kept facts
-        con.execute("INSERT INTO meta SELECT * FROM src.meta ON CONFLICT (key) DO NOTHING")
-        total = one_row(con, "SELECT count(*) FROM src.facts")[0]
-        kept = one_row(con, "SELECT count(*) FROM facts")[0]
-        con.execute(
-            "INSERT INTO meta VALUES ('derived_from', ?), ('hidden_entities', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [str(source), json.dumps(list(hidden_entities))],
-        )
-        con.execute("DETACH src")
-    except duckdb.Error as exc:
-        con.close()
-        target.unlink(missing_ok=True)
-        raise StoreError(f"cannot write derived store {target}: {str(exc).splitlines()[0]}") from None
-    con.close()
-    return int(total - kept)
-
-
-def _sql_path(path: Path) -> str:
-    """ATTACH takes no bound parameter; a path with a quote is refused rather than spliced."""
-    text = str(path.resolve())
-    if "'" in text:
-        raise UsageError(f"store path may not contain a quote: {text}")
-    return text
 
 
 def build(
