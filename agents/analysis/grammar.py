@@ -52,6 +52,7 @@ from agents.analysis.grammar_words import (
     _spliced,
     _who,
 )
+from agents.analysis.question_form import REQUEST_VERB
 
 
 @dataclass
@@ -250,7 +251,7 @@ _CLEFT = re.compile(
 # question then asks with "did", as the templates do ("Which year did {E1} last visit ...")
 _OWN_SUBJECT = re.compile(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b", re.IGNORECASE)
 _REQUEST = re.compile(
-    r"^(?P<pre>\W*)(?:please\s+)?(?:name|list|identify|tell\s+me|give\s+me|find)\s+(?:the\s+)?"
+    rf"^(?P<pre>\W*)(?:please\s+)?{REQUEST_VERB}\s+(?:the\s+)?"
     r"(?P<noun>country|countries|one|ones|person|people|entity|entities|actor|actors|party|parties)\s+(?:that|which|who)\s+",
     re.IGNORECASE,
 )
@@ -284,7 +285,7 @@ def plain_question(text: str) -> str | None:
 # asks with its own noun (a time noun: when; "country": which country; "one": who), its ordinal before the verb.
 _FRAME = (
     r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
-    r"(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|show\s+me|find\s+out|give\s+me|name|identify|list|"
+    rf"(?:find\s+out|{REQUEST_VERB}|let\s+(?:me|us)\s+know|"
     r"i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i\s*'?m\s+wondering|"
     r"do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"
 )
