@@ -18,7 +18,6 @@ Results: benchmarks/results/store_bench.{json,md}.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -35,6 +34,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from benchmarks.results_io import write_results
 from tkg_store.ingest import ingest
 from tkg_store.samples import facts_at_rows, first_fact_per_pair
 from tkg_store.store import TKGStore
@@ -55,8 +55,7 @@ def main() -> None:
     report = run(args.dataset, args.lookups, args.pandas_lookups, args.keys, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = "" if args.keys == "facts" else f"_{args.keys}"
-    (args.out / f"store_bench{suffix}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    (args.out / f"store_bench{suffix}.md").write_text(markdown(report), encoding="utf-8")
+    write_results(args.out, f"store_bench{suffix}", report, markdown(report), indent=1)
     print(markdown(report))
 
 

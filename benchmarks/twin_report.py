@@ -13,7 +13,8 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from benchmarks.report import emit, run_records
+from benchmarks.report import run_records
+from benchmarks.results_io import emit, table
 
 
 def kind_of(qid: str) -> tuple[str, bool]:
@@ -57,11 +58,9 @@ def _mean(values: list) -> float | None:
 
 
 def markdown(tables: dict[str, dict[str, dict]]) -> str:
-    lines = ["| run | kind | unanswerable | abstain recall | twins | false-unknown | Hits@1 (twins) |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    for run, table in tables.items():
-        for kind, row in table.items():
-            cells = [run, kind] + ["–" if row[k] is None else str(row[k]) for k in ("unanswerable", "abstain_recall", "twins", "false_unknown_rate", "twin_hits_at_1")]
-            lines.append("| " + " | ".join(cells) + " |")
+    keys = ("unanswerable", "abstain_recall", "twins", "false_unknown_rate", "twin_hits_at_1")
+    rows = ([run, kind, *("–" if row[k] is None else row[k] for k in keys)] for run, kinds in tables.items() for kind, row in kinds.items())
+    lines = table(["run", "kind", "unanswerable", "abstain recall", "twins", "false-unknown", "Hits@1 (twins)"], rows)
     return "\n".join(lines) + "\n"
 
 

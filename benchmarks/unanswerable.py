@@ -14,7 +14,6 @@ case-sensitive, possessives excluded). Everything is deterministic for a given s
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
+from benchmarks.results_io import write_json
 from benchmarks.unanswerable_twins import TWIN_KINDS, TwinMaker
 from tkg_store.hidden import write_hidden_store
 from tkg_store.store import TKGStore
@@ -268,5 +268,5 @@ def build(
         for record in result.records:
             if record["unanswerable_reason"] == "facts_hidden":
                 record["db"] = str(hidden_db)
-    Path(out).write_text(json.dumps(result.records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(Path(out), result.records, indent=1, ensure_ascii=False)
     return result
