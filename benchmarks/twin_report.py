@@ -30,27 +30,20 @@ def per_kind(results: list[dict]) -> dict[str, dict]:
     for row in results:
         kind, twin = kind_of(str(row["qid"]))
         groups[kind]["twins" if twin else "unanswerable"].append(row)
-    table = {}
-    for kind, rows in sorted(groups.items()):
-        un, twins = rows["unanswerable"], rows["twins"]
-        table[kind] = {
-            "unanswerable": len(un),
-            "abstain_recall": _mean([r["abstained"] for r in un]),
-            "twins": len(twins),
-            "false_unknown_rate": _mean([r["abstained"] for r in twins]),
-            "twin_hits_at_1": _mean([bool(r.get("hit1")) for r in twins]),
-        }
-    every = [r for r in results]
-    un = [r for r in every if not r["answerable"]]
-    twins = [r for r in every if r["answerable"]]
-    table["all"] = {
+    table = {kind: _figures(rows["unanswerable"], rows["twins"]) for kind, rows in sorted(groups.items())}
+    table["all"] = _figures([r for r in results if not r["answerable"]], [r for r in results if r["answerable"]])
+    return table
+
+
+def _figures(un: list[dict], twins: list[dict]) -> dict:
+    """One kind's row: how often its unanswerable questions were refused and its twins answered."""
+    return {
         "unanswerable": len(un),
         "abstain_recall": _mean([r["abstained"] for r in un]),
         "twins": len(twins),
         "false_unknown_rate": _mean([r["abstained"] for r in twins]),
         "twin_hits_at_1": _mean([bool(r.get("hit1")) for r in twins]),
     }
-    return table
 
 
 def _mean(values: list) -> float | None:
