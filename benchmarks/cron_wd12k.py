@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from benchmarks import cron_devset
+from benchmarks.results_io import table, write_results
 
 PARTS = ("tune", "check")
 
@@ -99,21 +100,21 @@ def main(argv: list[str] | None = None) -> None:
     data = {"memory": args.name, "entities": "given (gold annotations)" if args.gold_annotations else "linked by ARI", "figures": figures, "commands": commands,
             "dev_set": f"python -m benchmarks.cron_devset --cron {args.cron} --wd12k {args.wd12k} --out {dev}"}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{args.name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    (args.out / f"{args.name}.md").write_text(markdown(data), encoding="utf-8")
+    write_results(args.out, args.name, data, markdown(data), indent=1)
     print(markdown(data))
 
 
 def markdown(data: dict) -> str:
     figures = data["figures"]
     groups = sorted({g for part in figures.values() for g in part["groups"]})
+    rows = (
+        [part, f["n"], f"{f['hits_at_1']:.3f}", f["wrong"], f["abstained"],
+         *(f"{f['groups'][g]['hits_at_1']:.3f} ({f['groups'][g]['n']})" if g in f["groups"] else "-" for g in groups)]
+        for part, f in figures.items()
+    )
     lines = [f"# CronQuestions on Wikidata12k, valid-derived dev set: memory `{data['memory']}`, entities "
              f"{data.get('entities', 'linked by ARI')}", "",
-             "| part | n | Hits@1 | wrong | abstained | " + " | ".join(groups) + " |",
-             "| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in groups) + " |"]
-    for part, f in figures.items():
-        cells = [f"{f['groups'][g]['hits_at_1']:.3f} ({f['groups'][g]['n']})" if g in f["groups"] else "-" for g in groups]
-        lines.append(f"| {part} | {f['n']} | {f['hits_at_1']:.3f} | {f['wrong']} | {f['abstained']} | " + " | ".join(cells) + " |")
+             *table(["part", "n", "Hits@1", "wrong", "abstained", *groups], rows)]
     lines += ["", "Abstentions by kind of reason:", ""]
     for part, f in figures.items():
         lines.append(f"- {part}: " + ", ".join(f"{kind} {n}" for kind, n in f["abstentions"].items()))
