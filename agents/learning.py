@@ -10,7 +10,6 @@ batches come back, then clusters and induces.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Iterator, Sequence
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ari.base.config import AgentConfig, SearchConfig
-from ari.base.processes import die_with_parent
+from ari.base.processes import die_with_parent, limit_threads, worker_context
 from memory.api import Memory
 from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
 from memory.trace import Trace
@@ -225,11 +224,15 @@ def _in_this_process(job: _Job):  # noqa: ANN202
     return solve
 
 
+# What a learner imports: a fork server loads it once for every worker (worker_context).
+WORKER_MODULES = ("agents.agent", "agents.learning", "tkg_store.store", "memory.api")
+
+
 def _in_processes(job: _Job, workers: int):  # noqa: ANN202
     def solve(questions: list[GoldQuestion]) -> Iterator[Solved]:
         batches = _batches(questions)
-        context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
         threads = max(1, default_workers() // workers)
+        context = worker_context(WORKER_MODULES, threads)
         with context.Pool(min(workers, len(batches)), initializer=_init_worker, initargs=(job, threads)) as pool:
             for solved in pool.imap_unordered(_solve_in_worker, batches):
                 yield from solved
@@ -248,9 +251,7 @@ def _init_worker(job: _Job, threads: int) -> None:
     global _WORKER
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(variable, str(threads))
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    limit_threads(threads)
     _WORKER = _Learner(job)
 
 
