@@ -10,6 +10,7 @@ batches come back, then clusters and induces.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 from collections.abc import Iterator, Sequence
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ari.base.config import AgentConfig, SearchConfig
-from ari.base.processes import die_with_parent, limit_threads, worker_context
+from ari.base.processes import die_with_parent, limit_threads
 from memory.api import Memory
 from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
 from memory.trace import Trace
@@ -224,15 +225,13 @@ def _in_this_process(job: _Job):  # noqa: ANN202
     return solve
 
 
-# What a learner imports: a fork server loads it once for every worker (worker_context).
-WORKER_MODULES = ("agents.agent", "agents.learning", "tkg_store.store", "memory.api")
-
-
 def _in_processes(job: _Job, workers: int):  # noqa: ANN202
     def solve(questions: list[GoldQuestion]) -> Iterator[Solved]:
         batches = _batches(questions)
+        # Spawned, not from a fork server: a learning run is minutes long, so one import a worker
+        # costs little, and its workers' CPU then counts as the command's (learn_bench reports it).
+        context = multiprocessing.get_context("spawn")
         threads = max(1, default_workers() // workers)
-        context = worker_context(WORKER_MODULES, threads)
         with context.Pool(min(workers, len(batches)), initializer=_init_worker, initargs=(job, threads)) as pool:
             for solved in pool.imap_unordered(_solve_in_worker, batches):
                 yield from solved

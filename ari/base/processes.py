@@ -85,7 +85,8 @@ def worker_context(preload: Sequence[str], threads: int) -> BaseContext:
     imports them again in every worker (the agent's take a second and a half of CPU). Never a fork
     of the caller: DuckDB or torch threads may run there. The server starts here, with numeric
     libraries limited to `threads` each, which its workers inherit; a server already running (an
-    earlier pool of this process) is reused as it is. Spawn elsewhere."""
+    earlier pool of this process) is reused as it is. Spawn elsewhere. The workers are the server's
+    children: their CPU time is not in this process's RUSAGE_CHILDREN (nor in `time`'s figure)."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
