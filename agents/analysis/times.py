@@ -5,7 +5,11 @@ and the others people write: "2005/11/03", "18.09.2006", "July the 5th 2007", or
 fourth of July 2007"), all-number dates ("21/6/2005": day first where the first number cannot be a
 month, else month first, the commoner order in written English), years cut after an apostrophe ("jan
 '08": POSIX `%y`), decades ("the 1850s"). Each becomes a `TimeSpan` (day, month or year) checked
-against the KG's range. A time that cannot be read is never dropped silently: an impossible date
+against the KG's range. Periods people write are read as the span of days they name, both ends
+included: halves and quarters ("the first half of 2008", "Q2 2007"), "the first three months of
+2008", open bounds ("since May 2010", "until 2008", "by the end of 2008"); a month with a two-digit
+year and no day ("march 09") reads the number as a year when it is zero-led or above 31 (no day of a
+month), else leaves it unread. A time that cannot be read is never dropped silently: an impossible date
 ("31 April 2010"), a period vaguer than a day, month or year ("early 2008"), a month or weekday with
 no year ("in May") are returned as unreadable, a year past any calendar date apart, so the judge
 abstains naming it. Hand-written patterns, because `dateparser` measured about three orders of
@@ -16,11 +20,12 @@ from __future__ import annotations
 
 import calendar
 import re
+from contextlib import suppress
 from datetime import MAXYEAR, date
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
-from tkg_store.temporal import Granularity, TimeSpan, span_of
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of
 
 MONTHS = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
@@ -60,6 +65,8 @@ _PATTERNS = [
     re.compile(r"(?<![\d/.\-])(?P<first>\d{1,2})(?P<sep>[/\-])(?P<second>\d{1,2})(?P=sep)(?:(?P<year>\d{4})|(?P<yy>\d{2}))(?![\d/\-])"),
     re.compile(r"(?<![\d/.\-])(?P<mnum>\d{1,2})/(?P<year>\d{4})(?![\d/\-])"),  # 12/2010
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
+    # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
+    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
     re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
     re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
@@ -78,12 +85,37 @@ _SHARED_YEAR = re.compile(
     re.IGNORECASE,
 )
 
+# A day whose month and year are written once, after the next day: "between 10 and 20 April 2011".
+_SHARED_MONTH = re.compile(
+    rf"\b(?P<first>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})\.?,?\s+(?P<year>\d{{4}})\b",
+    re.IGNORECASE,
+)
+# Parts of a year, read as the span of their months: halves, quarters, the first or last N months.
+_PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
+_PERIODS = [
+    re.compile(rf"\b(?:the\s+)?{_PART}\s+(?P<unit>half|quarter)\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<unit>[QH])(?P<part>[1-4])\s*(?:of\s+)?{_YEAR}\b|\b(?P<y>\d{{4}})\s*(?P<u>[QH])(?P<p>[1-4])\b", re.IGNORECASE),
+    re.compile(rf"\b(?:the\s+)?(?P<side>first|last|final)\s+(?P<n>\d{{1,2}}|[a-z]+)\s+months\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
+]
+_NUMBER_WORDS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+_PART_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "latter": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
+# 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
+_OPENS = re.compile(
+    r"\b(?:(?P<since>since|starting\s+(?:in|from))|(?:up\s+)?(?:until|till)|up\s+to|through|thru|by"
+    r"|(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$",
+    re.IGNORECASE,
+)
+_END_BOUND = re.compile(r"\b(?:by|until|till|up\s+to|through|before)\s+(?:the\s+)?$", re.IGNORECASE)
+_JOINS = re.compile(r"^[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
+
 # A decade: "the 1850s", "1990s" (read as its ten years).
 _DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECASE)
 # A period vaguer than a year's days, months or the year itself: never read as the whole year.
 _VAGUE = re.compile(
-    r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?"
-    r"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:\d{4}\b|['’]\d{2}(?!\w))",
+    r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?|around|circa|roughly|approximately"
+    rf"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:(?:{_MONTH_NAMES})\.?,?\s+)?(?:\d{{4}}\b|['’]\d{{2}}(?!\w))",
     re.IGNORECASE,
 )
 
@@ -112,9 +144,25 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
     def free(span: tuple[int, int]) -> bool:
         return not any(span[0] < end and start < span[1] for start, end in taken)
 
+    for pattern in _PERIODS:
+        for match in pattern.finditer(text):
+            taken.append(match.span())
+            period = _period(match.groupdict())
+            if period is None:
+                unreadable.append((match.span(), match.group(0)))
+            else:
+                found.append(TimeMention(match.group(0), match.span(), period, in_range(period, kg_range)))
     for match in _VAGUE.finditer(text):
-        taken.append(match.span())
-        unreadable.append((match.span(), match.group(0)))
+        # "by the end of 2008" is a bound (`_OPENS`), not a vague time
+        if free(match.span()) and not (_END_BOUND.search(text, 0, match.start()) and "end" in match.group(0).lower()):
+            taken.append(match.span())
+            unreadable.append((match.span(), match.group(0)))
+    for match in _SHARED_MONTH.finditer(text):
+        day = date(int(match.group("year")), MONTHS[match.group("month").lower()], 1)
+        with suppress(ValueError):
+            time, span = span_of(day.replace(day=int(match.group("first"))), Granularity.DAY), match.span("first")
+            taken.append(span)
+            found.append(TimeMention(match.group("first"), span, time, in_range(time, kg_range)))
     for match in _SHARED_YEAR.finditer(text):
         span = match.span("first")
         time = span_of(date(int(match.group("year")), MONTHS[match.group("first").lower()], 1), Granularity.MONTH)
@@ -149,7 +197,41 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
         stated = span_of(date(year, 1, 1), Granularity.YEAR)
         found.append(TimeMention(match.group("year"), span, stated, in_range(stated, kg_range)))
     found.sort(key=lambda mention: mention.span)
-    return TimeReading(found, [phrase for _, phrase in sorted(unreadable)], beyond)
+    return TimeReading(_bounded(text, found, kg_range), [phrase for _, phrase in sorted(unreadable)], beyond)
+
+
+def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> list[TimeMention]:
+    """`found`, each time after an open bound ("since", "until", "by the end of") read as the span it
+    opens, the bound's words with it; not an end of a range ("from 2005 until 2008", "since 2005 until 2008")."""
+    out = []
+    for i, mention in enumerate(found):
+        start, end = mention.span
+        before_end = found[i - 1].span[1] if i else 0
+        opener = _OPENS.search(text, before_end, start)
+        after_joined = i + 1 < len(found) and _JOINS.match(text[end:found[i + 1].span[0]])
+        if opener and not (i and _JOINS.match(text[before_end:opener.start()])) and not (opener.group("since") and after_joined):
+            time = mention.time
+            opened = TimeSpan(time.start, OPEN_END, time.granularity) if opener.group("since") else TimeSpan(OPEN_START, time.end, time.granularity)
+            mention = TimeMention(text[opener.start():end], (opener.start(), end), opened, in_range(opened, kg_range))
+        out.append(mention)
+    return out
+
+
+def _period(parts: dict[str, str | None]) -> TimeSpan | None:
+    """The months of a half, a quarter or the first / last N months of a year (None: no such part)."""
+    year = int(parts.get("year") or parts.get("y") or 0) or full_year(int(parts["yy"] or 0))
+    if parts.get("side"):
+        n = parts["n"] or ""
+        count = int(n) if n.isdigit() else _NUMBER_WORDS.get(n.lower(), 0)
+        first, last = (1, count) if parts["side"] == "first" else (13 - count, 12)
+    else:
+        size = 6 if (parts.get("unit") or parts.get("u") or "").lower() in ("half", "h") else 3
+        part = (parts.get("part") or parts.get("p") or "").lower()
+        index = 12 // size if part in ("last", "final") else int(part) if part.isdigit() else _PART_NUMBER.get(part, 0)
+        first, last = (index - 1) * size + 1, index * size
+    if not 1 <= first <= last <= 12:
+        return None
+    return TimeSpan(date(year, first, 1), date(year, last, calendar.monthrange(year, last)[1]), Granularity.MONTH)
 
 
 # A month or weekday named with no year ("in May", "on Monday"): a time, but not one a KG of dated facts can
