@@ -30,7 +30,8 @@ def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count
 @pytest.mark.parametrize(
     "masked",
     ["Did {E1} sign a formal agreement with {E2} in {T1}?", "has {E1} ever visited {E2}?", "{E1} visited {E2} in {T1}?",
-     "Could you tell me whether {E1} praised {E2} in {T1}?"],
+     "Could you tell me whether {E1} praised {E2} in {T1}?", "I wonder whether {E1} praised {E2} in {T1}.",
+     "I'm curious if {E1} praised {E2} in {T1}"],
 )
 def test_yes_no_questions_ask_yes_or_no(masked: str) -> None:
     assert _read(masked).asks == "yesno"
@@ -68,6 +69,9 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("{E1}'s second to last visit in {T1}: whom did she visit?", 2, True),
         ("whom did {E1} praise third in {T1}", 3, False),
         ("Who visited {E1} second?", 2, False),
+        ("Who was the next-to-last to visit {E1} in {T1}?", 2, True),
+        ("Whom did {E1} visit last but one in {T1}?", 2, True),
+        ("Who was the 3rd to visit {E1} in {T1}?", 3, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -145,3 +149,17 @@ def test_a_number_no_date_took_is_left_unread(masked: str, number: str | None) -
 )
 def test_a_program_is_admitted_when_it_does_what_the_query_asks_and_nothing_else(masked: str, program: str, admitted: bool) -> None:
     assert _read(masked).admits(Program.parse(program)) is admitted
+
+
+@pytest.mark.parametrize(("masked", "after"), [("Did {E1} threaten {E2} even once in {T1}?", False), ("Did {E1} threaten {E2} at least once?", False),
+                                               ("Who visited {E1} once {E2} had?", True)])
+def test_once_counts_occasions_unless_it_opens_a_clause(masked: str, after: bool) -> None:
+    from agents.analysis.cues import temporal_cues
+
+    assert ("after" in temporal_cues(masked)) == after
+
+
+def test_an_object_followed_by_a_comparison_keeps_its_role() -> None:
+    from agents.analysis.clause_roles import OBJECT, clause_roles
+
+    assert clause_roles("Who criticised {E1} more than anyone else in {T1}?") == {1: OBJECT}

@@ -37,7 +37,7 @@ _TIME_NOUNS = frozenset("year yr month day date".split())
 # words after an object that end its verb phrase: adverbs of order and degree, conjunctions
 _AFTER_OBJECT = frozenset(
     "first last again ever once twice earlier later recently initially finally most and or but for in on at "
-    "during before after since until till prior following within between by as than the same".split()
+    "during before after since until till prior following within between by as than the same more less fewer least".split()
 )
 _ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
 # "the same month of {E2}": the same period as another event ("of" for "as", as people write it)

@@ -38,7 +38,7 @@ _ORDINAL = re.compile(
     rf"\bthe\s+(?:very\s+)?(?P<word>{_ORDINAL_WORD})\b(?P<end>{_TO_LAST})?"
     rf"|\b(?P<bare>{_ORDINAL_WORD})(?P<bare_end>{_TO_LAST})\b"
     rf"|\b(?P<timed>{_ORDINAL_WORD})\s+(?:time|visit|occasion)\b"
-    r"|\b(?P<penultimate>penultimate)\b"
+    r"|\b(?P<penultimate>penultimate|next[\s-]+to[\s-]+(?:the[\s-]+)?last|last[\s-]+but[\s-]+one)\b"
     # a possessive is a determiner too ("his second trip", "{E1}'s third visit")
     rf"|(?:\b(?:his|her|its|their)|\}}'s)\s+(?P<owned>{_ORDINAL_WORD})\b(?P<owned_end>{_TO_LAST})?"
     # an ordinal adverb closes its clause ("whom did X praise third in 2010?"): an adjective is followed by its noun
@@ -105,7 +105,7 @@ _WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
 _AUXILIARY_OPENING = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECASE)
-_ASKS_IF = re.compile(r"\b(?:tell\s+me|know|find\s+out|check|confirm|say)\s+(?:whether|if)\b", re.IGNORECASE)
+_ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
