@@ -165,6 +165,7 @@ def test_asked_granularity(question: str, level: Granularity | None) -> None:
         ("Who visited Iran in the latter half of 2008?", "the latter half of 2008", date(2008, 7, 1), date(2008, 12, 31)),
         ("Who visited Iran in the second quarter of 2007?", "the second quarter of 2007", date(2007, 4, 1), date(2007, 6, 30)),
         ("who visited iran in Q2 2007", "Q2 2007", date(2007, 4, 1), date(2007, 6, 30)),
+        ("who visited iran in H2 2009", "H2 2009", date(2009, 7, 1), date(2009, 12, 31)),
         ("who visited iran in 2009 Q4", "2009 Q4", date(2009, 10, 1), date(2009, 12, 31)),
         ("who visited iran in the last quarter of '08", "the last quarter of '08", date(2008, 10, 1), date(2008, 12, 31)),
         ("Who visited Iran in the first three months of 2008?", "the first three months of 2008", date(2008, 1, 1), date(2008, 3, 31)),

@@ -5,11 +5,8 @@ and the others people write: "2005/11/03", "18.09.2006", "July the 5th 2007", or
 fourth of July 2007"), all-number dates ("21/6/2005": day first where the first number cannot be a
 month, else month first, the commoner order in written English), years cut after an apostrophe ("jan
 '08": POSIX `%y`), decades ("the 1850s"). Each becomes a `TimeSpan` (day, month or year) checked
-against the KG's range. Periods people write are read as the span of days they name, both ends
-included: halves and quarters ("the first half of 2008", "Q2 2007"), "the first three months of
-2008", open bounds ("since May 2010", "until 2008", "by the end of 2008"); a month with a two-digit
-year and no day ("march 09") reads the number as a year when it is zero-led or above 31 (no day of a
-month), else leaves it unread. A time that cannot be read is never dropped silently: an impossible date
+against the KG's range; a period ("the first half of 2008", "Q2 2007", "since May 2010", "by the end
+of 2008") as the span of its days, both ends included. A time that cannot be read is never dropped silently: an impossible date
 ("31 April 2010"), a period vaguer than a day, month or year ("early 2008"), a month or weekday with
 no year ("in May") are returned as unreadable, a year past any calendar date apart, so the judge
 abstains naming it. Hand-written patterns, because `dateparser` measured about three orders of
@@ -25,33 +22,20 @@ from datetime import MAXYEAR, date
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
-from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of, stated_span
 
-MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-    "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
-    "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
+# month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
+MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
 
 # Days written as ordinal words: "the fourth of July 2007", "May first 2008".
-_UNITS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
-_TEENS = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-          "eighteenth", "nineteenth"]  # fmt: skip
-ORDINAL_DAYS = (
-    {word: n + 1 for n, word in enumerate(_UNITS)}
-    | {word: n + 10 for n, word in enumerate(_TEENS)}
-    | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
-    | {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
-)
+_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_TEENS = "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split()
+ORDINAL_DAYS = {word: n for n, word in enumerate(_UNITS + _TEENS, 1)} | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
+ORDINAL_DAYS |= {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
 
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
-_DAY = (
-    r"(?:(?P<day>\d{1,2})(?:st|nd|rd|th)?|(?P<dayword>"
-    + "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
-    + r"))"
-)
+_DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{'|'.join(sorted(ORDINAL_DAYS, key=len, reverse=True))}))"
 _YEAR = r"(?:(?P<year>\d{4})|['’](?P<yy>\d{2}))"  # "2008" or "'08"
 
 # Tried in order; an earlier (more specific) form wins where two overlap.
@@ -77,29 +61,23 @@ _ANY_YEAR = re.compile(
     re.IGNORECASE,
 )
 
-# A month whose year is written once, after the next month: "between January and April 2007",
-# "from Jan to Apr 2007" (the first month takes the second's year; the second is read by _PATTERNS).
-_SHARED_YEAR = re.compile(
-    rf"\b(?P<first>{_MONTH_NAMES})\.?\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
-    rf"(?:{_MONTH_NAMES})\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b",
-    re.IGNORECASE,
-)
-
-# A day whose month and year are written once, after the next day: "between 10 and 20 April 2011".
-_SHARED_MONTH = re.compile(
-    rf"\b(?P<first>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?"
-    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})\.?,?\s+(?P<year>\d{{4}})\b",
+# A month whose year, or a day whose month and year, is written once, after the next one: "between
+# January and April 2007", "from Jan to Apr 2007", "between 10 and 20 April 2011" (the first takes the
+# second's; the second is read by _PATTERNS).
+_SHARED = re.compile(
+    rf"\b(?:(?P<first>{_MONTH_NAMES})\.?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?)\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
+    rf"(?(day)\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})|(?:{_MONTH_NAMES}))\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b",
     re.IGNORECASE,
 )
 # Parts of a year, read as the span of their months: halves, quarters, the first or last N months.
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
-_PERIODS = [
-    re.compile(rf"\b(?:the\s+)?{_PART}\s+(?P<unit>half|quarter)\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b(?P<unit>[QH])(?P<part>[1-4])\s*(?:of\s+)?{_YEAR}\b|\b(?P<y>\d{{4}})\s*(?P<u>[QH])(?P<p>[1-4])\b", re.IGNORECASE),
+_PERIODS = [  # ("Q2 2007", "H1 2008": a quarter, a half)
+    re.compile(rf"\b(?:(?:the\s+)?{_PART}\s+(?P<unit>half|quarter)\s+of\s+(?:the\s+year\s+)?|(?P<code>[QH])(?P<n>[1-4])\s*(?:of\s+)?){_YEAR}\b", re.IGNORECASE),
+    re.compile(r"\b(?P<year>\d{4})\s*(?P<code>[QH])(?P<n>[1-4])\b", re.IGNORECASE),
     re.compile(rf"\b(?:the\s+)?(?P<side>first|last|final)\s+(?P<n>\d{{1,2}}|[a-z]+)\s+months\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
 ]
-_NUMBER_WORDS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
-_PART_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "latter": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+_NUMBERS |= {w: n for n, w in enumerate(_UNITS[:4], 1)} | {"1st": 1, "2nd": 2, "latter": 2, "3rd": 3, "4th": 4}
 # An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
 # 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
 _OPENS = re.compile(
@@ -108,7 +86,7 @@ _OPENS = re.compile(
     re.IGNORECASE,
 )
 _END_BOUND = re.compile(r"\b(?:by|until|till|up\s+to|through|before)\s+(?:the\s+)?$", re.IGNORECASE)
-_JOINS = re.compile(r"^[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
+_JOINS = re.compile(r"[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
 
 # A decade: "the 1850s", "1990s" (read as its ten years).
 _DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECASE)
@@ -157,17 +135,12 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
         if free(match.span()) and not (_END_BOUND.search(text, 0, match.start()) and "end" in match.group(0).lower()):
             taken.append(match.span())
             unreadable.append((match.span(), match.group(0)))
-    for match in _SHARED_MONTH.finditer(text):
-        day = date(int(match.group("year")), MONTHS[match.group("month").lower()], 1)
-        with suppress(ValueError):
-            time, span = span_of(day.replace(day=int(match.group("first"))), Granularity.DAY), match.span("first")
+    for match in _SHARED.finditer(text):
+        day, span = match.group("day"), match.span("day" if match.group("day") else "first")
+        with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
+            time = stated_span(int(match.group("year")), MONTHS[(match.group("first") or match.group("month")).lower()], day and int(day))
             taken.append(span)
-            found.append(TimeMention(match.group("first"), span, time, in_range(time, kg_range)))
-    for match in _SHARED_YEAR.finditer(text):
-        span = match.span("first")
-        time = span_of(date(int(match.group("year")), MONTHS[match.group("first").lower()], 1), Granularity.MONTH)
-        taken.append(span)
-        found.append(TimeMention(match.group("first"), span, time, in_range(time, kg_range)))
+            found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
     for match in _DECADE.finditer(text):
         if free(match.span()):
             taken.append(match.span())
@@ -205,30 +178,27 @@ def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> 
     opens, the bound's words with it; not an end of a range ("from 2005 until 2008", "since 2005 until 2008")."""
     out = []
     for i, mention in enumerate(found):
-        start, end = mention.span
-        before_end = found[i - 1].span[1] if i else 0
-        opener = _OPENS.search(text, before_end, start)
-        after_joined = i + 1 < len(found) and _JOINS.match(text[end:found[i + 1].span[0]])
-        if opener and not (i and _JOINS.match(text[before_end:opener.start()])) and not (opener.group("since") and after_joined):
-            time = mention.time
-            opened = TimeSpan(time.start, OPEN_END, time.granularity) if opener.group("since") else TimeSpan(OPEN_START, time.end, time.granularity)
-            mention = TimeMention(text[opener.start():end], (opener.start(), end), opened, in_range(opened, kg_range))
+        (start, end), time, previous = mention.span, mention.time, found[i - 1].span[1] if i else 0
+        opener = _OPENS.search(text, previous, start)
+        since = opener is not None and opener.group("since")
+        if opener and not (i and _JOINS.match(text, previous, opener.start())) and not (since and i + 1 < len(found) and _JOINS.match(text, end, found[i + 1].span[0])):
+            opened = TimeSpan(time.start, OPEN_END, time.granularity) if since else TimeSpan(OPEN_START, time.end, time.granularity)
+            mention = TimeMention(text[opener.start() : end], (opener.start(), end), opened, in_range(opened, kg_range))
         out.append(mention)
     return out
 
 
 def _period(parts: dict[str, str | None]) -> TimeSpan | None:
     """The months of a half, a quarter or the first / last N months of a year (None: no such part)."""
-    year = int(parts.get("year") or parts.get("y") or 0) or full_year(int(parts["yy"] or 0))
+    year = int(parts["year"]) if parts["year"] else full_year(int(parts["yy"] or 0))
+    word = (parts["n"] or parts.get("part") or "").lower()
+    n = int(word) if word.isdigit() else _NUMBERS.get(word, 0)
     if parts.get("side"):
-        n = parts["n"] or ""
-        count = int(n) if n.isdigit() else _NUMBER_WORDS.get(n.lower(), 0)
-        first, last = (1, count) if parts["side"] == "first" else (13 - count, 12)
+        first, last = (1, n) if parts["side"].lower() == "first" else (13 - n, 12)
     else:
-        size = 6 if (parts.get("unit") or parts.get("u") or "").lower() in ("half", "h") else 3
-        part = (parts.get("part") or parts.get("p") or "").lower()
-        index = 12 // size if part in ("last", "final") else int(part) if part.isdigit() else _PART_NUMBER.get(part, 0)
-        first, last = (index - 1) * size + 1, index * size
+        size = 6 if (parts.get("unit") or parts["code"] or "").lower() in ("half", "h") else 3
+        n = 12 // size if word in ("last", "final") else n
+        first, last = (n - 1) * size + 1, n * size
     if not 1 <= first <= last <= 12:
         return None
     return TimeSpan(date(year, first, 1), date(year, last, calendar.monthrange(year, last)[1]), Granularity.MONTH)
