@@ -87,9 +87,11 @@ def test_an_ordinal_adjective_before_its_noun_is_no_nth(masked: str) -> None:
 
 def test_the_most_recent_is_no_most_often() -> None:
     assert _read("Who was the most recent to visit {E1}?").extreme is None
+    assert _read("Did {E1} visit {E2} at least once in {T1}?").extreme is None  # "least once": no ranking
 
 
-@pytest.mark.parametrize(("masked", "extreme"), [("Which country did {E1} visit most often in {T1}?", "most"),
+@pytest.mark.parametrize(("masked", "extreme"), [("Who did {E1} visit most in {T1}?", "most"), ("Whom did {E1} praise least, in {T1}?", "least"),
+                                                 ("Which country did {E1} visit most often in {T1}?", "most"),
                                                  ("Who criticised {E1} least frequently in {T1}?", "least")])
 def test_most_and_least_often(masked: str, extreme: str) -> None:
     assert _read(masked).extreme == extreme

@@ -81,8 +81,9 @@ _RELATIONS = re.compile(
     re.IGNORECASE,
 )
 
-_MOST = re.compile(r"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b(?=\s*[?.]?\s*$)|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
-_LEAST = re.compile(r"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b(?=\s*[?.]?\s*$)", re.IGNORECASE)
+_CLOSES = r"(?=\s*(?:[?.!,]|$|(?:in|on|during|within|between|since|before|after|until|over)\b|\{T\d\}))"  # "visit most in {T1}": an adverb
+_MOST = re.compile(rf"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b{_CLOSES}|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
+_LEAST = re.compile(rf"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b{_CLOSES}", re.IGNORECASE)
 
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
 # (irregular plurals too: "which people", "what children")
