@@ -165,3 +165,10 @@ def test_an_object_followed_by_a_comparison_keeps_its_role() -> None:
     from agents.analysis.clause_roles import OBJECT, clause_roles
 
     assert clause_roles("Who criticised {E1} more than anyone else in {T1}?") == {1: OBJECT}
+
+
+@pytest.mark.parametrize("masked", ["What was the third country {E1} visited in {T1}?", "who was the 2nd person {E1} had talks with in {T1}"])
+def test_a_name_before_a_finite_verb_is_the_subject_of_a_relative_clause(masked: str) -> None:
+    from agents.analysis.clause_roles import SUBJECT, clause_roles
+
+    assert clause_roles(masked) == {1: SUBJECT}  # "the country (that) {E1} visited"

@@ -125,7 +125,7 @@ def _role_at(before: str, after: str) -> str | None:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
-    )
+    ) or re.match(r"\s+(?:[a-z]+ed|had|has)\b", after) is not None  # "the country {E1} visited": a relative clause, "that" left out
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
         verb = _next_word(_ADVERB_RUN.sub("", after, count=1))
         return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive
