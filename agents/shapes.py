@@ -243,7 +243,7 @@ _NOT_ASSERTED = frozenset(
 # a frame around the question asks it of the listener and asserts nothing: "I wonder whether ...",
 # "Could you check if ...", "Do you know whether ...", "Is it true that ...", "Did it happen that ..."
 _FRAME = re.compile(
-    r"^\W*(?:(?:i|we)\s+(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|'d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|'m)\s+curious)"
+    r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
     r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
     r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen)"
     r"[\s,]*(?:whether|if|that)?\b",

@@ -154,6 +154,7 @@ def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: b
         ("Did {E1} ever threaten {E2} in {T1}?", True),
         ("Did {E1} actually threaten {E2} even once in {T1}?", True),
         ("I wonder whether {E1} threatened {E2} in {T1}.", True),
+        ("I'd like to know if {E1} threatened {E2} in {T1}.", True),
         ("Could you please check if {E1} threatened {E2} in {T1}?", True),
         ("Do you know whether {E1} threatened {E2} in {T1}?", True),
         ("Is it true that {E1} threatened {E2} in {T1}?", True),
