@@ -172,3 +172,11 @@ def test_a_name_before_a_finite_verb_is_the_subject_of_a_relative_clause(masked:
     from agents.analysis.clause_roles import SUBJECT, clause_roles
 
     assert clause_roles(masked) == {1: SUBJECT}  # "the country (that) {E1} visited"
+
+
+@pytest.mark.parametrize(("masked", "receives"), [("From whom did {E1} draw criticism in {T1}?", True), ("Which countries did {E1} face criticism from?", True),
+                                                  ("Who did {E1} earn praise from in {T1}?", True), ("Who did {E1} criticise in {T1}?", False)])
+def test_verbs_of_receiving_turn_the_roles_around(masked: str, receives: bool) -> None:
+    from agents.analysis.clause_roles import receives_event
+
+    assert receives_event(masked) == receives  # "X drew criticism from Y": Y criticised X

@@ -42,8 +42,8 @@ _AFTER_OBJECT = frozenset(
 _ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
 # "the same month of {E2}": the same period as another event ("of" for "as", as people write it)
 _SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)
-# verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from"
-_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*)\b", re.IGNORECASE)
+# verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from", "drew criticism from"
+_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*|dr[ae]wn?|draws|fac(?:e|ed|es)|earn(?:ed|s)?|attract(?:ed|s)?)\b", re.IGNORECASE)
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
 # plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
 LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
