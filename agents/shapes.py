@@ -27,6 +27,7 @@ from agents.analysis.clause_roles import OBJECT, SUBJECT
 from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.relations import RelationLexicon, verb_phrase
 from agents.analysis.sectors import content_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.analysis.types import QuestionAnalysis
 from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
@@ -250,19 +251,22 @@ _FRAME = re.compile(
     re.IGNORECASE,
 )
 # a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
-_TAG = re.compile(r"[\s,]*(?:(?:right|correct|true|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
+_TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
 
 
 def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
     """The words of the verb phrase (without a frame or a tag around the question, and without the
-    words that assert nothing about the event) that no relation's name holds and the lexicon never
-    saw (without a lexicon, none: nothing tells a known word from an unknown one)."""
+    words that assert nothing about the event) that no relation's name holds and neither the lexicon
+    nor a general-English synonym of them it knows accounts for (without a lexicon, none: nothing
+    tells a known word from an unknown one)."""
     if lexicon is None:
         return []
     asserted = verb_phrase(_TAG.sub("", _FRAME.sub("", analysis.masked)))
     words = [w for w in asserted.split()
              if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]
-    return [w for w in words if not relations_naming(store, w)]
+    # a word whose general-English synonym the lexicon knows or a relation names ("travel": visited) is accounted for
+    known = {w: GENERAL_SYNONYMS.get(w) for w in words}
+    return [w for w in words if not relations_naming(store, w) and not ((k := known[w]) and (k in lexicon.counts or relations_naming(store, k)))]
 
 
 def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:

@@ -170,3 +170,18 @@ def test_a_yes_no_question_asserts_every_word_of_its_predicate(store: TKGStore, 
     lexicon = RelationLexicon(counts={"praise": {"Praise_or_endorse": 3.0}, "speak": {"Make_statement": 2.0}})
     analysis = _analysis(masked, query=Query(asks="yesno"))
     assert (wording_problem(store, analysis, "Threaten" if "threaten" in masked else "Praise_or_endorse", lexicon) is None) == accounted
+
+
+@pytest.mark.parametrize(
+    ("masked", "unread"),
+    [
+        ("Did {E1} travel to {E2} in {T1}?", []),  # "travel": a synonym of "visited", which the lexicon knows
+        ("{E1} visited {E2} in {T1} — true or false?", []),  # a tag
+        ("Did {E1} downgrade ties with {E2} in {T1}?", ["downgrade", "ties"]),  # no synonym the lexicon knows
+    ],
+)
+def test_a_yes_no_word_is_accounted_for_by_a_synonym_the_lexicon_knows(store: TKGStore, masked: str, unread: list[str]) -> None:
+    from agents.shapes import unaccounted_words
+
+    lexicon = RelationLexicon(counts={"visited": {"Make_a_visit": 5.0}})
+    assert unaccounted_words(store, _analysis(masked, query=Query(asks="yesno")), lexicon) == unread
