@@ -180,3 +180,11 @@ def test_verbs_of_receiving_turn_the_roles_around(masked: str, receives: bool) -
     from agents.analysis.clause_roles import receives_event
 
     assert receives_event(masked) == receives  # "X drew criticism from Y": Y criticised X
+
+
+@pytest.mark.parametrize(("masked", "role"), [("Who was {E1}'s most frequent visitor in {T1}?", "object"), ("Who was {E1}'s harshest critic?", "object"),
+                                              ("When was {E1}'s third visit to {E2}?", None)])
+def test_the_possessor_of_one_who_acts_is_acted_on(masked: str, role: str | None) -> None:
+    from agents.analysis.clause_roles import clause_roles
+
+    assert clause_roles(masked)[1] == role  # "Angola's visitor" visited Angola; "Angola's visit" was Angola's

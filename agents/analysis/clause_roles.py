@@ -113,8 +113,8 @@ def _same_word(one: str, other: str) -> bool:
 def _role_at(before: str, after: str) -> str | None:
     if POINTS_AT_NEXT.search(before) or _SAME_PERIOD_OF.search(before):
         return REFERENCE
-    if after.startswith("'s") or after.startswith("'"):
-        return None  # a possessor: "{E1}'s visit"
+    if after.startswith("'s") or after.startswith("'"):  # a possessor: "{E1}'s visit"; of one who acts, the one acted on
+        return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
     if previous in _DO_AUX:
