@@ -70,6 +70,27 @@ def test_a_framing_clause_is_set_aside(analyzer):
 
 
 @pytest.mark.parametrize(
+    ("question", "names", "times"),
+    [
+        # an aside about the asker, or naming only what the question names, is set aside: no Gulf Daily News
+        ("I've been reading about the Gulf lately. Who visited Iraq in 2009?", ["Iraq"], ["2009"]),
+        ("Iraq's neighbours keep busy, as anyone can see: which country visited Iraq in 2009?", ["Iraq"], ["2009"]),
+        ("Who visited Iraq in 2009? I ask for the Gulf desk.", ["Iraq"], ["2009"]),
+        # a question that points outside itself reads the sentence before it as its context
+        ("Think of Iraq in 2009. Who visited it first?", ["Iraq"], ["2009"]),
+        ("Kuwait visited Iraq once. Who visited Iraq after that?", ["Kuwait", "Iraq"], []),
+        ("The Gulf Daily News spoke of Kuwait. Who visited Kuwait then?", ["Gulf_Daily_News", "Kuwait"], []),
+        # an aside holding a time the question lacks is context; "Oct." ends no sentence
+        ("Think about 2009, I suggest. Who visited Iraq first?", ["Iraq"], ["2009"]),
+        ("I read about Oct. 2009 lately. Who visited Iraq?", ["Iraq"], ["2009-10"]),
+    ],
+)
+def test_asides_are_set_aside_and_context_is_kept(analyzer, question, names, times):
+    assert sorted(map(str, linked(analyzer, question))) == sorted(names)
+    assert [str(t.time) for t in analyzer.analyze(question).times] == times
+
+
+@pytest.mark.parametrize(
     ("question", "level"),
     [
         ("In which month and year did Kuwait first visit Iraq?", Granularity.MONTH),

@@ -10,7 +10,10 @@ visit kuwait iraq year"). Anything else abstains with its kind named: a yes/no q
 
 from __future__ import annotations
 
+import calendar
 import re
+
+from agents.analysis.aliases import TITLE_ABBREVIATIONS
 
 INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 _EXTREME = r"(?:first|last|earliest|latest|most\s+recent)"
@@ -59,8 +62,63 @@ _FRAMING = re.compile(
 _POINTS_BACK = re.compile(r"\b(?:it|its|him|his|her|them|their|they|he|she|there|that)\b", re.IGNORECASE)
 
 
+# Asides: a sentence, or a clause before a colon or semicolon, that asks nothing ("I've been reading up on
+# Iraq lately. Who first visited Iraq in 2005?") is set aside, as a framing clause is, where the question
+# stands alone: it names a party, and its pronouns ("he", "did so") have a name before them, and nothing
+# in it points at a time or an event outside it ("that year", "after that", "then", "there"). The aside must
+# add no time the question lacks and either speak of the asker ("I", "you") or name only what the
+# question names; otherwise it is the question's context ("Think of 2007. Who visited Iraq that year?").
+_PIECE_END = re.compile(r"(?<=[.!?:;])\s+")
+_ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
+_ASKS_HERE = re.compile(r"^\W*(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.IGNORECASE)
+_ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b", re.IGNORECASE)
+_POINTER = re.compile(
+    r"\b(?:there|then|(?:after|before|prior\s+to)\s+(?:that|this)|(?:that|this|those|the)\s+(?:same\s+|very\s+)?(?:day|date|week|month|year|time)s?(?!\s+as\b))\b",
+    re.IGNORECASE,
+)
+_PRONOUN = re.compile(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b", re.IGNORECASE)
+# a time as an aside may write it: a number ("2007", "'09", "3/7") or a month's name
+_TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)
+_CAPITALISED = re.compile(r"(?<!^)(?<![.!?:;]\s)\b(?!I\b|I'|I’)[A-Z][\w'’.-]*")
+
+
+def _pieces(text: str) -> list[str]:
+    """Sentences and clauses before a colon or semicolon; a full stop after an abbreviation ends none."""
+    pieces: list[str] = []
+    for piece in _PIECE_END.split(text.strip()):
+        last = pieces[-1].rsplit(None, 1)[-1][:-1] if pieces and pieces[-1].endswith(".") else None
+        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED):
+            pieces[-1] += " " + piece
+        else:
+            pieces.append(piece)
+    return pieces
+
+
+def _stands_alone(question: str) -> bool:
+    names = [m.start() for m in _CAPITALISED.finditer(question)]
+    return bool(names) and not _POINTER.search(question) and all(names[0] < m.start() for m in _PRONOUN.finditer(question))
+
+
+def _is_aside(piece: str, question: str) -> bool:
+    if _ASKS_HERE.search(piece) or _REQUEST.search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
+        return False
+    asked = [w[:4].lower() for w in re.findall(r"\w+", question)]
+    return bool(_ASKER.search(piece)) or all(m.group(0)[:4].lower() in asked for m in _CAPITALISED.finditer(piece))
+
+
+def without_asides(text: str) -> str:
+    """`text` without the asides beside a question that stands alone (see `_POINTER` above)."""
+    pieces = _pieces(text)
+    asks = [p for p in pieces if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    if not asks or len(asks) == len(pieces) or not _stands_alone(" ".join(asks)):
+        return text
+    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, " ".join(asks)))
+    return kept[:1].upper() + kept[1:]
+
+
 def without_framing(text: str) -> str:
-    """`text` without a framing clause before the question (see `_FRAMING`)."""
+    """`text` without its asides (`without_asides`) and a framing clause before the question (see `_FRAMING`)."""
+    text = without_asides(text)
     m = _FRAMING.match(text)
     rest = text[m.end() :] if m else ""
     if not rest or _POINTS_BACK.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
