@@ -66,8 +66,9 @@ _POINTS_BACK = re.compile(r"\b(?:it|its|him|his|her|them|their|they|he|she|there
 # Iraq lately. Who first visited Iraq in 2005?") is set aside, as a framing clause is, where the question
 # stands alone: it names a party, and its pronouns ("he", "did so") have a name before them, and nothing
 # in it points at a time or an event outside it ("that year", "after that", "then", "there"). The aside must
-# add no time the question lacks and either speak of the asker ("I", "you") or name only what the
-# question names; otherwise it is the question's context ("Think of 2007. Who visited Iraq that year?").
+# add no time the question lacks, be a clause (a heading of a few words, "Iraqi legislature:", names the
+# topic) and either speak of the asker ("I", "you") or name only what the question names; otherwise it is
+# the question's context ("Think of 2007. Who visited Iraq that year?").
 _PIECE_END = re.compile(r"(?<=[.!?:;])\s+")
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
 _ASKS_HERE = re.compile(r"^\W*(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.IGNORECASE)
@@ -100,7 +101,7 @@ def _stands_alone(question: str) -> bool:
 
 
 def _is_aside(piece: str, question: str) -> bool:
-    if _ASKS_HERE.search(piece) or _REQUEST.search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
+    if len(piece.split()) < 5 or _ASKS_HERE.search(piece) or _REQUEST.search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
         return False
     asked = [w[:4].lower() for w in re.findall(r"\w+", question)]
     return bool(_ASKER.search(piece)) or all(m.group(0)[:4].lower() in asked for m in _CAPITALISED.finditer(piece))
