@@ -167,3 +167,35 @@ def noted_analyzer(tmp_path_factory: pytest.TempPathFactory):
 )
 def test_a_note_that_tells_namesakes_apart_is_no_qualifier(noted_analyzer, question, names):
     assert linked(noted_analyzer, question) == names
+
+
+PARTIAL_FACTS = [
+    *[("Mahmoud_Abbas", "Make_a_visit", country, f"2009-0{k}-01") for k, country in enumerate(("Iraq", "Kuwait", "Oman", "Japan"), 1)],
+    ("Ali_Abbas", "Make_a_visit", "Oman", "2010-01-01"),
+    ("Omar_Hassan", "Make_a_visit", "Japan", "2009-01-01"),
+    ("Sami_Hassan", "Make_a_visit", "China", "2009-02-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def partial_analyzer(tmp_path_factory: pytest.TempPathFactory):
+    yield from analyzer_over(tmp_path_factory.mktemp("partial_kg") / "kg.duckdb", PARTIAL_FACTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Who did Abbas visit first?", "Mahmoud_Abbas"),  # the one with far more facts: the only plausible reading
+        ("When did Hassan visit Japan?", "Omar_Hassan"),  # the one with facts beside the question's other name
+        ("Who did Hassan visit first?", None),  # two readings the KG does not tell apart: asked about, not guessed
+    ],
+)
+def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausible(partial_analyzer, question, name):
+    from agents.judge import audit_answerability
+
+    analysis = partial_analyzer.analyze(question)
+    judgement = audit_answerability(partial_analyzer.store, analysis)
+    if name is None:
+        assert not judgement.answerable and "'Hassan' names 2 entities" in str(judgement.missing)
+    else:
+        assert judgement.answerable and name in [m.best for m in analysis.entities]
