@@ -63,12 +63,11 @@ _POINTS_BACK = re.compile(r"\b(?:it|its|him|his|her|them|their|they|he|she|there
 
 
 # Asides: a sentence, or a clause before a colon or semicolon, that asks nothing ("I've been reading up on
-# Iraq lately. Who first visited Iraq in 2005?") is set aside, as a framing clause is, where the question
-# stands alone: it names a party, and its pronouns ("he", "did so") have a name before them, and nothing
-# in it points at a time or an event outside it ("that year", "after that", "then", "there"). The aside must
-# add no time the question lacks, be a clause (a heading of a few words, "Iraqi legislature:", names the
-# topic) and either speak of the asker ("I", "you") or name only what the question names; otherwise it is
-# the question's context ("Think of 2007. Who visited Iraq that year?").
+# Iraq. Who first visited Iraq in 2005?") is set aside, as a framing clause is, where the question stands
+# alone (it names a party, its pronouns have a name before them, and nothing in it points at a time or an
+# event outside it: "that year", "after that", "then", "there") and the aside is a clause (a heading,
+# "Iraqi legislature:", names the topic) that adds no time and speaks of the asker ("I", "you") or names only
+# what the question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
 _PIECE_END = re.compile(r"(?<=[.!?:;])\s+")
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
 _ASKS_HERE = re.compile(r"^\W*(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.IGNORECASE)
@@ -78,8 +77,7 @@ _POINTER = re.compile(
     re.IGNORECASE,
 )
 _PRONOUN = re.compile(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b", re.IGNORECASE)
-# a time as an aside may write it: a number ("2007", "'09", "3/7") or a month's name
-_TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)
+_TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)  # "2007", "'09", "May"
 _CAPITALISED = re.compile(r"(?<!^)(?<![.!?:;]\s)\b(?!I\b|I'|I’)[A-Z][\w'’.-]*")
 
 
@@ -95,11 +93,6 @@ def _pieces(text: str) -> list[str]:
     return pieces
 
 
-def _stands_alone(question: str) -> bool:
-    names = [m.start() for m in _CAPITALISED.finditer(question)]
-    return bool(names) and not _POINTER.search(question) and all(names[0] < m.start() for m in _PRONOUN.finditer(question))
-
-
 def _is_aside(piece: str, question: str) -> bool:
     if len(piece.split()) < 5 or _ASKS_HERE.search(piece) or _REQUEST.search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
         return False
@@ -108,12 +101,14 @@ def _is_aside(piece: str, question: str) -> bool:
 
 
 def without_asides(text: str) -> str:
-    """`text` without the asides beside a question that stands alone (see `_POINTER` above)."""
+    """`text` without the asides beside a question that stands alone (see `_PIECE_END` above)."""
     pieces = _pieces(text)
     asks = [p for p in pieces if _ASKS_HERE.search(p) or _REQUEST.search(p)]
-    if not asks or len(asks) == len(pieces) or not _stands_alone(" ".join(asks)):
+    question = " ".join(asks)
+    names = [m.start() for m in _CAPITALISED.finditer(question)]
+    if not names or question == " ".join(pieces) or _POINTER.search(question) or any(m.start() < names[0] for m in _PRONOUN.finditer(question)):
         return text
-    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, " ".join(asks)))
+    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question))
     return kept[:1].upper() + kept[1:]
 
 
