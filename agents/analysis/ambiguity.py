@@ -17,8 +17,7 @@ from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
-# a reading of a name written in part is the only plausible one with this many times the facts of the next
-PLAUSIBLE = 3
+PLAUSIBLE = 3  # a reading of a name written in part with this many times the facts of the next is the only plausible one
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
 # a note that tells namesakes apart: a Wikidata id ("Minister of Foreign Affairs (Q15710855)") or, as
 # Wikipedia titles do, words with no capital letter ("8 (play)", "Hawiye (ethnic)", "(1940 film)"); a
@@ -42,7 +41,8 @@ def namesake_base(display: str) -> str | None:
 def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:
     """The entities mention `index` may name when the other mentions do not tell them apart (no other
     mention, or facts with none or several of them): namesakes, or names that hold the words written
-    ("Abbas", "the Labour Party") unless one has `PLAUSIBLE` times the facts of each other; [] when it names one."""
+    ("Abbas", "the Labour Party"; not a country's sector, "Ministry (Switzerland)", for "Switzerland") unless one
+    has `PLAUSIBLE` times the facts of each other; [] when it names one."""
     mention = mentions[index]
     if len(mention.candidates) < 2:
         return []
@@ -50,7 +50,6 @@ def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGSt
     competing = [n for n, s in mention.candidates if s >= best - CLOSE]
     bases = {namesake_base(store.display(n)) for n in competing}
     written = set(normalize_name(mention.text).split()) - {"the", "a", "an"}
-    # the name's own words: a sector of a country ("Ministry (Switzerland)") is no name holding "Switzerland"
     partial = all(written < set(normalize_name(store.display(n).split(" (")[0]).split()) for n in competing)
     if len(competing) < 2 or not partial and (len(bases) != 1 or None in bases):
         return []

@@ -59,23 +59,18 @@ _FRAMING = re.compile(
     r"(?![^,:;?]*\b(?:first|last|same|time|before|after|since|until|during|\d+)\b)[^,:;?]*[,:;]\s*",
     re.IGNORECASE,
 )
-_POINTS_BACK = re.compile(r"\b(?:it|its|him|his|her|them|their|they|he|she|there|that)\b", re.IGNORECASE)
 
 
-# Asides: a sentence, or a clause before a colon or semicolon, that asks nothing ("I've been reading up on
-# Iraq. Who first visited Iraq in 2005?") is set aside, as a framing clause is, where the question stands
-# alone (it names a party, its pronouns have a name before them, and nothing in it points at a time or an
-# event outside it: "that year", "after that", "then", "there") and the aside is a clause (a heading,
-# "Iraqi legislature:", names the topic) that adds no time and speaks of the asker ("I", "you") or names only
-# what the question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
+# Asides: a sentence, or a clause before a colon, that asks nothing ("I've been reading up on Iraq. Who first
+# visited Iraq?") is set aside where the question stands alone (names a party, its pronouns have a name before them,
+# nothing points at a time or event outside it: "that year", "after that", "there") and the aside is a clause (a
+# heading, "Iraqi legislature:", names the topic) that adds no time and speaks of the asker or names only what the
+# question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
 _PIECE_END = re.compile(r"(?<=[.!?:;])\s+")
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
 _ASKS_HERE = re.compile(r"^\W*(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.IGNORECASE)
 _ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b", re.IGNORECASE)
-_POINTER = re.compile(
-    r"\b(?:there|then|(?:after|before|prior\s+to)\s+(?:that|this)|(?:that|this|those|the)\s+(?:same\s+|very\s+)?(?:day|date|week|month|year|time)s?(?!\s+as\b))\b",
-    re.IGNORECASE,
-)
+_POINTER = re.compile(r"\b(?:there|then|(?:after|before|prior\s+to)\s+(?:that|this)|(?:that|this|those|the)\s+(?:same\s+|very\s+)?(?:day|date|week|month|year|time)s?(?!\s+as\b))\b", re.I)
 _PRONOUN = re.compile(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b", re.IGNORECASE)
 _TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)  # "2007", "'09", "May"
 _CAPITALISED = re.compile(r"(?<!^)(?<![.!?:;]\s)\b(?!I\b|I'|I’)[A-Z][\w'’.-]*")
@@ -117,7 +112,7 @@ def without_framing(text: str) -> str:
     text = without_asides(text)
     m = _FRAMING.match(text)
     rest = text[m.end() :] if m else ""
-    if not rest or _POINTS_BACK.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
+    if not rest or _PRONOUN.search(rest) or _POINTER.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
         return text
     return rest[:1].upper() + rest[1:]
 
