@@ -699,7 +699,7 @@ class EntityLinker:
                 ratio = len(set(key_words)) / max(len(set(tokens)), 1)
                 name = self.tables.entities[row]
                 scores[name] = max(scores.get(name, 0.0), 0.55 + 0.4 * ratio)
-        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0), pair[0]))
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _fuzzy(self, text: str) -> list[tuple[str, float]]:
