@@ -76,6 +76,7 @@ def test_a_framing_clause_is_set_aside(analyzer):
         ("I've been reading about the Gulf lately. Who visited Iraq in 2009?", ["Iraq"], ["2009"]),
         ("Iraq's neighbours keep busy, as anyone can see: which country visited Iraq in 2009?", ["Iraq"], ["2009"]),
         ("Who visited Iraq in 2009? I ask for the Gulf desk.", ["Iraq"], ["2009"]),
+        ("I keep reading the Gulf press - which country visited Iraq in 2009?", ["Iraq"], ["2009"]),
         ("For a briefing on the Gulf, could you tell me the year in which Kuwait visited Iraq?", ["Kuwait", "Iraq"], []),  # no pointer
         # a question that points outside itself reads the sentence before it as its context
         ("Think of Iraq in 2009. Who visited it first?", ["Iraq"], ["2009"]),

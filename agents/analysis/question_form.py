@@ -66,7 +66,7 @@ _FRAMING = re.compile(
 # nothing points at a time or event outside it: "that year", "after that", "there") and the aside is a clause (a
 # heading, "Iraqi legislature:", names the topic) that adds no time and speaks of the asker or names only what the
 # question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
-_PIECE_END = re.compile(r"(?<=[.!?:;])\s+")
+_PIECE_END = re.compile(r"(?<=[.!?:;])\s+|(?<=\s[-–—])\s+|(?<=\s--)\s+")  # after a sentence, a colon or a dash
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
 _ASKS_HERE = re.compile(r"^\W*(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.IGNORECASE)
 _ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b", re.IGNORECASE)
@@ -77,7 +77,7 @@ _CAPITALISED = re.compile(r"(?<!^)(?<![.!?:;]\s)\b(?!I\b|I'|I’)[A-Z][\w'’.-]
 
 
 def _pieces(text: str) -> list[str]:
-    """Sentences and clauses before a colon or semicolon; a full stop after an abbreviation ends none."""
+    """Sentences and clauses before a colon, semicolon or dash (kept); a full stop after an abbreviation ends none."""
     pieces: list[str] = []
     for piece in _PIECE_END.split(text.strip()):
         last = pieces[-1].rsplit(None, 1)[-1][:-1] if pieces and pieces[-1].endswith(".") else None
@@ -108,8 +108,7 @@ def without_asides(text: str) -> str:
 
 
 def without_framing(text: str) -> str:
-    """`text` without its asides (`without_asides`) and a framing clause before the question (see `_FRAMING`)."""
-    text = without_asides(text)
+    """`text` without a framing clause before the question (see `_FRAMING`)."""
     m = _FRAMING.match(text)
     rest = text[m.end() :] if m else ""
     if not rest or _PRONOUN.search(rest) or _POINTER.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
