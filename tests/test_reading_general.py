@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
-from agents.analysis.question_form import not_a_question, without_framing
+from agents.analysis.question_form import not_a_question, without_asides, without_framing
 from agents.analysis.times import asked_granularity
 from tkg_store.temporal import Granularity
 
@@ -90,6 +90,12 @@ def test_a_framing_clause_is_set_aside(analyzer):
 def test_asides_are_set_aside_and_context_is_kept(analyzer, question, names, times):
     assert sorted(map(str, linked(analyzer, question))) == sorted(names)
     assert [str(t.time) for t in analyzer.analyze(question).times] == times
+
+
+def test_a_dash_inside_a_kg_name_sets_no_question_aside():
+    # "company - owner or operator" is one ICEWS sector: the part before the dash asks ("In which year ...")
+    text = "In which year did the company - owner or operator of Iran first visit Ethiopia?"
+    assert without_asides(text) == text
 
 
 @pytest.mark.parametrize(

@@ -68,7 +68,7 @@ _FRAMING = re.compile(
 # question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
 _PIECE_END = re.compile(r"(?<=[.!?:;])\s+|(?<=\s[-–—])\s+|(?<=\s--)\s+")  # after a sentence, a colon or a dash
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
-_ASKS_HERE = re.compile(r"^\W*(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.IGNORECASE)
+_ASKS_HERE = re.compile(r"^\W*(?:(?:in|on|at|during|for|with|to|from|by|of|about|against|after|before)\s+)?(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.I)
 _ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b", re.IGNORECASE)
 _POINTER = re.compile(r"\b(?:there|then|(?:after|before|prior\s+to)\s+(?:that|this)|(?:(?:that|this|those)\s+(?:same\s+|very\s+)?|the\s+(?:same|very)\s+)(?:day|date|week|month|year|time)s?(?!\s+as\b))\b", re.I)
 _PRONOUN = re.compile(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b", re.IGNORECASE)
