@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
-from agents.analysis.question_form import not_a_question, without_framing
+from agents.analysis.question_form import not_a_question, without_asides, without_framing
 from agents.analysis.times import asked_granularity
 from tkg_store.temporal import Granularity
 
@@ -67,6 +67,35 @@ def test_a_framing_clause_is_set_aside(analyzer):
     assert linked(analyzer, question) == ["Kuwait"]  # "Gulf" frames the question: no Gulf Daily News
     assert without_framing("For the first time since 2008, who visited Iraq?").startswith("For the first time")  # a constraint
     assert without_framing("For a briefing on Iran, who did it visit?").startswith("For a briefing")  # pointed back at
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "times"),
+    [
+        # an aside about the asker, or naming only what the question names, is set aside: no Gulf Daily News
+        ("I've been reading about the Gulf lately. Who visited Iraq in 2009?", ["Iraq"], ["2009"]),
+        ("Iraq's neighbours keep busy, as anyone can see: which country visited Iraq in 2009?", ["Iraq"], ["2009"]),
+        ("Who visited Iraq in 2009? I ask for the Gulf desk.", ["Iraq"], ["2009"]),
+        ("I keep reading the Gulf press - which country visited Iraq in 2009?", ["Iraq"], ["2009"]),
+        ("For a briefing on the Gulf, could you tell me the year in which Kuwait visited Iraq?", ["Kuwait", "Iraq"], []),  # no pointer
+        # a question that points outside itself reads the sentence before it as its context
+        ("Think of Iraq in 2009. Who visited it first?", ["Iraq"], ["2009"]),
+        ("Kuwait visited Iraq once. Who visited Iraq after that?", ["Kuwait", "Iraq"], []),
+        ("The Gulf Daily News spoke of Kuwait. Who visited Kuwait then?", ["Gulf_Daily_News", "Kuwait"], []),
+        # an aside holding a time the question lacks is context; "Oct." ends no sentence
+        ("Think about 2009, I suggest. Who visited Iraq first?", ["Iraq"], ["2009"]),
+        ("I read about Oct. 2009 lately. Who visited Iraq?", ["Iraq"], ["2009-10"]),
+    ],
+)
+def test_asides_are_set_aside_and_context_is_kept(analyzer, question, names, times):
+    assert sorted(map(str, linked(analyzer, question))) == sorted(names)
+    assert [str(t.time) for t in analyzer.analyze(question).times] == times
+
+
+def test_a_dash_inside_a_kg_name_sets_no_question_aside():
+    # "company - owner or operator" is one ICEWS sector: the part before the dash asks ("In which year ...")
+    text = "In which year did the company - owner or operator of Iran first visit Ethiopia?"
+    assert without_asides(text) == text
 
 
 @pytest.mark.parametrize(
@@ -146,3 +175,35 @@ def noted_analyzer(tmp_path_factory: pytest.TempPathFactory):
 )
 def test_a_note_that_tells_namesakes_apart_is_no_qualifier(noted_analyzer, question, names):
     assert linked(noted_analyzer, question) == names
+
+
+PARTIAL_FACTS = [
+    *[("Mahmoud_Abbas", "Make_a_visit", country, f"2009-0{k}-01") for k, country in enumerate(("Iraq", "Kuwait", "Oman", "Japan"), 1)],
+    ("Ali_Abbas", "Make_a_visit", "Oman", "2010-01-01"),
+    ("Omar_Hassan", "Make_a_visit", "Japan", "2009-01-01"),
+    ("Sami_Hassan", "Make_a_visit", "China", "2009-02-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def partial_analyzer(tmp_path_factory: pytest.TempPathFactory):
+    yield from analyzer_over(tmp_path_factory.mktemp("partial_kg") / "kg.duckdb", PARTIAL_FACTS)
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Who did Abbas visit first?", "Mahmoud_Abbas"),  # the one with far more facts: the only plausible reading
+        ("When did Hassan visit Japan?", "Omar_Hassan"),  # the one with facts beside the question's other name
+        ("Who did Hassan visit first?", None),  # two readings the KG does not tell apart: asked about, not guessed
+    ],
+)
+def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausible(partial_analyzer, question, name):
+    from agents.judge import audit_answerability
+
+    analysis = partial_analyzer.analyze(question)
+    judgement = audit_answerability(partial_analyzer.store, analysis)
+    if name is None:
+        assert not judgement.answerable and "'Hassan' names 2 entities" in str(judgement.missing)
+    else:
+        assert judgement.answerable and name in [m.best for m in analysis.entities]

@@ -13,10 +13,11 @@ import re
 from dataclasses import replace
 
 from agents.analysis.types import EntityMention, TimeMention
-from tkg_store.store import TKGStore
+from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
+PLAUSIBLE = 3  # a reading of a name written in part with this many times the facts of the next is the only plausible one
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
 # a note that tells namesakes apart: a Wikidata id ("Minister of Foreign Affairs (Q15710855)") or, as
 # Wikipedia titles do, words with no capital letter ("8 (play)", "Hawiye (ethnic)", "(1940 film)"); a
@@ -38,19 +39,24 @@ def namesake_base(display: str) -> str | None:
 
 
 def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:
-    """The namesakes mention `index` may name when the other mentions do not tell them apart (no
-    other mention, or facts with none or several of them); [] when it names one entity."""
+    """The entities mention `index` may name when the other mentions do not tell them apart (no other
+    mention, or facts with none or several of them): namesakes, or names that hold the words written
+    ("Abbas", "the Labour Party"; not a country's sector, "Ministry (Switzerland)", for "Switzerland") unless one
+    has `PLAUSIBLE` times the facts of each other; [] when it names one."""
     mention = mentions[index]
     if len(mention.candidates) < 2:
         return []
     best = mention.candidates[0][1]
     competing = [n for n, s in mention.candidates if s >= best - CLOSE]
     bases = {namesake_base(store.display(n)) for n in competing}
-    if len(competing) < 2 or len(bases) != 1 or None in bases:
+    written = set(normalize_name(mention.text).split()) - {"the", "a", "an"}
+    partial = all(written < set(normalize_name(store.display(n).split(" (")[0]).split()) for n in competing)
+    if len(competing) < 2 or not partial and (len(bases) != 1 or None in bases):
         return []
     partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS]]
     linked = [n for n in competing if any(store.relations_between(n, p) for p in partners if p not in competing)]
-    return [] if len(linked) == 1 else competing
+    facts = sorted((len(store.neighbourhood(n)) for n in linked or competing), reverse=True)
+    return [] if len(linked) == 1 or partial and facts[0] >= PLAUSIBLE * facts[1] else competing
 
 
 def resolve_by_facts(mentions: list[EntityMention], store: TKGStore) -> None:

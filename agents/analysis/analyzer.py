@@ -21,7 +21,7 @@ from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.query import read_query
-from agents.analysis.question_form import without_framing
+from agents.analysis.question_form import without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
@@ -160,8 +160,9 @@ class QuestionAnalyzer:
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
         protected, vocabulary = chat_protected(self.store), self.vocabulary
         # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings and
-        # typing slips written out ("wat yr ... vistied ... b4 08"), a framing clause set aside ("For a briefing on X, who ...")
-        questions = [without_framing(vocabulary.corrected(standard_spelling(without_symbols(q, protected), protected))) for q in questions]
+        # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
+        # ..."); asides first, while the dashes that set them off are there
+        questions = [without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(q), protected), protected))) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])

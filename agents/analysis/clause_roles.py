@@ -15,30 +15,20 @@ from __future__ import annotations
 import re
 
 from agents.analysis.cues import POINTS_AT_NEXT
-from agents.analysis.grammar_words import _PLACEHOLDER
+from agents.analysis.grammar_words import _PLACEHOLDER, GRAMMAR_WORDS
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import TKGStore
 
 SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
 
-# auxiliaries that invert with the subject in a question ("did X visit", "would X wish to")
-_DO_AUX = frozenset("did does do would will could can should might may must shall has have had".split())
+_DO_AUX = GRAMMAR_WORDS["do_auxiliaries"]
 _BE_AUX = frozenset("was were is are be been being".split())  # "was {E1} visited": passive, role unknown
-_PREPOSITIONS = frozenset(
-    "to with about against for from toward towards at into onto upon on over among in regarding concerning".split()
-)
+_PREPOSITIONS = GRAMMAR_WORDS["prepositions"]
 _AGENT_PREPOSITIONS = frozenset({"by", "of"})  # "visited by X", "the visit of X": the doer, not the object
-# words that open a clause whose subject follows ("the last time X visited", "the month when X ...")
 _ORDINALS = frozenset("first last earliest latest next final only".split())
-_CLAUSE_OPENERS = frozenset("when time that which whether if where while whom".split())
-# a time noun heads a relative clause with its "that" left out ("what year {E1} last visited {E2}", as
-# people type with "did" dropped); "the same year {E2} did" points at another event instead
-_TIME_NOUNS = frozenset("year yr month day date".split())
-# words after an object that end its verb phrase: adverbs of order and degree, conjunctions
-_AFTER_OBJECT = frozenset(
-    "first last again ever once twice earlier later recently initially finally most and or but for in on at "
-    "during before after since until till prior following within between by as than the same more less fewer least".split()
-)
+_CLAUSE_OPENERS = GRAMMAR_WORDS["clause_openers"]
+_TIME_NOUNS = GRAMMAR_WORDS["time_nouns"]
+_AFTER_OBJECT = GRAMMAR_WORDS["after_object"]  # words after an object that end its verb phrase
 _ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
 # "the same month of {E2}": the same period as another event ("of" for "as", as people write it)
 _SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)

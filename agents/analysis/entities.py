@@ -60,33 +60,18 @@ from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 
-# Words that end a role phrase: verbs' auxiliaries, prepositions that start a new constituent, question words.
-_PHRASE_BREAK = frozenset(
-    ["did", "does", "do", "was", "were", "is", "are", "be", "been", "has", "have", "had", "would", "will", "could", "can", "should", "may", "might", "to", "in", "on", "at", "with", "after", "before", "by", "from", "about", "first", "last", "who", "whom", "whose", "which", "what", "when", "that", "this", "these", "those", "than", "as", "during", "since", "until", "into", "towards", "toward", "against", "over", "'s"]
-) | frozenset("?,;:()")
-# frequent English verb forms and function words: written in lower case they are no surname ("who was
-# said to ...": not Khan Said)
-_ENGLISH_WORDS = frozenset(NAME_WORD_TABLES["frequent_english"].split())
+_PHRASE_BREAK = frozenset(NAME_WORD_TABLES["phrase_break"].split()) | frozenset("?,;:()")
+_ENGLISH_WORDS = frozenset(NAME_WORD_TABLES["frequent_english"].split())  # in lower case no surname ("who was said to")
 _DETERMINERS = frozenset({"the", "a", "an"})
-# words that open a noun phrase: after them a lower-case word is a common noun ("the prize", "first award", "which team")
-_NOUN_OPENERS = _DETERMINERS | frozenset("which what whose first last final latest earliest".split())
+_NOUN_OPENERS = _DETERMINERS | frozenset(NAME_WORD_TABLES["noun_openers"].split())
 _EVENT_OBJECT = frozenset({"to", "from", "with", "against", "on", "of", "in", "for", "about"})
 _QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
 _OBJECT_PREPOSITIONS = frozenset({"to", "with", "for", "about", "against", "on", "at"})
 _ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
 _LINKERS = frozenset({"of", "in", "from", "for"})
 _NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
-# (role: organisation names) prepositions a question may open with ("Against which country did ..."): no name
-_OPENING_PREPOSITIONS = frozenset(
-    "against about toward towards upon into onto among amongst between under through across regarding concerning without within".split()
-)
-_NOT_NAMES = frozenset(
-    ["who", "whom", "whose", "which", "what", "when", "where", "why", "how", "in", "on", "at", "after", "before", "with", "to", "did", "does", "do", "was", "were", "is", "are", "could", "can", "would", "will", "the", "a", "an", "from", "by", "during", "since", "until", "for", "and", "or", "of", "first", "last", "same",
-     # function words that open a restructured sentence ("Along with X, ...", "Having met X, ...")
-     "besides", "along", "alongside", "apart", "aside", "together", "having",
-     # the asker ("I'd like to know ...") and the pronoun "one" ("the one who ...", "whoever")
-     "i", "one", "ones", "whoever"]
-)
+_OPENING_PREPOSITIONS = frozenset(NAME_WORD_TABLES["opening_prepositions"].split())  # "Against which country did ..."
+_NOT_NAMES = frozenset(NAME_WORD_TABLES["not_names"].split())
 
 
 # Words that never make a name on their own. The KG has names that begin with a month or a function

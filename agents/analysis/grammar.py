@@ -44,6 +44,7 @@ from agents.analysis.grammar_words import (
     _POST_ADVERB,
     _RECEIVE,
     _WH,
+    GRAMMAR_WORDS,
     _adverbs,
     _cap,
     _object,
@@ -66,14 +67,7 @@ class Rewrite:
     dropped: str = ""
 
 
-# words that carry no relation: what a rule may drop without losing what the question asks
-_FUNCTION_WORDS = frozenset(
-    "a an the who whom whose which what when where was were is are be been being did do does done had has have "
-    "having by to of in on at with for from it its they them their he him his she her so same else other that s "
-    "this then too also as than before after once since until prior ahead following earlier later preceding subsequent "
-    "subsequently advance wake first last next one ones "
-    "country countries person people party month year day date week time".split()
-)
+_FUNCTION_WORDS = GRAMMAR_WORDS["function_words"]  # words that carry no relation: a rule may drop them
 
 
 def _dropped_words(before: str, after: str) -> str:

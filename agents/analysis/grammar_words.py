@@ -1,12 +1,16 @@
 """The shared vocabulary of the grammar rules (`agents.analysis.grammar`, `agents.analysis.clauses`):
-patterns for a masked question's parties, question words, auxiliaries, adverbs and pro-verbs, and the
-small helpers that put a moved phrase back into a clause."""
+patterns for a masked question's parties, question words, auxiliaries, adverbs and pro-verbs, the small
+helpers that put a moved phrase back into a clause, and the word tables of data/grammar_words.json."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from agents.analysis.cues import CUE_HEAD
+
+GRAMMAR_WORDS = {k: frozenset(v.split()) for k, v in json.loads((Path(__file__).parent / "data" / "grammar_words.json").read_text(encoding="utf-8")).items() if k != "_about"}
 
 _ENT = r"(?:(?:the|a|an)\s+)?\{E\d+\}"  # "a {E1}": sector roles are named with either article ("a Thai MP")
 _WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from actions.programs import Program
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 
 ASKS = ("entity", "time", "number", "yesno", "relation")
@@ -51,13 +52,8 @@ _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|
 _COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|\bhow\s+many\s+times\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _NUMBER_OF = re.compile(r"\b(?:number|count)\s+of\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
-# nouns that count occurrences (days with an event), not entities
-_OCCASIONS = {"times", "time", "occasions", "days", "visits", "meetings", "events", "incidents", "occurrences", "instances", "calls",
-              "trips", "attacks", "agreements", "statements", "appeals", "accusations", "threats", "criticisms", "rounds"}
-# nouns that count things no fact of (head, relation, tail, day) states: a quantity
-_QUANTITIES = {"troops", "soldiers", "people", "persons", "civilians", "dollars", "euros", "money", "casualties", "deaths",
-               "victims", "weapons", "missiles", "tons", "tonnes", "barrels", "refugees", "prisoners", "hostages", "votes",
-               "words", "pages", "hours", "minutes", "years", "months", "weeks"}
+_OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
+_QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
 _HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
 # "how" + an adverb or adjective of degree or manner ("how strongly", "how hard", "how badly", "to what extent")
@@ -94,8 +90,7 @@ _LIST = re.compile(
     r"|\bwho\s+(?:were|are)\s+(?:the\s+)?(?:countries|nations|people|ones|actors)\b",
     re.IGNORECASE,
 )
-# plural nouns after which/what that do not make a list: time units and nouns the KG's answers are not
-_NOT_LIST_NOUNS = {"times", "days", "months", "years", "dates", "was", "is", "has", "does", "sorts", "kinds", "types", "happens"}
+_NOT_LIST_NOUNS = GRAMMAR_WORDS["not_list_nouns"]
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)

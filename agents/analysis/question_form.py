@@ -10,7 +10,10 @@ visit kuwait iraq year"). Anything else abstains with its kind named: a yes/no q
 
 from __future__ import annotations
 
+import calendar
 import re
+
+from agents.analysis.aliases import TITLE_ABBREVIATIONS
 
 INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
 _EXTREME = r"(?:first|last|earliest|latest|most\s+recent)"
@@ -58,14 +61,59 @@ _FRAMING = re.compile(
     r"(?![^,:;?]*\b(?:first|last|same|time|before|after|since|until|during|\d+)\b)[^,:;?]*[,:;]\s*",
     re.IGNORECASE,
 )
-_POINTS_BACK = re.compile(r"\b(?:it|its|him|his|her|them|their|they|he|she|there|that)\b", re.IGNORECASE)
+
+
+# Asides: a sentence, or a clause before a colon, that asks nothing ("I've been reading up on Iraq. Who first
+# visited Iraq?") is set aside where the question stands alone (names a party, its pronouns have a name before them,
+# nothing points at a time or event outside it: "that year", "after that", "there") and the aside is a clause (a
+# heading, "Iraqi legislature:", names the topic) that adds no time and speaks of the asker or names only what the
+# question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
+_PIECE_END = re.compile(r"(?<=[.!?:;])\s+|(?<=\s[-–—])\s+|(?<=\s--)\s+")  # after a sentence, a colon or a dash
+_ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
+_ASKS_HERE = re.compile(r"^\W*(?:(?:in|on|at|during|for|with|to|from|by|of|about|against|after|before)\s+)?(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.I)
+_ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b", re.IGNORECASE)
+_POINTER = re.compile(r"\b(?:there|then|(?:after|before|prior\s+to)\s+(?:that|this)|(?:(?:that|this|those)\s+(?:same\s+|very\s+)?|the\s+(?:same|very)\s+)(?:day|date|week|month|year|time)s?(?!\s+as\b))\b", re.I)
+_PRONOUN = re.compile(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b", re.IGNORECASE)
+_TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)  # "2007", "'09", "May"
+_CAPITALISED = re.compile(r"(?<!^)(?<![.!?:;]\s)\b(?!I\b|I'|I’)[A-Z][\w'’.-]*")
+
+
+def _pieces(text: str) -> list[str]:
+    """Sentences and clauses before a colon, semicolon or dash (kept); a full stop after an abbreviation ends none."""
+    pieces: list[str] = []
+    for piece in _PIECE_END.split(text.strip()):
+        last = pieces[-1].rsplit(None, 1)[-1][:-1] if pieces and pieces[-1].endswith(".") else None
+        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED):
+            pieces[-1] += " " + piece
+        else:
+            pieces.append(piece)
+    return pieces
+
+
+def _is_aside(piece: str, question: str) -> bool:
+    if len(piece.split()) < 5 or _ASKS_HERE.search(piece) or _REQUEST.search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
+        return False
+    asked = [w[:4].lower() for w in re.findall(r"\w+", question)]
+    return bool(_ASKER.search(piece)) or all(m.group(0)[:4].lower() in asked for m in _CAPITALISED.finditer(piece))
+
+
+def without_asides(text: str) -> str:
+    """`text` without the asides beside a question that stands alone (see `_PIECE_END` above)."""
+    pieces = _pieces(text)
+    asks = [p for p in pieces if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    question = " ".join(asks)
+    names = [m.start() for m in _CAPITALISED.finditer(question)]
+    if not names or question == " ".join(pieces) or _POINTER.search(question) or any(m.start() < names[0] for m in _PRONOUN.finditer(question)):
+        return text
+    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question))
+    return kept[:1].upper() + kept[1:]
 
 
 def without_framing(text: str) -> str:
     """`text` without a framing clause before the question (see `_FRAMING`)."""
     m = _FRAMING.match(text)
     rest = text[m.end() :] if m else ""
-    if not rest or _POINTS_BACK.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
+    if not rest or _PRONOUN.search(rest) or _POINTER.search(rest) or not (INTERROGATIVE.search(rest) or _REQUEST.search(rest)):
         return text
     return rest[:1].upper() + rest[1:]
 

@@ -18,13 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from agents.analysis.cues import CUE_WORDS
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from ari.base.embedding import Embedder
 from ari.base.text import STOP_WORDS, word_key
 
 SYNONYM_FLOOR = 0.6
-_FUNCTION = frozenset(
-    ["who", "whom", "whose", "what", "which", "when", "where", "why", "how", "did", "does", "do", "done", "was", "were", "is", "are", "has", "had", "have", "been", "be", "being", "will", "would", "can", "could", "should", "shall", "may", "might", "must", "not", "any", "some", "that", "this", "these", "those", "than", "then", "also", "just", "country", "countries", "time", "year", "month", "day", "date", "people", "person", "someone", "somebody", "anyone", "about", "against", "toward", "towards", "upon", "over", "under", "within", "without", "across", "through", "during", "amid", "among", "onto"]
-)
+_FUNCTION = GRAMMAR_WORDS["no_relation"]
 _ALPHA = re.compile(r"^[a-z]{4,}$")
 
 # General English: an unseen word or phrasal verb -> the word the lexicon knows for that act
