@@ -12,7 +12,7 @@ from pathlib import Path
 from ari.base.errors import AriError, UsageError
 from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
-from benchmarks.runner import RunOptions, RunOutcome, git_commit, run_benchmark
+from benchmarks.runner import RunOptions, RunOutcome, git_commit, prepare_workers, run_benchmark
 from benchmarks.selection import parse_shard, stratified_sample, take_shard
 from benchmarks.solver import AGENT_MODULES, AgentSolverFactory, SolverFactory, agent_config
 
@@ -87,6 +87,8 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         raise UsageError(f"--workers must be at least 1, got {spec.workers}")
     if spec.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {spec.batch_size}")
+    if factory is None:
+        prepare_workers(spec.workers, AGENT_MODULES)  # the workers' imports load while the questions are read
     questions, described = select_questions(spec)
     config = agent_config(spec.agent)
     measured, operation = split_llm_settings(config.to_dict())

@@ -278,11 +278,22 @@ def tapered(questions: list, size: int, workers: int) -> list[list]:
     return [head[i : i + size] for i in range(0, len(head), size)] + [tail[i : i + small] for i in range(0, len(tail), small)]
 
 
+def prepare_workers(workers: int, preload: Sequence[str]) -> None:
+    """Start loading what the workers import now (a fork server, where there is one), so it runs
+    while the caller still reads the questions; the run's pool then forks its workers from it."""
+    if workers > 1:
+        worker_context(preload, _threads_per_worker(workers))
+
+
+def _threads_per_worker(workers: int) -> int:
+    return max(1, (os.cpu_count() or 1) // workers)
+
+
 def _solve_in_processes(
     batches: list[list[Question]], factory: SolverFactory, workers: int, preload: Sequence[str] = ()
 ) -> Iterator[tuple[list[Question], list, float]]:
     """Yield (batch, results, solver build seconds) as the worker processes finish batches."""
-    threads = max(1, (os.cpu_count() or 1) // workers)
+    threads = _threads_per_worker(workers)
     context = worker_context(preload, threads)
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads))
     queue = list(reversed(batches))
