@@ -41,6 +41,8 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
+from agents.accounting import vocabularies
+from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
 from agents.analysis.relations import RelationLexicon
@@ -94,7 +96,8 @@ def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     if not ctx.config.judge:
         return [{} for _ in states]
     linker = getattr(ctx.analyzer, "relation_linker", None)
-    audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None)) for s in states]
+    words = vocabularies(ctx.analyzer) if isinstance(ctx.analyzer, QuestionAnalyzer) else None
+    audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None), words) for s in states]
     updates = []
     for state, verdict in zip(states, judge_all(ctx.decider, states, audits)):
         update: Update = {"judgement": verdict, **_usage(state, verdict)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
+from agents.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
@@ -25,12 +26,16 @@ from tkg_store.temporal import describe_range
 
 
 def audit_answerability(
-    store: TKGStore, analysis: QuestionAnalysis, unlinked_relation: Callable[[str, set[str]], str | None] | None = None
+    store: TKGStore,
+    analysis: QuestionAnalysis,
+    unlinked_relation: Callable[[str, set[str]], str | None] | None = None,
+    vocabularies: Vocabularies | None = None,
 ) -> Judgement:
     """`unlinked_relation(masked question, linking relations)`, when given (the analyzer's
     `RelationLinker.unlinked_relation`), names a relation the question clearly asks about that
     none of the linking facts has: "When did X sign an agreement with Y?" is unanswerable when X
-    and Y are linked only by accusations."""
+    and Y are linked only by accusations. `vocabularies`, when given, let the judge refuse a question
+    whose words the reading leaves unaccounted for (`agents.accounting`)."""
     audit: list[str] = []
     query = analysis.query
     problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
@@ -39,6 +44,9 @@ def audit_answerability(
     if query.unsupported:
         missing = f"the question asks for {query.unsupported}"
         return Judgement(False, [missing], missing=missing)
+    problem = unaccounted(analysis.masked, vocabularies) if vocabularies is not None else None
+    if problem is not None:
+        return Judgement(False, [problem], missing=problem)
     if analysis.unreadable_times:
         phrases = ", ".join(repr(t) for t in analysis.unreadable_times)
         missing = f"cannot read the time {phrases} (no such date, or vaguer than a day, month or year)"

@@ -1,0 +1,65 @@
+"""Words the reading leaves unaccounted for make the judge abstain, naming them (`agents.accounting`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.accounting import Vocabularies, unaccounted, vocabularies
+from agents.analysis.analyzer import QuestionAnalyzer
+from agents.judge import audit_answerability
+
+# a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
+# analysis reads "state" as English and "citizens" from its relation lexicon
+WORDS = Vocabularies(
+    name_words=frozenset("citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
+    read_words=frozenset("state citizens human rights the of who which country visited".split()),
+)
+
+
+@pytest.mark.parametrize(
+    ("masked", "named"),
+    [
+        ("so in twenty thirteen who was the last one {E1} appealed to", "'twenty thirteen'"),
+        ("which country denounced {E1} on november twelfth two thousand nine", "'two thousand nine'"),
+        ("who wanted to cooperate with {E1} in february twenty eleven", "'february twenty eleven'"),
+    ],
+)
+def test_a_time_spelled_in_words_and_not_read_is_named(masked: str, named: str) -> None:
+    problem = unaccounted(masked, WORDS)
+    assert problem is not None and named in problem and "not read" in problem
+
+
+@pytest.mark.parametrize(
+    ("masked", "named"),
+    [
+        ("Before {E1}, which country was condemned by the citizens of the state actor?", "'state actor'"),
+        ("when did {E1} defence ministers first visit {E2}", "'defence ministers'"),
+    ],
+)
+def test_a_name_no_entity_was_linked_to_is_named(masked: str, named: str) -> None:
+    problem = unaccounted(masked, WORDS)
+    assert problem is not None and named in problem and "no entity was linked" in problem
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "In {T1}, who was the last one {E1} said it wanted to negotiate with?",  # a time read; "one" is a pronoun
+        "Which country visited {E1} two times in {T1}?",  # one number word alone is no date
+        "Who criticised the human rights record of {E1}?",  # both words are words the analysis reads
+        "What year did {E1} carry out its investigation of {E2}?",  # a pronoun is no part of a name
+    ],
+)
+def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> None:
+    assert unaccounted(masked, WORDS) is None
+
+
+def test_the_judge_refuses_a_question_with_an_unread_time_on_a_real_store(demo_store) -> None:
+    analyzer = QuestionAnalyzer(demo_store, None)
+    words = vocabularies(analyzer)
+    question = next(n for n in demo_store.entity_names() if "_" not in n)
+    analysis = analyzer.analyze(f"Who visited {demo_store.display(question)} in twenty twelve?")
+    judgement = audit_answerability(demo_store, analysis, None, words)
+    assert not judgement.answerable and "'twenty twelve' was not read" in (judgement.missing or "")
+    read = analyzer.analyze(f"Who visited {demo_store.display(question)} in 2012?")
+    assert "not read" not in (audit_answerability(demo_store, read, None, words).missing or "")
