@@ -23,9 +23,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from agents.analysis.aliases import NAME_WORD_TABLES
+from agents.analysis.ambiguity import CLOSE, PARTNERS
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import KNOWN_ENGLISH
 from agents.analysis.times import MONTHS
+from agents.analysis.types import EntityMention
+from tkg_store.store import TKGStore
 
 # cardinal number words (general English): two of them in a row, or after a month, write a year or a day
 NUMBER_WORDS = frozenset(
@@ -35,9 +38,13 @@ NUMBER_WORDS = frozenset(
 # "may" and the three-letter abbreviations are everyday words too ("mar", "sept" aside): full names only
 _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3 and m != "sept")
 # closed-class English: the analysis's own words that never make a name (function, calendar, cue and
-# request words) without its frequent open-class words, and the possessive pronouns
-_CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split())) | frozenset("its his her their our my your".split())
+# request words) without its frequent open-class words, and the pronouns and quantifiers it lacks
+_CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split())) | frozenset(
+    "me him us them its his her their our my your all both".split()
+)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
+_WORD = re.compile(r"\w+")
+_QUALIFIER = re.compile(r"\([^()]*\)")
 
 
 @dataclass(frozen=True)
@@ -85,3 +92,23 @@ def _run(tokens: list[str], kind: frozenset[str]) -> list[str]:
             break
         run.append(token)
     return run
+
+
+def unsure_entity(mentions: list[EntityMention], store: TKGStore) -> str | None:
+    """"not sure which 'Lee' is meant: ...": a span that is part of several KG names scoring alike
+    (within `ambiguity.CLOSE`), when the question's other entities do not single one out by the
+    facts it has with them; None when every span names one entity."""
+    for index, mention in enumerate(mentions):
+        best = mention.candidates[0][1]
+        span = set(_WORD.findall(mention.text.lower()))
+        close = [n for n, s in mention.candidates if s >= best - CLOSE]
+        # part of the name itself, not of its qualifier: "Switzerland" reads a country's sectors, "Ministry (Switzerland)"
+        named = [n for n in close if span <= set(_WORD.findall(_QUALIFIER.sub("", store.display(n)).lower()))]
+        if best >= 1.0 or len(named) < 2:
+            continue
+        partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS] if n not in named]
+        with_facts = [n for n in named if any(store.relations_between(n, p) for p in partners)]
+        if len(with_facts) != 1:
+            shown = [store.display(n) for n in (with_facts or named)[:3]]
+            return f"not sure which '{mention.text}' is meant: {', '.join(shown[:-1])} or {shown[-1]}"
+    return None

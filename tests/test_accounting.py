@@ -11,7 +11,7 @@ from agents.judge import audit_answerability
 # a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
 # analysis reads "state" as English and "citizens" from its relation lexicon
 WORDS = Vocabularies(
-    name_words=frozenset("citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
+    name_words=frozenset("me all citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
     read_words=frozenset("state citizens human rights the of who which country visited".split()),
 )
 
@@ -48,6 +48,7 @@ def test_a_name_no_entity_was_linked_to_is_named(masked: str, named: str) -> Non
         "Which country visited {E1} two times in {T1}?",  # one number word alone is no date
         "Who criticised the human rights record of {E1}?",  # both words are words the analysis reads
         "What year did {E1} carry out its investigation of {E2}?",  # a pronoun is no part of a name
+        "Who did {E1} criticise in {T1}? Name me all.",
     ],
 )
 def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> None:
@@ -63,3 +64,32 @@ def test_the_judge_refuses_a_question_with_an_unread_time_on_a_real_store(demo_s
     assert not judgement.answerable and "'twenty twelve' was not read" in (judgement.missing or "")
     read = analyzer.analyze(f"Who visited {demo_store.display(question)} in 2012?")
     assert "not read" not in (audit_answerability(demo_store, read, None, words).missing or "")
+
+
+# two people of one surname; only one of them has facts with Japan
+LEES = [
+    ("Lee_Myung-bak", "Make_a_visit", "China", "2008-05-27"),
+    ("Lee_Myung-bak", "Make_a_visit", "Japan", "2008-04-20"),
+    ("Lee_Hoi-chang", "Make_a_visit", "China", "2007-11-02"),
+]
+
+
+@pytest.fixture(scope="module")
+def lees(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - an iterator of QuestionAnalyzer
+    from tests.bench_support import analyzer_over
+
+    yield from analyzer_over(tmp_path_factory.mktemp("lees") / "kg.duckdb", LEES)
+
+
+def test_a_surname_of_several_people_is_asked_about_not_guessed(lees) -> None:  # noqa: ANN001
+    analysis = lees.analyze("When did Lee visit China?")
+    judgement = audit_answerability(lees.store, analysis)
+    assert not judgement.answerable and judgement.missing is not None
+    assert judgement.missing.startswith("not sure which 'Lee' is meant")
+    assert "Lee Myung-bak" in judgement.missing and "Lee Hoi-chang" in judgement.missing
+
+
+def test_the_facts_with_the_other_entity_tell_the_surname_apart(lees) -> None:  # noqa: ANN001
+    analysis = lees.analyze("When did Lee visit Japan?")
+    assert [m.best for m in analysis.entities][0] == "Lee_Myung-bak"
+    assert audit_answerability(lees.store, analysis).answerable
