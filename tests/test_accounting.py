@@ -17,28 +17,18 @@ WORDS = Vocabularies(
 
 
 @pytest.mark.parametrize(
-    ("masked", "named"),
+    ("masked", "named", "why"),
     [
-        ("so in twenty thirteen who was the last one {E1} appealed to", "'twenty thirteen'"),
-        ("which country denounced {E1} on november twelfth two thousand nine", "'two thousand nine'"),
-        ("who wanted to cooperate with {E1} in february twenty eleven", "'february twenty eleven'"),
+        ("so in twenty thirteen who was the last one {E1} appealed to", "'twenty thirteen'", "not read"),
+        ("which country denounced {E1} on november twelfth two thousand nine", "'two thousand nine'", "not read"),
+        ("who wanted to cooperate with {E1} in february twenty eleven", "'february twenty eleven'", "not read"),
+        ("Before {E1}, which country was condemned by the citizens of the state actor?", "'state actor'", "no entity was linked"),
+        ("when did {E1} defence ministers first visit {E2}", "'defence ministers'", "no entity was linked"),
     ],
 )
-def test_a_time_spelled_in_words_and_not_read_is_named(masked: str, named: str) -> None:
+def test_a_time_or_a_name_the_reading_left_out_is_named(masked: str, named: str, why: str) -> None:
     problem = unaccounted(masked, WORDS)
-    assert problem is not None and named in problem and "not read" in problem
-
-
-@pytest.mark.parametrize(
-    ("masked", "named"),
-    [
-        ("Before {E1}, which country was condemned by the citizens of the state actor?", "'state actor'"),
-        ("when did {E1} defence ministers first visit {E2}", "'defence ministers'"),
-    ],
-)
-def test_a_name_no_entity_was_linked_to_is_named(masked: str, named: str) -> None:
-    problem = unaccounted(masked, WORDS)
-    assert problem is not None and named in problem and "no entity was linked" in problem
+    assert problem is not None and named in problem and why in problem
 
 
 @pytest.mark.parametrize(
