@@ -1,4 +1,4 @@
-"""Words of a question that its reading does not account for: abstain rather than answer another question.
+"""An unsure reading: words it does not account for, a name of several entities; abstain rather than answer another question.
 
 The analysis replaces what it read with placeholders ({E1}, {T1}) and reads the relation and the
 constraints from the words around them. Two kinds of word left over mean the reading dropped part
@@ -10,9 +10,13 @@ of what was asked, and answering would answer a question the user did not ask:
   names, at least one of them neither English the analysis reads nor a word of the relation
   lexicon ("the state actor", "defence ministers", "myanmar workers").
 
-Both were chosen on the learning material only (MultiTQ dev shard 0/2's rewrites: the dev parts
-of the rewrite sets, and the shape set's dev half), with the criterion that a wrong answer
-avoided costs at most one right answer: `benchmarks/results/accounting/README.md` has the counts,
+Beside them, two readings the judge and the audit refuse: a span that is part of several KG names
+that the question's other entities do not tell apart ("not sure which 'Lee' is meant"), and an
+answer that is only the question's own entity (the reading missed who else was asked about).
+
+Each was chosen on the learning material only (MultiTQ dev shard 0/2, the dev parts of the rewrite
+sets, the shape set's dev half), with the criterion that a wrong answer avoided costs at most one
+right answer (`benchmarks/accounting_signals.py`): `benchmarks/results/accounting/README.md` has the counts,
 and the linking-score and relation-margin signals measured beside them, which did not meet it.
 """
 
@@ -112,3 +116,13 @@ def unsure_entity(mentions: list[EntityMention], store: TKGStore) -> str | None:
             shown = [store.display(n) for n in (with_facts or named)[:3]]
             return f"not sure which '{mention.text}' is meant: {', '.join(shown[:-1])} or {shown[-1]}"
     return None
+
+
+def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGStore) -> str | None:
+    """Why answers that are all entities the question itself names answer nothing (None: some is
+    not): a question asks about the others ("who else ...", "... in the same month as X"), and
+    `agents.answers.ranked_answers` gives its own entities only when nothing else was found."""
+    named = {store.display(m.best) for m in mentions if m.best}
+    if not answers or not set(answers) <= named:
+        return None
+    return f"the only answer found, {answers[0]}, is named in the question itself: no other entity fits"

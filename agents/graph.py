@@ -41,7 +41,7 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
-from agents.accounting import vocabularies
+from agents.accounting import own_answers, vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
@@ -330,6 +330,9 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
         return {"evidence": state.evidence or _support(state, ctx, state.answers)}
+    own = own_answers(state.answers, state.analysed.entities, ctx.store) if state.analysed.answer_type == "entity" else None
+    if own is not None:
+        return {"abstained": True, "reason": own, "answers": []}
     plausible = _plausible(ctx)
     relation = relation_of(state.actions)
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)

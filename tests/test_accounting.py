@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.accounting import Vocabularies, unaccounted, vocabularies
+from agents.accounting import Vocabularies, own_answers, unaccounted, vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.types import EntityMention
 from agents.judge import audit_answerability
 
 # a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
@@ -83,3 +84,11 @@ def test_the_facts_with_the_other_entity_tell_the_surname_apart(lees) -> None:  
     analysis = lees.analyze("When did Lee visit Japan?")
     assert [m.best for m in analysis.entities][0] == "Lee_Myung-bak"
     assert audit_answerability(lees.store, analysis).answerable
+
+
+def test_an_answer_that_is_only_the_question_s_own_entity_is_refused(demo_store) -> None:
+    first, second = sorted(demo_store.entity_names())[:2]
+    mentions = [EntityMention(demo_store.display(first), (0, 1), [(first, 1.0)])]
+    problem = own_answers([demo_store.display(first)], mentions, demo_store)
+    assert problem is not None and demo_store.display(first) in problem and "named in the question" in problem
+    assert own_answers([demo_store.display(second), demo_store.display(first)], mentions, demo_store) is None
