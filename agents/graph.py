@@ -96,7 +96,8 @@ def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     if not ctx.config.judge:
         return [{} for _ in states]
     linker = getattr(ctx.analyzer, "relation_linker", None)
-    words = vocabularies(ctx.analyzer) if isinstance(ctx.analyzer, QuestionAnalyzer) else None
+    unsure = ctx.config.abstention.unsure_reading and isinstance(ctx.analyzer, QuestionAnalyzer)
+    words = vocabularies(ctx.analyzer) if unsure else None
     audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None), words) for s in states]
     updates = []
     for state, verdict in zip(states, judge_all(ctx.decider, states, audits)):
@@ -330,7 +331,8 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
         return {"evidence": state.evidence or _support(state, ctx, state.answers)}
-    own = own_answers(state.answers, state.analysed.entities, ctx.store) if state.analysed.answer_type == "entity" else None
+    asks_others = ctx.config.abstention.unsure_reading and state.analysed.answer_type == "entity"
+    own = own_answers(state.answers, state.analysed.entities, ctx.store) if asks_others else None
     if own is not None:
         return {"abstained": True, "reason": own, "answers": []}
     plausible = _plausible(ctx)

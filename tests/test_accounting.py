@@ -74,7 +74,7 @@ def lees(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - an iterato
 
 def test_a_surname_of_several_people_is_asked_about_not_guessed(lees) -> None:  # noqa: ANN001
     analysis = lees.analyze("When did Lee visit China?")
-    judgement = audit_answerability(lees.store, analysis)
+    judgement = audit_answerability(lees.store, analysis, None, vocabularies(lees))
     assert not judgement.answerable and judgement.missing is not None
     assert judgement.missing.startswith("not sure which 'Lee' is meant")
     assert "Lee Myung-bak" in judgement.missing and "Lee Hoi-chang" in judgement.missing
@@ -83,7 +83,7 @@ def test_a_surname_of_several_people_is_asked_about_not_guessed(lees) -> None:  
 def test_the_facts_with_the_other_entity_tell_the_surname_apart(lees) -> None:  # noqa: ANN001
     analysis = lees.analyze("When did Lee visit Japan?")
     assert [m.best for m in analysis.entities][0] == "Lee_Myung-bak"
-    assert audit_answerability(lees.store, analysis).answerable
+    assert audit_answerability(lees.store, analysis, None, vocabularies(lees)).answerable
 
 
 def test_an_answer_that_is_only_the_question_s_own_entity_is_refused(demo_store) -> None:
@@ -92,3 +92,18 @@ def test_an_answer_that_is_only_the_question_s_own_entity_is_refused(demo_store)
     problem = own_answers([demo_store.display(first)], mentions, demo_store)
     assert problem is not None and demo_store.display(first) in problem and "named in the question" in problem
     assert own_answers([demo_store.display(second), demo_store.display(first)], mentions, demo_store) is None
+
+
+def test_the_agent_abstains_on_an_unsure_reading_unless_configured_not_to(parts) -> None:  # noqa: ANN001
+    from dataclasses import replace
+
+    from agents.agent import Agent
+    from ari.base.config import AbstentionConfig
+
+    store, memory, agent = parts
+    name = next(n for n in store.entity_names() if "_" not in n)
+    question = f"Who visited {store.display(name)} in twenty twelve?"
+    assert "'twenty twelve' was not read" in (agent.ask(question).reason or "")
+    config = replace(agent.config, abstention=AbstentionConfig(unsure_reading=False))
+    plain = Agent(store, memory, config, analyzer=agent.analyzer, embedder=agent.embedder).ask(question)
+    assert "not read" not in (plain.reason or "")
