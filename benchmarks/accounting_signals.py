@@ -20,21 +20,22 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from agents.accounting import unaccounted, unsure_entity, vocabularies
+from agents.accounting import own_answers, unaccounted, unsure_entity, vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.types import QuestionAnalysis
 from ari.base.embedding import get_embedder
 from tkg_store.store import TKGStore
 
 Signal = Callable[[QuestionAnalysis], bool]
+Row = tuple[str, str, list[str]]  # question, outcome, answers
 
 
-def outcomes(run: Path) -> list[tuple[str, str]]:
-    """(question, right | wrong | abstained) of each record of a run directory."""
+def outcomes(run: Path) -> list[Row]:
+    """(question, right | wrong | abstained, answers) of each record of a run directory."""
     path = next(p for p in (run / "results.jsonl", run / "results.jsonl.gz") if p.exists())
     lines = (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else path.open(encoding="utf-8")).read().splitlines()
     records = [json.loads(line) for line in lines if line.strip()]
-    return [(r["question"], "abstained" if r["abstained"] or not r["answers"] else "right" if r["hit1"] else "wrong") for r in records]
+    return [(r["question"], "abstained" if r["abstained"] or not r["answers"] else "right" if r["hit1"] else "wrong", r["answers"]) for r in records]
 
 
 def _entity_margin(analysis: QuestionAnalysis) -> float:
@@ -89,10 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for run in args.runs for row in outcomes(run)]
     with TKGStore.open(args.db, read_only=True) as store:
         analyzer = QuestionAnalyzer(store, get_embedder())
-        analyses = analyzer.analyze_batch([q for q, _ in rows])
-        table = {"all": dict(Counter(o for _, o in rows))}
+        analyses = analyzer.analyze_batch([q for q, _, _ in rows])
+        table = {"all": dict(Counter(o for _, o, _ in rows))}
         for name, flags in signals(store, analyzer).items():
-            table[name] = dict(Counter(o for (_, o), a in zip(rows, analyses, strict=True) if flags(a)))
+            table[name] = dict(Counter(o for (_, o, _), a in zip(rows, analyses, strict=True) if flags(a)))
+        # after solving: the answers are only the question's own entities (`agents.accounting.own_answers`)
+        own = Counter(o for (_, o, answers), a in zip(rows, analyses, strict=True) if a.answer_type == "entity" and own_answers(answers, a.entities, store))
+        table["answer only the question's own entity (chosen)"] = dict(own)
     lines = ["| signal | right | wrong | abstained | wrong avoided per right lost |", "| --- | --- | --- | --- | --- |"]
     for name, counts in table.items():
         right, wrong = counts.get("right", 0), counts.get("wrong", 0)
