@@ -327,6 +327,7 @@ def list_operations(
     """
     earlier = [k for k in range(1, len(context.results) + 1) if context.result(k)]
     timed = [k for k in earlier if any(is_timed(i) for i in context.result(k))]
+    lasting = [j for j in timed if any(_lasts(i) for i in context.result(j))]  # once per call, not per source
     ordered_times = sorted(dict.fromkeys(times))
     actions: list[Action] = []
     for k in sources:
@@ -338,7 +339,7 @@ def list_operations(
                 actions += [GetBefore(k, reference), GetAfter(k, reference)]
             # "while X held it": offered where the reference holds over an interval (on day points
             # a same-period join says it)
-            actions += [GetDuring(k, j) for j in timed if j != k and any(_lasts(i) for i in context.result(j))]
+            actions += [GetDuring(k, j) for j in lasting if j != k]
             for i, t1 in enumerate(ordered_times):
                 for t2 in ordered_times[i + 1 :]:
                     actions.append(GetBetween(k, t1, t2))

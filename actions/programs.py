@@ -198,20 +198,7 @@ class Program:
         `times`: "how many times in {T}" becomes "how many times between {T1} and {T2}" or "ever"
         (operation None). None when there is nothing to change: no such lookup, a lookup with no
         time to drop (operation None), or a program that already places its answers in time."""
-        if self.operations & {"before", "after", "between", "same"}:
-            return None
-        index = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].is_lookup), None)
-        if index is None:
-            return None
-        lookup = self.steps[index]
-        freed = AbstractStep(lookup.template, tuple(a for a in lookup.args if a not in lookup.times))
-        if operation is None and freed == lookup:
-            return None
-        added = (AbstractStep(operation, (f"#{index + 1}", *times)),) if operation else ()
-        shift = len(added)
-        # the steps after read the lookup through the added step: every #k from the lookup on moves on
-        later = tuple(AbstractStep(s.template, tuple(_shifted(a, index, shift) for a in s.args)) for s in self.steps[index + 1 :])
-        return _parse_program(tuple(t.render() for t in (*self.steps[:index], freed, *added, *later)))
+        return _placed(self, operation, times)
 
     @cached_property
     def consistent_joins(self) -> bool:
@@ -289,6 +276,24 @@ class Program:
                 restricted = AbstractStep(step.template, (*step.args, "T"))
                 return _parse_program(tuple(t.render() for t in (*self.steps[:index], restricted, *self.steps[index + 1 :])))
         return None
+
+
+@lru_cache(maxsize=16384)  # the audit asks it of every guide of every question: programs are few
+def _placed(program: Program, operation: str | None, times: tuple[str, ...]) -> Program | None:
+    if program.operations & {"before", "after", "between", "same"}:
+        return None
+    index = next((i for i in range(len(program.steps) - 1, -1, -1) if program.steps[i].is_lookup), None)
+    if index is None:
+        return None
+    lookup = program.steps[index]
+    freed = AbstractStep(lookup.template, tuple(a for a in lookup.args if a not in lookup.times))
+    if operation is None and freed == lookup:
+        return None
+    added = (AbstractStep(operation, (f"#{index + 1}", *times)),) if operation else ()
+    shift = len(added)
+    # the steps after read the lookup through the added step: every #k from the lookup on moves on
+    later = tuple(AbstractStep(s.template, tuple(_shifted(a, index, shift) for a in s.args)) for s in program.steps[index + 1 :])
+    return _parse_program(tuple(t.render() for t in (*program.steps[:index], freed, *added, *later)))
 
 
 def _keeps_places(event: AbstractStep, lookup: AbstractStep, reference: str | None) -> bool:

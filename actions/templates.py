@@ -216,48 +216,57 @@ def _between_entities(store: TKGStore, one: str, other: str, span: TimeSpan | No
     return sorted(facts, key=_time_order)
 
 
+class _BeforeOrAfter:
+    """What getBefore and getAfter share: `getBefore(#2, 2005-11)`, `getAfter(#3, #1)` (abstract
+    `getAfter(#3, T)`), read against a question time or step k's earliest time."""
+
+    __slots__ = ()
+    source: int
+    reference: TimeSpan | int
+    template: ClassVar[str]
+    side: ClassVar[str]  # "before" | "after", as described
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), _render_time(self.reference)))
+
+    def describe(self, store: TKGStore) -> str:
+        return f"results of step {self.source} {self.side} {_render_time(self.reference)}"
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return render_step(self.template, (_step(self.source), _abstract_time(self.reference)))
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        reference = _reference(self.reference, context)
+        return [] if reference is None else self.kept(context.result(self.source), reference)
+
+    def kept(self, items: list[Item], reference: TimeSpan) -> list[Item]:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True, slots=True)
-class GetBefore:
+class GetBefore(_BeforeOrAfter):
     """Items of step `source` that started before the reference (a question time or step k's earliest time)."""
 
     source: int
     reference: TimeSpan | int
     template: ClassVar[str] = "getBefore"
+    side: ClassVar[str] = "before"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source), _render_time(self.reference)))
-
-    def describe(self, store: TKGStore) -> str:
-        return f"results of step {self.source} before {_render_time(self.reference)}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return render_step(self.template, (_step(self.source), _abstract_time(self.reference)))
-
-    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
-        reference = _reference(self.reference, context)
-        return [] if reference is None else semantics.before(context.result(self.source), reference)
+    def kept(self, items: list[Item], reference: TimeSpan) -> list[Item]:
+        return semantics.before(items, reference)
 
 
 @dataclass(frozen=True, slots=True)
-class GetAfter:
+class GetAfter(_BeforeOrAfter):
     """Items of step `source` that started after the reference."""
 
     source: int
     reference: TimeSpan | int
     template: ClassVar[str] = "getAfter"
+    side: ClassVar[str] = "after"
 
-    def render(self) -> str:
-        return render_step(self.template, (_step(self.source), _render_time(self.reference)))
-
-    def describe(self, store: TKGStore) -> str:
-        return f"results of step {self.source} after {_render_time(self.reference)}"
-
-    def abstract(self, roles: Mapping[str, str]) -> str:
-        return render_step(self.template, (_step(self.source), _abstract_time(self.reference)))
-
-    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
-        reference = _reference(self.reference, context)
-        return [] if reference is None else semantics.after(context.result(self.source), reference)
+    def kept(self, items: list[Item], reference: TimeSpan) -> list[Item]:
+        return semantics.after(items, reference)
 
 
 @dataclass(frozen=True, slots=True)

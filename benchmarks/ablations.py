@@ -8,12 +8,12 @@ never changed. Run: `python -m benchmarks.ablations --db DB --memory MEM --sampl
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import replace
 from pathlib import Path
 
 from benchmarks.plan import RunSpec, run, with_clusters
 from benchmarks.report import fmt
+from benchmarks.results_io import table, write_results
 
 VARIANTS: dict[str, dict] = {
     "full": {},
@@ -45,15 +45,15 @@ def _row(name: str, summary: dict) -> dict:
 def write_table(root: Path, rows: list[dict]) -> None:
     """ablations.json and ablations.md (one row per variant, Hits@1 by qtype as columns)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "ablations.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
     qtypes = sorted({q for row in rows for q in row["by_qtype"]})
     header = ["variant", "n", "Hits@1", "Hits@10", "steps", "false unknown", "q/s", *qtypes]
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    for row in rows:
-        cells = [row["variant"], row["n"], row["hits_at_1"], row["hits_at_10"], row["mean_steps"],
-                 row["false_unknown_rate"], row["questions_per_second"], *(row["by_qtype"].get(q) for q in qtypes)]
-        lines.append("| " + " | ".join(fmt(c) for c in cells) + " |")
-    (root / "ablations.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cells = (
+        [row["variant"], row["n"], row["hits_at_1"], row["hits_at_10"], row["mean_steps"],
+         row["false_unknown_rate"], row["questions_per_second"], *(row["by_qtype"].get(q) for q in qtypes)]
+        for row in rows
+    )
+    lines = table(header, ([fmt(c) for c in row] for row in cells))
+    write_results(root, "ablations", rows, "\n".join(lines) + "\n")
 
 
 def main(argv: list[str] | None = None) -> None:

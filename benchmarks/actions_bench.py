@@ -33,6 +33,7 @@ from actions.semantics import answer_texts
 from actions.templates import Answer
 from agents.analysis.cues import question_cues
 from ari.base.embedding import get_embedder
+from benchmarks.results_io import write_results
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import Granularity, TimeSpan, parse_time, span_of
 
@@ -273,9 +274,9 @@ def main() -> None:
     args = parser.parse_args()
     result = run(args)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    Path(f"{args.out}.json").write_text(json.dumps(result, indent=2) + "\n")
     text = markdown(result)
-    Path(f"{args.out}.md").write_text(text)
+    out = Path(args.out)
+    write_results(out.parent, out.name, result, text)
     print(text)
 
 

@@ -35,9 +35,7 @@ _ORG_WORDS = ("Ministry", "Party", "Council", "Union", "Government", "Police", "
 
 def alias_mentions(store, seed: int = 0, per_kind: int = PER_KIND) -> list[dict]:
     """[{kind, mention, gold, question}] for a seeded sample of the store's entities."""
-    counts = dict(store.connection.execute(
-        "SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f "
-        "JOIN entities e ON e.id = f.id GROUP BY e.name").fetchall())
+    counts = store.entity_fact_counts()
     names = sorted(n for n in store.entity_names() if counts.get(n, 0) >= MIN_FACTS)
     displays = {n: store.display(n) for n in store.entity_names()}
     exact = {d.lower() for d in displays.values()}

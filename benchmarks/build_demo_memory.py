@@ -72,14 +72,10 @@ def fresh_questions(seed: int, rounds: int = 3) -> list[dict]:
     made = []
     for _ in range(rounds):
         for maker, level in generate.MAKERS:
-            for _ in range(20000):
-                record = maker(facts, rng, level) if level else maker(facts, rng)
-                if record is not None and record["question"] not in seen:
-                    break
-            else:
-                continue
-            seen.add(record["question"])
-            made.append(record)
+            record = generate.new_question(maker, level, facts, rng, seen)
+            if record is not None:
+                seen.add(record["question"])
+                made.append(record)
     return made
 
 

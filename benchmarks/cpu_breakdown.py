@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.report import emit
+from benchmarks.results_io import emit
 
 BATCH = 64  # questions per call, as the bench runner sends them to a worker
 

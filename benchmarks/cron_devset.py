@@ -32,8 +32,10 @@ The split: a question is in `check` when sha256 of its uniq_id (decimal) is odd,
 and learn only on `tune`. The complex test questions are never read here.
 
 The answers are written as the store's entity names (wd12k_named.tsv names, "Name (Qid)" where a name
-is shared) so `ari bench run cronquestions --questions` compares them with what ARI answers; every
-other field is the official record's (sets as sorted lists). The kept uniq_ids are printed to
+is shared) so `ari bench run cronquestions --questions` compares them with what ARI answers, and so is
+each annotated entity in the official `question` field, which writes it as its KG name (the setting of
+CronKGQA and its successors, `--gold-annotations`: the entities are given, not linked); every other
+field is the official record's (sets as sorted lists). The kept uniq_ids are printed to
 `--ids` (small, no dataset text), with the commands that learn a memory and measure on the set.
 """
 
@@ -42,6 +44,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -192,8 +195,12 @@ def part_of(uniq_id: object) -> str:
     return "check" if digest[-1] % 2 else "tune"
 
 
+_QID = re.compile(r"\bQ\d+\b")
+
+
 def to_json(record: dict, names: dict[str, str]) -> dict:
     out = {key: sorted(value, key=str) if isinstance(value, (set, frozenset)) else value for key, value in record.items()}
+    out["question"] = _QID.sub(lambda qid: names.get(qid.group(), qid.group()), record["question"])
     if record["answer_type"] == "entity":
         out["answers"] = sorted(names[a] for a in record["answers"])
     return out

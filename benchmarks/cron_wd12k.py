@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from benchmarks import cron_devset
+from benchmarks.results_io import table, write_results
 
 PARTS = ("tune", "check")
 
@@ -71,6 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--memory", default=None, help="measure this memory instead of learning one on the tune part")
     parser.add_argument("--name", default="tune_memory", help="the results' file stem")
     parser.add_argument("--clusters", type=int, default=10)
+    parser.add_argument("--gold-annotations", action="store_true",
+                        help="ask with the entities given (the official `question` field, CronKGQA's setting), not linked by ARI")
     args = parser.parse_args(argv)
     work = args.work.resolve()
     dev, db = work / "dev", work / "wd12k.duckdb"
@@ -90,26 +93,28 @@ def main(argv: list[str] | None = None) -> None:
     for part in PARTS:
         bench = ["bench", "run", "cronquestions", "--questions", str(dev / f"{part}.json"), "--db", str(db), "--memory", memory,
                  "--out", str(work / "runs" / f"{args.name}-{part}"), "--quiet", "--restart"]
+        bench += ["--gold-annotations"] if args.gold_annotations else []
         run(bench)
         commands.append("ari " + " ".join(bench))
         figures[part] = part_figures(work / "runs" / f"{args.name}-{part}" / "results.jsonl")
-    data = {"memory": args.name, "figures": figures, "commands": commands,
+    data = {"memory": args.name, "entities": "given (gold annotations)" if args.gold_annotations else "linked by ARI", "figures": figures, "commands": commands,
             "dev_set": f"python -m benchmarks.cron_devset --cron {args.cron} --wd12k {args.wd12k} --out {dev}"}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{args.name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    (args.out / f"{args.name}.md").write_text(markdown(data), encoding="utf-8")
+    write_results(args.out, args.name, data, markdown(data), indent=1)
     print(markdown(data))
 
 
 def markdown(data: dict) -> str:
     figures = data["figures"]
     groups = sorted({g for part in figures.values() for g in part["groups"]})
-    lines = [f"# CronQuestions on Wikidata12k, valid-derived dev set: memory `{data['memory']}`", "",
-             "| part | n | Hits@1 | wrong | abstained | " + " | ".join(groups) + " |",
-             "| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in groups) + " |"]
-    for part, f in figures.items():
-        cells = [f"{f['groups'][g]['hits_at_1']:.3f} ({f['groups'][g]['n']})" if g in f["groups"] else "-" for g in groups]
-        lines.append(f"| {part} | {f['n']} | {f['hits_at_1']:.3f} | {f['wrong']} | {f['abstained']} | " + " | ".join(cells) + " |")
+    rows = (
+        [part, f["n"], f"{f['hits_at_1']:.3f}", f["wrong"], f["abstained"],
+         *(f"{f['groups'][g]['hits_at_1']:.3f} ({f['groups'][g]['n']})" if g in f["groups"] else "-" for g in groups)]
+        for part, f in figures.items()
+    )
+    lines = [f"# CronQuestions on Wikidata12k, valid-derived dev set: memory `{data['memory']}`, entities "
+             f"{data.get('entities', 'linked by ARI')}", "",
+             *table(["part", "n", "Hits@1", "wrong", "abstained", *groups], rows)]
     lines += ["", "Abstentions by kind of reason:", ""]
     for part, f in figures.items():
         lines.append(f"- {part}: " + ", ".join(f"{kind} {n}" for kind, n in f["abstentions"].items()))

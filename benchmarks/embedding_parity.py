@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.results_io import table, write_results
+
 RESULTS = Path(__file__).parent / "results"
 
 
@@ -76,15 +78,14 @@ def main() -> None:
     answers = compare_runs(*args.runs) if args.runs else None
     print(json.dumps({**report, "answers": answers}, indent=2))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "embedding_parity.json").write_text(json.dumps({**report, "answers": answers}, indent=2) + "\n")
-    rows = [
-        f"| {k} | {v['texts']} | {v['max_abs_diff']:.2e} | {v['min_cosine']:.7f} | {v['numpy_s']} | {v['sentence_transformers_s']} |"
-        for k, v in report.items()
-    ]
-    (RESULTS / "embedding_parity.md").write_text(
+    rows = table(
+        ["texts", "n", "max abs diff", "min cosine", "numpy s", "sentence-transformers s"],
+        ([k, v["texts"], f"{v['max_abs_diff']:.2e}", f"{v['min_cosine']:.7f}", v["numpy_s"], v["sentence_transformers_s"]]
+         for k, v in report.items()),
+    )
+    write_results(RESULTS, "embedding_parity", {**report, "answers": answers},
         "# Numpy MiniLM vs sentence-transformers (same model, all-MiniLM-L6-v2)\n\n"
         f"`python -m benchmarks.embedding_parity {' '.join(sys.argv[1:])}`\n\n"
-        "| texts | n | max abs diff | min cosine | numpy s | sentence-transformers s |\n| --- | --- | --- | --- | --- | --- |\n"
         + "\n".join(rows)
         + "\n\nTimes are one batch each on a 2-core machine shared with other jobs (inflated, indicative only).\n"
         + (

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.report import emit
+from benchmarks.results_io import emit, table
 
 RESULTS = Path(__file__).parent / "results"
 CALL = 64  # questions per call: the agent's lockstep batch
@@ -79,14 +79,14 @@ def main() -> None:
         rows.append({"texts": "questions", "backend": "sentence-transformers", "batch_size": 128, "tokens_per_batch": 0, "min_cosine": None,
                      "cpu_ms_per_text": cpu_ms_per_text(SentenceTransformerEmbedder(path).embed_batch, texts)})
     result = {"texts": len(texts), "call": CALL, "load_average": os.getloadavg()[0], "rows": rows}
-    table = "\n".join(f"| {r['texts']} | {r['backend']} | {r['batch_size']} | {r['tokens_per_batch'] or '-'} | {r['cpu_ms_per_text']} | {r['min_cosine']} |"
-                      for r in rows)
+    lines = "\n".join(table(
+        ["texts", "backend", "batch size (at most)", "padded tokens per batch", "CPU ms per text", "min cosine to the first row"],
+        ([r["texts"], r["backend"], r["batch_size"], r["tokens_per_batch"] or "-", r["cpu_ms_per_text"], r["min_cosine"]] for r in rows)))
     emit(
         "# Embedding CPU time per text by batch size\n\n"
         f"`python -m benchmarks.embedding_speed {' '.join(sys.argv[1:])}` — {len(texts)} dev questions in calls of "
         f"{CALL}, load average {result['load_average']:.1f} at the start.\n\n"
-        "| texts | backend | batch size (at most) | padded tokens per batch | CPU ms per text | min cosine to the first row |\n"
-        "| --- | --- | --- | --- | --- | --- |\n" + table + "\n",
+        + lines + "\n",
         result,
         RESULTS / "embedding_speed",
     )

@@ -22,7 +22,6 @@ as float32 (from one temporary float32 folder), so they still compute with ident
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -36,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a file
 from ari.base.embedding import GPU_BATCH, SentenceTransformerEmbedder, gpu_present, resolve_device  # noqa: E402
 from ari.base.minilm import NumpyMiniLMEmbedder  # noqa: E402
 from ari.base.topk import TopK  # noqa: E402
+from benchmarks.results_io import table, write_results
 
 
 def timed(run, *args):  # noqa: ANN001, ANN202 - any callable and its arguments
@@ -110,16 +110,15 @@ def main() -> None:
 
 def write(out: Path, result: dict) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "gpu_check.json").write_text(json.dumps(result, indent=2) + "\n")
     rows = [("device used (auto chose)", f"{result['device']} ({result['auto_device']}, {result['auto_choice_s']} s to decide)"),
             ("numpy MiniLM, names/s", f"{result['numpy_names_per_s']:,} (on {result['numpy_sample']:,} names)"),
             (f"SentenceTransformerEmbedder on {result['device']}, names/s", f"{result['st_names_per_s']:,} ({result['names']:,} names in {result['st_total_s']} s, batch {result['st_batch']})"),
             ("min cosine numpy vs sentence-transformers", f"{result['min_cosine']:.7f}"),
             (f"top-{result['topk_k']} of every name against all", f"{result['topk_all_s']} s (+{result['topk_to_device_s']} s to place the matrix)")]
-    table = "\n".join(f"| {a} | {b} |" for a, b in rows)
+    lines = "\n".join(table(["what", "measured"], rows))
     markdown = (f"# Name embedding and top-k by device\n\n`{result['command']}` — python {result['python']}, {result['cpus']} CPUs.\n\n"
-                f"| what | measured |\n| --- | --- |\n{table}\n")
-    (out / "gpu_check.md").write_text(markdown)
+                f"{lines}\n")
+    write_results(out, "gpu_check", result, markdown)
     print(markdown)
 
 

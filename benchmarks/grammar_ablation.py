@@ -18,6 +18,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks.results_io import table, write_results
+
 DATA = Path(__file__).parent / "data"
 
 
@@ -77,10 +79,9 @@ def main() -> None:
         print(f"{' + '.join(removed):60s} fires {row['fires']:4d}  changed {row['answers_changed']:4d}  right {row['right_with']:4d} -> {row['right_without']:4d}", flush=True)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "grammar_ablation.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
-        table = ["| removed | fires | answers changed | right with | right without |", "| --- | --- | --- | --- | --- |"]
-        table += [f"| {' + '.join(r['removed'])} | {r['fires']} | {r['answers_changed']} | {r['right_with']} | {r['right_without']} |" for r in rows]
-        (args.out / "grammar_ablation.md").write_text("\n".join(table) + "\n", encoding="utf-8")
+        lines = table(["removed", "fires", "answers changed", "right with", "right without"],
+                      ([" + ".join(r["removed"]), r["fires"], r["answers_changed"], r["right_with"], r["right_without"]] for r in rows))
+        write_results(args.out, "grammar_ablation", rows, "\n".join(lines) + "\n", indent=1)
 
 
 if __name__ == "__main__":

@@ -15,11 +15,11 @@ say whether the shape is read, planned and answered, not how people word it. Wri
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from agents.generate import Generated, generate
 from ari.api import build_agent
+from benchmarks.results_io import table, write_results
 from memory.labels import hit
 
 
@@ -58,10 +58,10 @@ def markdown(data: dict) -> str:
     shapes = sorted({s for figures in data["memories"].values() for s in figures})
     lines = ["# Interval shapes on questions Wikidata12k asks itself", "",
              f"Drawn with seed {data['seed']}, {data['per_shape']} per shape asked of `agents.generate` (the interval blueprints kept).", "",
-             "| memory | " + " | ".join(shapes) + " |", "| --- | " + " | ".join("---" for _ in shapes) + " |"]
-    for name, figures in data["memories"].items():
-        cells = [f"{figures[s]['hits_at_1']:.3f} (n {figures[s]['n']}, abstained {figures[s]['abstained']})" if s in figures else "-" for s in shapes]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+             *table(["memory", *shapes], (
+                 [name, *(f"{figures[s]['hits_at_1']:.3f} (n {figures[s]['n']}, abstained {figures[s]['abstained']})" if s in figures else "-"
+                          for s in shapes)]
+                 for name, figures in data["memories"].items()))]
     lines += ["", "Command:", "", "```", data["command"], "```", ""]
     return "\n".join(lines)
 
@@ -80,8 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     data = {"seed": args.seed, "per_shape": args.per_shape, "command": command,
             "memories": {name: measure(args.db, path, args.per_shape, args.seed) for name, path in memories.items()}}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "interval_shapes.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    (args.out / "interval_shapes.md").write_text(markdown(data), encoding="utf-8")
+    write_results(args.out, "interval_shapes", data, markdown(data), indent=1)
     print(markdown(data))
 
 

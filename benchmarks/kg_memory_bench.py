@@ -31,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.results_io import table, write_results
+
 TARGET_RATIO = 0.95  # the bar: the KG-only memory reaches this share of the learned one's Hits@1
 BUDGET_S = 180  # the README's budget for a learning command
 
@@ -110,9 +112,7 @@ def markdown(result: dict) -> str:
         f"{made['wall_s']} s wall / {made['cpu_s']} s CPU in this process (store opening and model loading included; "
         f"1-min load {made['load_1min_before']} before, {made['load_1min_after']} after; README budget {BUDGET_S} s).",
         "",
-        "| shape | traces | correct |",
-        "| --- | --- | --- |",
-        *[f"| {shape} | {row['traces']} | {row['correct']} |" for shape, row in made["by_shape"].items()],
+        *table(["shape", "traces", "correct"], ([shape, row["traces"], row["correct"]] for shape, row in made["by_shape"].items())),
         "",
         f"Machine: {result['machine']}. Other jobs shared it (see the load): wall times are inflated by them.",
         "",
@@ -161,8 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     name = (f"kg_memory_g{args.generate}{'_search' if args.search else ''}{'_' + args.lexicon.stem if args.lexicon else ''}"
             f"{f'_seed{args.seed}' if args.seed else ''}")
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    (args.out / f"{name}.md").write_text(markdown(result), encoding="utf-8")
+    write_results(args.out, name, result, markdown(result))
     print(markdown(result))
 
 

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.results_io import write_results
+
 TARGET_S = 180  # the target for 4,000 questions on 2 cores
 
 
@@ -130,8 +132,7 @@ def main(argv: list[str] | None = None) -> None:
         "generate": generated,
     }
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    (args.out / f"{args.name}.md").write_text(markdown(result), encoding="utf-8")
+    write_results(args.out, args.name, result, markdown(result))
     print(markdown(result))
 
 

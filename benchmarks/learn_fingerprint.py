@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.results_io import table, write_results
+
 _SKIPPED = {"id", "created_at", "clustering_version"}  # differ between two identical runs
 
 
@@ -87,9 +89,7 @@ def markdown(result: dict, command: str) -> str:
         "",
         f"Command: `{command}`",
         "",
-        "| table | rows | sha256 of the sorted rows |",
-        "| --- | --- | --- |",
-        *(f"| {name} | {t['rows']} | `{t['sha256']}` |" for name, t in result["tables"].items()),
+        *table(["table", "rows", "sha256 of the sorted rows"], ([name, t["rows"], f"`{t['sha256']}`"] for name, t in result["tables"].items())),
         "",
         f"{result['questions']} questions, {result['searched']} search traces; CPU {result['cpu_s']} s for the whole "
         f"learn in one process, {result['search_cpu_s']} s of it in the program search (a shared machine: CPU time, "
@@ -113,8 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     print(markdown(result, command))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "learn_fingerprint.json").write_text(json.dumps({**result, "command": command}, indent=2) + "\n", encoding="utf-8")
-        (args.out / "learn_fingerprint.md").write_text(markdown(result, command), encoding="utf-8")
+        write_results(args.out, "learn_fingerprint", {**result, "command": command}, markdown(result, command))
     if args.check:
         expected = json.loads(args.check.read_text(encoding="utf-8"))
         if expected["limit"] != args.limit:

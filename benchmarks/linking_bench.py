@@ -29,6 +29,7 @@ from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import bundled_lexicon_path, learn_relation_lexicon
 from ari.base.embedding import get_embedder
 from benchmarks.alias_mentions import alias_mentions, alias_recall
+from benchmarks.results_io import table, write_results
 from tkg_store.store import TKGStore
 
 RESULTS = Path(__file__).parent / "results"
@@ -156,8 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         "aliases": aliases,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "linking_bench.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
-    (RESULTS / "linking_bench.md").write_text(_markdown(result), encoding="utf-8")
+    write_results(RESULTS, "linking_bench", result, _markdown(result))
     print(_markdown(result))
     return 0
 
@@ -183,8 +183,7 @@ def _aliases_only(store_path: str) -> int:
     result["aliases"] = measure_aliases(store, get_embedder())
     result["aliases"]["store"] = store_path
     RESULTS.mkdir(parents=True, exist_ok=True)
-    saved.write_text(json.dumps(result, indent=2), encoding="utf-8")
-    (RESULTS / "linking_bench.md").write_text(_markdown(result), encoding="utf-8")
+    write_results(RESULTS, "linking_bench", result, _markdown(result))
     print(_alias_markdown(result["aliases"]))
     return 0
 
@@ -199,14 +198,14 @@ def _alias_markdown(section: dict) -> str:
         "",
         "Without fuzzy: the same linker with rapidfuzz matching of left-over names switched off.",
         "",
-        "| alias kind | n | recall | top1 | recall without fuzzy | top1 without fuzzy |",
-        "| --- | --- | --- | --- | --- | --- |",
     ]
     plain = section.get("without_fuzzy", {})
-    for group, row in section["table"].items():
-        other = plain.get(group, {})
-        cells = [f"{row['recall']:.3f}", f"{row['top1']:.3f}"] + [f"{other[k]:.3f}" if k in other else "-" for k in ("recall", "top1")]
-        lines.append(f"| {group} | {row['n']} | " + " | ".join(cells) + " |")
+    rows = (
+        [group, row["n"], f"{row['recall']:.3f}", f"{row['top1']:.3f}",
+         *(f"{plain[group][k]:.3f}" if k in plain.get(group, {}) else "-" for k in ("recall", "top1"))]
+        for group, row in section["table"].items()
+    )
+    lines += table(["alias kind", "n", "recall", "top1", "recall without fuzzy", "top1 without fuzzy"], rows)
     return "\n".join(lines) + "\n"
 
 
@@ -232,20 +231,17 @@ def _markdown(result: dict) -> str:
         "own qtype does; top1_*: such a program uses only top-1 entities / the top-1 relation. Type columns compare",
         "with the dataset's answer_type, qtype and time_level labels.",
         "",
-        "| group | " + " | ".join(cols) + " |",
-        "| --- | " + " | ".join("---" for _ in cols) + " |",
     ]
     variants = (
         ("", result["held_out"]),
         ("no lexicon: ", result["held_out_without_lexicon"]),
         ("lexicon + relation embeddings: ", result["held_out_lexicon_with_relation_embeddings"]),
     )
-    for name, table in variants:
-        for group, row in table.items():
-            if name and group != "all":
-                continue
-            cells = [str(row["n"])] + [f"{row.get(c, 0):.3f}" for c in cols[1:]]
-            lines.append(f"| {name}{group} | " + " | ".join(cells) + " |")
+    rows = (
+        [f"{name}{group}", row["n"], *(f"{row.get(c, 0):.3f}" for c in cols[1:])]
+        for name, groups in variants for group, row in groups.items() if not name or group == "all"
+    )
+    lines += table(["group", *cols], rows)
     text = "\n".join(lines) + "\n"
     return text + "\n" + _alias_markdown(result["aliases"]) if "aliases" in result else text
 

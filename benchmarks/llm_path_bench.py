@@ -36,6 +36,7 @@ from pathlib import Path
 
 from benchmarks.loaders import get_loader
 from benchmarks.plan import RunSpec, run
+from benchmarks.results_io import table, write_results
 from benchmarks.scripted_llm import POLICIES, ScriptedChatServer, candidates, is_judge, prompt_text
 from benchmarks.selection import parse_shard, stratified_sample, take_shard
 
@@ -252,8 +253,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.speed_only:
         report["speed_200ms"] = speed_runs(work, speed, args, offline=True)
-        (args.out / "speed_concurrent.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        (args.out / "speed_concurrent.md").write_text(speed_markdown(report), encoding="utf-8")
+        write_results(args.out, "speed_concurrent", report, speed_markdown(report))
         print(speed_markdown(report))
         return
     texts = write_questions(args.data_dir, args.questions, questions)
@@ -269,8 +269,7 @@ def main() -> None:
 
     report["speed_200ms"] = speed_runs(work, speed, args)
     report["faulty"] = faulty_cli(work, questions, args)
-    (args.out / "llm_path.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    (args.out / "llm_path.md").write_text(markdown(report), encoding="utf-8")
+    write_results(args.out, "llm_path", report, markdown(report))
     print(markdown(report))
 
 
@@ -279,12 +278,10 @@ def markdown(r: dict) -> str:
         return f"{v:.3f}" if isinstance(v, float) else str(v)
 
     lines = [f"# LLM path without an LLM ({r['questions']} MultiTQ dev shard-1 questions)", "",
-             "| decider | Hits@1 | Hits@10 | errors | LLM calls / q | prompt tok / q | completion tok / q |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
-    rows = [("offline", r["offline"])] + [(f"openai: `{k}`", v) for k, v in r["policies"].items()]
-    for name, row in rows:
-        lines.append(f"| {name} | {f(row['hits_at_1'])} | {f(row['hits_at_10'])} | {row['errors']} | {f(row['llm_calls_per_question'])} | "
-                     f"{f(row['prompt_tokens_per_question'])} | {f(row['completion_tokens_per_question'])} |")
+             *table(["decider", "Hits@1", "Hits@10", "errors", "LLM calls / q", "prompt tok / q", "completion tok / q"], (
+                 [name, f(row["hits_at_1"]), f(row["hits_at_10"]), row["errors"], f(row["llm_calls_per_question"]),
+                  f(row["prompt_tokens_per_question"]), f(row["completion_tokens_per_question"])]
+                 for name, row in [("offline", r["offline"]), *((f"openai: `{k}`", v) for k, v in r["policies"].items())]))]
     seats = r["seats_offline_agent"]
     s = r["speed_200ms"]
     fa, re_ = r["faulty"]["faulty"], r["faulty"]["retry"]

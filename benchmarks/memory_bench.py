@@ -20,7 +20,6 @@ Run: python -m benchmarks.memory_bench --db DB --data-dir ../shared/data/multitq
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import tempfile
 import time
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.loaders import get_loader
+from benchmarks.results_io import table, write_results
 from benchmarks.selection import stratified_sample
 from memory import HistoryStore, Memory
 from memory.clustering import FEATURES, RAW, clustering_text, embed_unique, fit_kmeans, nearest_centroid
@@ -179,8 +179,7 @@ def main() -> None:
         results["learn"] = learn_end_to_end(args.db, learn_set[: args.learn], Path(args.memory_out), args.search, 10)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "memory_bench.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    (out / "memory_bench.md").write_text(markdown(results))
+    write_results(out, "memory_bench", results, markdown(results), ensure_ascii=False)
     print(f"wrote {out / 'memory_bench.json'} and {out / 'memory_bench.md'}")
 
 
@@ -195,11 +194,10 @@ def markdown(results: dict) -> str:
         f"`{RAW}`: the masked question is embedded; `{FEATURES}`: its shape (cue words and placeholders), what "
         "`Memory.learn` clusters.",
         "",
-        "| features | K | purity | held-out type match | fit (s) |",
-        "| --- | ---: | ---: | ---: | ---: |",
     ]
-    lines += [f"| {r['features']} | {r['k']} | {r['purity']:.1%} | {r['heldout_type_match']:.1%} | {r['fit_s']} |"
-              for r in results["clusters_vs_k"]]
+    lines += table(["features", "K", "purity", "held-out type match", "fit (s)"],
+                   ([r["features"], r["k"], f"{r['purity']:.1%}", f"{r['heldout_type_match']:.1%}", r["fit_s"]] for r in results["clusters_vs_k"]),
+                   ["---", "---:", "---:", "---:", "---:"])
     sp, w = results["speed"], results["concurrent_writes"]
     lines += [
         "",

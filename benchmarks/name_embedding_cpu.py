@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.report import emit
+from benchmarks.results_io import emit, table
 
 RESULTS = Path(__file__).parent / "results" / "name_embedding_cpu"
 Embed = Callable[[list[str]], np.ndarray]
@@ -42,8 +42,7 @@ def sample_names(db: Path, n: int, seed: int = 1) -> list[str]:
     from tkg_store.store import TKGStore
 
     with TKGStore.open(db, memory_index=False) as store:
-        rows = store.connection.execute(f"SELECT display FROM entities USING SAMPLE reservoir({int(n)} ROWS) REPEATABLE ({int(seed)})").fetchall()
-    return [r[0] for r in rows]
+        return store.sample_displays(n, seed)
 
 
 def nearest_agreement(reference: np.ndarray, other: np.ndarray, k: int = 10) -> tuple[float, float]:
@@ -182,15 +181,15 @@ def main() -> None:
         print(rows[-1], file=sys.stderr, flush=True)
     command, loads = "python -m benchmarks.name_embedding_cpu " + " ".join(sys.argv[1:]), [round(load, 2), round(os.getloadavg()[0], 2)]
     result = {"command": command, "names": len(names), "cpus": os.cpu_count(), "load_average": loads, "rows": rows}
-    table = "\n".join(f"| {r['path']} | {r['names_per_s']} | {r['cpu_ms_per_name']} | {r['min_cosine']} | {r['same_nearest_name']} | {r['top10_overlap']} |" for r in rows)
+    lines = "\n".join(table(["path", "names/s", "CPU ms per name", "min cosine to ARI's", "same nearest name", "top-10 overlap"],
+                            ([r[k] for k in ("path", "names_per_s", "cpu_ms_per_name", "min_cosine", "same_nearest_name", "top10_overlap")] for r in rows)))
     RESULTS.mkdir(parents=True, exist_ok=True)
     emit(
         "# CPU paths for embedding a store's entity names\n\n"
         f"`{command}`: {len(names)} names sampled from the store, best of {args.runs} runs taken in turns, {os.cpu_count()} CPUs, "
         f"load average {loads[0]} at the start and {loads[1]} at the end "
         "(other jobs shared the machine: rates are low and noisy; compare the rows of one run).\n\n"
-        "| path | names/s | CPU ms per name | min cosine to ARI's | same nearest name | top-10 overlap |\n"
-        "| --- | --- | --- | --- | --- | --- |\n" + table + "\n",
+        + lines + "\n",
         result,
         RESULTS / args.name,
     )

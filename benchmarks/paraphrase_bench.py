@@ -31,6 +31,7 @@ from pathlib import Path
 from benchmarks.loaders.multitq import MultiTQLoader, parse_record
 from benchmarks.loaders.types import Question
 from benchmarks.plan import default_data_dir
+from benchmarks.results_io import write_json
 from benchmarks.runner import git_commit, make_record
 from benchmarks.selection import stratified_sample, take_shard
 from benchmarks.solver import AgentSolverFactory
@@ -151,7 +152,7 @@ def template_check(args: argparse.Namespace) -> int:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "template_check.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write_json(out / "template_check.json", result)
     with gzip.open(out / "template_check.jsonl.gz", "wt", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -198,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "summary.json").write_text(json.dumps({"config": config, **summary}, indent=2) + "\n", encoding="utf-8")
+    write_json(out / "summary.json", {"config": config, **summary})
     (out / "results.md").write_text(markdown(summary, config), encoding="utf-8")
     with gzip.open(out / "results.jsonl.gz", "wt", encoding="utf-8") as handle:
         for record in records:

@@ -14,7 +14,6 @@ Writes pictures.json and pictures.md (with the command) beside the pictures.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ import time
 from pathlib import Path
 
 from ari.base.errors import UsageError
+from benchmarks.results_io import table, write_results
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--no-first-run", "--hide-scrollbars"]
@@ -123,19 +123,17 @@ def main() -> None:
     results["runs"] = [run_pictures(r, args.out, r.name) for r in args.run]
     if len(args.compare) >= 2:
         results["compare"] = compare_pictures(args.compare, args.out)
-    (args.out / "pictures.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    (args.out / "pictures.md").write_text(markdown(results), encoding="utf-8")
+    write_results(args.out, "pictures", results, markdown(results))
     print(markdown(results))
 
 
 def markdown(results: dict) -> str:
     lines = ["# ARI pictures, drawn and opened in headless Chromium", "", f"`{results['command']}`", "",
              f"{results['chromium']}; timings on a shared 2-core machine (inflated by other jobs).", "",
-             "| memory K | plot (s) | HTML export (s) | HTML size (MB) | plotly SVG layers | map labels | cluster sections | methodologies |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for m in results["memories"]:
-        lines.append(f"| {m['k']} | {m['plot_cluster_s']} | {m['export_html_s']} | {m['html_bytes'] / 1e6:.1f} | "
-                     f"{m['dom_plotly_layers']} | {m['dom_map_labels']} | {m['dom_cluster_sections']} | {m['dom_methodologies']} |")
+             *table(["memory K", "plot (s)", "HTML export (s)", "HTML size (MB)", "plotly SVG layers", "map labels", "cluster sections", "methodologies"],
+                    ([m["k"], m["plot_cluster_s"], m["export_html_s"], f"{m['html_bytes'] / 1e6:.1f}", m["dom_plotly_layers"],
+                      m["dom_map_labels"], m["dom_cluster_sections"], m["dom_methodologies"]] for m in results["memories"]),
+                    ["---:"] * 8)]
     for r in results["runs"]:
         lines.append(f"\nrun `{r['run']}`: {r['n']} questions ({r['n_unanswerable']} unanswerable): "
                      + ", ".join(r["pictures"]))

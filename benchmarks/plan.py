@@ -104,7 +104,7 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         if spec.db is None:
             raise UsageError("--db is required: the ingested KG store to answer from")
         factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
-    gold_display = _gold_display(spec.db, spec.memory_url) if spec.db is not None else None
+    gold_display = _gold_display(spec.db, questions, spec.memory_url) if spec.db is not None else None
     options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, restart=spec.restart,
                          gold_display=gold_display, retry_errors=spec.retry_errors)
     return run_benchmark(questions, factory, spec.out, run_info, options)
@@ -141,13 +141,15 @@ def split_llm_settings(config: dict) -> tuple[dict, dict]:
     return {**config, "llm": llm}, operation
 
 
-def _gold_display(db: Path, memory_url: str | None = None):  # noqa: ANN202 - Callable[[str], str]
-    """KG name -> display form, read once (CronQuestions gold answers are Qids); on the way, a
-    warning line when the memory was learned on another KG."""
+def _gold_display(db: Path, questions: list[Question], memory_url: str | None = None):  # noqa: ANN202 - Callable[[str], str]
+    """The run's gold entity answers -> display form, read once (CronQuestions gold answers are
+    Qids); on the way, a warning line when the memory was learned on another KG. Names only: the
+    fact index is not loaded, and only the run's answers are looked up, so this costs the same on
+    a KG of any size."""
     from tkg_store.store import TKGStore
 
-    with TKGStore.open(db) as store:
-        names = {name: store.display(name) for name in store.entity_names()}
+    with TKGStore.open(db, memory_index=False) as store:
+        names = {g: store.display(g) for q in questions if q.answer_type == "entity" for g in q.answers}
         if memory_url is not None:
             _warn_of_other_kg(memory_url, store)
     return lambda name: names.get(name, name)

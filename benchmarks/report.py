@@ -83,14 +83,6 @@ def shape_table(shapes: dict) -> list[str]:
     return lines
 
 
-def emit(text: str, data: object, out: Path | None) -> None:
-    """Print a report's Markdown; with `out`, also save it as <out>.md beside its data, <out>.json."""
-    print(text, end="")
-    if out:
-        out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        out.with_suffix(".md").write_text(text, encoding="utf-8")
-
-
 def write_report(out_dir: Path, summary: dict) -> list[Path]:
     """Write report.md, report.png and report.html into `out_dir`; return their paths."""
     out_dir = Path(out_dir)

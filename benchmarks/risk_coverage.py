@@ -14,7 +14,8 @@ import argparse
 from pathlib import Path
 
 from benchmarks.metrics import aurc, risk_coverage
-from benchmarks.report import emit, run_records
+from benchmarks.report import run_records
+from benchmarks.results_io import emit, table
 
 THRESHOLDS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -45,9 +46,8 @@ def report(rows: list[dict]) -> dict:
 
 
 def markdown(name: str, data: dict) -> str:
-    lines = [f"{name}: {data['questions']} questions, AURC {data['aurc']}", "", "| min_confidence | coverage | risk | Hits@1 |", "| --- | --- | --- | --- |"]
-    for row in data["thresholds"]:
-        lines.append(f"| {row['threshold']} | {row['coverage']} | {row['risk']} | {row['hits_at_1']} |")
+    rows = ([row["threshold"], row["coverage"], row["risk"], row["hits_at_1"]] for row in data["thresholds"])
+    lines = [f"{name}: {data['questions']} questions, AURC {data['aurc']}", "", *table(["min_confidence", "coverage", "risk", "Hits@1"], rows)]
     return "\n".join(lines) + "\n"
 
 

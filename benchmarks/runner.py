@@ -23,6 +23,7 @@ from ari.base.processes import die_with_parent
 from ari.base.progress import progress
 from benchmarks.loaders.types import Question
 from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
+from benchmarks.results_io import write_json
 from benchmarks.results_log import ResultsWriter, read_results
 from benchmarks.run_lock import run_lock
 from benchmarks.solver import SolverFactory
@@ -134,7 +135,7 @@ def write_summary(out_dir: Path, questions: Sequence[Question] | None, run_info:
     summary["error_examples"] = sorted({str(r["error"]) for r in errors.values()})[:5]
     summary["complete"] = not errors and (questions is None or len(records) == len(questions))
     summary["config"] = run_info
-    (out_dir / SUMMARY).write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(out_dir / SUMMARY, summary, ensure_ascii=False)
     return summary
 
 
@@ -410,7 +411,7 @@ def _claim_run(out_dir: Path, run_info: dict, restart: bool = False) -> None:
                 "settings, use another --out, or --restart to set its results aside and start anew"
             )
         return
-    path.write_text(json.dumps(run_info, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(path, run_info, ensure_ascii=False)
 
 
 def _set_aside(out_dir: Path) -> Path:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.loaders import get_loader
+from benchmarks.results_io import table, write_results
 from benchmarks.runner import RunOptions, run_benchmark
 
 RESULTS = Path(__file__).parent / "results"
@@ -56,12 +57,8 @@ def main(data_dir: Path) -> dict:
         "constant_answer_hits_at_1": round(outcome.summary["hits_at_1"], 4),
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "runner_overhead.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    rows = "\n".join(f"| {k} | {v} |" for k, v in figures.items())
-    (RESULTS / "runner_overhead.md").write_text(
-        "# Batch runner overhead (instant solver, MultiTQ dev, 2 cores)\n\n| figure | value |\n| --- | --- |\n" + rows + "\n",
-        encoding="utf-8",
-    )
+    rows = "\n".join(table(["figure", "value"], figures.items()))
+    write_results(RESULTS, "runner_overhead", figures, "# Batch runner overhead (instant solver, MultiTQ dev, 2 cores)\n\n" + rows + "\n")
     return figures
 
 

@@ -45,6 +45,7 @@ import httpx
 import numpy as np
 
 from agents.analysis.relations import bundled_lexicon_path
+from benchmarks.results_io import write_results
 from benchmarks.selection import shard_of
 from benchmarks.serve_bench import start_server, stop
 
@@ -455,8 +456,7 @@ def _commit() -> str:
 
 def _write(report: dict, name: str) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (RESULTS / f"{name}.md").write_text(markdown(report), encoding="utf-8")
+    write_results(RESULTS, name, report, markdown(report), ensure_ascii=False)
 
 
 def _cell(value: object) -> str:

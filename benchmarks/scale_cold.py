@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.report import emit
+from benchmarks.results_io import emit, table
 
 RESULTS = Path(__file__).parent / "results" / "scale_cold"
 QUESTION = "Who was the last to criticise Iran before Pervez Musharraf did?"
@@ -70,14 +70,14 @@ def main() -> None:
     rows = [row | {"code": args.label} for db in args.db for row in measure(db, args.memory, args.runs, args.modes, args.source)]
     result = {"rows": rows, "runs": args.runs, "load_average": os.getloadavg()[0], "cpus": os.cpu_count(),
               "seconds": round(time.perf_counter() - started), "self_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}
-    table = "\n".join(f"| {r['code']} | {r['facts']:,} | {r['memory_index']} | {r['open_s']} | {r['open_peak_mb']} | {r['ask_s']} | {r['ask_peak_mb']} | {r['answer'][:60]} |"
-                      for r in rows)
+    lines = "\n".join(table(["code", "facts", "memory index", "open s", "open peak MB", "cold `ari ask` s", "ask peak MB", "answer"],
+                            ([r["code"], f"{r['facts']:,}", r["memory_index"], r["open_s"], r["open_peak_mb"], r["ask_s"], r["ask_peak_mb"], r["answer"][:60]]
+                             for r in rows)))
     emit(
         "# Cold start by KG size\n\n"
         f"`python -m benchmarks.scale_cold {' '.join(sys.argv[1:])}` — best of {args.runs} runs, {os.cpu_count()} CPUs, "
         f"load average {result['load_average']:.1f} at the end (other jobs ran: times are inflated).\n\n"
-        "| code | facts | memory index | open s | open peak MB | cold `ari ask` s | ask peak MB | answer |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- |\n" + table + "\n",
+        + lines + "\n",
         result,
         args.out,
     )

@@ -28,6 +28,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from benchmarks.results_io import table, write_results
 from benchmarks.selection import shard_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,7 +211,6 @@ def main() -> None:
 
 def write(report: dict, name: str) -> None:
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     lines = [
         "# `ari serve` latency and cold `ari ask` on MultiTQ",
         "",
@@ -227,17 +227,14 @@ def write(report: dict, name: str) -> None:
             f"| {r.get('agent_p50_ms', '-')} | {r.get('outside_agent_p50_ms', '-')} |"
         )
     lines += ["", "Cold `ari ask` (a new process per question, the store's saved tables already built by a warm-up run):", "",
-              "| Python bytecode | wall s | CPU s (user + sys) | peak RSS MB | answer |", "| --- | --- | --- | --- | --- |"]
-    lines += [
-        f"| {c.get('bytecode', '-')} | {c['wall_s']} | {c['cpu_s']} | {c['peak_rss_mb']} | {c['answer']} |"
-        for c in report.get("cold_ask", [])
-    ]
+              *table(["Python bytecode", "wall s", "CPU s (user + sys)", "peak RSS MB", "answer"],
+                     ([c.get("bytecode", "-"), c["wall_s"], c["cpu_s"], c["peak_rss_mb"], c["answer"]] for c in report.get("cold_ask", [])))]
     lines += [
         "",
         f"Load average (1, 5, 15 min) before {report['load_average_before']}, after {report['load_average_after']}:",
         "the 2 cores were shared with other jobs, so these times are inflated; the lead re-measures on a quiet machine.",
     ]
-    (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n")
+    write_results(RESULTS, name, report, "\n".join(lines) + "\n", ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchmarks.results_io import write_json
+
 MIRRORS = {"Make_a_visit": "Host_a_visit", "Host_a_visit": "Make_a_visit"}
 SYMMETRIC = frozenset(
     {"Consult", "Engage_in_negotiation", "Sign_formal_agreement", "Meet_at_a_'third'_location", "Discuss_by_telephone"}
@@ -482,7 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     golds = compute_golds(read_sources(args.inputs), load_kg(args.kg))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(golds.records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(args.out, golds.records, indent=1, ensure_ascii=False)
     text = report(golds)
     sys.stderr.write(text)
     if args.report is not None:

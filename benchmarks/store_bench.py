@@ -18,7 +18,6 @@ Results: benchmarks/results/store_bench.{json,md}.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -27,6 +26,7 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from datetime import date
 from functools import partial
 from pathlib import Path
 
@@ -34,8 +34,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from benchmarks.results_io import write_results
 from tkg_store.ingest import ingest
-from tkg_store.schema import one_row
+from tkg_store.samples import facts_at_rows, first_fact_per_pair
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 
@@ -54,8 +55,7 @@ def main() -> None:
     report = run(args.dataset, args.lookups, args.pandas_lookups, args.keys, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = "" if args.keys == "facts" else f"_{args.keys}"
-    (args.out / f"store_bench{suffix}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    (args.out / f"store_bench{suffix}.md").write_text(markdown(report), encoding="utf-8")
+    write_results(args.out, f"store_bench{suffix}", report, markdown(report), indent=1)
     print(markdown(report))
 
 
@@ -137,25 +137,22 @@ Sample = tuple[str, str, str, TimeSpan]
 
 def draw_keys(store: TKGStore, n: int, keys: str, rng: random.Random) -> list[Sample]:
     """(head, relation, tail, window) per lookup; the window is the year (or month) of a real fact."""
-    con = store.connection
     if keys == "facts":
-        total = one_row(con, "SELECT count(*) FROM facts")[0]
+        total = store.counts()["facts"]
         picks = sorted(rng.randrange(total) for _ in range(n))
-        rows = con.execute(
-            "SELECT head, relation, tail, start_day FROM (SELECT *, row_number() OVER () - 1 AS i FROM facts) WHERE i IN (SELECT unnest(?))",
-            [picks],
-        ).fetchall()
+        rows = facts_at_rows(store, picks)
         rows = [rows[i % len(rows)] for i in range(n)]
     else:
-        pairs = con.execute("SELECT head, relation, any_value(tail), min(start_day) FROM facts GROUP BY head, relation").fetchall()
+        pairs = first_fact_per_pair(store)
         rows = [rng.choice(pairs) for _ in range(n)]
     rng.shuffle(rows)
-    names = {i: name for name, i in con.execute("SELECT name, id FROM entities").fetchall()}
-    rels = {i: name for name, i in con.execute("SELECT name, id FROM relations").fetchall()}
-    return [
-        (names[h], rels[r], names[t], span_of(day, Granularity.YEAR if rng.random() < 0.5 else Granularity.MONTH))
-        for h, r, t, day in rows
-    ]
+    return [(h, r, t, _window_around(day, rng)) for h, r, t, day in rows]
+
+
+def _window_around(day: date | None, rng: random.Random) -> TimeSpan:
+    if day is None:  # a fact with an open start gives no window to look in
+        raise ValueError("store_bench samples facts that have a start day")
+    return span_of(day, Granularity.YEAR if rng.random() < 0.5 else Granularity.MONTH)
 
 
 def lookup_kinds(df: pd.DataFrame) -> dict[str, tuple[Callable, Callable]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agents.analysis.times import read_times
 from benchmarks.loaders import get_loader
+from benchmarks.results_io import write_json
 from benchmarks.selection import parse_shard, take_shard
 
 PHRASES = [
@@ -82,7 +83,7 @@ def main() -> None:
     report = measure([q.text for q in questions[: args.limit]])
     print(json.dumps({k: v for k, v in report.items() if k != "differences_sample"}, indent=1, ensure_ascii=False))
     if args.out:
-        args.out.with_suffix(".json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_json(args.out.with_suffix(".json"), report, indent=1, ensure_ascii=False)
 
 
 if __name__ == "__main__":

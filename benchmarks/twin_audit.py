@@ -22,6 +22,7 @@ from pathlib import Path
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.faithfulness import check_answers
 from ari.base.embedding import get_embedder
+from benchmarks.results_io import write_json
 from tkg_store.store import TKGStore
 
 
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             for row in flagged:
                 print(json.dumps(row, ensure_ascii=False))
     if args.out:
-        args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        write_json(args.out, report, indent=1, ensure_ascii=False)
     return 0
 
 

@@ -13,7 +13,8 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from benchmarks.report import emit, run_records
+from benchmarks.report import run_records
+from benchmarks.results_io import emit, table
 
 
 def kind_of(qid: str) -> tuple[str, bool]:
@@ -29,27 +30,20 @@ def per_kind(results: list[dict]) -> dict[str, dict]:
     for row in results:
         kind, twin = kind_of(str(row["qid"]))
         groups[kind]["twins" if twin else "unanswerable"].append(row)
-    table = {}
-    for kind, rows in sorted(groups.items()):
-        un, twins = rows["unanswerable"], rows["twins"]
-        table[kind] = {
-            "unanswerable": len(un),
-            "abstain_recall": _mean([r["abstained"] for r in un]),
-            "twins": len(twins),
-            "false_unknown_rate": _mean([r["abstained"] for r in twins]),
-            "twin_hits_at_1": _mean([bool(r.get("hit1")) for r in twins]),
-        }
-    every = [r for r in results]
-    un = [r for r in every if not r["answerable"]]
-    twins = [r for r in every if r["answerable"]]
-    table["all"] = {
+    table = {kind: _figures(rows["unanswerable"], rows["twins"]) for kind, rows in sorted(groups.items())}
+    table["all"] = _figures([r for r in results if not r["answerable"]], [r for r in results if r["answerable"]])
+    return table
+
+
+def _figures(un: list[dict], twins: list[dict]) -> dict:
+    """One kind's row: how often its unanswerable questions were refused and its twins answered."""
+    return {
         "unanswerable": len(un),
         "abstain_recall": _mean([r["abstained"] for r in un]),
         "twins": len(twins),
         "false_unknown_rate": _mean([r["abstained"] for r in twins]),
         "twin_hits_at_1": _mean([bool(r.get("hit1")) for r in twins]),
     }
-    return table
 
 
 def _mean(values: list) -> float | None:
@@ -57,11 +51,9 @@ def _mean(values: list) -> float | None:
 
 
 def markdown(tables: dict[str, dict[str, dict]]) -> str:
-    lines = ["| run | kind | unanswerable | abstain recall | twins | false-unknown | Hits@1 (twins) |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    for run, table in tables.items():
-        for kind, row in table.items():
-            cells = [run, kind] + ["–" if row[k] is None else str(row[k]) for k in ("unanswerable", "abstain_recall", "twins", "false_unknown_rate", "twin_hits_at_1")]
-            lines.append("| " + " | ".join(cells) + " |")
+    keys = ("unanswerable", "abstain_recall", "twins", "false_unknown_rate", "twin_hits_at_1")
+    rows = ([run, kind, *("–" if row[k] is None else row[k] for k in keys)] for run, kinds in tables.items() for kind, row in kinds.items())
+    lines = table(["run", "kind", "unanswerable", "abstain recall", "twins", "false-unknown", "Hits@1 (twins)"], rows)
     return "\n".join(lines) + "\n"
 
 

@@ -14,20 +14,18 @@ case-sensitive, possessives excluded). Everything is deterministic for a given s
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
-
 from ari.base.errors import StoreError, UsageError
 from benchmarks.loaders.types import Question
+from benchmarks.results_io import write_json
 from benchmarks.unanswerable_twins import TWIN_KINDS, TwinMaker
-from tkg_store.schema import one_row, rebuild_layout
-from tkg_store.store import TKGStore, create_schema
+from tkg_store.hidden import write_hidden_store
+from tkg_store.store import TKGStore
 from tkg_store.temporal import OPEN_END, OPEN_START
 
 DEFAULT_KINDS = ("time_outside_kg", "entity_not_in_kg", "facts_hidden")
@@ -143,15 +141,6 @@ def made_up_name(display: str, store: TKGStore, rng: random.Random) -> str:
 
 # -- building the set --------------------------------------------------------------------------
 
-def entity_degrees(store: TKGStore) -> dict[str, int]:
-    """Facts per entity (as head or tail)."""
-    rows = store.connection.execute(
-        """SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f
-           JOIN entities e ON e.id = f.id GROUP BY e.name"""
-    ).fetchall()
-    return {name: int(n) for name, n in rows}
-
-
 def make_unanswerable(
     questions: Sequence[Question],
     store: TKGStore,
@@ -174,7 +163,7 @@ def make_unanswerable(
     order = [q for q in questions if q.answerable]
     rng.shuffle(order)
     finder = MentionFinder(store)
-    degrees = entity_degrees(store) if "facts_hidden" in kinds else {}
+    degrees = store.entity_fact_counts() if "facts_hidden" in kinds else {}
     used: set[str] = set()
     records: list[dict] = []
     hidden: set[str] = set()
@@ -259,51 +248,6 @@ def _twin_record(question: Question, kind: str, text: str, answers: list[str]) -
     return record
 
 
-def write_hidden_store(source: Path, target: Path, hidden_entities: Sequence[str]) -> int:
-    """Copy the store at `source` to `target` without any fact touching `hidden_entities`.
-
-    Returns the number of facts dropped. The source is only read (attached read-only)."""
-    source, target = Path(source), Path(target)
-    if target.exists():
-        raise UsageError(f"{target} exists; remove it or choose another --hidden-db")
-    con = duckdb.connect(str(target))
-    try:
-        create_schema(con)
-        con.execute(f"ATTACH '{_sql_path(source)}' AS src (READ_ONLY)")
-        con.execute("CREATE TEMP TABLE hidden (name VARCHAR)")
-        con.executemany("INSERT INTO hidden VALUES (?)", [[name] for name in hidden_entities])
-        con.execute("INSERT INTO entities SELECT * FROM src.entities")
-        con.execute("INSERT INTO relations SELECT * FROM src.relations")
-        con.execute(
-            """INSERT INTO facts SELECT f.* FROM src.facts f
-               WHERE f.head NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)
-                 AND f.tail NOT IN (SELECT e.id FROM src.entities e JOIN hidden h ON e.name = h.name)"""
-        )
-        rebuild_layout(con)  # the store's physical layout (sorted copies) for the kept facts
-        con.execute("INSERT INTO meta SELECT * FROM src.meta ON CONFLICT (key) DO NOTHING")
-        total = one_row(con, "SELECT count(*) FROM src.facts")[0]
-        kept = one_row(con, "SELECT count(*) FROM facts")[0]
-        con.execute(
-            "INSERT INTO meta VALUES ('derived_from', ?), ('hidden_entities', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [str(source), json.dumps(list(hidden_entities))],
-        )
-        con.execute("DETACH src")
-    except duckdb.Error as exc:
-        con.close()
-        target.unlink(missing_ok=True)
-        raise StoreError(f"cannot write derived store {target}: {str(exc).splitlines()[0]}") from None
-    con.close()
-    return int(total - kept)
-
-
-def _sql_path(path: Path) -> str:
-    """ATTACH takes no bound parameter; a path with a quote is refused rather than spliced."""
-    text = str(path.resolve())
-    if "'" in text:
-        raise UsageError(f"store path may not contain a quote: {text}")
-    return text
-
-
 def build(
     questions: Sequence[Question],
     db: Path,
@@ -324,5 +268,5 @@ def build(
         for record in result.records:
             if record["unanswerable_reason"] == "facts_hidden":
                 record["db"] = str(hidden_db)
-    Path(out).write_text(json.dumps(result.records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_json(Path(out), result.records, indent=1, ensure_ascii=False)
     return result

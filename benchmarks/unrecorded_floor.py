@@ -19,6 +19,7 @@ import numpy as np
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import UNRECORDED_COSINE, predicate_text
 from ari.base.embedding import get_embedder
+from benchmarks.results_io import write_results
 from benchmarks.selection import parse_shard, shard_of
 from tkg_store.store import TKGStore
 
@@ -63,8 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     print("\n".join(lines))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_results(args.out.parent, args.out.stem, data, "\n".join(lines) + "\n", indent=1)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,9 @@ def canonical(masked: str) -> str:
         # cleft and request forms
         ("Who was it that threatened {E1}?", "Who threatened {E1}?"),
         ("Name the country that praised {E1} in {T1}.", "Which country praised {E1} in {T1}."),
+        # every request verb of question_form.REQUEST_VERBS, with or without whom it is asked for
+        ("Show me the country that praised {E1} in {T1}.", "Which country praised {E1} in {T1}."),
+        ("Tell us the country that praised {E1} in {T1}.", "Which country praised {E1} in {T1}."),
         # a gerund after a temporal cue: its object is the reference
         ("Before praising {E1}, who did {E2} praise?", "Before {E2}, who did {E1} praise?"),
         ("Who did {E1} call after talking to the {E2}?", "Who did {E1} call after the {E2}?"),
@@ -170,6 +173,8 @@ def canonical(masked: str) -> str:
         ("I'd like to know who the {E1} threatened in {T1}.", "Who did the {E1} threatened in {T1}."),
         ("Could you tell me which country praised {E1} after {E2}?", "Which country praised {E1} after {E2}?"),
         ("Name the last year {E1} visited {E2}.", "In which year did {E1} last visited {E2}."),
+        ("Find the last year {E1} visited {E2}.", "In which year did {E1} last visited {E2}."),
+        ("Show us when {E1} last visited {E2}.", "When did {E1} last visited {E2}."),
         ("Tell me the first month in which the {E1} criticised {E2}.", "In which month did the {E1} first criticised {E2}."),
         ("Name the first country {E1} praised after {E2}.", "Which country did {E1} first praised after {E2}."),
         ("Name the last one that praised {E1} before {E2}.", "Who last praised {E1} before {E2}."),

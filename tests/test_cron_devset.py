@@ -73,6 +73,7 @@ def test_the_script_writes_loader_readable_json_with_the_store_s_names(tmp_path:
         "Q1\tP39\tQ100\t1990\t1995\ttrain\nQ2\tP39\tQ100\t1996\t2001\ttrain\nQ3\tP39\tQ100\t1985\t1989\ttrain\n"
         "Q9\tP39\tQ100\t2010\t2012\ttrain\n", encoding="utf-8")  # Q9 has no name: not in the store
     last = record("first_last", "entity", {"tail": "Q100", "adj": "last"}, "P39", {"Q2"}, "Who was the last Governor", uid=7)
+    last["question"] = "Who was the last Q100"  # the official field writes annotated entities as Qids
     again = {**last, "paraphrases": ["Who last held the post of Governor"]}  # the same uniq_id, another wording
     wrong = record("first_last", "entity", {"tail": "Q100", "adj": "first"}, "P39", {"Q1"}, uid=8)
     (cron / "questions" / "complex_valid.pickle").write_bytes(pickle.dumps([last, again, wrong]))
@@ -84,3 +85,6 @@ def test_the_script_writes_loader_readable_json_with_the_store_s_names(tmp_path:
     loaded = get_loader("cronquestions").load(tmp_path / "out" / f"{part}.json")
     assert [q.qid for q in loaded.questions] == ["7", "7#2"]  # each wording keeps a record of its own
     assert [q.text for q in loaded.questions] == ["Who was the last Governor", "Who last held the post of Governor"]
+    # with the entities given (CronKGQA's setting), the annotated entity is written as the store's name
+    given = get_loader("cronquestions", gold_annotations=True).load(tmp_path / "out" / f"{part}.json")
+    assert [q.text for q in given.questions] == ["Who was the last Governor"] * 2

@@ -297,3 +297,17 @@ def test_lines_are_read_a_block_at_a_time_exactly_and_names_held_once(tmp_path: 
     assert parsed.heads == ["Iran", "China", "Iran"] and parsed.tails == ["China", "Iran\u2028Army", "China"]
     assert parsed.heads[0] is parsed.heads[2]  # two lines' 'Iran': one string
     assert parsed.tails[0] is parsed.heads[1] and parsed.relations[0] is parsed.relations[2]
+
+
+def test_a_runs_gold_qids_are_shown_as_the_store_displays_them(tmp_path: Path) -> None:
+    from benchmarks.loaders.types import Question
+    from benchmarks.plan import _gold_display
+
+    root = write_cron(tmp_path / "cron", "Q42\tP54\tQ5\t1990\t1995\n")
+    db = tmp_path / "kg.duckdb"
+    ingest("cronquestions", root, db)
+    asked = [Question(qid="1", text="Which team did Douglas Adams play for first", answers=["Q5"], answer_type="entity"),
+             Question(qid="2", text="When did Douglas Adams join FC Barcelona", answers=["1990"], answer_type="time")]
+    shown = _gold_display(db, asked)
+    assert shown("Q5") == "FC Barcelona, S.A.D. (club)"
+    assert shown("1990") == "1990"  # a time is no entity: left as it is

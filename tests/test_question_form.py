@@ -26,6 +26,9 @@ from agents.analysis.question_form import not_a_question
         "the last time Rio Tinto investigated China",  # a definite description of a time
         "I'd like to know the month Iran last visited China.",  # a wish to know: an indirect question
         "I want to know the year France first praised Iran",
+        "I'm wondering the month Iran last visited China.",  # the grammar's verbs of knowing, read here too
+        "Let us know the year France first praised Iran.",
+        "Show us the last country to visit Iran.",
         "Do you know the last year France visited Iran?",
     ],
 )

@@ -220,3 +220,24 @@ def test_the_names_digest_of_a_store_is_the_one_memories_recorded(tmp_path: Path
         for name in ["Abe", "Zhou_Enlai", "Émile", "", "Consult", "Make_a_visit"]:
             expected.update(name.encode() + b"\n")
         assert store.identity()["names"] == expected.hexdigest()[:16]
+
+
+def test_entity_fact_counts_and_sample_keys_match_the_facts(tmp_path: Path) -> None:
+    from tkg_store.samples import facts_at_rows, first_fact_per_pair
+
+    lines, rows = random_kg(random.Random(7), 40, ENTITIES, RELATIONS)
+    with TKGStore.open(build(tmp_path, lines)) as store:
+        sides = Counter(name for h, _, t, *_ in rows for name in (h, t))
+        assert store.entity_fact_counts() == dict(sides)
+        stated = {(h, r, t, start) for h, r, t, start, *_ in rows}
+        picked = facts_at_rows(store, [0, 1, len(rows) - 1])
+        assert len(picked) == 3 and set(picked) <= stated
+        pairs = first_fact_per_pair(store)
+        assert {(h, r) for h, r, *_ in pairs} == {(h, r) for h, r, *_ in rows}
+        for h, r, t, day in pairs:
+            starts = [s for hh, rr, _, s, *_ in rows if (hh, rr) == (h, r) and s is not None]
+            assert day == min(starts, default=None)
+            assert any((hh, rr, tt) == (h, r, t) for hh, rr, tt, *_ in rows)
+        displays = store.sample_displays(3, seed=1)
+        assert displays == store.sample_displays(3, seed=1) and len(displays) == 3
+        assert set(displays) <= {store.display(n) for n in store.entity_names()}

@@ -358,6 +358,21 @@ class TKGStore:
         return {self._relation_name[r[0]] for r in rows}
 
     # -- KG-wide ---------------------------------------------------------------------------
+    def entity_fact_counts(self) -> dict[str, int]:
+        """Facts each entity takes part in (as head or tail); entities without facts are absent."""
+        rows = self._con.execute(
+            """SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f
+               JOIN entities e ON e.id = f.id GROUP BY e.name"""
+        ).fetchall()
+        return {name: int(count) for name, count in rows}
+
+    def sample_displays(self, n: int, seed: int = 0) -> list[str]:
+        """`n` entities' display names drawn at random, the same ones for the same seed."""
+        rows = self._con.execute(
+            f"SELECT display FROM entities USING SAMPLE reservoir({int(n)} ROWS) REPEATABLE ({int(seed)})"
+        ).fetchall()
+        return [row[0] for row in rows]
+
     def time_range(self) -> TimeSpan | None:
         """The days the KG covers (None for an empty KG); see `facts_time_range`."""
         return facts_time_range(self._con)

@@ -52,6 +52,7 @@ from agents.analysis.grammar_words import (
     _spliced,
     _who,
 )
+from agents.analysis.question_form import KNOWING, REQUEST_VERB
 
 
 @dataclass
@@ -250,7 +251,7 @@ _CLEFT = re.compile(
 # question then asks with "did", as the templates do ("Which year did {E1} last visit ...")
 _OWN_SUBJECT = re.compile(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b", re.IGNORECASE)
 _REQUEST = re.compile(
-    r"^(?P<pre>\W*)(?:please\s+)?(?:name|list|identify|tell\s+me|give\s+me|find)\s+(?:the\s+)?"
+    rf"^(?P<pre>\W*)(?:please\s+)?{REQUEST_VERB}\s+(?:the\s+)?"
     r"(?P<noun>country|countries|one|ones|person|people|entity|entities|actor|actors|party|parties)\s+(?:that|which|who)\s+",
     re.IGNORECASE,
 )
@@ -284,9 +285,7 @@ def plain_question(text: str) -> str | None:
 # asks with its own noun (a time noun: when; "country": which country; "one": who), its ordinal before the verb.
 _FRAME = (
     r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
-    r"(?:tell\s+(?:me|us)|let\s+(?:me|us)\s+know|show\s+me|find\s+out|give\s+me|name|identify|list|"
-    r"i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i\s*'?m\s+wondering|"
-    r"do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"
+    rf"(?:find\s+out|{REQUEST_VERB}|{KNOWING}|do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"
 )
 # a clause with a subject of its own: "{E1} last visited ...", "the {E1} first praised ...", "it visited ..."
 _OWN_SUBJECT_AT = re.compile(rf"(?P<subj>{_ENT}(?!'s)|(?:he|she|it|they)\b)\s+(?P<adv>{_ADVERB})(?=[a-z])", re.IGNORECASE)

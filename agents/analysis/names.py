@@ -141,11 +141,7 @@ class NameTables:
 def build_name_tables(store: TKGStore) -> NameTables:
     tables = NameTables()
     tables.entities = sorted(store.entity_names())
-    rows = store.connection.execute(
-        """SELECT e.name, count(*) FROM (SELECT head AS id FROM facts UNION ALL SELECT tail FROM facts) f
-           JOIN entities e ON e.id = f.id GROUP BY e.name"""
-    ).fetchall()
-    tables.fact_count = {name: int(count) for name, count in rows}
+    tables.fact_count = store.entity_fact_counts()
     for row, name in enumerate(tables.entities):
         display = store.display(name)
         key = normalize_name(display)

@@ -30,12 +30,14 @@ _CUT_CLAUSE = re.compile(
 _DESCRIBED = re.compile(rf"^\W*the\s+\w+\s+(?:that|which|who|whom)\b.*\b{_EXTREME}\b", re.IGNORECASE)
 _AUXILIARY = r"did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
 REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
-_REQUEST_VERB = "|".join(REQUEST_VERBS)
+# the one pattern of a request verb, with whom it is asked for ("tell me", "give us"): the grammar's
+# request and indirect-question forms read it too
+REQUEST_VERB = rf"(?:{'|'.join(REQUEST_VERBS)})(?:\s+(?:me|us))?"
+# an indirect question after a verb of knowing: "I'd like to know the month ...", "I'm wondering who ..."
+KNOWING = r"(?:i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i\s*'?m\s+wondering|let\s+(?:me|us)\s+know)"
 # "Name ...", "Please list ...", "Could you tell me ...", "Can you name ..."
 _REQUEST = re.compile(
-    rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?(?:{_REQUEST_VERB})\b"
-    # an indirect question after a verb of knowing: "I'd like to know the month ...", "I want to know the year ..."
-    r"|^\W*i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know\b|^\W*i\s+(?:want|need|wish)\s+to\s+know\b|^\W*i\s+wonder\b|^\W*let\s+me\s+know\b"
+    rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?{REQUEST_VERB}\b|^\W*{KNOWING}\b"
     r"|^\W*(?:do|does)\s+(?:you|anyone|anybody)\s+know\s+(?:the|which|what|who|whom|when)\b",
     re.IGNORECASE,
 )

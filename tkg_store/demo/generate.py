@@ -376,15 +376,22 @@ MAKERS: list[tuple[Maker, Granularity | None]] = [
 ]
 
 
+def new_question(maker: Callable, level: Granularity | None, facts: list[Fact], rng: random.Random, seen: set[str]) -> dict | None:
+    """The first question `maker` draws (at `level`) that is unambiguous and not in `seen`; None when
+    20,000 draws find none."""
+    for _ in range(20000):
+        record = maker(facts, rng, level) if level else maker(facts, rng)
+        if record is not None and record["question"] not in seen:
+            return record
+    return None
+
+
 def generate_questions(facts: list[Fact], rng: random.Random) -> list[dict]:
     questions = [readme_question(facts)]
     seen = {questions[0]["question"]}
     for maker, level in MAKERS:
-        for _ in range(20000):
-            record = maker(facts, rng, level) if level else maker(facts, rng)
-            if record is not None and record["question"] not in seen:
-                break
-        else:
+        record = new_question(maker, level, facts, rng, seen)
+        if record is None:
             raise AssertionError(f"{maker.__name__}: cannot find an unambiguous question at level {level}")
         seen.add(record["question"])
         questions.append(record)
