@@ -24,6 +24,8 @@ from agents.accounting import own_answers, unaccounted, unsure_entity, vocabular
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.types import QuestionAnalysis
 from ari.base.embedding import get_embedder
+from benchmarks.results_io import table as results_table
+from benchmarks.results_io import write_results
 from tkg_store.store import TKGStore
 
 Signal = Callable[[QuestionAnalysis], bool]
@@ -97,15 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         # after solving: the answers are only the question's own entities (`agents.accounting.own_answers`)
         own = Counter(o for (_, o, answers), a in zip(rows, analyses, strict=True) if a.answer_type == "entity" and own_answers(answers, a.entities, store))
         table["answer only the question's own entity (chosen)"] = dict(own)
-    lines = ["| signal | right | wrong | abstained | wrong avoided per right lost |", "| --- | --- | --- | --- | --- |"]
+    lines = []
     for name, counts in table.items():
         right, wrong = counts.get("right", 0), counts.get("wrong", 0)
         per = "-" if name == "all" else f"{wrong / right:.2f}" if right else ("inf" if wrong else "-")
-        lines.append(f"| {name} | {right} | {wrong} | {counts.get('abstained', 0)} | {per} |")
+        lines.append((name, right, wrong, counts.get("abstained", 0), per))
+    markdown = "\n".join(results_table(("signal", "right", "wrong", "abstained", "wrong avoided per right lost"), lines)) + "\n"
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "signals.json").write_text(json.dumps({"runs": [str(r) for r in args.runs], "table": table}, indent=2) + "\n")
-    (args.out / "signals.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_results(args.out, "signals", {"runs": [str(r) for r in args.runs], "table": table}, markdown)
+    print(markdown, end="")
     return 0
 
 
