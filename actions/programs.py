@@ -184,10 +184,14 @@ class Program:
     def _dated(self) -> Program | None:
         if self.uses_time:
             return None
+        # a getTime between two entities is the answer lookup too ("when did X visit Y for the third
+        # time in 2015"), unless it places another step's answers in time (a before / after / same reference)
+        timed = not self.operations & {"before", "after", "same"}
         for index in range(len(self.steps) - 1, -1, -1):
             step = self.steps[index]
             undated = len(step.args) == 2 and step.args[1] == "R" and step.args[0] in step.roles
-            if step.template in ("getHeadEntity", "getTailEntity") and undated:
+            between_two = timed and step.template == "getTime" and len(step.args) == 3 and step.args[1] == "R" and step.roles >= {step.args[0], step.args[2]}
+            if (step.template in ("getHeadEntity", "getTailEntity") and undated) or between_two:
                 restricted = AbstractStep(step.template, (*step.args, "T"))
                 return _parse_program(tuple(t.render() for t in (*self.steps[:index], restricted, *self.steps[index + 1 :])))
         return None

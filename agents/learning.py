@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ari.base.config import AgentConfig, SearchConfig
-from ari.base.processes import die_with_parent
+from ari.base.processes import die_with_parent, limit_threads
 from memory.api import Memory
 from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
 from memory.trace import Trace
@@ -228,7 +228,9 @@ def _in_this_process(job: _Job):  # noqa: ANN202
 def _in_processes(job: _Job, workers: int):  # noqa: ANN202
     def solve(questions: list[GoldQuestion]) -> Iterator[Solved]:
         batches = _batches(questions)
-        context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
+        # Spawned, not from a fork server: a learning run is minutes long, so one import a worker
+        # costs little, and its workers' CPU then counts as the command's (learn_bench reports it).
+        context = multiprocessing.get_context("spawn")
         threads = max(1, default_workers() // workers)
         with context.Pool(min(workers, len(batches)), initializer=_init_worker, initargs=(job, threads)) as pool:
             for solved in pool.imap_unordered(_solve_in_worker, batches):
@@ -248,9 +250,7 @@ def _init_worker(job: _Job, threads: int) -> None:
     global _WORKER
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(variable, str(threads))
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    limit_threads(threads)
     _WORKER = _Learner(job)
 
 

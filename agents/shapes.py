@@ -14,9 +14,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 from actions.items import Item
 from actions.programs import Program, asked_operations
@@ -25,6 +27,7 @@ from agents.analysis.clause_roles import OBJECT, SUBJECT
 from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.relations import RelationLexicon, verb_phrase
 from agents.analysis.sectors import content_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.analysis.types import QuestionAnalysis
 from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
@@ -232,14 +235,38 @@ def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str |
 _WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
 
 
+# the words of a yes/no question that assert nothing about its event (data/yes_no_words.json: frequency,
+# emphasis, truth, existential "there", politeness)
+_NOT_ASSERTED = frozenset(
+    w for k, ws in json.loads((Path(__file__).parent / "analysis" / "data" / "yes_no_words.json").read_text(encoding="utf-8")).items()
+    if not k.startswith("_") for w in ws
+)
+# a frame around the question asks it of the listener and asserts nothing: "I wonder whether ...",
+# "Could you check if ...", "Do you know whether ...", "Is it true that ...", "Did it happen that ..."
+_FRAME = re.compile(
+    r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
+    r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
+    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen)"
+    r"[\s,]*(?:whether|if|that)?\b",
+    re.IGNORECASE,
+)
+# a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
+_TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
+
+
 def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
-    """The words of the verb phrase that no relation's name holds and the lexicon never saw (without
-    a lexicon, none: nothing tells a known word from an unknown one)."""
+    """The words of the verb phrase (without a frame or a tag around the question, and without the
+    words that assert nothing about the event) that no relation's name holds and neither the lexicon
+    nor a general-English synonym of them it knows accounts for (without a lexicon, none: nothing
+    tells a known word from an unknown one)."""
     if lexicon is None:
         return []
-    words = [w for w in verb_phrase(analysis.masked).split()
-             if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS]
-    return [w for w in words if not relations_naming(store, w)]
+    asserted = verb_phrase(_TAG.sub("", _FRAME.sub("", analysis.masked)))
+    words = [w for w in asserted.split()
+             if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]
+    # a word whose general-English synonym the lexicon knows or a relation names ("travel": visited) is accounted for
+    known = {w: GENERAL_SYNONYMS.get(w) for w in words}
+    return [w for w in words if not relations_naming(store, w) and not ((k := known[w]) and (k in lexicon.counts or relations_naming(store, k)))]
 
 
 def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:

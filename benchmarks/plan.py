@@ -14,7 +14,7 @@ from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
 from benchmarks.runner import RunOptions, RunOutcome, git_commit, run_benchmark
 from benchmarks.selection import parse_shard, stratified_sample, take_shard
-from benchmarks.solver import AgentSolverFactory, SolverFactory, agent_config
+from benchmarks.solver import AGENT_MODULES, AgentSolverFactory, SolverFactory, agent_config
 
 
 @dataclass
@@ -100,13 +100,14 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         "llm_operation": operation,
         "git_commit": git_commit(),
     }
+    preload: tuple[str, ...] = ()
     if factory is None:
         if spec.db is None:
             raise UsageError("--db is required: the ingested KG store to answer from")
-        factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
+        factory, preload = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict()), AGENT_MODULES
     gold_display = _gold_display(spec.db, questions, spec.memory_url) if spec.db is not None else None
     options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, restart=spec.restart,
-                         gold_display=gold_display, retry_errors=spec.retry_errors)
+                         gold_display=gold_display, retry_errors=spec.retry_errors, worker_modules=preload)
     return run_benchmark(questions, factory, spec.out, run_info, options)
 
 

@@ -8,7 +8,6 @@ its own solver (own read-only DuckDB connection, own embedder); the parent is th
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import subprocess
 import time
@@ -19,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ari.base.errors import AriError, DatasetError, UsageError
-from ari.base.processes import die_with_parent
+from ari.base.processes import die_with_parent, limit_threads, worker_context
 from ari.base.progress import progress
 from benchmarks.loaders.types import Question
 from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
@@ -53,6 +52,7 @@ class RunOptions:
     restart: bool = False  # set a previous run in the directory aside (under replaced-<time>/) and start anew
     retry_errors: bool = False  # answer again the questions whose outcome was an error (LLM endpoint failure)
     gold_display: Callable[[str], str] | None = None  # KG name -> display form (CronQuestions Qids)
+    worker_modules: tuple[str, ...] = ()  # what the solver imports: loaded once for all workers (worker_context)
 
 
 @dataclass
@@ -261,7 +261,8 @@ def _solve(pending: list[Question], factory: SolverFactory, options: RunOptions)
                 yield question, result, build_s
                 build_s = 0.0
         return
-    for batch, results, build_s in _solve_in_processes(tapered(pending, options.batch_size, options.workers), factory, options.workers):
+    batches = tapered(pending, options.batch_size, options.workers)
+    for batch, results, build_s in _solve_in_processes(batches, factory, options.workers, options.worker_modules):
         for question, result in zip(batch, results):
             yield question, result, build_s
             build_s = 0.0
@@ -278,11 +279,11 @@ def tapered(questions: list, size: int, workers: int) -> list[list]:
 
 
 def _solve_in_processes(
-    batches: list[list[Question]], factory: SolverFactory, workers: int
+    batches: list[list[Question]], factory: SolverFactory, workers: int, preload: Sequence[str] = ()
 ) -> Iterator[tuple[list[Question], list, float]]:
     """Yield (batch, results, solver build seconds) as the worker processes finish batches."""
-    context = multiprocessing.get_context("spawn")  # no fork after DuckDB / torch threads exist
     threads = max(1, (os.cpu_count() or 1) // workers)
+    context = worker_context(preload, threads)
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads))
     queue = list(reversed(batches))
     running: dict[Future, list[Question]] = {}
@@ -333,9 +334,7 @@ def _init_worker(factory: SolverFactory, threads: int) -> None:
     worker ends with the run (a worker that outlived a killed run would hold the store open)."""
     global _WORKER_SOLVER, _WORKER_BUILD_S
     die_with_parent()
-    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ.setdefault(variable, str(threads))
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    limit_threads(threads)
     started = time.perf_counter()
     _WORKER_SOLVER = factory()
     _WORKER_BUILD_S = time.perf_counter() - started

@@ -36,6 +36,10 @@ class Solver(Protocol):
 SolverFactory = Callable[[], Solver]
 
 
+# What building the agent imports: a fork server loads it once for every worker (worker_context).
+AGENT_MODULES = ("agents.agent", "tkg_store.store", "memory.api")
+
+
 @dataclass(frozen=True)
 class AgentSolverFactory:
     """Builds the ARI agent over a store (and optional memory) in the process that calls it."""

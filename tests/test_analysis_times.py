@@ -155,3 +155,66 @@ def test_may_as_a_verb_is_not_a_month() -> None:
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:
     assert asked_granularity(question) == level
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "start", "end"),
+    [
+        # parts of a year, read as the span of their months, both ends included
+        ("Who visited Iran in the first half of 2008?", "the first half of 2008", date(2008, 1, 1), date(2008, 6, 30)),
+        ("Who visited Iran in the latter half of 2008?", "the latter half of 2008", date(2008, 7, 1), date(2008, 12, 31)),
+        ("Who visited Iran in the second quarter of 2007?", "the second quarter of 2007", date(2007, 4, 1), date(2007, 6, 30)),
+        ("who visited iran in Q2 2007", "Q2 2007", date(2007, 4, 1), date(2007, 6, 30)),
+        ("who visited iran in H2 2009", "H2 2009", date(2009, 7, 1), date(2009, 12, 31)),
+        ("who visited iran in 2009 Q4", "2009 Q4", date(2009, 10, 1), date(2009, 12, 31)),
+        ("who visited iran in the last quarter of '08", "the last quarter of '08", date(2008, 10, 1), date(2008, 12, 31)),
+        ("Who visited Iran in the first three months of 2008?", "the first three months of 2008", date(2008, 1, 1), date(2008, 3, 31)),
+        ("Who visited Iran in the last 2 months of 2008?", "the last 2 months of 2008", date(2008, 11, 1), date(2008, 12, 31)),
+        # open bounds: the bound's words are the mention's, so no "after" / "before" cue is left in the question
+        ("Who has Iran praised since May 2010?", "since May 2010", date(2010, 5, 1), date.max),
+        ("Who did Iran praise until 2008?", "until 2008", date.min, date(2008, 12, 31)),
+        ("Who had Iran praised by the end of 2008?", "by the end of 2008", date.min, date(2008, 12, 31)),
+        ("who did iran praise up until march 2009", "up until march 2009", date.min, date(2009, 3, 31)),
+        # a month with a two-digit year and no day: zero-led, so no day of the month
+        ("how many days in march 09 did police arrest citizens", "march 09", date(2009, 3, 1), date(2009, 3, 31)),
+    ],
+)
+def test_periods_and_open_bounds_are_read_as_their_days(text: str, surface: str, start: date, end: date) -> None:
+    (mention,) = find_times(text)
+    assert (mention.text, mention.time.start, mention.time.end) == (surface, start, end)
+    assert text[slice(*mention.span)] == surface
+
+
+def test_a_range_keeps_its_two_ends_and_a_shared_month_or_year() -> None:
+    # "until" / "since" joined to another time end a range: not open bounds
+    assert [str(t.time) for t in find_times("Who accused Iran from 2005 until 2006?")] == ["2005", "2006"]
+    assert [str(t.time) for t in find_times("Who accused Iran since 2005 until 2008?")] == ["2005", "2008"]
+    assert [str(t.time) for t in find_times("Who met Iran from December 2007 to February 2008?")] == ["2007-12", "2008-02"]
+    # the day, month and year written once, after the second day
+    assert [str(t.time) for t in find_times("Between 10 and 20 April 2011, who met Iran?")] == ["2011-04-10", "2011-04-20"]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("Who criticised Iran around 2010?", "around 2010"),
+        ("Who criticised Iran in the first half of March 2009?", "the first half of March 2009"),
+        ("Who criticised Iran in early March 2009?", "early March 2009"),
+        ("Who criticised Iran in the first few months of 2008?", "the first few months of 2008"),
+        ("Who criticised Iran in the third half of 2008?", "the third half of 2008"),
+    ],
+)
+def test_vague_or_impossible_periods_stay_unread(text: str, phrase: str) -> None:
+    assert read_times(text)[:2] == ([], [phrase])
+
+
+def test_a_month_with_a_number_that_may_be_a_day_stays_unread() -> None:
+    # "march 12": the 12th of March or March 2012; neither is chosen (the judge names the number)
+    assert find_times("who did iran praise in march 12") == []
+
+
+def test_a_span_of_several_granules_prints_its_ends() -> None:
+    assert str(TimeSpan(date(2008, 1, 1), date(2008, 6, 30), Granularity.MONTH)) == "2008-01 to 2008-06"
+    assert str(TimeSpan(date(2010, 5, 1), date.max, Granularity.MONTH)) == "since 2010-05"
+    assert str(TimeSpan(date.min, date(2008, 12, 31), Granularity.YEAR)) == "until 2008"
+    assert str(TimeSpan(date(2008, 3, 1), date(2008, 3, 31), Granularity.MONTH)) == "2008-03"

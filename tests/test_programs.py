@@ -60,7 +60,10 @@ def test_dead_steps() -> None:
             ("getHeadEntity(E2, R)", "getHeadEntity(E1, R, T)", "getAfter(#2, #1)", "answer(#3)"),
         ),
         (("getTailEntity(E1, R)", "getBefore(#1, T)", "answer(#2)"), None),  # uses the time already
-        (("getTime(E1, R, E2)", "getLast(#1)", "answer(#2)"), None),  # no entity lookup to restrict
+        # the dates of an event between two entities are the answer lookup: "when ... for the third time in 2015"
+        (("getTime(E1, R, E2)", "getNth(#1, N)", "answer(#2)"), ("getTime(E1, R, E2, T)", "getNth(#1, N)", "answer(#2)")),
+        # a getTime that places another lookup's answers is a reference, not the answer: not restricted
+        (("getTime(E2, R, E1)", "getTailEntity(E1, R, T)", "getBefore(#2, #1)", "answer(#3)"), None),
         (("getTailEntity(E?, R)", "answer(#1)"), None),  # an entity the question does not mention
     ],
 )

@@ -30,7 +30,8 @@ def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count
 @pytest.mark.parametrize(
     "masked",
     ["Did {E1} sign a formal agreement with {E2} in {T1}?", "has {E1} ever visited {E2}?", "{E1} visited {E2} in {T1}?",
-     "Could you tell me whether {E1} praised {E2} in {T1}?"],
+     "Could you tell me whether {E1} praised {E2} in {T1}?", "I wonder whether {E1} praised {E2} in {T1}.",
+     "I'm curious if {E1} praised {E2} in {T1}"],
 )
 def test_yes_no_questions_ask_yes_or_no(masked: str) -> None:
     assert _read(masked).asks == "yesno"
@@ -68,6 +69,9 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("{E1}'s second to last visit in {T1}: whom did she visit?", 2, True),
         ("whom did {E1} praise third in {T1}", 3, False),
         ("Who visited {E1} second?", 2, False),
+        ("Who was the next-to-last to visit {E1} in {T1}?", 2, True),
+        ("Whom did {E1} visit last but one in {T1}?", 2, True),
+        ("Who was the 3rd to visit {E1} in {T1}?", 3, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -83,9 +87,11 @@ def test_an_ordinal_adjective_before_its_noun_is_no_nth(masked: str) -> None:
 
 def test_the_most_recent_is_no_most_often() -> None:
     assert _read("Who was the most recent to visit {E1}?").extreme is None
+    assert _read("Did {E1} visit {E2} at least once in {T1}?").extreme is None  # "least once": no ranking
 
 
-@pytest.mark.parametrize(("masked", "extreme"), [("Which country did {E1} visit most often in {T1}?", "most"),
+@pytest.mark.parametrize(("masked", "extreme"), [("Who did {E1} visit most in {T1}?", "most"), ("Whom did {E1} praise least, in {T1}?", "least"),
+                                                 ("Which country did {E1} visit most often in {T1}?", "most"),
                                                  ("Who criticised {E1} least frequently in {T1}?", "least")])
 def test_most_and_least_often(masked: str, extreme: str) -> None:
     assert _read(masked).extreme == extreme
@@ -145,3 +151,40 @@ def test_a_number_no_date_took_is_left_unread(masked: str, number: str | None) -
 )
 def test_a_program_is_admitted_when_it_does_what_the_query_asks_and_nothing_else(masked: str, program: str, admitted: bool) -> None:
     assert _read(masked).admits(Program.parse(program)) is admitted
+
+
+@pytest.mark.parametrize(("masked", "after"), [("Did {E1} threaten {E2} even once in {T1}?", False), ("Did {E1} threaten {E2} at least once?", False),
+                                               ("Who visited {E1} once {E2} had?", True)])
+def test_once_counts_occasions_unless_it_opens_a_clause(masked: str, after: bool) -> None:
+    from agents.analysis.cues import temporal_cues
+
+    assert ("after" in temporal_cues(masked)) == after
+
+
+def test_an_object_followed_by_a_comparison_keeps_its_role() -> None:
+    from agents.analysis.clause_roles import OBJECT, clause_roles
+
+    assert clause_roles("Who criticised {E1} more than anyone else in {T1}?") == {1: OBJECT}
+
+
+@pytest.mark.parametrize("masked", ["What was the third country {E1} visited in {T1}?", "who was the 2nd person {E1} had talks with in {T1}"])
+def test_a_name_before_a_finite_verb_is_the_subject_of_a_relative_clause(masked: str) -> None:
+    from agents.analysis.clause_roles import SUBJECT, clause_roles
+
+    assert clause_roles(masked) == {1: SUBJECT}  # "the country (that) {E1} visited"
+
+
+@pytest.mark.parametrize(("masked", "receives"), [("From whom did {E1} draw criticism in {T1}?", True), ("Which countries did {E1} face criticism from?", True),
+                                                  ("Who did {E1} earn praise from in {T1}?", True), ("Who did {E1} criticise in {T1}?", False)])
+def test_verbs_of_receiving_turn_the_roles_around(masked: str, receives: bool) -> None:
+    from agents.analysis.clause_roles import receives_event
+
+    assert receives_event(masked) == receives  # "X drew criticism from Y": Y criticised X
+
+
+@pytest.mark.parametrize(("masked", "role"), [("Who was {E1}'s most frequent visitor in {T1}?", "object"), ("Who was {E1}'s harshest critic?", "object"),
+                                              ("When was {E1}'s third visit to {E2}?", None)])
+def test_the_possessor_of_one_who_acts_is_acted_on(masked: str, role: str | None) -> None:
+    from agents.analysis.clause_roles import clause_roles
+
+    assert clause_roles(masked)[1] == role  # "Angola's visitor" visited Angola; "Angola's visit" was Angola's

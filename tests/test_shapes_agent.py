@@ -100,8 +100,11 @@ def test_a_count_or_ranking_over_a_role_the_wording_leaves_open_answers_nothing(
 
 
 def test_a_number_read_as_no_date_is_refused_naming_it(agent) -> None:  # noqa: ANN001
-    result = agent.ask("Between 10 and 20 March 2008, who visited Iran?")  # '10' is read as no date
+    result = agent.ask("Between 10 and March 2008, who visited Iran?")  # '10' is read as no date
     assert result.abstained and "'10'" in (result.reason or "")
+    # a day whose month and year are written once, after the second day, is a date
+    result = agent.ask("Between 10 and 20 March 2008, who visited Iran?")
+    assert not result.abstained and "Jack Straw" in result.answers
 
 
 @pytest.mark.parametrize(

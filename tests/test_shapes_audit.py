@@ -150,9 +150,38 @@ def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: b
         ("Did {E1} praise {E2} in {T1}?", True),  # a word the lexicon learned
         ("Did {E1} praise {E2} at any point in {T1}?", True),  # "at any point" says when
         ("Did {E1} speak approvingly of {E2} in {T1}?", False),  # "approvingly": neither
+        # words that assert nothing about the event: frequency, emphasis, truth, a frame, a tag
+        ("Did {E1} ever threaten {E2} in {T1}?", True),
+        ("Did {E1} actually threaten {E2} even once in {T1}?", True),
+        ("I wonder whether {E1} threatened {E2} in {T1}.", True),
+        ("I'd like to know if {E1} threatened {E2} in {T1}.", True),
+        ("Could you please check if {E1} threatened {E2} in {T1}?", True),
+        ("Do you know whether {E1} threatened {E2} in {T1}?", True),
+        ("Is it true that {E1} threatened {E2} in {T1}?", True),
+        ("{E1} threatened {E2} in {T1}, right?", True),
+        ("Did {E1} threaten {E2} in {T1} or not?", True),
+        # a manner adverb asserts how it happened, which no fact states; so does a frame word inside the predicate
+        ("Did {E1} secretly threaten {E2} in {T1}?", False),
+        ("Did {E1} ever secretly threaten {E2} in {T1}?", False),
+        ("Did {E1} check whether {E2} threatened Laos in {T1}?", False),
     ],
 )
 def test_a_yes_no_question_asserts_every_word_of_its_predicate(store: TKGStore, masked: str, accounted: bool) -> None:
     lexicon = RelationLexicon(counts={"praise": {"Praise_or_endorse": 3.0}, "speak": {"Make_statement": 2.0}})
     analysis = _analysis(masked, query=Query(asks="yesno"))
     assert (wording_problem(store, analysis, "Threaten" if "threaten" in masked else "Praise_or_endorse", lexicon) is None) == accounted
+
+
+@pytest.mark.parametrize(
+    ("masked", "unread"),
+    [
+        ("Did {E1} travel to {E2} in {T1}?", []),  # "travel": a synonym of "visited", which the lexicon knows
+        ("{E1} visited {E2} in {T1} — true or false?", []),  # a tag
+        ("Did {E1} downgrade ties with {E2} in {T1}?", ["downgrade", "ties"]),  # no synonym the lexicon knows
+    ],
+)
+def test_a_yes_no_word_is_accounted_for_by_a_synonym_the_lexicon_knows(store: TKGStore, masked: str, unread: list[str]) -> None:
+    from agents.shapes import unaccounted_words
+
+    lexicon = RelationLexicon(counts={"visited": {"Make_a_visit": 5.0}})
+    assert unaccounted_words(store, _analysis(masked, query=Query(asks="yesno")), lexicon) == unread

@@ -61,7 +61,13 @@ class TimeSpan:
         return span_of(self.start, granularity)
 
     def __str__(self) -> str:
-        return format_time(self.start, self.granularity)
+        """ISO at its granularity; a span of several granules as its ends ("2008-01 to 2008-06", "since 2010-05")."""
+        first, last = format_time(self.start, self.granularity), format_time(self.end, self.granularity)
+        if self.end == OPEN_END:
+            return f"since {first}"
+        if self.start == OPEN_START:
+            return f"until {last}"
+        return first if first == last else f"{first} to {last}"
 
 
 # A KG range that some fact leaves open (a start and no end: still true) reaches these days.

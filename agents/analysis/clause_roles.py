@@ -37,13 +37,13 @@ _TIME_NOUNS = frozenset("year yr month day date".split())
 # words after an object that end its verb phrase: adverbs of order and degree, conjunctions
 _AFTER_OBJECT = frozenset(
     "first last again ever once twice earlier later recently initially finally most and or but for in on at "
-    "during before after since until till prior following within between by as than the same".split()
+    "during before after since until till prior following within between by as than the same more less fewer least".split()
 )
 _ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
 # "the same month of {E2}": the same period as another event ("of" for "as", as people write it)
 _SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)
-# verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from"
-_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*)\b", re.IGNORECASE)
+# verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from", "drew criticism from"
+_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*|dr[ae]wn?|draws|fac(?:e|ed|es)|earn(?:ed|s)?|attract(?:ed|s)?)\b", re.IGNORECASE)
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
 # plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
 LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
@@ -113,8 +113,8 @@ def _same_word(one: str, other: str) -> bool:
 def _role_at(before: str, after: str) -> str | None:
     if POINTS_AT_NEXT.search(before) or _SAME_PERIOD_OF.search(before):
         return REFERENCE
-    if after.startswith("'s") or after.startswith("'"):
-        return None  # a possessor: "{E1}'s visit"
+    if after.startswith("'s") or after.startswith("'"):  # a possessor: "{E1}'s visit"; of one who acts, the one acted on
+        return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
     if previous in _DO_AUX:
@@ -125,7 +125,7 @@ def _role_at(before: str, after: str) -> str | None:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
-    )
+    ) or re.match(r"\s+(?:[a-z]+ed|had|has)\b", after) is not None  # "the country {E1} visited": a relative clause, "that" left out
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
         verb = _next_word(_ADVERB_RUN.sub("", after, count=1))
         return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive

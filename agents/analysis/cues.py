@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 _BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
-_AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|once|in\s+the\s+wake\s+of"
+_AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|(?<!even\s)(?<!least\s)(?<!than\s)(?<!just\s)once|in\s+the\s+wake\s+of"  # "even once": no "after"
 CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
 _BEFORE = rf"{_BEFORE_HEAD}|up\s+to|beforehand|previously"
 _AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"

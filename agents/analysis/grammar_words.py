@@ -15,7 +15,7 @@ _BE = _BE_PASSIVE + r"|got|gets|get"
 _ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
 _POST_ADVERB = r"(?:\s+(?:first|last|initially|finally|most\s+recently|recently))?"  # "was rejected first by"
 _CUE = CUE_HEAD
-_RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed"
+_RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed|draw|drew|drawn|draws|face|faced|faces|earn|earned|earns|attract|attracted|attracts"
 # "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
 # ("did it want to ...": "it" is then the subject of a do-question, not the object of a pro-verb)
 _PROVERB = re.compile(

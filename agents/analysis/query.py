@@ -38,7 +38,7 @@ _ORDINAL = re.compile(
     rf"\bthe\s+(?:very\s+)?(?P<word>{_ORDINAL_WORD})\b(?P<end>{_TO_LAST})?"
     rf"|\b(?P<bare>{_ORDINAL_WORD})(?P<bare_end>{_TO_LAST})\b"
     rf"|\b(?P<timed>{_ORDINAL_WORD})\s+(?:time|visit|occasion)\b"
-    r"|\b(?P<penultimate>penultimate)\b"
+    r"|\b(?P<penultimate>penultimate|next[\s-]+to[\s-]+(?:the[\s-]+)?last|last[\s-]+but[\s-]+one)\b"
     # a possessive is a determiner too ("his second trip", "{E1}'s third visit")
     rf"|(?:\b(?:his|her|its|their)|\}}'s)\s+(?P<owned>{_ORDINAL_WORD})\b(?P<owned_end>{_TO_LAST})?"
     # an ordinal adverb closes its clause ("whom did X praise third in 2010?"): an adjective is followed by its noun
@@ -81,8 +81,9 @@ _RELATIONS = re.compile(
     re.IGNORECASE,
 )
 
-_MOST = re.compile(r"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b(?=\s*[?.]?\s*$)|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
-_LEAST = re.compile(r"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b(?=\s*[?.]?\s*$)", re.IGNORECASE)
+_CLOSES = r"(?=\s*(?:[?.!,]|$|(?:in|on|during|within|between|since|before|after|until|over)\b|\{T\d\}))"  # "visit most in {T1}": an adverb
+_MOST = re.compile(rf"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b{_CLOSES}|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
+_LEAST = re.compile(rf"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b{_CLOSES}", re.IGNORECASE)
 
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
 # (irregular plurals too: "which people", "what children")
@@ -105,7 +106,7 @@ _WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
 _AUXILIARY_OPENING = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECASE)
-_ASKS_IF = re.compile(r"\b(?:tell\s+me|know|find\s+out|check|confirm|say)\s+(?:whether|if)\b", re.IGNORECASE)
+_ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -1,52 +1,39 @@
 """Time expressions in question text, at the granularity they were written: the one time reader.
 
-It reads the datasets' forms ("8 May 2013", "May 2010", "Jun 25th, 2006", "2005-11-03", a bare year)
-and the others people write: "2005/11/03", "18.09.2006", "July the 5th 2007", ordinal-word days ("the
-fourth of July 2007"), all-number dates ("21/6/2005": day first where the first number cannot be a
-month, else month first, the commoner order in written English), years cut after an apostrophe ("jan
-'08": POSIX `%y`), decades ("the 1850s"). Each becomes a `TimeSpan` (day, month or year) checked
-against the KG's range. A time that cannot be read is never dropped silently: an impossible date
-("31 April 2010"), a period vaguer than a day, month or year ("early 2008"), a month or weekday with
-no year ("in May") are returned as unreadable, a year past any calendar date apart, so the judge
-abstains naming it. Hand-written patterns, because `dateparser` measured about three orders of
-magnitude slower on MultiTQ dev questions (benchmarks/results/time_parsing.md).
+It reads the datasets' forms ("8 May 2013", "May 2010", "Jun 25th, 2006", "2005-11-03", a year) and the others
+people write: "2005/11/03", "18.09.2006", "July the 5th 2007", "the fourth of July 2007", all-number dates
+("21/6/2005": day first where the first number cannot be a month, else month first, the commoner order in
+written English), "jan '08" (POSIX `%y`), "the 1850s". Each becomes a `TimeSpan` (day, month or year) checked
+against the KG's range; a period ("the first half of 2008", "Q2 2007", "since May 2010", "by the end of 2008")
+the span of its days, both ends included. A time that cannot be read is never dropped silently: an impossible
+date ("31 April 2010"), a vague period ("early 2008"), a month or weekday with no year ("in May") are returned
+as unreadable, a year past any calendar date apart, so the judge abstains naming it. Hand-written patterns:
+`dateparser` measured about three orders of magnitude slower (benchmarks/results/time_parsing.md).
 """
 
 from __future__ import annotations
 
 import calendar
 import re
+from contextlib import suppress
 from datetime import MAXYEAR, date
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
-from tkg_store.temporal import Granularity, TimeSpan, span_of
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of, stated_span
 
-MONTHS = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-    "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
-    "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
+# month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
+MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
 
 # Days written as ordinal words: "the fourth of July 2007", "May first 2008".
-_UNITS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
-_TEENS = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-          "eighteenth", "nineteenth"]  # fmt: skip
-ORDINAL_DAYS = (
-    {word: n + 1 for n, word in enumerate(_UNITS)}
-    | {word: n + 10 for n, word in enumerate(_TEENS)}
-    | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
-    | {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
-)
+_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_TEENS = "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split()
+ORDINAL_DAYS = {word: n for n, word in enumerate(_UNITS + _TEENS, 1)} | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
+ORDINAL_DAYS |= {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
 
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
-_DAY = (
-    r"(?:(?P<day>\d{1,2})(?:st|nd|rd|th)?|(?P<dayword>"
-    + "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
-    + r"))"
-)
+_DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{'|'.join(sorted(ORDINAL_DAYS, key=len, reverse=True))}))"
 _YEAR = r"(?:(?P<year>\d{4})|['’](?P<yy>\d{2}))"  # "2008" or "'08"
 
 # Tried in order; an earlier (more specific) form wins where two overlap.
@@ -60,6 +47,8 @@ _PATTERNS = [
     re.compile(r"(?<![\d/.\-])(?P<first>\d{1,2})(?P<sep>[/\-])(?P<second>\d{1,2})(?P=sep)(?:(?P<year>\d{4})|(?P<yy>\d{2}))(?![\d/\-])"),
     re.compile(r"(?<![\d/.\-])(?P<mnum>\d{1,2})/(?P<year>\d{4})(?![\d/\-])"),  # 12/2010
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
+    # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
+    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
     re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
     re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
@@ -70,20 +59,30 @@ _ANY_YEAR = re.compile(
     re.IGNORECASE,
 )
 
-# A month whose year is written once, after the next month: "between January and April 2007",
-# "from Jan to Apr 2007" (the first month takes the second's year; the second is read by _PATTERNS).
-_SHARED_YEAR = re.compile(
-    rf"\b(?P<first>{_MONTH_NAMES})\.?\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
-    rf"(?:{_MONTH_NAMES})\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b",
-    re.IGNORECASE,
-)
+# A month whose year, or a day whose month and year, is written once, after the next one ("between January and
+# April 2007", "between 10 and 20 April 2011"): the first takes the second's; the second is read by _PATTERNS.
+_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?)\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
+                     rf"(?(day)\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})|(?:{_MONTH_NAMES}))\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b", re.IGNORECASE)
+# Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
+_PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
+_PERIODS = [
+    re.compile(rf"\b(?:(?:the\s+)?{_PART}\s+(?P<unit>half|quarter)\s+of\s+(?:the\s+year\s+)?|(?P<code>[QH])(?P<n>[1-4])\s*(?:of\s+)?){_YEAR}\b", re.IGNORECASE),
+    re.compile(r"\b(?P<year>\d{4})\s*(?P<code>[QH])(?P<n>[1-4])\b", re.IGNORECASE),
+    re.compile(rf"\b(?:the\s+)?(?P<side>first|last|final)\s+(?P<n>\d{{1,2}}|[a-z]+)\s+months\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
+]
+_NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)} | {"latter": 2}
+# An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
+# 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
+_BY = r"(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of"
+_OPENS = re.compile(rf"\b(?:(?P<since>since|starting\s+(?:in|from))|(?:up\s+)?(?:until|till)|up\s+to|through|thru|by|{_BY})\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
+_JOINS = re.compile(r"[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
 
 # A decade: "the 1850s", "1990s" (read as its ten years).
 _DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECASE)
 # A period vaguer than a year's days, months or the year itself: never read as the whole year.
 _VAGUE = re.compile(
-    r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?"
-    r"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:\d{4}\b|['’]\d{2}(?!\w))",
+    r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?|around|circa|roughly|approximately"
+    rf"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:(?:{_MONTH_NAMES})\.?,?\s+)?(?:\d{{4}}\b|['’]\d{{2}}(?!\w))",
     re.IGNORECASE,
 )
 
@@ -112,44 +111,62 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
     def free(span: tuple[int, int]) -> bool:
         return not any(span[0] < end and start < span[1] for start, end in taken)
 
+    def read(patterns: list[re.Pattern[str]]) -> None:
+        for match in (m for pattern in patterns for m in pattern.finditer(text)):
+            if free(match.span()):
+                taken.append(match.span())
+                if (stated := _to_span(match)) is None:
+                    unreadable.append((match.span(), match.group(0)))
+                else:
+                    found.append(TimeMention(match.group(0), match.span(), stated, in_range(stated, kg_range), _day_first(match)))
+
+    read(_PERIODS)
     for match in _VAGUE.finditer(text):
-        taken.append(match.span())
-        unreadable.append((match.span(), match.group(0)))
-    for match in _SHARED_YEAR.finditer(text):
-        span = match.span("first")
-        time = span_of(date(int(match.group("year")), MONTHS[match.group("first").lower()], 1), Granularity.MONTH)
-        taken.append(span)
-        found.append(TimeMention(match.group("first"), span, time, in_range(time, kg_range)))
-    for match in _DECADE.finditer(text):
-        if free(match.span()):
+        if free(match.span()) and not re.search(_BY + r"\s", text[max(0, match.start() - 20) : match.end()], re.IGNORECASE):  # a bound
             taken.append(match.span())
-            decade = int(match.group("decade"))
-            time = TimeSpan(date(decade, 1, 1), date(decade + 9, 12, 31), Granularity.YEAR)
-            found.append(TimeMention(match.group(0), match.span(), time, in_range(time, kg_range)))
-    for pattern in _PATTERNS:
-        for match in pattern.finditer(text):
-            span = match.span()
-            if not free(span):
-                continue
+            unreadable.append((match.span(), match.group(0)))
+    for match in _SHARED.finditer(text):
+        day, span = match.group("day"), match.span("day" if match.group("day") else "first")
+        with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
+            time = stated_span(int(match.group("year")), MONTHS[(match.group("first") or match.group("month")).lower()], int(day) if day else None)
             taken.append(span)
-            stated = _to_span(match)
-            if stated is None:
-                unreadable.append((span, match.group(0)))
-                continue
-            found.append(TimeMention(match.group(0), span, stated, in_range(stated, kg_range), _day_first(match)))
+            found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
+    read([_DECADE, *_PATTERNS])
     for match in _ANY_YEAR.finditer(text):
-        span = match.span("year")
-        if not free(span):
-            continue
-        taken.append(span)
-        year = int(match.group("year"))
-        if not 1 <= year <= MAXYEAR:
-            beyond.append(match.group("year"))
-            continue
-        stated = span_of(date(year, 1, 1), Granularity.YEAR)
-        found.append(TimeMention(match.group("year"), span, stated, in_range(stated, kg_range)))
+        if free(span := match.span("year")):
+            taken.append(span)
+            if not 1 <= (year := int(match.group("year"))) <= MAXYEAR:
+                beyond.append(match.group("year"))
+            else:
+                found.append(TimeMention(match.group("year"), span, stated := span_of(date(year, 1, 1), Granularity.YEAR), in_range(stated, kg_range)))
     found.sort(key=lambda mention: mention.span)
-    return TimeReading(found, [phrase for _, phrase in sorted(unreadable)], beyond)
+    return TimeReading(_bounded(text, found, kg_range), [phrase for _, phrase in sorted(unreadable)], beyond)
+
+
+def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> list[TimeMention]:
+    """`found`, each time after an open bound ("since", "until", "by the end of") read as the span it
+    opens, the bound's words with it; not an end of a range ("from 2005 until 2008", "since 2005 until 2008")."""
+    for i, mention in enumerate(found):
+        (start, end), time, previous = mention.span, mention.time, found[i - 1].span[1] if i else 0
+        opener = _OPENS.search(text, previous, start)
+        since = opener is not None and opener.group("since")
+        if opener and not (i and _JOINS.match(text, previous, opener.start())) and not (since and i + 1 < len(found) and _JOINS.match(text, end, found[i + 1].span[0])):
+            opened = TimeSpan(time.start, OPEN_END, time.granularity) if since else TimeSpan(OPEN_START, time.end, time.granularity)
+            found[i] = TimeMention(text[opener.start() : end], (opener.start(), end), opened, in_range(opened, kg_range))
+    return found
+
+
+def _period(parts: dict[str, str | None], year: int) -> TimeSpan | None:
+    """The months of a half, a quarter or the first / last N months of a year (None: no such part)."""
+    word = (parts["n"] or parts.get("part") or "").lower()
+    n = int(digits[0]) if (digits := re.match(r"\d+", word)) else _NUMBERS.get(word, ORDINAL_DAYS.get(word, 0))
+    if parts.get("side"):
+        first, last = (1, n) if (parts["side"] or "").lower() == "first" else (13 - n, 12)
+    else:
+        size = 6 if (parts.get("unit") or parts["code"] or "").lower() in ("half", "h") else 3
+        n = 12 // size if word in ("last", "final") else n
+        first, last = (n - 1) * size + 1, n * size
+    return TimeSpan(date(year, first, 1), date(year, last, calendar.monthrange(year, last)[1]), Granularity.MONTH) if 1 <= first <= last <= 12 else None
 
 
 # A month or weekday named with no year ("in May", "on Monday"): a time, but not one a KG of dated facts can
@@ -170,7 +187,11 @@ def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:
     parts = match.groupdict()
-    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
+    if parts.get("decade"):  # read as its ten years
+        return TimeSpan(date(int(parts["decade"]), 1, 1), date(int(parts["decade"]) + 9, 12, 31), Granularity.YEAR)
+    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"] or 0))
+    if parts.get("unit") or parts.get("code") or parts.get("side"):
+        return _period(parts, year)
     day: int | None
     if parts.get("first"):
         first, second = int(parts["first"]), int(parts["second"])
