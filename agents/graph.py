@@ -41,6 +41,8 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
+from agents.accounting import own_answers, vocabularies
+from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
 from agents.analysis.relations import RelationLexicon
@@ -94,7 +96,9 @@ def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     if not ctx.config.judge:
         return [{} for _ in states]
     linker = getattr(ctx.analyzer, "relation_linker", None)
-    audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None)) for s in states]
+    unsure = ctx.config.abstention.unsure_reading and isinstance(ctx.analyzer, QuestionAnalyzer)
+    words = vocabularies(ctx.analyzer) if unsure else None
+    audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None), words) for s in states]
     updates = []
     for state, verdict in zip(states, judge_all(ctx.decider, states, audits)):
         update: Update = {"judgement": verdict, **_usage(state, verdict)}
@@ -327,6 +331,10 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
         return {"evidence": state.evidence or _support(state, ctx, state.answers)}
+    asks_others = ctx.config.abstention.unsure_reading and state.analysed.answer_type == "entity"
+    own = own_answers(state.answers, state.analysed.entities, ctx.store) if asks_others else None
+    if own is not None:
+        return {"abstained": True, "reason": own, "answers": []}
     plausible = _plausible(ctx)
     relation = relation_of(state.actions)
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)

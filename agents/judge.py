@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
+from agents.accounting import Vocabularies, unaccounted, unsure_entity
 from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
@@ -25,12 +26,16 @@ from tkg_store.temporal import describe_range
 
 
 def audit_answerability(
-    store: TKGStore, analysis: QuestionAnalysis, unlinked_relation: Callable[[str, set[str]], str | None] | None = None
+    store: TKGStore,
+    analysis: QuestionAnalysis,
+    unlinked_relation: Callable[[str, set[str]], str | None] | None = None,
+    vocabularies: Vocabularies | None = None,
 ) -> Judgement:
     """`unlinked_relation(masked question, linking relations)`, when given (the analyzer's
     `RelationLinker.unlinked_relation`), names a relation the question clearly asks about that
     none of the linking facts has: "When did X sign an agreement with Y?" is unanswerable when X
-    and Y are linked only by accusations."""
+    and Y are linked only by accusations. `vocabularies`, when given, let the judge refuse an unsure
+    reading (`agents.accounting`): words it leaves unaccounted for, a span of several KG names."""
     audit: list[str] = []
     query = analysis.query
     problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
@@ -60,6 +65,9 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
+    problem = (unsure_entity(linked, store) or unaccounted(analysis.masked, vocabularies)) if vocabularies is not None else None
+    if problem is not None:
+        return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity
     audit.append("entities found: " + ", ".join(store.display(n) for n in names))
 

@@ -156,6 +156,10 @@ class AbstentionConfig:
     # run reports (summary.json: aurc, and the curve in report.png).
     min_confidence: float = 0.0
 
+    unsure_reading: bool = True
+    """Abstain when the reading is unsure (`agents.accounting`): words it leaves unaccounted for, a
+    span that is part of several KG names, an answer that is only the question's own entity."""
+
 
 @dataclass
 class LLMConfig:

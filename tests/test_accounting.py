@@ -1,0 +1,109 @@
+"""Words the reading leaves unaccounted for make the judge abstain, naming them (`agents.accounting`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.accounting import Vocabularies, own_answers, unaccounted, vocabularies
+from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.types import EntityMention
+from agents.judge import audit_answerability
+
+# a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
+# analysis reads "state" as English and "citizens" from its relation lexicon
+WORDS = Vocabularies(
+    name_words=frozenset("me all citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
+    read_words=frozenset("state citizens human rights the of who which country visited".split()),
+)
+
+
+@pytest.mark.parametrize(
+    ("masked", "named", "why"),
+    [
+        ("so in twenty thirteen who was the last one {E1} appealed to", "'twenty thirteen'", "not read"),
+        ("which country denounced {E1} on november twelfth two thousand nine", "'two thousand nine'", "not read"),
+        ("who wanted to cooperate with {E1} in february twenty eleven", "'february twenty eleven'", "not read"),
+        ("Before {E1}, which country was condemned by the citizens of the state actor?", "'state actor'", "no entity was linked"),
+        ("when did {E1} defence ministers first visit {E2}", "'defence ministers'", "no entity was linked"),
+    ],
+)
+def test_a_time_or_a_name_the_reading_left_out_is_named(masked: str, named: str, why: str) -> None:
+    problem = unaccounted(masked, WORDS)
+    assert problem is not None and named in problem and why in problem
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "In {T1}, who was the last one {E1} said it wanted to negotiate with?",  # a time read; "one" is a pronoun
+        "Which country visited {E1} two times in {T1}?",  # one number word alone is no date
+        "Who criticised the human rights record of {E1}?",  # both words are words the analysis reads
+        "What year did {E1} carry out its investigation of {E2}?",  # a pronoun is no part of a name
+        "Who did {E1} criticise in {T1}? Name me all.",
+    ],
+)
+def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> None:
+    assert unaccounted(masked, WORDS) is None
+
+
+def test_the_judge_refuses_a_question_with_an_unread_time_on_a_real_store(demo_store) -> None:
+    analyzer = QuestionAnalyzer(demo_store, None)
+    words = vocabularies(analyzer)
+    question = next(n for n in demo_store.entity_names() if "_" not in n)
+    analysis = analyzer.analyze(f"Who visited {demo_store.display(question)} in twenty twelve?")
+    judgement = audit_answerability(demo_store, analysis, None, words)
+    assert not judgement.answerable and "'twenty twelve' was not read" in (judgement.missing or "")
+    read = analyzer.analyze(f"Who visited {demo_store.display(question)} in 2012?")
+    assert "not read" not in (audit_answerability(demo_store, read, None, words).missing or "")
+
+
+# two people of one surname; only one of them has facts with Japan
+LEES = [
+    ("Lee_Myung-bak", "Make_a_visit", "China", "2008-05-27"),
+    ("Lee_Myung-bak", "Make_a_visit", "Japan", "2008-04-20"),
+    ("Lee_Hoi-chang", "Make_a_visit", "China", "2007-11-02"),
+]
+
+
+@pytest.fixture(scope="module")
+def lees(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - an iterator of QuestionAnalyzer
+    from tests.bench_support import analyzer_over
+
+    yield from analyzer_over(tmp_path_factory.mktemp("lees") / "kg.duckdb", LEES)
+
+
+def test_a_surname_of_several_people_is_asked_about_not_guessed(lees) -> None:  # noqa: ANN001
+    analysis = lees.analyze("When did Lee visit China?")
+    judgement = audit_answerability(lees.store, analysis, None, vocabularies(lees))
+    assert not judgement.answerable and judgement.missing is not None
+    assert judgement.missing.startswith("not sure which 'Lee' is meant")
+    assert "Lee Myung-bak" in judgement.missing and "Lee Hoi-chang" in judgement.missing
+
+
+def test_the_facts_with_the_other_entity_tell_the_surname_apart(lees) -> None:  # noqa: ANN001
+    analysis = lees.analyze("When did Lee visit Japan?")
+    assert [m.best for m in analysis.entities][0] == "Lee_Myung-bak"
+    assert audit_answerability(lees.store, analysis, None, vocabularies(lees)).answerable
+
+
+def test_an_answer_that_is_only_the_question_s_own_entity_is_refused(demo_store) -> None:
+    first, second = sorted(demo_store.entity_names())[:2]
+    mentions = [EntityMention(demo_store.display(first), (0, 1), [(first, 1.0)])]
+    problem = own_answers([demo_store.display(first)], mentions, demo_store)
+    assert problem is not None and demo_store.display(first) in problem and "named in the question" in problem
+    assert own_answers([demo_store.display(second), demo_store.display(first)], mentions, demo_store) is None
+
+
+def test_the_agent_abstains_on_an_unsure_reading_unless_configured_not_to(parts) -> None:  # noqa: ANN001
+    from dataclasses import replace
+
+    from agents.agent import Agent
+    from ari.base.config import AbstentionConfig
+
+    store, memory, agent = parts
+    name = next(n for n in store.entity_names() if "_" not in n)
+    question = f"Who visited {store.display(name)} in twenty twelve?"
+    assert "'twenty twelve' was not read" in (agent.ask(question).reason or "")
+    config = replace(agent.config, abstention=AbstentionConfig(unsure_reading=False))
+    plain = Agent(store, memory, config, analyzer=agent.analyzer, embedder=agent.embedder).ask(question)
+    assert "not read" not in (plain.reason or "")
