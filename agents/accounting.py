@@ -1,4 +1,4 @@
-"""An unsure reading: words it does not account for, a name of several entities; abstain rather than answer another question.
+"""An unsure reading: words it does not account for; abstain rather than answer another question.
 
 The analysis replaces what it read with placeholders ({E1}, {T1}) and reads the relation and the
 constraints from the words around them. Two kinds of word left over mean the reading dropped part
@@ -10,9 +10,9 @@ of what was asked, and answering would answer a question the user did not ask:
   names, at least one of them neither English the analysis reads nor a word of the relation
   lexicon ("the state actor", "defence ministers", "myanmar workers").
 
-Beside them, two readings the judge and the audit refuse: a span that is part of several KG names
-that the question's other entities do not tell apart ("not sure which 'Lee' is meant"), and an
-answer that is only the question's own entity (the reading missed who else was asked about).
+Beside them, an answer the audit refuses: one that is only the question's own entity (the reading
+missed who else was asked about). A span that is part of several KG names the question's other
+entities do not tell apart is the judge's (`ambiguity.unresolved_namesakes`: "say which one").
 
 Each was chosen on the learning material only (MultiTQ dev shard 0/2, the dev parts of the rewrite
 sets, the shape set's dev half), with the criterion that a wrong answer avoided costs at most one
@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from agents.analysis.aliases import NAME_WORD_TABLES
-from agents.analysis.ambiguity import CLOSE, PARTNERS
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import KNOWN_ENGLISH
 from agents.analysis.times import MONTHS
@@ -96,26 +95,6 @@ def _run(tokens: list[str], kind: frozenset[str]) -> list[str]:
             break
         run.append(token)
     return run
-
-
-def unsure_entity(mentions: list[EntityMention], store: TKGStore) -> str | None:
-    """"not sure which 'Lee' is meant: ...": a span that is part of several KG names scoring alike
-    (within `ambiguity.CLOSE`), when the question's other entities do not single one out by the
-    facts it has with them; None when every span names one entity."""
-    for index, mention in enumerate(mentions):
-        best = mention.candidates[0][1]
-        span = set(_WORD.findall(mention.text.lower()))
-        close = [n for n, s in mention.candidates if s >= best - CLOSE]
-        # part of the name itself, not of its qualifier: "Switzerland" reads a country's sectors, "Ministry (Switzerland)"
-        named = [n for n in close if span <= set(_WORD.findall(_QUALIFIER.sub("", store.display(n)).lower()))]
-        if best >= 1.0 or len(named) < 2:
-            continue
-        partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS] if n not in named]
-        with_facts = [n for n in named if any(store.relations_between(n, p) for p in partners)]
-        if len(with_facts) != 1:
-            shown = [store.display(n) for n in (with_facts or named)[:3]]
-            return f"not sure which '{mention.text}' is meant: {', '.join(shown[:-1])} or {shown[-1]}"
-    return None
 
 
 def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGStore) -> str | None:

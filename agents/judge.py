@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
-from agents.accounting import Vocabularies, unaccounted, unsure_entity
+from agents.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
@@ -65,7 +65,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
-    problem = (unsure_entity(linked, store) or unaccounted(analysis.masked, vocabularies)) if vocabularies is not None else None
+    problem = unaccounted(analysis.masked, vocabularies) if vocabularies is not None else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from agents.accounting import own_answers, unaccounted, unsure_entity, vocabularies
+from agents.accounting import own_answers, unaccounted, vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.types import QuestionAnalysis
 from ari.base.embedding import get_embedder
@@ -70,7 +70,6 @@ def signals(store: TKGStore, analyzer: QuestionAnalyzer) -> dict[str, Signal]:
     words = vocabularies(analyzer)
     chosen: dict[str, Signal] = {
         "unaccounted words (chosen)": lambda a: unaccounted(a.masked, words) is not None,
-        "part of several names (chosen)": lambda a: unsure_entity([m for m in a.entities if m.best], store) is not None,
     }
     for floor in (0.6, 0.7, 0.8, 0.9):
         chosen[f"best entity score < {floor}"] = partial(_entity_below, floor=floor)
