@@ -245,12 +245,10 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     passive = _PASSIVE_PRONOUN.search(main)
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
-    pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
-    if pronoun:
+    if pronoun := _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main):
         group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
         return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], _party(vp, objects[0])
-    pronoun = _OBJECT_PRONOUN.search(main)
-    if pronoun:
+    if pronoun := _OBJECT_PRONOUN.search(main):
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
     owner = _POSSESSIVE_PRONOUN.search(main)
     if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
@@ -265,8 +263,7 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
         word = (ordinal.group("ordinal") or "first").lower()
         return f"{ordinal.group('pre')}{ordinal.group('wh')} was the {'first' if word == 'next' else word} to {vp}{ordinal.group('end')}", subject
-    ellipsis = _ELLIPSIS.search(main)
-    if ellipsis:
+    if ellipsis := _ELLIPSIS.search(main):
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
     bare = (_BARE_SAME_PERIOD if same_period else _BARE_QUESTION).match(main)
     if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
@@ -286,11 +283,9 @@ _SAME_PRONOUN_CLAUSE = re.compile(
 def same_period_clause(text: str) -> str | None:
     """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
     -> "in the same month as {E2}"."""
-    m = _PERIOD_OF_EVENT.search(text)
-    if m:
+    if m := _PERIOD_OF_EVENT.search(text):
         return _spliced(m, f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}")
-    m = _SAME_FRONTED.match(text)
-    if m:
+    if m := _SAME_FRONTED.match(text):
         vp = m.group("vp").strip()
         main = m.group("main").rstrip(" ,")
         folded = _fold_clause(vp, main, m.group("a"), same_period=True) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
@@ -299,8 +294,7 @@ def same_period_clause(text: str) -> str | None:
             main = main.rstrip(" ,")
             prep = (m.group("prep") or ("on" if m.group("unit").lower() in ("day", "date") else "in")).lower()
             return f"{m.group('pre')}{_cap(main)} {prep} the same {m.group('unit').lower()} as {reference}{m.group('end') or '?'}"
-    m = _SAME_CLAUSE.search(text)
-    if m:
+    if m := _SAME_CLAUSE.search(text):
         vp = (m.group("vp") or "").strip()
         rest = _spliced(m)
         subject, vp = _active_clause(m.group("a"), vp)
@@ -315,8 +309,7 @@ def same_period_clause(text: str) -> str | None:
             prep = m.group("prep") or ("on" if unit in ("day", "date") else "in")
             same = f"{prep} the same {unit} as {_object(reference)}"
             return _spliced(m, same + m.group("end"))
-    m = _SAME_PRONOUN_CLAUSE.search(text)
-    if m and _placeholders(text[: m.start()]):
+    if (m := _SAME_PRONOUN_CLAUSE.search(text)) and _placeholders(text[: m.start()]):
         same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
         return _spliced(m, same + m.group("end"))
     return None
@@ -366,34 +359,29 @@ def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
     {E1}, which country did {E2} visit?"."""
-    m = _INTERRUPTING_CLAUSE.match(text)
-    if m:
+    if m := _INTERRUPTING_CLAUSE.match(text):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()}{m.group('mid')} {m.group('rest')}"
         moved = _clause_reference(fronted)
         if moved is not None:
             return moved
         if _REFERENCE_PROVERB.match(fronted, len(m.group("pre"))):
             return fronted  # "Which was the last country, before {E2} did so, to ...": the pro-verb rule reads it in front
-    m = _SUBJECT_INTERRUPTED.match(text)
-    if m and _WH_ANYWHERE.search(m.group("rest")):
+    if (m := _SUBJECT_INTERRUPTED.match(text)) and _WH_ANYWHERE.search(m.group("rest")):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {_object(m.group('subj'))} {m.group('rest')}"
         return _clause_reference(fronted) or fronted
     return _clause_reference(text)
 
 
 def _clause_reference(text: str) -> str | None:
-    m = _FRONTED_CLAUSE.match(text)
-    if m:
+    if m := _FRONTED_CLAUSE.match(text):
         folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
         if folded is not None:
             return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
-    m = _TRAILING_CLAUSE.match(text)
-    if m:
+    if m := _TRAILING_CLAUSE.match(text):
         folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
         if folded is not None:
             return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
-    m = _TRAILING_PRONOUN_CLAUSE.match(text)
-    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
+    if (m := _TRAILING_PRONOUN_CLAUSE.match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
     for pattern in (_FRONTED_PRONOUN_OBJECT, _FRONTED_PRONOUN_CLAUSE):
         m = pattern.match(text)

@@ -155,8 +155,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         for initials in {acronym(display), nested_acronym(display), compass_acronym(display)}:
             if initials is not None:
                 tables.acronyms.setdefault(initials, []).append(name)
-        match = _QUALIFIED.match(display)
-        if match and not noted(display):
+        if (match := _QUALIFIED.match(display)) and not noted(display):
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
             tables.roles.setdefault(qualifier, []).append((role, name))
     for qualifier in tables.roles:

@@ -217,11 +217,9 @@ def _unsupported(masked: str) -> str | None:
     counted = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
     if counted and counted.group("noun").lower() in _QUANTITIES:
         return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
-    degree = _DEGREE.search(masked)
-    if degree:
+    if degree := _DEGREE.search(masked):
         return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
-    bound = _RELATIVE_BOUND.search(masked)
-    if bound:
+    if bound := _RELATIVE_BOUND.search(masked):
         return f"a time bound ARI cannot read ({bound.group(0)!r}: it names no date of its own)"
     return None
 
