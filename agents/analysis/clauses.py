@@ -86,8 +86,7 @@ def gerund_reference(text: str) -> str | None:
             continue
         return _spliced(m, f"{m.group('cue')} ")
     for pattern in (_EVENT_BY, _EVENT_OF):
-        event = pattern.search(text)
-        if event is None:
+        if (event := pattern.search(text)) is None:
             continue
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
@@ -103,8 +102,7 @@ def gerund_reference(text: str) -> str | None:
             after = event.end() + pronoun.start("p")
             text = text[:after] + _object(event.group("b")) + text[event.end() + pronoun.end("p") :]
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
-    unnamed = _EVENT_OF_UNNAMED.match(text)
-    if unnamed is None:
+    if (unnamed := _EVENT_OF_UNNAMED.match(text)) is None:
         return None
     main, reference = unnamed.group("main"), unnamed.group("a")
     return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}" if _apart(main, reference) else None
@@ -211,11 +209,9 @@ _CLAUSE_RECEIVE = re.compile(
 def _active_clause(subject: str, vp: str) -> tuple[str, str]:
     """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}"),
     "{E1} received a visit from {E2}" -> ({E2}, "visit {E1}")."""
-    m = _CLAUSE_PASSIVE.match(vp.strip())
-    if m is not None:
+    if (m := _CLAUSE_PASSIVE.match(vp.strip())) is not None:
         return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
-    m = _CLAUSE_RECEIVE.match(vp.strip())
-    if m is not None:
+    if (m := _CLAUSE_RECEIVE.match(vp.strip())) is not None:
         return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('np')} {_object(subject)}{m.group('rest')}"
     return subject, vp
 
@@ -361,8 +357,7 @@ def clause_reference(text: str) -> str | None:
     {E1}, which country did {E2} visit?"."""
     if m := _INTERRUPTING_CLAUSE.match(text):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()}{m.group('mid')} {m.group('rest')}"
-        moved = _clause_reference(fronted)
-        if moved is not None:
+        if (moved := _clause_reference(fronted)) is not None:
             return moved
         if _REFERENCE_PROVERB.match(fronted, len(m.group("pre"))):
             return fronted  # "Which was the last country, before {E2} did so, to ...": the pro-verb rule reads it in front
@@ -374,12 +369,10 @@ def clause_reference(text: str) -> str | None:
 
 def _clause_reference(text: str) -> str | None:
     if m := _FRONTED_CLAUSE.match(text):
-        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
-        if folded is not None:
+        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
             return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
     if m := _TRAILING_CLAUSE.match(text):
-        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
-        if folded is not None:
+        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
             return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
     if (m := _TRAILING_PRONOUN_CLAUSE.match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
@@ -438,8 +431,7 @@ def anaphoric_reference(text: str) -> str | None:
     to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
     an adverb that points back ("afterwards", "before that", "that month") makes the first clause the
     reference, as a temporal clause would."""
-    m = _TWO_CLAUSES.match(text)
-    if m is None:
+    if (m := _TWO_CLAUSES.match(text)) is None:
         return None
     some, then = _SOME_PERIOD.search(m.group("vp")), None
     if some is not None:  # "... in a certain month; who else praised it then / that month?"
@@ -450,8 +442,7 @@ def anaphoric_reference(text: str) -> str | None:
         )
     if some is not None and then is not None:
         main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
-        folded = _fold_clause(_spliced(some), main, m.group("a"))
-        if folded is None:
+        if (folded := _fold_clause(_spliced(some), main, m.group("a"))) is None:
             return None
         unit = some.group("unit").lower()
         prep = "on" if unit in ("day", "date") else "in"
@@ -466,8 +457,7 @@ def anaphoric_reference(text: str) -> str | None:
             return None
     is_next = cue.group(0).strip(" ,").lower() == "next"  # "who was (the) next": the first after the reference
     main = (m.group("main")[: cue.start()] + (" first" if is_next else "") + m.group("main")[cue.end() :]).strip(" ,")
-    folded = _fold_clause(m.group("vp"), main, m.group("a"))
-    if folded is None:
+    if (folded := _fold_clause(m.group("vp"), main, m.group("a"))) is None:
         return None
     main, reference = folded[0], _object(folded[1])
     if cue.group("unit"):
@@ -513,8 +503,7 @@ _HAVING = re.compile(
 def perfect_participle_reference(text: str) -> str | None:
     """"Having praised {E2}, who did {E1} praise first?" -> "After {E2}, who did {E1} praise first?": a
     perfect participle clause happened before its main clause, and its object is the reference."""
-    m = _HAVING.match(text)
-    if m is None:
+    if (m := _HAVING.match(text)) is None:
         return None
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 

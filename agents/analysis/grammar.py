@@ -226,8 +226,7 @@ def verb_of_agent(noun: str) -> str:
 def agent_as_subject(text: str) -> str | None:
     """"Who were {E1}'s visitors" / "Who was the first visitor to {E1}" -> "who (first) visit {E1}"."""
     for pattern in (_POSSESSIVE_AGENT, _AGENT_TO):
-        m = pattern.search(text)
-        if m:
+        if m := pattern.search(text):
             active = f"{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('adv')))}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}"
             return _spliced(m, active)
     return None
