@@ -269,9 +269,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         if (shared := namesake_base(display)) is not None:
             found.setdefault(normalize_name(shared), []).append((name, NAMESAKE))
         regnal = has_regnal_number(display)
-        if normalize_name(display) not in places and opening not in demonyms and (
-            person_like(bare, organisational) or (regnal and len(bare.split()) == 1)
-        ):
+        personal = normalize_name(display) not in places and opening not in demonyms
+        if personal and (person_like(bare, organisational) or (regnal and len(bare.split()) == 1)):
             persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
             if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
                 for key, rule in person_aliases(bare):
@@ -281,7 +280,7 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             word = first_name(bare)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
-        if normalize_name(display) not in places and opening not in demonyms and (last := role_word_surname(bare, organisational)):
+        if personal and (last := role_word_surname(bare, organisational)):
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
