@@ -191,8 +191,7 @@ def compass_acronym(display: str) -> str | None:
 def nested_acronym(display: str) -> str | None:
     """Initials that keep an acronym inside the name whole, as people write them: "UN Security
     Council" -> "unsc" (`acronym` gives "usc"); None where the name has no such word."""
-    initials = acronym(display)
-    if initials is None:
+    if acronym(display) is None:
         return None
     words = [w for w in re.split(r"[\s\-/]+", display) if w and w[0].isupper()]
     if not any(len(w) >= 2 and w.isupper() and w.isalpha() for w in words):
@@ -211,8 +210,7 @@ def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, s
     if "(" in display or len(words) < 2:
         return []
     forms: list[str] = []
-    country = demonyms.get(words[0])
-    if country is not None:
+    if (country := demonyms.get(words[0])) is not None:
         rest = " ".join(words[1:])
         forms += [f"{country} s {rest}", f"{rest} of {country}"]
     match = re.match(r"^(.+?) of (?:the )?(.+)$", key)

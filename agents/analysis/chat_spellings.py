@@ -49,8 +49,7 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(lowered)]
     out, last = [], 0
     for i, (start, end, word) in enumerate(words):
-        standard = SPELLINGS.get(word)
-        if standard is None:
+        if (standard := SPELLINGS.get(word)) is None:
             continue
         if text[start:end] != word:  # written with capitals: a name or an initial ("W."), unless it opens
             opening = not text[:start].strip() and text[start:end] == word.capitalize()  # the question ("Wat year ...")

@@ -86,8 +86,7 @@ def gerund_reference(text: str) -> str | None:
             continue
         return _spliced(m, f"{m.group('cue')} ")
     for pattern in (_EVENT_BY, _EVENT_OF):
-        event = pattern.search(text)
-        if event is None:
+        if (event := pattern.search(text)) is None:
             continue
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
@@ -103,8 +102,7 @@ def gerund_reference(text: str) -> str | None:
             after = event.end() + pronoun.start("p")
             text = text[:after] + _object(event.group("b")) + text[event.end() + pronoun.end("p") :]
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
-    unnamed = _EVENT_OF_UNNAMED.match(text)
-    if unnamed is None:
+    if (unnamed := _EVENT_OF_UNNAMED.match(text)) is None:
         return None
     main, reference = unnamed.group("main"), unnamed.group("a")
     return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}" if _apart(main, reference) else None
@@ -211,11 +209,9 @@ _CLAUSE_RECEIVE = re.compile(
 def _active_clause(subject: str, vp: str) -> tuple[str, str]:
     """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}"),
     "{E1} received a visit from {E2}" -> ({E2}, "visit {E1}")."""
-    m = _CLAUSE_PASSIVE.match(vp.strip())
-    if m is not None:
+    if (m := _CLAUSE_PASSIVE.match(vp.strip())) is not None:
         return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
-    m = _CLAUSE_RECEIVE.match(vp.strip())
-    if m is not None:
+    if (m := _CLAUSE_RECEIVE.match(vp.strip())) is not None:
         return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('np')} {_object(subject)}{m.group('rest')}"
     return subject, vp
 
@@ -245,12 +241,10 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     passive = _PASSIVE_PRONOUN.search(main)
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
-    pronoun = _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main)
-    if pronoun:
+    if pronoun := _SUBJECT_PRONOUN.search(main) or _AGENT_PRONOUN.search(main):
         group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
         return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], _party(vp, objects[0])
-    pronoun = _OBJECT_PRONOUN.search(main)
-    if pronoun:
+    if pronoun := _OBJECT_PRONOUN.search(main):
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
     owner = _POSSESSIVE_PRONOUN.search(main)
     if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
@@ -265,8 +259,7 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
         word = (ordinal.group("ordinal") or "first").lower()
         return f"{ordinal.group('pre')}{ordinal.group('wh')} was the {'first' if word == 'next' else word} to {vp}{ordinal.group('end')}", subject
-    ellipsis = _ELLIPSIS.search(main)
-    if ellipsis:
+    if ellipsis := _ELLIPSIS.search(main):
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
     bare = (_BARE_SAME_PERIOD if same_period else _BARE_QUESTION).match(main)
     if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
@@ -286,11 +279,9 @@ _SAME_PRONOUN_CLAUSE = re.compile(
 def same_period_clause(text: str) -> str | None:
     """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
     -> "in the same month as {E2}"."""
-    m = _PERIOD_OF_EVENT.search(text)
-    if m:
+    if m := _PERIOD_OF_EVENT.search(text):
         return _spliced(m, f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}")
-    m = _SAME_FRONTED.match(text)
-    if m:
+    if m := _SAME_FRONTED.match(text):
         vp = m.group("vp").strip()
         main = m.group("main").rstrip(" ,")
         folded = _fold_clause(vp, main, m.group("a"), same_period=True) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
@@ -299,8 +290,7 @@ def same_period_clause(text: str) -> str | None:
             main = main.rstrip(" ,")
             prep = (m.group("prep") or ("on" if m.group("unit").lower() in ("day", "date") else "in")).lower()
             return f"{m.group('pre')}{_cap(main)} {prep} the same {m.group('unit').lower()} as {reference}{m.group('end') or '?'}"
-    m = _SAME_CLAUSE.search(text)
-    if m:
+    if m := _SAME_CLAUSE.search(text):
         vp = (m.group("vp") or "").strip()
         rest = _spliced(m)
         subject, vp = _active_clause(m.group("a"), vp)
@@ -315,8 +305,7 @@ def same_period_clause(text: str) -> str | None:
             prep = m.group("prep") or ("on" if unit in ("day", "date") else "in")
             same = f"{prep} the same {unit} as {_object(reference)}"
             return _spliced(m, same + m.group("end"))
-    m = _SAME_PRONOUN_CLAUSE.search(text)
-    if m and _placeholders(text[: m.start()]):
+    if (m := _SAME_PRONOUN_CLAUSE.search(text)) and _placeholders(text[: m.start()]):
         same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
         return _spliced(m, same + m.group("end"))
     return None
@@ -366,34 +355,26 @@ def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
     {E1}, which country did {E2} visit?"."""
-    m = _INTERRUPTING_CLAUSE.match(text)
-    if m:
+    if m := _INTERRUPTING_CLAUSE.match(text):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()}{m.group('mid')} {m.group('rest')}"
-        moved = _clause_reference(fronted)
-        if moved is not None:
+        if (moved := _clause_reference(fronted)) is not None:
             return moved
         if _REFERENCE_PROVERB.match(fronted, len(m.group("pre"))):
             return fronted  # "Which was the last country, before {E2} did so, to ...": the pro-verb rule reads it in front
-    m = _SUBJECT_INTERRUPTED.match(text)
-    if m and _WH_ANYWHERE.search(m.group("rest")):
+    if (m := _SUBJECT_INTERRUPTED.match(text)) and _WH_ANYWHERE.search(m.group("rest")):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {_object(m.group('subj'))} {m.group('rest')}"
         return _clause_reference(fronted) or fronted
     return _clause_reference(text)
 
 
 def _clause_reference(text: str) -> str | None:
-    m = _FRONTED_CLAUSE.match(text)
-    if m:
-        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
-        if folded is not None:
+    if m := _FRONTED_CLAUSE.match(text):
+        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
             return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
-    m = _TRAILING_CLAUSE.match(text)
-    if m:
-        folded = _fold_clause(m.group("vp"), m.group("main"), m.group("a"))
-        if folded is not None:
+    if m := _TRAILING_CLAUSE.match(text):
+        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
             return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
-    m = _TRAILING_PRONOUN_CLAUSE.match(text)
-    if m and _placeholders(m.group("main")) - _placeholders(m.group("a")):
+    if (m := _TRAILING_PRONOUN_CLAUSE.match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
     for pattern in (_FRONTED_PRONOUN_OBJECT, _FRONTED_PRONOUN_CLAUSE):
         m = pattern.match(text)
@@ -450,8 +431,7 @@ def anaphoric_reference(text: str) -> str | None:
     to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
     an adverb that points back ("afterwards", "before that", "that month") makes the first clause the
     reference, as a temporal clause would."""
-    m = _TWO_CLAUSES.match(text)
-    if m is None:
+    if (m := _TWO_CLAUSES.match(text)) is None:
         return None
     some, then = _SOME_PERIOD.search(m.group("vp")), None
     if some is not None:  # "... in a certain month; who else praised it then / that month?"
@@ -462,8 +442,7 @@ def anaphoric_reference(text: str) -> str | None:
         )
     if some is not None and then is not None:
         main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
-        folded = _fold_clause(_spliced(some), main, m.group("a"))
-        if folded is None:
+        if (folded := _fold_clause(_spliced(some), main, m.group("a"))) is None:
             return None
         unit = some.group("unit").lower()
         prep = "on" if unit in ("day", "date") else "in"
@@ -478,8 +457,7 @@ def anaphoric_reference(text: str) -> str | None:
             return None
     is_next = cue.group(0).strip(" ,").lower() == "next"  # "who was (the) next": the first after the reference
     main = (m.group("main")[: cue.start()] + (" first" if is_next else "") + m.group("main")[cue.end() :]).strip(" ,")
-    folded = _fold_clause(m.group("vp"), main, m.group("a"))
-    if folded is None:
+    if (folded := _fold_clause(m.group("vp"), main, m.group("a"))) is None:
         return None
     main, reference = folded[0], _object(folded[1])
     if cue.group("unit"):
@@ -525,8 +503,7 @@ _HAVING = re.compile(
 def perfect_participle_reference(text: str) -> str | None:
     """"Having praised {E2}, who did {E1} praise first?" -> "After {E2}, who did {E1} praise first?": a
     perfect participle clause happened before its main clause, and its object is the reference."""
-    m = _HAVING.match(text)
-    if m is None:
+    if (m := _HAVING.match(text)) is None:
         return None
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 

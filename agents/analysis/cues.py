@@ -38,8 +38,7 @@ CUE_WORDS = frozenset(
 
 def same_granularity(text: str) -> str | None:
     """"day" | "month" | "year" for "the same day/date/time", "month", "year" as ...; None without one."""
-    match = SAME.search(text)
-    if match is None:
+    if (match := SAME.search(text)) is None:
         return None
     word = match.group(1).lower()
     return {"date": "day", "time": "day"}.get(word, word)

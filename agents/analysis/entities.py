@@ -205,8 +205,7 @@ class EntityLinker:
             word = token.key
             if k in covered or len(word) < 6 or not token.text.isalpha() or self._general_word(word):
                 continue
-            entities = self._fuzzy(token.text)
-            if entities:
+            if entities := self._fuzzy(token.text):
                 typos.append(_Candidate(k, k + 1, entities, "fuzzy", why="closest names (lower case)", confirm=True))
         return typos
 
@@ -256,8 +255,7 @@ class EntityLinker:
         before = next((c for c in chosen if c.end == start - 1 and c.start in person), None)
         if before is not None and tokens[start - 1].text == "," and words[0] in PEERAGES:
             return True
-        after = person.get(end)
-        if after is None:
+        if end not in person:
             return False
         between = question[tokens[end - 1].end : tokens[end].start].strip()
         return between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and not between)
@@ -308,10 +306,8 @@ class EntityLinker:
                             if tokens[j - 1].key in PREFIXES:
                                 continue  # "non aligned ...": the prefix closes onto the next word
                             break
-                names = self.tables.by_key.get(key)
-                if not names:
-                    alias = self._alias(text, tokens, i, j, key, blocked)
-                    if alias is not None:
+                if not (names := self.tables.by_key.get(key)):
+                    if (alias := self._alias(text, tokens, i, j, key, blocked)) is not None:
                         found.append(alias)
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
@@ -425,8 +421,7 @@ class EntityLinker:
                 key = ngram_key(text, tokens, i, j)
                 if key not in self._qualifier_prefixes:
                     break
-                qualifiers = self.tables.qualifier_keys.get(key)
-                if not qualifiers:
+                if not (qualifiers := self.tables.qualifier_keys.get(key)):
                     continue
                 surface = text[tokens[i].start : tokens[j - 1].end]
                 after_article = i > 0 and tokens[i - 1].key == "the"  # "the eu", "the us": never a pronoun

@@ -159,8 +159,7 @@ _NP_PASSIVE_ASKED = re.compile(
 def noun_phrase_passive(text: str) -> str | None:
     """"Negative comments about {E1} were made by whom" -> "who made negative comments about {E1}";
     "Formal agreements were signed by {E1} with whom" -> "{E1} signed formal agreements with whom"."""
-    m = _NP_PASSIVE_ASKED.search(text)
-    if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+    if (m := _NP_PASSIVE_ASKED.search(text)) and m.group("verb").lower() not in _NOT_PARTICIPLES:
         clause = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {m.group('np')}{m.group('pp') or ''}"
         return _spliced(m, clause)
     m = _NP_PASSIVE.search(text)
@@ -227,8 +226,7 @@ def verb_of_agent(noun: str) -> str:
 def agent_as_subject(text: str) -> str | None:
     """"Who were {E1}'s visitors" / "Who was the first visitor to {E1}" -> "who (first) visit {E1}"."""
     for pattern in (_POSSESSIVE_AGENT, _AGENT_TO):
-        m = pattern.search(text)
-        if m:
+        if m := pattern.search(text):
             active = f"{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('adv')))}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}"
             return _spliced(m, active)
     return None
@@ -258,16 +256,13 @@ def plain_question(text: str) -> str | None:
     """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
     ..."; "who else", "which other country" -> "who", "which country" (the reference is left out by the
     temporal comparison itself)."""
-    m = _ELSE.search(text)
-    if m:
+    if m := _ELSE.search(text):
         text = _spliced(m, m.group("wh") or f"{m.group('which')} ")
         return plain_question(text) or text
-    m = _CLEFT.search(text)
-    if m:
+    if m := _CLEFT.search(text):
         did = "did " if _OWN_SUBJECT.match(text, m.end()) else ""
         return _spliced(m, f"{_who(m.group('wh'))} {did}")
-    m = _REQUEST.search(text)
-    if m:
+    if m := _REQUEST.search(text):
         wh = "which country" if m.group("noun").lower().startswith("countr") else "who"
         return f"{m.group('pre')}{wh} " + text[m.end() :]
     return None
@@ -334,8 +329,7 @@ def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool 
     """`wh` asking about the clause `rest`: "did" before the clause's own subject and the ordinal after
     it ("which country did {E1} first visited"); a clause with no subject of its own is a subject
     question ("who last praised {E1}"), unless the noun phrase could only be its object."""
-    m = _OWN_SUBJECT_AT.match(rest)
-    if m:
+    if m := _OWN_SUBJECT_AT.match(rest):
         return f"{wh} did {_object(m.group('subj'))} {_adverbs(ordinal)}{m.group('adv')}{rest[m.end():]}"
     return f"{wh} {_adverbs(ordinal)}{rest}" if subject_relative else None
 
@@ -345,14 +339,11 @@ def indirect_question(text: str) -> str | None:
     {E1} visited {E2}" -> "in which year did {E1} last visited {E2}"; "Name whoever first praised {E1}"
     -> "who first praised {E1}"; "Who was the last one who condemned {E1}" -> "who last condemned {E1}";
     "{E1} praised whom" at the end -> "whom did {E1} praised"."""
-    m = _FRONTED_WHOEVER.match(text) or _INDEFINITE_TAGGED.match(text)
-    if m:
+    if m := _FRONTED_WHOEVER.match(text) or _INDEFINITE_TAGGED.match(text):
         return f"{m.group('pre')}{_who(m.group('wh'))} {m.group('clause')}?"
-    m = _OWNER_TAGGED.match(text)
-    if m:
+    if m := _OWNER_TAGGED.match(text):
         return f"{m.group('pre')}{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('adv')))}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}{m.group('rest')}?"
-    m = _ASKED_NP.match(text)
-    if m:
+    if m := _ASKED_NP.match(text):
         noun = m.group("noun").lower()
         singular = re.sub(r"(?:ies|s)$", lambda e: "y" if e.group(0) == "ies" else "", noun) if noun != "people" else "person"
         wh = _NOUN_ASKS.get(singular, "who")
@@ -360,17 +351,14 @@ def indirect_question(text: str) -> str | None:
         relative = (m.group("rel") or "").lower()
         asked = _asked_clause(wh, text[m.end():], ordinal, subject_relative=relative in ("that", "which", "who") and wh != "when" and "year" not in wh and "month" not in wh)
         return None if asked is None else m.group("pre") + asked
-    m = _INDIRECT_WH.match(text)
-    if m:
+    if m := _INDIRECT_WH.match(text):
         wh = "who" if m.group("wh").lower() == "whoever" else m.group("wh")
         asked = _asked_clause(f"{m.group('prep') or ''}{wh}", text[m.end():])
         return None if asked is None else m.group("pre") + asked
-    m = _ONE_WHO.search(text)
-    if m:
+    if m := _ONE_WHO.search(text):
         ordinal = _ordinal(m.group("ord"))
         return _spliced(m, f"{_who(m.group('wh'))} {_adverbs(ordinal)}")
-    m = _WH_LAST.match(text)
-    if m:
+    if m := _WH_LAST.match(text):
         return f"{m.group('pre')}{m.group('prep')} {m.group('wh')} did {_object(m.group('subj'))} {m.group('vp')}{m.group('end') or '?'}"
     return None
 
@@ -389,16 +377,14 @@ def ordinal_phrase(text: str) -> str | None:
     """"Who followed {E2} in visiting {E1}" -> "who was the first to visiting {E1} after {E2}" (and
     "preceded" -> "the last ... before"); "immediately / just / right after {E2}" -> "first after {E2}";
     "the next to ... after {E2}" -> "the first to ... after {E2}": the one next to a reference in time."""
-    m = _FOLLOWED.search(text)
-    if m:
+    if m := _FOLLOWED.search(text):
         after = m.group("verb").lower().startswith("follow")
         ordinal, cue = ("first", "after") if after else ("last", "before")
         clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
         return _spliced(m, clause)
     if FIRST.search(text) or LAST.search(text):
         return None
-    m = _ADJACENT.search(text)
-    if m:
+    if m := _ADJACENT.search(text):
         ordinal = "first" if m.group("cue").lower() == "after" else "last"
         return _spliced(m, f"{ordinal} {m.group('cue')}")
     if _NEXT.search(text) and AFTER_HEAD.search(text):

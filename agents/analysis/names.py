@@ -155,8 +155,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         for initials in {acronym(display), nested_acronym(display), compass_acronym(display)}:
             if initials is not None:
                 tables.acronyms.setdefault(initials, []).append(name)
-        match = _QUALIFIED.match(display)
-        if match and not noted(display):
+        if (match := _QUALIFIED.match(display)) and not noted(display):
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
             tables.roles.setdefault(qualifier, []).append((role, name))
     for qualifier in tables.roles:
@@ -168,8 +167,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
             tables.qualifier_entity[qualifier] = entity
     known = {normalize_name(q): q for q in tables.roles}
     for country, aliases in country_aliases().items():
-        qualifier = known.get(normalize_name(country))
-        if qualifier is None:
+        if (qualifier := known.get(normalize_name(country))) is None:
             continue
         names = {normalize_name(text) for text in (country, *aliases)}
         plurals = [plural for a in aliases if (plural := demonym_plural(a)) is not None and normalize_name(plural) not in names]
@@ -203,8 +201,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
             tables.qualifier_keys[initials] = [qualifier]
             tables.adjective_keys.add(initials)
     for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
-        qualifier = known.get(normalize_name(country))
-        if qualifier is None:
+        if (qualifier := known.get(normalize_name(country))) is None:
             continue
         for city in cities:
             if qualifier not in tables.qualifier_keys.setdefault(normalize_name(city), []):
@@ -272,31 +269,27 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
         if (shared := namesake_base(display)) is not None:
             found.setdefault(normalize_name(shared), []).append((name, NAMESAKE))
         regnal = has_regnal_number(display)
-        if normalize_name(display) not in places and opening not in demonyms and (
-            person_like(bare, organisational) or (regnal and len(bare.split()) == 1)
-        ):
+        personal = normalize_name(display) not in places and opening not in demonyms
+        if personal and (person_like(bare, organisational) or (regnal and len(bare.split()) == 1)):
             persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
             if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
                 for key, rule in person_aliases(bare):
                     found.setdefault(key, []).append((name, rule))
-                cut = patronymic(bare)
-                if cut is not None:
+                if (cut := patronymic(bare)) is not None:
                     found.setdefault(cut, []).append((name, PATRONYMIC))
             word = first_name(bare)
             if word is not None and len(tables.postings.get(word, ())) == 1:
                 firsts.append((word, name))  # no other KG name has the word: it names this person
-        if normalize_name(display) not in places and opening not in demonyms and (last := role_word_surname(bare, organisational)):
+        if personal and (last := role_word_surname(bare, organisational)):
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
             # a UN body is named without "UN" too, "the Security Council" (general usage)
             if (body := un_body(normalize_name(display))) is not None:
                 found.setdefault(body, []).append((name, UN_BODY))
-        titled = titled_surname(display, organisational)
-        if titled is not None:
+        if (titled := titled_surname(display, organisational)) is not None:
             found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
-        joined = ampersand(display)
-        if joined is not None:
+        if (joined := ampersand(display)) is not None:
             found.setdefault(joined, []).append((name, AMPERSAND))
         for key in club_forms(display):
             found.setdefault(key, []).append((name, CLUB))  # "hellas verona football club", "hellas verona"

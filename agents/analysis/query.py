@@ -126,23 +126,12 @@ class Query:
     @property
     def shape(self) -> str:
         """The question's shape: one of SHAPES ("six": MultiTQ's six template shapes)."""
-        if self.unsupported:
-            return "unanswerable"
-        if self.asks == "number":
-            return "count"
-        if self.asks == "yesno":
-            return "yesno"
-        if self.asks == "relation":
-            return "relations"
-        if self.extreme:
-            return "most"
-        if self.ordinal:
-            return "nth"
-        if self.is_list:
-            return "list"
-        if self.window:
-            return "window"
-        return "six"
+        order = (
+            ("unanswerable", self.unsupported), ("count", self.asks == "number"), ("yesno", self.asks == "yesno"),
+            ("relations", self.asks == "relation"), ("most", self.extreme), ("nth", self.ordinal), ("list", self.is_list),
+            ("window", self.window),
+        )
+        return next((shape for shape, stated in order if stated), "six")
 
     def operations(self) -> frozenset[str]:
         """The operations a program must perform to carry out this query's own constraints."""
@@ -151,23 +140,12 @@ class Query:
     @cached_property
     def _operations(self) -> frozenset[str]:
         # kept: `admits` asks it for each of a memory's few hundred programs
-        wanted: set[str] = set()
-        if self.asks == "number":
-            wanted.add("count")
-        if self.asks == "yesno":
-            wanted.add("exists")
-        if self.asks == "relation":
-            wanted.add("relation")
-        if self.extreme:
-            wanted.add(self.extreme)
-        if self.ordinal:
-            wanted.add("nth")
-        if self.window:
-            wanted.add("between")
-        if self.excluded:
-            wanted.add("exclude")
-        if self.during:
-            wanted.add("during")
+        stated = (
+            ("count", self.asks == "number"), ("exists", self.asks == "yesno"), ("relation", self.asks == "relation"),
+            (self.extreme, self.extreme), ("nth", self.ordinal), ("between", self.window), ("exclude", self.excluded),
+            ("during", self.during),
+        )
+        wanted = {operation for operation, on in stated if operation and on}
         if self.entity_type and (wanted or self.is_list):
             # in MultiTQ's six shapes "which country" keeps the benchmark's reading, whose golds
             # are often a country's sector or leader; in every other shape it is a country
@@ -202,7 +180,6 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
     """The typed query of `question` (its masked form, the number of times read, the entities'
     spans in role order). `masked` has entities and times replaced, so a name ("Most Holy
     Synod", "Third Way") or a date ("the third of May") never reads as a constraint."""
-    unsupported = _unsupported(masked)
     asks, count = "entity", None
     if _COUNT.search(masked):
         asks, count = "number", _count_unit(masked)
@@ -212,23 +189,18 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         asks = "yesno"
     extreme = "least" if _LEAST.search(masked) else "most" if _MOST.search(masked) else None
     ordinal, from_end = _ordinal(masked)
-    is_list = asks == "entity" and not extreme and not ordinal and _asks_list(masked)
-    entity_type = "country" if asks in ("entity", "number") and _COUNTRY.search(masked) else None
-    window = times >= 2 and bool(_WINDOW.search(masked))
-    excluded = _excluded(question, entity_spans)
-    during = asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked))
     return Query(
         asks=asks,
-        is_list=is_list,
-        entity_type=entity_type,
+        is_list=asks == "entity" and not extreme and not ordinal and _asks_list(masked),
+        entity_type="country" if asks in ("entity", "number") and _COUNTRY.search(masked) else None,
         count=count,
         ordinal=ordinal,
         from_end=from_end,
         extreme=extreme if asks in ("entity", "time") else None,
-        window=window,
-        excluded=excluded,
-        during=during,
-        unsupported=unsupported,
+        window=times >= 2 and bool(_WINDOW.search(masked)),
+        excluded=_excluded(question, entity_spans),
+        during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
+        unsupported=_unsupported(masked),
     )
 
 
@@ -245,11 +217,9 @@ def _unsupported(masked: str) -> str | None:
     counted = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
     if counted and counted.group("noun").lower() in _QUANTITIES:
         return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
-    degree = _DEGREE.search(masked)
-    if degree:
+    if degree := _DEGREE.search(masked):
         return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
-    bound = _RELATIVE_BOUND.search(masked)
-    if bound:
+    if bound := _RELATIVE_BOUND.search(masked):
         return f"a time bound ARI cannot read ({bound.group(0)!r}: it names no date of its own)"
     return None
 

@@ -122,8 +122,7 @@ def not_a_question(text: str, masked: str | None = None) -> str | None:
     """Why `text` is no question ARI answers (a one-line reason), or None when it is one. `masked`:
     the text with its KG names as {E1}...; keywords beside a name that name what is asked (a
     search-box query: "first visit {E1} {E2} year") ask it."""
-    stripped = text.strip()
-    if not stripped:
+    if not (stripped := text.strip()):
         return "the text is empty: ask a question"
     words = re.findall(r"\w+", stripped)
     if INTERROGATIVE.search(stripped) or _REQUEST.search(stripped):

@@ -112,8 +112,7 @@ class RelationLexicon:
         w(g) * log((count(g, r) + s) / (grams(r) + s * vocabulary)), w(g) from `weights` (1 when not
         given). Most cells are empty, so the sum is `sum(w) * log(s / denominator(r))` plus a
         correction from the few cells each n-gram credits."""
-        logs = self.log_posterior(grams, candidates, weights)
-        if logs is None:
+        if (logs := self.log_posterior(grams, candidates, weights)) is None:
             return None
         probabilities = np.exp(logs - logs.max())
         probabilities /= probabilities.sum()
@@ -186,8 +185,7 @@ class _PosteriorTerms:
 
     def lift(self, gram: str, counts: dict[str, float]) -> np.ndarray:
         """log((count + s) / s) for every relation (by row; 0 where the n-gram credits none)."""
-        found = self._lifts.get(gram)
-        if found is None:
+        if (found := self._lifts.get(gram)) is None:
             if len(self._lifts) > 65536:
                 self._lifts.clear()
             found = np.zeros(len(self._row) + 1)

@@ -205,9 +205,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     if not parts.get("first"):
         day = int(parts["day"]) if parts.get("day") else ORDINAL_DAYS.get((parts.get("dayword") or "").lower())
     try:
-        if day:
-            return span_of(date(year, month, day), Granularity.DAY)
-        return span_of(date(year, month, 1), Granularity.MONTH)
+        return span_of(date(year, month, day or 1), Granularity.DAY if day else Granularity.MONTH)
     except ValueError:
         return None  # "31 February 2010" or "2010-13": not a date
 
