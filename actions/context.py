@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from actions.items import Item
-from actions.semantics import period_of, reference_span
+from actions.semantics import is_timed, period_of, reference_span
 from tkg_store.temporal import Granularity, TimeSpan
 
 if TYPE_CHECKING:
@@ -29,6 +29,8 @@ class ActionContext:
     """Optional: the action that produced each result (filtering scores list operations by it)."""
     _references: dict[int, TimeSpan | None] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Memo of `reference`: results do not change once recorded, and list operations ask often."""
+    _kinds: dict[int, tuple[bool, bool]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Memo of `timed` and `lasting`, for the same reason (a program search asks them of every branch)."""
 
     def result(self, step: int) -> list[Item]:
         """The result of step `step` (1-based); an unknown step is an empty result."""
@@ -56,6 +58,20 @@ class ActionContext:
             self._references[step] = reference_span(self.result(step))
         return self._references[step]
 
+    def timed(self, step: int) -> bool:
+        """Whether some item of step `step`'s result has a time."""
+        return self._kind(step)[0]
+
+    def lasting(self, step: int) -> bool:
+        """Whether some item of step `step`'s result holds over more than one day (an interval, an open end)."""
+        return self._kind(step)[1]
+
+    def _kind(self, step: int) -> tuple[bool, bool]:
+        if step not in self._kinds:
+            timed = [i for i in self.result(step) if is_timed(i)]
+            self._kinds[step] = (bool(timed), any(i.start != i.end for i in timed))
+        return self._kinds[step]
+
     def join_period(self, step: int) -> TimeSpan | None:
         """The day / month / year that a same-period join with step `step` matches."""
         reference = self.reference(step)
@@ -72,4 +88,5 @@ class ActionContext:
             actions=[*actions, action],
         )
         extended._references.update(self._references)
+        extended._kinds.update(self._kinds)
         return extended

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from functools import partial
 
 from actions.context import ActionContext
-from actions.items import Item
 from actions.programs import AbstractStep
 from actions.semantics import is_timed
 from actions.templates import (
@@ -304,11 +303,6 @@ def _facts_per_neighbour(store: TKGStore, entity: str, within: TimeSpan | None) 
     return counts
 
 
-def _lasts(item: Item) -> bool:
-    """Whether an item holds over more than one day (an interval fact, or an open end)."""
-    return is_timed(item) and item.start != item.end
-
-
 MAX_NTH = 3  # getNth / getNthLast are offered for the first, second and third day from either end
 
 
@@ -326,8 +320,8 @@ def list_operations(
     shapes (`_counting_operations`); `exclude` takes each of `entities` (the current entities).
     """
     earlier = [k for k in range(1, len(context.results) + 1) if context.result(k)]
-    timed = [k for k in earlier if any(is_timed(i) for i in context.result(k))]
-    lasting = [j for j in timed if any(_lasts(i) for i in context.result(j))]  # once per call, not per source
+    timed = [k for k in earlier if context.timed(k)]
+    lasting = [j for j in timed if context.lasting(j)]
     ordered_times = sorted(dict.fromkeys(times))
     actions: list[Action] = []
     for k in sources:
