@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ari.base.errors import AriError, UsageError
+from ari.base.errors import UsageError
 from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
 from benchmarks.runner import RunOptions, RunOutcome, git_commit, prepare_workers, run_benchmark
@@ -114,15 +114,12 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
 
 
 def _warn_of_other_kg(memory_url: str, store) -> None:  # noqa: ANN001 - TKGStore
-    """A warning line when the memory was learned on another KG (one that cannot be opened says so when the run opens it)."""
+    """A warning line when the memory was learned on another KG. A memory that cannot be opened is
+    this run's one-line error here, before any worker starts (a worker's would be a traceback)."""
     from ari.base.progress import warn
     from memory.api import Memory, warn_of_other_kg
 
-    try:
-        memory = Memory.open(memory_url, create=False)
-    except AriError:
-        return
-    with memory:
+    with Memory.open(memory_url, create=False) as memory:
         warn_of_other_kg(memory, store, warn)
 
 

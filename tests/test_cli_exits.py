@@ -45,6 +45,15 @@ def test_usage_errors_print_the_usage_line_and_exit_2(args, usage, message):
     assert done.stdout == ""
 
 
+def test_a_bench_run_with_no_memory_at_its_path_is_one_line_and_exit_1(tmp_path, demo_store_file):
+    missing = tmp_path / "no-such-memory.sqlite"
+    done = _ari("bench", "run", "multitq", "--questions", str(DEMO_QUESTIONS), "--db", str(demo_store_file),
+                "--memory", str(missing), "--workers", "2", "--out", str(tmp_path / "run"), "--quiet")
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and str(missing) in done.stderr
+    assert not missing.exists()  # nothing made where the user pointed
+
+
 def test_help_exits_0():
     done = _ari("ask", "--help")
     assert done.returncode == 0 and "--unguided" in done.stdout
