@@ -102,14 +102,17 @@ def run(spec: RunSpec, factory: SolverFactory | None = None) -> RunOutcome:
         "llm_operation": operation,
         "git_commit": git_commit(),
     }
-    preload: tuple[str, ...] = ()
+    agent = factory is None
     if factory is None:
         if spec.db is None:
             raise UsageError("--db is required: the ingested KG store to answer from")
-        factory, preload = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict()), AGENT_MODULES
-    gold_display = _gold_display(spec.db, questions, spec.memory_url) if spec.db is not None else None
+        factory = AgentSolverFactory(str(spec.db), spec.memory_url, config.to_dict())
+    # the agent opens the memory: one it cannot open is said here, once (another solver may not read it)
+    agent_memory = spec.memory_url if agent else None
+    gold_display = _gold_display(spec.db, questions, agent_memory) if spec.db is not None else None
     options = RunOptions(workers=spec.workers, batch_size=spec.batch_size, quiet=spec.quiet, restart=spec.restart,
-                         gold_display=gold_display, retry_errors=spec.retry_errors, worker_modules=preload)
+                         gold_display=gold_display, retry_errors=spec.retry_errors,
+                         worker_modules=AGENT_MODULES if agent else ())
     return run_benchmark(questions, factory, spec.out, run_info, options)
 
 
