@@ -338,22 +338,30 @@ def _checked(results: Sequence, batch: list[Question]) -> list:
 
 _WORKER_SOLVER = None
 _WORKER_BUILD_S = 0.0
+_WORKER_FAILURE: str | None = None
 
 
 def _init_worker(factory: SolverFactory, threads: int) -> None:
     """Build this process's solver once; numeric libraries get their share of the cores only. The
-    worker ends with the run (a worker that outlived a killed run would hold the store open)."""
-    global _WORKER_SOLVER, _WORKER_BUILD_S
+    worker ends with the run (a worker that outlived a killed run would hold the store open). A
+    solver that cannot be built for the user's reason (a store, a memory, a model: an AriError) is
+    the run's one-line error at the worker's first batch, not a worker's traceback and a broken pool."""
+    global _WORKER_SOLVER, _WORKER_BUILD_S, _WORKER_FAILURE
     die_with_parent()
     limit_threads(threads)
     started = time.perf_counter()
-    _WORKER_SOLVER = factory()
+    try:
+        _WORKER_SOLVER = factory()
+    except AriError as exc:
+        _WORKER_FAILURE = str(exc)
     _WORKER_BUILD_S = time.perf_counter() - started
 
 
 def _solve_in_worker(texts: list[str]) -> tuple[list[_PlainResult], float]:
     """Runs in a worker: solve, and return plain picklable results (traces stay in the worker)."""
     global _WORKER_BUILD_S
+    if _WORKER_FAILURE is not None:
+        raise AriError(_WORKER_FAILURE)
     build_s, _WORKER_BUILD_S = _WORKER_BUILD_S, 0.0
     return [_PlainResult.of(r) for r in _WORKER_SOLVER(texts)], build_s  # type: ignore[misc]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from bench_support import QUESTIONS, BruteForceFactory, BruteForceSolver, build_store, question_records
 
-from ari.base.errors import UsageError
+from ari.base.errors import AriError, UsageError
 from benchmarks.loaders import get_loader
 from benchmarks.loaders.types import Question
 from benchmarks.plan import RunSpec, run
@@ -203,6 +203,14 @@ def test_worker_processes_give_the_same_results(setup, tmp_path):
         k: two[k] for k in ("n", "hits_at_1", "by_qtype", "mean_steps")
     }
     assert len(read_results(tmp_path / "two" / "results.jsonl")) == 9
+
+
+def test_a_solver_workers_cannot_build_is_the_runs_one_line_error(tmp_path):
+    missing = tmp_path / "no-such.duckdb"
+    options = RunOptions(workers=2, batch_size=2, quiet=True)
+    with pytest.raises(AriError, match="no KG store at") as raised:
+        run_benchmark(_questions(4), BruteForceFactory(str(missing)), tmp_path / "run", {"dataset": "multitq"}, options)
+    assert str(missing) in str(raised.value) and "\n" not in str(raised.value)
 
 
 def _questions(n: int) -> list[Question]:
