@@ -50,10 +50,10 @@ def audit_answerability(
         return Judgement(False, [missing], missing=missing)
     linked = [m for m in analysis.entities if m.best is not None]
     if not linked:
-        listed = ", ".join(repr(m.text) for m in getattr(analysis, "unlinked", []) or analysis.entities)
+        listed = ", ".join(repr(m.text) for m in analysis.unlinked or analysis.entities)
         missing = f"no entity of the question is in the KG ({listed})" if listed else "no known entity found in the question"
         return Judgement(False, [missing], missing=missing)
-    unknown = [m.text for m in getattr(analysis, "unlinked", [])]
+    unknown = [m.text for m in analysis.unlinked]
     if unknown:
         # a name the KG does not know, beside ones it does: answering from the others would answer
         # another question (measured on MultiTQ dev: 5 of 3,044 answerable questions have one)
