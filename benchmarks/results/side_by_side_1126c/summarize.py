@@ -1,7 +1,9 @@
 """Side-by-side figures: start = 5141388 (accuracy rows: /work/runs/s3/*-new, the same code and memories;
 invented styles: /work/runs/s4/*-start), new = merged main (/work/runs/s4/*-new)."""
-import json, sys
+import json
+import sys
 from pathlib import Path
+
 S3, S4 = Path("/work/runs/s3"), Path("/work/runs/s4")
 def where(side, name):
     if side == "start":
