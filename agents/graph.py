@@ -42,7 +42,6 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
 from agents.accounting import own_answers, vocabularies
-from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
 from agents.analysis.relations import RelationLexicon
@@ -95,10 +94,9 @@ def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     """Judge-Then-Solve before solving: the code's audit, then the decider's verdicts (one batch)."""
     if not ctx.config.judge:
         return [{} for _ in states]
-    linker = getattr(ctx.analyzer, "relation_linker", None)
-    unsure = ctx.config.abstention.unsure_reading and isinstance(ctx.analyzer, QuestionAnalyzer)
-    words = vocabularies(ctx.analyzer) if unsure else None
-    audits = [audit_answerability(ctx.store, s.analysed, getattr(linker, "unlinked_relation", None), words) for s in states]
+    linker = ctx.analyzer.relation_linker
+    words = vocabularies(ctx.analyzer) if ctx.config.abstention.unsure_reading else None
+    audits = [audit_answerability(ctx.store, s.analysed, linker.unlinked_relation, words) for s in states]
     updates = []
     for state, verdict in zip(states, judge_all(ctx.decider, states, audits)):
         update: Update = {"judgement": verdict, **_usage(state, verdict)}
@@ -170,13 +168,13 @@ def _answer_check(state: AgentState, ctx: AgentContext) -> AnswerCheck | None:
 
 
 def _plausible(ctx: AgentContext) -> Callable[[str, set[str]], bool | None] | None:
-    """The relation linker's verdict on whether a wording may mean a relation (None: no linker)."""
-    return getattr(getattr(ctx.analyzer, "relation_linker", None), "plausible", None)
+    """The relation linker's verdict on whether a wording may mean a relation."""
+    return ctx.analyzer.relation_linker.plausible
 
 
 def _lexicon(ctx: AgentContext) -> RelationLexicon | None:
     """The relation lexicon the question analysis reads (None: it reads none)."""
-    return getattr(getattr(ctx.analyzer, "relation_linker", None), "lexicon", None)
+    return ctx.analyzer.relation_linker.lexicon
 
 
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:

@@ -16,6 +16,7 @@ from agents.planner import Plan
 from memory.trace import StepRecord
 
 if TYPE_CHECKING:
+    from agents.analysis.analyzer import QuestionAnalyzer
     from agents.deciders.base import Decider
     from ari.base.config import AgentConfig
     from tkg_store.store import TKGStore
@@ -132,7 +133,7 @@ class AgentContext:
     store: "TKGStore"
     decider: "Decider"
     config: "AgentConfig"
-    analyzer: Any  # agents.analysis.analyzer.QuestionAnalyzer
+    analyzer: QuestionAnalyzer
     candidate_filter: Any  # actions.filtering.CandidateFilter
     embedder: Any  # ari.base.embedding.Embedder
     memory: Any = None
