@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from agents.analysis.aliases import NAME_WORD_TABLES
 from agents.analysis.analyzer import QuestionAnalyzer
@@ -46,8 +46,6 @@ _CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split(
     "me him us them its his her their our my your all both".split()
 )
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
-_WORD = re.compile(r"\w+")
-_QUALIFIER = re.compile(r"\([^()]*\)")
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
     tokens = _TOKEN.findall(masked.lower())
     for index, (one, other) in enumerate(pairwise(tokens)):
         if (one in NUMBER_WORDS or one in _MONTH_NAMES) and other in NUMBER_WORDS:
-            run = [one, other] + list(_run(tokens[index + 2 :], NUMBER_WORDS))
+            run = [one, other, *takewhile(NUMBER_WORDS.__contains__, tokens[index + 2 :])]
             return f"the time '{' '.join(run)}' was not read: say it in digits (e.g. 2013, 12 November 2009)"
     for one, other in pairwise(tokens):
         if _name_like(one, words) and _name_like(other, words) and not {one, other} <= words.read_words:
@@ -85,16 +83,6 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
 
 def _name_like(word: str, words: Vocabularies) -> bool:
     return len(word) > 1 and word in words.name_words and word not in _CLOSED
-
-
-def _run(tokens: list[str], kind: frozenset[str]) -> list[str]:
-    """The leading tokens of `kind`."""
-    run = []
-    for token in tokens:
-        if token not in kind:
-            break
-        run.append(token)
-    return run
 
 
 def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGStore) -> str | None:
