@@ -17,7 +17,7 @@ from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
-PLAUSIBLE = 3  # a reading of a name written in part with this many times the facts of the next is the only plausible one
+PLAUSIBLE = 3  # a reading of a name written in part with this many times the KG links (relation, neighbour) of the next is the only plausible one
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
 # a note that tells namesakes apart: a Wikidata id ("Minister of Foreign Affairs (Q15710855)") or, as
 # Wikipedia titles do, words with no capital letter ("8 (play)", "Hawiye (ethnic)", "(1940 film)"); a
@@ -42,7 +42,7 @@ def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGSt
     """The entities mention `index` may name when the other mentions do not tell them apart (no other
     mention, or facts with none or several of them): namesakes, or names that hold the words written
     ("Abbas", "the Labour Party"; not a country's sector, "Ministry (Switzerland)", for "Switzerland") unless one
-    has `PLAUSIBLE` times the facts of each other; [] when it names one."""
+    has `PLAUSIBLE` times the links of each other (its 1-hop neighbourhood's size); [] when it names one."""
     mention = mentions[index]
     if len(mention.candidates) < 2:
         return []
