@@ -59,6 +59,10 @@ class SynonymMap:
             self._cache[word] = self._general.get(word) or self._by_key.get(word_key(word)) or self._nearest(word)
         return self._cache[word]
 
+    def listed(self, word: str) -> bool:
+        """Whether the thesaurus or a known word's stem reads `word` (not a mere embedding neighbour)."""
+        return word in self._general or word_key(word) in self._by_key
+
     def phrase(self, gram: str) -> str | None:
         """The known word a two-word phrasal verb stands for ("turned down" -> "rejected"), or None."""
         return self._general.get(gram)
