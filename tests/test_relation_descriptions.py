@@ -127,8 +127,16 @@ def test_a_verb_torn_between_two_acts_is_not_sure_and_the_judge_abstains_naming_
     assert audit_answerability(store, analysis).answerable  # with unsure readings allowed (`unsure_reading` off), it is answered
 
 
-def test_a_wording_the_lexicon_knows_is_never_unsure(store, lexicon, descriptions, monkeypatch) -> None:
-    analysis = _analyzer(store, lexicon, descriptions, monkeypatch).analyze("Who visited Iraq in 2005?")
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who visited Iraq in 2005?",
+        "I'm curious: who visited Iraq in 2005?",  # an unseen word of the frame beside the known act
+        "Who sponsored and visited Iraq in 2005?",
+    ],
+)
+def test_a_verb_the_lexicon_knows_is_never_unsure(store, lexicon, descriptions, monkeypatch, question) -> None:
+    analysis = _analyzer(store, lexicon, descriptions, monkeypatch).analyze(question)
     assert analysis.relations[0][0] == "Make_a_visit" and analysis.unsure_relation is None
 
 
