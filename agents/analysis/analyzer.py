@@ -23,7 +23,7 @@ from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.query import read_query
 from agents.analysis.question_form import without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
-from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path, capitalised_words
+from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import read_times, unplaced_calendar_names
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -219,5 +219,5 @@ class QuestionAnalyzer:
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
             candidates = linker.connected(mentions)
             ranked = linker.rank(text, candidates, vector)
-            analysis.unsure_relation = None if asks_relations else linker.unsure(analysis.masked, ranked, vector, names | capitalised_words(analysis.question))
+            analysis.unsure_relation = None if asks_relations else linker.unsure(analysis.masked, ranked, vector, names, analysis.question)
             analysis.relations = ranked[: self.max_relations]

@@ -433,7 +433,7 @@ class RelationLinker:
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
     def unsure(
-        self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset()
+        self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
     ) -> str | None:
         """Why the relation read is a guess (None: it is not). No word of the verb phrase is one the
         lexicon or the thesaurus (`synonyms`) knows, and its similarity to the first relation's group
@@ -442,11 +442,12 @@ class RelationLinker:
         candidate's, or is below UNSURE_FLOOR: the words name no act clearly, or another act than the
         one the rest of the wording ranked first. A known word beside unseen ones is read by the
         lexicon ("I'm curious who X wanted to cooperate with": the unseen word is the frame's, not the
-        act's; three-letter verbs count: "ask", "say"), and a word of the KG's entity `names` (a part
-        of a name the linker left) names no act."""
+        act's; three-letter verbs count: "ask", "say"), and a word of the KG's entity `names` or a
+        capitalised word of the `question` (a part of a name the linker left) names no act."""
         counts = self.lexicon.counts if self.lexicon is not None else {}
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
-        words = [w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w, 3) and w not in names]
+        proper = capitalised_words(question)
+        words = [w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w, 3) and w not in names and w not in proper]
         unseen = [w for w in words if w not in counts and not known(w)]
         unseen = unseen if len(unseen) == len(words) else []
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
