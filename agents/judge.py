@@ -65,7 +65,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
-    problem = unaccounted(analysis.masked, vocabularies) if vocabularies is not None else None
+    problem = (analysis.unsure_relation or unaccounted(analysis.masked, vocabularies)) if vocabularies is not None else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity

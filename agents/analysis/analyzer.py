@@ -31,6 +31,7 @@ from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_symbols
 from tkg_store.memo import memoised
+from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
@@ -123,7 +124,8 @@ class QuestionAnalyzer:
     def relation_linker(self) -> RelationLinker:
         embedder, lexicon = self._relation_embedder, self.lexicon
         key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
-        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms()))
+        texts = default_relation_texts(self.store, Path(__file__).parent / "data")
+        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms(), texts))
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -205,6 +207,7 @@ class QuestionAnalyzer:
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker
+        names = self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
         texts = [_relation_text(a) for a in analyses]
         vectors = linker.vectors_of([linker.vector_text(t) for t in texts])
         for analysis, text, vector in zip(analyses, texts, vectors):
@@ -216,4 +219,5 @@ class QuestionAnalyzer:
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
             candidates = linker.connected(mentions)
             ranked = linker.rank(text, candidates, vector)
+            analysis.unsure_relation = None if asks_relations else linker.unsure(analysis.masked, ranked, vector, names, analysis.question)
             analysis.relations = ranked[: self.max_relations]
