@@ -22,7 +22,7 @@ from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
-from tkg_store.temporal import describe_range
+from tkg_store.temporal import TimeSpan, describe_range
 
 
 def audit_answerability(
@@ -104,6 +104,8 @@ def audit_answerability(
         audit.append(f"{len(linking)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
         window = analysis.times[0].time if analysis.times else None
+        if window is not None and query.window and len(analysis.times) >= 2:  # "between {T1} and {T2}": the whole window
+            window = TimeSpan(window.start, max(window.end, analysis.times[1].time.end), window.granularity)
         if not neighbours(store, names[0], within=window):
             when = f" in {window}" if window is not None else ""
             missing = f"the KG has no fact about {store.display(names[0])}{when}"

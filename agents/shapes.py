@@ -34,7 +34,7 @@ from agents.methodology import Guide
 from agents.roles import reference_role
 from ari.base.text import stem
 from tkg_store.learned import mirror_relations
-from tkg_store.store import TKGStore
+from tkg_store.store import Fact, TKGStore
 
 
 def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
@@ -162,12 +162,28 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
     the ranking decides."""
     accounts: Counter[str] = Counter()
-    for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}:
-        named = relations_naming(store, word)
-        if named:
-            accounts.update(named | credited(lexicon, word))
+    words = {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
+    naming = {w: named for w in words if (named := relations_naming(store, w) or _naming_by_synonym(store, w))}
+    # a light or receiving verb ("make a trip", "received praise from") says nothing of the act
+    # when its noun names relations: that noun does ("make" names every Make_* relation)
+    carried = {w: named for w, named in naming.items() if not _CARRIER_VERB.fullmatch(w)}
+    for word, named in (carried or naming).items():
+        accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
     return frozenset(r for r, n in accounts.items() if n == most or not best_only)
+
+
+_CARRIER_VERB = re.compile(
+    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
+    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
+)
+
+
+def _naming_by_synonym(store: TKGStore, word: str) -> frozenset[str]:
+    """The relations a word's general-English synonym names ("trip": visited), for a word no
+    relation's name holds."""
+    synonym = GENERAL_SYNONYMS.get(word)
+    return relations_naming(store, synonym) if synonym and " " not in synonym else frozenset()
 
 
 def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
@@ -291,9 +307,19 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         return None
     one = names[0]  # every fact between the first two names is one of the first name's facts
     for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
-        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact):
+        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def _in_roles(check: AnswerCheck, fact: Fact) -> bool:
+    """Whether each named party stands in `fact` where the wording puts it: a one-way relation's
+    fact from Y to X is no evidence about "did X ... Y" (visiting and hosting are one event seen
+    from two sides: `head_role` reads a mirror with the roles swapped)."""
+    return all(
+        check.in_role(fact, name, role)
+        for names, role in zip(check.mentions, _roles(check)) for name in {fact.head, fact.tail}.intersection(names)
+    )
 
 
 # the operations that place an answer in time relative to a time or another event, or pick one end

@@ -49,9 +49,10 @@ _ORDINAL = re.compile(
 # a date's ordinal day ("the third of May") is a time, not an n-th
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|\bhow\s+many\s+times\b", re.IGNORECASE)
+# "Count the days on which ...": an imperative count asks how many too
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
-_NUMBER_OF = re.compile(r"\b(?:number|count)\s+of\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
 _HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
