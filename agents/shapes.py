@@ -163,7 +163,7 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     the ranking decides."""
     accounts: Counter[str] = Counter()
     words = {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
-    naming = {w: named for w in words if (named := relations_naming(store, w) or _naming_by_synonym(store, w))}
+    naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w))}
     # a light or receiving verb ("make a trip", "received praise from") says nothing of the act
     # when its noun names relations: that noun does ("make" names every Make_* relation)
     carried = {w: named for w, named in naming.items() if not _CARRIER_VERB.fullmatch(w)}
@@ -179,7 +179,7 @@ _CARRIER_VERB = re.compile(
 )
 
 
-def _naming_by_synonym(store: TKGStore, word: str) -> frozenset[str]:
+def naming_by_synonym(store: TKGStore, word: str) -> frozenset[str]:
     """The relations a word's general-English synonym names ("trip": visited), for a word no
     relation's name holds."""
     synonym = GENERAL_SYNONYMS.get(word)
