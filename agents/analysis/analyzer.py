@@ -84,7 +84,7 @@ _CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
 )
 
 
-_YEAR_WORDS = re.compile(r"\bthe\s+year\s+(?:of\s+)?(?=\d{4}\b)", re.IGNORECASE)  # "in the year 2008" says "in 2008"
+_YEAR_WORDS = re.compile(r"\b(?<=in\s)the\s+year\s+(?:of\s+)?(?=\d{4}\b)", re.IGNORECASE)  # "in the year 2008" says "in 2008"
 
 
 def _relation_text(analysis: QuestionAnalysis) -> str:
