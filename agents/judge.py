@@ -27,10 +27,11 @@ from tkg_store.store import TKGStore
 from tkg_store.temporal import TimeSpan, describe_range
 
 
-# "Who is the wife of {E1}?", "What was {E1}'s capital?": a noun that relates the entity to the one
+# "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
 # asked, with no verb: the KG answers it only when the noun names its relations ("the host of", "visitor")
 _ATTRIBUTE = re.compile(
-    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+)\s+of\s+(?:the\s+)?\{E\d+\}|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+))"
+    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+of\s+(?:the\s+)?\{E\d+\}"
+    r"|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)|(?P<bare>\{E\d+\}))"
     r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
     re.IGNORECASE,
 )
@@ -41,9 +42,12 @@ def attribute_asked(store: TKGStore, masked: str) -> str | None:
     holds, directly or through its general-English synonym (`agents.shapes.relations_named`): events
     between actors record no kinship, office or attribute."""
     m = _ATTRIBUTE.match(masked)
-    noun = (m.group("noun") or m.group("owned")).lower() if m else ""
-    if not noun or noun in CONSTRAINT_WORDS or relations_naming(store, noun) or naming_by_synonym(store, noun):
+    if m and m.group("bare"):  # "Who was the {E1} in {T1}?": who holds an office, or who an actor is
+        return "who an actor is or who held an office (the KG records events between actors, not offices or identities)"
+    words = [w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS] if m else []
+    if not words or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in words):
         return None
+    noun = " ".join(words)
     return f"a relation the KG does not record ({noun!r}: its facts are events between actors)"
 
 

@@ -19,6 +19,7 @@ from contextlib import suppress
 from datetime import MAXYEAR, date, timedelta
 from typing import NamedTuple
 
+from agents.analysis.query import RELATIVE_BOUND
 from agents.analysis.types import TimeMention
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of, stated_span
 
@@ -143,47 +144,33 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
     return TimeReading(_bounded(text, found, kg_range), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
-# A window stated by its two exclusive bounds ("after 1 June 2013 and before 1 October 2013"), or the
-# second stated through the first ("after 15 June 2012, within that year", "... before the year was out")
+# A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
 _AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefore\s+$", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|after)\s+$", re.IGNORECASE)
-_SAME_PERIOD = re.compile(
-    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<within>year|month)|(?:later\s+|earlier\s+)?in\s+(?:that|the)\s+same\s+(?P<same>year|month)"
-    r"|before\s+the\s+(?P<out>year|month)\s+(?:was|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<end>year|month))\b",
-    re.IGNORECASE,
-)
 
 
 def stated_window(text: str, kg_range: TimeSpan | None = None) -> str:
-    """`text` with a window stated by exclusive bounds written as the inclusive window it is: "after
-    D1 and before D2" -> "between D1+1 and D2-1" (days); "after D, within that year" -> "between
-    D+1 and the year's last day"; "before D, in the same month" -> "between the month's first day
-    and D-1". The rest of the analysis then reads one window."""
+    """`text` with a window stated by exclusive bounds written as the inclusive window it is: "after D1
+    and before D2" -> "between D1+1 and D2-1" (days); "after D, within that year" -> "between D+1 and
+    the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"."""
     times = read_times(text, kg_range).found
     for one, other in zip(times, times[1:]):
-        lead, mid = text[: one.span[0]], text[one.span[1] : other.span[0]]
-        if (first := _AFTER.search(lead) or _BEFORE.search(lead)) and (second := _AND_BEFORE.fullmatch(mid)):
+        first, second = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0]), _AND_BEFORE.fullmatch(text, one.span[1], other.span[0])
+        if first and second and (first.re is _AFTER) == (second.group("cue").lower() == "before"):
             low, high = (one, other) if first.re is _AFTER else (other, one)
-            if (first.re is _AFTER) == (second.group("cue").lower() == "before"):
-                return _window(text, first.start(), other.span[1], low.time.end + _DAY, high.time.start - _DAY, kg_range)
+            return _window(text, first.start(), other.span[1], low.time.end + timedelta(1), high.time.start - timedelta(1), kg_range)
     for one in times:
-        lead, bound = text[: one.span[0]], _SAME_PERIOD.search(text, one.span[1])
-        if bound is None or not (first := _AFTER.search(lead) or _BEFORE.search(lead)):
-            continue
-        unit = next(u for u in bound.groups() if u).lower()
-        period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
-        low, high = (one.time.end + _DAY, period.end) if first.re is _AFTER else (period.start, one.time.start - _DAY)
-        rest = text[one.span[1] : bound.start()] + text[bound.end() :]
-        return _window(text[: one.span[1]] + rest, first.start(), one.span[1], low, high, kg_range)
+        bound, first = RELATIVE_BOUND.search(text, one.span[1]), _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
+        if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
+            period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
+            low, high = (one.time.end + timedelta(1), period.end) if first.re is _AFTER else (period.start, one.time.start - timedelta(1))
+            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high, kg_range)
     return text
-
-
-_DAY = timedelta(days=1)
 
 
 def _window(text: str, start: int, end: int, low: date, high: date, kg_range: TimeSpan | None) -> str:
     if high < low:
-        return text  # no day between the bounds: left as written, to be read as it stands
+        return text  # no day between the bounds: left as written
     written = f"{'B' if text[start].isupper() else 'b'}etween {low.day} {calendar.month_name[low.month]} {low.year} and {high.day} {calendar.month_name[high.month]} {high.year}"
     return stated_window(text[:start] + written + text[end:], kg_range)
 
