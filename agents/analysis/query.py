@@ -237,10 +237,10 @@ def _unsupported(masked: str) -> str | None:
     return None
 
 
-# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`times.stated_window` reads it)
+# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`times.stated_window` reads
+# it); "in the same year" is not one: it names another event's period (MultiTQ's same-period shapes)
 RELATIVE_BOUND = re.compile(
-    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)|(?:later\s+)?in\s+(?:that|the)\s+same\s+(?P<b>year|month|week)(?=\s*(?:[?.!,;]|$))"
-    r"|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
+    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
     re.IGNORECASE,
 )
 _LEFTOVER_NUMBER = re.compile(r"(?<![{\w])\d+(?:[.,:/-]\d+)*\b(?!\})")
