@@ -231,6 +231,7 @@ def test_a_span_of_several_granules_prints_its_ends() -> None:
         ("Which country did X visit after 15 June 2012, within that year?", "Which country did X visit between 16 June 2012 and 31 December 2012?"),
         ("After 3 September 2014, where did X go before the year was out?", "Between 4 September 2014 and 31 December 2014, where did X go?"),
         ("Who visited Iran before 10 May 2010, within that month?", "Who visited Iran between 1 May 2010 and 9 May 2010?"),
+        ("Who visited Iran after 10 May 2010, in the same month?", "Who visited Iran between 11 May 2010 and 31 May 2010?"),
     ],
 )
 def test_a_window_stated_by_exclusive_or_relative_bounds_is_read_as_one_window(text: str, window: str) -> None:

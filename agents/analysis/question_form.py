@@ -118,13 +118,11 @@ def without_framing(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-# a statement put to the reader to judge ("True or false: X visited Y.", "Yes or no - did X ...?") asks yes or no
+# a statement put to be judged ("True or false: X visited Y.", "Yes or no - did X ...?") asks yes or no: "X visited Y?"
 _JUDGE_THIS = re.compile(r"^\W*(?:true\s+or\s+false|yes\s+or\s+no|fact\s+or\s+fiction)\s*[:;,?.\-–—]+\s*", re.IGNORECASE)
 
 
 def as_yes_no(text: str) -> str:
-    """`text` with a "True or false:" opening read as the yes / no question it puts: "True or false:
-    X visited Y." asks "X visited Y?"."""
     m = _JUDGE_THIS.match(text)
     if m is None or not (rest := text[m.end():].rstrip().rstrip(".!").rstrip()):
         return text

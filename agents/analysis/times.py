@@ -146,6 +146,8 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
 
 # A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
 _AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefore\s+$", re.IGNORECASE)
+# "after {T1}, in the same month" closing the question: the period of that time (not "in the same year as {E2} did")
+_SAME = re.compile(r"\s*,?\s*(?:later\s+|earlier\s+)?in\s+(?:that|the)\s+same\s+(?P<s>year|month)(?=\s*(?:[?.!;]|$))", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|after)\s+$", re.IGNORECASE)
 
 
@@ -160,7 +162,8 @@ def stated_window(text: str, kg_range: TimeSpan | None = None) -> str:
             low, high = (one, other) if first.re is _AFTER else (other, one)
             return _window(text, first.start(), other.span[1], low.time.end + timedelta(1), high.time.start - timedelta(1), kg_range)
     for one in times:
-        bound, first = RELATIVE_BOUND.search(text, one.span[1]), _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
+        bound = RELATIVE_BOUND.search(text, one.span[1]) or _SAME.search(text, one.span[1])
+        first = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
         if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
             period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
             low, high = (one.time.end + timedelta(1), period.end) if first.re is _AFTER else (period.start, one.time.start - timedelta(1))
