@@ -26,7 +26,6 @@ from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 from tkg_store.temporal import TimeSpan, describe_range
 
-
 # "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
 # asked, with no verb: the KG answers it only when the noun names its relations ("the host of", "visitor")
 _ATTRIBUTE = re.compile(

@@ -159,8 +159,8 @@ def stated_window(text: str, kg_range: TimeSpan | None = None) -> str:
     for one, other in zip(times, times[1:]):
         first, second = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0]), _AND_BEFORE.fullmatch(text, one.span[1], other.span[0])
         if first and second and (first.re is _AFTER) == (second.group("cue").lower() == "before"):
-            low, high = (one, other) if first.re is _AFTER else (other, one)
-            return _window(text, first.start(), other.span[1], low.time.end + timedelta(1), high.time.start - timedelta(1), kg_range)
+            earlier, later = (one, other) if first.re is _AFTER else (other, one)
+            return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1), kg_range)
     for one in times:
         bound = RELATIVE_BOUND.search(text, one.span[1]) or _SAME.search(text, one.span[1])
         first = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
