@@ -121,6 +121,11 @@ _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2
 )
 
 
+_POSSESSED_ACT = re.compile(
+    r"\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
+)
+
+
 def _roles(check: AnswerCheck) -> list[str | None]:
     """The clause roles of the check's mentions, with a passive's agent read as the subject and the
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
@@ -132,6 +137,10 @@ def _roles(check: AnswerCheck) -> list[str | None]:
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
     for m in _PASSIVE_ASKED.finditer(masked):
         read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+    for m in _POSSESSED_ACT.finditer(masked):  # "{E1}'s second visit": E1 made it (not "{E1}'s visitors": an agent noun)
+        noun = m.group("noun").lower()
+        if not re.search(r"(?:er|or|ist|ee)s?$", noun) and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
+            read.setdefault(int(m.group(1)), SUBJECT)
     return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
 
 

@@ -146,6 +146,12 @@ def test_a_window_stated_by_exclusive_or_relative_bounds(agent) -> None:  # noqa
     assert set(agent.ask("Who visited Iran after 1 March 2008, within that year?").answers) == {"Jack Straw", "Angela Merkel"}
 
 
+def test_a_possessive_before_an_act_names_its_doer(agent) -> None:  # noqa: ANN001
+    # Jack Straw's visits in 2008: Iran on 5 January, 10 and 11 March, Japan on 1 June; the third day is 11 March
+    assert agent.ask("Jack Straw's third visit in 2008: whom did he visit?").answers == ["Iran"]
+    assert agent.ask("Jack Straw's fourth visit in 2008: whom did he visit?").answers == ["Japan"]
+
+
 def test_a_relation_asked_by_a_noun_no_relation_names_is_refused_naming_it(agent) -> None:  # noqa: ANN001
     result = agent.ask("Who is the wife of Jack Straw?")
     assert result.abstained and "'wife'" in (result.reason or "")
