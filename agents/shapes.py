@@ -121,8 +121,10 @@ _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2
 )
 
 
+# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
+# visit" it is the object's, and the main verb's roles decide
 _POSSESSED_ACT = re.compile(
-    r"\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
+    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
 )
 
 
