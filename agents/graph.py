@@ -127,14 +127,14 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         return {}
     query = state.analysed.query
     guides = admitted(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
-    if not guides:
-        return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
-                             " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
+    if not guides:
+        return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
+                             " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)

@@ -138,7 +138,7 @@ def bind_program(
 ) -> Plan | None:
     """The best binding of `program` whose every step is non-empty and whose answer fits the question
     (and, with `accept`, passes it; the bindings it rejects are appended to `rejected`). Relations
-    in `named` are bound even below `config.relation_floor`.
+    in `named` are bound even below `config.relation_floor`, and then only they.
 
     Each step takes the best-scoring candidate with the wanted signature; when a binding leads to an
     empty step, the next `config.alternatives` bindings of that step are tried (depth-first).
@@ -167,6 +167,8 @@ def bind_program(
             relation = relation_of(action)
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue
+            if named and relation is not None and relation not in named:
+                continue  # the once-more binding of the relations the wording names: the others were bound already
             score = scorer(action)
             if score is not None:
                 options.append((score, action))

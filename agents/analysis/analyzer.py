@@ -9,6 +9,7 @@ questions' phrases in one call.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import replace
 from functools import partial
@@ -21,11 +22,11 @@ from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.query import read_query
-from agents.analysis.question_form import without_asides, without_framing
+from agents.analysis.question_form import as_yes_no, without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import read_times, unplaced_calendar_names
+from agents.analysis.times import read_times, stated_window, unplaced_calendar_names
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
@@ -82,6 +83,9 @@ _CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_protected, protected_ngrams, marked_words, normalize_name)),
     CHAT_WORDS,
 )
+
+
+_YEAR_WORDS = re.compile(r"\b(?<=in\s)the\s+year\s+(?:of\s+)?(?=\d{4}\b)", re.IGNORECASE)  # "in the year 2008" says "in 2008"
 
 
 def _relation_text(analysis: QuestionAnalysis) -> str:
@@ -164,7 +168,8 @@ class QuestionAnalyzer:
         # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
-        questions = [without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(q), protected), protected))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(q)), protected), protected)))) for q in questions]
+        questions = [stated_window(q, self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         times = [reading.found for reading in readings]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
