@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -70,22 +71,22 @@ class NumpyPath:
     """ARI's numpy MiniLM in `workers` worker processes of its own (spawned: each path starts with
     a fresh allocator), each embedding its share with `threads` threads (`embed_parallel`), and
     the process's freed memory reused as ARI sets it (`reuse`) or glibc's default left (ARI before
-    that setting). Called with names, it returns their vectors; `cpu_s` is the CPU seconds the
-    last call took in the workers, all their threads counted."""
+    that setting). Called with names, it returns their vectors; `cpu_s` and `faults` are the CPU
+    seconds and page faults the last call took in the workers, all their threads counted."""
 
     def __init__(self, reuse: bool, workers: int, threads: int, tokens_per_batch: int = 512) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        self._workers, self.cpu_s = workers, 0.0
+        self._workers, self.cpu_s, self.faults = workers, 0.0, 0
         self._pool = ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_numpy, initargs=(reuse, threads, tokens_per_batch))
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         share = -(-len(texts) // (self._workers * 4)) if self._workers > 1 else len(texts)
         done = list(self._pool.map(_embed_numpy, [texts[i : i + share] for i in range(0, len(texts), share)]))
-        self.cpu_s = sum(cpu for _, cpu in done)
-        return np.vstack([vectors for vectors, _ in done])
+        self.cpu_s, self.faults = sum(cpu for _, cpu, _ in done), sum(faults for _, _, faults in done)
+        return np.vstack([vectors for vectors, _, _ in done])
 
 
 _NUMPY: tuple["NumpyMiniLMEmbedder", int] | None = None  # a worker's embedder and its thread count
@@ -102,14 +103,19 @@ def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int) -> None:
     _NUMPY = (embedder, threads)
 
 
-def _embed_numpy(texts: list[str]) -> tuple[np.ndarray, float]:
+def _embed_numpy(texts: list[str]) -> tuple[np.ndarray, float, int]:
     from tkg_store.name_vectors import embed_parallel
 
     assert _NUMPY is not None, "worker not initialised"
     embedder, threads = _NUMPY
-    started = time.process_time()
+    started, faults = time.process_time(), _page_faults()
     vectors = embed_parallel(embedder, texts, threads)
-    return vectors, time.process_time() - started
+    return vectors, time.process_time() - started, _page_faults() - faults
+
+
+def _page_faults() -> int:
+    """This process's page faults so far (minor ones: memory the kernel maps in, zeroed)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
 def paths(threads: int) -> dict[str, Embed]:
@@ -198,20 +204,21 @@ def _export(encoder, sample, path: Path) -> None:  # noqa: ANN001 - a torch modu
     )
 
 
-def measure(names: list[str], found: dict[str, Embed], runs: int) -> dict[str, tuple[float, float, np.ndarray]]:
-    """Per path: (best names per second, CPU ms per name of that run, the vectors). The runs take
+def measure(names: list[str], found: dict[str, Embed], runs: int) -> dict[str, tuple[float, float, float, np.ndarray]]:
+    """Per path: (best names per second, CPU ms and page faults per name of that run, the vectors). The runs take
     turns (every path once, then again), so a change in the machine's load falls on all of them."""
     for embed in found.values():
         embed(names[:64])  # warm-up: buffers, thread pools
-    best: dict[str, tuple[float, float, np.ndarray]] = {}
+    best: dict[str, tuple[float, float, float, np.ndarray]] = {}
     for _ in range(runs):
         for label, embed in found.items():
-            wall, cpu = time.perf_counter(), time.process_time()
+            wall, cpu, faults = time.perf_counter(), time.process_time(), _page_faults()
             vectors = np.asarray(embed(names), dtype=np.float32)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            cpu += embed.cpu_s if isinstance(embed, NumpyPath) else 0.0  # its workers' CPU
+            wall, cpu, faults = time.perf_counter() - wall, time.process_time() - cpu, _page_faults() - faults
+            if isinstance(embed, NumpyPath):  # its workers' share
+                cpu, faults = cpu + embed.cpu_s, faults + embed.faults
             if label not in best or len(names) / wall > best[label][0]:
-                best[label] = (len(names) / wall, 1000 * cpu / len(names), vectors)
+                best[label] = (len(names) / wall, 1000 * cpu / len(names), faults / len(names), vectors)
     return best
 
 
@@ -229,17 +236,19 @@ def main() -> None:
     load = os.getloadavg()[0]
     found = {k: v for k, v in paths(args.threads).items() if not args.only or any(o in k for o in args.only)}
     rows, reference = [], None
-    for label, (rate, cpu_ms, vectors) in measure(names, found, args.runs).items():
+    for label, (rate, cpu_ms, faults, vectors) in measure(names, found, args.runs).items():
         reference = vectors if reference is None else reference  # the first path: ARI's
         top1, overlap = nearest_agreement(reference, vectors)
         rows.append({"path": label, "names_per_s": round(rate), "cpu_ms_per_name": round(cpu_ms, 2),
+                     "cores_busy": round(rate * cpu_ms / 1000, 2), "page_faults_per_name": round(faults),
                      "min_cosine": round(float((vectors * reference).sum(axis=1).min()), 7),
                      "same_nearest_name": round(top1, 4), "top10_overlap": round(overlap, 4)})
         print(rows[-1], file=sys.stderr, flush=True)
     command, loads = "python -m benchmarks.name_embedding_cpu " + " ".join(sys.argv[1:]), [round(load, 2), round(os.getloadavg()[0], 2)]
     result = {"command": command, "names": len(names), "cpus": os.cpu_count(), "load_average": loads, "rows": rows}
-    lines = "\n".join(table(["path", "names/s", "CPU ms per name", "min cosine to ARI before", "same nearest name", "top-10 overlap"],
-                            ([r[k] for k in ("path", "names_per_s", "cpu_ms_per_name", "min_cosine", "same_nearest_name", "top10_overlap")] for r in rows)))
+    columns = ("path", "names_per_s", "cpu_ms_per_name", "cores_busy", "page_faults_per_name", "min_cosine", "same_nearest_name", "top10_overlap")
+    lines = "\n".join(table(["path", "names/s", "CPU ms per name", "cores busy", "page faults per name", "min cosine to ARI before",
+                              "same nearest name", "top-10 overlap"], ([r[k] for k in columns] for r in rows)))
     RESULTS.mkdir(parents=True, exist_ok=True)
     emit(
         "# CPU paths for embedding a store's entity names\n\n"
