@@ -164,11 +164,12 @@ def _one_blas_thread() -> None:
 def _reuse_freed_memory() -> None:
     """Have glibc's malloc keep freed blocks of up to 32 MB for reuse. A forward pass makes dozens
     of temporary arrays of a few MB; by default glibc maps each afresh (mmap) and unmaps it when
-    it is freed, so every pass faults its pages in again, zeroed by the kernel: 1,500 names took
-    ~450k page faults and 15% of their CPU in the kernel. Threads embedding at once then queue on
-    the process's one memory-map lock: two of them kept about one core busy, not two
-    (benchmarks/results/name_embedding_cpu/). Freed memory at the heap's top is returned to the
-    system past 128 MB. Set for the process, once: glibc only (elsewhere nothing changes)."""
+    it is freed, so every pass faults its pages in again, zeroed by the kernel (~450 faults a
+    name), and threads doing so at once contend for the process's memory map: two threads took
+    5.3 ms of CPU a name, 3.6 with freed blocks reused, and embedded 1.5x the names a second
+    (benchmarks/results/name_embedding_cpu/name_embedding_cpu_threads.md). Freed memory at the
+    heap's top is returned to the system past 128 MB. Set for the process, once: glibc only
+    (elsewhere nothing changes)."""
     import ctypes
     import platform
 
