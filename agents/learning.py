@@ -11,7 +11,6 @@ batches come back, then clusters and induces.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ari.base.config import AgentConfig, SearchConfig
-from ari.base.processes import die_with_parent, limit_threads
+from ari.base.processes import die_with_parent, limit_threads, threads_per_worker, usable_cores
 from memory.api import Memory
 from memory.learn import GoldQuestion, LearnReport, Solved, labelled, learn_from_dataset
 from memory.trace import Trace
@@ -47,14 +46,6 @@ class LearnSettings:
         return ";".join(parts)
 
 
-def default_workers() -> int:
-    """One worker per core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
 def learn(
     db: str | Path,
     memory: str,
@@ -72,7 +63,7 @@ def learn(
     """Learn `memory` (a path or URL, created when missing) from labelled `questions` over the
     store at `db`: record each question's traces once, then cluster and induce (`cluster=True`)."""
     config = config or AgentConfig.from_env()
-    workers = workers or default_workers()
+    workers = workers or usable_cores()
     from tkg_store.store import TKGStore
 
     with Memory.open(memory, create=True) as mem:
@@ -231,7 +222,7 @@ def _in_processes(job: _Job, workers: int):  # noqa: ANN202
         # Spawned, not from a fork server: a learning run is minutes long, so one import a worker
         # costs little, and its workers' CPU then counts as the command's (learn_bench reports it).
         context = multiprocessing.get_context("spawn")
-        threads = max(1, default_workers() // workers)
+        threads = threads_per_worker(workers)
         with context.Pool(min(workers, len(batches)), initializer=_init_worker, initargs=(job, threads)) as pool:
             for solved in pool.imap_unordered(_solve_in_worker, batches):
                 yield from solved

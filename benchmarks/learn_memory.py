@@ -17,8 +17,9 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> None:
-    from agents.learning import LearnSettings, default_workers, learn
+    from agents.learning import LearnSettings, learn
     from ari.base.config import AgentConfig
+    from ari.base.processes import usable_cores
     from benchmarks.loaders import get_loader
     from benchmarks.selection import parse_shard, stratified_sample, take_shard
 
@@ -30,7 +31,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--shard", help="i/n: learn only from this share (as `ari bench run --shard`)")
     parser.add_argument("--limit", type=int, help="a stratified sample of N questions of the share")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--processes", type=int, default=default_workers())
+    parser.add_argument("--processes", type=int, default=usable_cores())
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
 

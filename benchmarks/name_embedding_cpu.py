@@ -2,13 +2,16 @@
 
 `ari ingest` embeds every entity name once (230k names at 10M facts: most of the table build).
 This embeds a sample of a store's display names with each CPU path and reports names per second
-(wall, best of --runs, over the threads each path uses), CPU ms per name, the smallest cosine to
-the numpy MiniLM's vectors (what ARI runs today: `tkg_store.name_vectors.embed_parallel`), and
-whether each name's nearest other name (and its top 10) stays the same: the linker and the
-candidate filter rank names by exactly these cosines.
+(wall, best of --runs, over the threads or processes each path uses), CPU ms per name (all its
+threads and worker processes counted), the smallest cosine to the vectors of ARI's numpy MiniLM as
+it ran before the allocator setting (`ari.base.minilm._reuse_freed_memory`), and whether each
+name's nearest other name (and its top 10) stays the same: the linker and the candidate filter
+rank names by exactly these cosines.
 
-Paths: the numpy MiniLM at its padded-token budget and at larger ones; sentence-transformers
-(torch) in float32 at two batch sizes; the same with dynamic int8 quantisation of its linear layers;
+Paths: the numpy MiniLM (each in worker processes of its own, started fresh) with and without
+that setting, on 1 thread, on --threads threads (`tkg_store.name_vectors.embed_parallel`, what
+`ari ingest` runs) and in --threads processes of one thread, and at a larger padded-token budget;
+sentence-transformers (torch) in float32 at two batch sizes; the same with dynamic int8 quantisation of its linear layers;
 ONNX Runtime when the `onnxruntime` and `onnx` packages can be imported (float32, the model
 exported from torch).
 
@@ -22,16 +25,21 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import resource
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from benchmarks.results_io import emit, table
+
+if TYPE_CHECKING:
+    from ari.base.minilm import NumpyMiniLMEmbedder
 
 RESULTS = Path(__file__).parent / "results" / "name_embedding_cpu"
 Embed = Callable[[list[str]], np.ndarray]
@@ -59,17 +67,71 @@ def nearest_agreement(reference: np.ndarray, other: np.ndarray, k: int = 10) -> 
     return top1, overlap
 
 
-def paths(threads: int) -> dict[str, Embed]:
-    """Every CPU path that can run here, by name."""
+class NumpyPath:
+    """ARI's numpy MiniLM in `workers` worker processes of its own (spawned: each path starts with
+    a fresh allocator), each embedding its share with `threads` threads (`embed_parallel`), and
+    the process's freed memory reused as ARI sets it (`reuse`) or glibc's default left (ARI before
+    that setting). Called with names, it returns their vectors; `cpu_s` and `faults` are the CPU
+    seconds and page faults the last call took in the workers, all their threads counted."""
+
+    def __init__(self, reuse: bool, workers: int, threads: int, tokens_per_batch: int = 512) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._workers, self.cpu_s, self.faults = workers, 0.0, 0
+        self._pool = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_numpy, initargs=(reuse, threads, tokens_per_batch))
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        share = -(-len(texts) // (self._workers * 4)) if self._workers > 1 else len(texts)
+        done = list(self._pool.map(_embed_numpy, [texts[i : i + share] for i in range(0, len(texts), share)]))
+        self.cpu_s, self.faults = sum(cpu for _, cpu, _ in done), sum(faults for _, _, faults in done)
+        return np.vstack([vectors for vectors, _, _ in done])
+
+
+_NUMPY: tuple["NumpyMiniLMEmbedder", int] | None = None  # a worker's embedder and its thread count
+
+
+def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int) -> None:
+    global _NUMPY
+    from ari.base import minilm
     from ari.base.embedding import bundled_model_path
-    from ari.base.minilm import NumpyMiniLMEmbedder
+
+    if not reuse:
+        minilm._reuse_freed_memory = lambda: None  # ARI before the setting: glibc's default
+    embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path(), 1024, tokens_per_batch)
+    _NUMPY = (embedder, threads)
+
+
+def _embed_numpy(texts: list[str]) -> tuple[np.ndarray, float, int]:
     from tkg_store.name_vectors import embed_parallel
+
+    assert _NUMPY is not None, "worker not initialised"
+    embedder, threads = _NUMPY
+    started, faults = time.process_time(), _page_faults()
+    vectors = embed_parallel(embedder, texts, threads)
+    return vectors, time.process_time() - started, _page_faults() - faults
+
+
+def _page_faults() -> int:
+    """This process's page faults so far (minor ones: memory the kernel maps in, zeroed)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def paths(threads: int) -> dict[str, Embed]:
+    """Every CPU path that can run here, by name; the first is ARI's before this benchmark's last
+    change (the reference of the cosines)."""
+    from ari.base.embedding import bundled_model_path
 
     model = bundled_model_path()
     found: dict[str, Embed] = {}
-    for budget in (512, 2048, 8192):
-        found[f"numpy, {budget} padded tokens a batch" + (" (ARI's)" if budget == 512 else "")] = partial(
-            embed_parallel, NumpyMiniLMEmbedder(model, 1024, budget))
+    for reuse in (False, True):
+        memory = "freed memory reused" if reuse else "glibc's default allocator"
+        found[f"numpy, {threads} threads, {memory}" + (" (ARI's)" if reuse else " (ARI before)")] = NumpyPath(reuse, 1, threads)
+        found[f"numpy, 1 thread, {memory}"] = NumpyPath(reuse, 1, 1)
+        found[f"numpy, {threads} processes of 1 thread, {memory}"] = NumpyPath(reuse, threads, 1)
+    for budget in (2048,):
+        found[f"numpy, {threads} threads, {budget} padded tokens a batch, freed memory reused"] = NumpyPath(True, 1, threads, budget)
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("sentence_transformers") is None:
         return found
     import torch
@@ -142,19 +204,21 @@ def _export(encoder, sample, path: Path) -> None:  # noqa: ANN001 - a torch modu
     )
 
 
-def measure(names: list[str], found: dict[str, Embed], runs: int) -> dict[str, tuple[float, float, np.ndarray]]:
-    """Per path: (best names per second, CPU ms per name of that run, the vectors). The runs take
+def measure(names: list[str], found: dict[str, Embed], runs: int) -> dict[str, tuple[float, float, float, np.ndarray]]:
+    """Per path: (best names per second, CPU ms and page faults per name of that run, the vectors). The runs take
     turns (every path once, then again), so a change in the machine's load falls on all of them."""
     for embed in found.values():
         embed(names[:64])  # warm-up: buffers, thread pools
-    best: dict[str, tuple[float, float, np.ndarray]] = {}
+    best: dict[str, tuple[float, float, float, np.ndarray]] = {}
     for _ in range(runs):
         for label, embed in found.items():
-            wall, cpu = time.perf_counter(), time.process_time()
+            wall, cpu, faults = time.perf_counter(), time.process_time(), _page_faults()
             vectors = np.asarray(embed(names), dtype=np.float32)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            wall, cpu, faults = time.perf_counter() - wall, time.process_time() - cpu, _page_faults() - faults
+            if isinstance(embed, NumpyPath):  # its workers' share
+                cpu, faults = cpu + embed.cpu_s, faults + embed.faults
             if label not in best or len(names) / wall > best[label][0]:
-                best[label] = (len(names) / wall, 1000 * cpu / len(names), vectors)
+                best[label] = (len(names) / wall, 1000 * cpu / len(names), faults / len(names), vectors)
     return best
 
 
@@ -172,17 +236,19 @@ def main() -> None:
     load = os.getloadavg()[0]
     found = {k: v for k, v in paths(args.threads).items() if not args.only or any(o in k for o in args.only)}
     rows, reference = [], None
-    for label, (rate, cpu_ms, vectors) in measure(names, found, args.runs).items():
+    for label, (rate, cpu_ms, faults, vectors) in measure(names, found, args.runs).items():
         reference = vectors if reference is None else reference  # the first path: ARI's
         top1, overlap = nearest_agreement(reference, vectors)
         rows.append({"path": label, "names_per_s": round(rate), "cpu_ms_per_name": round(cpu_ms, 2),
+                     "cores_busy": round(rate * cpu_ms / 1000, 2), "page_faults_per_name": round(faults),
                      "min_cosine": round(float((vectors * reference).sum(axis=1).min()), 7),
                      "same_nearest_name": round(top1, 4), "top10_overlap": round(overlap, 4)})
         print(rows[-1], file=sys.stderr, flush=True)
     command, loads = "python -m benchmarks.name_embedding_cpu " + " ".join(sys.argv[1:]), [round(load, 2), round(os.getloadavg()[0], 2)]
     result = {"command": command, "names": len(names), "cpus": os.cpu_count(), "load_average": loads, "rows": rows}
-    lines = "\n".join(table(["path", "names/s", "CPU ms per name", "min cosine to ARI's", "same nearest name", "top-10 overlap"],
-                            ([r[k] for k in ("path", "names_per_s", "cpu_ms_per_name", "min_cosine", "same_nearest_name", "top10_overlap")] for r in rows)))
+    columns = ("path", "names_per_s", "cpu_ms_per_name", "cores_busy", "page_faults_per_name", "min_cosine", "same_nearest_name", "top10_overlap")
+    lines = "\n".join(table(["path", "names/s", "CPU ms per name", "cores busy", "page faults per name", "min cosine to ARI before",
+                              "same nearest name", "top-10 overlap"], ([r[k] for k in columns] for r in rows)))
     RESULTS.mkdir(parents=True, exist_ok=True)
     emit(
         "# CPU paths for embedding a store's entity names\n\n"

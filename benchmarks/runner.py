@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ari.base.errors import AriError, DatasetError, UsageError
-from ari.base.processes import die_with_parent, limit_threads, worker_context
+from ari.base.processes import die_with_parent, limit_threads, threads_per_worker, worker_context
 from ari.base.progress import progress
 from benchmarks.loaders.types import Question
 from benchmarks.metrics import Outcome, Throughput, first_hit, summarize
@@ -282,18 +282,14 @@ def prepare_workers(workers: int, preload: Sequence[str]) -> None:
     """Start loading what the workers import now (a fork server, where there is one), so it runs
     while the caller still reads the questions; the run's pool then forks its workers from it."""
     if workers > 1:
-        worker_context(preload, _threads_per_worker(workers))
-
-
-def _threads_per_worker(workers: int) -> int:
-    return max(1, (os.cpu_count() or 1) // workers)
+        worker_context(preload, threads_per_worker(workers))
 
 
 def _solve_in_processes(
     batches: list[list[Question]], factory: SolverFactory, workers: int, preload: Sequence[str] = ()
 ) -> Iterator[tuple[list[Question], list, float]]:
     """Yield (batch, results, solver build seconds) as the worker processes finish batches."""
-    threads = _threads_per_worker(workers)
+    threads = threads_per_worker(workers)
     context = worker_context(preload, threads)
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(factory, threads))
     queue = list(reversed(batches))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 import sys
 
@@ -190,3 +191,43 @@ def test_top_k_is_the_exact_best_rows_in_order():
     assert ids.tolist() == np.argsort(-full, axis=1)[:, :3].tolist()
     assert np.allclose(scores, np.sort(full, axis=1)[:, ::-1][:, :3])
     assert TopK(matrix).search(matrix[:2], 100)[1].shape == (2, 50)
+
+
+NAMES = [f"{word} {kind} ({place})" for word in ("Ministry of", "Army of", "Bank of", "Party of", "Police of")
+         for kind in ("Defence", "Trade", "Justice") for place in ("Japan", "Kenya", "Chile")]
+
+
+def test_names_split_over_threads_get_the_vectors_of_one_call_in_order():
+    from tkg_store.name_vectors import embed_parallel
+
+    embedder = NumpyMiniLMEmbedder(bundled_model_path())
+    serial = embedder.embed_batch(NAMES)
+    for threads in (2, 3):
+        split = embed_parallel(embedder, NAMES, threads)
+        assert split.shape == serial.shape
+        assert np.abs(split - serial).max() < 1e-6  # each name keeps its own row, whatever piece it went in
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="a setting of glibc's allocator")
+def test_the_embedder_reuses_freed_memory_instead_of_faulting_it_in_again():
+    # in a fresh process: the setting is for the whole process, and this one has it already
+    script = """
+import resource, sys
+from ari.base import minilm
+from ari.base.embedding import bundled_model_path
+setting, minilm._reuse_freed_memory = minilm._reuse_freed_memory, lambda: None
+embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path())
+names = sys.argv[1:]
+def faults():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    embedder.embed_batch(names)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+faults()  # warm-up
+default = faults()
+setting()
+faults()
+print(default, faults())
+"""
+    out = subprocess.run([sys.executable, "-c", script, *NAMES * 4], capture_output=True, text=True, check=True)
+    default, reused = map(int, out.stdout.split())
+    assert reused * 10 < default, (default, reused)

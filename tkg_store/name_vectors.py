@@ -28,9 +28,11 @@ import numpy as np
 from ari.base.config import ari_home
 from ari.base.embedding import Embedder
 from ari.base.minilm import NumpyMiniLMEmbedder
+from ari.base.processes import usable_cores
 from tkg_store.store import TKGStore
 
 CHUNK = 4096  # names per embedding step of a build: one progress tick, seconds on a CPU
+PIECES_PER_THREAD = 4  # a step's names are split into this many pieces per thread (`embed_parallel`)
 Key = tuple[str, str]  # ("e" | "r", name): an entity or a relation
 
 
@@ -129,15 +131,18 @@ def plan_name_vectors(store: TKGStore, embedder: Embedder) -> NameVectorPlan:
     return NameVectorPlan(store, embedder, store.entity_names(), sorted(store.relation_names()))
 
 
-def embed_parallel(embedder: Embedder, texts: list[str]) -> np.ndarray:
-    """`embedder.embed_batch(texts)`, split over the CPU's cores for the numpy embedder (each of its
-    forward passes is BLAS on one thread, which releases the GIL); torch spreads its own work."""
-    threads = min(os.cpu_count() or 1, 8)
+def embed_parallel(embedder: Embedder, texts: list[str], threads: int | None = None) -> np.ndarray:
+    """`embedder.embed_batch(texts)`, split over `threads` (None: the usable cores, at most 8)
+    for the numpy embedder (each of its
+    forward passes is BLAS on one thread and numpy loops, which release the GIL); torch spreads its
+    own work. The texts go out in PIECES_PER_THREAD pieces a thread, so a thread slowed by other
+    work on its core takes fewer of them rather than holding the rest up."""
+    threads = threads or min(usable_cores(), 8)
     if not isinstance(embedder, NumpyMiniLMEmbedder) or threads < 2 or len(texts) < 2 * threads:
         return embedder.embed_batch(texts)
     from concurrent.futures import ThreadPoolExecutor
 
-    share = -(-len(texts) // threads)
+    share = -(-len(texts) // (threads * PIECES_PER_THREAD))
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ari-embed-names") as pool:
         return np.vstack(list(pool.map(embedder.embed_batch, [texts[i : i + share] for i in range(0, len(texts), share)])))
 

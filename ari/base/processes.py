@@ -101,6 +101,20 @@ def worker_context(preload: Sequence[str], threads: int) -> BaseContext:
     return context
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or `taskset` may
+    narrow below the machine's count): how many workers or threads share the work."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def threads_per_worker(workers: int) -> int:
+    """Each of `workers` processes' share of the cores, for its numeric libraries (at least one)."""
+    return max(1, usable_cores() // workers)
+
+
 def limit_threads(threads: int) -> None:
     """In a spawned worker, before numeric libraries load: their share of the cores only."""
     for name, value in _thread_limits(threads).items():
