@@ -166,10 +166,12 @@ class EntityLinker:
         pending: list[tuple[int, list[_Candidate], list[tuple[_Candidate, str]]]] = []  # (question, chosen, (run, its text))
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
-            spans = [
-                s for s in _uncovered_name_runs(toks, chosen, blocked[n])
-                if not self._capitalised_word(toks, s) and not self._formal_style(question, toks, s, chosen)
-            ]
+            spans = []
+            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not self._capitalised_word(toks, s) and not _crown_style(toks, s)):
+                if (owner := self._formal_style(question, toks, s, chosen)) is None:
+                    spans.append(s)
+                else:  # the style is part of the name it belongs to: read (and masked) as one
+                    owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
             runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
             pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
             for run, text in pending[-1][2]:
@@ -241,24 +243,21 @@ class EntityLinker:
         force was used ..."): never read as a name, as the cue words are not."""
         return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
-    def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> bool:
-        """(role: names people use) Whether a capitalised run no source explained is the formal style of a
-        name the question links beside it, not a name of its own: a peerage after a person's name and a
-        comma ("Yehudi Menuhin, Baron Menuhin"), the given names before a person's quoted nickname or after
-        an honorific ("Sir Reginald Carey "Rex" Harrison"), the crown's style before an office ("Her
-        Majesty's Principal Secretary of State for ...")."""
+    def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> _Candidate | None:
+        """(role: names people use) The mention whose formal style a capitalised run no source explained
+        is, not a name of its own: a peerage after a person's name and a comma ("Yehudi Menuhin, Baron
+        Menuhin"), the given names before a person's quoted nickname or after an honorific ("Sir Reginald
+        Carey "Rex" Harrison"); None when it is none."""
         start, end = span
         words = [t.key for t in tokens[start:end]]
-        if " ".join(words) in CROWN_STYLES:
-            return end < len(tokens) and tokens[end].key == "'s"
         person = {c.start: c for c in chosen if any(name in self.tables.people for name, _ in c.entities)}
         before = next((c for c in chosen if c.end == start - 1 and c.start in person), None)
         if before is not None and tokens[start - 1].text == "," and words[0] in PEERAGES:
-            return True
+            return before
         if end not in person:
-            return False
+            return None
         between = question[tokens[end - 1].end : tokens[end].start].strip()
-        return between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and not between)
+        return person[end] if between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and not between) else None
 
     def _fuller(self, text: str) -> list[tuple[str, float]]:
         """People whose name `text` writes in full or with initials ("Ian Richard Kyle Paisley" -> Ian
@@ -846,6 +845,11 @@ def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -
     if after > end and after < len(tokens) and tokens[after].key == "the":
         after += 1
     return after in starts
+
+def _crown_style(tokens: list[Token], span: tuple[int, int]) -> bool:
+    """(role: names people use) The crown's style before an office ("Her Majesty's Principal Secretary of State for ..."): no name."""
+    return " ".join(t.key for t in tokens[span[0] : span[1]]) in CROWN_STYLES and span[1] < len(tokens) and tokens[span[1]].key == "'s"
+
 
 def _opens_sentence(tokens: list[Token], span: tuple[int, int]) -> bool:
     """One capitalised word that opens the sentence before a lower-case word ("Negative comments about

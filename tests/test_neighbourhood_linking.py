@@ -1,0 +1,87 @@
+"""Neighbourhood linking: a name the KG's name file lacks (an alias, a former name) read among the
+entities the question's other names and relation leave, only where one clearly shares a rare word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.neighbourhood import best_match, same_word
+from tkg_store.ingest import ingest
+from tkg_store.store import TKGStore
+
+FREQUENCY = {"tom": 2, "cruise": 1, "hanks": 1, "thomas": 4, "police": 40, "kenya": 30}.get
+
+
+def frequency(word: str) -> int:
+    return FREQUENCY(word, 0)
+
+
+def test_a_shared_rare_word_reads_the_span_as_that_name() -> None:
+    names = {"Tom_Cruise": "Tom Cruise", "Tom_Hanks": "Tom Hanks", "Thomas_Mann": "Thomas Mann"}
+    assert best_match("Thomas Cruise Mapother IV", names, frequency) == ("Tom_Cruise", "cruise")
+
+
+def test_no_rare_word_or_two_close_candidates_is_no_reading() -> None:
+    police = {"Police_(Kenya)": "Police (Kenya)", "Army": "Army"}
+    assert best_match("Police (Zorbastan)", police, frequency) is None  # "police" names many entities: no evidence
+    assert best_match("Thomas Smith", {"Thomas_Mann": "Thomas Mann"}, frequency) is None
+    twins = {"Tom_Cruise": "Tom Cruise", "Cruise_Hanks": "Cruise Hanks"}
+    assert best_match("Thomas Cruise", twins, frequency) is None  # both share the rare word: no clear margin
+    assert best_match("Zorbatan Kulimo", {"Tom_Cruise": "Tom Cruise"}, frequency) is None
+
+
+@pytest.mark.parametrize(("word", "other", "same"), [
+    ("mohamed", "mohammed", True),  # one name spelt two ways
+    ("reitherman", "reitherman", True),
+    ("johannes", "hannes", False),  # a name inside a longer one is another name
+    ("mapother", "mother", False),
+    ("riitta", "ritta", True),
+    ("maria", "mario", False),  # another name
+])
+def test_close_spellings(word: str, other: str, same: bool) -> None:
+    assert same_word(word, other) is same
+
+
+ROWS = [
+    ("Tom Cruise", "award received", "Saturn Award for Best Actor", "1995", "1995"),
+    ("Tom Hanks", "award received", "Academy Award for Best Actor", "1994", "1994"),
+    ("Meryl Streep", "award received", "Academy Award for Best Actress", "1983", "1983"),
+    ("Riitta Uosukainen", "position held", "Member of the Parliament of Finland", "1983", "2003"),
+    ("Paavo Lipponen", "position held", "Member of the Parliament of Finland", "1983", "2007"),
+    ("Riitta Hari", "award received", "Academy Award for Best Actress", "1990", "1990"),
+    ("Angela Merkel", "position held", "Chancellor of Germany", "2005", "2021"),
+]
+
+
+@pytest.fixture(scope="module")
+def analyzer(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - QuestionAnalyzer over an open store
+    folder = tmp_path_factory.mktemp("neighbourhood")
+    path = folder / "kg.tsv"
+    path.write_text("".join("\t".join(row) + "\n" for row in ROWS), encoding="utf-8")
+    ingest("tsv", path, folder / "kg.duckdb")
+    with TKGStore.open(Path(folder / "kg.duckdb")) as store:
+        yield QuestionAnalyzer(store, use_default_lexicon=False)
+
+
+def _read(analyzer: QuestionAnalyzer, question: str) -> tuple[list[tuple[str, str | None]], list[str]]:
+    analysis = analyzer.analyze(question)
+    return [(m.text, m.best) for m in analysis.entities], [m.text for m in analysis.unlinked]
+
+
+def test_a_name_is_read_among_the_neighbours_of_the_question_s_other_entities(analyzer: QuestionAnalyzer) -> None:
+    # Riitta Hari shares "Riitta" too, but is no neighbour of the Parliament through the relation asked
+    entities, unlinked = _read(analyzer, "When did Riitta Maria Vainikka first become Member of the Parliament of Finland?")
+    assert ("Riitta Maria Vainikka", "Riitta Uosukainen") in entities and unlinked == []
+
+
+def test_with_no_other_entity_the_relation_s_entities_are_the_candidates(analyzer: QuestionAnalyzer) -> None:
+    entities, unlinked = _read(analyzer, "What was the first award received by Thomas Cruise Mapother IV?")
+    assert entities == [("Thomas Cruise Mapother IV", "Tom Cruise")] and unlinked == []
+
+
+def test_a_made_up_name_stays_unlinked(analyzer: QuestionAnalyzer) -> None:
+    entities, unlinked = _read(analyzer, "What was the first award received by Zorbatan Kulimo?")
+    assert entities == [] and unlinked == ["Zorbatan Kulimo"]
