@@ -3,13 +3,11 @@ nickname, a club's initials written out), linked to the shorter names an interva
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from agents.analysis.aliases import club_forms, fuller_name
 from agents.analysis.entities import EntityLinker
-from tkg_store.ingest import ingest
+from tests.bench_support import build_store
 from tkg_store.store import TKGStore
 
 
@@ -47,12 +45,8 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def linker(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - EntityLinker over an open store
-    folder = tmp_path_factory.mktemp("formal_names")
-    path = folder / "kg.tsv"
-    path.write_text("".join("\t".join(row) + "\n" for row in ROWS), encoding="utf-8")
-    db = folder / "kg.duckdb"
-    ingest("tsv", path, db)
-    with TKGStore.open(Path(db)) as store:
+    db = build_store(tmp_path_factory.mktemp("formal_names") / "kg.duckdb", ROWS)
+    with TKGStore.open(db) as store:
         yield EntityLinker(store)
 
 

@@ -3,13 +3,11 @@ entities the question's other names and relation leave, only where one clearly s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.neighbourhood import best_match, same_word
-from tkg_store.ingest import ingest
+from tests.bench_support import build_store
 from tkg_store.store import TKGStore
 
 FREQUENCY = {"tom": 2, "cruise": 1, "hanks": 1, "thomas": 4, "police": 40, "kenya": 30}.get
@@ -58,11 +56,8 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - QuestionAnalyzer over an open store
-    folder = tmp_path_factory.mktemp("neighbourhood")
-    path = folder / "kg.tsv"
-    path.write_text("".join("\t".join(row) + "\n" for row in ROWS), encoding="utf-8")
-    ingest("tsv", path, folder / "kg.duckdb")
-    with TKGStore.open(Path(folder / "kg.duckdb")) as store:
+    db = build_store(tmp_path_factory.mktemp("neighbourhood") / "kg.duckdb", ROWS)
+    with TKGStore.open(db) as store:
         yield QuestionAnalyzer(store, use_default_lexicon=False)
 
 
