@@ -61,7 +61,7 @@ def _linked(linker: EntityLinker, question: str) -> list[tuple[str, str | None]]
     ("What is the first award that Yehudi Menuhin, Baron Menuhin received", [("Yehudi Menuhin, Baron Menuhin", "Yehudi Menuhin")]),
     ('What year did Sir Reginald Carey "Rex" Harrison marry for the first time', [('Sir Reginald Carey "Rex" Harrison', "Rex Harrison")]),
     ("Who was the first to hold the post of Her Majesty's Secretary of State for Work and Pensions",
-     [("Secretary of State for Work and Pensions", "Secretary of State for Work and Pensions")]),
+     [("Her Majesty's Secretary of State for Work and Pensions", "Secretary of State for Work and Pensions")]),
     ("When did Kevin Richardson first play for Barnsley Football Club", [("Kevin Richardson", "Kevin Richardson"), ("Barnsley Football Club", "Barnsley F.C.")]),
     ("When did Kevin Richardson first play for Barnsley", [("Kevin Richardson", "Kevin Richardson"), ("Barnsley", "Barnsley F.C.")]),
 ])

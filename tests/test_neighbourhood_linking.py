@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.neighbourhood import best_match, same_word
+from agents.analysis.neighbourhood import SCORE, best_match, link_in_neighbourhood, same_word
+from agents.analysis.types import EntityMention
 from tests.bench_support import build_store
 from tkg_store.store import TKGStore
 
-FREQUENCY = {"tom": 2, "cruise": 1, "hanks": 1, "thomas": 4, "police": 40, "kenya": 30}.get
+FREQUENCY = {"tom": 2, "cruise": 1, "hanks": 1, "thomas": 29, "police": 40, "kenya": 30}.get
 
 
 def frequency(word: str) -> int:
@@ -51,6 +52,10 @@ ROWS = [
     ("Paavo Lipponen", "position held", "Member of the Parliament of Finland", "1983", "2007"),
     ("Riitta Hari", "award received", "Academy Award for Best Actress", "1990", "1990"),
     ("Angela Merkel", "position held", "Chancellor of Germany", "2005", "2021"),
+    ("René Lévesque", "position held", "Premier of Quebec", "1976", "1985"),
+    ("René Lévesque", "award received", "Grand Officer of the National Order of Quebec", "2008", "2008"),
+    ("Jean Chrétien", "position held", "Prime Minister of Canada", "1993", "2003"),
+    ("Jean Chrétien", "position held", "minister", "1967", "1968"),  # a class, as Wikidata labels it (lower case)
 ]
 
 
@@ -80,3 +85,26 @@ def test_with_no_other_entity_the_relation_s_entities_are_the_candidates(analyze
 def test_a_made_up_name_stays_unlinked(analyzer: QuestionAnalyzer) -> None:
     entities, unlinked = _read(analyzer, "What was the first award received by Zorbatan Kulimo?")
     assert entities == [] and unlinked == ["Zorbatan Kulimo"]
+
+
+def test_a_common_noun_inside_a_longer_name_is_part_of_it(analyzer: QuestionAnalyzer) -> None:
+    # "Minister" inside the longer name is no mention of the class "minister"; the whole name is no KG name,
+    # and of René Lévesque's two neighbours with "Quebec" the shorter shares more of its words
+    entities, unlinked = _read(analyzer, "When was René Lévesque Prime Minister of Quebec for the last time?")
+    assert entities == [("René Lévesque", "René Lévesque"), ("Prime Minister of Quebec", "Premier of Quebec")] and unlinked == []
+
+
+def test_a_common_noun_alone_is_still_its_class(analyzer: QuestionAnalyzer) -> None:
+    entities, _ = _read(analyzer, "When did Jean Chrétien first become a Minister?")
+    assert ("Minister", "minister") in entities
+
+
+@pytest.mark.parametrize(("weak", "read_again"), [
+    ("Prime Minister of Canada", True),  # no fact with René Lévesque: read among his neighbours
+    ("Grand Officer of the National Order of Quebec", False),  # a fact with him: kept
+])
+def test_a_weak_link_with_no_fact_with_the_others_is_read_again(analyzer: QuestionAnalyzer, weak: str, read_again: bool) -> None:
+    mentions = [EntityMention("René Lévesque", (0, 13), [("René Lévesque", 1.0)]), EntityMention("Prime Minister of Quebec", (20, 44), [(weak, 0.66)])]
+    relations = [("position held", 0.2), ("award received", 0.1)]
+    assert link_in_neighbourhood(analyzer.store, mentions, relations, lambda word: 1) is read_again
+    assert mentions[1].candidates == ([("Premier of Quebec", SCORE)] if read_again else [(weak, 0.66)])

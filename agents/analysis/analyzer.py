@@ -27,7 +27,7 @@ from agents.analysis.question_type import classify, distinct_entities, in_role_o
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import TimeReading, read_times, unplaced_calendar_names
-from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
+from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_symbols
@@ -165,22 +165,21 @@ class QuestionAnalyzer:
         # ..."); asides first, while the dashes that set them off are there
         questions = [without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(q), protected), protected))) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
-        times = [reading.found for reading in readings]
-        entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
-        analyses = [self._analysis(*reading) for reading in zip(questions, times, entities, readings)]
+        entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
+        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
         if rank_relations:
             self._rank_relations(analyses)
             postings = self.entity_linker.tables.postings
-            for k, reading in enumerate(zip(questions, times, entities, readings)):
+            for k, reading in enumerate(zip(questions, entities, readings)):
                 # a name left unlinked, read among the KG neighbours of the rest: the question is read again with it
-                if analyses[k].unlinked and link_in_neighbourhood(self.store, analyses[k], lambda w: len(postings.get(w, ()))):
+                if link_in_neighbourhood(self.store, reading[1], analyses[k].relations, lambda w: len(postings.get(w, ()))):
                     analyses[k] = self._analysis(*reading)
                     self._rank_relations(analyses[k : k + 1])
         return analyses
 
-    def _analysis(self, question: str, ts: list[TimeMention], mentions: list[EntityMention], reading: TimeReading) -> QuestionAnalysis:
+    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading) -> QuestionAnalysis:
         resolve_by_facts([m for m in mentions if m.candidates], self.store)
-        ts = resolve_dates_by_facts(ts, mentions, self.store)
+        ts = resolve_dates_by_facts(reading.found, mentions, self.store)
         ordered = in_role_order(question, [m for m in mentions if m.candidates])
         masked = mask(question, ordered, ts)
         ents = distinct_entities(ordered)
@@ -192,21 +191,10 @@ class QuestionAnalyzer:
         if query.ordinal or query.extreme:  # "second to last", "most often": no first or last is asked
             kind = without_extremes(kind)
         return QuestionAnalysis(
-            question=question,
-            masked=masked,
-            entities=ents,
-            times=ts,
-            answer_type=kind.answer_type,
-            time_level=kind.time_level,
-            pattern=kind.pattern,
-            cue=kind.cue,
-            cues=kind.cues,
-            unlinked=[m for m in mentions if not m.candidates],
+            question, masked, ents, ts, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
+            cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-            beyond_times=reading.beyond,
-            grammar=grammar,
-            grammar_dropped=rewritten.dropped,
-            query=query,
+            grammar=grammar, grammar_dropped=rewritten.dropped, query=query,
         )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:

@@ -1,25 +1,22 @@
-"""Neighbourhood linking: a name the linker left unlinked, read among the few entities the KG leaves it.
-
-No rule of English derives "Thomas Cruise Mapother IV" from "Tom Cruise", but the KG narrows the
-choice: the span is scored only against the neighbours of the question's linked entities through its
-best-ranked relations (with none linked, the entities of those relations), by the words it shares
-with each, a word weighing more the fewer KG names hold it. It is linked only where one candidate
-shares a rare word, written alike, and stands clearly above the next; otherwise it stays unlinked (the judge abstains).
-"""
+"""Neighbourhood linking: a name the linker left unlinked (or linked weakly, with no fact with the question's
+other entities) read among the few entities the KG leaves it: the neighbours of the question's other entities
+through its best-ranked relations (with none linked, those relations' entities). No rule of English derives
+"Thomas Cruise Mapother IV" from "Tom Cruise"; a rare word they share, clearly more than any other neighbour
+shares, does. Otherwise the span stays as it was and the judge abstains."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
 
 from rapidfuzz import fuzz
 
-from agents.analysis.types import EntityMention, QuestionAnalysis
+from agents.analysis.types import EntityMention
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore, normalize_name
 
 RELATIONS = 2  # the best-ranked relations whose facts hold the candidates
-RARE = 3  # a word of at most this many KG names tells one apart: sharing it is evidence
+RARE = 10  # a word of at most this many KG names tells one apart: sharing it is evidence
 MARGIN = 2.0  # the best candidate scores at least this many times the next (or the next scores 0)
 ALIKE = 85  # rapidfuzz ratio at which two words of five letters or more are one word spelt two ways
 SCORE = 0.8  # the link's score: below an exact or alias match
@@ -28,9 +25,8 @@ SCORE = 0.8  # the link's score: below an exact or alias match
 def same_word(word: str, other: str) -> bool:
     """One word, or one spelt two ways: the same initial, a letter more or less, rapidfuzz ratio `ALIKE`
     ("Mohamed" / "Mohammed"; not "Hannes" in "Johannes", "Mother" in "Mapother")."""
-    if word == other:
-        return True
-    return min(len(word), len(other)) >= 5 and word[0] == other[0] and abs(len(word) - len(other)) <= 1 and fuzz.ratio(word, other) >= ALIKE
+    close = min(len(word), len(other)) >= 5 and word[0] == other[0] and abs(len(word) - len(other)) <= 1
+    return word == other or close and fuzz.ratio(word, other) >= ALIKE
 
 
 def best_match(span: str, names: dict[str, str], frequency: Callable[[str], int]) -> tuple[str, str] | None:
@@ -46,33 +42,33 @@ def best_match(span: str, names: dict[str, str], frequency: Callable[[str], int]
 
 def _shared(words: list[str], display: str, frequency: Callable[[str], int]) -> tuple[float, str]:
     """The words of `display` that `words` hold, each weighing 1 / the KG names that hold it: (their
-    weight, the rarest of those written exactly alike; "" for none)."""
-    own = normalize_name(display).split()
+    weight over the words of `display`, the rarest of those written exactly alike; "" for none)."""
+    own = [w for w in normalize_name(display).split() if len(w) >= 3]
     found = [min(alike, key=frequency) for w in words if (alike := [o for o in own if same_word(w, o)])]
     exact = [o for o in found if o in words]
-    return sum(1 / max(1, frequency(o)) for o in found), min(exact, key=frequency, default="")
+    return sum(1 / max(1, frequency(o)) for o in found) / max(1, len(own)), min(exact, key=frequency, default="")
 
 
-def neighbourhood_candidates(store: TKGStore, linked: Iterable[str], relations: list[str]) -> set[str]:
+def neighbourhood_candidates(store: TKGStore, linked: list[str], relations: list[str]) -> set[str]:
     """The entities linked to `linked` by `relations`; with none linked, every entity of those relations."""
-    if linked := list(linked):
+    if linked:
         return {n.neighbour for name in linked for n in store.neighbourhood(name) if n.relation in relations}
-    return set().union(*(memoised(store, ("relation-entities", r), partial(_entities_of, store, r)) for r in relations))
+    return set().union(*(memoised(store, ("relation-entities", r), partial(store.relation_entities, r)) for r in relations))
 
 
-def _entities_of(store: TKGStore, relation: str) -> frozenset[str]:
-    return frozenset(name for fact in store.facts(relation=relation) for name in (fact.head, fact.tail))
-
-
-def link_in_neighbourhood(store: TKGStore, analysis: QuestionAnalysis, frequency: Callable[[str], int]) -> list[EntityMention]:
-    """The unlinked mentions of `analysis` read among its neighbourhood, given their candidate in place."""
-    relations = [r for r, _ in analysis.relations[:RELATIONS]]
-    pool = neighbourhood_candidates(store, (m.best for m in analysis.entities if m.best), relations)
-    names = {name: store.display(name) for name in sorted(pool)}
-    found = []
-    for mention in analysis.unlinked:
+def link_in_neighbourhood(store: TKGStore, mentions: list[EntityMention], ranked: list[tuple[str, float]], frequency: Callable[[str], int]) -> bool:
+    """Read again, in place, each mention left unlinked, or linked weakly (under `SCORE`) to entities none of
+    which has a fact with the question's other entities, among their neighbours through the best `ranked`
+    relations (`best_match`); whether any was read."""
+    relations = [r for r, _ in ranked[:RELATIONS]]
+    found = False
+    for mention in mentions:
+        others = [m.best for m in mentions if m.best is not None and m is not mention]
+        weak = mention.candidates and mention.candidates[0][1] < SCORE and others
+        if mention.candidates and not (weak and not any(store.relations_between(n, o) for n, _ in mention.candidates for o in others)):
+            continue
+        names = {name: store.display(name) for name in sorted(neighbourhood_candidates(store, others, relations))}
         if (match := best_match(mention.text, names, frequency)) is not None:
-            mention.candidates = [(match[0], SCORE)]
+            mention.candidates, found = [(match[0], SCORE)], True
             mention.why = f"read among the KG neighbours through {', '.join(relations)}: shares '{match[1]}'"
-            found.append(mention)
     return found
