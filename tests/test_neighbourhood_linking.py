@@ -30,6 +30,8 @@ def test_no_rare_word_or_two_close_candidates_is_no_reading() -> None:
     twins = {"Tom_Cruise": "Tom Cruise", "Cruise_Hanks": "Cruise Hanks"}
     assert best_match("Thomas Cruise", twins, frequency) is None  # both share the rare word: no clear margin
     assert best_match("Zorbatan Kulimo", {"Tom_Cruise": "Tom Cruise"}, frequency) is None
+    assert best_match("Cruise Zorbatan", {"Tom_Cruise": "Tom Cruise"}, frequency) is None  # a surname is no given name
+    assert best_match("Hon. Tom Zorbatan", {"Tom_Cruise": "Tom Cruise"}, frequency) == ("Tom_Cruise", "tom")  # another surname
 
 
 @pytest.mark.parametrize(("word", "other", "same"), [

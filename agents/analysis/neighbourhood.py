@@ -11,6 +11,7 @@ from functools import partial
 
 from rapidfuzz import fuzz
 
+from agents.analysis.aliases import FORMAL_HONORIFICS
 from agents.analysis.types import EntityMention
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore, normalize_name
@@ -32,20 +33,18 @@ def same_word(word: str, other: str) -> bool:
 def best_match(span: str, names: dict[str, str], frequency: Callable[[str], int]) -> tuple[str, str] | None:
     """(entity, the rarest word it shares) for the one of `names` (entity -> display) that `span` reads
     clearly as; None when none shares a rare word or two come close."""
-    words = [w for w in normalize_name(span).split() if len(w) >= 3]
+    words = [w for w in normalize_name(span).split() if len(w) >= 3 and w not in FORMAL_HONORIFICS]
     scored = sorted(((*_shared(words, display, frequency), name) for name, display in names.items()), key=lambda s: (-s[0], s[2]))
     (best, rarest, name), next_best = scored[0] if scored else (0.0, "", ""), scored[1][0] if len(scored) > 1 else 0.0
-    if not rarest or frequency(rarest) > RARE or best < MARGIN * next_best:
-        return None
-    return name, rarest
+    return (name, rarest) if rarest and frequency(rarest) <= RARE and best >= MARGIN * next_best else None
 
 
 def _shared(words: list[str], display: str, frequency: Callable[[str], int]) -> tuple[float, str]:
-    """The words of `display` that `words` hold, each weighing 1 / the KG names that hold it: (their
-    weight over the words of `display`, the rarest of those written exactly alike; "" for none)."""
+    """(The weight of the words of `display` that `words` hold, each 1 / the KG names holding it, over its words;
+    the rarest written alike that opens both names or neither, as a given name is no surname, or "")."""
     own = [w for w in normalize_name(display).split() if len(w) >= 3]
     found = [min(alike, key=frequency) for w in words if (alike := [o for o in own if same_word(w, o)])]
-    exact = [o for o in found if o in words]
+    exact = [o for o in found if o in words and (o == words[0]) == (o == own[0])]
     return sum(1 / max(1, frequency(o)) for o in found) / max(1, len(own)), min(exact, key=frequency, default="")
 
 
