@@ -63,8 +63,9 @@ def link_in_neighbourhood(store: TKGStore, mentions: list[EntityMention], ranked
     found = False
     for mention in mentions:
         others = [m.best for m in mentions if m.best is not None and m is not mention]
-        weak = mention.candidates and mention.candidates[0][1] < SCORE and others
-        if mention.candidates and not (weak and not any(store.relations_between(n, o) for n, _ in mention.candidates for o in others)):
+        weak = bool(mention.candidates) and mention.candidates[0][1] < SCORE and bool(others)
+        factless = weak and not any(store.relations_between(n, o) for n, _ in mention.candidates for o in others)
+        if mention.candidates and not factless:
             continue
         names = {name: store.display(name) for name in sorted(neighbourhood_candidates(store, others, relations))}
         if (match := best_match(mention.text, names, frequency)) is not None:
