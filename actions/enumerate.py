@@ -303,7 +303,7 @@ def _facts_per_neighbour(store: TKGStore, entity: str, within: TimeSpan | None) 
     return counts
 
 
-MAX_NTH = 3  # getNth / getNthLast are offered for the first, second and third day from either end
+MAX_NTH = 10  # getNth / getNthLast are offered up to the tenth day from either end, as far as the typed query reads ordinals
 
 
 def list_operations(

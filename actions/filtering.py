@@ -44,6 +44,7 @@ from actions.templates import (
     GetTailEntity,
     GetTime,
     Lookup,
+    reference_of,
     source_of,
 )
 from ari.base.config import FilterConfig
@@ -147,8 +148,8 @@ def kind_of(action: Action) -> tuple[str, str]:
         kind = "none" if time is None else "join" if isinstance(time, int) else "time"
     elif isinstance(action, GetBetween):
         kind = "time"
-    elif hasattr(action, "reference"):
-        kind = "step" if isinstance(action.reference, int) else "time"  # type: ignore[union-attr]
+    elif (reference := reference_of(action)) is not None:
+        kind = "step" if isinstance(reference, int) else "time"
     else:
         kind = "none"
     return (action.template, kind)

@@ -550,6 +550,38 @@ def bound_step(step: AbstractStep, bindings: Mapping[str, object]) -> Action:
     return TEMPLATES[step.template](*args)
 
 
+_READS_STEP = (
+    GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast, GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+)  # the list operations and the answer: each reads an earlier step's result
+_READS_KG = (GetHeadEntity, GetTailEntity, GetTime, GetRelation)  # the actions that read facts, with or without a relation
+
+
 def source_of(action: Action) -> int | None:
     """The step a list operation or answer reads (None for a KG lookup)."""
-    return getattr(action, "source", None)
+    return action.source if isinstance(action, _READS_STEP) else None
+
+
+def relation_of(action: Action) -> str | None:
+    """The relation a KG lookup reads (None for getRelation, which finds relations, and list operations)."""
+    return action.relation if isinstance(action, LOOKUP_TYPES) else None
+
+
+def time_of(action: Action) -> TimeArg:
+    """The time a KG read is bounded by: a time span, a step whose times it joins, or None."""
+    return action.time if isinstance(action, _READS_KG) else None
+
+
+def reference_of(action: Action) -> TimeSpan | int | None:
+    """What a before / after / during operation compares with: a time, or a step's times."""
+    return action.reference if isinstance(action, (GetBefore, GetAfter, GetDuring)) else None
+
+
+def entities_of(action: Action) -> list[str]:
+    """The KG names a KG read starts from, head first."""
+    if isinstance(action, GetHeadEntity):
+        return [action.tail]
+    if isinstance(action, GetTailEntity):
+        return [action.head]
+    if isinstance(action, (GetTime, GetRelation)):
+        return [action.head, action.tail]
+    return []

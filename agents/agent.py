@@ -130,7 +130,7 @@ class Agent:
     def questions_in_flight(self) -> int:
         """Questions answered at once, each on its own: more than one with a decider that waits on a
         remote LLM (`openai:` with `LLMConfig.concurrency`), else one lockstep batch at a time."""
-        return max(1, getattr(self.decider, "questions_in_flight", 1))
+        return max(1, self.decider.questions_in_flight)
 
     def ask_many(self, questions: list[str]) -> list[AgentResult]:
         """Answer several questions: in one pass of the graph, analysed and embedded in one batch and

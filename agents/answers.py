@@ -74,7 +74,7 @@ def confidence(state: "AgentState") -> float:
             if mention.candidates:
                 linking *= max(0.0, min(1.0, mention.candidates[0][1]))
     program = 0.5
-    if state.methodology is not None and getattr(state.methodology, "programs", None):
+    if state.methodology is not None and state.methodology.programs:
         done = tuple(r.abstract for r in state.records)
         for stat in state.methodology.programs:
             if stat.program.texts == done:

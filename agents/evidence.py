@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from actions.items import Item
 from actions.semantics import format_item_time
-from actions.templates import GetAfter, GetBefore, GetHeadEntity, GetRelation, GetTailEntity, GetTime, source_of
+from actions.templates import GetAfter, GetBefore, GetHeadEntity, GetRelation, GetTailEntity, GetTime, reference_of, source_of
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, when_text
 
@@ -47,7 +47,7 @@ def _reference_lines(store: TKGStore, actions: Sequence, results: Sequence[list[
     event happened: the earliest fact of the referred step, the one the comparison used."""
     lines = []
     for action in actions:
-        reference = getattr(action, "reference", None)
+        reference = reference_of(action)
         if isinstance(action, (GetBefore, GetAfter)) and isinstance(reference, int) and 0 < reference <= len(results):
             timed = [(i.start, i) for i in results[reference - 1] if i.start is not None]
             if timed:

@@ -31,7 +31,7 @@ from actions.enumerate import CandidatePool, enumerate_candidates, list_operatio
 from actions.items import Item
 from actions.programs import LIST_OPERATIONS, Program
 from actions.semantics import is_timed
-from actions.templates import Action, GetBetween, GetTime, Lookup
+from actions.templates import Action, GetBetween, GetTime, Lookup, reference_of, relation_of, time_of
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.planner import question_context
@@ -170,7 +170,7 @@ class _Search:
         (see `_redundant`); they depend only on which results are empty or timed, and the latest step."""
         latest = len(context.results)
         previous = context.action(latest)
-        key = (tuple(self._facts(r).kind for r in context.results), getattr(previous, "template", None))
+        key = (tuple(self._facts(r).kind for r in context.results), previous.template if previous is not None else None)
         if key not in self.bound_operations:
             options = [
                 (action, action.abstract(self.roles), 0.0)
@@ -181,9 +181,9 @@ class _Search:
         return self.bound_operations[key]
 
     def execute(self, action, context: ActionContext) -> list[Item]:
-        if getattr(action, "relation", None) is None:  # a list operation or an answer: reads earlier results
+        if relation_of(action) is None:  # a list operation or an answer: reads earlier results
             return self._operation(action, context)
-        time = getattr(action, "time", None)
+        time = time_of(action)
         key = (action, self._join_period(context, time)) if isinstance(time, int) else action
         if key not in self.result_cache:
             self.result_cache[key] = action.execute(self.store, context)
@@ -191,7 +191,7 @@ class _Search:
 
     def _operation(self, action, context: ActionContext) -> list[Item]:
         source = context.result(action.source)
-        reference = getattr(action, "reference", None)
+        reference: object = reference_of(action)
         held = [source]
         if isinstance(reference, int):  # a step's earliest time: the same list, the same time
             held.append(context.result(reference))
@@ -281,7 +281,7 @@ _WINDOWS = LIST_OPERATIONS - _EXTREMES
 def _redundant(previous, action) -> bool:
     """A first/last result sits at one time, so no list operation can usefully refine it; a
     before/after/between result is refined only by first/last."""
-    before = getattr(previous, "template", "")
+    before = previous.template if previous is not None else ""
     template = action.template
     if template == "answer":
         return False
@@ -307,7 +307,7 @@ def _grouped(options) -> list[tuple[str, list[tuple[float, Action]]]]:
 
 
 def _extend(partial: _Partial, action, abstract: str, result: list[Item], score: float) -> _Partial:
-    relation = getattr(action, "relation", None)
+    relation = relation_of(action)
     lookups = partial.lookups + (relation is not None)
     mean = (partial.score * partial.lookups + score) / lookups if relation is not None else partial.score
     return _Partial(

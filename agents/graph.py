@@ -46,12 +46,12 @@ from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
 from agents.analysis.relations import RelationLexicon
 from agents.answers import confidence, ranked_answers
-from agents.deciders.base import Decision, Judgement, choose_all, judge_all, needs_ranking, ranks_every_question
+from agents.deciders.base import Decision, Judgement
 from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
-from agents.planner import make_plan, question_context, relation_of
+from agents.planner import first_relation, make_plan, question_context
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
@@ -83,7 +83,7 @@ def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     vectors = [s.question_vector for s in states]
     missing = [i for i, v in enumerate(vectors) if v is None]
     if missing:
-        pending = PendingVectors(ctx.embedder, [texts[i] for i in missing], eager=ranks_every_question(ctx.decider))
+        pending = PendingVectors(ctx.embedder, [texts[i] for i in missing], eager=ctx.decider.ranks_every_question())
         for row, i in enumerate(missing):
             vectors[i] = partial(pending.row, row)
     analyses = ctx.analyzer.analyze_batch(texts)
@@ -98,7 +98,7 @@ def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     words = vocabularies(ctx.analyzer) if ctx.config.abstention.unsure_reading else None
     audits = [audit_answerability(ctx.store, s.analysed, linker.unlinked_relation, words) for s in states]
     updates = []
-    for state, verdict in zip(states, judge_all(ctx.decider, states, audits)):
+    for state, verdict in zip(states, ctx.decider.judge_many(states, audits)):
         update: Update = {"judgement": verdict, **_usage(state, verdict)}
         if verdict.error is not None:
             update.update(_failed(verdict.error))
@@ -127,14 +127,14 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         return {}
     query = state.analysed.query
     guides = admitted(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
-    if not guides:
-        return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
-                             " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
+    if not guides:
+        return {"plan_note": f"the memory holds no program that carries out every constraint of this {query.shape} question"
+                             " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
     found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
@@ -142,7 +142,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if found is not None and accept is not None and query.operations() and not accept(found.results, found.actions):
         # a count, yes / no, ranking or n-th is computed over every fact the binding read, which the
         # audit cannot check answer by answer: only an accepted binding gives it
-        problem = wording_problem(ctx.store, state.analysed, relation_of(found.actions), _lexicon(ctx))
+        problem = wording_problem(ctx.store, state.analysed, first_relation(found.actions), _lexicon(ctx))
         why = problem or f"no program reads the relation the question asks about in its roles ({found.program})"
         found, misread = None, True
     absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
@@ -150,7 +150,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
     # no program binds, and a decider that only follows plans abstains: say what the KG lacks, with the nearest facts
-    if found is None and check is not None and not misread and not ranks_every_question(ctx.decider):
+    if found is None and check is not None and not misread and not ctx.decider.ranks_every_question():
         relation = check.asked_relation(r for r, _ in state.analysed.relations)
         return _abstain(check.reason([], relation)) | {"plan_note": why, "evidence": check.nearest(relation)}
     return {"plan": found, "plan_note": why, "answer_check": check}
@@ -187,11 +187,11 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked
-        return wording_problem(ctx.store, state.analysed, relation_of(actions), lexicon) is None
+        return wording_problem(ctx.store, state.analysed, first_relation(actions), lexicon) is None
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
-            ((relation := relation_of(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions, strict)
+            ((relation := first_relation(actions)) is None or check.asks_relation(relation)) and lookups_in_roles(check, actions, strict)
             and worded(actions)
         )
     # what a program computes over its facts (a count, the most, every one) must read them as asked
@@ -221,7 +221,7 @@ def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
         action_context(state),
         current_entities(state.analysis, ctx.config.linking.acted_per_mention),
         sizes=state.operation_sizes,
-        extended=bool(state.analysed.query.operations()) or needs_ranking(ctx.decider, state),
+        extended=bool(state.analysed.query.operations()) or ctx.decider.needs_ranking(state),
     )
     return {"all_candidates": pool, "candidates": []}
 
@@ -235,7 +235,7 @@ def filter_step(state: AgentState, ctx: AgentContext) -> Update:
         return {}
     wanted = state.plan.next_action(len(state.actions)) if state.plan is not None else None
     planned = pool.candidate_of(wanted) if wanted is not None else None
-    if not needs_ranking(ctx.decider, state):
+    if not ctx.decider.needs_ranking(state):
         return {"candidates": [] if planned is None else [replace(planned, suggested=True)]}
     scores = state.question_scores or ctx.candidate_filter.question_scores(
         state.embedded(), state.question, dict(state.analysed.relations), cues=question_cues(state.question)
@@ -258,7 +258,7 @@ def decide(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     keeps their requests in flight together)."""
     updates: list[Update] = [_abstain("no KG action applies to the question's entities at this step") for _ in states]
     asking = [i for i, s in enumerate(states) if s.candidates or len(s.all_candidates)]
-    decisions = choose_all(ctx.decider, [states[i] for i in asking], ctx.store.display)
+    decisions = ctx.decider.choose_many([states[i] for i in asking], ctx.store.display)
     for i, decision in zip(asking, decisions):
         state, update = states[i], _usage(states[i], decision)
         if decision.failed:
@@ -324,7 +324,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     if state.actions and (guided or query.operations()):
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
         if problem is None:
-            problem = wording_problem(ctx.store, state.analysed, relation_of(state.actions), _lexicon(ctx))
+            problem = wording_problem(ctx.store, state.analysed, first_relation(state.actions), _lexicon(ctx))
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
@@ -334,7 +334,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     if own is not None:
         return {"abstained": True, "reason": own, "answers": []}
     plausible = _plausible(ctx)
-    relation = relation_of(state.actions)
+    relation = first_relation(state.actions)
     missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
     if missing is not None:
         evidence = nearest_facts(ctx.store, state.analysed, plausible, relation)

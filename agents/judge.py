@@ -9,20 +9,45 @@ supporting facts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
 from agents.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import unresolved_namesakes
-from agents.analysis.query import unread_number
+from agents.analysis.query import CONSTRAINT_WORDS, unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
+from agents.shapes import naming_by_synonym, relations_naming
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
-from tkg_store.temporal import describe_range
+from tkg_store.temporal import TimeSpan, describe_range
+
+# "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
+# asked, with no verb: the KG answers it only when the noun names its relations ("the host of", "visitor")
+_ATTRIBUTE = re.compile(
+    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+of\s+(?:the\s+)?\{E\d+\}"
+    r"|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)|(?P<bare>\{E\d+\}))"
+    r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def attribute_asked(store: TKGStore, masked: str) -> str | None:
+    """What a question asks that the KG lacks when it asks for a relation by a noun no relation's name
+    holds, directly or through its general-English synonym (`agents.shapes.relations_named`): events
+    between actors record no kinship, office or attribute."""
+    m = _ATTRIBUTE.match(masked)
+    if m and m.group("bare"):  # "Who was the {E1} in {T1}?": who holds an office, or who an actor is
+        return "who an actor is or who held an office (the KG records events between actors, not offices or identities)"
+    words = [w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS] if m else []
+    if not words or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in words):
+        return None
+    noun = " ".join(words)
+    return f"a relation the KG does not record ({noun!r}: its facts are events between actors)"
 
 
 def audit_answerability(
@@ -41,8 +66,9 @@ def audit_answerability(
     problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
-    if query.unsupported:
-        missing = f"the question asks for {query.unsupported}"
+    unsupported = query.unsupported or attribute_asked(store, analysis.masked)
+    if unsupported:
+        missing = f"the question asks for {unsupported}"
         return Judgement(False, [missing], missing=missing)
     if analysis.unreadable_times:
         phrases = ", ".join(repr(t) for t in analysis.unreadable_times)
@@ -65,7 +91,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
-    problem = unaccounted(analysis.masked, vocabularies) if vocabularies is not None else None
+    problem = (analysis.unsure_relation or unaccounted(analysis.masked, vocabularies)) if vocabularies is not None else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity
@@ -104,6 +130,8 @@ def audit_answerability(
         audit.append(f"{len(linking)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
         window = analysis.times[0].time if analysis.times else None
+        if window is not None and query.window and len(analysis.times) >= 2:  # "between {T1} and {T2}": the whole window
+            window = TimeSpan(window.start, max(window.end, analysis.times[1].time.end), window.granularity)
         if not neighbours(store, names[0], within=window):
             when = f" in {window}" if window is not None else ""
             missing = f"the KG has no fact about {store.display(names[0])}{when}"

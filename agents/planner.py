@@ -10,13 +10,14 @@ is shown it as grounded guidance.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
+from actions.templates import Action, entities_of, relation_of
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word
 from agents.analysis.types import QuestionAnalysis
@@ -30,7 +31,7 @@ from tkg_store.store import TKGStore
 @dataclass
 class Plan:
     program: Program  # the abstract program
-    actions: list  # its binding, one concrete action per step
+    actions: list[Action]  # its binding, one concrete action per step
     results: list[list[Item]]
     score: float  # mean binding score of its lookups
     why: str = ""  # which methodology program it is, and its record
@@ -121,8 +122,9 @@ def question_context(
     )
 
 
-def relation_of(actions: list) -> str | None:
-    return next((r for a in actions if isinstance(r := getattr(a, "relation", None), str)), None)
+def first_relation(actions: Sequence[Action]) -> str | None:
+    """The relation of the first KG lookup among `actions`: the relation a plan reads."""
+    return next((r for a in actions if (r := relation_of(a)) is not None), None)
 
 
 def bind_program(
@@ -136,7 +138,7 @@ def bind_program(
 ) -> Plan | None:
     """The best binding of `program` whose every step is non-empty and whose answer fits the question
     (and, with `accept`, passes it; the bindings it rejects are appended to `rejected`). Relations
-    in `named` are bound even below `config.relation_floor`.
+    in `named` are bound even below `config.relation_floor`, and then only they.
 
     Each step takes the best-scoring candidate with the wanted signature; when a binding leads to an
     empty step, the next `config.alternatives` bindings of that step are tried (depth-first).
@@ -160,11 +162,13 @@ def bind_program(
                 return None
             return plan
         options = []
-        bound_relation = relation_of(actions)
+        bound_relation = first_relation(actions)
         for action in _step_options(store, context, entities, program[step], roles, analysis.query):
-            relation = getattr(action, "relation", None)
+            relation = relation_of(action)
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue
+            if named and relation is not None and relation not in named:
+                continue  # the once-more binding of the relations the wording names: the others were bound already
             score = scorer(action)
             if score is not None:
                 options.append((score, action))
@@ -173,7 +177,7 @@ def bind_program(
             result = action.execute(store, context)
             if not result:
                 continue
-            lookup_scores = scores + ([score] if getattr(action, "relation", None) else [])
+            lookup_scores = scores + ([score] if relation_of(action) else [])
             found = extend(context.with_result(result, action), actions + [action], lookup_scores)
             if found is not None:
                 return found
@@ -218,12 +222,11 @@ def _bindings(program: Program, actions: list) -> dict[str, str]:
     for step, action in zip(program, actions):
         if not step.is_lookup:
             continue
-        names = [getattr(action, f) for f in ("head", "tail") if isinstance(getattr(action, f, None), str)]
-        for role, name in zip([a for a in step.args if a.startswith("E")], names):
+        for role, name in zip([a for a in step.args if a.startswith("E")], entities_of(action)):
             if role in step.roles:  # "E?" is an entity the question does not mention
                 bound.setdefault(role, name)
-        relation = getattr(action, "relation", None)
-        if isinstance(relation, str):
+        relation = relation_of(action)
+        if relation is not None:
             bound.setdefault("R", relation)
     return bound
 

@@ -17,7 +17,9 @@ from agents.analysis.query import Query
 from ari.base.config import LLMConfig
 
 if TYPE_CHECKING:
+    from agents.methodology import Guide
     from agents.state import AgentState
+    from memory.types import ProgramStat
 
 TASK = (
     "You answer a question by acting on a temporal knowledge graph (KG). At each step you choose exactly "
@@ -69,11 +71,9 @@ def _plain(name: str) -> str:
     return name.replace("_", " ")
 
 
-def is_advice(stat: object, config: LLMConfig) -> bool:
+def is_advice(stat: ProgramStat | Guide, config: LLMConfig) -> bool:
     """Whether a program's record makes it advice: right often enough, and more often than not."""
-    support = int(getattr(stat, "support", 0) or 0)
-    success = float(getattr(stat, "success_rate", 0.0) or 0.0)
-    return support >= config.min_program_support and success >= config.min_program_success
+    return stat.support >= config.min_program_support and stat.success_rate >= config.min_program_success
 
 
 def advised(state: "AgentState", config: LLMConfig) -> bool:
@@ -134,7 +134,7 @@ def _guidance(state: "AgentState", config: LLMConfig, display: Display) -> list[
         if methodology.pitfalls:
             parts.append("Programs that never solved questions like this one (avoid them):\n" + "\n".join(
                 f"- {p.program.render()} (failed {p.support} times)" for p in methodology.pitfalls[:3]))
-        if getattr(methodology, "source", "") == "llm" and methodology.text:
+        if methodology.source == "llm" and methodology.text:
             parts.append("Methodology for this kind of question:\n" + methodology.text)
     return parts
 

@@ -6,8 +6,7 @@ decides the mapping, so the agent, the program search and the memory agree on it
 
 from __future__ import annotations
 
-from typing import Any
-
+from actions.templates import Action, entities_of, relation_of
 from agents.analysis.clause_roles import REFERENCE, clause_roles
 from agents.analysis.types import QuestionAnalysis
 from ari.base.config import LinkingConfig
@@ -98,9 +97,9 @@ class BindingScorer:
             self._fits[relation] = None if fit < self.relation_floor else fit
         return self._fits[relation]
 
-    def __call__(self, action: Any) -> float | None:
-        names = [v for f in ("head", "tail") if isinstance(v := getattr(action, f, None), str)]
-        relation = getattr(action, "relation", None)
+    def __call__(self, action: Action) -> float | None:
+        names = entities_of(action)
+        relation = relation_of(action)
         value = self.entities_fit(names)
         if isinstance(relation, str) and self.ranked is not None:
             fit = self.relation_fit(relation)

@@ -34,7 +34,7 @@ from agents.methodology import Guide
 from agents.roles import reference_role
 from ari.base.text import stem
 from tkg_store.learned import mirror_relations
-from tkg_store.store import TKGStore
+from tkg_store.store import Fact, TKGStore
 
 
 def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
@@ -121,6 +121,13 @@ _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2
 )
 
 
+# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
+# visit" it is the object's, and the main verb's roles decide
+_POSSESSED_ACT = re.compile(
+    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
+)
+
+
 def _roles(check: AnswerCheck) -> list[str | None]:
     """The clause roles of the check's mentions, with a passive's agent read as the subject and the
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
@@ -132,6 +139,10 @@ def _roles(check: AnswerCheck) -> list[str | None]:
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
     for m in _PASSIVE_ASKED.finditer(masked):
         read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+    for m in _POSSESSED_ACT.finditer(masked):  # "{E1}'s second visit": E1 made it (not "{E1}'s visitors": an agent noun)
+        noun = m.group("noun").lower()
+        if not re.search(r"(?:er|or|ist|ee)s?$", noun) and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
+            read.setdefault(int(m.group(1)), SUBJECT)
     return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
 
 
@@ -162,12 +173,28 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
     the ranking decides."""
     accounts: Counter[str] = Counter()
-    for word in {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}:
-        named = relations_naming(store, word)
-        if named:
-            accounts.update(named | credited(lexicon, word))
+    words = {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
+    naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w))}
+    # a light or receiving verb ("make a trip", "received praise from") says nothing of the act
+    # when its noun names relations: that noun does ("make" names every Make_* relation)
+    carried = {w: named for w, named in naming.items() if not _CARRIER_VERB.fullmatch(w)}
+    for word, named in (carried or naming).items():
+        accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
     return frozenset(r for r, n in accounts.items() if n == most or not best_only)
+
+
+_CARRIER_VERB = re.compile(
+    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
+    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
+)
+
+
+def naming_by_synonym(store: TKGStore, word: str) -> frozenset[str]:
+    """The relations a word's general-English synonym names ("trip": visited), for a word no
+    relation's name holds."""
+    synonym = GENERAL_SYNONYMS.get(word)
+    return relations_naming(store, synonym) if synonym and " " not in synonym else frozenset()
 
 
 def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
@@ -291,9 +318,19 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         return None
     one = names[0]  # every fact between the first two names is one of the first name's facts
     for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
-        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact):
+        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def _in_roles(check: AnswerCheck, fact: Fact) -> bool:
+    """Whether each named party stands in `fact` where the wording puts it: a one-way relation's
+    fact from Y to X is no evidence about "did X ... Y" (visiting and hosting are one event seen
+    from two sides: `head_role` reads a mirror with the roles swapped)."""
+    return all(
+        check.in_role(fact, name, role)
+        for names, role in zip(check.mentions, _roles(check)) for name in {fact.head, fact.tail}.intersection(names)
+    )
 
 
 # the operations that place an answer in time relative to a time or another event, or pick one end

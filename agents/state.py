@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,9 +16,15 @@ from agents.planner import Plan
 from memory.trace import StepRecord
 
 if TYPE_CHECKING:
+    from actions.filtering import CandidateFilter, QuestionScores
+    from actions.templates import Action
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.deciders.base import Decider
+    from agents.faithfulness import AnswerCheck
     from ari.base.config import AgentConfig
+    from ari.base.embedding import Embedder
+    from memory.api import Memory
+    from memory.types import Methodology
     from tkg_store.store import TKGStore
 
 
@@ -34,17 +40,17 @@ class AgentState:
     """The question's embedding, computed once (on a background thread: it waits when called)
     and reused at every filtering step; read it through `embedded()`."""
 
-    question_scores: Any = None
+    question_scores: QuestionScores | None = None
     """Its cosines with every relation, entity and template (`actions.filtering.QuestionScores`),
     computed at the first filtering step and reused at the others."""
 
     judgement: Judgement | None = None
     """The answerability verdict made before any KG action."""
 
-    methodology: Any = None
+    methodology: Methodology | None = None
     """The matched cluster's methodology (memory.Methodology), or None."""
 
-    fallback_methodology: Any = None
+    fallback_methodology: Methodology | None = None
     """The next clusters' programs and every other program the memory knows, tried when the
     cluster's programs do not fit (`agents.methodology.match_methodologies`)."""
 
@@ -54,11 +60,11 @@ class AgentState:
     plan_note: str = ""
     """Why the plan was chosen, or why no program of the methodology could be bound."""
 
-    answer_check: Any = None
+    answer_check: AnswerCheck | None = None
     """The question's answer check (`agents.faithfulness.AnswerCheck`), built by the planner and
     reused by the audit with the verdicts it has kept."""
 
-    actions: list[Any] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     """Actions executed so far, in order; action k's result is results[k-1] (step #k)."""
 
     results: list[list[Item]] = field(default_factory=list)
@@ -73,7 +79,7 @@ class AgentState:
     all_candidates: CandidatePool = field(default_factory=CandidatePool)
     """Every non-empty candidate of the current step, in enumeration order."""
 
-    operation_sizes: dict[Any, int] = field(default_factory=dict)
+    operation_sizes: dict[Action, int] = field(default_factory=dict)
     """The size of every list operation enumerated so far (an earlier step's result never changes,
     so neither does an operation over it): filled by the enumerate node, step after step."""
 
@@ -134,6 +140,6 @@ class AgentContext:
     decider: "Decider"
     config: "AgentConfig"
     analyzer: QuestionAnalyzer
-    candidate_filter: Any  # actions.filtering.CandidateFilter
-    embedder: Any  # ari.base.embedding.Embedder
-    memory: Any = None
+    candidate_filter: CandidateFilter
+    embedder: Embedder
+    memory: Memory | None = None

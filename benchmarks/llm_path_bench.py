@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agents.deciders.base import BaseDecider
 from benchmarks.loaders import get_loader
 from benchmarks.plan import RunSpec, run
 from benchmarks.results_io import table, write_results
@@ -112,7 +113,7 @@ def prompt_seats(requests: list[dict]) -> dict:
     return {"decision_prompts": len(decisions), "announcing_next_action": len(announced), "with_marked_candidate": len(marked)}
 
 
-class SeatCounter:
+class SeatCounter(BaseDecider):
     """Wraps the offline decider: counts decisions where the plan has a next action, and whether it
     was among the candidates the decider was offered (what every decider sees)."""
 

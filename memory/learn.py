@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
@@ -104,13 +104,22 @@ def outcome(prediction: str | None, abstained: bool, gold: GoldQuestion, display
     return "correct" if hit(shown, gold.answers, gold.answer_type) else "wrong"
 
 
-def labelled(result: Any, gold: GoldQuestion, display: Callable[[str], str] | None = None) -> Trace:
-    """The trace of an AgentResult (or a bare Trace), with outcome and the dataset's labels set."""
-    trace: Trace = result.trace if hasattr(result, "trace") else result
-    prediction = getattr(result, "answer", None) if hasattr(result, "trace") else None
+class Answered(Protocol):
+    """What `labelled` reads of an agent's result (`agents.agent.AgentResult`)."""
+
+    answer: str | None
+    abstained: bool
+    trace: Trace
+
+
+def labelled(result: Answered | Trace, gold: GoldQuestion, display: Callable[[str], str] | None = None) -> Trace:
+    """The trace of an agent's result (or a bare Trace), with outcome and the dataset's labels set."""
+    if isinstance(result, Trace):
+        trace, prediction, abstained = result, None, result.abstained
+    else:
+        trace, prediction, abstained = result.trace, result.answer, result.abstained
     if prediction is None and trace.answers:
         prediction = trace.answers[0]
-    abstained = bool(getattr(result, "abstained", trace.abstained))
     if not (trace.decider == "search" and trace.outcome in ("correct", "wrong")):
         trace.outcome = outcome(prediction, abstained, gold, display)  # the program search labels its own
     trace.qtype = gold.qtype or trace.qtype  # the dataset's label, when known, over the analysed one

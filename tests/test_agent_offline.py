@@ -13,6 +13,7 @@ import shutil
 import pytest
 
 from agents.agent import Agent, AgentResult
+from agents.deciders.base import BaseDecider
 from ari.base.config import AgentConfig
 from memory import Memory, bundled_memory_path
 from memory.labels import hit
@@ -247,7 +248,7 @@ def test_a_batch_solves_each_question_as_alone(agent, results):
         assert alone.answers == batched.answers
 
 
-class _FailsOnIran:
+class _FailsOnIran(BaseDecider):
     """A decider plugin that breaks on one question: the others of its batch must not notice."""
 
     name = "fails-on-iran"

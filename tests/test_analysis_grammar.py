@@ -192,6 +192,11 @@ def canonical(masked: str) -> str:
         ("Do you know the last year {E1} visited {E2}?", "In which year did {E1} last visited {E2}?"),
         # the question word left in the object's place
         ("The {E1} made their first request after {E2} to whom?", "To whom did the {E1} made their first request after {E2}?"),
+        # a yes / no or how-often question about a passive: the agent after "by" is the doer, however
+        # many participles it has, and with the act's noun as the subject
+        ("Was {E1} criticized or denounced by {E2} in {T1}?", "Did {E1} criticized or denounced {E2} in {T1}?"),
+        ("In {T1}, on how many days was {E1} criticized by {E2}?", "In {T1}, on how many days did {E1} criticized {E2}?"),
+        ("Was humanitarian aid provided to {E1} by {E2} in {T1}?", "Did {E1} provided humanitarian aid to {E2} in {T1}?"),
         # "in advance of" / "preceding": the reference is the cue's
         ("Who last praised {E1} in advance of the {E2}?", "Who last praised {E1} in advance of the {E2}?"),
     ],

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agents.analysis.times import asked_granularity, find_times, read_times
+from agents.analysis.times import asked_granularity, find_times, read_times, stated_window
 from tkg_store.temporal import Granularity, TimeSpan, parse_time
 
 
@@ -218,3 +218,37 @@ def test_a_span_of_several_granules_prints_its_ends() -> None:
     assert str(TimeSpan(date(2010, 5, 1), date.max, Granularity.MONTH)) == "since 2010-05"
     assert str(TimeSpan(date.min, date(2008, 12, 31), Granularity.YEAR)) == "until 2008"
     assert str(TimeSpan(date(2008, 3, 1), date(2008, 3, 31), Granularity.MONTH)) == "2008-03"
+
+
+@pytest.mark.parametrize(
+    ("text", "window"),
+    [
+        # two exclusive bounds, in either order: the days strictly between them, both ends included
+        ("Who visited Iran after 1 June 2013 and before 1 October 2013?", "Who visited Iran between 2 June 2013 and 30 September 2013?"),
+        ("After 14 April 2014 and before May 2014, whom did X abduct?", "Between 15 April 2014 and 30 April 2014, whom did X abduct?"),
+        ("Who visited Iran before 2012 and after 2010?", "Who visited Iran between 1 January 2011 and 31 December 2011?"),
+        # the second bound stated through the first: its year or month
+        ("Which country did X visit after 15 June 2012, within that year?", "Which country did X visit between 16 June 2012 and 31 December 2012?"),
+        ("After 3 September 2014, where did X go before the year was out?", "Between 4 September 2014 and 31 December 2014, where did X go?"),
+        ("Who visited Iran before 10 May 2010, within that month?", "Who visited Iran between 1 May 2010 and 9 May 2010?"),
+        ("Who visited Iran after 10 May 2010, in the same month?", "Who visited Iran between 11 May 2010 and 31 May 2010?"),
+    ],
+)
+def test_a_window_stated_by_exclusive_or_relative_bounds_is_read_as_one_window(text: str, window: str) -> None:
+    assert stated_window(text) == window
+    first, second = find_times(window)
+    assert first.time.granularity == second.time.granularity == Granularity.DAY
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who visited Iran before 2010?",  # one bound
+        "Who visited Iran after Iraq did in 2010 and before 2012?",  # a bound through another event
+        "Who visited Iran after 2 May 2010 and before 3 May 2010?",  # no day between: left as written
+        "Who visited Iran between 2008 and 2010?",
+        "Who visited Iran after 2008, in the same year as Iraq did?",  # another event's period
+    ],
+)
+def test_other_bounds_are_left_as_written(text: str) -> None:
+    assert stated_window(text) == text

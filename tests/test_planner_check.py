@@ -11,6 +11,7 @@ import pytest
 from bench_support import build_store
 
 from actions.programs import Program
+from actions.templates import GetHeadEntity
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
@@ -89,7 +90,7 @@ def test_a_relation_the_wording_names_is_bound_below_the_floor(store):
     # the ranking puts Criticize first; "visited" names Make_a_visit, whose score is far below the floor
     analysis = visited("2010-03", [("Criticize", 0.8), ("Make_a_visit", 0.05)])
     assert named_relations(store, analysis) == {"Make_a_visit"}
-    action = type("Lookup", (), {"head": None, "tail": "Xland", "relation": "Make_a_visit"})()
+    action = GetHeadEntity("Xland", "Make_a_visit")  # who visited Xland
     assert binding_scorer(analysis, 0.5)(action) is None
     assert binding_scorer(analysis, 0.5, named_relations(store, analysis))(action) is not None
     assert make_plan(store, analysis, [EXACT], PlannerConfig())[0] is None  # without the check: the floor holds
@@ -112,5 +113,5 @@ def test_named_relations_are_bound_only_when_the_floor_gives_no_accepted_answer(
 def test_a_relation_the_wording_does_not_name_stays_below_the_floor(store):
     analysis = visited("2010-04", [("Make_a_visit", 0.8), ("Criticize", 0.05)])
     assert named_relations(store, analysis) == {"Make_a_visit"}
-    action = type("Lookup", (), {"head": None, "tail": "Xland", "relation": "Criticize"})()
+    action = GetHeadEntity("Xland", "Criticize")
     assert binding_scorer(analysis, 0.5, named_relations(store, analysis))(action) is None

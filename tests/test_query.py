@@ -20,6 +20,9 @@ def _read(masked: str, times: int = 1) -> Query:
         ("how often did {E1} criticise {E2} in {T1}", "number", "days"),
         ("How many countries did {E1} criticise in {T1}?", "number", "entities"),
         ("What is the number of different leaders {E1} hosted in {T1}?", "number", "entities"),
+        # an imperative count asks how many as well
+        ("Count the days on which {E1} accused {E2}.", "number", "days"),
+        ("Count all the countries {E1} visited in {T1}.", "number", "entities"),
     ],
 )
 def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.analysis.question_form import not_a_question
+from agents.analysis.question_form import as_yes_no, not_a_question
 
 
 @pytest.mark.parametrize(
@@ -63,3 +63,20 @@ def test_yes_no_questions_are_named(text):
 
 def test_empty_text():
     assert not_a_question("   ") == "the text is empty: ask a question"
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("True or false: Lee Myung Bak visited Cambodia in 2009.", "Lee Myung Bak visited Cambodia in 2009?"),
+        ("Yes or no - did Iran visit Iraq in 2008?", "Did Iran visit Iraq in 2008?"),
+        ("true or false, japan praised china", "Japan praised china?"),
+    ],
+)
+def test_a_statement_put_to_be_judged_is_the_yes_no_question_it_puts(text: str, question: str) -> None:
+    assert as_yes_no(text) == question
+
+
+@pytest.mark.parametrize("text", ["Who visited Iran in 2010?", "True Whig Party visited whom?", "True or false:"])
+def test_other_text_is_left_as_written(text: str) -> None:
+    assert as_yes_no(text) == text

@@ -116,6 +116,47 @@ def test_what_the_kg_cannot_represent_is_refused_naming_it(agent, question: str,
     assert result.abstained and result.reason is not None and missing in result.reason
 
 
+def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -> None:  # noqa: ANN001
+    # Iran criticised Iraq twice in 2008; Iraq never criticised Iran
+    assert agent.ask("Did Iraq criticise Iran in 2008?").answers == ["No"]
+    assert agent.ask("Did Iran criticise Iraq in 2008?").answers == ["Yes"]
+    # consultation holds in either direction
+    assert agent.ask("Did Iraq consult Iran in 2008?").answers == ["Yes"]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("True or false: Jack Straw visited Japan in 2008.", "Yes"),
+        ("Did Jack Straw visit Japan in the year 2008?", "Yes"),
+        ("Was Iraq criticized or denounced by Japan in 2008?", "Yes"),
+        ("Was Japan criticized or denounced by Iraq in 2008?", "No"),
+        ("On how many days was Iraq criticized or denounced by Iran in 2008?", "2"),
+        ("Count the days on which Jack Straw visited Iran in 2008.", "3"),
+    ],
+)
+def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) -> None:  # noqa: ANN001
+    assert agent.ask(question).answers == [answer]
+
+
+def test_a_window_stated_by_exclusive_or_relative_bounds(agent) -> None:  # noqa: ANN001
+    # Jack Straw visited Iran on 5 January and 10-11 March 2008, Japan on 1 June
+    assert set(agent.ask("Which countries did Jack Straw visit after 5 January 2008 and before 1 June 2008?").answers) == {"Iran"}
+    # after 1 March 2008, within that year: Jack Straw in March, Angela Merkel in April and May; Barack Obama (February) is out
+    assert set(agent.ask("Who visited Iran after 1 March 2008, within that year?").answers) == {"Jack Straw", "Angela Merkel"}
+
+
+def test_a_possessive_before_an_act_names_its_doer(agent) -> None:  # noqa: ANN001
+    # Jack Straw's visits in 2008: Iran on 5 January, 10 and 11 March, Japan on 1 June; the third day is 11 March
+    assert agent.ask("Jack Straw's third visit in 2008: whom did he visit?").answers == ["Iran"]
+    assert agent.ask("Jack Straw's fourth visit in 2008: whom did he visit?").answers == ["Japan"]
+
+
+def test_a_relation_asked_by_a_noun_no_relation_names_is_refused_naming_it(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Who is the wife of Jack Straw?")
+    assert result.abstained and "'wife'" in (result.reason or "")
+
+
 def test_a_memory_learned_from_the_kg_alone_needs_no_labelled_question(tmp_path: Path) -> None:
     """`ari memory learn --generate N` with no dataset: the README's command after `ari ingest`."""
     import subprocess

@@ -9,6 +9,7 @@ questions' phrases in one call.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import replace
 from functools import partial
@@ -22,16 +23,17 @@ from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import read_query
-from agents.analysis.question_form import without_asides, without_framing
+from agents.analysis.question_form import as_yes_no, without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import TimeReading, read_times, unplaced_calendar_names
+from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_symbols
 from tkg_store.memo import memoised
+from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 from tkg_store.temporal import TimeSpan
@@ -84,6 +86,9 @@ _CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
 )
 
 
+_YEAR_WORDS = re.compile(r"\b(?<=in\s)the\s+year\s+(?:of\s+)?(?=\d{4}\b)", re.IGNORECASE)  # "in the year 2008" says "in 2008"
+
+
 def _relation_text(analysis: QuestionAnalysis) -> str:
     """What relations are ranked by: the masked question, and the words a grammar rule dropped from it."""
     return f"{analysis.masked} {analysis.grammar_dropped}" if analysis.grammar_dropped else analysis.masked
@@ -124,7 +129,8 @@ class QuestionAnalyzer:
     def relation_linker(self) -> RelationLinker:
         embedder, lexicon = self._relation_embedder, self.lexicon
         key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
-        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms()))
+        texts = default_relation_texts(self.store, Path(__file__).parent / "data")
+        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms(), texts))
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -163,7 +169,8 @@ class QuestionAnalyzer:
         # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
-        questions = [without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(q), protected), protected))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(q)), protected), protected)))) for q in questions]
+        questions = [stated_window(q, self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
         analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
@@ -199,6 +206,7 @@ class QuestionAnalyzer:
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker
+        names = self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
         texts = [_relation_text(a) for a in analyses]
         vectors = linker.vectors_of([linker.vector_text(t) for t in texts])
         for analysis, text, vector in zip(analyses, texts, vectors):
@@ -210,4 +218,5 @@ class QuestionAnalyzer:
             mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
             candidates = linker.connected(mentions)
             ranked = linker.rank(text, candidates, vector)
+            analysis.unsure_relation = None if asks_relations else linker.unsure(analysis.masked, ranked, vector, names, analysis.question)
             analysis.relations = ranked[: self.max_relations]

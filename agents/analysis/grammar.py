@@ -96,9 +96,12 @@ _PASSIVE_FRONTED_BY = re.compile(
 # the question words of a time question: "when", "in which year", "what date" ...
 _ASKS_WHEN = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|(?:which|what)\s+(?:year|month|day|date)"
 
+# asked when, how often, or yes / no ("Was {E1} criticized or denounced by {E2}?")
+_HOW_OFTEN = r"how\s+(?:many\s+times|often|frequently)|(?:on\s+)?how\s+many\s+(?:days|occasions)"
 _PASSIVE_NAMED_ASKED = re.compile(
-    rf"\b(?P<wh>{_ASKS_WHEN})"
-    rf"\s+(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<agent>{_ENT})",
+    rf"(?:\b(?P<wh>{_ASKS_WHEN}|{_HOW_OFTEN})\s+|^\W*)"
+    rf"(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:,?\s+(?:or|and)\s+[a-z]+(?:ed|en|wn|ne))*)(?P<post>{_POST_ADVERB})"
+    rf"\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
 _PASSIVE_NAMED = re.compile(
@@ -123,7 +126,7 @@ def named_agent_active(text: str) -> str | None:
     for pattern in (_PASSIVE_NAMED_ASKED, _PASSIVE_NAMED):
         m = pattern.search(text)
         if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
-            asked = f"{m.group('wh')} did " if "wh" in m.groupdict() else ""
+            asked = f"{m.group('wh') or ''} did " if "wh" in m.groupdict() else ""
             verb = f"{_passive_adverbs(m)}{m.group('verb')}"
             return _spliced(m, f"{asked}{_object(m.group('agent'))} {verb} {_object(m.group('obj'))}")
     return None
@@ -148,8 +151,8 @@ _PARTICIPLE = r"[a-z]+(?:ed|en)|made|held|sent|paid|met|sought|said|told|brought
 # "On what date was an appeal made to {E1} by {E2}?", "When was the first formal agreement signed with
 # {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
 _NP_PASSIVE_ASKED = re.compile(
-    rf"\b(?P<wh>{_ASKS_WHEN})"
-    rf"\s+(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>{_PARTICIPLE})"
+    rf"(?:\b(?P<wh>{_ASKS_WHEN}|{_HOW_OFTEN})\s+|^\W*)"
+    rf"(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>{_PARTICIPLE})"
     # the act's object before the agent ("made to {E1} by {E2}"); "the visit to {E1} by {E2}" has no verb
     rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
@@ -160,7 +163,7 @@ def noun_phrase_passive(text: str) -> str | None:
     """"Negative comments about {E1} were made by whom" -> "who made negative comments about {E1}";
     "Formal agreements were signed by {E1} with whom" -> "{E1} signed formal agreements with whom"."""
     if (m := _NP_PASSIVE_ASKED.search(text)) and m.group("verb").lower() not in _NOT_PARTICIPLES:
-        clause = f"{m.group('wh')} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {m.group('np')}{m.group('pp') or ''}"
+        clause = f"{m.group('wh') or ''} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {m.group('np')}{m.group('pp') or ''}"
         return _spliced(m, clause)
     m = _NP_PASSIVE.search(text)
     if m is None or m.group("verb").lower() in _NOT_PARTICIPLES:

@@ -49,9 +49,10 @@ _ORDINAL = re.compile(
 # a date's ordinal day ("the third of May") is a time, not an n-th
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|\bhow\s+many\s+times\b", re.IGNORECASE)
+# "Count the days on which ...": an imperative count asks how many too
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
-_NUMBER_OF = re.compile(r"\b(?:number|count)\s+of\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
 _HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
@@ -60,11 +61,14 @@ _HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
 _DEGREE = re.compile(
     r"\bhow\s+(?!many\b|much\b|often\b|frequently\b|long\b|come\b|did\b|does\b|do\b|was\b|were\b|is\b|are\b|has\b|have\b|had\b)"
     r"(?P<word>[a-z]+ly|hard|harsh|bad|badly|serious|strong|severe|big|large|far|well|angry|warm|close)\b"
-    r"|\bto\s+what\s+(?:extent|degree)\b|\bin\s+what\s+(?:way|manner|tone)\b",
+    r"|\bto\s+what\s+(?:extent|degree)\b|\bin\s+what\s+(?:way|manner|tone)\b|\b(?:with|using|by)\s+(?:what|which)\s+(?:weapons?|arms|means|methods?|tools?|vehicles?)\b",
     re.IGNORECASE,
 )
+# what was said ("What did {E1} say about {E2}?"): a statement is recorded, never its content; "will": no fact is dated ahead
+_SAID = re.compile(r"^\W*what\s+(?:did|does|do|has|have|had)\s+\{E\d+\}\s+(?:\w+ly\s+)?(?:say|state|announce|declare|claim|tell|write|promise|propose)\b", re.IGNORECASE)
+_FUTURE = re.compile(r"\b(?:will|shall)\s+(?!you\b|u\b|we\b)|\bis\s+going\s+to\s+(?=\w+\s)", re.IGNORECASE)
 _REASON = re.compile(r"\bwhy\b|\bfor\s+what\s+reason\b|\bwhat\s+(?:was|were|is)\s+the\s+(?:reason|cause|motive)s?\b|\bwhat\s+for\b", re.IGNORECASE)
-_PLACE_WORD = re.compile(r"\bwhere\b|\b(?:in|at)\s+which\s+(?:city|place|town|venue|location|capital)\b|\bwhat\s+(?:city|place|town|venue|location)\b", re.IGNORECASE)
+_PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|town|venue|location|capital|hotel|summit|conference|site|village|airport|building)\b", re.IGNORECASE)
 
 # what happened between two entities: the relations are asked
 _RELATIONS = re.compile(
@@ -101,6 +105,11 @@ _WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
 _AUXILIARY_OPENING = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECASE)
+# a request put as a question ("Could you give me all countries that ...") asks for what it names, not yes or no
+_REQUEST_OPENING = re.compile(
+    r"^\W*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:give|list|name|show|provide|find|get|enumerate|identify|tell\s+me\s+(?:who|which|what|all|every))\b",
+    re.IGNORECASE,
+)
 _ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
 
 
@@ -219,15 +228,19 @@ def _unsupported(masked: str) -> str | None:
         return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
     if degree := _DEGREE.search(masked):
         return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
-    if bound := _RELATIVE_BOUND.search(masked):
-        return f"a time bound ARI cannot read ({bound.group(0)!r}: it names no date of its own)"
+    if said := _SAID.search(masked):
+        return f"what was said ({said.group(0).split()[-1]!r}: the KG records that a statement was made, not what it said)"
+    if future := _FUTURE.search(masked):
+        return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
+    if bound := RELATIVE_BOUND.search(masked):
+        return f"a time bound ARI cannot read ({bound.group(0).strip(' ,')!r}: it names no date of its own)"
     return None
 
 
-# a second bound stated through the first time ("after {T1}, within that year"), not as a date
-_RELATIVE_BOUND = re.compile(
-    r"\bwithin\s+(?:that|the\s+same)\s+(?:year|month|week)\b|\bbefore\s+the\s+(?:year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)\b"
-    r"|\bby\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?:year|month|week)\b",
+# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`times.stated_window` reads
+# it); "in the same year" is not one: it names another event's period (MultiTQ's same-period shapes)
+RELATIVE_BOUND = re.compile(
+    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
     re.IGNORECASE,
 )
 _LEFTOVER_NUMBER = re.compile(r"(?<![{\w])\d+(?:[.,:/-]\d+)*\b(?!\})")
@@ -277,8 +290,8 @@ def _asks_list(masked: str) -> bool:
 def _is_yes_no(masked: str) -> bool:
     """A yes/no question: an auxiliary opens it (or "tell me whether ..."), and no question word or
     indefinite ("Did anyone visit X?" asks who) makes it ask for an entity or a time."""
-    if len(re.findall(r"[\w{}]+", masked)) < 3:
-        return False  # a bare name with a question mark ("Iran?") asks nothing
+    if len(re.findall(r"[\w{}]+", masked)) < 3 or _REQUEST_OPENING.search(masked):
+        return False  # a bare name with a question mark ("Iran?") asks nothing; a request asks what it names
     if INTERROGATIVE.search(masked) or _INDEFINITE.search(masked):
         return bool(_ASKS_IF.search(masked)) and not INTERROGATIVE.search(masked)
     return bool(_AUXILIARY_OPENING.search(masked) or _ASKS_IF.search(masked) or masked.rstrip().endswith("?"))

@@ -118,6 +118,17 @@ def without_framing(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+# a statement put to be judged ("True or false: X visited Y.", "Yes or no - did X ...?") asks yes or no: "X visited Y?"
+_JUDGE_THIS = re.compile(r"^\W*(?:true\s+or\s+false|yes\s+or\s+no|fact\s+or\s+fiction)\s*[:;,?.\-–—]+\s*", re.IGNORECASE)
+
+
+def as_yes_no(text: str) -> str:
+    m = _JUDGE_THIS.match(text)
+    if m is None or not (rest := text[m.end():].rstrip().rstrip(".!").rstrip()):
+        return text
+    return rest[:1].upper() + rest[1:] + ("" if rest.endswith("?") else "?")
+
+
 def not_a_question(text: str, masked: str | None = None) -> str | None:
     """Why `text` is no question ARI answers (a one-line reason), or None when it is one. `masked`:
     the text with its KG names as {E1}...; keywords beside a name that name what is asked (a

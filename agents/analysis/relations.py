@@ -4,10 +4,15 @@ Two signals. A lexicon learned from questions with known answers: the relations 
 short program over a question's linked entities reaches a gold answer are credited with its word
 n-grams (entities and times masked), read back as a naive-Bayes posterior; n-grams of function words
 only count FUNCTION_GRAM_WEIGHT, so a sentence's scaffolding cannot outvote the word that names the
-act. And the embedding similarity of the verb phrase with each relation's text, added with weight
+act. And the embedding similarity of the verb phrase with each relation's texts (its name and the
+sentences describing the act, `tkg_store.relation_texts`: the best match counts), added with weight
 VERB_PHRASE_WEIGHT times the share of its words the lexicon never saw (at least KNOWN_SHARE), so a
-wording the lexicon never saw still reaches the relation whose name it paraphrases. The weights were
+wording the lexicon never saw still reaches the relation whose act it names. The weights were
 chosen on the learning split (dev shard 0/2) and a diagnostic set written from it.
+
+When no word of the verb phrase is one the lexicon or the thesaurus knows and its similarity does
+not set the first relation's group apart from another group's (UNSURE_MARGIN), the reading is
+unsure (`RelationLinker.unsure`): the judge abstains, naming the words, rather than guess.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
 from ari.base.text import share_a_word, word_key
 from tkg_store.name_vectors import name_vectors
+from tkg_store.relation_texts import RelationTexts, read_relation_texts, relation_text_vectors
 from tkg_store.store import TKGStore
 
 if TYPE_CHECKING:
@@ -63,6 +69,12 @@ def verb_phrase(masked: str) -> str:
     """The question's content words in order, without entities, times, question and cue words
     ("Who made threats against {E1} after {T1}?" -> "made threats"): what names the act."""
     return " ".join(w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w))
+
+
+def capitalised_words(question: str) -> frozenset[str]:
+    """The words of the question's capitalised tokens after its first, as `verb_phrase` spells them:
+    parts of names ("Médecins Sans Frontières", "DGMO"), which name no act."""
+    return frozenset(w for token in question.split()[1:] if token[:1].isupper() for w in _WORD.findall(token.lower()))
 
 
 def gram_weight(gram: str) -> float:
@@ -202,6 +214,8 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 
 
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
+UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
+UNSURE_FLOOR = 0.25
 
 
 class RelationLinker:
@@ -215,6 +229,7 @@ class RelationLinker:
         config: LinkingConfig = LinkingConfig(),
         judge: JudgeConfig = JudgeConfig(),
         synonyms: SynonymMap | None = None,
+        texts: RelationTexts | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -225,6 +240,9 @@ class RelationLinker:
         self.synonyms = synonyms
         self.all_relations = sorted(store.relation_names())
         self._vectors = name_vectors(store, embedder) if embedder is not None else None
+        self.texts = texts if texts is not None else read_relation_texts(store, None)
+        self._row = {r: i for i, r in enumerate(self.all_relations)}
+        self._relation_vectors = relation_text_vectors(store, embedder, self.texts) if embedder and self.all_relations else None
         self._relation_words: dict[str, frozenset[str]] | None = None
         self._relation_keys: dict[str, frozenset[str]] = {}
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
@@ -390,9 +408,7 @@ class RelationLinker:
         the word overlap of the question with the relation's text."""
         if not candidates:
             return []
-        vectors, sims = self._vectors, None
-        if vectors is not None and question_vector is not None:
-            sims = vectors.relation_matrix[[vectors.relation_row[r] for r in candidates]] @ question_vector
+        sims = self._similarities(question_vector, candidates)
         logs = None
         if self.lexicon is not None:
             grams = self.grams(masked)
@@ -409,6 +425,43 @@ class RelationLinker:
             scores = [overlap_score(words, content_words(self.store.relation_text(r))) for r in candidates]
         ranked = sorted(zip(candidates, scores), key=lambda pair: (-pair[1], pair[0]))
         return [(r, round(float(s), 4)) for r, s in ranked]
+
+    def _similarities(self, vector: np.ndarray | None, relations: list[str]) -> np.ndarray | None:
+        """cosine(verb phrase, each relation's best-matching text), or None without vectors."""
+        if self._relation_vectors is None or vector is None:
+            return None
+        return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
+
+    def unsure(
+        self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
+    ) -> str | None:
+        """Why the relation read is a guess (None: it is not). No word of the verb phrase is one the
+        lexicon or the thesaurus (`synonyms`) knows, and its similarity to the first relation's group
+        (`RelationTexts.group`, and relations whose names share a word: "Engage in negotiation" and
+        "Express intent to meet or negotiate" name related acts) is not UNSURE_MARGIN above another
+        candidate's, or is below UNSURE_FLOOR: the words name no act clearly, or another act than the
+        one the rest of the wording ranked first. A known word beside unseen ones is read by the
+        lexicon ("I'm curious who X wanted to cooperate with": the unseen word is the frame's, not the
+        act's; three-letter verbs count: "ask", "say"), and a word of the KG's entity `names` or a
+        capitalised word of the `question` (a part of a name the linker left) names no act."""
+        counts = self.lexicon.counts if self.lexicon is not None else {}
+        known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
+        proper = capitalised_words(question)
+        words = [w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w, 3) and w not in names and w not in proper]
+        unseen = [w for w in words if w not in counts and not known(w)]
+        unseen = unseen if len(unseen) == len(words) else []
+        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
+        if sims is None:
+            return None
+        self._words_of_relations()
+        group, keys = self.texts.group(ranked[0][0]), self._relation_keys.get(ranked[0][0], frozenset())
+        alike = [self.texts.group(r) == group or not keys.isdisjoint(self._relation_keys.get(r, ())) for r, _ in ranked]
+        same = [s for s, one in zip(sims, alike) if one]
+        other = max(((s, r) for (r, _), s, one in zip(ranked, sims, alike) if not one), default=None)
+        if max(same) >= UNSURE_FLOOR and (other is None or max(same) - other[0] >= UNSURE_MARGIN):
+            return None
+        guesses = "? ".join(self.store.relation_text(r) for r in (ranked[0][0], *(other[1:] if other else ())))
+        return f"not sure which event '{' '.join(unseen)}' names ({guesses}?): say it another way"
 
 
 def _word_keys(words: Iterable[str]) -> frozenset[str]:

@@ -24,7 +24,7 @@ from ari.base.text import STOP_WORDS, word_key
 
 SYNONYM_FLOOR = 0.6
 _FUNCTION = GRAMMAR_WORDS["no_relation"]
-_ALPHA = re.compile(r"^[a-z]{4,}$")
+_ALPHA = re.compile(r"^[a-z]+$")
 
 # General English: an unseen word or phrasal verb -> the word the lexicon knows for that act
 # (data/synonyms.json). Single MiniLM word vectors cannot be trusted here ("positive" is nearest
@@ -37,8 +37,10 @@ GENERAL_SYNONYMS = {
 }
 
 
-def content_word(word: str) -> bool:
-    return bool(_ALPHA.match(word)) and word not in STOP_WORDS and word not in _FUNCTION and word not in CUE_WORDS
+def content_word(word: str, shortest: int = 4) -> bool:
+    """A word that may name an act: letters only, `shortest` or more ("ask", "say" have three), no
+    function, cue or question word."""
+    return len(word) >= shortest and bool(_ALPHA.match(word)) and word not in STOP_WORDS and word not in _FUNCTION and word not in CUE_WORDS
 
 
 class SynonymMap:
@@ -58,6 +60,10 @@ class SynonymMap:
         if word not in self._cache:
             self._cache[word] = self._general.get(word) or self._by_key.get(word_key(word)) or self._nearest(word)
         return self._cache[word]
+
+    def listed(self, word: str) -> bool:
+        """Whether the thesaurus or a known word's stem reads `word` (not a mere embedding neighbour)."""
+        return word in self._general or word_key(word) in self._by_key
 
     def phrase(self, gram: str) -> str | None:
         """The known word a two-word phrasal verb stands for ("turned down" -> "rejected"), or None."""

@@ -16,9 +16,10 @@ from __future__ import annotations
 import calendar
 import re
 from contextlib import suppress
-from datetime import MAXYEAR, date
+from datetime import MAXYEAR, date, timedelta
 from typing import NamedTuple
 
+from agents.analysis.query import RELATIVE_BOUND
 from agents.analysis.types import TimeMention
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of, stated_span
 
@@ -141,6 +142,40 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
                 found.append(TimeMention(match.group("year"), span, stated := span_of(date(year, 1, 1), Granularity.YEAR), in_range(stated, kg_range)))
     found.sort(key=lambda mention: mention.span)
     return TimeReading(_bounded(text, found, kg_range), [phrase for _, phrase in sorted(unreadable)], beyond)
+
+
+# A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
+_AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefore\s+$", re.IGNORECASE)
+# "after {T1}, in the same month" closing the question: the period of that time (not "in the same year as {E2} did")
+_SAME = re.compile(r"\s*,?\s*(?:later\s+|earlier\s+)?in\s+(?:that|the)\s+same\s+(?P<s>year|month)(?=\s*(?:[?.!;]|$))", re.IGNORECASE)
+_AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|after)\s+$", re.IGNORECASE)
+
+
+def stated_window(text: str, kg_range: TimeSpan | None = None) -> str:
+    """`text` with a window stated by exclusive bounds written as the inclusive window it is: "after D1
+    and before D2" -> "between D1+1 and D2-1" (days); "after D, within that year" -> "between D+1 and
+    the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"."""
+    times = read_times(text, kg_range).found
+    for one, other in zip(times, times[1:]):
+        first, second = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0]), _AND_BEFORE.fullmatch(text, one.span[1], other.span[0])
+        if first and second and (first.re is _AFTER) == (second.group("cue").lower() == "before"):
+            earlier, later = (one, other) if first.re is _AFTER else (other, one)
+            return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1), kg_range)
+    for one in times:
+        bound = RELATIVE_BOUND.search(text, one.span[1]) or _SAME.search(text, one.span[1])
+        first = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
+        if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
+            period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
+            low, high = (one.time.end + timedelta(1), period.end) if first.re is _AFTER else (period.start, one.time.start - timedelta(1))
+            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high, kg_range)
+    return text
+
+
+def _window(text: str, start: int, end: int, low: date, high: date, kg_range: TimeSpan | None) -> str:
+    if high < low:
+        return text  # no day between the bounds: left as written
+    written = f"{'B' if text[start].isupper() else 'b'}etween {low.day} {calendar.month_name[low.month]} {low.year} and {high.day} {calendar.month_name[high.month]} {high.year}"
+    return stated_window(text[:start] + written + text[end:], kg_range)
 
 
 def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> list[TimeMention]:

@@ -54,10 +54,31 @@ class Judgement:
 
 
 class Decider(Protocol):
+    """What the agent asks of a decider. `BaseDecider` gives every part but `choose` and `judge` a
+    default, so a backend states only what it does otherwise."""
+
     name: str
+
+    @property
+    def questions_in_flight(self) -> int:
+        """Questions that may wait on their decisions at once (`Agent.ask_many`)."""
+        ...
+
+    def ranks_every_question(self) -> bool:
+        """True for a decider that reads a ranking at every step (its questions' vectors are
+        embedded in the background from the start)."""
+        ...
+
+    def needs_ranking(self, state: "AgentState") -> bool:
+        """Whether the ranked top-K is read for `state`'s next step."""
+        ...
 
     def choose(self, state: "AgentState") -> Decision:
         """Pick one of `state.candidates` for the next step."""
+        ...
+
+    def choose_many(self, states: list["AgentState"], display: Callable[[str], str] | None = None) -> list[Decision]:
+        """One decision per state (an LLM's requests in flight together)."""
         ...
 
     def judge(self, state: "AgentState", audit: Judgement) -> Judgement:
@@ -65,35 +86,38 @@ class Decider(Protocol):
         only make stricter (code, not the model, decides that UNANSWERABLE stops the run)."""
         ...
 
-
-def choose_all(decider: Decider, states: list["AgentState"], display: Callable[[str], str] | None = None) -> list[Decision]:
-    """One decision per state: in one batch when the decider can (LLM requests in flight together)."""
-    many = getattr(decider, "choose_many", None)
-    if many is not None:
-        return many(states, display)
-    return [decider.choose(state) for state in states]
+    def judge_many(self, states: list["AgentState"], audits: list[Judgement]) -> list[Judgement]:
+        """One verdict per state."""
+        ...
 
 
-def needs_ranking(decider: Decider, state: "AgentState") -> bool:
-    """Whether `decider` reads the ranked top-K for `state`'s next step. A decider that can go
-    without (the offline decider following a plan) says so through its own `needs_ranking`; every
-    other reads the ranking (an LLM compares the candidates it is offered)."""
-    method = getattr(decider, "needs_ranking", None)
-    return True if method is None else bool(method(state))
+class BaseDecider:
+    """The defaults: one question in flight, a ranking read at every step (an LLM compares the
+    candidates it is offered), and batches decided one state at a time."""
 
+    name = "base"
 
-def ranks_every_question(decider: Decider) -> bool:
-    """True for a decider that reads a ranking at every step (its questions' vectors are embedded
-    in the background from the start)."""
-    return getattr(decider, "needs_ranking", None) is None
+    @property
+    def questions_in_flight(self) -> int:
+        return 1
 
+    def ranks_every_question(self) -> bool:
+        return True
 
-def judge_all(decider: Decider, states: list["AgentState"], audits: list[Judgement]) -> list[Judgement]:
-    """One verdict per state, in one batch when the decider can."""
-    many = getattr(decider, "judge_many", None)
-    if many is not None:
-        return many(states, audits)
-    return [decider.judge(state, audit) for state, audit in zip(states, audits)]
+    def needs_ranking(self, state: "AgentState") -> bool:
+        return True
+
+    def choose(self, state: "AgentState") -> Decision:
+        raise NotImplementedError
+
+    def choose_many(self, states: list["AgentState"], display: Callable[[str], str] | None = None) -> list[Decision]:
+        return [self.choose(state) for state in states]
+
+    def judge(self, state: "AgentState", audit: Judgement) -> Judgement:
+        raise NotImplementedError
+
+    def judge_many(self, states: list["AgentState"], audits: list[Judgement]) -> list[Judgement]:
+        return [self.judge(state, audit) for state, audit in zip(states, audits)]
 
 
 DeciderFactory = Callable[[str, AgentConfig], Decider]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from actions.parse import parse_choice
 from agents import prompts
-from agents.deciders.base import Decision, Judgement
+from agents.deciders.base import BaseDecider, Decision, Judgement
 from agents.deciders.reply_cache import ReplyCache, cache_key
 from agents.turns import waiting
 from ari.base.config import LLMConfig
@@ -48,7 +48,7 @@ class Reply:
 Outcome = Reply | DeciderError  # one request's reply, or why the endpoint gave none
 
 
-class ChatDecider:
+class ChatDecider(BaseDecider):
     """Base of LLM deciders. Subclasses set `name` and `model` and implement `send`."""
 
     name = "chat"

@@ -14,18 +14,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from actions.programs import LIST_OPERATIONS
-from agents.deciders.base import Decision, Judgement, register_decider
+from actions.templates import source_of
+from agents.deciders.base import BaseDecider, Decision, Judgement, register_decider
 from ari.base.config import AgentConfig
 
 if TYPE_CHECKING:
     from agents.state import AgentState
 
 
-class OfflineDecider:
+class OfflineDecider(BaseDecider):
     name = "offline"
 
     def __init__(self, config: AgentConfig) -> None:
         self.config = config
+
+    def ranks_every_question(self) -> bool:
+        return False
 
     def needs_ranking(self, state: "AgentState") -> bool:
         """Only the greedy walk reads the similarity ranking: a plan names each step's action, and
@@ -49,11 +53,11 @@ class OfflineDecider:
     def _greedy(self, state: "AgentState") -> Decision:
         if not state.candidates:
             return Decision(None, error="no candidate action")
-        ran_list_op = any(getattr(a, "template", "") in LIST_OPERATIONS for a in state.actions)
+        ran_list_op = any(a.template in LIST_OPERATIONS for a in state.actions)
         near_budget = len(state.actions) + 1 >= self.config.max_steps
         answers = [i for i, c in enumerate(state.candidates) if c.action.template == "answer"]
         if answers and (ran_list_op or near_budget):
-            last = max(answers, key=lambda i: (getattr(state.candidates[i].action, "source", 0), state.candidates[i].score))
+            last = max(answers, key=lambda i: (source_of(state.candidates[i].action) or 0, state.candidates[i].score))
             return Decision(last, reason="greedy: answer the latest result")
         others = [i for i, c in enumerate(state.candidates) if c.action.template != "answer"]
         index = others[0] if others else answers[0]

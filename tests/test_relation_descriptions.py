@@ -1,0 +1,151 @@
+"""Relations read by a description of the act, and "not sure" rather than a guess (issue 24).
+
+A tiny KG of four event types, a lexicon that learned one template wording for each, and a
+descriptions file written here: a verb the lexicon never saw reaches its event type through the
+description, and a verb that names none of them leaves the reading unsure, so the judge abstains
+naming the word.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bench_support import build_store
+
+from agents.accounting import vocabularies
+from agents.analysis.analyzer import QuestionAnalyzer
+from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams
+from agents.judge import audit_answerability
+from ari.base.embedding import get_embedder
+from ari.base.errors import UsageError
+from tkg_store.relation_texts import read_relation_texts
+from tkg_store.store import TKGStore
+
+FACTS = [
+    ("Kuwait", "Make_a_visit", "Iraq", "2005-06-06"),
+    ("Kuwait", "Criticize_or_denounce", "Iraq", "2005-06-07"),
+    ("Kuwait", "Provide_economic_aid", "Iraq", "2005-06-08"),
+    ("Kuwait", "Make_optimistic_comment", "Iraq", "2005-06-09"),
+]
+DESCRIPTIONS = {
+    "relations": {
+        "Make_a_visit": {"group": "04", "description": "Travel to another country or person. Go on a trip to, tour or arrive in a place."},
+        "Criticize_or_denounce": {"group": "11", "description": "Express strong disapproval of someone. Condemn, denounce or censure someone."},
+        "Provide_economic_aid": {"group": "07", "description": "Give money to someone. Provide loans, grants, funding or financial assistance."},
+        "Make_optimistic_comment": {"group": "01"},
+        "Not_in_this_KG": {"group": "99", "description": "Ignored."},
+    }
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory):
+    with TKGStore.open(build_store(tmp_path_factory.mktemp("descriptions") / "kg.duckdb", FACTS)) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def descriptions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("files") / "descriptions.json"
+    path.write_text(json.dumps(DESCRIPTIONS), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> RelationLexicon:
+    learned = RelationLexicon()
+    for template, relation in [
+        ("Who visited {E1} in {T1}?", "Make_a_visit"),
+        ("Who criticised {E1} in {T1}?", "Criticize_or_denounce"),
+        ("Who provided economic aid to {E1} in {T1}?", "Provide_economic_aid"),
+        ("Who made optimistic comments about {E1} in {T1}?", "Make_optimistic_comment"),
+    ]:
+        for _ in range(5):
+            learned.add(predicate_ngrams(template), [relation])
+    return learned
+
+
+def _analyzer(store: TKGStore, lexicon: RelationLexicon, descriptions: Path | None, monkeypatch: pytest.MonkeyPatch) -> QuestionAnalyzer:
+    if descriptions is None:
+        monkeypatch.delenv("ARI_RELATION_DESCRIPTIONS", raising=False)
+    else:
+        monkeypatch.setenv("ARI_RELATION_DESCRIPTIONS", str(descriptions))
+    store.reload()  # the linker and its texts hang off the store
+    return QuestionAnalyzer(store, get_embedder(), lexicon=lexicon)
+
+
+def test_a_relation_is_read_by_its_name_then_each_sentence_of_its_description(store, descriptions) -> None:
+    texts = read_relation_texts(store, descriptions)
+    assert texts.texts["Make_a_visit"] == ("Make a visit", "Travel to another country or person.", "Go on a trip to, tour or arrive in a place.")
+    assert texts.texts["Make_optimistic_comment"] == ("Make optimistic comment",)  # no description: its name
+    assert "Not_in_this_KG" not in texts.texts
+    assert texts.group("Criticize_or_denounce") == "11"
+    plain = read_relation_texts(store, None)  # another KG: names only, each relation its own group
+    assert plain.texts["Provide_economic_aid"] == ("Provide economic aid",) and plain.group("Provide_economic_aid") == "Provide_economic_aid"
+
+
+def test_a_descriptions_file_that_is_not_one_is_a_usage_error(store, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"relations": ["Make_a_visit"]}', encoding="utf-8")
+    with pytest.raises(UsageError, match="must map each relation name"):
+        read_relation_texts(store, bad)
+
+
+@pytest.mark.parametrize(
+    ("question", "relation"),
+    [
+        ("Who financed Iraq in 2005?", "Provide_economic_aid"),  # "financed": "funding", "give money"
+        ("Who journeyed to Iraq in 2005?", "Make_a_visit"),
+        ("Who condemned Iraq in 2005?", "Criticize_or_denounce"),
+    ],
+)
+def test_a_verb_the_lexicon_never_saw_reaches_its_event_type(store, lexicon, descriptions, monkeypatch, question, relation) -> None:
+    analysis = _analyzer(store, lexicon, descriptions, monkeypatch).analyze(question)
+    assert analysis.relations[0][0] == relation
+    assert analysis.unsure_relation is None
+
+
+def test_the_description_brings_an_unseen_verb_nearer_its_event_type(store, lexicon, descriptions, monkeypatch) -> None:
+    by_name = dict(_analyzer(store, lexicon, None, monkeypatch).analyze("Who financed Iraq in 2005?").relations)
+    described = dict(_analyzer(store, lexicon, descriptions, monkeypatch).analyze("Who financed Iraq in 2005?").relations)
+    assert described["Provide_economic_aid"] > by_name["Provide_economic_aid"] + 0.1
+
+
+def test_a_verb_naming_no_event_type_is_not_sure(store, lexicon, descriptions, monkeypatch) -> None:
+    analysis = _analyzer(store, lexicon, descriptions, monkeypatch).analyze("Who did Kuwait florble in 2005?")
+    assert analysis.unsure_relation is not None and "'florble'" in analysis.unsure_relation
+
+
+def test_a_verb_torn_between_two_acts_is_not_sure_and_the_judge_abstains_naming_it(store, lexicon, descriptions, monkeypatch) -> None:
+    analyzer = _analyzer(store, lexicon, descriptions, monkeypatch)
+    analysis = analyzer.analyze("Who sponsored Iraq in 2005?")  # paid for? visited? (a word the KG's names hold nowhere)
+    assert analysis.unsure_relation is not None and "'sponsored'" in analysis.unsure_relation
+    verdict = audit_answerability(store, analysis, None, vocabularies(analyzer))
+    assert not verdict.answerable and "sponsored" in (verdict.missing or "")
+    assert audit_answerability(store, analysis).answerable  # with unsure readings allowed (`unsure_reading` off), it is answered
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who visited Iraq in 2005?",
+        "I'm curious: who visited Iraq in 2005?",  # an unseen word of the frame beside the known act
+        "Who sponsored and visited Iraq in 2005?",
+    ],
+)
+def test_a_verb_the_lexicon_knows_is_never_unsure(store, lexicon, descriptions, monkeypatch, question) -> None:
+    analysis = _analyzer(store, lexicon, descriptions, monkeypatch).analyze(question)
+    assert analysis.relations[0][0] == "Make_a_visit" and analysis.unsure_relation is None
+
+
+def test_parts_of_names_name_no_act() -> None:
+    assert capitalised_words("Who did Médecins Sans Frontières praise?") == {"m", "decins", "sans", "fronti", "res"}
+    assert capitalised_words("Who visited the DGMO of India?") == {"dgmo", "india"}  # the first word is no name
+
+
+def test_without_an_embedder_nothing_is_unsure(store, lexicon) -> None:
+    linker = RelationLinker(store, None, lexicon)
+    ranked = linker.rank("Who did {E1} florble in {T1}?", sorted(store.relation_names()), None)
+    assert linker.unsure("Who did {E1} florble in {T1}?", ranked, None) is None
