@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,10 +34,11 @@ def country_sectors(countries: tuple[str, ...], day: str) -> list[tuple[str, str
             for sector in ("Military", "Police", "Citizen", "Government", "Media")]
 
 
-def build_store(path: Path, facts: list[tuple[str, str, str, str]] = FACTS) -> Path:
-    """Write a tiny KG (by default this module's) through the real ingest (a TSV file of facts)."""
+def build_store(path: Path, facts: Sequence[tuple[str, ...]] = FACTS) -> Path:
+    """Write a tiny KG (by default this module's) through the real ingest (a TSV file of facts: head,
+    relation, tail and a day, or a start and an end)."""
     tsv = path.with_suffix(".tsv")
-    tsv.write_text("".join(f"{h}\t{r}\t{t}\t{d}\n" for h, r, t, d in facts), encoding="utf-8")
+    tsv.write_text("".join("\t".join(fact) + "\n" for fact in facts), encoding="utf-8")
     ingest("tsv", tsv, path)
     return path
 

@@ -357,6 +357,14 @@ class TKGStore:
         ).fetchall()
         return {self._relation_name[r[0]] for r in rows}
 
+    def relation_entities(self, relation: str) -> frozenset[str]:
+        """Every entity of a fact of `relation`, either side (none for an unknown relation)."""
+        rid = self._relation_id.get(relation)
+        if rid is None:
+            return frozenset()
+        rows = self._con.execute("SELECT head FROM facts WHERE relation = ? UNION SELECT tail FROM facts WHERE relation = ?", [rid, rid]).fetchall()
+        return frozenset(self._entity_name[r[0]] for r in rows)
+
     # -- KG-wide ---------------------------------------------------------------------------
     def entity_fact_counts(self) -> dict[str, int]:
         """Facts each entity takes part in (as head or tail); entities without facts are absent."""

@@ -21,12 +21,13 @@ from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, en
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
+from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import read_query
 from agents.analysis.question_form import as_yes_no, without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import read_times, stated_window, unplaced_calendar_names
+from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
@@ -171,44 +172,37 @@ class QuestionAnalyzer:
         questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(q)), protected), protected)))) for q in questions]
         questions = [stated_window(q, self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
-        times = [reading.found for reading in readings]
-        entities = self.entity_linker.link_batch(questions, [[t.span for t in ts] for ts in times])
-        analyses = []
-        for question, ts, mentions, reading in zip(questions, times, entities, readings):
-            resolve_by_facts([m for m in mentions if m.candidates], self.store)
-            ts = resolve_dates_by_facts(ts, mentions, self.store)
-            ordered = in_role_order(question, [m for m in mentions if m.candidates])
-            masked = mask(question, ordered, ts)
-            ents = distinct_entities(ordered)
-            query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
-            masked, ents, rewritten = _active_form(masked, ents)
-            grammar = rewritten.rules
-            # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
-            kind = classify(masked if grammar else question, ts, masked)
-            if query.ordinal or query.extreme:  # "second to last", "most often": no first or last is asked
-                kind = without_extremes(kind)
-            analyses.append(
-                QuestionAnalysis(
-                    question=question,
-                    masked=masked,
-                    entities=ents,
-                    times=ts,
-                    answer_type=kind.answer_type,
-                    time_level=kind.time_level,
-                    pattern=kind.pattern,
-                    cue=kind.cue,
-                    cues=kind.cues,
-                    unlinked=[m for m in mentions if not m.candidates],
-                    unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-                    beyond_times=reading.beyond,
-                    grammar=grammar,
-                    grammar_dropped=rewritten.dropped,
-                    query=query,
-                )
-            )
+        entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
+        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
         if rank_relations:
             self._rank_relations(analyses)
+            postings = self.entity_linker.tables.postings
+            for k, reading in enumerate(zip(questions, entities, readings)):
+                # a name left unlinked, read among the KG neighbours of the rest: the question is read again with it
+                if link_in_neighbourhood(self.store, reading[1], analyses[k].relations, lambda w: len(postings.get(w, ()))):
+                    analyses[k] = self._analysis(*reading)
+                    self._rank_relations(analyses[k : k + 1])
         return analyses
+
+    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading) -> QuestionAnalysis:
+        resolve_by_facts([m for m in mentions if m.candidates], self.store)
+        ts = resolve_dates_by_facts(reading.found, mentions, self.store)
+        ordered = in_role_order(question, [m for m in mentions if m.candidates])
+        masked = mask(question, ordered, ts)
+        ents = distinct_entities(ordered)
+        query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
+        masked, ents, rewritten = _active_form(masked, ents)
+        grammar = rewritten.rules
+        # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
+        kind = classify(masked if grammar else question, ts, masked)
+        if query.ordinal or query.extreme:  # "second to last", "most often": no first or last is asked
+            kind = without_extremes(kind)
+        return QuestionAnalysis(
+            question, masked, ents, ts, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
+            cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
+            unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
+            grammar=grammar, grammar_dropped=rewritten.dropped, query=query,
+        )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker

@@ -166,10 +166,12 @@ class EntityLinker:
         pending: list[tuple[int, list[_Candidate], list[tuple[_Candidate, str]]]] = []  # (question, chosen, (run, its text))
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
-            spans = [
-                s for s in _uncovered_name_runs(toks, chosen, blocked[n])
-                if not self._capitalised_word(toks, s) and not self._formal_style(question, toks, s, chosen)
-            ]
+            spans = []
+            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not self._capitalised_word(toks, s)):
+                style, owner = self._formal_style(question, toks, s, chosen)
+                if owner is not None:  # the style is part of the name it belongs to: read (and masked) as one
+                    owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
+                spans += [] if style else [s]
             runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
             pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
             for run, text in pending[-1][2]:
@@ -241,24 +243,24 @@ class EntityLinker:
         force was used ..."): never read as a name, as the cue words are not."""
         return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
-    def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> bool:
+    def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> tuple[bool, _Candidate | None]:
         """(role: names people use) Whether a capitalised run no source explained is the formal style of a
-        name the question links beside it, not a name of its own: a peerage after a person's name and a
-        comma ("Yehudi Menuhin, Baron Menuhin"), the given names before a person's quoted nickname or after
-        an honorific ("Sir Reginald Carey "Rex" Harrison"), the crown's style before an office ("Her
-        Majesty's Principal Secretary of State for ...")."""
+        name the question links beside it, not a name of its own, and that mention (None: none linked yet):
+        a peerage after a person's name and a comma ("Yehudi Menuhin, Baron Menuhin"), the given names before
+        a person's quoted nickname or after an honorific ("Sir Reginald Carey "Rex" Harrison"), the crown's
+        style before an office ("Her Majesty's Principal Secretary of State for ...")."""
         start, end = span
         words = [t.key for t in tokens[start:end]]
         if " ".join(words) in CROWN_STYLES:
-            return end < len(tokens) and tokens[end].key == "'s"
+            crown = end < len(tokens) and tokens[end].key == "'s"
+            return crown, next((c for c in chosen if c.start == end + 1), None) if crown else None
         person = {c.start: c for c in chosen if any(name in self.tables.people for name, _ in c.entities)}
         before = next((c for c in chosen if c.end == start - 1 and c.start in person), None)
         if before is not None and tokens[start - 1].text == "," and words[0] in PEERAGES:
-            return True
-        if end not in person:
-            return False
-        between = question[tokens[end - 1].end : tokens[end].start].strip()
-        return between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and not between)
+            return True, before
+        between = question[tokens[end - 1].end : tokens[end].start].strip() if end in person else None
+        owner = person[end] if between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and between == "") else None
+        return owner is not None, owner
 
     def _fuller(self, text: str) -> list[tuple[str, float]]:
         """People whose name `text` writes in full or with initials ("Ian Richard Kyle Paisley" -> Ian
@@ -313,12 +315,20 @@ class EntityLinker:
                 surface = text[tokens[i].start : tokens[j - 1].end]
                 if surface.islower() and j - i == 1 and len(surface) < 4:
                     continue  # "us", "un": pronouns and particles, not names
-                if not accepts_case(self.tables, key, surface):
+                if not accepts_case(self.tables, key, surface) or self._common_noun_in_name(tokens, i, j, names, surface):
                     continue
                 score = 1.0 if any(self.store.display(n) == surface for n in names) else 0.97
                 start = self._title_start(tokens, i, blocked) if any(n in self.tables.people for n in names) else i
                 found.append(_Candidate(start, j, [(name, score) for name in names], "exact"))
         return found
+
+    def _common_noun_in_name(self, tokens: list[Token], i: int, j: int, names: list[str], surface: str) -> bool:
+        """A capitalised common noun (the KG writes it in lower case, as Wikidata labels classes: "minister")
+        inside a longer capitalised name ("Prime Minister of Quebec"): part of that name, not a mention of its own."""
+        after = j + (j < len(tokens) and tokens[j].key in _NAME_CONNECTORS)
+        after += after > j and after < len(tokens) and tokens[after].key == "the"
+        inside = (i > 0 and _name_like(tokens, i - 1) and not _sentence_start(tokens, i - 1)) or (j < after < len(tokens) and _name_like(tokens, after))
+        return inside and not surface.islower() and all(self.store.display(n)[:1].islower() for n in names)
 
     def _alias(self, text: str, tokens: list[Token], i: int, j: int, key: str, blocked: set[int]) -> _Candidate | None:
         """A surname, first-and-last name or acronym (agents.analysis.aliases), in any case.
