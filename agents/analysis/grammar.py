@@ -1,19 +1,12 @@
 """Who did what to whom, from grammar: a masked question rewritten into the one-clause, active form.
 
-The memory learned its methodologies from questions in a few fixed word orders ("Who visited {E1}
-in {T1}?", "Before {E2}, who did {E1} meet?"), and the role order (E1, E2) and the relation words are
-read off that order. People restructure: passives ("{E1} was visited by whom"), "receive N from",
-agent nouns ("{E1}'s visitors"), clefts and requests ("Who was it that ...", "Tell me when ..."),
-temporal clauses with a verb of their own (`agents.analysis.clauses`), ordinals and cue phrases said
-another way. Each rule of `RULES` undoes one construction of general English grammar on the masked
-question (entities `{E<n>}`, times `{T<n>}`; each rule's docstring shows its construction), so the rest
-of the analysis sees the clause it would have seen in the active word order.
-
-A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
-the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
-Each rule is a textbook construction, checked on the learning split (dev shard 0/2), where a rule that
-fires must leave the template's meaning as it was. Verb forms are not re-inflected ("to criticised"):
-the question shape and the relation words are read by word stem, not by tense.
+The memory learned its methodologies from a few fixed word orders ("Who visited {E1} in {T1}?"), and
+the role order and relation words are read off that order. People restructure (passives, "receive N
+from", agent nouns, clefts and requests, temporal clauses: `agents.analysis.clauses`): each rule of
+`RULES` undoes one textbook construction of English on the masked question (its docstring shows it),
+so the rest of the analysis sees the active clause. A rule that drops a clause keeps its content words
+aside (`Rewrite.dropped`) for relation ranking. Verb forms are not re-inflected ("to criticised"):
+the shape and relation words are read by word stem, not by tense.
 """
 
 from __future__ import annotations
