@@ -1,10 +1,8 @@
 """When a name or a date fits several readings, let the KG choose: the reading with facts.
 
-"Kumar" is the surname of many people; a question names him beside another entity, and usually only
-one candidate has facts with it: that one goes first (ties keep the linker's order; `why` says what
-was chosen and why). "3/7/2009" is 7 March or 3 July: the day the question's entities have facts on.
-Namesakes (one name, entities told apart by a Wikidata id): when the question's other entities do not
-tell which is meant, `unresolved_namesakes` lists them and the judge asks which one.
+"Kumar" names many people; usually only one candidate has facts with the question's other entity:
+that one goes first (ties keep the linker's order). "3/7/2009" is the day the entities have facts on.
+When the other entities do not tell namesakes apart, `unresolved_namesakes` lists them for the judge.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Clauses that say when, folded into the templates' one-clause form (`agents.analysis.grammar` runs them).
 
-A temporal or same-period reference is often a clause of its own ("Before meeting {E2}, ...", "After
-{E2} had criticised {E1}, who was the first to do the same?", "in the month when {E2} did"). Each rule
-folds the clause into the main clause and leaves only its reference party after the cue ("after {E2}",
-"in the same month as {E2}"): the clause's party that the main clause does not share (`_fold_clause`),
-pronouns standing for a party by their place (subject, object, possessive).
+A temporal reference is often a clause of its own ("After {E2} had criticised {E1}, who was the
+first to do the same?"). Each rule folds it into the main clause and leaves only its reference party
+after the cue ("after {E2}"): the party the main clause does not share (`_fold_clause`).
 """
 
 from __future__ import annotations

@@ -248,10 +248,7 @@ def _role_words(tables: NameTables) -> frozenset[str]:
 
 
 def _add_aliases(store: TKGStore, tables: NameTables) -> None:
-    """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases).
-
-    What an organisation's name is made of comes from the KG itself: the words of its sector-role
-    names ("Ministry", "Party", "Police"); a country's name ("North Korea") is no person's."""
+    """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases)."""
     organisational = _role_words(tables)
     places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
     # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's

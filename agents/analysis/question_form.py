@@ -1,11 +1,9 @@
 """Is the text a question ARI can answer? A bare name, a fragment, a statement or a yes/no question is not.
 
-General English: text asks something when it names what it asks for. A question has an interrogative
-word; or is a request ("Name ...", "Could you tell me ...", "I'd like to know ..."); or a definite
-description headed by an ordinal ("last country to praise iraq"); or a yes/no form about an indefinite
-("Did anyone visit Iran?"); or a noun phrase whose relative clause holds the ordinal ("the award that
-was awarded to X for the first time"); or keywords with a KG name and a noun of what is asked ("first
-visit kuwait iraq year"). Anything else abstains with its kind named: a yes/no question asks whether.
+General English: text asks something when it names what it asks for: an interrogative word, a
+request, a description headed by an ordinal ("last country to praise iraq"), a yes/no form about an
+indefinite ("Did anyone visit Iran?"), or keywords with a KG name and a noun of what is asked. Anything
+else abstains with its kind named.
 """
 
 from __future__ import annotations
