@@ -72,10 +72,8 @@ _OPENING_PREPOSITIONS = frozenset(NAME_WORD_TABLES["opening_prepositions"].split
 _NOT_NAMES = frozenset(NAME_WORD_TABLES["not_names"].split())
 
 
-# Words that never make a name on their own. The KG has names that begin with a month or a function
-# word ("March 23 Movement", "May" of Theresa May), but a span of nothing but calendar words (month and
-# weekday names), function words and the words that frame a request ("could you tell me", "I need to
-# know", "for a briefing on") names a date or the asking, never a party.
+# Words that never make a name on their own: a name may begin with a month or a function word ("March 23
+# Movement"), but a span of nothing but calendar, function and request-framing words names no party.
 _FRAMING_WORDS = frozenset("could would please know need wonder wondering like briefing question curiosity record".split())
 _NOT_ALONE = (
     frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))

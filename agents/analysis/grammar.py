@@ -126,9 +126,8 @@ def named_agent_active(text: str) -> str | None:
 
 
 # -- passives whose subject is a noun phrase --------------------------------------------------------
-# "Negative comments about {E1} were made by whom", "Formal agreements were signed by {E1} with whom",
-# "Conventional military force was used against {E1} by which country": the subject is the object
-# noun of the act (a relation's own words), and a party named inside it is its prepositional object
+# "Negative comments about {E1} were made by whom": the subject is the object noun of the act (a
+# relation's own words), and a party named inside it is its prepositional object
 _NP_PASSIVE = re.compile(
     rf"^(?P<pre>\W*(?:(?:in|on|during|before|after|prior\s+to|since|until|by)\s+(?:the\s+)?\{{T\d+\}}\s*,\s*)?)"
     rf"(?P<np>(?!(?:{_WH}|when|where|how|in|on|at|during|before|after|by|from|to|with|the|a|an|this|that|it|there)\b)"
@@ -266,8 +265,7 @@ def plain_question(text: str) -> str | None:
 
 # -- indirect questions, requests and free relatives ------------------------------------------------
 # An indirect question or a request keeps a statement's word order ("Tell me when {E1} last visited {E2}");
-# the direct question puts "did" before a subject of its own, as the templates ask. A noun phrase asked for
-# asks with its own noun (a time noun: when; "country": which country; "one": who), its ordinal before the verb.
+# the direct question puts "did" before its subject. A noun phrase asked for asks with its own noun.
 _FRAME = (
     r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
     rf"(?:find\s+out|{REQUEST_VERB}|{KNOWING}|do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"

@@ -22,10 +22,8 @@ VALUE_ASKS = ("number", "yesno", "relation")  # asked as a value (a count, yes /
 SHAPES = ("six", "count", "yesno", "list", "most", "relations", "window", "nth", "unanswerable")
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
-_ORDINALS = {
-    "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
-    "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
-}
+_ORDINAL_NAMES, _ORDINAL_FIGURES = "second third fourth fifth sixth seventh eighth ninth tenth".split(), "2nd 3rd 4th 5th 6th 7th 8th 9th 10th".split()
+_ORDINALS = {w: n for n, pair in enumerate(zip(_ORDINAL_NAMES, _ORDINAL_FIGURES), 2) for w in pair}
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
 CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times"})
