@@ -50,9 +50,7 @@ def is_title(word_key: str) -> bool:
     ("chancellor", "king", "sheikh", "gov", "ex-president"): no surname where a name follows it, and
     part of the name it stands before."""
     words = word_key.split()  # "ex chancellor", "vice president": a hyphenated title
-    return bool(words) and all(
-        w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words
-    )
+    return bool(words) and all(w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words)
 
 
 def without_honorific(display: str) -> str:

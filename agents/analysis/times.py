@@ -261,14 +261,9 @@ def full_year(two_digits: int) -> int:
     return (2000 if two_digits <= 68 else 1900) + two_digits
 
 
-_ASKS_YEAR = re.compile(  # "yr": the common written abbreviation of "year"
-    r"\b(?:which|what|exact|specific|precise)\s+(?:year|yr)\b|\b(?:year|yr)\s+(?:did|was|were|does|is|when|in\s+which)\b",
-    re.IGNORECASE,
-)
-_ASKS_MONTH = re.compile(
-    r"\b(?:which|what|exact|specific|precise)\s+month\b|\bmonth\s+(?:did|was|were|does|is|when|in\s+which)\b",
-    re.IGNORECASE,
-)
+_ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
+_ASKS_YEAR = re.compile(_ASKS_UNIT.format(r"(?:year|yr)"), re.IGNORECASE)  # "yr": the common written abbreviation of "year"
+_ASKS_MONTH = re.compile(_ASKS_UNIT.format("month"), re.IGNORECASE)
 _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
     r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
