@@ -37,10 +37,9 @@ def namesake_base(display: str) -> str | None:
 
 
 def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:
-    """The entities mention `index` may name when the other mentions do not tell them apart (no other
-    mention, or facts with none or several of them): namesakes, or names that hold the words written
-    ("Abbas", "the Labour Party"; not a country's sector, "Ministry (Switzerland)", for "Switzerland") unless one
-    has `PLAUSIBLE` times the links of each other (its 1-hop neighbourhood's size); [] when it names one."""
+    """The entities mention `index` may name when the other mentions do not tell them apart: namesakes,
+    or names that hold the words written ("Abbas"; not a country's sector for the country), unless one
+    has `PLAUSIBLE` times the links of each other; [] when it names one."""
     mention = mentions[index]
     if len(mention.candidates) < 2:
         return []

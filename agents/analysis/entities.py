@@ -379,10 +379,9 @@ class EntityLinker:
         return j < len(tokens) and tokens[j].key in self._name_prefixes
 
     def _title_start(self, tokens: list[Token], i: int, blocked: set[int]) -> int:
-        """(role: names people use) Where a person's name starts when titles stand before it: "chancellor
-        merkel", "Gov. Lingle", "thai pm abhisit", "the foreign minister lavrov". A title is part of the
-        name it stands before (no sector of its own), and so are the role words and the country or its
-        adjective before the title; without a title the name starts at `i`."""
+        """(role: names people use) Where a person's name starts when titles stand before it ("thai pm
+        abhisit", "the foreign minister lavrov"): the title, its role words and its country are part of
+        the name (no sector of their own); without a title the name starts at `i`."""
         k = i - 1
         while k >= 0 and k not in blocked and is_title(tokens[k].key):
             k -= 1
@@ -448,10 +447,9 @@ class EntityLinker:
         return word_key(word) in self._relation_keys
 
     def _act_after(self, tokens: list[Token], first: int) -> bool:
-        """(an owner before its act) Whether the noun phrase from `first` names an act: one
-        to three words of the KG's relation names, the first naming no sector role, either two or
-        more ("conventional forces") or one that no sector role word follows ("visit from"; not
-        "internal affairs", a sector role: Domestic Affairs)."""
+        """(an owner before its act) Whether the noun phrase from `first` names an act: one to three words
+        of the KG's relation names, the first naming no sector role, two or more ("conventional forces")
+        or one that no sector role word follows ("visit from"; not "internal affairs")."""
         if first >= len(tokens) or not self._is_an_act(tokens[first].key):
             return False
         if tokens[first].key[:6] in self._role_prefixes:
@@ -518,10 +516,9 @@ class EntityLinker:
         return word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
-        """A plural noun ends a role phrase: a noun before another noun stays singular
-        in English ("militant attacks", not "militants attack"), so the word after "militants" is the
-        clause's verb. Plurals the KG's role names use before another word ("human rights activist")
-        stay modifiers, and a word that ends a role name ("foreign affairs ministry") stays its head."""
+        """A plural noun ends a role phrase: a noun before another noun stays singular in English
+        ("militant attacks"), so the word after "militants" is the verb; except plurals the KG's role
+        names use before another word ("human rights activist") or before their head ("affairs ministry")."""
         before, word = tokens[k - 1].key, tokens[k].key
         return (
             len(before) > 3 and before.endswith("s") and not before.endswith("ss")
@@ -760,10 +757,9 @@ _SPELLINGS = ((re.compile(r"isation(s?)\b"), r"ization\1"), (re.compile(r"\b(\w{
 
 
 def _alike(word: str, other: str) -> bool:
-    """Two spellings of one name's word: a transliteration (rapidfuzz ratio `NAME_WORD_LIKENESS`:
-    Mohammed/Muhammad 75, Chechnya/Chechen 80, against under 50 between the made-up names of
-    `ari bench make-unanswerable` and their embedding neighbours), or a word derived from the
-    other's stem ("laotian" from "laos", "iraqi" from "iraq")."""
+    """Two spellings of one name's word: a transliteration (rapidfuzz ratio `NAME_WORD_LIKENESS`: Mohammed
+    / Muhammad 75, against under 50 between made-up names and their embedding neighbours), or a word
+    derived from the other's stem ("laotian" from "laos")."""
     if fuzz.ratio(word, other) >= NAME_WORD_LIKENESS:
         return True
     root = stem(other)

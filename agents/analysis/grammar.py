@@ -329,10 +329,9 @@ def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool 
 
 
 def indirect_question(text: str) -> str | None:
-    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name the last year
-    {E1} visited {E2}" -> "in which year did {E1} last visited {E2}"; "Name whoever first praised {E1}"
-    -> "who first praised {E1}"; "Who was the last one who condemned {E1}" -> "who last condemned {E1}";
-    "{E1} praised whom" at the end -> "whom did {E1} praised"."""
+    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name whoever first
+    praised {E1}", "Who was the first one who praised {E1}" -> "who first praised {E1}"; "{E1} praised
+    whom" -> "whom did {E1} praised"."""
     if m := _FRONTED_WHOEVER.match(text) or _INDEFINITE_TAGGED.match(text):
         return f"{m.group('pre')}{_who(m.group('wh'))} {m.group('clause')}?"
     if m := _OWNER_TAGGED.match(text):

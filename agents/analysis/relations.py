@@ -367,12 +367,9 @@ class RelationLinker:
         return bool(keys) and any(not keys.isdisjoint(self._relation_keys.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
-        """Candidates ranked best first with a score in [0, 1]. `question_vector` embeds `vector_text(masked)`.
-
-        With lexicon evidence: `lexicon_weight` x the posterior of log P(r | weighted n-grams) +
-        VERB_PHRASE_WEIGHT x max(KNOWN_SHARE, share of the verb phrase's words never seen) x
-        cosine(verb phrase, r's text). Without: the cosine, else (no embedder)
-        the word overlap of the question with the relation's text."""
+        """Candidates ranked best first with a score in [0, 1] (`question_vector` embeds `vector_text(masked)`):
+        the lexicon's posterior with the verb phrase's similarity added (see the module docstring); without
+        lexicon evidence the similarity, else (no embedder) the word overlap with the relation's text."""
         if not candidates:
             return []
         sims = self._similarities(question_vector, candidates)
@@ -450,13 +447,9 @@ def learn_relation_lexicon(
     batch_size: int = 512,
     min_count: float = 1.0,
 ) -> RelationLexicon:
-    """Learn n-gram -> relation evidence from questions with known answers.
-
-    Each question is a dict with `question`, `answers` and `answer_type` (the MultiTQ schema). A relation
-    is credited when a program of the question's own pattern over its linked entities reaches a gold
-    answer through it (any program, when none of its pattern does). Cells credited less than
-    `min_count` are dropped at the end.
-    """
+    """Learn n-gram -> relation evidence from questions with known answers (MultiTQ schema): a relation
+    is credited when a program of the question's own pattern (else any program) over its linked entities
+    reaches a gold answer through it. Cells credited less than `min_count` are dropped at the end."""
     from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 
     search = ProgramSearch(store)
