@@ -1,8 +1,7 @@
 """QuestionAnalyzer: free-text question -> QuestionAnalysis (entities, times, relations, type).
 
-Everything that can be built once per store (name tables, role vectors, the FAISS index over
-entity names) is built once and kept on the store (`TKGStore.derived`, dropped by `reload()`), so
-a question costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all
+Everything that can be built once per store is kept on it (`TKGStore.derived`, dropped by `reload()`),
+so a question costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all
 questions' phrases in one call.
 """
 

@@ -381,9 +381,8 @@ def _clause_reference(text: str) -> str | None:
     return None
 
 
-# "after {E2} had done so", "before {E2} had", "after {E2} did it too": a pro-verb or an ellipsis right
-# after the reference stands for the main clause's own act: the reference alone says it, as most
-# templates do ("after {E2}"; the learning split has "after {E2} did" too, left as it is)
+# "after {E2} had done so", "before {E2} had": a pro-verb or an ellipsis right after the reference stands
+# for the main clause's own act: the reference alone says it, as the templates do ("after {E2}")
 _REFERENCE_PROVERB = re.compile(
     rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do"
     # "after {E2} had received one", "before {E2} made one": an act's noun said again as "one"
@@ -506,9 +505,8 @@ def perfect_participle_reference(text: str) -> str | None:
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
 
-# "subsequent to {T1}", "prior to {T1}": the memory retrieves methodologies by the masked question's
-# words and the templates say "before" and "after" only; "since" and "until" include the reference's
-# own time and stay as they are, and so does a clause ("once ...")
+# "subsequent to {T1}", "prior to {T1}": the memory retrieves by the masked question's words and the
+# templates say "before" and "after" only ("since" and "until" include the reference's time: kept)
 _TEMPLATE_CUE = re.compile(
     r"\b(?P<cue>(?P<before>prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of)"
     r"|later\s+than|subsequent(?:ly)?\s+to|following|in\s+the\s+wake\s+of)\s+(?=\{T\d+\})",

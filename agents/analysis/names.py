@@ -1,9 +1,8 @@
 """Tokens of question text and the name tables built once per store for linking.
 
-Matching is done on `normalize_name` keys of token n-grams, so "Kōichirō Genba", "Koichiro Genba" and
-`Koichiro_Genba` meet at the same key. Names of the form `Role_(Qualifier)` (ICEWS sectors such as
-`Court_Judge_(Malaysia)`) are also indexed by qualifier, so "a Malaysian judge" can be resolved by
-finding the qualifier first and then the role among the few that qualifier has.
+Matching is done on `normalize_name` keys of token n-grams ("Kōichirō Genba" meets `Koichiro_Genba`).
+Names `Role_(Qualifier)` are also indexed by qualifier, so "a Malaysian judge" is resolved by finding
+the qualifier first and then the role among its few.
 """
 
 from __future__ import annotations
