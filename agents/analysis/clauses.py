@@ -382,7 +382,7 @@ def _clause_reference(text: str) -> str | None:
 
 
 # "after {E2} had done so", "before {E2} had": a pro-verb or an ellipsis right after the reference stands
-# for the main clause's own act: the reference alone says it, as the templates do ("after {E2}")
+# for the main clause's own act: the reference alone says it, as the templates do ("after {E2} did" is left)
 _REFERENCE_PROVERB = re.compile(
     rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do"
     # "after {E2} had received one", "before {E2} made one": an act's noun said again as "one"
