@@ -1,13 +1,9 @@
 """Names people use for KG entities, derived from the KG's own names by general rules of English naming.
 
-People write "Merkel" for `Angela_Merkel`, "Moussa Mahamat" for `Moussa_Faki_Mahamat`, "the IMF" for
-`International_Monetary_Fund`, "Seoul" for South Korea's government, "S Korea" for South Korea. Each
-function below is one convention of English naming (surnames, first and last names, acronyms, titles,
-honorifics, regnal numbers, patronymics, capitals, compass initials, an organisation named after its
-country, a name without the note that tells namesakes apart), applied to every name of the
-store; none was written from a question. A name is a person's when it has two to four words, none of
-them a word of the KG's sector-role names ("Ministry", "Party") or a country, and no digits or
-parentheses: the KG's own vocabulary says what an organisation's name is made of.
+People write "Merkel" for `Angela_Merkel`, "the IMF" for `International_Monetary_Fund`, "S Korea" for
+South Korea. Each function below is one convention of English naming, applied to every name of the
+store. A name is a person's when it has two to four words, none a word of the KG's sector-role names
+("Ministry", "Party") or a country, and no digits or parentheses.
 """
 
 from __future__ import annotations
@@ -54,9 +50,7 @@ def is_title(word_key: str) -> bool:
     ("chancellor", "king", "sheikh", "gov", "ex-president"): no surname where a name follows it, and
     part of the name it stands before."""
     words = word_key.split()  # "ex chancellor", "vice president": a hyphenated title
-    return bool(words) and all(
-        w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words
-    )
+    return bool(words) and all(w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words)
 
 
 def without_honorific(display: str) -> str:
@@ -200,11 +194,9 @@ def nested_acronym(display: str) -> str | None:
 
 
 def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, str]) -> list[str]:
-    """The other English forms of an organisation named after its country: "Iraqi Communist Party" is
-    also "Iraq's Communist Party" and "the Communist Party of Iraq"; "Central Bank of Brazil" is also
-    "Brazil's Central Bank" and "the Brazilian Central Bank" (normalised keys; the possessive's "'s"
-    reads "s"). `demonyms` maps a normalised adjective to its country's key, `countries` a country's
-    key to its adjective's key (the first one listed)."""
+    """The other English forms (normalised keys) of an organisation named after its country: "Iraqi
+    Communist Party" is also "Iraq's Communist Party" and "the Communist Party of Iraq". `demonyms`:
+    adjective -> country key; `countries`: country key -> its first adjective's key."""
     key = normalize_name(display)
     words = key.split()
     if "(" in display or len(words) < 2:
@@ -275,11 +267,9 @@ def _same_given_name(written: str, own: str) -> bool:
 
 
 def fuller_name(written: list[str], own: list[str]) -> bool:
-    """Whether `written` (a question's capitalised run, normalised words) is a person's name `own` (normalised
-    words) written with more given names or with initials for them, as formal English writes a name in full:
-    "Ian Richard Kyle Paisley" and "Frederick D. Haldane" for "Ian Paisley" / "Duncan Haldane", "E.H. Land" for
-    "Edwin H. Land". The surnames are the same last word; each given name of `own` is, in order, a word of
-    `written` or its initial; the words of `written` left over are more given names."""
+    """Whether `written` (normalised words) is the person's name `own` written in full, with more given
+    names or initials ("Ian Richard Kyle Paisley", "E.H. Land"): the same surname, and each given
+    name of `own`, in order, a word of `written` or its initial."""
     if len(own) < 2 or len(written) < 2 or written[-1] != own[-1] or written == own:
         return False
     k = 0

@@ -1,10 +1,8 @@
 """When a name or a date fits several readings, let the KG choose: the reading with facts.
 
-"Kumar" is the surname of many people; a question names him beside another entity, and usually only
-one candidate has facts with it: that one goes first (ties keep the linker's order; `why` says what
-was chosen and why). "3/7/2009" is 7 March or 3 July: the day the question's entities have facts on.
-Namesakes (one name, entities told apart by a Wikidata id): when the question's other entities do not
-tell which is meant, `unresolved_namesakes` lists them and the judge asks which one.
+"Kumar" names many people; usually only one candidate has facts with the question's other entity:
+that one goes first (ties keep the linker's order). "3/7/2009" is the day the entities have facts on.
+When the other entities do not tell namesakes apart, `unresolved_namesakes` lists them for the judge.
 """
 
 from __future__ import annotations
@@ -39,10 +37,9 @@ def namesake_base(display: str) -> str | None:
 
 
 def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:
-    """The entities mention `index` may name when the other mentions do not tell them apart (no other
-    mention, or facts with none or several of them): namesakes, or names that hold the words written
-    ("Abbas", "the Labour Party"; not a country's sector, "Ministry (Switzerland)", for "Switzerland") unless one
-    has `PLAUSIBLE` times the links of each other (its 1-hop neighbourhood's size); [] when it names one."""
+    """The entities mention `index` may name when the other mentions do not tell them apart: namesakes,
+    or names that hold the words written ("Abbas"; not a country's sector for the country), unless one
+    has `PLAUSIBLE` times the links of each other; [] when it names one."""
     mention = mentions[index]
     if len(mention.candidates) < 2:
         return []

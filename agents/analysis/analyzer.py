@@ -1,8 +1,7 @@
 """QuestionAnalyzer: free-text question -> QuestionAnalysis (entities, times, relations, type).
 
-Everything that can be built once per store (name tables, role vectors, the FAISS index over
-entity names) is built once and kept on the store (`TKGStore.derived`, dropped by `reload()`), so
-a question costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all
+Everything that can be built once per store is kept on it (`TKGStore.derived`, dropped by `reload()`),
+so a question costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all
 questions' phrases in one call.
 """
 
@@ -87,11 +86,6 @@ _CHAT_SOURCES: tuple[ModuleType | Path, ...] = (
 
 
 _YEAR_WORDS = re.compile(r"\b(?<=in\s)the\s+year\s+(?:of\s+)?(?=\d{4}\b)", re.IGNORECASE)  # "in the year 2008" says "in 2008"
-
-
-def _relation_text(analysis: QuestionAnalysis) -> str:
-    """What relations are ranked by: the masked question, and the words a grammar rule dropped from it."""
-    return f"{analysis.masked} {analysis.grammar_dropped}" if analysis.grammar_dropped else analysis.masked
 
 
 class QuestionAnalyzer:
@@ -207,7 +201,8 @@ class QuestionAnalyzer:
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker
         names = self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
-        texts = [_relation_text(a) for a in analyses]
+        # relations are ranked by the masked question and the words a grammar rule dropped from it
+        texts = [f"{a.masked} {a.grammar_dropped}" if a.grammar_dropped else a.masked for a in analyses]
         vectors = linker.vectors_of([linker.vector_text(t) for t in texts])
         for analysis, text, vector in zip(analyses, texts, vectors):
             # "what happened between X and Y" names no relation by design: it asks for them

@@ -1,17 +1,12 @@
 """Chat spellings and typing slips written out: "wat yr did merkel vistied kuwait b4 08" -> "what year
 did merkel visited kuwait before 2008".
 
-People typing fast use the spellings of text messages and the abbreviations of newspapers ("wat",
-"b4", "abt", "w" for "with", "1st", "yr", "govt", "in 09"): general-English conventions, rewritten
-once before analysis so every later stage reads the standard word. A form is left as written where the
-KG's own names use it as a word ("w" in "George W Bush": `protected_ngrams`), and "1st" in a date.
-
-A slip of the thumb (a dropped, doubled, wrong or swapped letter: "vistied", "goverment", "frist")
-leaves a word that no vocabulary holds: `Vocabulary.corrected` puts back the one known word it is a
-single slip away from (the KG's name words, the relation lexicon's words and the English words the
-analysis reads), and leaves the word as written when it is a word of English (the embedding model's
-whole-word vocabulary) or when no single known word, or more than one, is that close: a wrong
-correction would answer another question, a word left alone at worst goes unread.
+Text-message spellings and newspaper abbreviations ("wat", "b4", "w", "yr", "govt", "in 09") are
+rewritten once before analysis, except where the KG's own names use the form as a word ("w" in
+"George W Bush": `protected_ngrams`). A typing slip ("vistied") is put back to the one known word a
+single slip away (`Vocabulary.corrected`); a word of English, or one with no single such word, is
+left as written: a wrong correction would answer another question, a word left alone at worst goes
+unread.
 """
 from __future__ import annotations
 

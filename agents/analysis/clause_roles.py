@@ -1,13 +1,9 @@
 """Subject or object: the grammatical role of each entity in a masked question's active clause.
 
-The answer check (`agents.faithfulness`) needs who did what to whom. The analysis has already
-rewritten the question into the active one-clause form (`agents.analysis.grammar`), so the role is
-read off the words beside each placeholder, with closed word classes of general English: after an
-inverted auxiliary or opening a clause before a verb, a subject; after a preposition, or after a verb
-before a boundary, a time or an adverb, an object; after a temporal cue, a reference to another event;
-else unknown (a possessor, the object of "by" or "of", a passive, a causative). `head_role` says which
-of these roles a relation's head plays: "receive" (and "get", "welcome", "suffer") turns them around,
-and of a mirror pair the one whose own words the clause uses is the one it states.
+The answer check (`agents.faithfulness`) needs who did what to whom. The question is already in the
+active one-clause form (`agents.analysis.grammar`), so the role is read off the words beside each
+placeholder with closed word classes of general English. `head_role` says which role a relation's
+head plays: "receive" turns them around, and of a mirror pair the one the clause words is stated.
 """
 
 from __future__ import annotations
@@ -54,13 +50,10 @@ def receives_event(masked: str) -> bool:
 
 
 def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
-    """The clause role (SUBJECT / OBJECT) that the head of a `relation` fact plays in the event a
-    masked question asks about; None when either may (a symmetric relation, or a mirror pair the
-    wording does not tell apart, or a one-way relation, whose entities' kinds fix their sides:
-    "the award E1 first won" puts E1 as an object, yet only a recipient heads an 'award received'
-    fact). A mirror of the relation the wording names states the event with the roles swapped;
-    "receive" turns them around too ("X received a visit from Y": Y made the visit), unless the
-    relation itself names the receiving."""
+    """The clause role (SUBJECT / OBJECT) the head of a `relation` fact plays in the asked event; None
+    when either may (a symmetric relation, a mirror pair the wording does not tell apart, or a one-way
+    relation, whose entities' kinds fix their sides). A mirror of the relation the wording names, and
+    "receive" unless the relation names the receiving, swap the roles."""
     if relation in symmetric_relations(store) or relation in one_way_relations(store):
         return None
     mirrors = mirror_relations(store).get(relation, frozenset())

@@ -1,10 +1,8 @@
 """Clauses that say when, folded into the templates' one-clause form (`agents.analysis.grammar` runs them).
 
-A temporal or same-period reference is often a clause of its own ("Before meeting {E2}, ...", "After
-{E2} had criticised {E1}, who was the first to do the same?", "in the month when {E2} did"). Each rule
-folds the clause into the main clause and leaves only its reference party after the cue ("after {E2}",
-"in the same month as {E2}"): the clause's party that the main clause does not share (`_fold_clause`),
-pronouns standing for a party by their place (subject, object, possessive).
+A temporal reference is often a clause of its own ("After {E2} had criticised {E1}, who was the
+first to do the same?"). Each rule folds it into the main clause and leaves only its reference party
+after the cue ("after {E2}"): the party the main clause does not share (`_fold_clause`).
 """
 
 from __future__ import annotations
@@ -383,9 +381,8 @@ def _clause_reference(text: str) -> str | None:
     return None
 
 
-# "after {E2} had done so", "before {E2} had", "after {E2} did it too": a pro-verb or an ellipsis right
-# after the reference stands for the main clause's own act: the reference alone says it, as most
-# templates do ("after {E2}"; the learning split has "after {E2} did" too, left as it is)
+# "after {E2} had done so", "before {E2} had": a pro-verb or an ellipsis right after the reference stands
+# for the main clause's own act: the reference alone says it, as the templates do ("after {E2} did" is left)
 _REFERENCE_PROVERB = re.compile(
     rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do"
     # "after {E2} had received one", "before {E2} made one": an act's noun said again as "one"
@@ -508,9 +505,8 @@ def perfect_participle_reference(text: str) -> str | None:
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
 
-# "subsequent to {T1}", "prior to {T1}": the memory retrieves methodologies by the masked question's
-# words and the templates say "before" and "after" only; "since" and "until" include the reference's
-# own time and stay as they are, and so does a clause ("once ...")
+# "subsequent to {T1}", "prior to {T1}": the memory retrieves by the masked question's words and the
+# templates say "before" and "after" only ("since" and "until" include the reference's time: kept)
 _TEMPLATE_CUE = re.compile(
     r"\b(?P<cue>(?P<before>prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of)"
     r"|later\s+than|subsequent(?:ly)?\s+to|following|in\s+the\s+wake\s+of)\s+(?=\{T\d+\})",

@@ -1,8 +1,6 @@
-"""The one lexicon of temporal cue words: question typing, the grammar rules, the answer check and
-action filtering (through `question_cues`) read the same table, so "prior to", "ahead of" or "once X
-had" mean "before"/"after" everywhere. The phrases (below) are general English ways of saying each
-relation in time, adverbs that point back included ("who had praised Y previously?"), not words read
-off evaluation questions.
+"""The one lexicon of temporal cue words, read by question typing, the grammar rules, the answer check
+and action filtering (`question_cues`), so "prior to" or "once X had" mean "before"/"after" everywhere.
+The phrases are general English ways of saying each relation in time.
 """
 
 from __future__ import annotations

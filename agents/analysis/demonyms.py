@@ -1,9 +1,7 @@
 """Country adjectives, demonyms and common short names (general knowledge, not dataset answers).
 
-Questions say "the Japanese Ministry of Finance" or "a Malaysian judge" where the KG has
-`Treasury/Finance_Ministry_(Japan)` and `Court_Judge_(Malaysia)`. This table maps the adjective (and
-well-known short names such as "US" or "Britain") to the country's usual English name; the linker
-keeps only the names the store actually uses.
+"a Malaysian judge" is `Court_Judge_(Malaysia)`: the adjective (or a short name such as "US") maps
+to the country's usual English name; the linker keeps only the names the store uses.
 """
 
 from __future__ import annotations

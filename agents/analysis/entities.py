@@ -1,11 +1,9 @@
 """Entity linking: spans of a question -> ranked KG entities, or an explicit "nothing close".
 
-Candidate mentions, resolved longest good match first: exact matches of token n-grams against
-normalised names and the names people use instead (`agents.analysis.aliases`); sector roles of a
-qualifier ("the Japanese Ministry of Finance", "a Malaysian judge"); for name-like spans left over,
-names containing all of the span's words, names spelt almost alike (rapidfuzz), and names near in
-embedding space whose words are spelt alike (FAISS). A span none of these links closely enough is
-returned with no candidates: never a random guess.
+Candidate mentions, longest good match first: exact n-gram matches of names and aliases
+(`agents.analysis.aliases`); sector roles of a qualifier ("a Malaysian judge"); for name-like spans
+left over, names containing the span's words, spelt almost alike, or near in embedding space and
+spelt alike. A span none of these links closely is returned with no candidates: never a guess.
 """
 
 from __future__ import annotations
@@ -74,10 +72,8 @@ _OPENING_PREPOSITIONS = frozenset(NAME_WORD_TABLES["opening_prepositions"].split
 _NOT_NAMES = frozenset(NAME_WORD_TABLES["not_names"].split())
 
 
-# Words that never make a name on their own. The KG has names that begin with a month or a function
-# word ("March 23 Movement", "May" of Theresa May), but a span of nothing but calendar words (month and
-# weekday names), function words and the words that frame a request ("could you tell me", "I need to
-# know", "for a briefing on") names a date or the asking, never a party.
+# Words that never make a name on their own: a name may begin with a month or a function word ("March 23
+# Movement"), but a span of nothing but calendar, function and request-framing words names no party.
 _FRAMING_WORDS = frozenset("could would please know need wonder wondering like briefing question curiosity record".split())
 _NOT_ALONE = (
     frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
@@ -194,11 +190,9 @@ class EntityLinker:
         return results
 
     def _lower_case_typos(self, question: str, tokens: list[Token], found: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
-        """(role: names people use) In a question typed all in lower case, a long word that no source
-        explained and that is no word of the KG's relation or role vocabulary or of general English may be
-        a misspelt name ("musharaf"): the names spelt almost alike (`_fuzzy`), kept only where the KG
-        links them to another name of the question (or where it has no other). A question with a capital
-        letter has its names marked by case, and left-over names are read by `_uncovered_name_runs`."""
+        """(role: names people use) In an all-lower-case question, a long word no source explained and
+        no vocabulary holds may be a misspelt name ("musharaf"): the names spelt almost alike (`_fuzzy`),
+        kept only where the KG links them to another name of the question (or it has no other)."""
         if not self.fuzzy or any(c.isupper() for c in question):
             return []
         covered = set(blocked) | {k for c in found for k in range(c.start, c.end)}
@@ -245,10 +239,8 @@ class EntityLinker:
 
     def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> tuple[bool, _Candidate | None]:
         """(role: names people use) Whether a capitalised run no source explained is the formal style of a
-        name the question links beside it, not a name of its own, and that mention (None: none linked yet):
-        a peerage after a person's name and a comma ("Yehudi Menuhin, Baron Menuhin"), the given names before
-        a person's quoted nickname or after an honorific ("Sir Reginald Carey "Rex" Harrison"), the crown's
-        style before an office ("Her Majesty's Principal Secretary of State for ...")."""
+        name linked beside it ("Yehudi Menuhin, Baron Menuhin", "Sir Reginald Carey "Rex" Harrison", "Her
+        Majesty's Principal Secretary of State for ..."), and that mention (None: none linked yet)."""
         start, end = span
         words = [t.key for t in tokens[start:end]]
         if " ".join(words) in CROWN_STYLES:
@@ -331,11 +323,9 @@ class EntityLinker:
         return inside and not surface.islower() and all(self.store.display(n)[:1].islower() for n in names)
 
     def _alias(self, text: str, tokens: list[Token], i: int, j: int, key: str, blocked: set[int]) -> _Candidate | None:
-        """A surname, first-and-last name or acronym (agents.analysis.aliases), in any case.
-
-        A one-word alias written in lower case must not be a word of general English (the KG's own
-        relation and sector vocabulary, the cue lexicon, function words): "meet" is no surname. Two or
-        three lower-case letters stand for an acronym only after "the" ("the eu", "the imf")."""
+        """A surname, first-and-last name or acronym (agents.analysis.aliases), in any case. A one-word
+        lower-case alias must be no word of general English ("meet" is no surname); two or three
+        lower-case letters are an acronym only after "the" ("the eu")."""
         entries = self.tables.aliases.get(key)
         after_article = i > 0 and tokens[i - 1].key == "the"
         if not entries and i > 0 and is_title(tokens[i - 1].key) and (titled := self.tables.title_surnames.get(key)):
@@ -389,10 +379,9 @@ class EntityLinker:
         return j < len(tokens) and tokens[j].key in self._name_prefixes
 
     def _title_start(self, tokens: list[Token], i: int, blocked: set[int]) -> int:
-        """(role: names people use) Where a person's name starts when titles stand before it: "chancellor
-        merkel", "Gov. Lingle", "thai pm abhisit", "the foreign minister lavrov". A title is part of the
-        name it stands before (no sector of its own), and so are the role words and the country or its
-        adjective before the title; without a title the name starts at `i`."""
+        """(role: names people use) Where a person's name starts when titles stand before it ("thai pm
+        abhisit", "the foreign minister lavrov"): the title, its role words and its country are part of
+        the name (no sector of their own); without a title the name starts at `i`."""
         k = i - 1
         while k >= 0 and k not in blocked and is_title(tokens[k].key):
             k -= 1
@@ -458,10 +447,9 @@ class EntityLinker:
         return word_key(word) in self._relation_keys
 
     def _act_after(self, tokens: list[Token], first: int) -> bool:
-        """(an owner before its act) Whether the noun phrase from `first` names an act: one
-        to three words of the KG's relation names, the first naming no sector role, either two or
-        more ("conventional forces") or one that no sector role word follows ("visit from"; not
-        "internal affairs", a sector role: Domestic Affairs)."""
+        """(an owner before its act) Whether the noun phrase from `first` names an act: one to three words
+        of the KG's relation names, the first naming no sector role, two or more ("conventional forces")
+        or one that no sector role word follows ("visit from"; not "internal affairs")."""
         if first >= len(tokens) or not self._is_an_act(tokens[first].key):
             return False
         if tokens[first].key[:6] in self._role_prefixes:
@@ -503,11 +491,9 @@ class EntityLinker:
         return end
 
     def _inner_word(self, tokens: list[Token], k: int) -> bool:
-        """(role lists) A token inside a role phrase that is neither a role word nor glue:
-        a comma after a role word in a list ("the Ministry of Finance, Economy, Trade and Industry
-        of Japan"), or a capitalised word between glue words or commas ("the Ministry of Law and
-        Justice of India": the KG's role is Justice_Department/Ministery; "Agriculture, Fisheries
-        and Forestry"). The phrase never ends on one."""
+        """(role lists) A token inside a role phrase that is neither a role word nor glue: a comma after a
+        role word in a list ("the Ministry of Finance, Economy, Trade and Industry of Japan"), or a
+        capitalised word between glue words or commas ("the Ministry of Law and Justice of India")."""
         if k == 0 or k + 1 >= len(tokens):
             return False
         before, token, after = tokens[k - 1], tokens[k], tokens[k + 1]
@@ -530,10 +516,9 @@ class EntityLinker:
         return word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
-        """A plural noun ends a role phrase: a noun before another noun stays singular
-        in English ("militant attacks", not "militants attack"), so the word after "militants" is the
-        clause's verb. Plurals the KG's role names use before another word ("human rights activist")
-        stay modifiers, and a word that ends a role name ("foreign affairs ministry") stays its head."""
+        """A plural noun ends a role phrase: a noun before another noun stays singular in English
+        ("militant attacks"), so the word after "militants" is the verb; except plurals the KG's role
+        names use before another word ("human rights activist") or before their head ("affairs ministry")."""
         before, word = tokens[k - 1].key, tokens[k].key
         return (
             len(before) > 3 and before.endswith("s") and not before.endswith("ss")
@@ -562,10 +547,8 @@ class EntityLinker:
         return start
 
     def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]):
-        """Candidate (mention start, mention end, role phrase, (qualifiers, attributive)) around each qualifier.
-
-        A qualifier with no role phrase next to it is returned with phrase None: the bare country.
-        """
+        """Candidate (mention start, mention end, role phrase or None for the bare country, (qualifiers,
+        attributive)) around each qualifier."""
         requests: list[tuple[int, int, str | None, tuple[Any, bool]]] = []
         for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
             if ngram_key("", tokens, i, j) in self.tables.nation_keys:  # "zambians appeal to": a noun modifies nothing
@@ -740,12 +723,10 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _spelt_like(self, text: str, name: str) -> bool:
-        """(made-up names) Whether more words of `text` (four letters or more) are spelt like
-        some word of `name` than are proper words (no word of the KG's role and relation vocabulary)
-        spelt like none: an embedding neighbour of a name nobody spells alike is another name ("Tomisel
-        Ruto", one of two, is not William Ruto; "Dorzanstan" not Ahmad Wali Karzai); a
-        transliteration or a derived word is alike ("Mohammed VI", Muhammad VI; "the Laotian
-        officials", Laos), and a paraphrase keeps most words ("the Mainland Affairs Commission")."""
+        """(made-up names) Whether more words of `text` (four letters or more) are spelt like some word
+        of `name` than are proper words spelt like none: an embedding neighbour nobody spells alike is
+        another name ("Tomisel Ruto" is not William Ruto); a transliteration or derived word is alike
+        ("Mohammed VI", "the Laotian officials"), and a paraphrase keeps most words."""
         own = normalize_name(self.store.display(name)).split()
         acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
         alike = unlike = 0
@@ -776,10 +757,9 @@ _SPELLINGS = ((re.compile(r"isation(s?)\b"), r"ization\1"), (re.compile(r"\b(\w{
 
 
 def _alike(word: str, other: str) -> bool:
-    """Two spellings of one name's word: a transliteration (rapidfuzz ratio `NAME_WORD_LIKENESS`:
-    Mohammed/Muhammad 75, Chechnya/Chechen 80, against under 50 between the made-up names of
-    `ari bench make-unanswerable` and their embedding neighbours), or a word derived from the
-    other's stem ("laotian" from "laos", "iraqi" from "iraq")."""
+    """Two spellings of one name's word: a transliteration (rapidfuzz ratio `NAME_WORD_LIKENESS`: Mohammed
+    / Muhammad 75, against under 50 between made-up names and their embedding neighbours), or a word
+    derived from the other's stem ("laotian" from "laos")."""
     if fuzz.ratio(word, other) >= NAME_WORD_LIKENESS:
         return True
     root = stem(other)
@@ -844,12 +824,9 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
 
 
 def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -> bool:
-    """(role: organisation names) Whether a one-word capitalised run is the head of the proper
-    name a linked mention completes, right after it ("the Party Chairman of Vietnam", "the UN High
-    Commission for Refugees": consecutive capitalised words are one name) or after "of (the)" ("the
-    Department of Geologic Survey ... of Thailand", "the Member of the Judiciary of United States"):
-    not a name of its own, so no second mention. A longer run ("the Mainland Affairs Council of
-    Taiwan") is a name itself."""
+    """(role: organisation names) Whether a one-word capitalised run heads the proper name a linked
+    mention completes, right after it ("the Party Chairman of Vietnam") or after "of (the)" ("the
+    Member of the Judiciary of United States"): no second mention. A longer run is a name itself."""
     if end - start != 1:
         return False
     after = end + 1 if end < len(tokens) and tokens[end].key == "of" else end
@@ -902,11 +879,8 @@ def _sentence_start(tokens: list[Token], k: int) -> bool:
 
 
 def linker_tables(store: TKGStore) -> dict:
-    """What the linker looks names up in, built from the store's names and facts once and then read
-    back (tkg_store.saved): building it costs a cold `ari ask` more than answering does.
-
-    Plain containers only: the `NameTables` fields, the key prefixes that stop an n-gram scan, each
-    qualifier's roles with their content words and row in `role_texts`, and the role vocabulary."""
+    """What the linker looks names up in (plain containers only), built from the store once and then
+    read back (tkg_store.saved): building it costs a cold `ari ask` more than answering does."""
     return saved(store, "linker-tables", lambda: _build_linker_tables(store), _LINKER_SOURCES)
 
 

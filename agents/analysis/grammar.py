@@ -1,19 +1,12 @@
 """Who did what to whom, from grammar: a masked question rewritten into the one-clause, active form.
 
-The memory learned its methodologies from questions in a few fixed word orders ("Who visited {E1}
-in {T1}?", "Before {E2}, who did {E1} meet?"), and the role order (E1, E2) and the relation words are
-read off that order. People restructure: passives ("{E1} was visited by whom"), "receive N from",
-agent nouns ("{E1}'s visitors"), clefts and requests ("Who was it that ...", "Tell me when ..."),
-temporal clauses with a verb of their own (`agents.analysis.clauses`), ordinals and cue phrases said
-another way. Each rule of `RULES` undoes one construction of general English grammar on the masked
-question (entities `{E<n>}`, times `{T<n>}`; each rule's docstring shows its construction), so the rest
-of the analysis sees the clause it would have seen in the active word order.
-
-A rule that drops a clause keeps its content words aside (`Rewrite.dropped`): relations are ranked on
-the rewritten question plus those words, so a folded verb phrase still says which relation is meant.
-Each rule is a textbook construction, checked on the learning split (dev shard 0/2), where a rule that
-fires must leave the template's meaning as it was. Verb forms are not re-inflected ("to criticised"):
-the question shape and the relation words are read by word stem, not by tense.
+The memory learned its methodologies from a few fixed word orders ("Who visited {E1} in {T1}?"), and
+the role order and relation words are read off that order. People restructure (passives, "receive N
+from", agent nouns, clefts and requests, temporal clauses: `agents.analysis.clauses`): each rule of
+`RULES` undoes one textbook construction of English on the masked question (its docstring shows it),
+so the rest of the analysis sees the active clause. A rule that drops a clause keeps its content words
+aside (`Rewrite.dropped`) for relation ranking. Verb forms are not re-inflected ("to criticised"):
+the shape and relation words are read by word stem, not by tense.
 """
 
 from __future__ import annotations
@@ -133,9 +126,8 @@ def named_agent_active(text: str) -> str | None:
 
 
 # -- passives whose subject is a noun phrase --------------------------------------------------------
-# "Negative comments about {E1} were made by whom", "Formal agreements were signed by {E1} with whom",
-# "Conventional military force was used against {E1} by which country": the subject is the object
-# noun of the act (a relation's own words), and a party named inside it is its prepositional object
+# "Negative comments about {E1} were made by whom": the subject is the object noun of the act (a
+# relation's own words), and a party named inside it is its prepositional object
 _NP_PASSIVE = re.compile(
     rf"^(?P<pre>\W*(?:(?:in|on|during|before|after|prior\s+to|since|until|by)\s+(?:the\s+)?\{{T\d+\}}\s*,\s*)?)"
     rf"(?P<np>(?!(?:{_WH}|when|where|how|in|on|at|during|before|after|by|from|to|with|the|a|an|this|that|it|there)\b)"
@@ -273,8 +265,7 @@ def plain_question(text: str) -> str | None:
 
 # -- indirect questions, requests and free relatives ------------------------------------------------
 # An indirect question or a request keeps a statement's word order ("Tell me when {E1} last visited {E2}");
-# the direct question puts "did" before a subject of its own, as the templates ask. A noun phrase asked for
-# asks with its own noun (a time noun: when; "country": which country; "one": who), its ordinal before the verb.
+# the direct question puts "did" before its subject. A noun phrase asked for asks with its own noun.
 _FRAME = (
     r"^(?P<pre>\W*)(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?"
     rf"(?:find\s+out|{REQUEST_VERB}|{KNOWING}|do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"
@@ -338,10 +329,9 @@ def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool 
 
 
 def indirect_question(text: str) -> str | None:
-    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name the last year
-    {E1} visited {E2}" -> "in which year did {E1} last visited {E2}"; "Name whoever first praised {E1}"
-    -> "who first praised {E1}"; "Who was the last one who condemned {E1}" -> "who last condemned {E1}";
-    "{E1} praised whom" at the end -> "whom did {E1} praised"."""
+    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name whoever first
+    praised {E1}", "Who was the first one who praised {E1}" -> "who first praised {E1}"; "{E1} praised
+    whom" -> "whom did {E1} praised"."""
     if m := _FRONTED_WHOEVER.match(text) or _INDEFINITE_TAGGED.match(text):
         return f"{m.group('pre')}{_who(m.group('wh'))} {m.group('clause')}?"
     if m := _OWNER_TAGGED.match(text):

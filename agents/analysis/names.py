@@ -1,9 +1,8 @@
 """Tokens of question text and the name tables built once per store for linking.
 
-Matching is done on `normalize_name` keys of token n-grams, so "Kōichirō Genba", "Koichiro Genba" and
-`Koichiro_Genba` meet at the same key. Names of the form `Role_(Qualifier)` (ICEWS sectors such as
-`Court_Judge_(Malaysia)`) are also indexed by qualifier, so "a Malaysian judge" can be resolved by
-finding the qualifier first and then the role among the few that qualifier has.
+Matching is done on `normalize_name` keys of token n-grams ("Kōichirō Genba" meets `Koichiro_Genba`).
+Names `Role_(Qualifier)` are also indexed by qualifier, so "a Malaysian judge" is resolved by finding
+the qualifier first and then the role among its few.
 """
 
 from __future__ import annotations
@@ -248,10 +247,7 @@ def _role_words(tables: NameTables) -> frozenset[str]:
 
 
 def _add_aliases(store: TKGStore, tables: NameTables) -> None:
-    """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases).
-
-    What an organisation's name is made of comes from the KG itself: the words of its sector-role
-    names ("Ministry", "Party", "Police"); a country's name ("North Korea") is no person's."""
+    """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases)."""
     organisational = _role_words(tables)
     places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
     # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's

@@ -1,12 +1,9 @@
 """The typed query: what a question asks, and every constraint it states beyond MultiTQ's six shapes.
 
-The analysis reads the event pattern (entities in role order, relations, times, the temporal cue);
-this module reads the rest, so that nothing the user said is ignored: what is asked (an entity,
-optionally a country; a time; a number; yes or no; the relations between two entities; a list),
-constraints (a window, the n-th, most or least often, "apart from X"), and what the KG cannot
-represent (a place, a reason, a degree or manner, a quantity, a duration: every fact is (head,
-relation, tail, day)), which makes the question unanswerable with the words named. Each rule is
-general English. `Query.admits(program)` is the audit's check that a program carries out every
+The analysis reads the event pattern; this module reads the rest, so nothing the user said is
+ignored: what is asked, the constraints (a window, the n-th, most or least often, "apart from X"),
+and what no (head, relation, tail, day) fact can represent (a place, a reason, a quantity...), which
+makes the question unanswerable. `Query.admits(program)` checks that a program carries out every
 constraint the query states, and nothing it does not.
 """
 
@@ -25,10 +22,8 @@ VALUE_ASKS = ("number", "yesno", "relation")  # asked as a value (a count, yes /
 SHAPES = ("six", "count", "yesno", "list", "most", "relations", "window", "nth", "unanswerable")
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
-_ORDINALS = {
-    "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
-    "sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
-}
+_ORDINAL_NAMES, _ORDINAL_FIGURES = "second third fourth fifth sixth seventh eighth ninth tenth".split(), "2nd 3rd 4th 5th 6th 7th 8th 9th 10th".split()
+_ORDINALS = {w: n for n, pair in enumerate(zip(_ORDINAL_NAMES, _ORDINAL_FIGURES), 2) for w in pair}
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
 CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times"})
@@ -115,10 +110,7 @@ _ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|veri
 
 @dataclass(frozen=True)
 class Query:
-    """What a question asks and the constraints it states beyond the event pattern of the analysis.
-
-    The event pattern itself (who acts, the relation, on whom, the times, the temporal cue) is the
-    analysis's: `QuestionAnalysis.entities` in role order, `.relations`, `.times`, `.cue`."""
+    """What a question asks and the constraints it states beyond the analysis's event pattern."""
 
     asks: str = "entity"  # one of ASKS
     is_list: bool = False  # every answer is asked for, not one
@@ -162,11 +154,9 @@ class Query:
         return frozenset(wanted)
 
     def admits(self, program: Program) -> bool:
-        """Whether `program` performs the query's own operations and no other of them (before /
-        after / first / last and same-period joins are the analysis's cues; a window may also be
-        kept by a program of the six shapes), with the query's literals: the unit counted and the
-        roles excluded. Read off the program's cached operations: every question weighs a memory's
-        few hundred programs."""
+        """Whether `program` performs the query's own operations and no other of them (a window may
+        also be kept by a program of the six shapes), with its literals: the unit counted and the
+        roles excluded."""
         done = (program.operations & _OWN) | ({"relation"} if program.steps and program.steps[0].template == "getRelation" else set())
         wanted = self.operations()
         if not wanted <= done or not (done - {"between"}) <= wanted:
@@ -186,9 +176,8 @@ _OWN = frozenset({"count", "exists", "most", "least", "nth", "between", "type", 
 
 
 def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[int, int]]) -> Query:
-    """The typed query of `question` (its masked form, the number of times read, the entities'
-    spans in role order). `masked` has entities and times replaced, so a name ("Most Holy
-    Synod", "Third Way") or a date ("the third of May") never reads as a constraint."""
+    """The typed query of `question`, read off `masked` so a name ("Third Way") or a date never
+    reads as a constraint."""
     asks, count = "entity", None
     if _COUNT.search(masked):
         asks, count = "number", _count_unit(masked)
@@ -250,15 +239,13 @@ _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z
 
 def unread_number(masked: str) -> str | None:
     """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so
-    it was not understood, and no answer may ignore it. (A year past any calendar is read as a time
-    beyond the KG's range first: the judge says so before it asks this.)"""
+    it was not understood, and no answer may ignore it."""
     number = _LEFTOVER_NUMBER.search(masked)
     return number.group(0) if number else None
 
 
 def _count_unit(masked: str) -> str:
-    """Occasions (distinct days) or distinct entities: "how many times" / "how often" count days,
-    "how many countries" counts entities."""
+    """Occasions ("how many times": distinct days) or distinct entities ("how many countries")."""
     noun = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
     if noun is None or noun.group("noun").lower() in _OCCASIONS:
         return "days"

@@ -1,11 +1,9 @@
 """Is the text a question ARI can answer? A bare name, a fragment, a statement or a yes/no question is not.
 
-General English: text asks something when it names what it asks for. A question has an interrogative
-word; or is a request ("Name ...", "Could you tell me ...", "I'd like to know ..."); or a definite
-description headed by an ordinal ("last country to praise iraq"); or a yes/no form about an indefinite
-("Did anyone visit Iran?"); or a noun phrase whose relative clause holds the ordinal ("the award that
-was awarded to X for the first time"); or keywords with a KG name and a noun of what is asked ("first
-visit kuwait iraq year"). Anything else abstains with its kind named: a yes/no question asks whether.
+General English: text asks something when it names what it asks for: an interrogative word, a
+request, a description headed by an ordinal ("last country to praise iraq"), a yes/no form about an
+indefinite ("Did anyone visit Iran?"), or keywords with a KG name and a noun of what is asked. Anything
+else abstains with its kind named.
 """
 
 from __future__ import annotations
@@ -52,10 +50,8 @@ _ASK = "ask who, what, which or when"
 _ASKED_NOUN = re.compile(r"(?<!same\s)(?<!that\s)(?<!very\s)\b(?:years?|yr|months?|dates?|days?|countr(?:y|ies)|nations?|persons?|people)\b", re.IGNORECASE)
 
 
-# A framing clause before the question says why it is asked, not what: a purpose adjunct ("For a briefing
-# on Gulf diplomacy, ...", "As background for my report: ...") or an aside ("Out of curiosity, ...").
-# It is set aside when it holds no time, ordinal or cue ("For the first time since 2008, ..." constrains
-# the answer) and the rest is a question that does not point back into it with a pronoun.
+# A framing clause ("For a briefing on Gulf diplomacy, ...", "Out of curiosity, ...") says why it is asked, not
+# what: set aside when it holds no time, ordinal or cue and the rest does not point back into it with a pronoun.
 _FRAMING = re.compile(
     r"^\W*(?:(?:for|as)\s+(?:a|an|my|our|the|some|background|context|part)\b|(?:just\s+)?out\s+of\s+curiosity\b|quick\s+question\b)"
     r"(?![^,:;?]*\b(?:first|last|same|time|before|after|since|until|during|\d+)\b)[^,:;?]*[,:;]\s*",
@@ -63,11 +59,9 @@ _FRAMING = re.compile(
 )
 
 
-# Asides: a sentence, or a clause before a colon, that asks nothing ("I've been reading up on Iraq. Who first
-# visited Iraq?") is set aside where the question stands alone (names a party, its pronouns have a name before them,
-# nothing points at a time or event outside it: "that year", "after that", "there") and the aside is a clause (a
-# heading, "Iraqi legislature:", names the topic) that adds no time and speaks of the asker or names only what the
-# question names. Otherwise it is context ("Think of 2007. Who visited Iraq that year?").
+# Asides: a sentence or clause that asks nothing ("I've been reading up on Iraq. Who first visited Iraq?") is set
+# aside where the question stands alone (names a party, points at no time or event outside it) and the aside adds
+# no time and speaks of the asker or names only what the question names; else it is context ("Think of 2007. ...").
 _PIECE_END = re.compile(r"(?<=[.!?:;])\s+|(?<=\s[-–—])\s+|(?<=\s--)\s+")  # after a sentence, a colon or a dash
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
 _ASKS_HERE = re.compile(r"^\W*(?:(?:in|on|at|during|for|with|to|from|by|of|about|against|after|before)\s+)?(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.I)

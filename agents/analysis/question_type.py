@@ -76,13 +76,9 @@ def without_extremes(kind: QuestionType) -> QuestionType:
 
 
 def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMention]:
-    """Mentions in role order: by appearance, except that the one a temporal cue points at
-    ("before X", "after the X", "the same month as X") comes last.
-
-    Roles must mean the same thing in every wording: "Before {E2}, which country did {E1} visit
-    last?" and "Which country did {E1} visit last before {E2}?" then share one program, where
-    numbering by appearance alone would swap E1 and E2 between the two.
-    """
+    """Mentions in role order: by appearance, except that the one a temporal cue points at ("before
+    X", "the same month as X") comes last, so "Before {E2}, which country did {E1} visit last?" and
+    "Which country did {E1} visit last before {E2}?" share one program."""
     referenced = [m for m in entities if POINTS_AT_NEXT.search(question[: m.span[0]])]
     if len(referenced) != 1 or len(entities) < 2:
         return list(entities)

@@ -1,18 +1,13 @@
 """Relation linking: rank the KG relations that connect a question's entities by fit to its wording.
 
-Two signals. A lexicon learned from questions with known answers: the relations through which a
-short program over a question's linked entities reaches a gold answer are credited with its word
-n-grams (entities and times masked), read back as a naive-Bayes posterior; n-grams of function words
-only count FUNCTION_GRAM_WEIGHT, so a sentence's scaffolding cannot outvote the word that names the
-act. And the embedding similarity of the verb phrase with each relation's texts (its name and the
-sentences describing the act, `tkg_store.relation_texts`: the best match counts), added with weight
-VERB_PHRASE_WEIGHT times the share of its words the lexicon never saw (at least KNOWN_SHARE), so a
-wording the lexicon never saw still reaches the relation whose act it names. The weights were
-chosen on the learning split (dev shard 0/2) and a diagnostic set written from it.
-
-When no word of the verb phrase is one the lexicon or the thesaurus knows and its similarity does
-not set the first relation's group apart from another group's (UNSURE_MARGIN), the reading is
-unsure (`RelationLinker.unsure`): the judge abstains, naming the words, rather than guess.
+Two signals. A lexicon learned from questions with known answers (the relations through which a
+short program over the linked entities reaches a gold answer are credited with the masked n-grams),
+read back as a naive-Bayes posterior; function-word n-grams count FUNCTION_GRAM_WEIGHT, so a
+sentence's scaffolding cannot outvote the word that names the act. And the verb phrase's embedding
+similarity to each relation's texts (`tkg_store.relation_texts`), weighted by the share of its words
+the lexicon never saw, so an unseen wording still reaches the relation whose act it names. The
+weights were chosen on the learning split (dev shard 0/2). An unsure reading makes the judge
+abstain, naming the words, rather than guess (`RelationLinker.unsure`).
 """
 
 from __future__ import annotations
@@ -118,12 +113,8 @@ class RelationLexicon:
     def posterior(
         self, grams: list[str], candidates: list[str], weights: Mapping[str, float] | None = None
     ) -> dict[str, float] | None:
-        """P(relation | n-grams) over the candidates, or None when no n-gram was ever seen.
-
-        Naive Bayes with additive smoothing: log P(r) + sum over the known n-grams g of
-        w(g) * log((count(g, r) + s) / (grams(r) + s * vocabulary)), w(g) from `weights` (1 when not
-        given). Most cells are empty, so the sum is `sum(w) * log(s / denominator(r))` plus a
-        correction from the few cells each n-gram credits."""
+        """P(relation | n-grams) over the candidates (None: no n-gram ever seen): naive Bayes with
+        additive smoothing, each n-gram weighted by `weights` (1 when not given)."""
         if (logs := self.log_posterior(grams, candidates, weights)) is None:
             return None
         probabilities = np.exp(logs - logs.max())
@@ -133,22 +124,18 @@ class RelationLexicon:
     def log_posterior(
         self, grams: list[str], candidates: list[str], weights: Mapping[str, float] | None = None
     ) -> np.ndarray | None:
-        """The unnormalised log posterior of `posterior`, by candidate (None: no n-gram known)."""
+        """The unnormalised log posterior, by candidate. Most cells are empty, so the sum over n-grams is
+        `sum(w) * log(s / denominator(r))` plus a correction from the few cells each n-gram credits."""
         known = [g for g in set(grams) if g in self.counts]
         if not known or not candidates:
             return None
         share = [1.0 if weights is None else weights.get(g, 1.0) for g in known]
-        terms = self._cached_terms()
+        terms = self._terms = self._terms or _PosteriorTerms(self)
         rows = terms.rows(candidates)
         logs = terms.log_prior[rows] - math.log(terms.total + _SMOOTHING * len(candidates))
         logs += sum(share) * (math.log(_SMOOTHING) - terms.log_denominator[rows])
         logs += np.add.reduce([w * terms.lift(gram, self.counts[gram]) for gram, w in zip(known, share)])[rows]
         return logs
-
-    def _cached_terms(self) -> _PosteriorTerms:
-        if self._terms is None:
-            self._terms = _PosteriorTerms(self)
-        return self._terms
 
     # -- files ------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
@@ -170,9 +157,7 @@ class RelationLexicon:
             raise UsageError(f"cannot read relation lexicon {path}: {exc}") from None
         if not isinstance(data, dict) or data.get("format") != LEXICON_FORMAT:
             raise UsageError(f"{path} is not a relation lexicon (format {LEXICON_FORMAT})")
-        return cls(
-            data["counts"], data["relation_totals"], data["gram_totals"], int(data.get("questions", 0)), data.get("meta", {})
-        )
+        return cls(data["counts"], data["relation_totals"], data["gram_totals"], int(data.get("questions", 0)), data.get("meta", {}))
 
 
 class _PosteriorTerms:
@@ -262,9 +247,8 @@ class RelationLinker:
         return grams + [w for w in found if w is not None]
 
     def vectors_of(self, texts: list[str]) -> list[np.ndarray | None]:
-        """Embeddings of `vector_text`s for `rank` (None each without an embedder), each distinct text
-        embedded once per linker: template questions share a few hundred verb phrases. An empty text
-        (no content word) has none: nothing to compare."""
+        """Embeddings of `vector_text`s for `rank` (None: no embedder, or an empty text), each distinct
+        text embedded once per linker: template questions share a few hundred verb phrases."""
         if self.embedder is None:
             return [None] * len(texts)
         new = sorted({t for t in texts if t and t not in self._text_vectors})
@@ -283,19 +267,11 @@ class RelationLinker:
         return sum(1 for w in words if w not in self.lexicon.counts) / len(words)
 
     def unrecorded_predicate(self, masked: str) -> str | None:
-        """The words of a verb phrase that names no relation of the KG ("born", "graduate"), or None.
-        Both signals must agree: no word of the phrase is one the learned lexicon saw or one it maps
-        to a known word (`synonyms`: "backed" is "supported", "upbeat" "optimistic"), and the whole
-        predicate is no closer to any relation's name than `UNRECORDED_COSINE`. Without a lexicon (a
-        KG with no learned wording) nothing is said.
-
-        How the floor was chosen (`benchmarks/unrecorded_floor.py`): on 400 MultiTQ dev questions of
-        the learning split (shard 0/2) the predicate's best cosine to a relation name is >= 0.312 for
-        99% of them, and the rule refuses none. Everyday verbs of a
-        recorded event ("went to", "came to": visits) score 0.23-0.26, as close as "wife of" or "won
-        the election", so the floor sits below them: only a predicate far from every relation
-        ("born", "graduate", "score") is refused, and a relation the KG lacks but worded close to one
-        it has is not caught."""
+        """The words of a verb phrase that names no relation of the KG ("born", "graduate"), or None:
+        no word is known to the lexicon or its `synonyms`, and the predicate is no closer to any
+        relation's name than `UNRECORDED_COSINE`. The floor (`benchmarks/unrecorded_floor.py`) sits
+        below everyday verbs of recorded events ("went to": 0.23-0.26), so a relation the KG lacks but
+        worded close to one it has is not caught."""
         if self.lexicon is None or self._vectors is None or self.embedder is None:
             return None
         words = [w for w in verb_phrase(masked).split() if content_word(w)]
@@ -323,14 +299,10 @@ class RelationLinker:
         return sorted(around) if around else list(self.all_relations)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:
-        """The relation the question clearly asks about when none of `linking` (the relations
-        that link its entities) can be it; None when one may be, or the evidence is weak.
-
-        Clearly: the lexicon's P(relation | wording) over every relation of the KG gives it at least
-        `JudgeConfig.asked_confidence` and its text shares a content word with the question's predicate (without
-        a lexicon: word overlap alone). None of the linking relations may share a word with the
-        predicate or get `JudgeConfig.link_share` of its probability: naive Bayes is overconfident, and "hosted
-        the visit" must not rule out Make_a_visit."""
+        """The relation the question clearly asks about (KG-wide posterior, or word overlap without a
+        lexicon, at least `asked_confidence`, and a shared content word) when none of `linking` can be
+        it; None when one may be (shares a word, or gets `link_share` of the probability: naive Bayes is
+        overconfident, and "hosted the visit" must not rule out Make_a_visit) or the evidence is weak."""
         relation_words = self._words_of_relations()
         words = content_words(predicate_text(masked))
         if self._names_one_of(words, linking):
@@ -349,16 +321,11 @@ class RelationLinker:
         return relation
 
     def plausible(self, masked: str, family: set[str]) -> bool | None:
-        """Whether the question may be asking about one of `family` (a relation and its mirrors),
-        for checking an answer's supporting fact. True: one of them shares a content word with the
-        question's predicate, or the lexicon's P(relation | wording) over every relation of the KG
-        gives one of them at least `JudgeConfig.link_share` of the most probable relation's (the share the judge
-        uses to keep a linking relation in play), or its posterior over the verb phrase alone puts one
-        of them first. False: none of these, and the wording names some other
-        relation of the KG (shares a word with it). None: neither, and the wording names no
-        relation ("condemned" for Criticize_or_denounce): the KG-wide posterior alone is too
-        overconfident to rule it out (measured: it put Investigate first for "condemned"), so
-        the caller decides from the question's own relation ranking."""
+        """Whether the question may ask about one of `family` (a relation and its mirrors). True: one
+        shares a content word with the predicate, gets `link_share` of the best KG-wide posterior, or
+        is the verb phrase's first relation. False: none, and the wording names another relation.
+        None: the wording names no relation: the KG-wide posterior alone is too overconfident to rule
+        it out (it put Investigate first for "condemned"), so the caller decides."""
         words = content_words(predicate_text(masked))
         if self._names_one_of(words, family):
             return True
@@ -400,12 +367,9 @@ class RelationLinker:
         return bool(keys) and any(not keys.isdisjoint(self._relation_keys.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
-        """Candidates ranked best first with a score in [0, 1]. `question_vector` embeds `vector_text(masked)`.
-
-        With lexicon evidence: `lexicon_weight` x the posterior of log P(r | weighted n-grams) +
-        VERB_PHRASE_WEIGHT x max(KNOWN_SHARE, share of the verb phrase's words never seen) x
-        cosine(verb phrase, r's text). Without: the cosine, else (no embedder)
-        the word overlap of the question with the relation's text."""
+        """Candidates ranked best first with a score in [0, 1] (`question_vector` embeds `vector_text(masked)`):
+        the lexicon's posterior with the verb phrase's similarity added (see the module docstring); without
+        lexicon evidence the similarity, else (no embedder) the word overlap with the relation's text."""
         if not candidates:
             return []
         sims = self._similarities(question_vector, candidates)
@@ -435,15 +399,11 @@ class RelationLinker:
     def unsure(
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
     ) -> str | None:
-        """Why the relation read is a guess (None: it is not). No word of the verb phrase is one the
-        lexicon or the thesaurus (`synonyms`) knows, and its similarity to the first relation's group
-        (`RelationTexts.group`, and relations whose names share a word: "Engage in negotiation" and
-        "Express intent to meet or negotiate" name related acts) is not UNSURE_MARGIN above another
-        candidate's, or is below UNSURE_FLOOR: the words name no act clearly, or another act than the
-        one the rest of the wording ranked first. A known word beside unseen ones is read by the
-        lexicon ("I'm curious who X wanted to cooperate with": the unseen word is the frame's, not the
-        act's; three-letter verbs count: "ask", "say"), and a word of the KG's entity `names` or a
-        capitalised word of the `question` (a part of a name the linker left) names no act."""
+        """Why the relation read is a guess (None: it is not): no word of the verb phrase is known to
+        the lexicon or `synonyms` (a known word beside unseen ones is read by the lexicon; words of
+        entity `names` and capitalised words of the `question` name no act), and its similarity to the
+        first relation's group (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or
+        not UNSURE_MARGIN above another candidate's."""
         counts = self.lexicon.counts if self.lexicon is not None else {}
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
@@ -487,13 +447,9 @@ def learn_relation_lexicon(
     batch_size: int = 512,
     min_count: float = 1.0,
 ) -> RelationLexicon:
-    """Learn n-gram -> relation evidence from questions with known answers.
-
-    Each question is a dict with `question`, `answers` and `answer_type` (the MultiTQ schema). A relation
-    is credited when a program of the question's own pattern over its linked entities reaches a gold
-    answer through it (any program, when none of its pattern does). Cells credited less than
-    `min_count` are dropped at the end.
-    """
+    """Learn n-gram -> relation evidence from questions with known answers (MultiTQ schema): a relation
+    is credited when a program of the question's own pattern (else any program) over its linked entities
+    reaches a gold answer through it. Cells credited less than `min_count` are dropped at the end."""
     from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 
     search = ProgramSearch(store)

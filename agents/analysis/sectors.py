@@ -1,12 +1,9 @@
 """ICEWS sector roles: how well a phrase ("finance ministry", "MP", "citizens") names a sector role
 ("Treasury/Finance Ministry") of names such as `Treasury/Finance_Ministry_(Japan)`.
 
-Not to be confused with the E1/E2 slots of abstract programs (`agents.roles`).
-
-Two signals: word overlap after light stemming and a few general-English equivalences (defence /
-defense, MP / member of parliament), and embedding similarity for the paraphrases overlap cannot see.
-The linker only compares a phrase with the roles its qualifier actually has (a few dozen), so a
-modest similarity is already decisive.
+Not the E1/E2 slots of abstract programs (`agents.roles`). Two signals: word overlap after light
+stemming and general-English equivalences ("MP" / member of parliament), and embedding similarity;
+a phrase is compared only with its qualifier's few dozen roles, so a modest similarity is decisive.
 """
 
 from __future__ import annotations

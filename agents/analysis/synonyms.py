@@ -1,12 +1,9 @@
 """Words the relation lexicon never saw, read as the closest word it did ("slammed" -> "criticised").
 
-The lexicon (`agents.analysis.relations`) learns which words ask for which relation from the learning
-split, whose questions come from a few templates: it knows "criticised" and "denounced" but not
-"slammed", "lambasted" or "phoned". A word it never saw is mapped to a known content word: its
-general-English synonym among the KG's relation verbs (`GENERAL_SYNONYMS`, phrasal verbs such as
-"turn down" included), else one with the same `word_key` ("criticize" -> "criticise"), else its nearest
-neighbour by embedding when the cosine reaches SYNONYM_FLOOR. Known words are embedded once, on the
-first unseen word, and each unseen word once: template questions never pay for it.
+The lexicon (`agents.analysis.relations`) learns from template questions: it knows "criticised" but
+not "slammed". An unseen word maps to its general-English synonym among the KG's relation verbs
+(`GENERAL_SYNONYMS`), else a word with the same `word_key`, else its nearest neighbour by embedding
+at cosine SYNONYM_FLOOR or more. Embedding starts at the first unseen word: templates never pay for it.
 """
 
 from __future__ import annotations

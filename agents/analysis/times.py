@@ -1,14 +1,12 @@
 """Time expressions in question text, at the granularity they were written: the one time reader.
 
-It reads the datasets' forms ("8 May 2013", "May 2010", "Jun 25th, 2006", "2005-11-03", a year) and the others
-people write: "2005/11/03", "18.09.2006", "July the 5th 2007", "the fourth of July 2007", all-number dates
-("21/6/2005": day first where the first number cannot be a month, else month first, the commoner order in
-written English), "jan '08" (POSIX `%y`), "the 1850s". Each becomes a `TimeSpan` (day, month or year) checked
-against the KG's range; a period ("the first half of 2008", "Q2 2007", "since May 2010", "by the end of 2008")
-the span of its days, both ends included. A time that cannot be read is never dropped silently: an impossible
-date ("31 April 2010"), a vague period ("early 2008"), a month or weekday with no year ("in May") are returned
-as unreadable, a year past any calendar date apart, so the judge abstains naming it. Hand-written patterns:
-`dateparser` measured about three orders of magnitude slower (benchmarks/results/time_parsing.md).
+It reads the datasets' forms ("8 May 2013", "2005-11-03", a year) and the others people write
+("18.09.2006", "the fourth of July 2007", "jan '08", "the 1850s"; all-number dates day first only where
+the first number cannot be a month). Each becomes a `TimeSpan` checked against the KG's range; a period
+("Q2 2007", "since May 2010") the span of its days, both ends included. A time that cannot be read
+("31 April 2010", "early 2008", "in May") is returned as unreadable, never dropped, so the judge abstains
+naming it. Hand-written patterns: `dateparser` measured about three orders of magnitude slower
+(benchmarks/results/time_parsing.md).
 """
 
 from __future__ import annotations
@@ -263,14 +261,9 @@ def full_year(two_digits: int) -> int:
     return (2000 if two_digits <= 68 else 1900) + two_digits
 
 
-_ASKS_YEAR = re.compile(  # "yr": the common written abbreviation of "year"
-    r"\b(?:which|what|exact|specific|precise)\s+(?:year|yr)\b|\b(?:year|yr)\s+(?:did|was|were|does|is|when|in\s+which)\b",
-    re.IGNORECASE,
-)
-_ASKS_MONTH = re.compile(
-    r"\b(?:which|what|exact|specific|precise)\s+month\b|\bmonth\s+(?:did|was|were|does|is|when|in\s+which)\b",
-    re.IGNORECASE,
-)
+_ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
+_ASKS_YEAR = re.compile(_ASKS_UNIT.format(r"(?:year|yr)"), re.IGNORECASE)  # "yr": the common written abbreviation of "year"
+_ASKS_MONTH = re.compile(_ASKS_UNIT.format("month"), re.IGNORECASE)
 _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
     r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
