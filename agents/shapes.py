@@ -174,7 +174,7 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     the ranking decides."""
     accounts: Counter[str] = Counter()
     words = {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
-    naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w))}
+    naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w, lexicon))}
     # a light or receiving verb ("make a trip", "received praise from") says nothing of the act
     # when its noun names relations: that noun does ("make" names every Make_* relation)
     carried = {w: named for w, named in naming.items() if not _CARRIER_VERB.fullmatch(w)}
@@ -190,11 +190,15 @@ _CARRIER_VERB = re.compile(
 )
 
 
-def naming_by_synonym(store: TKGStore, word: str) -> frozenset[str]:
+def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:
     """The relations a word's general-English synonym names ("trip": visited), for a word no
-    relation's name holds."""
+    relation's name holds. A synonym the learned lexicon credits is read as the KG's own questions
+    read it ("backed": supported, which they use for Praise_or_endorse), before the names holding
+    it (every relation whose example mentions policy support)."""
     synonym = GENERAL_SYNONYMS.get(word)
-    return relations_naming(store, synonym) if synonym and " " not in synonym else frozenset()
+    if not synonym or " " in synonym:
+        return frozenset()
+    return credited(lexicon, synonym) or relations_naming(store, synonym)
 
 
 def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
