@@ -123,8 +123,10 @@ class QuestionAnalyzer:
     def relation_linker(self) -> RelationLinker:
         embedder, lexicon = self._relation_embedder, self.lexicon
         key = ("relation_linker", embedder.name if embedder is not None else None, id(lexicon), self.linking, self.judge)
-        texts = default_relation_texts(self.store, Path(__file__).parent / "data")
-        return self.store.derived(key, lambda: RelationLinker(self.store, embedder, lexicon, self.linking, self.judge, self._synonyms(), texts))
+        return self.store.derived(key, lambda: RelationLinker(
+            self.store, embedder, lexicon, self.linking, self.judge, self._synonyms(),
+            default_relation_texts(self.store, Path(__file__).parent / "data"),  # read once, with the linker
+        ))
 
     @property
     def vocabulary(self) -> Vocabulary:
