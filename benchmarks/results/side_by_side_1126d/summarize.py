@@ -1,7 +1,9 @@
 """Side-by-side figures: start = 116df93 (accuracy rows: /work/runs/s4/*-new, the fourth session's runs of the same
 code and memories; this session's own sets: /work/runs/s5/*-start), new = merged main (/work/runs/s5/*-new)."""
-import json, sys
+import json
+import sys
 from pathlib import Path
+
 S4, S5 = Path("/work/runs/s4"), Path("/work/runs/s5")
 OWN = ("unseen-", "shapesh5-")
 def where(side, name):
@@ -28,10 +30,9 @@ for side in ("start", "new"):
     for name in ("shapes", "shapesh5"):
         for part in ("dev", "held"):
             s = outcome(where(side, f"{name}-{part}-SIDE"))
-            row[f"{name}-{part}"] = {
-                                     **{k: (round(v["right"], 3), round(v["wrong"], 3), round(v["abstained"], 3)) for k, v in s["by_shape"].items()}}
+            row[f"{name}-{part}"] = {k: (round(v["right"], 3), round(v["wrong"], 3), round(v["abstained"], 3)) for k, v in s["by_shape"].items()}
     for part in ("dev", "held"):
-        rs = [json.loads(l) for l in open(where(side, f"unseen-{part}-SIDE") / "results.jsonl")]
+        rs = [json.loads(line) for line in open(where(side, f"unseen-{part}-SIDE") / "results.jsonl")]
         row[f"unseen-{part}"] = {"n": len(rs), "right": sum(r["hit1"] for r in rs), "wrong": sum((not r["hit1"]) and not r["abstained"] for r in rs), "abstained": sum(r["abstained"] for r in rs)}
     out[side] = row
 json.dump(out, open(sys.argv[1], "w"), indent=1)
