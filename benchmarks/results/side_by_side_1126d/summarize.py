@@ -15,7 +15,7 @@ def outcome(p):
     return s
 out = {}
 for side in ("start", "new"):
-    row = {}
+    row: dict[str, object] = {}
     d = outcome(where(side, "dev-SIDE"))
     row["dev"] = (round(d["hits_at_1"], 4), d["abstained"])
     ne = outcome(where(side, "noevent-SIDE"))
