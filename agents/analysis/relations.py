@@ -60,10 +60,10 @@ def predicate_text(masked: str) -> str:
     return " ".join(_PLACEHOLDER.sub(" ", masked).split())
 
 
-def verb_phrase(masked: str) -> str:
-    """The question's content words in order, without entities, times, question and cue words
-    ("Who made threats against {E1} after {T1}?" -> "made threats"): what names the act."""
-    return " ".join(w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w))
+def verb_phrase(masked: str, shortest: int = 4) -> str:
+    """The question's content words (of `shortest` letters or more) in order, without entities, times,
+    question and cue words ("Who made threats against {E1} after {T1}?" -> "made threats"): what names the act."""
+    return " ".join(w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w, shortest))
 
 
 def capitalised_words(question: str) -> frozenset[str]:
@@ -359,12 +359,16 @@ class RelationLinker:
             self._relation_keys = {r: _word_keys(words) for r, words in self._relation_words.items()}
         return self._relation_words
 
+    def _keys_of_relations(self) -> dict[str, frozenset[str]]:
+        """Each relation's word keys (`_word_keys` of its text's content words), computed once."""
+        self._words_of_relations()
+        return self._relation_keys
+
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
         (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
-        self._words_of_relations()
-        keys = _word_keys(words)
-        return bool(keys) and any(not keys.isdisjoint(self._relation_keys.get(r, ())) for r in relations)
+        keys, of_relation = _word_keys(words), self._keys_of_relations()
+        return bool(keys) and any(not keys.isdisjoint(of_relation.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
         """Candidates ranked best first with a score in [0, 1] (`question_vector` embeds `vector_text(masked)`):
@@ -407,15 +411,15 @@ class RelationLinker:
         counts = self.lexicon.counts if self.lexicon is not None else {}
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
-        words = [w for w in _WORD.findall(_PLACEHOLDER.sub(" ", masked).lower()) if content_word(w, 3) and w not in names and w not in proper]
+        words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper]
         unseen = [w for w in words if w not in counts and not known(w)]
         unseen = unseen if len(unseen) == len(words) else []
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
-        self._words_of_relations()
-        group, keys = self.texts.group(ranked[0][0]), self._relation_keys.get(ranked[0][0], frozenset())
-        alike = [self.texts.group(r) == group or not keys.isdisjoint(self._relation_keys.get(r, ())) for r, _ in ranked]
+        of_relation = self._keys_of_relations()
+        group, keys = self.texts.group(ranked[0][0]), of_relation.get(ranked[0][0], frozenset())
+        alike = [self.texts.group(r) == group or not keys.isdisjoint(of_relation.get(r, ())) for r, _ in ranked]
         same = [s for s, one in zip(sims, alike) if one]
         other = max(((s, r) for (r, _), s, one in zip(ranked, sims, alike) if not one), default=None)
         if max(same) >= UNSURE_FLOOR and (other is None or max(same) - other[0] >= UNSURE_MARGIN):
