@@ -15,7 +15,7 @@ from actions.templates import GetHeadEntity
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
-from agents.planner import make_plan, named_relations
+from agents.planner import bind_program, make_plan, named_relations
 from agents.roles import binding_scorer
 from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
@@ -115,3 +115,14 @@ def test_a_relation_the_wording_does_not_name_stays_below_the_floor(store):
     assert named_relations(store, analysis) == {"Make_a_visit"}
     action = GetHeadEntity("Xland", "Criticize")
     assert binding_scorer(analysis, 0.5, named_relations(store, analysis))(action) is None
+
+
+def test_the_once_more_binding_binds_the_named_relations_alone(store):
+    # April: Criticize ranks first and binds a non-empty answer (Eve); bound once more with the relations the
+    # wording names, only those may bind, else the best-ranked one would crowd the named one out again
+    analysis = visited("2010-04", [("Criticize", 0.8), ("Make_a_visit", 0.05)])
+    first = bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Criticize", "Make_a_visit"}))
+    assert first is not None and first.bindings["R"] == "Criticize" and answers(first) == ["Eve"]
+    alone = bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Make_a_visit"}))
+    assert alone is not None and alone.bindings["R"] == "Make_a_visit" and answers(alone) == ["Bob", "Cid"]
+    assert bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Host_a_visit"})) is None
