@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agents.analysis.times import asked_granularity, find_times, read_times, stated_window
+from agents.analysis.times import asked_granularity, find_times, read_times, stated_window, with_stated_year
 from tkg_store.temporal import Granularity, TimeSpan, parse_time
 
 
@@ -252,3 +252,31 @@ def test_a_window_stated_by_exclusive_or_relative_bounds_is_read_as_one_window(t
 )
 def test_other_bounds_are_left_as_written(text: str) -> None:
     assert stated_window(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # a month with no year takes the one year the question states; after / before it, the rest of that year
+        ("Who visited Iran in 2008 after March?", date(2008, 4, 1), date(2008, 12, 31)),
+        ("In 2009, which countries did X visit before March?", date(2009, 1, 1), date(2009, 2, 28)),
+        ("Over the course of 2014, who visited Iran after March?", date(2014, 4, 1), date(2014, 12, 31)),
+        ("In 2008 who did Iran praise in May?", date(2008, 5, 1), date(2008, 5, 31)),
+    ],
+)
+def test_a_month_with_no_year_is_read_in_the_year_the_question_states(text: str, start: date, end: date) -> None:
+    read = find_times(stated_window(with_stated_year(text)))  # a window: its two ends
+    assert len(read) in (1, 2) and (read[0].time.start, read[-1].time.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who visited Iran after March?",  # no year anywhere: never guessed
+        "Who visited Iran in 2008 after December?",  # no day of that year is left
+        "Who visited Iran in 2008 or 2009 after March?",  # two years: which one is not said
+        "Who visited Iran after March 2008?",
+    ],
+)
+def test_a_month_with_no_year_stated_is_left_as_written(text: str) -> None:
+    assert with_stated_year(text) == text

@@ -46,9 +46,12 @@ def test_calendar_function_and_request_words_alone_never_link(analyzer, question
 
 
 def test_a_month_or_weekday_without_a_year_is_an_unreadable_time(analyzer):
-    assert analyzer.analyze("Who visited Iraq in March?").unreadable_times == ["March"]
+    assert analyzer.analyze("Who visited Iraq in March?").unreadable_times == ["March with no year"]
     assert analyzer.analyze("Who visited Iraq on Monday in July 2009?").unreadable_times == ["Monday"]
     assert analyzer.analyze("May I ask who visited Iraq in 2009?").unreadable_times == []  # the verb
+    # the year the question states elsewhere is the month's: a window of the rest of that year
+    after = analyzer.analyze("In 2009, who visited Iraq after March?")
+    assert after.unreadable_times == [] and after.query.window and [str(t.time) for t in after.times] == ["2009-04-01", "2009-12-31"]
 
 
 @pytest.mark.parametrize(

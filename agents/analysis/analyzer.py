@@ -26,7 +26,7 @@ from agents.analysis.question_form import as_yes_no, without_asides, without_fra
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names
+from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_stated_year
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
@@ -166,7 +166,7 @@ class QuestionAnalyzer:
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
         questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(q)), protected), protected)))) for q in questions]
-        questions = [stated_window(q, self.kg_range) for q in questions]
+        questions = [stated_window(with_stated_year(q, self.kg_range), self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
         analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]

@@ -169,6 +169,26 @@ def stated_window(text: str, kg_range: TimeSpan | None = None) -> str:
     return text
 
 
+# a month with no year after "after", "before", "in" or "during"; the phrase of a year stated on its own ("in 2008")
+_BARE_MONTH = re.compile(rf"\b(?P<bound>after|before|in|during)\s+(?P<month>{'|'.join(calendar.month_name[1:])})\b(?![\s,]*(?:of\s+)?(?:\d|['’]))", re.IGNORECASE)
+_IN_YEAR = re.compile(r"(?:^\W*|\s*,?\s*)\b(?:in|during|within|throughout|over\s+the\s+course\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
+
+
+def with_stated_year(text: str, kg_range: TimeSpan | None = None) -> str:
+    """`text` with a month of no year ("in 2008, who visited Iran after March?") read in the one year the question states,
+    whose phrase goes: "after March 2008, within that year" (`stated_window`). With no year stated, left unread: never guessed."""
+    month = _BARE_MONTH.search(text)
+    found = read_times(text, kg_range).found if month else []
+    if not month or len(found) != 1 or found[0].time.granularity != Granularity.YEAR or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])):
+        return text
+    if (month.group("bound").lower(), MONTHS[month.group("month").lower()]) in (("after", 12), ("before", 1)):
+        return text  # no day of that year is left
+    dated = f"{month.group(0)} {found[0].text}" + (", within that year" if month.group("bound").lower() in ("after", "before") else "")
+    for a, b, written in sorted([(month.start(), month.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
+        text = text[:a] + written + text[b:]
+    return re.sub(r"^[\s,]+", "", text)
+
+
 def _window(text: str, start: int, end: int, low: date, high: date, kg_range: TimeSpan | None) -> str:
     if high < low:
         return text  # no day between the bounds: left as written
@@ -210,7 +230,8 @@ _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(cal
 def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
     """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
     found = _CALENDAR_NAME.finditer(text)
-    return [m.group(0) for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
+    named = [m.group(0) for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
+    return [f"{n} with no year" if n in calendar.month_name else n for n in named]  # a month: the year is what is missing
 
 
 def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
