@@ -125,12 +125,22 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
         ("How many troops did {E1} send to {E2}?", "a quantity"),
         ("How long did {E1} stay in {E2}?", "a duration"),
         ("Which country did {E1} visit after {T1}, within that year?", "a time bound ARI cannot read ('within that year'"),
-        ("After {T1}, where did {E1} go before the year was out?", "a place"),
+        ("After {T1}, where did {E1} meet {E2} before the year was out?", "a place"),
+        ("Where did {E1} travel with {E2} in {T1}?", "a place"),  # the destination of a journey two named parties made
     ],
 )
 def test_what_the_kg_cannot_represent_is_named(masked: str, what: str) -> None:
     query = _read(masked)
     assert query.shape == "unanswerable" and query.unsupported is not None and query.unsupported.startswith(what)
+
+
+@pytest.mark.parametrize(
+    "masked", ["Where did {E1} travel in {T1}?", "where did {E1} go most often apart from {E2}", "Where did {E1} make a trip to in {T1}?"]
+)
+def test_where_a_journey_went_asks_a_country(masked: str) -> None:
+    # a visit's other party is an entity the KG holds: the destination is answerable, as a country
+    query = _read(masked)
+    assert query.unsupported is None and query.asks == "entity" and query.entity_type == "country"
 
 
 @pytest.mark.parametrize(("masked", "number"), [("Between 10 and {T1}, who appealed to {E1}?", "10"),

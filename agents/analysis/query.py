@@ -63,6 +63,7 @@ _DEGREE = re.compile(
 _SAID = re.compile(r"^\W*what\s+(?:did|does|do|has|have|had)\s+\{E\d+\}\s+(?:\w+ly\s+)?(?:say|state|announce|declare|claim|tell|write|promise|propose)\b", re.IGNORECASE)
 _FUTURE = re.compile(r"\b(?:will|shall)\s+(?!you\b|u\b|we\b)|\bis\s+going\s+to\s+(?=\w+\s)", re.IGNORECASE)
 _REASON = re.compile(r"\bwhy\b|\bfor\s+what\s+reason\b|\bwhat\s+(?:was|were|is)\s+the\s+(?:reason|cause|motive)s?\b|\bwhat\s+for\b", re.IGNORECASE)
+_JOURNEYS, _WHERE = GRAMMAR_WORDS["journeys"], re.compile(r"\bwhere\b", re.IGNORECASE)
 _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|town|venue|location|capital|hotel|summit|conference|site|village|airport|building)\b", re.IGNORECASE)
 
 # what happened between two entities: the relations are asked
@@ -178,6 +179,9 @@ _OWN = frozenset({"count", "exists", "most", "least", "nth", "between", "type", 
 def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[int, int]]) -> Query:
     """The typed query of `question`, read off `masked` so a name ("Third Way") or a date never
     reads as a constraint."""
+    excluded = _excluded(question, entity_spans)
+    if len(entity_spans) - len(excluded) == 1 and _WHERE.search(masked) and _JOURNEYS & set(re.findall(r"[a-z]+", masked.lower())):
+        masked = _WHERE.sub("which country", masked)  # a journey's destination is a visit's other party, a country entity of the KG
     asks, count = "entity", None
     if _COUNT.search(masked):
         asks, count = "number", _count_unit(masked)
@@ -196,7 +200,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         from_end=from_end,
         extreme=extreme if asks in ("entity", "time") else None,
         window=times >= 2 and bool(_WINDOW.search(masked)),
-        excluded=_excluded(question, entity_spans),
+        excluded=excluded,
         during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
         unsupported=_unsupported(masked),
     )
