@@ -128,6 +128,15 @@ _POSSESSED_ACT = re.compile(
 )
 
 
+# an act named by its noun, its doer after "by" and the one it was done to after a preposition, in either order:
+# "visits by {E1} to {E2}", "a visit to {E2} by {E1}" (the existence of an event asked in noun form)
+_ACT_NOUN_BY = re.compile(
+    r"\b(?P<noun>[a-z]+)\s+(?:by\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
+    r"|(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\}\s+by\s+(?:the\s+)?\{E(?P<doer2>\d+)\})",
+    re.IGNORECASE,
+)
+
+
 def _roles(check: AnswerCheck) -> list[str | None]:
     """The clause roles of the check's mentions, with a passive's agent read as the subject and the
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
@@ -139,6 +148,10 @@ def _roles(check: AnswerCheck) -> list[str | None]:
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
     for m in _PASSIVE_ASKED.finditer(masked):
         read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+    for m in _ACT_NOUN_BY.finditer(masked):
+        noun = m.group("noun").lower()
+        if not noun.endswith("ed") and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
+            read |= {int(m.group("doer") or m.group("doer2")): SUBJECT, int(m.group("done") or m.group("done2")): OBJECT}
     for m in _POSSESSED_ACT.finditer(masked):  # "{E1}'s second visit": E1 made it (not "{E1}'s visitors": an agent noun)
         noun = m.group("noun").lower()
         if not re.search(r"(?:er|or|ist|ee)s?$", noun) and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):

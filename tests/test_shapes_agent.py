@@ -133,6 +133,10 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("Was Japan criticized or denounced by Iraq in 2008?", "No"),
         ("On how many days was Iraq criticized or denounced by Iran in 2008?", "2"),
         ("Count the days on which Jack Straw visited Iran in 2008.", "3"),
+        # an act named by its noun: its doer after "by", the one it was done to after "to"
+        ("Were there any visits by Jack Straw to Japan in 2008?", "Yes"),
+        ("Were there any visits by Angela Merkel to Japan in 2008?", "No"),
+        ("How many visits by Jack Straw to Iran were there in 2008?", "3"),
     ],
 )
 def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) -> None:  # noqa: ANN001
