@@ -204,6 +204,19 @@ class Program:
         time to drop (operation None), or a program that already places its answers in time."""
         return _placed(self, operation, times)
 
+    def excluding(self, role: str) -> Program | None:
+        """The program with `exclude(#k, role)` before what it computes over its answers (a ranking, an
+        n-th, a count, or the answer itself): "apart from {E2}" carried out by a program the memory holds
+        without it. None when it excludes already, names `role` elsewhere, or looks nothing up first."""
+        if "exclude" in self.operations or role in self.roles:
+            return None
+        index = next((i for i, s in enumerate(self.steps) if s.operation in ("most", "least", "nth", "count") or s.template == "answer"), 0)
+        if index == 0:
+            return None
+        # the steps from there on read the answers through the exclusion: every #k from step `index` on moves on
+        later = tuple(AbstractStep(s.template, tuple(_shifted(a, index - 1, 1) for a in s.args)) for s in self.steps[index:])
+        return _parse_program(tuple(t.render() for t in (*self.steps[:index], AbstractStep("exclude", (f"#{index}", role)), *later)))
+
     @cached_property
     def consistent_joins(self) -> bool:
         """Whether every same-period join keeps its entity where the referenced getTime had it.

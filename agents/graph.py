@@ -56,6 +56,7 @@ from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
     admitted,
+    excluding_variants,
     lookups_in_roles,
     placed_variants,
     shape_problem,
@@ -126,7 +127,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    guides = admitted(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
+    guides = admitted(excluding_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed), state.analysed)
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right

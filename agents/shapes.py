@@ -72,6 +72,18 @@ def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     return [*guides, *dict((g.program, g) for g in made).values()]
 
 
+def excluding_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program leaving out the entity the question excludes ("apart from {E2}",
+    `Program.excluding`) where the memory holds it without: a methodology need not have seen every
+    shape with every exclusion; `admitted` then keeps those that do what is asked."""
+    if len(analysis.query.excluded) != 1:
+        return list(guides)
+    role, known = f"E{analysis.query.excluded[0]}", {g.program for g in guides}
+    made = [Guide(p, g.support, g.success_rate, note=", leaving out the entity the question excludes")
+            for g in guides if (p := g.program.excluding(role)) is not None and p not in known]
+    return [*guides, *dict((g.program, g) for g in made).values()]
+
+
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
     """The roles of the entities the question names: E1, E2 ... in role order."""
     return {f"E{i}" for i in range(1, len(analysis.entities) + 1)}

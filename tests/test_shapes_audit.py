@@ -12,7 +12,8 @@ from actions.programs import Program
 from agents.analysis.query import Query
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
-from agents.shapes import constraint_problem, credited, same_word, type_problem, wording_problem
+from agents.methodology import Guide
+from agents.shapes import admitted, constraint_problem, credited, excluding_variants, same_word, type_problem, wording_problem
 from tests.bench_support import build_store, visit
 from tkg_store.learned import MIRROR_MIN_FACTS
 from tkg_store.store import TKGStore
@@ -185,3 +186,27 @@ def test_a_yes_no_word_is_accounted_for_by_a_synonym_the_lexicon_knows(store: TK
 
     lexicon = RelationLexicon(counts={"visited": {"Make_a_visit": 5.0}})
     assert unaccounted_words(store, _analysis(masked, query=Query(asks="yesno")), lexicon) == unread
+
+
+@pytest.mark.parametrize(
+    ("program", "excluding"),
+    [
+        ("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)", "getTailEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)"),
+        ("getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> count(#2, entities) -> answer(#3)",
+         "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> exclude(#2, E2) -> count(#3, entities) -> answer(#4)"),
+        ("getTailEntity(E1, R, T) -> exclude(#1, E2) -> answer(#2)", None),  # excludes already
+        ("getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> answer(#3)", None),  # E2 is another event's
+    ],
+)
+def test_a_program_leaves_the_excluded_entity_out_before_what_it_computes(program: str, excluding: str | None) -> None:
+    made = Program.parse(program).excluding("E2")
+    assert (made.render() if made else None) == excluding
+
+
+def test_most_often_apart_from_x_is_answered_by_a_program_learnt_without_the_exclusion() -> None:
+    # "Which country did {E1} visit most often in {T1} apart from {E2}?": the memory holds the ranking alone
+    analysis = _analysis("Which country did {E1} visit most often in {T1} apart from {E2}?", query=Query(extreme="most", excluded=(2,)))
+    ranking = Guide(Program.parse("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)"), 5, 0.9)
+    assert admitted([ranking], analysis) == []
+    (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
+    assert kept.program.render() == "getTailEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)"
