@@ -41,7 +41,7 @@ from ari.base.config import PlannerConfig
 from memory.labels import hit
 from memory.learn import GoldQuestion, Solved
 from memory.trace import StepRecord, Trace
-from tkg_store.learned import countries
+from tkg_store.learned import country_names
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, span_of
 
@@ -358,8 +358,7 @@ def _run(store: TKGStore, blueprint: Blueprint, program: Program, bindings: dict
 
 def _wordings(store: TKGStore, blueprint: Blueprint, answers: list[str]) -> tuple[str, ...]:
     """The blueprint's wordings; those asking "which country" only when every answer is a country."""
-    known = store.derived(("country_names",), lambda: {store.display(c) for c in countries(store)})
-    if blueprint.answer_type == "entity" and not all(a in known for a in answers):
+    if blueprint.answer_type == "entity" and not all(a in country_names(store) for a in answers):
         plain = tuple(w for w in blueprint.wordings if "country" not in w and "countries" not in w)
         return plain or blueprint.wordings
     return blueprint.wordings

@@ -58,6 +58,7 @@ from agents.shapes import (
     admitted,
     excluding_variants,
     lookups_in_roles,
+    of_asked_kind,
     placed_variants,
     shape_problem,
     worded_relations,
@@ -330,19 +331,22 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
         return {"evidence": state.evidence or _support(state, ctx, state.answers)}
+    answers, wrong_kind = of_asked_kind(ctx.store, state.analysed, state.answers)
+    if wrong_kind is not None:
+        return {"abstained": True, "reason": wrong_kind, "answers": []}
     asks_others = ctx.config.abstention.unsure_reading and state.analysed.answer_type == "entity"
-    own = own_answers(state.answers, state.analysed.entities, ctx.store) if asks_others else None
+    own = own_answers(answers, state.analysed.entities, ctx.store) if asks_others else None
     if own is not None:
         return {"abstained": True, "reason": own, "answers": []}
     plausible = _plausible(ctx)
     relation = first_relation(state.actions)
-    missing = missing_evidence(state.analysis, state.answers, ctx.store, relation)
+    missing = missing_evidence(state.analysis, answers, ctx.store, relation)
     if missing is not None:
         evidence = nearest_facts(ctx.store, state.analysed, plausible, relation)
         return {"abstained": True, "reason": missing, "answers": [], "evidence": evidence}
     if not ctx.config.judge:
-        return {"evidence": _support(state, ctx, state.answers)}
-    verdict = check_answers(ctx.store, state.analysed, state.answers, plausible, relation, _answer_check(state, ctx))
+        return {"answers": answers, "evidence": _support(state, ctx, answers)}
+    verdict = check_answers(ctx.store, state.analysed, answers, plausible, relation, _answer_check(state, ctx))
     if verdict.reason is not None:
         return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
     return {"answers": verdict.answers, "evidence": _support(state, ctx, verdict.answers)}

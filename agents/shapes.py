@@ -33,7 +33,7 @@ from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
 from agents.roles import reference_role
 from ari.base.text import stem
-from tkg_store.learned import mirror_relations
+from tkg_store.learned import country_names, mirror_relations
 from tkg_store.store import Fact, TKGStore
 
 
@@ -416,6 +416,21 @@ def type_problem(asked: str, answers: Sequence[str]) -> str | None:
     if asked == "time" and not all(is_time_answer(a) for a in answers):
         return "the question asks when, and the program gave no time"
     return None
+
+
+def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str]) -> tuple[list[str], str | None]:
+    """The answers of the kind the question asks, in every shape ("which country": a country entity
+    of the KG, never a sector of one nor a person), and why none is (None: some are, or no kind is
+    asked). MultiTQ's six placed before or after a time or another event keep every answer: the KG's
+    own questions of those shapes (its learning split) ask "which country" of sectors and people too."""
+    if analysis.query.entity_type != "country" or analysis.answer_type != "entity" or not answers:
+        return answers, None
+    if analysis.query.shape == "six" and asked_temporal(analysis) & {"before", "after"}:
+        return answers, None
+    kept = [a for a in answers if a in country_names(store)]
+    if kept:
+        return kept, None
+    return [], f"the question asks which country, and the program's answer ({', '.join(answers[:3])}) is no country of the KG"
 
 
 def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:

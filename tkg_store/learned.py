@@ -150,6 +150,11 @@ def countries(store: TKGStore) -> frozenset[str]:
     return store.derived(("countries",), partial(_countries, store))
 
 
+def country_names(store: TKGStore) -> frozenset[str]:
+    """`countries` as answers name them (`TKGStore.display`)."""
+    return store.derived(("country_names",), lambda: frozenset(store.display(c) for c in countries(store)))
+
+
 def _countries(store: TKGStore) -> frozenset[str]:
     names = store.entity_names()
     governed = {m.group(1) for name in names if (m := _QUALIFIED.match(name)) is not None and is_state_body(name)}
