@@ -179,8 +179,7 @@ _OWN = frozenset({"count", "exists", "most", "least", "nth", "between", "type", 
 def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[int, int]]) -> Query:
     """The typed query of `question`, read off `masked` so a name ("Third Way") or a date never
     reads as a constraint."""
-    excluded = _excluded(question, entity_spans)
-    if len(entity_spans) - len(excluded) == 1 and _WHERE.search(masked) and _JOURNEYS & set(re.findall(r"[a-z]+", masked.lower())):
+    if len(entity_spans) - len(_excluded(question, entity_spans)) == 1 and _WHERE.search(masked) and _JOURNEYS & set(re.findall(r"[a-z]+", masked.lower())):
         masked = _WHERE.sub("which country", masked)  # a journey's destination is a visit's other party, a country entity of the KG
     asks, count = "entity", None
     if _COUNT.search(masked):
@@ -200,7 +199,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         from_end=from_end,
         extreme=extreme if asks in ("entity", "time") else None,
         window=times >= 2 and bool(_WINDOW.search(masked)),
-        excluded=excluded,
+        excluded=_excluded(question, entity_spans),
         during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
         unsupported=_unsupported(masked),
     )
@@ -244,8 +243,7 @@ _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z
 def unread_number(masked: str) -> str | None:
     """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so
     it was not understood, and no answer may ignore it."""
-    number = _LEFTOVER_NUMBER.search(masked)
-    return number.group(0) if number else None
+    return number.group(0) if (number := _LEFTOVER_NUMBER.search(masked)) else None
 
 
 def _count_unit(masked: str) -> str:

@@ -179,10 +179,9 @@ def with_stated_year(text: str, kg_range: TimeSpan | None = None) -> str:
     whose phrase goes: "after March 2008, within that year" (`stated_window`). With no year stated, left unread: never guessed."""
     month = _BARE_MONTH.search(text)
     found = read_times(text, kg_range).found if month else []
-    if not month or len(found) != 1 or found[0].time.granularity != Granularity.YEAR or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])):
+    if not month or len(found) != 1 or found[0].time.granularity != Granularity.YEAR or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])) \
+            or (month.group("bound").lower(), MONTHS[month.group("month").lower()]) in (("after", 12), ("before", 1)):  # no day of that year left
         return text
-    if (month.group("bound").lower(), MONTHS[month.group("month").lower()]) in (("after", 12), ("before", 1)):
-        return text  # no day of that year is left
     dated = f"{month.group(0)} {found[0].text}" + (", within that year" if month.group("bound").lower() in ("after", "before") else "")
     for a, b, written in sorted([(month.start(), month.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
         text = text[:a] + written + text[b:]
@@ -230,8 +229,7 @@ _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(cal
 def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
     """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
     found = _CALENDAR_NAME.finditer(text)
-    named = [m.group(0) for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
-    return [f"{n} with no year" if n in calendar.month_name else n for n in named]  # a month: the year is what is missing
+    return [m.group(0) + (" with no year" if m.group(0) in calendar.month_name else "") for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
 
 
 def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
