@@ -418,14 +418,18 @@ def type_problem(asked: str, answers: Sequence[str]) -> str | None:
     return None
 
 
+_ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)  # "where": a journey's, as the query reads it
+
+
 def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str]) -> tuple[list[str], str | None]:
     """The answers of the kind the question asks, in every shape ("which country": a country entity
     of the KG, never a sector of one nor a person), and why none is (None: some are, or no kind is
-    asked). MultiTQ's six placed before or after a time or another event keep every answer: the KG's
-    own questions of those shapes (its learning split) ask "which country" of sectors and people too."""
+    asked). In MultiTQ's six the question word must ask it ("which country", not "who was the first country
+    to ..."), and one placed before or after a time or another event keeps every answer: the KG's own
+    questions of those wordings and shapes (its learning split) name sectors and people too."""
     if analysis.query.entity_type != "country" or analysis.answer_type != "entity" or not answers:
         return answers, None
-    if analysis.query.shape == "six" and asked_temporal(analysis) & {"before", "after"}:
+    if analysis.query.shape == "six" and (asked_temporal(analysis) & {"before", "after"} or not _ASKS_COUNTRY.search(analysis.masked)):
         return answers, None
     kept = [a for a in answers if a in country_names(store)]
     if kept:
