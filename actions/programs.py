@@ -205,17 +205,26 @@ class Program:
         return _placed(self, operation, times)
 
     def excluding(self, role: str) -> Program | None:
-        """The program with `exclude(#k, role)` before what it computes over its answers (a ranking, an
-        n-th, a count, or the answer itself): "apart from {E2}" carried out by a program the memory holds
-        without it. None when it excludes already, names `role` elsewhere, or looks nothing up first."""
-        if "exclude" in self.operations or role in self.roles:
-            return None
-        index = next((i for i, s in enumerate(self.steps) if s.operation in ("most", "least", "nth", "count") or s.template == "answer"), 0)
+        """The program with `exclude(#k, role)` before what it computes over its answers: "apart from
+        {E2}" carried out by a program the memory holds without it. None when it excludes already,
+        names `role` elsewhere, or looks nothing up first."""
+        return None if "exclude" in self.operations or role in self.roles else self._filtered("exclude", role)
+
+    def of_type(self, kind: str) -> Program | None:
+        """The program with `ofType(#k, kind)` before what it computes over its answers: "which
+        country ... first" is the first country. None when it keeps a kind already or looks nothing up first."""
+        return None if "type" in self.operations else self._filtered("ofType", kind)
+
+    def _filtered(self, template: str, argument: str) -> Program | None:
+        """`template(#k, argument)` inserted before the first step that picks among the answers (the first,
+        last, n-th, most or least, a count, an exclusion) or answers them."""
+        picks = ("first", "last", "nth", "most", "least", "count", "exclude")
+        index = next((i for i, s in enumerate(self.steps) if s.operation in picks or s.template == "answer"), 0)
         if index == 0:
             return None
-        # the steps from there on read the answers through the exclusion: every #k from step `index` on moves on
+        # the steps from there on read the answers through the new one: every #k from step `index` on moves on
         later = tuple(AbstractStep(s.template, tuple(_shifted(a, index - 1, 1) for a in s.args)) for s in self.steps[index:])
-        return _parse_program(tuple(t.render() for t in (*self.steps[:index], AbstractStep("exclude", (f"#{index}", role)), *later)))
+        return _parse_program(tuple(t.render() for t in (*self.steps[:index], AbstractStep(template, (f"#{index}", argument)), *later)))
 
     @cached_property
     def consistent_joins(self) -> bool:

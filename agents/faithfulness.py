@@ -127,10 +127,12 @@ class AnswerCheck:
         store: TKGStore,
         analysis: QuestionAnalysis,
         plausible: Callable[[str, set[str]], bool | None] | None = None,
+        kind: frozenset[str] | None = None,
     ) -> None:
         self.store = store
         self.analysis = analysis
         self.plausible = plausible
+        self.kind = kind  # the entities of the asked kind ("which country": the KG's countries), None: any
         self.mirrors = mirror_relations(store)
         linked = [(number, m) for number, m in enumerate(analysis.entities, start=1) if m.candidates]
         self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for _, m in linked]
@@ -245,6 +247,8 @@ class AnswerCheck:
         anchor_is_head = fact.head == anchor
         other = fact.tail if anchor_is_head else fact.head
         peers = self._family(fact.relation, anchor, anchor_is_head)
+        if self.kind is not None:  # "which country ... last": the last of the facts with a country, a sector's is no peer
+            peers = [f for f in peers if (f.tail if anchor_is_head else f.head) in self.kind]
         if pair:
             peers = [f for f in peers if other in (f.head, f.tail)]
         return [f for f in peers if self.admits(f, referred, anchor)]

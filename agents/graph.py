@@ -41,6 +41,7 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
+from actions.templates import ENTITY_KINDS
 from agents.accounting import own_answers, vocabularies
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
@@ -56,11 +57,13 @@ from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
     admitted,
+    asked_query,
     excluding_variants,
     lookups_in_roles,
     of_asked_kind,
     placed_variants,
     shape_problem,
+    typed_variants,
     worded_relations,
     wording_problem,
 )
@@ -128,7 +131,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    guides = admitted(excluding_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed), state.analysed)
+    offered = placed_variants(programs_for(state.analysed, *methodologies), state.analysed)
+    guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
@@ -164,8 +168,9 @@ def _answer_check(state: AgentState, ctx: AgentContext) -> AnswerCheck | None:
     if not state.analysed.entities:
         return None
     if state.answer_check is None:
-        plausible = _plausible(ctx)
-        return AnswerCheck(ctx.store, state.analysed, plausible)
+        query = asked_query(state.analysed)
+        kind = ENTITY_KINDS[query.entity_type](ctx.store) if query.entity_type and "type" in query.operations() else None
+        return AnswerCheck(ctx.store, state.analysed, _plausible(ctx), kind)
     return state.answer_check
 
 
@@ -223,7 +228,7 @@ def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
         action_context(state),
         current_entities(state.analysis, ctx.config.linking.acted_per_mention),
         sizes=state.operation_sizes,
-        extended=bool(state.analysed.query.operations()) or ctx.decider.needs_ranking(state),
+        extended=bool(asked_query(state.analysed).operations()) or ctx.decider.needs_ranking(state),
     )
     return {"all_candidates": pool, "candidates": []}
 

@@ -23,7 +23,7 @@ from agents.analysis.relations import predicate_text, texts_share_a_word
 from agents.analysis.types import QuestionAnalysis
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
-from agents.shapes import fits
+from agents.shapes import asked_query, fits
 from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
 
@@ -163,7 +163,7 @@ def bind_program(
             return plan
         options = []
         bound_relation = first_relation(actions)
-        for action in _step_options(store, context, entities, program[step], roles, analysis.query):
+        for action in _step_options(store, context, entities, program[step], roles, asked_query(analysis)):
             relation = relation_of(action)
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue

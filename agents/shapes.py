@@ -18,6 +18,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from actions.items import Item
@@ -46,7 +47,7 @@ def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]
     named = _named_roles(analysis)
     return [
         g for g in guides
-        if analysis.query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
+        if asked_query(analysis).admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
         and constraint_problem(analysis, g.program) is None
     ]
 
@@ -421,15 +422,40 @@ def type_problem(asked: str, answers: Sequence[str]) -> str | None:
 _ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)  # "where": a journey's, as the query reads it
 
 
+def _six_asks_kind(analysis: QuestionAnalysis) -> bool:
+    """Whether a question of MultiTQ's six asks for a kind of entity: its question word asks it ("which country",
+    not "who was the first country to ..."), and nothing is placed before or after a time or another event. The
+    KG's own questions of the other wordings and shapes (its learning split) name sectors and people too."""
+    return analysis.answer_type == "entity" and not asked_temporal(analysis) & {"before", "after"} and bool(_ASKS_COUNTRY.search(analysis.masked))
+
+
+def asked_query(analysis: QuestionAnalysis) -> Query:
+    """The query a program must carry out: the analysis's, and in MultiTQ's six one that asks for a kind
+    (`_six_asks_kind`) keeps it as the other shapes do, by the type operation a list question has."""
+    query = analysis.query
+    return replace(query, is_list=True) if query.shape == "six" and query.entity_type and _six_asks_kind(analysis) else query
+
+
+def typed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program keeping only the asked kind before it picks among its answers
+    (`Program.of_type`: "which country did X visit first" is the first country X visited) where the
+    query asks for a kind and the memory holds the program without it."""
+    query = asked_query(analysis)
+    if query.entity_type is None or "type" not in query.operations():
+        return list(guides)
+    known = {g.program for g in guides}
+    made = [Guide(p, g.support, g.success_rate, note=f", keeping the {query.entity_type} answers")
+            for g in guides if (p := g.program.of_type(query.entity_type)) is not None and p not in known]
+    return [*guides, *dict((g.program, g) for g in made).values()]
+
+
 def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str]) -> tuple[list[str], str | None]:
     """The answers of the kind the question asks, in every shape ("which country": a country entity
     of the KG, never a sector of one nor a person), and why none is (None: some are, or no kind is
-    asked). In MultiTQ's six the question word must ask it ("which country", not "who was the first country
-    to ..."), and one placed before or after a time or another event keeps every answer: the KG's own
-    questions of those wordings and shapes (its learning split) name sectors and people too."""
+    asked; in MultiTQ's six, as `_six_asks_kind` reads it)."""
     if analysis.query.entity_type != "country" or analysis.answer_type != "entity" or not answers:
         return answers, None
-    if analysis.query.shape == "six" and (asked_temporal(analysis) & {"before", "after"} or not _ASKS_COUNTRY.search(analysis.masked)):
+    if analysis.query.shape == "six" and not _six_asks_kind(analysis):
         return answers, None
     kept = [a for a in answers if a in country_names(store)]
     if kept:
@@ -440,7 +466,7 @@ def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str
 def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:
     """Why the answers do not answer the query as asked (None: they do)."""
     query = analysis.query
-    if not query.admits(program):
+    if not asked_query(analysis).admits(program):
         return f"the program {program} does not carry out what the question asks ({query.shape})"
     wrong_type = type_problem(analysis.asked_type, answers)
     if wrong_type:

@@ -65,9 +65,8 @@ def test_which_countries_lists_every_country_and_no_sector(agent) -> None:  # no
 
 
 def test_which_country_is_answered_by_a_country_in_every_shape(agent) -> None:  # noqa: ANN001
-    # Jack Straw's last visit of 2008 was to Military (Iran), a sector: no country answers "which country ... last"
-    last = agent.ask("Which country did Jack Straw visit last in 2008?")
-    assert last.abstained and "no country" in (last.reason or "")
+    # Jack Straw's last visit of 2008 was to Military (Iran), a sector: the last country he visited was Japan
+    assert agent.ask("Which country did Jack Straw visit last in 2008?").answers == ["Japan"]
     assert agent.ask("Which country did Jack Straw visit first in 2008?").answers == ["Iran"]
     # where a journey went is a visit's other party, a country
     assert set(agent.ask("Where did Jack Straw travel in 2008?").answers) == {"Iran", "Japan"}
