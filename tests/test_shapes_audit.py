@@ -13,7 +13,16 @@ from agents.analysis.query import Query
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.methodology import Guide
-from agents.shapes import admitted, constraint_problem, credited, excluding_variants, same_word, type_problem, wording_problem
+from agents.shapes import (
+    admitted,
+    constraint_problem,
+    credited,
+    excluding_variants,
+    same_word,
+    type_problem,
+    typed_variants,
+    wording_problem,
+)
 from tests.bench_support import build_store, visit
 from tkg_store.learned import MIRROR_MIN_FACTS
 from tkg_store.store import TKGStore
@@ -210,3 +219,20 @@ def test_most_often_apart_from_x_is_answered_by_a_program_learnt_without_the_exc
     assert admitted([ranking], analysis) == []
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)"
+
+
+@pytest.mark.parametrize(
+    ("masked", "typed"),
+    [
+        # the question word asks a country: the first country, not the first of anyone
+        ("Which country did {E1} visit first in {T1}?", True),
+        # "who ... country" asks whoever; MultiTQ's own questions of this wording name sectors and people too
+        ("Who was the first country to visit {E1} in {T1}?", False),
+    ],
+)
+def test_which_country_first_is_the_first_country(masked: str, typed: bool) -> None:
+    analysis = _analysis(masked, ("first",), Query(entity_type="country"))
+    plain = Guide(Program.parse("getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)"), 5, 0.9)
+    (kept,) = admitted(typed_variants([plain], analysis), analysis)
+    expected = "getTailEntity(E1, R, T) -> ofType(#1, country) -> getFirst(#2) -> answer(#3)" if typed else plain.program.render()
+    assert kept.program.render() == expected
