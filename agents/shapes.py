@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -67,9 +67,13 @@ def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
         placement = (None, ())
     else:
         return list(guides)
+    return _with_variants(guides, lambda program: program.placed(*placement), ", placed in time as the question states")
+
+
+def _with_variants(guides: Sequence[Guide], variant: Callable[[Program], Program | None], note: str) -> list[Guide]:
+    """`guides`, then the `variant` of each program that has one the guides do not hold, once each."""
     known = {g.program for g in guides}
-    made = [Guide(p, g.support, g.success_rate, note=", placed in time as the question states")
-            for g in guides if (p := g.program.placed(*placement)) is not None and p not in known]
+    made = [Guide(p, g.support, g.success_rate, note=note) for g in guides if (p := variant(g.program)) is not None and p not in known]
     return [*guides, *dict((g.program, g) for g in made).values()]
 
 
@@ -79,10 +83,8 @@ def excluding_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> l
     shape with every exclusion; `admitted` then keeps those that do what is asked."""
     if len(analysis.query.excluded) != 1:
         return list(guides)
-    role, known = f"E{analysis.query.excluded[0]}", {g.program for g in guides}
-    made = [Guide(p, g.support, g.success_rate, note=", leaving out the entity the question excludes")
-            for g in guides if (p := g.program.excluding(role)) is not None and p not in known]
-    return [*guides, *dict((g.program, g) for g in made).values()]
+    role = f"E{analysis.query.excluded[0]}"
+    return _with_variants(guides, lambda program: program.excluding(role), ", leaving out the entity the question excludes")
 
 
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
@@ -441,12 +443,10 @@ def typed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[
     (`Program.of_type`: "which country did X visit first" is the first country X visited) where the
     query asks for a kind and the memory holds the program without it."""
     query = asked_query(analysis)
-    if query.entity_type is None or "type" not in query.operations():
+    kind = query.entity_type
+    if kind is None or "type" not in query.operations():
         return list(guides)
-    known = {g.program for g in guides}
-    made = [Guide(p, g.support, g.success_rate, note=f", keeping the {query.entity_type} answers")
-            for g in guides if (p := g.program.of_type(query.entity_type)) is not None and p not in known]
-    return [*guides, *dict((g.program, g) for g in made).values()]
+    return _with_variants(guides, lambda program: program.of_type(kind), f", keeping the {kind} answers")
 
 
 def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str]) -> tuple[list[str], str | None]:
