@@ -149,3 +149,16 @@ def test_without_an_embedder_nothing_is_unsure(store, lexicon) -> None:
     linker = RelationLinker(store, None, lexicon)
     ranked = linker.rank("Who did {E1} florble in {T1}?", sorted(store.relation_names()), None)
     assert linker.unsure("Who did {E1} florble in {T1}?", ranked, None) is None
+
+
+def test_a_word_of_a_relations_name_or_of_a_count_is_never_a_guess(store, lexicon, descriptions, monkeypatch) -> None:
+    analyzer = _analyzer(store, lexicon, descriptions, monkeypatch)
+    linker = analyzer.relation_linker
+    florble = "Who did {E1} florble in {T1}?"
+    vector = linker.vectors_of([linker.vector_text(florble)])[0]
+    ranked = linker.rank(florble, sorted(store.relation_names()), vector)
+    assert linker.unsure(florble, ranked, vector) is not None
+    # read as unsurely as "florble", "denounce" (no word the lexicon learned) still names Criticize_or_denounce
+    assert linker.unsure("Who did {E1} denounce in {T1}?", ranked, vector) is None
+    # "how many" asks a count, it names no act
+    assert analyzer.analyze("How many times has Kuwait been to Iraq?").unsure_relation is None

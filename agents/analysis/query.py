@@ -26,7 +26,7 @@ _ORDINAL_NAMES, _ORDINAL_FIGURES = "second third fourth fifth sixth seventh eigh
 _ORDINALS = {w: n for n, pair in enumerate(zip(_ORDINAL_NAMES, _ORDINAL_FIGURES), 2) for w in pair}
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
-CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times"})
+CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
 _TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)"
 # an ordinal names the n-th when it is a determiner ("the second to visit", "for the third time") or
 # counts from the end ("second to last"); an adjective ("a third location", "third parties") does not
