@@ -52,7 +52,7 @@ from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence
 from agents.methodology import match_methodologies, programs_for
-from agents.planner import first_relation, make_plan, question_context
+from agents.planner import extended_lookup, first_relation, make_plan, question_context
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
@@ -228,9 +228,16 @@ def enumerate_step(state: AgentState, ctx: AgentContext) -> Update:
         action_context(state),
         current_entities(state.analysis, ctx.config.linking.acted_per_mention),
         sizes=state.operation_sizes,
-        extended=bool(asked_query(state.analysed).operations()) or ctx.decider.needs_ranking(state),
+        extended=bool(asked_query(state.analysed).operations()) or ctx.decider.needs_ranking(state) or _plans_extended(state),
     )
     return {"all_candidates": pool, "candidates": []}
+
+
+def _plans_extended(state: AgentState) -> bool:
+    """Whether the plan's next step is a lookup only the extended enumeration offers (a dated getTime:
+    "in which month of 2012 did X first visit Y"), which the planner bound: the candidates must hold it."""
+    step = len(state.actions)
+    return state.plan is not None and step < len(state.plan.program) and extended_lookup(state.plan.program[step])
 
 
 def filter_step(state: AgentState, ctx: AgentContext) -> Update:

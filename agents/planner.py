@@ -196,7 +196,7 @@ def named_relations(store: TKGStore, analysis: QuestionAnalysis) -> frozenset[st
     return frozenset(r for r, _ in analysis.relations if texts_share_a_word(wording, store.relation_text(r)))
 
 
-def _extended_lookup(step: AbstractStep) -> bool:
+def extended_lookup(step: AbstractStep) -> bool:
     """Whether a lookup step is one of the shapes beyond the six (the relations between two
     entities, a dated getTime), which only the extended enumeration offers."""
     return step.template == "getRelation" or (step.template == "getTime" and step.uses_time)
@@ -207,7 +207,7 @@ def _step_options(store: TKGStore, context: ActionContext, entities: list[str], 
     are the query's: lookups from the candidate pool, list operations over the earlier results
     (only the matching ones are run)."""
     if step.is_lookup:
-        return [c.action for c in enumerate_candidates(store, context, entities, operations=False, extended=_extended_lookup(step)).matching(step, roles)]
+        return [c.action for c in enumerate_candidates(store, context, entities, operations=False, extended=extended_lookup(step)).matching(step, roles)]
     text = step.render()
     sources = range(1, len(context.results) + 1)
     return [

@@ -72,6 +72,11 @@ def test_which_country_is_answered_by_a_country_in_every_shape(agent) -> None:  
     assert set(agent.ask("Where did Jack Straw travel in 2008?").answers) == {"Iran", "Japan"}
 
 
+def test_a_first_time_within_a_stated_year_is_dated_by_its_lookup(agent) -> None:  # noqa: ANN001
+    # Jack Straw visited Iran on 5 January and 10-11 March 2008: the planned dated lookup is among the candidates
+    assert agent.ask("In which month of 2008 did Jack Straw visit Iran for the first time?").answers == ["2008-01"]
+
+
 def test_most_often_ranks_by_distinct_days(agent) -> None:  # noqa: ANN001
     assert agent.ask("Who visited Iran most often in 2008?").answers[:1] == ["Jack Straw"]
 
