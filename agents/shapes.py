@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from actions.items import Item
-from actions.programs import Program, asked_operations
+from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT
 from agents.analysis.query import CONSTRAINT_WORDS, Query
@@ -83,8 +83,15 @@ def excluding_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> l
     shape with every exclusion; `admitted` then keeps those that do what is asked."""
     if len(analysis.query.excluded) != 1:
         return list(guides)
-    role = f"E{analysis.query.excluded[0]}"
-    return _with_variants(guides, lambda program: program.excluding(role), ", leaving out the entity the question excludes")
+    role, others = f"E{analysis.query.excluded[0]}", sorted(_named_roles(analysis) - {f"E{analysis.query.excluded[0]}"})
+
+    def excluding(program: Program) -> Program | None:
+        # "apart from {E1}, ... {E2} ...": a program learnt about E1 reads it of the other role, E2, leaving E1 out
+        if role in program.roles and len(others) == 1 and others[0] not in program.roles:
+            program = Program.parse([render_step(s.template, tuple({role: others[0]}.get(a, a) for a in s.args)) for s in program.steps])
+        return program.excluding(role)
+
+    return _with_variants(guides, excluding, ", leaving out the entity the question excludes")
 
 
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:

@@ -236,3 +236,11 @@ def test_which_country_first_is_the_first_country(masked: str, typed: bool) -> N
     (kept,) = admitted(typed_variants([plain], analysis), analysis)
     expected = "getTailEntity(E1, R, T) -> ofType(#1, country) -> getFirst(#2) -> answer(#3)" if typed else plain.program.render()
     assert kept.program.render() == expected
+
+
+def test_apart_from_the_first_named_entity_reads_the_program_of_the_other() -> None:
+    # "Apart from {E1}, which country did {E2} visit most often in {T1}?": the ranking learnt of E1 is read of E2
+    analysis = _analysis("Apart from {E1}, which country did {E2} visit most often in {T1}?", query=Query(extreme="most", excluded=(1,)))
+    ranking = Guide(Program.parse("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)"), 5, 0.9)
+    (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
+    assert kept.program.render() == "getTailEntity(E2, R, T) -> exclude(#1, E1) -> getMost(#2) -> answer(#3)"
