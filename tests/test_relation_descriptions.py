@@ -17,6 +17,7 @@ from bench_support import build_store
 from agents.accounting import vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams
+from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.judge import audit_answerability
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
@@ -160,5 +161,8 @@ def test_a_word_of_a_relations_name_or_of_a_count_is_never_a_guess(store, lexico
     assert linker.unsure(florble, ranked, vector) is not None
     # read as unsurely as "florble", "denounce" (no word the lexicon learned) still names Criticize_or_denounce
     assert linker.unsure("Who did {E1} denounce in {T1}?", ranked, vector) is None
+    # nor a word whose general-English synonym names one ("talks": consult, though the lexicon never learned "consult")
+    monkeypatch.setitem(GENERAL_SYNONYMS, "trekked", "visit")
+    assert linker.unsure("Who {E1} trekked to in {T1}?", ranked, vector) is None
     # "how many" asks a count, it names no act
     assert analyzer.analyze("How many times has Kuwait been to Iraq?").unsure_relation is None

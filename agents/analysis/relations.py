@@ -25,7 +25,7 @@ import numpy as np
 
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words, overlap_score
-from agents.analysis.synonyms import SynonymMap, content_word
+from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
@@ -405,14 +405,14 @@ class RelationLinker:
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
     ) -> str | None:
         """Why the relation read is a guess (None: it is not): no word of the verb phrase is known to the lexicon, `synonyms`
-        or a relation's name ("abduct"; a known word beside unseen ones is read by the lexicon; words of entity `names` and
+        or a relation's name, itself or by its synonym ("abduct", "talks"; a known word beside unseen ones is read by the lexicon; words of entity `names` and
         capitalised words of the `question` name no act), and its similarity to the first relation's group
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
         counts = self.lexicon.counts if self.lexicon is not None else {}
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS]
-        unseen = [w for w in words if w not in counts and not known(w) and all(word_key(w) not in k for k in self._keys_of_relations().values())]
+        unseen = [w for w in words if w not in counts and not known(w) and all(word_key(GENERAL_SYNONYMS.get(w, w)) not in k for k in self._keys_of_relations().values())]
         unseen = unseen if len(unseen) == len(words) else []
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
