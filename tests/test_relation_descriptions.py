@@ -161,7 +161,7 @@ def test_a_word_of_a_relations_name_or_of_a_count_is_never_a_guess(store, lexico
     assert linker.unsure(florble, ranked, vector) is not None
     # read as unsurely as "florble", "denounce" (no word the lexicon learned) still names Criticize_or_denounce
     assert linker.unsure("Who did {E1} denounce in {T1}?", ranked, vector) is None
-    # nor a word whose general-English synonym names one ("talks": consult, though the lexicon never learned "consult")
+    # nor a word whose general-English synonym names one, though the lexicon never learned the synonym
     monkeypatch.setitem(GENERAL_SYNONYMS, "trekked", "visit")
     assert linker.unsure("Who {E1} trekked to in {T1}?", ranked, vector) is None
     # "how many" asks a count, it names no act
