@@ -265,13 +265,11 @@ class RelationLinker:
         return sum(1 for w in words if w not in self.lexicon.counts) / len(words)
 
     def unrecorded_predicate(self, masked: str) -> str | None:
-        """The words of a verb phrase that names no relation of the KG ("born", "graduate"), or None:
-        no word is known to the lexicon or its `synonyms`, and the predicate is no closer to any
-        relation's texts (its name and its description's sentences, as `rank` reads them) than
-        `UNRECORDED_COSINE`: a verb the KG holds under another name ("bankroll": "Give money to
-        someone") is near its act's description though far from every name. The floor
-        (`benchmarks/unrecorded_floor.py`) sits below everyday verbs of recorded events ("went to":
-        0.23-0.26), so a relation the KG lacks but worded close to one it has is not caught."""
+        """The words of a verb phrase that names no relation of the KG ("born"), or None: no word is known
+        to the lexicon or its `synonyms`, and the predicate is no closer to any relation's texts (name and
+        description, as `rank` reads them: "bankrolled" is near "Give money to someone" though far from
+        every name) than `UNRECORDED_COSINE`, which sits below the learning split's predicates and unseen
+        verbs of recorded events but idioms the model misreads (`benchmarks/unrecorded_floor.py`)."""
         if self.lexicon is None or self._relation_vectors is None:
             return None
         words = [w for w in verb_phrase(masked).split() if content_word(w)]
