@@ -149,3 +149,29 @@ def test_without_an_embedder_nothing_is_unsure(store, lexicon) -> None:
     linker = RelationLinker(store, None, lexicon)
     ranked = linker.rank("Who did {E1} florble in {T1}?", sorted(store.relation_names()), None)
     assert linker.unsure("Who did {E1} florble in {T1}?", ranked, None) is None
+
+
+def _linker(store: TKGStore, lexicon: RelationLexicon, descriptions: Path | None) -> RelationLinker:
+    return RelationLinker(store, get_embedder(), lexicon, texts=read_relation_texts(store, descriptions))
+
+
+def test_a_verb_the_kg_holds_under_another_name_is_not_unrecorded(store, lexicon, descriptions) -> None:
+    question = "Who bankrolled {E1} in {T1}?"  # far from every name, near "Give money to someone"
+    assert _linker(store, lexicon, None).unrecorded_predicate(question) == "bankrolled"
+    assert _linker(store, lexicon, descriptions).unrecorded_predicate(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Where was {E1} born?", "born"),
+        ("Which film did {E1} star in?", "film star"),
+        ("Which team did {E1} play football for?", "team play football"),
+    ],
+)
+def test_an_act_the_kg_does_not_hold_is_unrecorded_beside_descriptions(store, lexicon, descriptions, question, words) -> None:
+    assert _linker(store, lexicon, descriptions).unrecorded_predicate(question) == words
+
+
+def test_a_word_the_lexicon_knows_is_never_unrecorded(store, lexicon, descriptions) -> None:
+    assert _linker(store, lexicon, descriptions).unrecorded_predicate("Who visited {E1} in {T1}?") is None
