@@ -49,6 +49,11 @@ def _reading(analyzer: QuestionAnalyzer, text: str) -> tuple[object, ...]:
         ("target=Peru | event=visit | actor=? (country) | order=first after Chile", "Which country was the first to visit Peru after Chile?"),
         ("Peru -> criticise -> ? ; sequence: first after Bolivia. Whom?", "Whom did Peru criticise first after Bolivia?"),
         ("Visitor: ?. Destination: Peru. Date: May 2010.", "Who visited Peru in May 2010?"),
+        # a participle key names the one acted on and the act; a key that names no role fills the open one
+        ("Critic: Peru; Criticised: ? (country); Order: last before Chile. Which country?", "Which country did Peru last criticise before Chile?"),
+        ("Party: ? | Event: sign formal agreement | With: Norway | Year: 2012", "Who signed a formal agreement with Norway in 2012?"),
+        # a record whose missing value is a time: the unit asked
+        ("Chile | visit | Peru | first | which month?", "In which month did Chile first visit Peru?"),
     ],
 )
 def test_a_marked_unknown_is_read_as_the_question_it_asks(analyzer: QuestionAnalyzer, marked: str, question: str) -> None:
