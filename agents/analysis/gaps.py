@@ -30,6 +30,13 @@ _ASKING = re.compile(
     rf"{_PRE}(?P<hint>who|whom|when|(?:which|what)\s+[a-z]+(?:\s+and\s+[a-z]+)?)(?:\s+(?:is|was)\s+(?:it|this|that))?\s*(?:\([^)]*\))?\W*$",
     re.IGNORECASE,
 )
+# a noun phrase asked with "?" asks for what it names ("Obama agreements: last signatory before X?", "X's
+# first visit: year?"); a clause with "?" (an auxiliary, a comma) is left to be read as yes / no
+_NP_ASKED = re.compile(
+    r"(?:^|:\s*)(?P<ask>(?:the\s+)?(?:very\s+)?(?P<ord>first|last|earliest|latest|next|most\s+recent)\b(?:(?!\b(?:did|does|do|was|were|is|are|has|have|had)\b)[^:?,])*"
+    r"|(?:the\s+)?(?:date|day|year|month)(?:\s+and\s+(?:year|month))?)\s*\?\s*$",
+    re.IGNORECASE,
+)
 _THIS = re.compile(r"\b(?:this|these)\b(?:\s+(?!was\b|is\b|were\b)(?P<noun>[a-z]+)\b)?", re.IGNORECASE)
 _TIME_GAP = re.compile(r"\b(?:in|on|during)\s+(?:the\s+(?P<unit>year|month|date|day)\s+(?:of\s+)?)?$", re.IGNORECASE)
 _WAS_GAP = re.compile(r"^(?P<pre>(?:[^,]*,\s+)?)(?P<np>[^,]+?)\s+(?P<be>was|were|is)\s+$", re.IGNORECASE)
@@ -127,6 +134,10 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
 def as_question(text: str) -> str:
     """`text` as the question its marked unknown asks (see the module's docstring), else `text`."""
     text = _REMARK.sub("", text.strip())
+    if (np := _NP_ASKED.search(text)) and not INTERROGATIVE.search(text) and not _MARK.search(text):
+        ask = np.group("ask")
+        named = ask[ask.lower().find(np.group("ord").lower()) :] if np.group("ord") else ""
+        return _sentence(text[: np.start("ask")] + (f"who was the {named[:1].lower() + named[1:]}" if named else _wh(ask)))
     pieces = [p for p in _PIECES.split(text) if p.strip(" .")]
     asking = [m for p in pieces if (m := _NAME_IT.match(p) or _ASKING.match(p))]
     hint = asking[-1].group("hint") if asking else None
