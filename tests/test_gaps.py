@@ -54,6 +54,9 @@ def _reading(analyzer: QuestionAnalyzer, text: str) -> tuple[object, ...]:
         ("Party: ? | Event: sign formal agreement | With: Norway | Year: 2012", "Who signed a formal agreement with Norway in 2012?"),
         # a record whose missing value is a time: the unit asked
         ("Chile | visit | Peru | first | which month?", "In which month did Chile first visit Peru?"),
+        # a noun phrase asked with a question mark asks for what it names, not yes or no
+        ("Peru criticism: last country before Chile?", "Who was the last country Peru criticised before Chile?"),
+        ("Chile's first Peru visit: year?", "In which year did Chile first visit Peru?"),
     ],
 )
 def test_a_marked_unknown_is_read_as_the_question_it_asks(analyzer: QuestionAnalyzer, marked: str, question: str) -> None:
@@ -63,7 +66,8 @@ def test_a_marked_unknown_is_read_as_the_question_it_asks(analyzer: QuestionAnal
 
 @pytest.mark.parametrize(
     "text",
-    ["Who visited Peru this year? Name this country.", "first visit peru chile year", "Did Chile visit Peru ?", "Peru visited Chile.", "a=b"],
+    ["Who visited Peru this year? Name this country.", "first visit peru chile year", "Did Chile visit Peru ?", "Peru visited Chile.", "a=b",
+     "First, did Chile visit Peru?", "Chile visited Peru first?"],
 )
 def test_text_without_a_marked_unknown_is_left_as_written(text: str) -> None:
     assert as_question(text) == text
