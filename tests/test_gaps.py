@@ -54,6 +54,10 @@ def _reading(analyzer: QuestionAnalyzer, text: str) -> tuple[object, ...]:
         ("Party: ? | Event: sign formal agreement | With: Norway | Year: 2012", "Who signed a formal agreement with Norway in 2012?"),
         # a record whose missing value is a time: the unit asked
         ("Chile | visit | Peru | first | which month?", "In which month did Chile first visit Peru?"),
+        # an indefinite subject and a tag asking for it
+        ("Someone visited Peru in May 2010 - who was it?", "Who visited Peru in May 2010?"),
+        ("A country criticised Chile first after Bolivia; which country was that?", "Which country criticised Chile first after Bolivia?"),
+        ("Whoever last visited Peru before Norway - who was that?", "Who last visited Peru before Norway?"),
         # a noun phrase asked with a question mark asks for what it names, not yes or no
         ("Peru criticism: last country before Chile?", "Who was the last country Peru criticised before Chile?"),
         ("Chile's first Peru visit: year?", "In which year did Chile first visit Peru?"),

@@ -27,7 +27,7 @@ _REMARK = re.compile(r"(?<=[.!?])\s*\([^()]*\)\s*$")  # "... was ____. (2 marks)
 _PRE = r"^\W*(?:(?:\w+\s+){0,3}\w+,\s*)?(?:please\s+)?"  # "For ten points, ...", "FTP, ..."
 _NAME_IT = re.compile(rf"{_PRE}{REQUEST_VERB}\s+(?P<hint>(?:this|these|it|the)\b.*)$", re.IGNORECASE)
 _ASKING = re.compile(
-    rf"{_PRE}(?P<hint>who|whom|when|(?:which|what)\s+[a-z]+(?:\s+and\s+[a-z]+)?)(?:\s+(?:is|was)\s+(?:it|this|that))?\s*(?:\([^)]*\))?\W*$",
+    rf"{_PRE}(?P<hint>who|whom|when|(?:which|what)\s+[a-z]+(?:\s+and\s+[a-z]+)?)(?:\s+(?:is|was|were|are)\s+(?:it|this|that|they|he|she))?\s*(?:\([^)]*\))?\W*$",
     re.IGNORECASE,
 )
 # a noun phrase asked with "?" asks for what it names ("Obama agreements: last signatory before X?", "X's
@@ -37,11 +37,16 @@ _NP_ASKED = re.compile(
     r"|(?:the\s+)?(?:date|day|year|month)(?:\s+and\s+(?:year|month))?)\s*\?\s*$",
     re.IGNORECASE,
 )
-_THIS = re.compile(r"\b(?:this|these)\b(?:\s+(?!was\b|is\b|were\b)(?P<noun>[a-z]+)\b)?", re.IGNORECASE)
+# the unknown a request or a tag asks for: "this country ... Name it.", "Someone visited X - who was it?"
+_THIS = re.compile(
+    r"\b(?:this|these)\b(?:\s+(?!was\b|is\b|were\b)(?P<noun>[a-z]+)\b)?"
+    r"|^(?:someone|somebody|some\s+one|whoever|(?:a\s+certain|some|one|a)\s+(?P<kind>country|person|party))\b",
+    re.IGNORECASE,
+)
 _TIME_GAP = re.compile(r"\b(?:in|on|during)\s+(?:the\s+(?P<unit>year|month|date|day)\s+(?:of\s+)?)?$", re.IGNORECASE)
 _WAS_GAP = re.compile(r"^(?P<pre>(?:[^,]*,\s+)?)(?P<np>[^,]+?)\s+(?P<be>was|were|is)\s+$", re.IGNORECASE)
 _ARTICLE = re.compile(r"(?:the|a|an)\b", re.IGNORECASE)
-_PIECES = re.compile(r"\s*(?:\||;|->|(?:(?<=[a-z0-9?)\]])|(?<=[A-Z]{2}))\.\s+(?=[A-Z])|(?<=[a-z)])[!?]\s+(?=[A-Z]))\s*")
+_PIECES = re.compile(r"\s*(?:\||;|->|\s[-\u2013\u2014]+\s|(?:(?<=[a-z0-9?)\]])|(?<=[A-Z]{2}))\.\s+(?=[A-Z])|(?<=[a-z)])[!?]\s+(?=[A-Z]))\s*")
 _FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]{0,20}?)\s*[=:]\s*(?P<value>.*)$")
 _ROLES = {role: GRAMMAR_WORDS[f"field_{role}"] for role in ("time", "object", "event", "subject")}
 _OPENS_CONSTRAINT = GRAMMAR_WORDS["field_constraints"]
@@ -151,7 +156,7 @@ def as_question(text: str) -> str:
     this = _THIS.search(sentence)
     if not asking or this is None or INTERROGATIVE.search(sentence):
         return text
-    return _asked_at(sentence[: this.start()], sentence[this.end() :], _wh(this.group("noun") or hint))
+    return _asked_at(sentence[: this.start()], sentence[this.end() :], _wh(hint if this.group("kind") else this.group("noun") or hint))
 
 
 def _instruction(piece: str) -> bool:
