@@ -1,12 +1,13 @@
 """A text not written as a question, its unknown marked, read as the question it asks (general English).
 
-The marks: a gap ("____", "[blank]", a lone "?"), "this <noun>" with a request to name it ("Name this
-country."), or a record of fields ("actor=? | event=visit | target=X") with one value missing; a hint
-says the kind asked ("____ (country)", "Name the year.", "Which month?"). The mark becomes its question
-word; a record's fields go in a clause's order (subject, event, object, constraints), each role read
-from its key (annotation role names; "visitor" names the subject and the act, "visited" the object),
-a key that names none filling the role left open. Instructions and requests that only say "answer" are
-set aside; a text with no mark, or a record with more than one open, is left as written."""
+The marks: a gap ("____", "[blank]", a lone "?"); "this <noun>" or an indefinite subject with a request
+or a tag asking for it ("Name this country.", "- who was it?"); a noun phrase with "?" ("X's first
+visit: year?"); a record of fields with one value missing ("actor=? | event=visit | target=X"). A hint
+says the kind asked ("____ (country)", "Name the year."). The mark becomes its question word; a
+record's fields go in a clause's order (subject, event, object, constraints), each role read from its
+key (annotation role names; "visitor" names the subject and the act, "visited" the object), a key that
+names none filling the role left open. Instructions and requests that only say "answer" are set
+aside; a text with no mark, or a record with more than one open, is left as written."""
 
 from __future__ import annotations
 
@@ -45,7 +46,6 @@ _THIS = re.compile(
 )
 _TIME_GAP = re.compile(r"\b(?:in|on|during)\s+(?:the\s+(?P<unit>year|month|date|day)\s+(?:of\s+)?)?$", re.IGNORECASE)
 _WAS_GAP = re.compile(r"^(?P<pre>(?:[^,]*,\s+)?)(?P<np>[^,]+?)\s+(?P<be>was|were|is)\s+$", re.IGNORECASE)
-_ARTICLE = re.compile(r"(?:the|a|an)\b", re.IGNORECASE)
 _PIECES = re.compile(r"\s*(?:\||;|->|\s[-\u2013\u2014]+\s|(?:(?<=[a-z0-9?)\]])|(?<=[A-Z]{2}))\.\s+(?=[A-Z])|(?<=[a-z)])[!?]\s+(?=[A-Z]))\s*")
 _FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]{0,20}?)\s*[=:]\s*(?P<value>.*)$")
 _ROLES = {role: GRAMMAR_WORDS[f"field_{role}"] for role in ("time", "object", "event", "subject")}
@@ -74,7 +74,8 @@ def _asked_at(before: str, after: str, wh: str) -> str:
     if (m := _TIME_GAP.search(before)) and (wh == "who" or wh.startswith(("in which", "when"))):  # "X visited Y in ____": fronted
         wh = _wh(m.group("unit") or "when") if wh == "who" else wh
         clause = (before[: m.start()] + after).strip()
-        return _sentence(f"{wh} did {clause[:1].lower() + clause[1:] if _ARTICLE.match(clause) else clause}")
+        clause = clause[:1].lower() + clause[1:] if re.match(r"(?:The|A|An)\b", clause) else clause
+        return _sentence(f"{wh} did {clause}")
     if not after.strip(" .!") and (m := _WAS_GAP.match(before)):  # "the first to visit X was ____": its subject asked
         np = m.group("np")
         return _sentence(f"{m.group('pre')}{wh} {m.group('be')} {np[:1].lower() + np[1:] if not m.group('pre') else np}")
@@ -117,19 +118,14 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
         else:
             roles[role] = value
     for value in parties:  # a key that names no role: the party no other field names
-        open_roles = [r for r in ("subject", "object") if r not in roles]
-        if open_roles:
-            roles[open_roles[0]] = value
-        else:
-            rest.append(value)
+        slot = next((r for r in ("subject", "object") if r not in roles), None)
+        roles.update({slot: value}) if slot else rest.append(value)
     roles.setdefault("event", implied)
     asked = [role for role, value in roles.items() if _ASKED_VALUE.match(value)]
     wh = _wh((m.group("hint") if (m := _ASKED_VALUE.match(roles[asked[0]])) else None) or hint) if asked else _wh(hint)
     if len(asked) > 1 or not roles["event"] or not asked and not wh.startswith(("in which", "when")):
         return None
-    if asked:
-        extra = _ASKED_VALUE.sub("", roles[asked[0]]).strip(" ,?")
-        rest.insert(0, extra)
+    rest[:0] = [_ASKED_VALUE.sub("", roles[asked[0]]).strip(" ,?")] if asked else []
     subject, event, obj, tail = roles.get("subject", ""), roles["event"], roles.get("object", ""), " ".join(rest)
     if asked == ["subject"]:
         return _sentence(f"{wh} {event} {obj} {tail}")
