@@ -19,6 +19,7 @@ FACTS = [
     ("Peru", "Criticize_or_denounce", "Bolivia", "2011-02-01"),
     ("Peru", "Criticize_or_denounce", "Chile", "2011-06-01"),
     ("Chile", "Sign_formal_agreement", "Norway", "2012-01-01"),
+    ("Boris_Johnson", "Make_a_visit", "Chile", "2012-03-01"),
 ]
 
 
@@ -79,3 +80,9 @@ def test_text_without_a_marked_unknown_is_left_as_written(text: str) -> None:
 
 def test_a_record_with_two_missing_values_is_left_to_be_refused() -> None:
     assert as_question("actor=? | event=visit | target=?") == "actor=? | event=visit | target=?"
+
+
+def test_a_hashtag_is_read_as_its_words_and_trailing_tags_are_left_out(analyzer: QuestionAnalyzer) -> None:
+    tagged = _reading(analyzer, "After #BorisJohnson, who was the first to visit #Chile? #diplomacy #travel")
+    assert tagged == _reading(analyzer, "After Boris Johnson, who was the first to visit Chile?")
+    assert tagged[1] == ["Chile", "Boris_Johnson"]

@@ -31,7 +31,7 @@ from agents.analysis.times import TimeReading, read_times, stated_window, unplac
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
-from ari.base.text import marked_words, without_symbols
+from ari.base.text import marked_words, without_hashtags, without_symbols
 from tkg_store.memo import memoised
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
@@ -166,7 +166,7 @@ class QuestionAnalyzer:
         # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(as_question(q))), protected), protected)))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(as_question(without_hashtags(q)))), protected), protected)))) for q in questions]
         questions = [stated_window(q, self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
