@@ -72,7 +72,7 @@ def test_a_marked_unknown_is_read_as_the_question_it_asks(analyzer: QuestionAnal
 @pytest.mark.parametrize(
     "text",
     ["Who visited Peru this year? Name this country.", "first visit peru chile year", "Did Chile visit Peru ?", "Peru visited Chile.", "a=b",
-     "First, did Chile visit Peru?", "Chile visited Peru first?"],
+     "First, did Chile visit Peru?", "Chile visited Peru first?", "Who visited Peru ? in 2010"],
 )
 def test_text_without_a_marked_unknown_is_left_as_written(text: str) -> None:
     assert as_question(text) == text

@@ -147,7 +147,8 @@ def as_question(text: str) -> str:
         return _from_fields(kept, hint) or text
     sentence = " ".join(kept)
     sentence = re.sub(r"^[^:]*:\s*", "", sentence) if ":" in sentence and _instruction(sentence.split(":")[0]) else sentence
-    if mark := _MARK.search(sentence):
+    # where a question word asks already, a mark is a slip ("Who visited X ? in 2009")
+    if (mark := _MARK.search(sentence)) and not INTERROGATIVE.search(_MARK.sub("", sentence)):
         return _asked_at(sentence[: mark.start()], sentence[mark.end() :], _wh(mark.group("hint") or hint))
     this = _THIS.search(sentence)
     if not asking or this is None or INTERROGATIVE.search(sentence):
