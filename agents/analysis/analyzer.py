@@ -19,6 +19,7 @@ from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
+from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import read_query
@@ -30,7 +31,7 @@ from agents.analysis.times import TimeReading, read_times, stated_window, unplac
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
-from ari.base.text import marked_words, without_symbols
+from ari.base.text import marked_words, without_hashtags, without_symbols
 from tkg_store.memo import memoised
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
@@ -162,10 +163,10 @@ class QuestionAnalyzer:
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
         protected, vocabulary = chat_protected(self.store), self.vocabulary
-        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings and
+        # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(q)), protected), protected)))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(as_question(without_hashtags(q)))), protected), protected)))) for q in questions]
         questions = [stated_window(q, self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
