@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from actions.programs import Program
+from agents.analysis.cues import WINDOW
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 
@@ -94,7 +95,6 @@ _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
-_WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{T1\}\s*(?:-|–|to)\s*\{T2\}", re.IGNORECASE)
 # one event held while another did ("who played for Y while X did", "during the time X was Y"): the
 # answers' intervals meet the other event's (general English; "during" before a date is a time constraint)
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
@@ -195,7 +195,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         ordinal=ordinal,
         from_end=from_end,
         extreme=extreme if asks in ("entity", "time") else None,
-        window=times >= 2 and bool(_WINDOW.search(masked)),
+        window=times >= 2 and bool(WINDOW.search(masked)),
         excluded=_excluded(question, entity_spans),
         during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
         unsupported=_unsupported(masked),
