@@ -9,13 +9,12 @@ supporting facts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
 from agents.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import unresolved_namesakes
-from agents.analysis.query import CONSTRAINT_WORDS, unread_number
+from agents.analysis.query import Query, unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import QuestionAnalysis
@@ -26,28 +25,16 @@ from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 from tkg_store.temporal import TimeSpan, describe_range
 
-# "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
-# asked, with no verb: the KG answers it only when the noun names its relations ("the host of", "visitor")
-_ATTRIBUTE = re.compile(
-    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+of\s+(?:the\s+)?\{E\d+\}"
-    r"|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)|(?P<bare>\{E\d+\}))"
-    r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
-    re.IGNORECASE,
-)
 
-
-def attribute_asked(store: TKGStore, masked: str) -> str | None:
+def attribute_asked(store: TKGStore, query: Query) -> str | None:
     """What a question asks that the KG lacks when it asks for a relation by a noun no relation's name
     holds, directly or through its general-English synonym (`agents.shapes.relations_named`): events
     between actors record no kinship, office or attribute."""
-    m = _ATTRIBUTE.match(masked)
-    if m and m.group("bare"):  # "Who was the {E1} in {T1}?": who holds an office, or who an actor is
+    if query.identity:
         return "who an actor is or who held an office (the KG records events between actors, not offices or identities)"
-    words = [w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS] if m else []
-    if not words or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in words):
+    if not query.attribute or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in query.attribute):
         return None
-    noun = " ".join(words)
-    return f"a relation the KG does not record ({noun!r}: its facts are events between actors)"
+    return f"a relation the KG does not record ({' '.join(query.attribute)!r}: its facts are events between actors)"
 
 
 def audit_answerability(
@@ -66,7 +53,7 @@ def audit_answerability(
     problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
-    unsupported = query.unsupported or attribute_asked(store, analysis.masked)
+    unsupported = query.unsupported or attribute_asked(store, query)
     if unsupported:
         missing = f"the question asks for {unsupported}"
         return Judgement(False, [missing], missing=missing)

@@ -21,7 +21,7 @@ from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.neighbourhood import link_in_neighbourhood
-from agents.analysis.query import read_query
+from agents.analysis.query import asked_by_noun, read_query
 from agents.analysis.question_form import as_yes_no, without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
@@ -188,6 +188,7 @@ class QuestionAnalyzer:
         ents = distinct_entities(ordered)
         query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
         masked, ents, rewritten = _active_form(masked, ents)
+        query = asked_by_noun(query, masked)
         grammar = rewritten.rules
         # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
         kind = classify(masked if grammar else question, ts, masked)

@@ -10,7 +10,7 @@ constraint the query states, and nothing it does not.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from actions.programs import Program
@@ -105,6 +105,14 @@ _REQUEST_OPENING = re.compile(
     r"^\W*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:give|list|name|show|provide|find|get|enumerate|identify|tell\s+me\s+(?:who|which|what|all|every))\b",
     re.IGNORECASE,
 )
+# "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
+# asked, with no verb; the KG answers it only when the noun names its relations ("the host of", "visitor")
+_ATTRIBUTE = re.compile(
+    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+of\s+(?:the\s+)?\{E\d+\}"
+    r"|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)|(?P<bare>\{E\d+\}))"
+    r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
+    re.IGNORECASE,
+)
 _ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
 
 
@@ -123,6 +131,8 @@ class Query:
     excluded: tuple[int, ...] = ()  # entity roles (1-based, role order) the answers must not be ("apart from X")
     during: bool = False  # the answers held while another entity's event held ("while X did")
     unsupported: str | None = None  # what the KG cannot represent, in words; then nothing answers
+    attribute: tuple[str, ...] = ()  # the noun asked of an entity with no verb ("the wife of X"): the judge asks the KG if it names a relation
+    identity: bool = False  # "Who was the {E1} in {T1}?": who an actor is or who held an office, which no event states
 
     @property
     def shape(self) -> str:
@@ -200,6 +210,15 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
         unsupported=_unsupported(masked),
     )
+
+
+def asked_by_noun(query: Query, active: str) -> Query:
+    """`query` with what a question with no verb asks of its entity (`Query.attribute`, `Query.identity`),
+    read off its active form (`agents.analysis.grammar`): a noun relating it to the one asked, or the entity itself."""
+    m = _ATTRIBUTE.match(active)
+    if m is None or m.group("bare"):
+        return replace(query, identity=m is not None)
+    return replace(query, attribute=tuple(w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS))
 
 
 def _unsupported(masked: str) -> str | None:
