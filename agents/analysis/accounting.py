@@ -1,4 +1,4 @@
-"""An unsure reading: words it does not account for; abstain rather than answer another question.
+"""An unsure reading: words it does not account for; the judge abstains rather than answer another question.
 
 The analysis replaces what it read with placeholders ({E1}, {T1}) and reads the relation and the
 constraints from the words around them. Two kinds of word left over mean the reading dropped part
@@ -9,10 +9,6 @@ of what was asked, and answering would answer a question the user did not ask:
 - a name the linker did not link: two words side by side that are both words of the KG's entity
   names, at least one of them neither English the analysis reads nor a word of the relation
   lexicon ("the state actor", "defence ministers", "myanmar workers").
-
-Beside them, an answer the audit refuses: one that is only the question's own entity (the reading
-missed who else was asked about). A span that is part of several KG names the question's other
-entities do not tell apart is the judge's (`ambiguity.unresolved_namesakes`: "say which one").
 
 Each was chosen on the learning material only (MultiTQ dev shard 0/2, the dev parts of the rewrite
 sets, the shape set's dev half), with the criterion that a wrong answer avoided costs at most one
@@ -27,11 +23,8 @@ from dataclasses import dataclass
 from itertools import pairwise, takewhile
 
 from agents.analysis.aliases import NAME_WORD_TABLES
-from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import KNOWN_ENGLISH
 from agents.analysis.times import MONTHS
-from agents.analysis.types import EntityMention
-from tkg_store.store import TKGStore
 
 # cardinal number words (general English): two of them in a row, or after a month, write a year or a day
 NUMBER_WORDS = frozenset(
@@ -56,18 +49,6 @@ class Vocabularies:
     read_words: frozenset[str]  # English the analysis reads, and the relation lexicon's words
 
 
-def vocabularies(analyzer: QuestionAnalyzer) -> Vocabularies:
-    """The analyzer's vocabularies, built once per store (a few thousand words)."""
-    lexicon = analyzer.lexicon
-    key = ("accounting", id(lexicon))
-
-    def build() -> Vocabularies:
-        grams = {word for gram in (lexicon.counts if lexicon is not None else ()) for word in gram.split()}
-        return Vocabularies(frozenset(analyzer.entity_linker.name_words), KNOWN_ENGLISH | frozenset(grams))
-
-    return analyzer.store.derived(key, build)
-
-
 def unaccounted(masked: str, words: Vocabularies) -> str | None:
     """Why the reading does not account for the question's words (None: it does), naming them."""
     tokens = _TOKEN.findall(masked.lower())
@@ -83,13 +64,3 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
 
 def _name_like(word: str, words: Vocabularies) -> bool:
     return len(word) > 1 and word in words.name_words and word not in _CLOSED
-
-
-def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGStore) -> str | None:
-    """Why answers that are all entities the question itself names answer nothing (None: some is
-    not): a question asks about the others ("who else ...", "... in the same month as X"), and
-    `agents.answers.ranked_answers` gives its own entities only when nothing else was found."""
-    named = {store.display(m.best) for m in mentions if m.best}
-    if not answers or not set(answers) <= named:
-        return None
-    return f"the only answer found, {answers[0]}, is named in the question itself: no other entity fits"
