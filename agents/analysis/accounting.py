@@ -1,19 +1,12 @@
 """An unsure reading: words it does not account for; the judge abstains rather than answer another question.
 
-The analysis replaces what it read with placeholders ({E1}, {T1}) and reads the relation and the
-constraints from the words around them. Two kinds of word left over mean the reading dropped part
-of what was asked, and answering would answer a question the user did not ask:
-
-- a time spelled out in words that was not read ("in twenty thirteen", "november twelfth two
-  thousand nine"): a month name or a number word followed by a number word;
-- a name the linker did not link: two words side by side that are both words of the KG's entity
-  names, at least one of them neither English the analysis reads nor a word of the relation
-  lexicon ("the state actor", "defence ministers", "myanmar workers").
-
-Each was chosen on the learning material only (MultiTQ dev shard 0/2, the dev parts of the rewrite
-sets, the shape set's dev half), with the criterion that a wrong answer avoided costs at most one
-right answer (`benchmarks/accounting_signals.py`): `benchmarks/results/accounting/README.md` has the counts,
-and the linking-score and relation-margin signals measured beside them, which did not meet it.
+What the analysis read is masked ({E1}, {T1}); two kinds of word left over mean it dropped part of what was asked:
+- a time spelled out in words that was not read ("in twenty thirteen", "november twelfth two thousand nine"):
+  a month name or a number word followed by a number word;
+- a name the linker did not link: two words side by side that are both words of the KG's entity names, at least
+  one of them neither English the analysis reads nor a word of the relation lexicon ("the state actor").
+Each was chosen on the learning material only, with the criterion that a wrong answer avoided costs at most one
+right answer (`benchmarks/accounting_signals.py`; the counts: `benchmarks/results/accounting/README.md`).
 """
 
 from __future__ import annotations
