@@ -23,7 +23,7 @@ from pathlib import Path
 from actions.items import Item
 from actions.programs import Program, asked_operations
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
-from agents.analysis.clause_roles import OBJECT, SUBJECT
+from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.relations import RelationLexicon, verb_phrase
 from agents.analysis.sectors import content_words
@@ -109,40 +109,15 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     return True
 
 
-# a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
-# the agent after "by" is the doer, the subject of "was" the one it was done to
-_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
-_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
-# a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
-_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
-    r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
-)
-
-
-# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
-# visit" it is the object's, and the main verb's roles decide
-_POSSESSED_ACT = re.compile(
-    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
-)
-
-
 def _roles(check: AnswerCheck) -> list[str | None]:
     """The clause roles of the check's mentions, with a passive's agent read as the subject and the
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
     is what counts)."""
     linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
-    masked = check.analysis.masked
-    read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
-    for m in _ACTIVE.finditer(masked):
-        read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
-    for m in _PASSIVE_ASKED.finditer(masked):
-        read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
-    for m in _POSSESSED_ACT.finditer(masked):  # "{E1}'s second visit": E1 made it (not "{E1}'s visitors": an agent noun)
-        noun = m.group("noun").lower()
-        if not re.search(r"(?:er|or|ist|ee)s?$", noun) and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
-            read.setdefault(int(m.group(1)), SUBJECT)
+    read, possessed = voice_roles(check.analysis.masked)
+    for number, noun in possessed:  # "{E1}'s second visit": E1 made it, when the noun names an act of the KG
+        if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
+            read.setdefault(number, SUBJECT)
     return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
 
 
