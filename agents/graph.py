@@ -42,7 +42,6 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
 from actions.templates import ENTITY_KINDS
-from agents.accounting import own_answers, vocabularies
 from agents.analysis.cues import question_cues
 from agents.analysis.query import VALUE_ASKS
 from agents.analysis.relations import RelationLexicon
@@ -50,7 +49,7 @@ from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement
 from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
-from agents.judge import audit_answerability, missing_evidence
+from agents.judge import audit_answerability, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import extended_lookup, first_relation, make_plan, question_context
 from agents.roles import current_entities, entity_roles
@@ -100,8 +99,8 @@ def judge(states: list[AgentState], ctx: AgentContext) -> list[Update]:
     if not ctx.config.judge:
         return [{} for _ in states]
     linker = ctx.analyzer.relation_linker
-    words = vocabularies(ctx.analyzer) if ctx.config.abstention.unsure_reading else None
-    audits = [audit_answerability(ctx.store, s.analysed, linker.unlinked_relation, words) for s in states]
+    unsure = ctx.config.abstention.unsure_reading
+    audits = [audit_answerability(ctx.store, s.analysed, linker.unlinked_relation, unsure) for s in states]
     updates = []
     for state, verdict in zip(states, ctx.decider.judge_many(states, audits)):
         update: Update = {"judgement": verdict, **_usage(state, verdict)}

@@ -4,21 +4,19 @@ Before solving, the code checks what the question needs against the KG: its enti
 fact links them, its time lies inside the KG's range, and there are facts about the entity at that
 time; before all that, that the text is a question and every time it states can be read. A question that fails any check is UNANSWERABLE and ends at once, with no KG actions, saying
 what is missing. After solving, the evidence audit abstains when the chosen program found no
-supporting facts.
+supporting facts, and so does the answer audit when the answers are only entities the question names.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
-from agents.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import unresolved_namesakes
-from agents.analysis.query import CONSTRAINT_WORDS, unread_number
+from agents.analysis.query import Query, unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
-from agents.analysis.types import QuestionAnalysis
+from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
 from agents.shapes import naming_by_synonym, relations_naming
@@ -26,47 +24,35 @@ from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 from tkg_store.temporal import TimeSpan, describe_range
 
-# "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
-# asked, with no verb: the KG answers it only when the noun names its relations ("the host of", "visitor")
-_ATTRIBUTE = re.compile(
-    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+of\s+(?:the\s+)?\{E\d+\}"
-    r"|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)|(?P<bare>\{E\d+\}))"
-    r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
-    re.IGNORECASE,
-)
 
-
-def attribute_asked(store: TKGStore, masked: str) -> str | None:
+def attribute_asked(store: TKGStore, query: Query) -> str | None:
     """What a question asks that the KG lacks when it asks for a relation by a noun no relation's name
     holds, directly or through its general-English synonym (`agents.shapes.relations_named`): events
     between actors record no kinship, office or attribute."""
-    m = _ATTRIBUTE.match(masked)
-    if m and m.group("bare"):  # "Who was the {E1} in {T1}?": who holds an office, or who an actor is
+    if query.identity:
         return "who an actor is or who held an office (the KG records events between actors, not offices or identities)"
-    words = [w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS] if m else []
-    if not words or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in words):
+    if not query.attribute or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in query.attribute):
         return None
-    noun = " ".join(words)
-    return f"a relation the KG does not record ({noun!r}: its facts are events between actors)"
+    return f"a relation the KG does not record ({' '.join(query.attribute)!r}: its facts are events between actors)"
 
 
 def audit_answerability(
     store: TKGStore,
     analysis: QuestionAnalysis,
     unlinked_relation: Callable[[str, set[str]], str | None] | None = None,
-    vocabularies: Vocabularies | None = None,
+    unsure_reading: bool = False,
 ) -> Judgement:
     """`unlinked_relation(masked question, linking relations)`, when given (the analyzer's
     `RelationLinker.unlinked_relation`), names a relation the question clearly asks about that
     none of the linking facts has: "When did X sign an agreement with Y?" is unanswerable when X
-    and Y are linked only by accusations. `vocabularies`, when given, let the judge refuse an unsure
-    reading (`agents.accounting`): words it leaves unaccounted for, a span of several KG names."""
+    and Y are linked only by accusations. With `unsure_reading` the judge refuses an unsure
+    reading: a relation read as a guess, words it leaves unaccounted for (`agents.analysis.accounting`)."""
     audit: list[str] = []
     query = analysis.query
     problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
-    unsupported = query.unsupported or attribute_asked(store, analysis.masked)
+    unsupported = query.unsupported or attribute_asked(store, query)
     if unsupported:
         missing = f"the question asks for {unsupported}"
         return Judgement(False, [missing], missing=missing)
@@ -91,7 +77,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
-    problem = (analysis.unsure_relation or unaccounted(analysis.masked, vocabularies)) if vocabularies is not None else None
+    problem = (analysis.unsure_relation or analysis.unaccounted) if unsure_reading else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity
@@ -166,3 +152,13 @@ def missing_evidence(analysis: QuestionAnalysis | None, answers: list[str], stor
     through = f" through {store.relation_text(relation)}" if relation else ""
     when = f" in {analysis.times[0].time}" if analysis and analysis.times else ""
     return f"no supporting fact links {what}{through}{when}"
+
+
+def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGStore) -> str | None:
+    """Why answers that are all entities the question itself names answer nothing (None: some is
+    not): a question asks about the others ("who else ...", "... in the same month as X"), and
+    `agents.answers.ranked_answers` gives its own entities only when nothing else was found."""
+    named = {store.display(m.best) for m in mentions if m.best}
+    if not answers or not set(answers) <= named:
+        return None
+    return f"the only answer found, {answers[0]}, is named in the question itself: no other entity fits"

@@ -14,19 +14,18 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
-from agents.analysis.clause_roles import OBJECT, SUBJECT
-from agents.analysis.query import CONSTRAINT_WORDS, Query
-from agents.analysis.relations import RelationLexicon, verb_phrase
+from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
+from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
+from agents.analysis.query import Query
+from agents.analysis.relations import RelationLexicon
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.analysis.types import QuestionAnalysis
@@ -131,25 +130,6 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     return True
 
 
-# a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
-# the agent after "by" is the doer, the subject of "was" the one it was done to
-_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
-_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
-# a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
-_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
-    r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
-)
-
-
-# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
-# visit" it is the object's, and the main verb's roles decide
-_POSSESSED_ACT = re.compile(
-    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
-)
-
-
 # an act named by its noun, its doer after "by" and the one it was done to after a preposition, in either order:
 # "visits by {E1} to {E2}", "a visit to {E2} by {E1}" (the existence of an event asked in noun form)
 _ACT_NOUN_BY = re.compile(
@@ -164,20 +144,14 @@ def _roles(check: AnswerCheck) -> list[str | None]:
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
     is what counts)."""
     linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
-    masked = check.analysis.masked
-    read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
-    for m in _ACTIVE.finditer(masked):
-        read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
-    for m in _PASSIVE_ASKED.finditer(masked):
-        read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
-    for m in _ACT_NOUN_BY.finditer(masked):
+    read, possessed = voice_roles(check.analysis.masked)
+    for m in _ACT_NOUN_BY.finditer(check.analysis.masked):  # "visits by {E1} to {E2}", when the noun names an act of the KG
         noun = m.group("noun").lower()
         if not noun.endswith("ed") and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
             read |= {int(m.group("doer") or m.group("doer2")): SUBJECT, int(m.group("done") or m.group("done2")): OBJECT}
-    for m in _POSSESSED_ACT.finditer(masked):  # "{E1}'s second visit": E1 made it (not "{E1}'s visitors": an agent noun)
-        noun = m.group("noun").lower()
-        if not re.search(r"(?:er|or|ist|ee)s?$", noun) and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
-            read.setdefault(int(m.group(1)), SUBJECT)
+    for number, noun in possessed:  # "{E1}'s second visit": E1 made it, when the noun names an act of the KG
+        if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
+            read.setdefault(number, SUBJECT)
     return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
 
 
@@ -208,21 +182,14 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
     the ranking decides."""
     accounts: Counter[str] = Counter()
-    words = {w for w in verb_phrase(analysis.masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
+    words = naming_words(analysis.masked)
     naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w, lexicon))}
-    # a light or receiving verb ("make a trip", "received praise from") says nothing of the act
-    # when its noun names relations: that noun does ("make" names every Make_* relation)
-    carried = {w: named for w, named in naming.items() if not _CARRIER_VERB.fullmatch(w)}
+    # a light or receiving verb says nothing of the act when its noun names relations: that noun does ("make" names every Make_* relation)
+    carried = {w: named for w, named in naming.items() if not carries_no_act(w)}
     for word, named in (carried or naming).items():
         accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
     return frozenset(r for r, n in accounts.items() if n == most or not best_only)
-
-
-_CARRIER_VERB = re.compile(
-    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
-    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
-)
 
 
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:
@@ -297,39 +264,13 @@ def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str |
     return f"the question names {named}{' ...' if len(worded) > 3 else ''}, and the program read {store.relation_text(relation)}"
 
 
-# nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
-_WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
-
-
-# the words of a yes/no question that assert nothing about its event (data/yes_no_words.json: frequency,
-# emphasis, truth, existential "there", politeness)
-_NOT_ASSERTED = frozenset(
-    w for k, ws in json.loads((Path(__file__).parent / "analysis" / "data" / "yes_no_words.json").read_text(encoding="utf-8")).items()
-    if not k.startswith("_") for w in ws
-)
-# a frame around the question asks it of the listener and asserts nothing: "I wonder whether ...",
-# "Could you check if ...", "Do you know whether ...", "Is it true that ...", "Did it happen that ..."
-_FRAME = re.compile(
-    r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
-    r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
-    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen)"
-    r"[\s,]*(?:whether|if|that)?\b",
-    re.IGNORECASE,
-)
-# a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
-_TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
-
-
 def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
-    """The words of the verb phrase (without a frame or a tag around the question, and without the
-    words that assert nothing about the event) that no relation's name holds and neither the lexicon
+    """The words the question asserts of its event (`agents.analysis.predicate.asserted_words`) that no relation's name holds and neither the lexicon
     nor a general-English synonym of them it knows accounts for (without a lexicon, none: nothing
     tells a known word from an unknown one)."""
     if lexicon is None:
         return []
-    asserted = verb_phrase(_TAG.sub("", _FRAME.sub("", analysis.masked)))
-    words = [w for w in asserted.split()
-             if len(w) >= 4 and w not in lexicon.counts and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]
+    words = [w for w in asserted_words(analysis.masked) if w not in lexicon.counts]
     # a word whose general-English synonym the lexicon knows or a relation names ("travel": visited) is accounted for
     known = {w: GENERAL_SYNONYMS.get(w) for w in words}
     return [w for w in words if not relations_naming(store, w) and not ((k := known[w]) and (k in lexicon.counts or relations_naming(store, k)))]

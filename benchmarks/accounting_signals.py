@@ -1,4 +1,4 @@
-"""Which signals of an unsure reading tell wrong answers from right ones (`agents.accounting`)?
+"""Which signals of an unsure reading tell wrong answers from right ones (`agents.analysis.accounting`)?
 
 Reads runs made WITHOUT the accounting check (their results.jsonl[.gz]: each question's outcome),
 analyses each question again with the current code, and counts, for every candidate signal and
@@ -20,9 +20,9 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from agents.accounting import own_answers, unaccounted, vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.types import QuestionAnalysis
+from agents.judge import own_answers
 from ari.base.embedding import get_embedder
 from benchmarks.results_io import table as results_table
 from benchmarks.results_io import write_results
@@ -66,10 +66,9 @@ def _ratio_above(analysis: QuestionAnalysis, ratio: float) -> bool:
     return _relation_ratio(analysis) > ratio
 
 
-def signals(store: TKGStore, analyzer: QuestionAnalyzer) -> dict[str, Signal]:
-    words = vocabularies(analyzer)
+def signals() -> dict[str, Signal]:
     chosen: dict[str, Signal] = {
-        "unaccounted words (chosen)": lambda a: unaccounted(a.masked, words) is not None,
+        "unaccounted words (chosen)": lambda a: a.unaccounted is not None,
     }
     for floor in (0.6, 0.7, 0.8, 0.9):
         chosen[f"best entity score < {floor}"] = partial(_entity_below, floor=floor)
@@ -93,9 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         analyzer = QuestionAnalyzer(store, get_embedder())
         analyses = analyzer.analyze_batch([q for q, _, _ in rows])
         table = {"all": dict(Counter(o for _, o, _ in rows))}
-        for name, flags in signals(store, analyzer).items():
+        for name, flags in signals().items():
             table[name] = dict(Counter(o for (_, o, _), a in zip(rows, analyses, strict=True) if flags(a)))
-        # after solving: the answers are only the question's own entities (`agents.accounting.own_answers`)
+        # after solving: the answers are only the question's own entities (`agents.judge.own_answers`)
         own = Counter(o for (_, o, answers), a in zip(rows, analyses, strict=True) if a.answer_type == "entity" and own_answers(answers, a.entities, store))
         table["answer only the question's own entity (chosen)"] = dict(own)
     lines = []

@@ -12,12 +12,11 @@ Paths: the numpy MiniLM (each in worker processes of its own, started fresh) wit
 that setting, on 1 thread, on --threads threads (`tkg_store.name_vectors.embed_parallel`, what
 `ari ingest` runs) and in --threads processes of one thread, and at a larger padded-token budget;
 sentence-transformers (torch) in float32 at two batch sizes; the same with dynamic int8 quantisation of its linear layers;
-ONNX Runtime when the `onnxruntime` and `onnx` packages can be imported (float32, the model
-exported from torch).
+ONNX Runtime (float32): the graph ARI builds from the model's weights (`ari.base.minilm_onnx`, what
+ARI runs for calls of 128 texts or more), and the model exported from torch.
 
     python -m benchmarks.name_embedding_cpu --db kg.duckdb [--n 2000] [--runs 2] [--threads 2] [--only LABEL ...] [--name NAME]
 
-ONNX Runtime is no dependency of ARI: put `onnxruntime` and `onnx` on PYTHONPATH to measure it.
 """
 
 from __future__ import annotations
@@ -74,13 +73,13 @@ class NumpyPath:
     that setting). Called with names, it returns their vectors; `cpu_s` and `faults` are the CPU
     seconds and page faults the last call took in the workers, all their threads counted."""
 
-    def __init__(self, reuse: bool, workers: int, threads: int, tokens_per_batch: int = 512) -> None:
+    def __init__(self, reuse: bool, workers: int, threads: int, tokens_per_batch: int = 512, onnx: bool = False) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         self._workers, self.cpu_s, self.faults = workers, 0.0, 0
         self._pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_numpy, initargs=(reuse, threads, tokens_per_batch))
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_numpy, initargs=(reuse, threads, tokens_per_batch, onnx))
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         share = -(-len(texts) // (self._workers * 4)) if self._workers > 1 else len(texts)
@@ -92,14 +91,14 @@ class NumpyPath:
 _NUMPY: tuple["NumpyMiniLMEmbedder", int] | None = None  # a worker's embedder and its thread count
 
 
-def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int) -> None:
+def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int, onnx: bool) -> None:
     global _NUMPY
     from ari.base import minilm
     from ari.base.embedding import bundled_model_path
 
     if not reuse:
         minilm._reuse_freed_memory = lambda: None  # ARI before the setting: glibc's default
-    embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path(), 1024, tokens_per_batch)
+    embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path(), 1024, tokens_per_batch, onnx=onnx)
     _NUMPY = (embedder, threads)
 
 
@@ -127,11 +126,13 @@ def paths(threads: int) -> dict[str, Embed]:
     found: dict[str, Embed] = {}
     for reuse in (False, True):
         memory = "freed memory reused" if reuse else "glibc's default allocator"
-        found[f"numpy, {threads} threads, {memory}" + (" (ARI's)" if reuse else " (ARI before)")] = NumpyPath(reuse, 1, threads)
+        found[f"numpy, {threads} threads, {memory}" + (" (ARI's for small calls)" if reuse else " (ARI before)")] = NumpyPath(reuse, 1, threads)
         found[f"numpy, 1 thread, {memory}"] = NumpyPath(reuse, 1, 1)
         found[f"numpy, {threads} processes of 1 thread, {memory}"] = NumpyPath(reuse, threads, 1)
     for budget in (2048,):
         found[f"numpy, {threads} threads, {budget} padded tokens a batch, freed memory reused"] = NumpyPath(True, 1, threads, budget)
+    if importlib.util.find_spec("onnxruntime") is not None and importlib.util.find_spec("onnx") is not None:
+        found[f"ONNX Runtime, ARI's graph of the same weights, {threads} threads (ARI's for calls of 128+ texts)"] = NumpyPath(True, 1, threads, onnx=True)
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("sentence_transformers") is None:
         return found
     import torch
@@ -208,7 +209,7 @@ def measure(names: list[str], found: dict[str, Embed], runs: int) -> dict[str, t
     """Per path: (best names per second, CPU ms and page faults per name of that run, the vectors). The runs take
     turns (every path once, then again), so a change in the machine's load falls on all of them."""
     for embed in found.values():
-        embed(names[:64])  # warm-up: buffers, thread pools
+        embed(names[:1024])  # warm-up: buffers, thread pools, ONNX Runtime's session (built on a first call of 128+ texts)
     best: dict[str, tuple[float, float, float, np.ndarray]] = {}
     for _ in range(runs):
         for label, embed in found.items():

@@ -5,7 +5,7 @@ record naming the relation it asks about) and MultiTQ dev shard 0/2 (the learnin
 way `ari bench run --sample 4000 --shard 0/2 --seed 0` selects it). For each (margin, floor) it
 counts, on the verb set, the questions flagged "not sure" whose first relation was right (a right
 answer given up) and wrong (a wrong answer avoided), and on shard 0/2 how many are flagged at all.
-The criterion, as for `agents.accounting`: a wrong answer avoided costs at most one right one, and
+The criterion, as for `agents.analysis.accounting`: a wrong answer avoided costs at most one right one, and
 the learning split loses at most a question or two in a thousand.
 
     ARI_RELATION_LEXICON=lexicon_shard0.json python -m benchmarks.unsure_thresholds --db multitq.duckdb \

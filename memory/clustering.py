@@ -5,18 +5,18 @@ embedding of them is still dominated by the relation's verb: on MultiTQ dev, K-m
 questions grouped "criticise" questions together whatever their temporal pattern (K=10: 37% of
 questions in a cluster whose majority type was their own). What decides the reasoning is the
 question's *shape*: its function words, temporal cues and placeholders. So each masked question is
-reduced to that shape first ("who was the first to … with {E} after {E} ?"), and the shapes are
+reduced to that shape first ("who was the first to … with {E} after {E} ?":
+`agents.analysis.question_type.question_shape`), and the shapes are
 embedded and clustered (K=10: 63%; K=20: 83%; benchmarks/results/memory_bench.md). The seed is
 fixed so the same history always gives the same clusters.
 """
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from agents.analysis.question_type import question_shape
 from ari.base.embedding import Embedder
 
 SEED = 0
@@ -27,41 +27,6 @@ THREADS = 1
 
 FEATURES = "shape-v1"  # what the clustering embeds; stored with each clustering version
 RAW = "masked"  # clusterings made before shapes embedded the masked question itself
-
-# Closed-class English words plus temporal cue words: what stays in a question's shape. Everything
-# else (the relation's verb and nouns) becomes "…". Generic, not tuned on any question set.
-SHAPE_WORDS = frozenset(
-    """who whom whose what which when where why how did do does done was were is are am has had have been
-    be being will would can could should shall may might must not no
-    in on at by of to for from with without about against into onto over under per as
-    before after prior following since until till between during within while once
-    first last earliest latest final initial previous next ever again
-    time times year years month months day days date dates period
-    the a an this that these those same other another any some then than
-    country countries one ones""".split()
-)
-_TOKEN = re.compile(r"\{([A-Z])\d*\}|([A-Za-z']+)|([?,.])")
-
-
-def question_shape(masked: str) -> str:
-    """The reasoning shape of a masked question: cue words and placeholders, content words as "…".
-
-    "With which country did {E1} last sign formal agreements before the {E2}?"
-    -> "with which country did {E} last … before the {E} ?"
-    """
-    out: list[str] = []
-    for match in _TOKEN.finditer(masked):
-        placeholder, word, mark = match.groups()
-        if placeholder:
-            out.append(f"{{{placeholder}}}")
-        elif mark:
-            out.append(mark)
-        elif word.lower() in SHAPE_WORDS:
-            out.append(word.lower())
-        elif not out or out[-1] != "…":
-            out.append("…")
-    return " ".join(out)
-
 
 def clustering_text(masked: str, features: str) -> str:
     """The text a clustering embeds for a masked question, by the clustering's features."""

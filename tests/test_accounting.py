@@ -1,13 +1,13 @@
-"""Words the reading leaves unaccounted for make the judge abstain, naming them (`agents.accounting`)."""
+"""Words the reading leaves unaccounted for make the judge abstain, naming them (`agents.analysis.accounting`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.accounting import Vocabularies, own_answers, unaccounted, vocabularies
+from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.types import EntityMention
-from agents.judge import audit_answerability
+from agents.judge import audit_answerability, own_answers
 
 # a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
 # analysis reads "state" as English and "citizens" from its relation lexicon
@@ -48,13 +48,12 @@ def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> No
 
 def test_the_judge_refuses_a_question_with_an_unread_time_on_a_real_store(demo_store) -> None:
     analyzer = QuestionAnalyzer(demo_store, None)
-    words = vocabularies(analyzer)
     question = next(n for n in demo_store.entity_names() if "_" not in n)
     analysis = analyzer.analyze(f"Who visited {demo_store.display(question)} in twenty twelve?")
-    judgement = audit_answerability(demo_store, analysis, None, words)
+    judgement = audit_answerability(demo_store, analysis, None, True)
     assert not judgement.answerable and "'twenty twelve' was not read" in (judgement.missing or "")
     read = analyzer.analyze(f"Who visited {demo_store.display(question)} in 2012?")
-    assert "not read" not in (audit_answerability(demo_store, read, None, words).missing or "")
+    assert "not read" not in (audit_answerability(demo_store, read, None, True).missing or "")
 
 
 # two people of one surname; only one of them has facts with Japan
@@ -74,7 +73,7 @@ def lees(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - an iterato
 
 def test_a_surname_of_several_people_is_asked_about_not_guessed(lees) -> None:  # noqa: ANN001
     analysis = lees.analyze("When did Lee visit China?")
-    judgement = audit_answerability(lees.store, analysis, None, vocabularies(lees))
+    judgement = audit_answerability(lees.store, analysis, None, True)
     assert not judgement.answerable and judgement.missing is not None  # asked which one, not guessed
     assert "Lee Myung-bak" in judgement.missing and "Lee Hoi-chang" in judgement.missing
 
@@ -82,7 +81,7 @@ def test_a_surname_of_several_people_is_asked_about_not_guessed(lees) -> None:  
 def test_the_facts_with_the_other_entity_tell_the_surname_apart(lees) -> None:  # noqa: ANN001
     analysis = lees.analyze("When did Lee visit Japan?")
     assert [m.best for m in analysis.entities][0] == "Lee_Myung-bak"
-    assert audit_answerability(lees.store, analysis, None, vocabularies(lees)).answerable
+    assert audit_answerability(lees.store, analysis, None, True).answerable
 
 
 def test_an_answer_that_is_only_the_question_s_own_entity_is_refused(demo_store) -> None:

@@ -179,15 +179,12 @@ def canonical(masked: str) -> str:
         ("Name the first country {E1} praised after {E2}.", "Which country did {E1} first praised after {E2}."),
         ("Name the last one that praised {E1} before {E2}.", "Who last praised {E1} before {E2}."),
         ("Name whoever first visited {E1} after {E2}.", "Who first visited {E1} after {E2}."),
-        ("Whoever last praised {E1} before {E2} - which country was that?", "Which country last praised {E1} before {E2}?"),
         ("Who was the last one who criticised {E1} before {E2}?", "Who last criticised {E1} before {E2}?"),
         ("Who was the one who visited {E1} in {T1}?", "Who visited {E1} in {T1}?"),
         # a cue phrase before a time in the templates' word
         ("Who negotiated with {E1} subsequent to {T1}?", "Who negotiated with {E1} after {T1}?"),
         ("Prior to {T1}, who praised {E1}?", "Before {T1}, who praised {E1}?"),
-        # a statement with its subject left open, and a tag asking for it
-        ("Someone visited {E1} in {T1} - who was it?", "Who visited {E1} in {T1}?"),
-        ("A country praised {E1} first after {E2}; which country was that?", "Which country praised {E1} first after {E2}?"),
+        # a statement with a tag asking for its subject (an indefinite subject: tests/test_gaps.py)
         ("{E1} had a visitor in {T1} - who was it?", "Who visit {E1} in {T1}?"),
         ("Do you know the last year {E1} visited {E2}?", "In which year did {E1} last visited {E2}?"),
         # the question word left in the object's place

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event
+from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, receives_event, voice_roles
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.faithfulness import check_answers
 from tests.bench_support import build_store
@@ -154,3 +154,18 @@ def test_clause_roles(masked, roles):
 def test_receiving_verbs():
     assert receives_event("Who received a visit from {E1}?") and receives_event("Who suffered from {E1}'s attacks?")
     assert not receives_event("Who visited {E1}?")
+
+
+@pytest.mark.parametrize(
+    ("masked", "roles", "possessed"),
+    [
+        ("In {T1}, {E1} was visited by whom?", {1: OBJECT}, []),  # the one it was done to
+        ("Which country was {E1} criticised by {E2}?", {1: OBJECT, 2: SUBJECT}, []),
+        ("Was {E1} visited by {E2} in {T1}?", {1: OBJECT, 2: SUBJECT}, []),  # inverted in a question
+        ("How many times {E1} accused {E2}?", {1: SUBJECT, 2: OBJECT}, []),  # an active verb with no auxiliary
+        ("When was {E1}'s second visit?", {}, [(1, "visit")]),  # an act of E1's, if the KG names it
+        ("Who were {E1}'s visitors in {T1}?", {}, []),  # an agent noun: the others did it
+    ],
+)
+def test_the_voice_says_who_did_it_for_a_lookup(masked: str, roles: dict, possessed: list) -> None:
+    assert voice_roles(masked) == (roles, possessed)

@@ -18,7 +18,7 @@ from ari.base.embedding import (
     get_embedder,
 )
 from ari.base.errors import UsageError
-from ari.base.minilm import NumpyMiniLMEmbedder, is_minilm_folder
+from ari.base.minilm import ONNX_MIN_TEXTS, NumpyMiniLMEmbedder, is_minilm_folder
 from ari.base.topk import TopK
 
 TEXTS = [
@@ -37,6 +37,20 @@ def test_numpy_vectors_equal_sentence_transformers():
     assert ours.dtype == np.float32 and ours.shape == (len(TEXTS), 384)
     assert np.abs(ours - theirs).max() < 1e-5
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-6)
+
+
+def test_onnx_runtime_gives_the_numpy_vectors_for_large_calls_only():
+    path = bundled_model_path()
+    numpy_only = NumpyMiniLMEmbedder(path, onnx=False).embed_batch(TEXTS)
+    many = NumpyMiniLMEmbedder(path).embed_batch(TEXTS * (ONNX_MIN_TEXTS // len(TEXTS) + 1))  # through the runtime
+    assert np.abs(many.reshape(-1, len(TEXTS), 384) - numpy_only).max() < 1e-5
+    # one question embeds without importing the runtime, a large call with it (a fresh process: this one has it already)
+    script = (
+        "import sys; from ari.base.embedding import bundled_model_path; from ari.base.minilm import NumpyMiniLMEmbedder as E\n"
+        "e = E(bundled_model_path()); e.embed_batch(['Who visited Iran?']); print('onnxruntime' in sys.modules)\n"
+        f"e.embed_batch(['Iran'] * {ONNX_MIN_TEXTS}); print('onnxruntime' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split() == ["False", "True"]
 
 
 def test_a_batch_gives_each_text_its_own_vector():

@@ -7,8 +7,9 @@ import sqlite3
 import numpy as np
 from sklearn.cluster import KMeans
 
+from agents.analysis.question_type import question_shape
 from memory import Memory
-from memory.clustering import FEATURES, RAW, clustering_text, fit_kmeans, layout_2d, nearest_centroid, question_shape
+from memory.clustering import FEATURES, RAW, clustering_text, fit_kmeans, layout_2d, nearest_centroid
 from memory.trace import StepRecord, Trace
 
 

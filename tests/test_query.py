@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actions.programs import Program
-from agents.analysis.query import Query, read_query, unread_number
+from agents.analysis.query import Query, asked_by_noun, read_query, unread_number
 
 
 def _read(masked: str, times: int = 1) -> Query:
@@ -201,3 +201,18 @@ def test_the_possessor_of_one_who_acts_is_acted_on(masked: str, role: str | None
     from agents.analysis.clause_roles import clause_roles
 
     assert clause_roles(masked)[1] == role  # "Angola's visitor" visited Angola; "Angola's visit" was Angola's
+
+
+@pytest.mark.parametrize(
+    ("masked", "attribute", "identity"),
+    [
+        ("Who is the wife of {E1}?", ("wife",), False),
+        ("What was {E1}'s capital in {T1}?", ("capital",), False),
+        ("Who was the first host of {E1}?", ("host",), False),  # "first" is the query's constraint, not the noun's
+        ("Who was the {E1} in {T1}?", (), True),  # the entity itself: who held an office, or who an actor is
+        ("Who visited {E1} in {T1}?", (), False),  # a verb: an event is asked, no noun
+    ],
+)
+def test_a_question_with_no_verb_asks_a_noun_of_its_entity(masked: str, attribute: tuple[str, ...], identity: bool) -> None:
+    query = asked_by_noun(_read(masked), masked)
+    assert (query.attribute, query.identity) == (attribute, identity)

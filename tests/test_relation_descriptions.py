@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from bench_support import build_store
 
-from agents.accounting import vocabularies
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams
 from agents.analysis.synonyms import GENERAL_SYNONYMS
@@ -123,7 +122,7 @@ def test_a_verb_torn_between_two_acts_is_not_sure_and_the_judge_abstains_naming_
     analyzer = _analyzer(store, lexicon, descriptions, monkeypatch)
     analysis = analyzer.analyze("Who sponsored Iraq in 2005?")  # paid for? visited? (a word the KG's names hold nowhere)
     assert analysis.unsure_relation is not None and "'sponsored'" in analysis.unsure_relation
-    verdict = audit_answerability(store, analysis, None, vocabularies(analyzer))
+    verdict = audit_answerability(store, analysis, None, True)
     assert not verdict.answerable and "sponsored" in (verdict.missing or "")
     assert audit_answerability(store, analysis).answerable  # with unsure readings allowed (`unsure_reading` off), it is answered
 
@@ -166,3 +165,29 @@ def test_a_word_of_a_relations_name_or_of_a_count_is_never_a_guess(store, lexico
     assert linker.unsure("Who {E1} trekked to in {T1}?", ranked, vector) is None
     # "how many" asks a count, it names no act
     assert analyzer.analyze("How many times has Kuwait been to Iraq?").unsure_relation is None
+
+
+def _linker(store: TKGStore, lexicon: RelationLexicon, descriptions: Path | None) -> RelationLinker:
+    return RelationLinker(store, get_embedder(), lexicon, texts=read_relation_texts(store, descriptions))
+
+
+def test_a_verb_the_kg_holds_under_another_name_is_not_unrecorded(store, lexicon, descriptions) -> None:
+    question = "Who bankrolled {E1} in {T1}?"  # far from every name, near "Give money to someone"
+    assert _linker(store, lexicon, None).unrecorded_predicate(question) == "bankrolled"
+    assert _linker(store, lexicon, descriptions).unrecorded_predicate(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Where was {E1} born?", "born"),
+        ("Which film did {E1} star in?", "film star"),
+        ("Which team did {E1} play football for?", "team play football"),
+    ],
+)
+def test_an_act_the_kg_does_not_hold_is_unrecorded_beside_descriptions(store, lexicon, descriptions, question, words) -> None:
+    assert _linker(store, lexicon, descriptions).unrecorded_predicate(question) == words
+
+
+def test_a_word_the_lexicon_knows_is_never_unrecorded(store, lexicon, descriptions) -> None:
+    assert _linker(store, lexicon, descriptions).unrecorded_predicate("Who visited {E1} in {T1}?") is None

@@ -15,13 +15,15 @@ from functools import partial
 from pathlib import Path
 from types import ModuleType
 
+from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
+from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.neighbourhood import link_in_neighbourhood
-from agents.analysis.query import read_query
+from agents.analysis.query import asked_by_noun, read_query
 from agents.analysis.question_form import as_yes_no, without_asides, without_framing
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
@@ -30,7 +32,7 @@ from agents.analysis.times import TimeReading, read_times, stated_window, unplac
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
-from ari.base.text import marked_words, without_symbols
+from ari.base.text import marked_words, without_hashtags, without_symbols
 from tkg_store.memo import memoised
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
@@ -146,6 +148,15 @@ class QuestionAnalyzer:
         known = {w for text in texts for w in text.lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
         return Vocabulary([*self.entity_linker.name_words, *known], english)
 
+    @property
+    def vocabularies(self) -> Vocabularies:
+        """What a word the reading leaves over may be (`agents.analysis.accounting`), built once per store."""
+        grams = self.lexicon.counts if self.lexicon is not None else {}
+        return self.store.derived(("accounting", id(self.lexicon)), lambda: Vocabularies(self._name_words(), KNOWN_ENGLISH | {w for g in grams for w in g.split()}))
+
+    def _name_words(self) -> frozenset[str]:
+        return self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
+
     def _synonyms(self) -> SynonymMap | None:
         """Unseen verbs mapped to the lexicon's words (`agents.analysis.synonyms`); needs both."""
         lexicon, embedder = self.lexicon, self.embedder
@@ -162,10 +173,10 @@ class QuestionAnalyzer:
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
         protected, vocabulary = chat_protected(self.store), self.vocabulary
-        # the one normalisation: symbols that are no words out ("visited 😀 Iran"), chat spellings and
+        # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(q)), protected), protected)))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_asides(as_yes_no(as_question(without_hashtags(q)))), protected), protected)))) for q in questions]
         questions = [stated_window(with_stated_year(q, self.kg_range), self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
@@ -188,6 +199,7 @@ class QuestionAnalyzer:
         ents = distinct_entities(ordered)
         query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
         masked, ents, rewritten = _active_form(masked, ents)
+        query = asked_by_noun(query, masked)
         grammar = rewritten.rules
         # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
         kind = classify(masked if grammar else question, ts, masked)
@@ -197,12 +209,12 @@ class QuestionAnalyzer:
             question, masked, ents, ts, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-            grammar=grammar, grammar_dropped=rewritten.dropped, query=query,
+            grammar=grammar, grammar_dropped=rewritten.dropped, query=query, unaccounted=unaccounted(masked, self.vocabularies),
         )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker
-        names = self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
+        names = self._name_words()
         # relations are ranked by the masked question and the words a grammar rule dropped from it
         texts = [f"{a.masked} {a.grammar_dropped}" if a.grammar_dropped else a.masked for a in analyses]
         vectors = linker.vectors_of([linker.vector_text(t) for t in texts])

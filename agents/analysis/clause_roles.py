@@ -138,3 +138,35 @@ def _is_open_word(word: str | None) -> bool:
     """A word that may start a verb phrase: not punctuation, a time, a preposition or an adverb
     that ends an object's phrase."""
     return word is not None and word not in _AFTER_OBJECT and word not in _PREPOSITIONS and word not in _AGENT_PREPOSITIONS
+
+
+# a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
+# the agent after "by" is the doer, the subject of "was" the one it was done to
+_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
+_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
+# a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
+_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
+    r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
+)
+# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
+# visit" it is the object's, and the main verb's roles decide
+_POSSESSED_ACT = re.compile(
+    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
+)
+_AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
+
+
+def voice_roles(masked: str) -> tuple[dict[int, str], list[tuple[int, str]]]:
+    """The roles a lookup reads off the verb's voice (`clause_roles` leaves a passive open; for a lookup
+    the doer is what counts): a passive's agent the subject and the one it was done to the object, an
+    active past-tense verb's two names subject and object; and each possessive before a noun of an
+    act ("{E1}'s second visit"), which makes its entity the doer when the KG's relations name the noun."""
+    read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
+    for m in _ACTIVE.finditer(masked):
+        read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
+    for m in _PASSIVE_ASKED.finditer(masked):
+        read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+    possessed = [(int(m.group(1)), noun) for m in _POSSESSED_ACT.finditer(masked) if not _AGENT_NOUN.search(noun := m.group("noun").lower())]
+    return read, possessed

@@ -10,10 +10,11 @@ constraint the query states, and nothing it does not.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from actions.programs import Program
+from agents.analysis.cues import WINDOW
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 
@@ -95,7 +96,6 @@ _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
-_WINDOW = re.compile(r"\bbetween\b|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{T1\}\s*(?:-|–|to)\s*\{T2\}", re.IGNORECASE)
 # one event held while another did ("who played for Y while X did", "during the time X was Y"): the
 # answers' intervals meet the other event's (general English; "during" before a date is a time constraint)
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
@@ -104,6 +104,14 @@ _INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody)\b", re.IGNORECA
 # a request put as a question ("Could you give me all countries that ...") asks for what it names, not yes or no
 _REQUEST_OPENING = re.compile(
     r"^\W*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:give|list|name|show|provide|find|get|enumerate|identify|tell\s+me\s+(?:who|which|what|all|every))\b",
+    re.IGNORECASE,
+)
+# "Who is the wife of {E1}?", "What was {E1}'s capital?", "Who was the {E1}?": a noun that relates the entity to the one
+# asked, with no verb; the KG answers it only when the noun names its relations ("the host of", "visitor")
+_ATTRIBUTE = re.compile(
+    r"^\W*(?:who|whom|what)\s+(?:is|was|are|were)\s+(?:(?:the|a|an)\s+)?(?:(?P<noun>[a-z]+(?:\s+[a-z]+)?)\s+of\s+(?:the\s+)?\{E\d+\}"
+    r"|\{E\d+\}['’]s?\s+(?P<owned>[a-z]+(?:\s+[a-z]+)?)|(?P<bare>\{E\d+\}))"
+    r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
     re.IGNORECASE,
 )
 _ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
@@ -124,6 +132,8 @@ class Query:
     excluded: tuple[int, ...] = ()  # entity roles (1-based, role order) the answers must not be ("apart from X")
     during: bool = False  # the answers held while another entity's event held ("while X did")
     unsupported: str | None = None  # what the KG cannot represent, in words; then nothing answers
+    attribute: tuple[str, ...] = ()  # the noun asked of an entity with no verb ("the wife of X"): the judge asks the KG if it names a relation
+    identity: bool = False  # "Who was the {E1} in {T1}?": who an actor is or who held an office, which no event states
 
     @property
     def shape(self) -> str:
@@ -198,11 +208,20 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         ordinal=ordinal,
         from_end=from_end,
         extreme=extreme if asks in ("entity", "time") else None,
-        window=times >= 2 and bool(_WINDOW.search(masked)),
+        window=times >= 2 and bool(WINDOW.search(masked)),
         excluded=_excluded(question, entity_spans),
         during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
         unsupported=_unsupported(masked),
     )
+
+
+def asked_by_noun(query: Query, active: str) -> Query:
+    """`query` with what a question with no verb asks of its entity (`Query.attribute`, `Query.identity`),
+    read off its active form (`agents.analysis.grammar`): a noun relating it to the one asked, or the entity itself."""
+    m = _ATTRIBUTE.match(active)
+    if m is None or m.group("bare"):
+        return replace(query, identity=m is not None)
+    return replace(query, attribute=tuple(w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS))
 
 
 def _unsupported(masked: str) -> str | None:

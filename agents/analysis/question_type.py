@@ -7,9 +7,11 @@ combines them ("first ... after X" is after_first, "last ... before X" before_la
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from agents.analysis.cues import POINTS_AT_NEXT, same_granularity, temporal_cues
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.times import asked_granularity
 from agents.analysis.types import EntityMention, TimeMention
 from tkg_store.temporal import Granularity
@@ -114,3 +116,27 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
         cursor = end
     pieces.append(question[cursor:])
     return "".join(pieces)
+
+
+_SHAPE_TOKEN = re.compile(r"\{([A-Z])\d*\}|([A-Za-z']+)|([?,.])")
+
+
+def question_shape(masked: str) -> str:
+    """The reasoning shape of a masked question, what the memory clusters (`memory.clustering`): its
+    closed-class and cue words (data/grammar_words.json: shape_words) and placeholders, other words as "…".
+
+    "With which country did {E1} last sign formal agreements before the {E2}?"
+    -> "with which country did {E} last … before the {E} ?"
+    """
+    out: list[str] = []
+    for match in _SHAPE_TOKEN.finditer(masked):
+        placeholder, word, mark = match.groups()
+        if placeholder:
+            out.append(f"{{{placeholder}}}")
+        elif mark:
+            out.append(mark)
+        elif word.lower() in GRAMMAR_WORDS["shape_words"]:
+            out.append(word.lower())
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return " ".join(out)

@@ -157,7 +157,7 @@ class AbstentionConfig:
     min_confidence: float = 0.0
 
     unsure_reading: bool = True
-    """Abstain when the reading is unsure (`agents.accounting`): words it leaves unaccounted for, a
+    """Abstain when the reading is unsure (`agents.analysis.accounting`, `agents.judge`): words it leaves unaccounted for, a
     span that is part of several KG names, an answer that is only the question's own entity."""
 
 

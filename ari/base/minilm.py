@@ -16,7 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ari.base.minilm_onnx import HiddenStates, LazyOnnxEncoder, onnx_runtime_available
+
 MAX_TOKENS = 256  # sentence_bert_config.json: max_seq_length
+# A call embedding at least this many texts runs through ONNX Runtime when it is installed (1.5x the
+# names a second, the same vectors); fewer do not repay building its session (`ari.base.minilm_onnx`)
+ONNX_MIN_TEXTS = 128
 
 
 def is_minilm_folder(model_path: str) -> bool:
@@ -43,7 +48,7 @@ def is_minilm_folder(model_path: str) -> bool:
 class NumpyMiniLMEmbedder:
     """A BERT sentence encoder (mean pooling, normalised) computed with numpy in float32."""
 
-    def __init__(self, model_path: str, batch_size: int = 256, tokens_per_batch: int = 512) -> None:
+    def __init__(self, model_path: str, batch_size: int = 256, tokens_per_batch: int = 512, onnx: bool = True) -> None:
         # Texts are sorted by length and encoded in batches, each padded to its longest text. A
         # fixed count of texts suits one kind of text: 16 suits questions (6.0 ms of CPU per text
         # against 9.9 for 64), 64 short names (2.4 ms against 2.7 for 16). A budget of padded
@@ -74,6 +79,9 @@ class NumpyMiniLMEmbedder:
         # linear layers as (in, out) so a forward pass is x @ W + b
         for key in [k for k in self._w if k.endswith(".weight") and self._w[k].ndim == 2 and "embeddings" not in k]:
             self._w[key] = np.ascontiguousarray(self._w[key].T)
+        self._onnx: HiddenStates | None = None
+        if onnx and onnx_runtime_available():  # built on the first large call only
+            self._onnx = LazyOnnxEncoder(self._w, self._layers, self._heads, self._eps)
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -84,8 +92,9 @@ class NumpyMiniLMEmbedder:
         # the forward pass reads the weights only: two threads may run it at once (the agent embeds
         # a question's verb phrase while the background thread embeds the question)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
+        hidden = self._onnx if self._onnx is not None and len(texts) >= ONNX_MIN_TEXTS else self._hidden
         for rows in self._batches(order, [len(t) for t in ids]):
-            out[rows] = self._encode([ids[i] for i in rows])
+            out[rows] = self._encode([ids[i] for i in rows], hidden)
         return out
 
     def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
@@ -100,22 +109,27 @@ class NumpyMiniLMEmbedder:
             batches[-1].append(i)
         return batches
 
-    def _encode(self, batch: list[list[int]]) -> np.ndarray:
+    def _encode(self, batch: list[list[int]], hidden: HiddenStates) -> np.ndarray:
         width = max(len(ids) for ids in batch)
         tokens = np.zeros((len(batch), width), dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.float32)
         for row, ids in enumerate(batch):
             tokens[row, : len(ids)] = ids
             mask[row, : len(ids)] = 1.0
-        w = self._w
-        x = w["embeddings.word_embeddings.weight"][tokens]
-        x = x + w["embeddings.position_embeddings.weight"][:width] + w["embeddings.token_type_embeddings.weight"][0]
-        x = self._norm(x, "embeddings.LayerNorm")
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]  # padding gets no attention
-        for layer in range(self._layers):
-            x = self._layer(x, bias, f"encoder.layer.{layer}.")
+        x = hidden(tokens, bias)
         pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+    def _hidden(self, tokens: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        """The last hidden states, computed with numpy."""
+        w = self._w
+        x = w["embeddings.word_embeddings.weight"][tokens]
+        x = x + w["embeddings.position_embeddings.weight"][: tokens.shape[1]] + w["embeddings.token_type_embeddings.weight"][0]
+        x = self._norm(x, "embeddings.LayerNorm")
+        for layer in range(self._layers):
+            x = self._layer(x, bias, f"encoder.layer.{layer}.")
+        return x
 
     def _layer(self, x: np.ndarray, bias: np.ndarray, p: str) -> np.ndarray:
         batch, width, hidden = x.shape

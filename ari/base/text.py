@@ -104,6 +104,18 @@ def without_symbols(text: str, kept: frozenset[str] = frozenset()) -> str:
 
 _LAST_WORD, _FIRST_WORD = re.compile(r"(\w+)\s*$"), re.compile(r"\s*(\w+)")
 
+# a hashtag runs a word or a name together ("#BorisJohnson", "#UN"): its words; tags after the sentence
+# has ended ("... after Iraq? #diplomacy #travel") name topics, not the question's parties
+_HASHTAG = re.compile(r"#(\w+)")
+_TRAILING_TAGS = re.compile(r"(?<=[.!?])(?:\s*#\w+)+(?=\W*$)")
+
+
+def without_hashtags(text: str) -> str:
+    """`text` with each hashtag as its words ("#LiuYandong" -> "Liu Yandong") and trailing tags left out."""
+    if "#" not in text:
+        return text
+    return _HASHTAG.sub(lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group(1)), _TRAILING_TAGS.sub("", text))
+
 
 def marked_words(names: Iterable[str]) -> frozenset[str]:
     """The "word mark word" of names that hold a mark standing alone ("Company - Owner or Operator"

@@ -1,0 +1,161 @@
+"""A text not written as a question, its unknown marked, read as the question it asks (general English).
+
+The marks: a gap ("____", "[blank]", a lone "?"); "this <noun>" or an indefinite subject with a request
+or a tag asking for it ("Name this country.", "- who was it?"); a noun phrase with "?" ("X's first
+visit: year?"); a record of fields with one value missing ("actor=? | event=visit | target=X"). A hint
+says the kind asked ("____ (country)", "Name the year."). The mark becomes its question word; a
+record's fields go in a clause's order (subject, event, object, constraints), each role read from its
+key (annotation role names; "visitor" names the subject and the act, "visited" the object), a key that
+names none filling the role left open. Instructions and requests that only say "answer" are set
+aside; a text with no mark, or a record with more than one open, is left as written."""
+
+from __future__ import annotations
+
+import re
+
+from agents.analysis.grammar import is_agent_noun, verb_of_agent
+from agents.analysis.grammar_words import GRAMMAR_WORDS
+from agents.analysis.question_form import INTERROGATIVE, REQUEST_VERB, REQUEST_VERBS
+
+_GAP = r"_{2,}|\[\s*(?:blank|\?)\s*\]|\(\s*(?:blank|\?)\s*\)"
+# a lone "?" stands for a word where a value follows a field's mark or an arrow, or words follow it
+_LONE = r"(?:(?<=[=:>])|(?<=[=:>]\s))\?(?=\s*(?:[|;,.(\[]|->|$))|(?<=\s)\?(?=\s+[a-z])"
+_HINT = r"(?:\s*[(\[](?P<hint>[^)\]]*)[)\]])?"  # "____ (country)", "? [year]": the kind asked
+_MARK = re.compile(rf"(?:{_GAP}|{_LONE}){_HINT}", re.IGNORECASE)
+_ASKED_VALUE = re.compile(rf"^(?:{_GAP}|\?){_HINT}", re.IGNORECASE)  # a field's value that is missing
+_REMARK = re.compile(r"(?<=[.!?])\s*\([^()]*\)\s*$")  # "... was ____. (2 marks)": a remark to the reader
+# a piece that only asks for the answer: "Name this country.", "For ten points, who is it?", "Which month?"
+_PRE = r"^\W*(?:(?:\w+\s+){0,3}\w+,\s*)?(?:please\s+)?"  # "For ten points, ...", "FTP, ..."
+_NAME_IT = re.compile(rf"{_PRE}{REQUEST_VERB}\s+(?P<hint>(?:this|these|it|the)\b.*)$", re.IGNORECASE)
+_ASKING = re.compile(
+    rf"{_PRE}(?P<hint>who|whom|when|(?:which|what)\s+[a-z]+(?:\s+and\s+[a-z]+)?)(?:\s+(?:is|was|were|are)\s+(?:it|this|that|they|he|she))?\s*(?:\([^)]*\))?\W*$",
+    re.IGNORECASE,
+)
+# a noun phrase asked with "?" asks for what it names ("Obama agreements: last signatory before X?", "X's
+# first visit: year?"); a clause with "?" (an auxiliary, a comma) is left to be read as yes / no
+_NP_ASKED = re.compile(
+    r"(?:^|:\s*)(?P<ask>(?:the\s+)?(?:very\s+)?(?P<ord>first|last|earliest|latest|next|most\s+recent)\b(?:(?!\b(?:did|does|do|was|were|is|are|has|have|had)\b)[^:?,])*"
+    r"|(?:the\s+)?(?:date|day|year|month)(?:\s+and\s+(?:year|month))?)\s*\?\s*$",
+    re.IGNORECASE,
+)
+# the unknown a request or a tag asks for: "this country ... Name it.", "Someone visited X - who was it?"
+_THIS = re.compile(
+    r"\b(?:this|these)\b(?:\s+(?!was\b|is\b|were\b)(?P<noun>[a-z]+)\b)?"
+    r"|^(?:someone|somebody|some\s+one|whoever|(?:a\s+certain|some|one|a)\s+(?P<kind>country|person|party))\b",
+    re.IGNORECASE,
+)
+_TIME_GAP = re.compile(r"\b(?:in|on|during)\s+(?:the\s+(?P<unit>year|month|date|day)\s+(?:of\s+)?)?$", re.IGNORECASE)
+_WAS_GAP = re.compile(r"^(?P<pre>(?:[^,]*,\s+)?)(?P<np>[^,]+?)\s+(?P<be>was|were|is)\s+$", re.IGNORECASE)
+_PIECES = re.compile(r"\s*(?:\||;|->|\s[-\u2013\u2014]+\s|(?:(?<=[a-z0-9?)\]])|(?<=[A-Z]{2}))\.\s+(?=[A-Z])|(?<=[a-z)])[!?]\s+(?=[A-Z]))\s*")
+_FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]{0,20}?)\s*[=:]\s*(?P<value>.*)$")
+_ROLES = {role: GRAMMAR_WORDS[f"field_{role}"] for role in ("time", "object", "event", "subject")}
+_OPENS_CONSTRAINT = GRAMMAR_WORDS["field_constraints"]
+_UNITS = ("day", "date", "month", "year")  # finest first: "month and year" asks a month
+_NOT_KINDS = frozenset({"this", "these", "it", "the", "a", "an", "only", "and", "with", "me", "us", "is", "was", "who", "whom", "which", "what"})
+
+
+def _wh(hint: str | None) -> str:
+    """The question word a hint asks with: "in which month" ("(month, year)"), "which country", else "who"."""
+    words = [w for w in re.findall(r"[a-z]+", (hint or "").lower()) if w not in _NOT_KINDS]
+    unit = next((u for u in _UNITS if u in words or f"{u}s" in words), None)
+    if unit or "when" in words:
+        return "when" if unit in ("day", "date", None) else f"in which {unit}"
+    kind = [w for w in words if len(w) > 2 and w not in REQUEST_VERBS]
+    return f"which {kind[-1]}" if kind else "who"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split()).rstrip(" .!,;:")
+    return text[:1].upper() + text[1:] + ("" if text.endswith("?") else "?")
+
+
+def _asked_at(before: str, after: str, wh: str) -> str:
+    """The clause `before` + marker + `after`, with `wh` in the marker's place, as a question."""
+    if (m := _TIME_GAP.search(before)) and (wh == "who" or wh.startswith(("in which", "when"))):  # "X visited Y in ____": fronted
+        wh = _wh(m.group("unit") or "when") if wh == "who" else wh
+        clause = (before[: m.start()] + after).strip()
+        clause = clause[:1].lower() + clause[1:] if re.match(r"(?:The|A|An)\b", clause) else clause
+        return _sentence(f"{wh} did {clause}")
+    if not after.strip(" .!") and (m := _WAS_GAP.match(before)):  # "the first to visit X was ____": its subject asked
+        np = m.group("np")
+        return _sentence(f"{m.group('pre')}{wh} {m.group('be')} {np[:1].lower() + np[1:] if not m.group('pre') else np}")
+    return _sentence(before + wh + after)
+
+
+def _act_of(key: str) -> str:
+    """The act a key names with its party: "Visitor" (the one who visits), "Visited" (the one visited)."""
+    word = key.lower()
+    if " " in word or any(word in words for words in _ROLES.values()):
+        return ""
+    return verb_of_agent(word) if is_agent_noun(word) else word.removesuffix("d") if word.endswith("ed") else ""
+
+
+def _role(key: str, value: str) -> str:
+    words = key.lower().split()
+    if value.split()[:1] and value.split()[0].lower() in _OPENS_CONSTRAINT:
+        return "time" if _ROLES["time"] & set(words) else "other"
+    role = next((role for role in _ROLES if _ROLES[role] & set(words)), "party")
+    return ("subject" if is_agent_noun(key) else "object") if role == "party" and _act_of(key) else role
+
+
+def _from_fields(pieces: list[str], hint: str | None) -> str | None:
+    """A record of fields or an arrowed triple (subject -> event -> object) as its question."""
+    roles: dict[str, str] = {}
+    parties: list[str] = []
+    rest: list[str] = []
+    implied = ""
+    for n, piece in enumerate(pieces):
+        key, value = (f.group("key"), f.group("value").strip(" .")) if (f := _FIELD.match(piece)) else ("", piece.strip(" ."))
+        role = _role(key, value) if key else ("subject", "event", "object")[n] if n < 3 else "other"
+        if key and (acts := _act_of(key)):
+            implied = implied or acts
+        if value.lower() in _UNITS or role == "time" and (value.lower().split()[:1] and value.split()[0].lower() in _UNITS):
+            hint = hint or value  # "Return: year", "Granularity: month": the time is asked
+        elif role == "time" and not _ASKED_VALUE.match(value):
+            rest.append(value if value.split()[0].lower() in _OPENS_CONSTRAINT else f"in {value}")
+        elif role in ("party", "other") or role in roles:
+            (parties if role == "party" else rest).append(value)
+        else:
+            roles[role] = value
+    for value in parties:  # a key that names no role: the party no other field names
+        slot = next((r for r in ("subject", "object") if r not in roles), None)
+        roles.update({slot: value}) if slot else rest.append(value)
+    roles.setdefault("event", implied)
+    asked = [role for role, value in roles.items() if _ASKED_VALUE.match(value)]
+    wh = _wh((m.group("hint") if (m := _ASKED_VALUE.match(roles[asked[0]])) else None) or hint) if asked else _wh(hint)
+    if len(asked) > 1 or not roles["event"] or not asked and not wh.startswith(("in which", "when")):
+        return None
+    rest[:0] = [_ASKED_VALUE.sub("", roles[asked[0]]).strip(" ,?")] if asked else []
+    subject, event, obj, tail = roles.get("subject", ""), roles["event"], roles.get("object", ""), " ".join(rest)
+    if asked == ["subject"]:
+        return _sentence(f"{wh} {event} {obj} {tail}")
+    return _sentence(f"{wh} did {subject} {event} {'' if asked == ['object'] else obj} {tail}")
+
+
+def as_question(text: str) -> str:
+    """`text` as the question its marked unknown asks (see the module's docstring), else `text`."""
+    text = _REMARK.sub("", text.strip())
+    if (np := _NP_ASKED.search(text)) and not INTERROGATIVE.search(text) and not _MARK.search(text):
+        ask = np.group("ask")
+        named = ask[ask.lower().find(np.group("ord").lower()) :] if np.group("ord") else ""
+        return _sentence(text[: np.start("ask")] + (f"who was the {named[:1].lower() + named[1:]}" if named else _wh(ask)))
+    pieces = [p for p in _PIECES.split(text) if p.strip(" .")]
+    asking = [m for p in pieces if (m := _NAME_IT.match(p) or _ASKING.match(p))]
+    hint = asking[-1].group("hint") if asking else None
+    kept = [p for p in pieces if not (_NAME_IT.match(p) or _ASKING.match(p))]
+    if sum(1 for p in kept if _FIELD.match(p)) > 1 or "->" in text or "|" in text:
+        return _from_fields(kept, hint) or text
+    sentence = " ".join(kept)
+    sentence = re.sub(r"^[^:]*:\s*", "", sentence) if ":" in sentence and _instruction(sentence.split(":")[0]) else sentence
+    # where a question word asks already, a mark is a slip ("Who visited X ? in 2009")
+    if (mark := _MARK.search(sentence)) and not INTERROGATIVE.search(_MARK.sub("", sentence)):
+        return _asked_at(sentence[: mark.start()], sentence[mark.end() :], _wh(mark.group("hint") or hint))
+    this = _THIS.search(sentence)
+    if not asking or this is None or INTERROGATIVE.search(sentence):
+        return text
+    return _asked_at(sentence[: this.start()], sentence[this.end() :], _wh(hint if this.group("kind") else this.group("noun") or hint))
+
+
+def _instruction(piece: str) -> bool:
+    """"Fill in the blank", "Complete the sentence": an instruction names no party, time or gap."""
+    return not re.search(rf"\d|{_GAP}|(?<!^)\b[A-Z]", piece.strip()) and len(piece.split()) <= 6

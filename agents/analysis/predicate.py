@@ -1,0 +1,53 @@
+"""The words of a question's predicate that the shape audit (`agents.shapes`) holds against the KG's
+relation names: the verb phrase's words that may name an act, and the words a yes/no question asserts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from agents.analysis.query import CONSTRAINT_WORDS
+from agents.analysis.relations import verb_phrase
+
+# a light or receiving verb ("make a trip", "received praise from"): its noun names the act
+_CARRIER_VERB = re.compile(
+    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
+    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
+)
+# nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
+_WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
+# the words of a yes/no question that assert nothing about its event (data/yes_no_words.json: frequency,
+# emphasis, truth, existential "there", politeness)
+_NOT_ASSERTED = frozenset(
+    w for k, ws in json.loads((Path(__file__).parent / "data" / "yes_no_words.json").read_text(encoding="utf-8")).items()
+    if not k.startswith("_") for w in ws
+)
+# a frame around the question asks it of the listener and asserts nothing: "I wonder whether ...",
+# "Could you check if ...", "Do you know whether ...", "Is it true that ...", "Did it happen that ..."
+_FRAME = re.compile(
+    r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
+    r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
+    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen)"
+    r"[\s,]*(?:whether|if|that)?\b",
+    re.IGNORECASE,
+)
+# a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
+_TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
+
+
+def naming_words(masked: str) -> set[str]:
+    """The verb phrase's words that may name an act: not the query's own constraint words ("first", "most often")."""
+    return {w for w in verb_phrase(masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
+
+
+def carries_no_act(word: str) -> bool:
+    """A light or receiving verb ("made", "received"): the noun after it says what the act is."""
+    return bool(_CARRIER_VERB.fullmatch(word))
+
+
+def asserted_words(masked: str) -> list[str]:
+    """The words a yes/no question asserts of its event, in order: its verb phrase without a frame or a tag
+    around the question, without when-nouns, constraint words and words that assert nothing ("ever", "really")."""
+    asserted = verb_phrase(_TAG.sub("", _FRAME.sub("", masked)))
+    return [w for w in asserted.split() if len(w) >= 4 and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]

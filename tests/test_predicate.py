@@ -1,0 +1,27 @@
+"""The words of a question's predicate that the shape audit holds against the KG (`agents.analysis.predicate`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
+
+
+@pytest.mark.parametrize(
+    ("masked", "asserted"),
+    [
+        ("Did {E1} visit {E2} in {T1}?", ["visit"]),
+        # a frame and a tag ask the listener; "ever", "really" and "at any point" assert nothing of the event
+        ("Could you check if {E1} ever really visited {E2} at any point, right?", ["visited"]),
+        ("I wonder whether {E1} spoke approvingly of {E2} in {T1}.", ["spoke", "approvingly"]),
+    ],
+)
+def test_a_yes_no_question_asserts_only_its_event(masked: str, asserted: list[str]) -> None:
+    assert asserted_words(masked) == asserted
+
+
+def test_a_light_verb_leaves_the_act_to_its_noun() -> None:
+    words = naming_words("Who made a visit to {E1} first in {T1}?")
+    assert words == {"made", "visit"}  # "first" is the query's constraint, not the act
+    assert [w for w in sorted(words) if not carries_no_act(w)] == ["visit"]
+    assert carries_no_act("received") and not carries_no_act("criticised")
