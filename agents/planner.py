@@ -144,7 +144,7 @@ def bind_program(
     empty step, the next `config.alternatives` bindings of that step are tried (depth-first).
     """
     roles = entity_roles(analysis)
-    entities = current_entities(analysis)
+    entities, query = current_entities(analysis), asked_query(analysis)
     scorer = binding_scorer(analysis, config.relation_floor, named)
 
     def extend(context: ActionContext, actions: list, scores: list[float]) -> Plan | None:
@@ -163,7 +163,7 @@ def bind_program(
             return plan
         options = []
         bound_relation = first_relation(actions)
-        for action in _step_options(store, context, entities, program[step], roles, asked_query(analysis)):
+        for action in _step_options(store, context, entities, program[step], roles, query):
             relation = relation_of(action)
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue

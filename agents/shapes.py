@@ -43,10 +43,10 @@ def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]
     that leaves one out ("... before China did" with no step about
     China) answers another question, and so does one that looks an entity up in a step whose result
     no later step reads."""
-    named = _named_roles(analysis)
+    named, query = _named_roles(analysis), asked_query(analysis)
     return [
         g for g in guides
-        if asked_query(analysis).admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
+        if query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
         and constraint_problem(analysis, g.program) is None
     ]
 
