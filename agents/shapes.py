@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -25,6 +24,7 @@ from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
 from agents.analysis.query import Query
+from agents.analysis.question_type import asks_country
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS
@@ -130,25 +130,15 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     return True
 
 
-# an act named by its noun, its doer after "by" and the one it was done to after a preposition, in either order:
-# "visits by {E1} to {E2}", "a visit to {E2} by {E1}" (the existence of an event asked in noun form)
-_ACT_NOUN_BY = re.compile(
-    r"\b(?P<noun>[a-z]+)\s+(?:by\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
-    r"|(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\}\s+by\s+(?:the\s+)?\{E(?P<doer2>\d+)\})",
-    re.IGNORECASE,
-)
-
-
 def _roles(check: AnswerCheck) -> list[str | None]:
     """The clause roles of the check's mentions, with a passive's agent read as the subject and the
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
     is what counts)."""
     linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
-    read, possessed = voice_roles(check.analysis.masked)
-    for m in _ACT_NOUN_BY.finditer(check.analysis.masked):  # "visits by {E1} to {E2}", when the noun names an act of the KG
-        noun = m.group("noun").lower()
-        if not noun.endswith("ed") and (relations_naming(check.store, noun) or naming_by_synonym(check.store, noun)):
-            read |= {int(m.group("doer") or m.group("doer2")): SUBJECT, int(m.group("done") or m.group("done2")): OBJECT}
+    read, possessed, acts_by = voice_roles(check.analysis.masked)
+    for noun, doer, done in acts_by:  # "visits by {E1} to {E2}", when the noun names an act of the KG
+        if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
+            read |= {doer: SUBJECT, done: OBJECT}
     for number, noun in possessed:  # "{E1}'s second visit": E1 made it, when the noun names an act of the KG
         if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
             read.setdefault(number, SUBJECT)
@@ -369,14 +359,11 @@ def type_problem(asked: str, answers: Sequence[str]) -> str | None:
     return None
 
 
-_ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)  # "where": a journey's, as the query reads it
-
-
 def _six_asks_kind(analysis: QuestionAnalysis) -> bool:
     """Whether a question of MultiTQ's six asks for a kind of entity: its question word asks it ("which country",
     not "who was the first country to ..."), and nothing is placed before or after a time or another event. The
     KG's own questions of the other wordings and shapes (its learning split) name sectors and people too."""
-    return analysis.answer_type == "entity" and not asked_temporal(analysis) & {"before", "after"} and bool(_ASKS_COUNTRY.search(analysis.masked))
+    return analysis.answer_type == "entity" and not asked_temporal(analysis) & {"before", "after"} and asks_country(analysis.masked)
 
 
 def asked_query(analysis: QuestionAnalysis) -> Query:

@@ -168,4 +168,16 @@ def test_receiving_verbs():
     ],
 )
 def test_the_voice_says_who_did_it_for_a_lookup(masked: str, roles: dict, possessed: list) -> None:
-    assert voice_roles(masked) == (roles, possessed)
+    assert voice_roles(masked)[:2] == (roles, possessed)
+
+
+@pytest.mark.parametrize(
+    ("masked", "acts_by"),
+    [
+        ("Were there any visits by {E1} to {E2} in {T1}?", [("visits", 1, 2)]),  # the doer after "by"
+        ("Was there a visit to {E2} by {E1}?", [("visit", 1, 2)]),  # in either order
+        ("Was {E2} visited by {E1}?", []),  # a participle is the passive's, not a noun of an act
+    ],
+)
+def test_a_noun_of_an_act_takes_its_doer_after_by(masked: str, acts_by: list) -> None:
+    assert voice_roles(masked).acts_by == acts_by

@@ -9,6 +9,7 @@ head plays: "receive" turns them around, and of a mirror pair the one the clause
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from agents.analysis.cues import POINTS_AT_NEXT
 from agents.analysis.grammar_words import _PLACEHOLDER, GRAMMAR_WORDS
@@ -156,17 +157,35 @@ _POSSESSED_ACT = re.compile(
     r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
 )
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
+# an act named by its noun, its doer after "by" and the one it was done to after a preposition, in either order:
+# "visits by {E1} to {E2}", "a visit to {E2} by {E1}" (the existence of an event asked in noun form)
+_ACT_NOUN_BY = re.compile(
+    r"\b(?P<noun>[a-z]+)\s+(?:by\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
+    r"|(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\}\s+by\s+(?:the\s+)?\{E(?P<doer2>\d+)\})",
+    re.IGNORECASE,
+)
 
 
-def voice_roles(masked: str) -> tuple[dict[int, str], list[tuple[int, str]]]:
+class VoiceRoles(NamedTuple):
+    read: dict[int, str]  # entity number -> SUBJECT / OBJECT, from a passive or an active past-tense verb
+    possessed: list[tuple[int, str]]  # "{E1}'s second visit": (1, "visit")
+    acts_by: list[tuple[str, int, int]]  # "visits by {E1} to {E2}": ("visits", doer 1, done to 2); not a participle
+
+
+def voice_roles(masked: str) -> VoiceRoles:
     """The roles a lookup reads off the verb's voice (`clause_roles` leaves a passive open; for a lookup
     the doer is what counts): a passive's agent the subject and the one it was done to the object, an
     active past-tense verb's two names subject and object; and each possessive before a noun of an
-    act ("{E1}'s second visit"), which makes its entity the doer when the KG's relations name the noun."""
+    act ("{E1}'s second visit"), which makes its entity the doer when the KG's relations name the noun; and
+    each noun of an act with its doer after "by" ("visits by {E1} to {E2}"), on the same condition."""
     read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
     for m in _ACTIVE.finditer(masked):
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
     for m in _PASSIVE_ASKED.finditer(masked):
         read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
     possessed = [(int(m.group(1)), noun) for m in _POSSESSED_ACT.finditer(masked) if not _AGENT_NOUN.search(noun := m.group("noun").lower())]
-    return read, possessed
+    acts_by = [
+        (noun, int(m.group("doer") or m.group("doer2")), int(m.group("done") or m.group("done2")))
+        for m in _ACT_NOUN_BY.finditer(masked) if not (noun := m.group("noun").lower()).endswith("ed")
+    ]
+    return VoiceRoles(read, possessed, acts_by)

@@ -118,6 +118,15 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
     return "".join(pieces)
 
 
+_ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)
+
+
+def asks_country(masked: str) -> bool:
+    """Whether the question word asks for a country ("which country", "what other countries"; "where", a
+    journey's destination, as the query reads it), not a word elsewhere ("who was the first country to")."""
+    return bool(_ASKS_COUNTRY.search(masked))
+
+
 _SHAPE_TOKEN = re.compile(r"\{([A-Z])\d*\}|([A-Za-z']+)|([?,.])")
 
 
