@@ -392,7 +392,8 @@ def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str
         return answers, None
     if analysis.query.shape == "six" and not _six_asks_kind(analysis):
         return answers, None
-    kept = [a for a in answers if a in country_names(store)]
+    countries = country_names(store)
+    kept = [a for a in answers if a in countries]
     if kept:
         return kept, None
     return [], f"the question asks which country, and the program's answer ({', '.join(answers[:3])}) is no country of the KG"

@@ -119,7 +119,10 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
             roles[role] = value
     for value in parties:  # a key that names no role: the party no other field names
         slot = next((r for r in ("subject", "object") if r not in roles), None)
-        roles.update({slot: value}) if slot else rest.append(value)
+        if slot:
+            roles[slot] = value
+        else:
+            rest.append(value)
     roles.setdefault("event", implied)
     asked = [role for role, value in roles.items() if _ASKED_VALUE.match(value)]
     wh = _wh((m.group("hint") if (m := _ASKED_VALUE.match(roles[asked[0]])) else None) or hint) if asked else _wh(hint)
@@ -140,9 +143,10 @@ def as_question(text: str) -> str:
         named = ask[ask.lower().find(np.group("ord").lower()) :] if np.group("ord") else ""
         return _sentence(text[: np.start("ask")] + (f"who was the {named[:1].lower() + named[1:]}" if named else _wh(ask)))
     pieces = [p for p in _PIECES.split(text) if p.strip(" .")]
-    asking = [m for p in pieces if (m := _NAME_IT.match(p) or _ASKING.match(p))]
+    matched = [(p, _NAME_IT.match(p) or _ASKING.match(p)) for p in pieces]
+    asking = [m for _, m in matched if m]
     hint = asking[-1].group("hint") if asking else None
-    kept = [p for p in pieces if not (_NAME_IT.match(p) or _ASKING.match(p))]
+    kept = [p for p, m in matched if not m]
     if sum(1 for p in kept if _FIELD.match(p)) > 1 or "->" in text or "|" in text:
         return _from_fields(kept, hint) or text
     sentence = " ".join(kept)

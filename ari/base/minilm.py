@@ -19,7 +19,7 @@ import numpy as np
 from ari.base.minilm_onnx import HiddenStates, LazyOnnxEncoder, onnx_runtime_available
 
 MAX_TOKENS = 256  # sentence_bert_config.json: max_seq_length
-# A call embedding at least this many texts runs through ONNX Runtime when it is installed (1.5x the
+# A call embedding at least this many texts runs through ONNX Runtime when it is installed (1.3x the
 # names a second, the same vectors); fewer do not repay building its session (`ari.base.minilm_onnx`)
 ONNX_MIN_TEXTS = 128
 
