@@ -43,12 +43,18 @@ def admitted(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]
     that leaves one out ("... before China did" with no step about
     China) answers another question, and so does one that looks an entity up in a step whose result
     no later step reads."""
-    named, query = _named_roles(analysis), asked_query(analysis)
-    return [
-        g for g in guides
-        if query.admits(g.program) and named <= g.program.roles and not g.program.has_dead_steps
-        and constraint_problem(analysis, g.program) is None
-    ]
+    named, query, asked = _named_roles(analysis), asked_query(analysis), asked_temporal(analysis)
+    fit: dict[Program, bool] = {}  # a program comes in several guides (both methodologies, their variants): judged once
+
+    def fits(program: Program) -> bool:
+        if program not in fit:
+            fit[program] = (
+                query.admits(program) and named <= program.roles and not program.has_dead_steps
+                and constraint_problem(analysis, program, asked) is None
+            )
+        return fit[program]
+
+    return [g for g in guides if fits(g.program)]
 
 
 def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
@@ -320,13 +326,14 @@ def asked_temporal(analysis: QuestionAnalysis) -> frozenset[str]:
     return asked
 
 
-def constraint_problem(analysis: QuestionAnalysis, program: Program) -> str | None:
+def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: frozenset[str] | None = None) -> str | None:
     """Why `program` does not carry out the question's own constraints (None: it does): it must
     place its answers in time exactly as the question does (a "last" or a same-period join the
     question never asked answers another question, and so does one that leaves an "after" out),
-    and use each time the question states (a window needs both of its ends)."""
+    and use each time the question states (a window needs both of its ends). `asked`: the
+    question's `asked_temporal`, when the caller has it for many programs."""
     done = program.operations & _TEMPORAL
-    asked = asked_temporal(analysis)
+    asked = asked_temporal(analysis) if asked is None else asked
     if done != asked:
         extra, left = sorted(done - asked), sorted(asked - done)
         if left:
