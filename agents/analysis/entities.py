@@ -467,28 +467,30 @@ class EntityLinker:
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
-    def _phrase_end(self, tokens: list[Token], first: int, blocked: set[int]) -> int:
-        """End of the longest run of role words from `first` ("Ministry of National Defence and Security")."""
-        end = first
-        k = first
-        inner = 0  # commas and names inside the phrase, not counted as its words
-        while k < len(tokens) and k - first - inner < self.config.max_role_words and k not in blocked:
-            if self._inner_word(tokens, k):
-                k, inner = k + 1, inner + (tokens[k].text == ",")
+    def _role_run(self, tokens: list[Token], origin: int, step: int, blocked: set[int]) -> int:
+        """The edge of the longest run of role words from token `origin`: forward (`step` 1) its end
+        ("Ministry of National Defence and Security"), backward (-1) its start ("member of the
+        Legislative Council"). Commas and names inside the phrase (`_inner_word`) are not counted as its words."""
+        reach = k = origin
+        inner = 0
+        stops = _PHRASE_BREAK if step > 0 else _PHRASE_BREAK | _DETERMINERS
+        while 0 <= k < len(tokens) and abs(k - origin) - inner < self.config.max_role_words and k not in blocked:
+            if (step > 0 or k != origin) and self._inner_word(tokens, k):
+                k, inner = k + step, inner + (tokens[k].text == ",")
                 continue
-            if tokens[k].key in _PHRASE_BREAK:
+            if tokens[k].key in stops:
                 break
-            if k > first and self._verb_before_object(tokens, k):
+            if step > 0 and k != origin and self._verb_before_object(tokens, k):
                 break  # "a taiwanese party member appeal to china": the verb, not a word of the role
-            if k > first and self._verb_after_plural(tokens, k):
+            if step > 0 and k != origin and self._verb_after_plural(tokens, k):
                 break  # "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
-                end = k = k + 1
+                reach = k = k + step
             elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
-                k += 1
+                k += step
             else:
                 break
-        return end
+        return reach + (step < 0)
 
     def _inner_word(self, tokens: list[Token], k: int) -> bool:
         """(role lists) A token inside a role phrase that is neither a role word nor glue: a comma after a
@@ -526,26 +528,6 @@ class EntityLinker:
             and word not in self._head_words and word.removesuffix("s") not in self._head_words
         )
 
-    def _phrase_start(self, tokens: list[Token], last: int, blocked: set[int]) -> int:
-        """Start of the longest run of role words ending at `last` ("member of the Legislative Council")."""
-        start = last + 1
-        k = last
-        inner = 0  # commas inside the phrase, not counted as its words
-        while k >= 0 and last - k - inner < self.config.max_role_words and k not in blocked:
-            if k < last and self._inner_word(tokens, k):
-                k, inner = k - 1, inner + (tokens[k].text == ",")
-                continue
-            if tokens[k].key in _PHRASE_BREAK or tokens[k].key in _DETERMINERS:
-                break
-            if self._in_vocabulary(tokens[k]):
-                start = k
-                k -= 1
-            elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
-                k -= 1
-            else:
-                break
-        return start
-
     def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]):
         """Candidate (mention start, mention end, role phrase or None for the bare country, (qualifiers,
         attributive)) around each qualifier."""
@@ -560,7 +542,7 @@ class EntityLinker:
             found = False
             modifies = False  # a demonym with its noun after it: "the visit of the Iranian admiral"
             # forward: "the Japanese Ministry of Finance", "Japan's finance ministry", "the US envoy"
-            end = self._phrase_end(tokens, first, blocked)
+            end = self._role_run(tokens, first, 1, blocked)
             if end > first:
                 requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
                 found = True
@@ -590,11 +572,11 @@ class EntityLinker:
             if not adjective and i >= 1 and tokens[i - 1].text[:1].isupper() and self._in_vocabulary(tokens[i - 1]):
                 # (role before its country) "the Member of Legislative of Govt Iran": a role
                 # written right before the country's name, as the KG's "Role (Country)" reads
-                start = self._phrase_start(tokens, i - 1, blocked)
+                start = self._role_run(tokens, i - 1, -1, blocked)
                 requests.append((start, j, text[tokens[start].start : tokens[i - 1].end], (qualifiers, True)))
                 found = True
             elif k >= 1 and tokens[k].key in _LINKERS:
-                start = self._phrase_start(tokens, k - 1, blocked)
+                start = self._role_run(tokens, k - 1, -1, blocked)
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
