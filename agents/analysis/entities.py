@@ -349,8 +349,8 @@ class EntityLinker:
             word = tokens[i].key
             general = (
                 word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
-                or word in _ENGLISH_WORDS or (is_title(word) and self._name_follows(tokens, j))
-            )
+                or word in _ENGLISH_WORDS or (is_title(word) and j < len(tokens) and tokens[j].key in self._name_prefixes)
+            )  # a title before a KG name ("king juan carlos") is part of it, not a surname ("did king visit")
             if surface.isupper() and len(surface) >= 2:
                 pass  # "EU", "NATO": written as an acronym
             elif surface[:1].isupper():
@@ -373,10 +373,6 @@ class EntityLinker:
         why = f"{entries[0][1]} of {entries[0][0]}"
         start = self._title_start(tokens, i, blocked) if entries[0][0] in self.tables.people else i
         return _Candidate(start, j, ranked, "alias", why=why, confirm=confirm, needs_partner=needs_partner)
-
-    def _name_follows(self, tokens: list[Token], j: int) -> bool:
-        """Whether a KG name or alias starts at token j: "king juan carlos" (a title), not "did king visit" (a surname)."""
-        return j < len(tokens) and tokens[j].key in self._name_prefixes
 
     def _title_start(self, tokens: list[Token], i: int, blocked: set[int]) -> int:
         """(role: names people use) Where a person's name starts when titles stand before it ("thai pm
@@ -459,11 +455,6 @@ class EntityLinker:
             k += 1
         return k - first >= 2 or k == len(tokens) or not self._in_vocabulary(tokens[k])
 
-    def _event_with_object(self, tokens: list[Token], k: int) -> bool:
-        """(possessive) "Malaysia's visit to South Korea": an act's noun with its object after it is the
-        owner's own act, no sector of it ("Thailand's protests" may still be its protesters)."""
-        return k + 1 < len(tokens) and tokens[k + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[k].key)
-
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
@@ -480,8 +471,11 @@ class EntityLinker:
                 continue
             if tokens[k].key in stops:
                 break
-            if step > 0 and k != origin and self._verb_before_object(tokens, k):
-                break  # "a taiwanese party member appeal to china": the verb, not a word of the role
+            following = tokens[k + 1].key if k + 1 < len(tokens) else ""
+            if step > 0 and k != origin and word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS:
+                # a word of a relation's name ("appeal", "force") right before the preposition of its object ("appeal to",
+                # "cooperation with") is the verb or act: "a taiwanese party member appeal to china"
+                break
             if step > 0 and k != origin and self._verb_after_plural(tokens, k):
                 break  # "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
@@ -510,12 +504,6 @@ class EntityLinker:
         if not token.text[:1].isupper() or self._in_vocabulary(token) or token.key in _PHRASE_BREAK or token.key in _NOT_NAMES:
             return False
         return all((t.key in _ROLE_GLUE and t.key != "the") or t.text == "," for t in around)
-
-    def _verb_before_object(self, tokens: list[Token], k: int) -> bool:
-        """(role: names people use) A word of a relation's name ("appeal", "force") right before the
-        preposition of its object ("appeal to", "cooperation with") is the question's verb or act."""
-        following = tokens[k + 1].key if k + 1 < len(tokens) else ""
-        return word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
         """A plural noun ends a role phrase: a noun before another noun stays singular in English
@@ -560,8 +548,11 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    if possessive and (self._names_an_act(tokens[last].key) or self._event_with_object(tokens, last)):
-                        break  # "Kenya's visitors", "Iraq's critics", "Malaysia's visit": Kenya's own act or those acting on it, no sector of it
+                    event = last + 1 < len(tokens) and tokens[last + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[last].key)
+                    if possessive and (self._names_an_act(tokens[last].key) or event):
+                        # "Kenya's visitors", "Iraq's critics", "Malaysia's visit to South Korea": Kenya's own act or those
+                        # acting on it, no sector of it ("Thailand's protests" may still be its protesters)
+                        break
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
                     modifies = adjective
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before
