@@ -84,10 +84,6 @@ _NOT_ALONE = (
 KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
-def _never_a_name(tokens: list[Token]) -> bool:
-    return all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in tokens)
-
-
 @dataclass
 class _Candidate:
     start: int  # token index
@@ -154,7 +150,8 @@ class EntityLinker:
         if time_spans is None:
             time_spans = [[t.span for t in find_times(q)] for q in questions]
         tokenised = [self._two_names_split(tokenize(q)) for q in questions]
-        blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
+        # tokens inside time expressions: never part of an entity name
+        blocked = [{k for k, t in enumerate(toks) for a, b in spans if t.start < b and a < t.end} for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
@@ -185,7 +182,9 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-            mentions = self._confirmed([c for c in mentions if not _never_a_name(toks[c.start : c.end])])
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party
+                c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
+            ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
 
@@ -427,20 +426,14 @@ class EntityLinker:
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
 
-    def _names_an_act(self, word: str) -> bool:
-        """An agent noun (-or, -er, -ic, -ist) of a relation's verb that names no sector role: "visitors"
-        (Make a visit), "critics" (Criticize or denounce); "lawmakers" is a role."""
-        if content_words(word) <= self._role_vocabulary or not is_agent_noun(word):
+    def _is_an_act(self, word: str, doer: bool = False) -> bool:
+        """(role: organisation names) A noun of a relation's act that names no sector role: "the visit of
+        Malaysia", "the visit from the UAE" are Malaysia's and the UAE's own visits, not some sector of them
+        (Tourist (Malaysia)). With `doer`, an agent noun (-or, -er, -ic, -ist) of a relation's verb instead:
+        "visitors" (Make a visit), "critics" (Criticize or denounce); "lawmakers" is a role."""
+        if content_words(word) <= self._role_vocabulary or is_agent_noun(word) != doer:
             return False
-        return word_key(verb_of_agent(word)) in self._relation_keys
-
-    def _is_an_act(self, word: str) -> bool:
-        """(role: organisation names) A noun of a relation's act that names no sector role: "the
-        visit of Malaysia", "the visit from the UAE" are Malaysia's and the UAE's own visits, not
-        some sector of them (Tourist (Malaysia))."""
-        if not content_words(word) or content_words(word) <= self._role_vocabulary or is_agent_noun(word):
-            return False
-        return word_key(word) in self._relation_keys
+        return word_key(verb_of_agent(word) if doer else word) in self._relation_keys
 
     def _act_after(self, tokens: list[Token], first: int) -> bool:
         """(an owner before its act) Whether the noun phrase from `first` names an act: one to three words
@@ -549,7 +542,7 @@ class EntityLinker:
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
                     event = last + 1 < len(tokens) and tokens[last + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[last].key)
-                    if possessive and (self._names_an_act(tokens[last].key) or event):
+                    if possessive and (self._is_an_act(tokens[last].key, doer=True) or event):
                         # "Kenya's visitors", "Iraq's critics", "Malaysia's visit to South Korea": Kenya's own act or those
                         # acting on it, no sector of it ("Thailand's protests" may still be its protesters)
                         break
@@ -754,11 +747,6 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
                             "fuzzy": "closest names", "acronym": "acronym"}.get(candidate.kind, "")
     return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
-
-
-def _blocked_tokens(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:
-    """Tokens inside time expressions: never part of an entity name."""
-    return {k for k, t in enumerate(tokens) for a, b in spans if t.start < b and a < t.end}
 
 
 def _select(candidates: list[_Candidate]) -> list[_Candidate]:
