@@ -267,11 +267,6 @@ def club_forms(display: str) -> list[str]:
     return []
 
 
-def _same_given_name(written: str, own: str) -> bool:
-    """A given name written in full or as its initial ("Edwin" / "E", "D" / "Duncan")."""
-    return written == own or (len(written) == 1 and own.startswith(written)) or (len(own) == 1 and written.startswith(own))
-
-
 def fuller_name(written: list[str], own: list[str]) -> bool:
     """Whether `written` (normalised words) is the person's name `own` written in full, with more given
     names or initials ("Ian Richard Kyle Paisley", "E.H. Land"): the same surname, and each given
@@ -280,7 +275,8 @@ def fuller_name(written: list[str], own: list[str]) -> bool:
         return False
     k = 0
     for word in written[:-1]:
-        if k < len(own) - 1 and _same_given_name(word, own[k]):
+        given = own[k] if k < len(own) - 1 else ""  # written in full or as its initial ("Edwin" / "E", "D" / "Duncan")
+        if given and (word == given or (len(word) == 1 and given.startswith(word)) or (len(given) == 1 and word.startswith(given))):
             k += 1
     return k == len(own) - 1
 

@@ -160,7 +160,10 @@ class EntityLinker:
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = []
-            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not self._capitalised_word(toks, s)):
+            # a word of the KG's relation or role vocabulary that opens the sentence ("Conventional military force was
+            # used ..."): never read as a name, as the cue words are not
+            common = self.tables.common_words
+            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not (_opens_sentence(toks, s) and toks[s[0]].key in common)):
                 style, owner = self._formal_style(question, toks, s, chosen)
                 if owner is not None:  # the style is part of the name it belongs to: read (and masked) as one
                     owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
@@ -230,11 +233,6 @@ class EntityLinker:
                 c.why += "; confirmed: it has facts with the question's other names"
             kept.append(c)
         return kept
-
-    def _capitalised_word(self, tokens: list[Token], span: tuple[int, int]) -> bool:
-        """A word of the KG's relation or role vocabulary that opens the sentence ("Conventional military
-        force was used ..."): never read as a name, as the cue words are not."""
-        return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
     def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> tuple[bool, _Candidate | None]:
         """(role: names people use) Whether a capitalised run no source explained is the formal style of a
