@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.neighbourhood import SCORE, best_match, link_in_neighbourhood, same_word
+from agents.analysis.neighbourhood import SCORE, best_match, link_in_neighbourhood, spelt_alike
 from agents.analysis.types import EntityMention
 from tests.bench_support import build_store
 from tkg_store.store import TKGStore
@@ -43,7 +43,7 @@ def test_no_rare_word_or_two_close_candidates_is_no_reading() -> None:
     ("maria", "mario", False),  # another name
 ])
 def test_close_spellings(word: str, other: str, same: bool) -> None:
-    assert same_word(word, other) is same
+    assert spelt_alike(word, other) is same
 
 
 ROWS = [

@@ -11,8 +11,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from agents.analysis.demonyms import capitals, country_aliases
 from tkg_store.store import normalize_name
+
+if TYPE_CHECKING:
+    from agents.analysis.names import NameTables
+    from tkg_store.store import TKGStore
 
 SURNAME = "surname"
 FIRST_LAST = "first and last name"
@@ -261,11 +267,6 @@ def club_forms(display: str) -> list[str]:
     return []
 
 
-def _same_given_name(written: str, own: str) -> bool:
-    """A given name written in full or as its initial ("Edwin" / "E", "D" / "Duncan")."""
-    return written == own or (len(written) == 1 and own.startswith(written)) or (len(own) == 1 and written.startswith(own))
-
-
 def fuller_name(written: list[str], own: list[str]) -> bool:
     """Whether `written` (normalised words) is the person's name `own` written in full, with more given
     names or initials ("Ian Richard Kyle Paisley", "E.H. Land"): the same surname, and each given
@@ -274,7 +275,8 @@ def fuller_name(written: list[str], own: list[str]) -> bool:
         return False
     k = 0
     for word in written[:-1]:
-        if k < len(own) - 1 and _same_given_name(word, own[k]):
+        given = own[k] if k < len(own) - 1 else ""  # written in full or as its initial ("Edwin" / "E", "D" / "Duncan")
+        if given and (word == given or (len(word) == 1 and given.startswith(word)) or (len(given) == 1 and word.startswith(given))):
             k += 1
     return k == len(own) - 1
 
@@ -285,3 +287,130 @@ PEERAGES = frozenset(NAME_WORD_TABLES["peerages"].split())
 FORMAL_HONORIFICS = frozenset(NAME_WORD_TABLES["formal_honorifics"].split())
 # The crown's style before a British office ("Her Majesty's Principal Secretary of State for ..."): no name of its own.
 CROWN_STYLES = frozenset({"her majesty", "his majesty"})
+
+
+# -- the tables of a store: every rule above applied to every name ------------------------------
+_COMPASS_WORDS = frozenset({"north", "south", "east", "west"})
+
+
+def add_compass_initials(tables: NameTables) -> None:
+    """A compass word written as its initial, as in newspaper headlines and chat: "S Korea", "S.
+    Africa", "N Korean" for the KG's "South Korea", "South Africa" and their demonyms (countries and
+    qualifiers of sector roles alike); a key the KG already uses stays as it is."""
+    def short(key: str) -> str | None:
+        words = key.split()
+        if len(words) < 2 or words[0] not in _COMPASS_WORDS:
+            return None
+        initial = " ".join([words[0][0], *words[1:]])
+        return None if initial in tables.by_key or initial in tables.aliases else initial
+
+    for key, qualifiers in list(tables.qualifier_keys.items()):
+        if (initial := short(key)) is not None:
+            tables.qualifier_keys.setdefault(initial, []).extend(q for q in qualifiers if q not in tables.qualifier_keys.get(initial, []))
+            for keys in (tables.adjective_keys, tables.nation_keys):
+                if key in keys:
+                    keys.add(initial)
+    for key, entities in list(tables.by_key.items()):
+        if (initial := short(key)) is not None:
+            tables.aliases[initial] = [(entity, COMPASS) for entity in entities]
+
+def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[str]) -> None:
+    """Surnames, first-and-last names and acronyms of the store's names (the rules above);
+    `organisational`: the words of the KG's sector-role names ("ministry", "party", "police")."""
+    from agents.analysis.ambiguity import namesake_base  # here: ambiguity's types read this module's title words
+
+    places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
+    demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
+    found: dict[str, list[tuple[str, str]]] = {}
+    firsts: list[tuple[str, str]] = []
+    persons: set[str] = set()
+    role_surnames: list[tuple[str, str]] = []  # (surname that is a role word, entity)
+    for name in tables.entities:
+        display = store.display(name)
+        opening = normalize_name(display.split()[0]) if display.split() else ""
+        bare = without_honorific(display)  # "Tan Sri Muhyiddin Yassin" -> "Muhyiddin Yassin", "Juan Carlos I" -> "Juan Carlos"
+        if bare != display and normalize_name(bare):
+            found.setdefault(normalize_name(bare), []).append((name, HONORIFIC))
+        if (shared := namesake_base(display)) is not None:
+            found.setdefault(normalize_name(shared), []).append((name, NAMESAKE))
+        regnal = has_regnal_number(display)
+        personal = normalize_name(display) not in places and opening not in demonyms
+        if personal and (person_like(bare, organisational) or (regnal and len(bare.split()) == 1)):
+            persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
+            if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
+                for key, rule in person_aliases(bare):
+                    found.setdefault(key, []).append((name, rule))
+                if (cut := patronymic(bare)) is not None:
+                    found.setdefault(cut, []).append((name, PATRONYMIC))
+            word = first_name(bare)
+            if word is not None and len(tables.postings.get(word, ())) == 1:
+                firsts.append((word, name))  # no other KG name has the word: it names this person
+        if personal and (last := role_word_surname(bare, organisational)):
+            role_surnames.append((last, name))
+        if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
+            found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
+            # a UN body is named without "UN" too, "the Security Council" (general usage)
+            if (body := un_body(normalize_name(display))) is not None:
+                found.setdefault(body, []).append((name, UN_BODY))
+        if (titled := titled_surname(display, organisational)) is not None:
+            found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
+        if (joined := ampersand(display)) is not None:
+            found.setdefault(joined, []).append((name, AMPERSAND))
+        for key in club_forms(display):
+            found.setdefault(key, []).append((name, CLUB))  # "hellas verona football club", "hellas verona"
+    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS, UN_BODY, CLUB)}
+    tables.people = people
+    # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
+    # two names do: "X Party", "Y Army" are organisations' heads, not surnames
+    by_last: dict[str, list[str]] = {}
+    for last, name in role_surnames:
+        by_last.setdefault(last, []).append(name)
+    candidates = {name for _, name in role_surnames}
+    heads = {normalize_name(store.display(name)).rsplit(" ", 1)[-1] for name in tables.entities
+             if name not in candidates and "(" not in store.display(name)}
+    role_texts = {normalize_name(role) for roles in tables.roles.values() for role, _ in roles}
+    for last, names in by_last.items():
+        in_roles = sum(last in text.split() for text in role_texts)  # "Bishop", "Catholic Bishop": a rare role word
+        if len(names) <= 2 and last not in heads and in_roles <= 2 and not is_title(last):
+            tables.title_surnames[last] = [(name, SURNAME) for name in names]
+            tables.people.update(names)
+    # "iraq's communist party", "the communist party of iraq" for `Iraqi_Communist_Party` (no person, no country)
+    # a country's first-listed adjective only: "Korean" may be either Korea's
+    countries = {normalize_name(c) for c in country_aliases()} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
+    first_adjective = {
+        normalize_name(c): next((normalize_name(a) for a in names if not a.replace(".", "").isupper() and normalize_name(a) != normalize_name(c)), "")
+        for c, names in country_aliases().items() if normalize_name(c) in countries
+    }
+    adjective_of = {a: c for c, a in first_adjective.items() if a}
+    for name in tables.entities:
+        display = store.display(name)
+        if name in people or normalize_name(display) in places:
+            continue
+        if not any(len(w) > 2 and w in organisational and w not in places for w in normalize_name(display).split()):
+            continue  # no word of an organisation's ("party", "bank", "army"): "Germán Verdugo" is a person's name
+        for key in country_forms(display, adjective_of, first_adjective):
+            found.setdefault(key, []).append((name, COUNTRY_FORM))
+    for word, name in firsts:
+        if word not in found and word not in tables.common_words:
+            found[word] = [(name, FIRST_NAME)]
+    for key, names in tables.acronyms.items():
+        # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
+        found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
+    for country, cities in capitals().items():
+        for entity in tables.by_key.get(normalize_name(country), []):
+            for capital in cities:
+                found.setdefault(normalize_name(capital), []).append((entity, CAPITAL))  # "seoul" -> South_Korea
+    for key, entries in found.items():
+        only_capital = all(rule == CAPITAL for _, rule in entries)  # also a qualifier: "seoul's ministry"
+        if not entries or key in tables.by_key or (key in tables.qualifier_keys and not only_capital):
+            continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
+        entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
+        tables.aliases[key] = entries
+    # a country's initials ("UAE") name the country itself where it is an entity; its demonyms and
+    # other short forms ("Emirati") stay qualifiers of its sector roles
+    for country, short_forms in country_aliases().items():
+        for entity in tables.by_key.get(normalize_name(country), []):
+            for short in short_forms:
+                if short.replace(".", "").isupper() and normalize_name(short) not in tables.by_key:
+                    tables.aliases.setdefault(normalize_name(short), []).append((entity, COUNTRY_INITIALS))

@@ -76,7 +76,8 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
     named = []
     for relation, own in texts.items():
         others = set().union(*(t for r, t in texts.items() if r != relation))
-        if any(_same_word(w, q) for w in own if not any(_same_word(w, o) for o in others) for q in words):
+        # one word's forms: the shorter (of four letters or more, as `_content_words` keeps) begins the longer ("host", "hosted")
+        if any(w.startswith(q) or q.startswith(w) for w in own if not any(w.startswith(o) or o.startswith(w) for o in others) for q in words):
             named.append(relation)
     if named:  # one, or several and none sure
         return named[0] if len(named) == 1 else None
@@ -86,12 +87,6 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
 
 def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
-
-
-def _same_word(one: str, other: str) -> bool:
-    """Two forms of one word: the shorter (four letters or more) begins the longer ("host", "hosted")."""
-    short, long = sorted((one, other), key=len)
-    return len(short) >= 4 and long.startswith(short)
 
 
 def _role_at(before: str, after: str) -> str | None:

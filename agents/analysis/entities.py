@@ -84,10 +84,6 @@ _NOT_ALONE = (
 KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
-def _never_a_name(tokens: list[Token]) -> bool:
-    return all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in tokens)
-
-
 @dataclass
 class _Candidate:
     start: int  # token index
@@ -154,7 +150,8 @@ class EntityLinker:
         if time_spans is None:
             time_spans = [[t.span for t in find_times(q)] for q in questions]
         tokenised = [self._two_names_split(tokenize(q)) for q in questions]
-        blocked = [_blocked_tokens(toks, spans) for toks, spans in zip(tokenised, time_spans)]
+        # tokens inside time expressions: never part of an entity name
+        blocked = [{k for k, t in enumerate(toks) for a, b in spans if t.start < b and a < t.end} for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
@@ -163,7 +160,10 @@ class EntityLinker:
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = []
-            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not self._capitalised_word(toks, s)):
+            # a word of the KG's relation or role vocabulary that opens the sentence ("Conventional military force was
+            # used ..."): never read as a name, as the cue words are not
+            common = self.tables.common_words
+            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not (_opens_sentence(toks, s) and toks[s[0]].key in common)):
                 style, owner = self._formal_style(question, toks, s, chosen)
                 if owner is not None:  # the style is part of the name it belongs to: read (and masked) as one
                     owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
@@ -185,7 +185,9 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-            mentions = self._confirmed([c for c in mentions if not _never_a_name(toks[c.start : c.end])])
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party
+                c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
+            ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
 
@@ -231,11 +233,6 @@ class EntityLinker:
                 c.why += "; confirmed: it has facts with the question's other names"
             kept.append(c)
         return kept
-
-    def _capitalised_word(self, tokens: list[Token], span: tuple[int, int]) -> bool:
-        """A word of the KG's relation or role vocabulary that opens the sentence ("Conventional military
-        force was used ..."): never read as a name, as the cue words are not."""
-        return _opens_sentence(tokens, span) and tokens[span[0]].key in self.tables.common_words
 
     def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> tuple[bool, _Candidate | None]:
         """(role: names people use) Whether a capitalised run no source explained is the formal style of a
@@ -349,8 +346,8 @@ class EntityLinker:
             word = tokens[i].key
             general = (
                 word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
-                or word in _ENGLISH_WORDS or (is_title(word) and self._name_follows(tokens, j))
-            )
+                or word in _ENGLISH_WORDS or (is_title(word) and j < len(tokens) and tokens[j].key in self._name_prefixes)
+            )  # a title before a KG name ("king juan carlos") is part of it, not a surname ("did king visit")
             if surface.isupper() and len(surface) >= 2:
                 pass  # "EU", "NATO": written as an acronym
             elif surface[:1].isupper():
@@ -373,10 +370,6 @@ class EntityLinker:
         why = f"{entries[0][1]} of {entries[0][0]}"
         start = self._title_start(tokens, i, blocked) if entries[0][0] in self.tables.people else i
         return _Candidate(start, j, ranked, "alias", why=why, confirm=confirm, needs_partner=needs_partner)
-
-    def _name_follows(self, tokens: list[Token], j: int) -> bool:
-        """Whether a KG name or alias starts at token j: "king juan carlos" (a title), not "did king visit" (a surname)."""
-        return j < len(tokens) and tokens[j].key in self._name_prefixes
 
     def _title_start(self, tokens: list[Token], i: int, blocked: set[int]) -> int:
         """(role: names people use) Where a person's name starts when titles stand before it ("thai pm
@@ -431,20 +424,14 @@ class EntityLinker:
                 found.append((i, j, qualifiers, key in self.tables.adjective_keys))
         return found
 
-    def _names_an_act(self, word: str) -> bool:
-        """An agent noun (-or, -er, -ic, -ist) of a relation's verb that names no sector role: "visitors"
-        (Make a visit), "critics" (Criticize or denounce); "lawmakers" is a role."""
-        if content_words(word) <= self._role_vocabulary or not is_agent_noun(word):
+    def _is_an_act(self, word: str, doer: bool = False) -> bool:
+        """(role: organisation names) A noun of a relation's act that names no sector role: "the visit of
+        Malaysia", "the visit from the UAE" are Malaysia's and the UAE's own visits, not some sector of them
+        (Tourist (Malaysia)). With `doer`, an agent noun (-or, -er, -ic, -ist) of a relation's verb instead:
+        "visitors" (Make a visit), "critics" (Criticize or denounce); "lawmakers" is a role."""
+        if content_words(word) <= self._role_vocabulary or is_agent_noun(word) != doer:
             return False
-        return word_key(verb_of_agent(word)) in self._relation_keys
-
-    def _is_an_act(self, word: str) -> bool:
-        """(role: organisation names) A noun of a relation's act that names no sector role: "the
-        visit of Malaysia", "the visit from the UAE" are Malaysia's and the UAE's own visits, not
-        some sector of them (Tourist (Malaysia))."""
-        if not content_words(word) or content_words(word) <= self._role_vocabulary or is_agent_noun(word):
-            return False
-        return word_key(word) in self._relation_keys
+        return word_key(verb_of_agent(word) if doer else word) in self._relation_keys
 
     def _act_after(self, tokens: list[Token], first: int) -> bool:
         """(an owner before its act) Whether the noun phrase from `first` names an act: one to three words
@@ -459,36 +446,36 @@ class EntityLinker:
             k += 1
         return k - first >= 2 or k == len(tokens) or not self._in_vocabulary(tokens[k])
 
-    def _event_with_object(self, tokens: list[Token], k: int) -> bool:
-        """(possessive) "Malaysia's visit to South Korea": an act's noun with its object after it is the
-        owner's own act, no sector of it ("Thailand's protests" may still be its protesters)."""
-        return k + 1 < len(tokens) and tokens[k + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[k].key)
-
     def _in_vocabulary(self, token: Token) -> bool:
         return bool(token.key) and (content_words(token.text) <= self._role_vocabulary) and bool(content_words(token.text))
 
-    def _phrase_end(self, tokens: list[Token], first: int, blocked: set[int]) -> int:
-        """End of the longest run of role words from `first` ("Ministry of National Defence and Security")."""
-        end = first
-        k = first
-        inner = 0  # commas and names inside the phrase, not counted as its words
-        while k < len(tokens) and k - first - inner < self.config.max_role_words and k not in blocked:
-            if self._inner_word(tokens, k):
-                k, inner = k + 1, inner + (tokens[k].text == ",")
+    def _role_run(self, tokens: list[Token], origin: int, step: int, blocked: set[int]) -> int:
+        """The edge of the longest run of role words from token `origin`: forward (`step` 1) its end
+        ("Ministry of National Defence and Security"), backward (-1) its start ("member of the
+        Legislative Council"). Commas and names inside the phrase (`_inner_word`) are not counted as its words."""
+        reach = k = origin
+        inner = 0
+        stops = _PHRASE_BREAK if step > 0 else _PHRASE_BREAK | _DETERMINERS
+        while 0 <= k < len(tokens) and abs(k - origin) - inner < self.config.max_role_words and k not in blocked:
+            if (step > 0 or k != origin) and self._inner_word(tokens, k):
+                k, inner = k + step, inner + (tokens[k].text == ",")
                 continue
-            if tokens[k].key in _PHRASE_BREAK:
+            if tokens[k].key in stops:
                 break
-            if k > first and self._verb_before_object(tokens, k):
-                break  # "a taiwanese party member appeal to china": the verb, not a word of the role
-            if k > first and self._verb_after_plural(tokens, k):
+            following = tokens[k + 1].key if k + 1 < len(tokens) else ""
+            if step > 0 and k != origin and word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS:
+                # a word of a relation's name ("appeal", "force") right before the preposition of its object ("appeal to",
+                # "cooperation with") is the verb or act: "a taiwanese party member appeal to china"
+                break
+            if step > 0 and k != origin and self._verb_after_plural(tokens, k):
                 break  # "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
-                end = k = k + 1
+                reach = k = k + step
             elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
-                k += 1
+                k += step
             else:
                 break
-        return end
+        return reach + (step < 0)
 
     def _inner_word(self, tokens: list[Token], k: int) -> bool:
         """(role lists) A token inside a role phrase that is neither a role word nor glue: a comma after a
@@ -509,12 +496,6 @@ class EntityLinker:
             return False
         return all((t.key in _ROLE_GLUE and t.key != "the") or t.text == "," for t in around)
 
-    def _verb_before_object(self, tokens: list[Token], k: int) -> bool:
-        """(role: names people use) A word of a relation's name ("appeal", "force") right before the
-        preposition of its object ("appeal to", "cooperation with") is the question's verb or act."""
-        following = tokens[k + 1].key if k + 1 < len(tokens) else ""
-        return word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS
-
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
         """A plural noun ends a role phrase: a noun before another noun stays singular in English
         ("militant attacks"), so the word after "militants" is the verb; except plurals the KG's role
@@ -525,26 +506,6 @@ class EntityLinker:
             and before not in self._modifier_words and self._in_vocabulary(tokens[k - 1])
             and word not in self._head_words and word.removesuffix("s") not in self._head_words
         )
-
-    def _phrase_start(self, tokens: list[Token], last: int, blocked: set[int]) -> int:
-        """Start of the longest run of role words ending at `last` ("member of the Legislative Council")."""
-        start = last + 1
-        k = last
-        inner = 0  # commas inside the phrase, not counted as its words
-        while k >= 0 and last - k - inner < self.config.max_role_words and k not in blocked:
-            if k < last and self._inner_word(tokens, k):
-                k, inner = k - 1, inner + (tokens[k].text == ",")
-                continue
-            if tokens[k].key in _PHRASE_BREAK or tokens[k].key in _DETERMINERS:
-                break
-            if self._in_vocabulary(tokens[k]):
-                start = k
-                k -= 1
-            elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
-                k -= 1
-            else:
-                break
-        return start
 
     def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]):
         """Candidate (mention start, mention end, role phrase or None for the bare country, (qualifiers,
@@ -560,7 +521,7 @@ class EntityLinker:
             found = False
             modifies = False  # a demonym with its noun after it: "the visit of the Iranian admiral"
             # forward: "the Japanese Ministry of Finance", "Japan's finance ministry", "the US envoy"
-            end = self._phrase_end(tokens, first, blocked)
+            end = self._role_run(tokens, first, 1, blocked)
             if end > first:
                 requests.append((i, end, text[tokens[first].start : tokens[end - 1].end], (qualifiers, attributive)))
                 found = True
@@ -578,8 +539,11 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    if possessive and (self._names_an_act(tokens[last].key) or self._event_with_object(tokens, last)):
-                        break  # "Kenya's visitors", "Iraq's critics", "Malaysia's visit": Kenya's own act or those acting on it, no sector of it
+                    event = last + 1 < len(tokens) and tokens[last + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[last].key)
+                    if possessive and (self._is_an_act(tokens[last].key, doer=True) or event):
+                        # "Kenya's visitors", "Iraq's critics", "Malaysia's visit to South Korea": Kenya's own act or those
+                        # acting on it, no sector of it ("Thailand's protests" may still be its protesters)
+                        break
                     requests.append((i, last + 1, text[tokens[first].start : tokens[last].end], (qualifiers, True)))
                     modifies = adjective
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before
@@ -590,11 +554,11 @@ class EntityLinker:
             if not adjective and i >= 1 and tokens[i - 1].text[:1].isupper() and self._in_vocabulary(tokens[i - 1]):
                 # (role before its country) "the Member of Legislative of Govt Iran": a role
                 # written right before the country's name, as the KG's "Role (Country)" reads
-                start = self._phrase_start(tokens, i - 1, blocked)
+                start = self._role_run(tokens, i - 1, -1, blocked)
                 requests.append((start, j, text[tokens[start].start : tokens[i - 1].end], (qualifiers, True)))
                 found = True
             elif k >= 1 and tokens[k].key in _LINKERS:
-                start = self._phrase_start(tokens, k - 1, blocked)
+                start = self._role_run(tokens, k - 1, -1, blocked)
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
@@ -781,11 +745,6 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
                             "fuzzy": "closest names", "acronym": "acronym"}.get(candidate.kind, "")
     return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
-
-
-def _blocked_tokens(tokens: list[Token], spans: list[tuple[int, int]]) -> set[int]:
-    """Tokens inside time expressions: never part of an entity name."""
-    return {k for k, t in enumerate(tokens) for a, b in spans if t.start < b and a < t.end}
 
 
 def _select(candidates: list[_Candidate]) -> list[_Candidate]:

@@ -11,40 +11,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from agents.analysis.aliases import (
-    ACRONYM,
-    AMPERSAND,
-    CAPITAL,
-    CLUB,
-    COMPASS,
-    COUNTRY_FORM,
-    COUNTRY_INITIALS,
-    FIRST_NAME,
-    HONORIFIC,
-    INITIALS,
-    NAMESAKE,
-    PATRONYMIC,
-    SURNAME,
-    UN_BODY,
-    acronym,
-    ampersand,
-    club_forms,
-    compass_acronym,
-    country_forms,
-    first_name,
-    has_regnal_number,
-    initials_variant,
-    is_title,
-    nested_acronym,
-    patronymic,
-    person_aliases,
-    person_like,
-    role_word_surname,
-    titled_surname,
-    un_body,
-    without_honorific,
-)
-from agents.analysis.ambiguity import namesake_base, noted
+from agents.analysis.aliases import acronym, add_aliases, add_compass_initials, compass_acronym, nested_acronym
+from agents.analysis.ambiguity import noted
 from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
 from tkg_store.store import TKGStore, normalize_name
 
@@ -190,7 +158,8 @@ def build_name_tables(store: TKGStore) -> NameTables:
     # a qualifier of several capitalised words with no entity of its own is also written
     # by its initials, as "isil" for "Islamic State of Iraq and the Levant": four letters or more (three
     # spell words: "car", "tar"), no word of the KG's role and relation names, no other KG name's
-    tables.common_words = frozenset(_role_words(tables)) | {
+    organisational = frozenset(w for roles in tables.roles.values() for role, _ in roles for w in normalize_name(role).split())
+    tables.common_words = organisational | {
         w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()
     }
     reserved = set(tables.by_key) | set(tables.qualifier_keys) | set(tables.acronyms) | tables.common_words
@@ -205,142 +174,12 @@ def build_name_tables(store: TKGStore) -> NameTables:
         for city in cities:
             if qualifier not in tables.qualifier_keys.setdefault(normalize_name(city), []):
                 tables.qualifier_keys[normalize_name(city)].append(qualifier)
-    _add_aliases(store, tables)
-    _add_compass_initials(tables)
+    add_aliases(store, tables, organisational)
+    add_compass_initials(tables)
     return tables
-
-
-_COMPASS_WORDS = frozenset({"north", "south", "east", "west"})
-
-
-def _add_compass_initials(tables: NameTables) -> None:
-    """A compass word written as its initial, as in newspaper headlines and chat: "S Korea", "S.
-    Africa", "N Korean" for the KG's "South Korea", "South Africa" and their demonyms (countries and
-    qualifiers of sector roles alike); a key the KG already uses stays as it is."""
-    def short(key: str) -> str | None:
-        words = key.split()
-        if len(words) < 2 or words[0] not in _COMPASS_WORDS:
-            return None
-        initial = " ".join([words[0][0], *words[1:]])
-        return None if initial in tables.by_key or initial in tables.aliases else initial
-
-    for key, qualifiers in list(tables.qualifier_keys.items()):
-        if (initial := short(key)) is not None:
-            tables.qualifier_keys.setdefault(initial, []).extend(q for q in qualifiers if q not in tables.qualifier_keys.get(initial, []))
-            for keys in (tables.adjective_keys, tables.nation_keys):
-                if key in keys:
-                    keys.add(initial)
-    for key, entities in list(tables.by_key.items()):
-        if (initial := short(key)) is not None:
-            tables.aliases[initial] = [(entity, COMPASS) for entity in entities]
 
 
 def accepts_case(tables: NameTables, key: str, surface: str) -> bool:
     """"US" is the United States, "us" is a pronoun: case-sensitive aliases must be written as listed."""
     wanted = tables.case_sensitive_keys.get(key)
     return wanted is None or surface.replace(".", "").replace(" ", "") == wanted
-
-
-def _role_words(tables: NameTables) -> frozenset[str]:
-    """The words of the KG's sector-role names ("ministry", "party", "police")."""
-    return frozenset(w for roles in tables.roles.values() for role, _ in roles for w in normalize_name(role).split())
-
-
-def _add_aliases(store: TKGStore, tables: NameTables) -> None:
-    """Surnames, first-and-last names and acronyms of the store's names (agents.analysis.aliases)."""
-    organisational = _role_words(tables)
-    places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
-    # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
-    demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
-    found: dict[str, list[tuple[str, str]]] = {}
-    firsts: list[tuple[str, str]] = []
-    persons: set[str] = set()
-    role_surnames: list[tuple[str, str]] = []  # (surname that is a role word, entity)
-    for name in tables.entities:
-        display = store.display(name)
-        opening = normalize_name(display.split()[0]) if display.split() else ""
-        bare = without_honorific(display)  # "Tan Sri Muhyiddin Yassin" -> "Muhyiddin Yassin", "Juan Carlos I" -> "Juan Carlos"
-        if bare != display and normalize_name(bare):
-            found.setdefault(normalize_name(bare), []).append((name, HONORIFIC))
-        if (shared := namesake_base(display)) is not None:
-            found.setdefault(normalize_name(shared), []).append((name, NAMESAKE))
-        regnal = has_regnal_number(display)
-        personal = normalize_name(display) not in places and opening not in demonyms
-        if personal and (person_like(bare, organisational) or (regnal and len(bare.split()) == 1)):
-            persons.add(name)  # a person even with no other name ("Wang Yi"): a title before it is part of it
-            if not regnal:  # a monarch's given names are no surname ("Carlos" of Juan Carlos I)
-                for key, rule in person_aliases(bare):
-                    found.setdefault(key, []).append((name, rule))
-                if (cut := patronymic(bare)) is not None:
-                    found.setdefault(cut, []).append((name, PATRONYMIC))
-            word = first_name(bare)
-            if word is not None and len(tables.postings.get(word, ())) == 1:
-                firsts.append((word, name))  # no other KG name has the word: it names this person
-        if personal and (last := role_word_surname(bare, organisational)):
-            role_surnames.append((last, name))
-        if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
-            found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
-            # a UN body is named without "UN" too, "the Security Council" (general usage)
-            if (body := un_body(normalize_name(display))) is not None:
-                found.setdefault(body, []).append((name, UN_BODY))
-        if (titled := titled_surname(display, organisational)) is not None:
-            found.setdefault(titled, []).append((name, SURNAME))  # "Minister Patnaik" -> "patnaik"
-        if (joined := ampersand(display)) is not None:
-            found.setdefault(joined, []).append((name, AMPERSAND))
-        for key in club_forms(display):
-            found.setdefault(key, []).append((name, CLUB))  # "hellas verona football club", "hellas verona"
-    people = persons | {name for entries in found.values() for name, rule in entries if rule not in (AMPERSAND, INITIALS, UN_BODY, CLUB)}
-    tables.people = people
-    # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
-    # two names do: "X Party", "Y Army" are organisations' heads, not surnames
-    by_last: dict[str, list[str]] = {}
-    for last, name in role_surnames:
-        by_last.setdefault(last, []).append(name)
-    candidates = {name for _, name in role_surnames}
-    heads = {normalize_name(store.display(name)).rsplit(" ", 1)[-1] for name in tables.entities
-             if name not in candidates and "(" not in store.display(name)}
-    role_texts = {normalize_name(role) for roles in tables.roles.values() for role, _ in roles}
-    for last, names in by_last.items():
-        in_roles = sum(last in text.split() for text in role_texts)  # "Bishop", "Catholic Bishop": a rare role word
-        if len(names) <= 2 and last not in heads and in_roles <= 2 and not is_title(last):
-            tables.title_surnames[last] = [(name, SURNAME) for name in names]
-            tables.people.update(names)
-    # "iraq's communist party", "the communist party of iraq" for `Iraqi_Communist_Party` (no person, no country)
-    # a country's first-listed adjective only: "Korean" may be either Korea's
-    countries = {normalize_name(c) for c in country_aliases()} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
-    first_adjective = {
-        normalize_name(c): next((normalize_name(a) for a in names if not a.replace(".", "").isupper() and normalize_name(a) != normalize_name(c)), "")
-        for c, names in country_aliases().items() if normalize_name(c) in countries
-    }
-    adjective_of = {a: c for c, a in first_adjective.items() if a}
-    for name in tables.entities:
-        display = store.display(name)
-        if name in people or normalize_name(display) in places:
-            continue
-        if not any(len(w) > 2 and w in organisational and w not in places for w in normalize_name(display).split()):
-            continue  # no word of an organisation's ("party", "bank", "army"): "Germán Verdugo" is a person's name
-        for key in country_forms(display, adjective_of, first_adjective):
-            found.setdefault(key, []).append((name, COUNTRY_FORM))
-    for word, name in firsts:
-        if word not in found and word not in tables.common_words:
-            found[word] = [(name, FIRST_NAME)]
-    for key, names in tables.acronyms.items():
-        # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
-        found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
-    for country, cities in capitals().items():
-        for entity in tables.by_key.get(normalize_name(country), []):
-            for capital in cities:
-                found.setdefault(normalize_name(capital), []).append((entity, CAPITAL))  # "seoul" -> South_Korea
-    for key, entries in found.items():
-        only_capital = all(rule == CAPITAL for _, rule in entries)  # also a qualifier: "seoul's ministry"
-        if not entries or key in tables.by_key or (key in tables.qualifier_keys and not only_capital):
-            continue  # a name of its own ("Jordan") or a country's short form ("EU") is read as that
-        entries.sort(key=lambda entry: (-tables.fact_count.get(entry[0], 0), entry[0]))
-        tables.aliases[key] = entries
-    # a country's initials ("UAE") name the country itself where it is an entity; its demonyms and
-    # other short forms ("Emirati") stay qualifiers of its sector roles
-    for country, short_forms in country_aliases().items():
-        for entity in tables.by_key.get(normalize_name(country), []):
-            for short in short_forms:
-                if short.replace(".", "").isupper() and normalize_name(short) not in tables.by_key:
-                    tables.aliases.setdefault(normalize_name(short), []).append((entity, COUNTRY_INITIALS))

@@ -23,9 +23,10 @@ ALIKE = 85  # rapidfuzz ratio at which two words of five letters or more are one
 SCORE = 0.8  # the link's score: below an exact or alias match
 
 
-def same_word(word: str, other: str) -> bool:
-    """One word, or one spelt two ways: the same initial, a letter more or less, rapidfuzz ratio `ALIKE`
-    ("Mohamed" / "Mohammed"; not "Hannes" in "Johannes", "Mother" in "Mapother")."""
+def spelt_alike(word: str, other: str) -> bool:
+    """One word of a name, or one spelt two ways (a spelling, not an inflection: `agents.shapes.same_word`): the
+    same initial, a letter more or less, rapidfuzz ratio `ALIKE` ("Mohamed" / "Mohammed"; not "Hannes" in
+    "Johannes", "Mother" in "Mapother")."""
     close = min(len(word), len(other)) >= 5 and word[0] == other[0] and abs(len(word) - len(other)) <= 1
     return word == other or close and fuzz.ratio(word, other) >= ALIKE
 
@@ -43,7 +44,7 @@ def _shared(words: list[str], display: str, frequency: Callable[[str], int]) -> 
     """(The weight of the words of `display` that `words` hold, each 1 / the KG names holding it, over its words;
     the rarest written alike that opens both names or neither, as a given name is no surname, or "")."""
     own = [w for w in normalize_name(display).split() if len(w) >= 3]
-    found = [min(alike, key=frequency) for w in words if (alike := [o for o in own if same_word(w, o)])]
+    found = [min(alike, key=frequency) for w in words if (alike := [o for o in own if spelt_alike(w, o)])]
     exact = [o for o in found if o in words and (o == words[0]) == (o == own[0])]
     return sum(1 / max(1, frequency(o)) for o in found) / max(1, len(own)), min(exact, key=frequency, default="")
 

@@ -17,6 +17,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,11 +71,6 @@ def capitalised_words(question: str) -> frozenset[str]:
     """The words of the question's capitalised tokens after its first, as `verb_phrase` spells them:
     parts of names ("Médecins Sans Frontières", "DGMO"), which name no act."""
     return frozenset(w for token in question.split()[1:] if token[:1].isupper() for w in _WORD.findall(token.lower()))
-
-
-def gram_weight(gram: str) -> float:
-    """1 for an n-gram with a content word, FUNCTION_GRAM_WEIGHT for one of function words only."""
-    return 1.0 if any(content_word(w) for w in gram.split()) else FUNCTION_GRAM_WEIGHT
 
 
 @dataclass
@@ -227,8 +223,6 @@ class RelationLinker:
         self.texts = texts if texts is not None else read_relation_texts(store, None)
         self._row = {r: i for i, r in enumerate(self.all_relations)}
         self._relation_vectors = relation_text_vectors(store, embedder, self.texts) if embedder and self.all_relations else None
-        self._relation_words: dict[str, frozenset[str]] | None = None
-        self._relation_keys: dict[str, frozenset[str]] = {}
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
         self._verb_top_of: tuple[str | None, str | None] = (None, None)  # the last question's verb phrase's first relation
         self._text_vectors: dict[str, np.ndarray] = {}  # verb phrase -> its embedding (`vectors_of`)
@@ -302,7 +296,7 @@ class RelationLinker:
         lexicon, at least `asked_confidence`, and a shared content word) when none of `linking` can be
         it; None when one may be (shares a word, or gets `link_share` of the probability: naive Bayes is
         overconfident, and "hosted the visit" must not rule out Make_a_visit) or the evidence is weak."""
-        relation_words = self._words_of_relations()
+        relation_words = self._relation_words
         words = content_words(predicate_text(masked))
         if self._names_one_of(words, linking):
             return None  # checked first: it settles most questions without the posterior
@@ -352,21 +346,19 @@ class RelationLinker:
             self._verb_top_of = (masked, max(posterior, key=posterior.__getitem__) if posterior else None)
         return self._verb_top_of[1] in family
 
-    def _words_of_relations(self) -> dict[str, frozenset[str]]:
-        if self._relation_words is None:
-            self._relation_words = {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
-            self._relation_keys = {r: _word_keys(words) for r, words in self._relation_words.items()}
-        return self._relation_words
+    @cached_property
+    def _relation_words(self) -> dict[str, frozenset[str]]:
+        return {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
 
-    def _keys_of_relations(self) -> dict[str, frozenset[str]]:
+    @cached_property
+    def _relation_keys(self) -> dict[str, frozenset[str]]:
         """Each relation's word keys (`_word_keys` of its text's content words), computed once."""
-        self._words_of_relations()
-        return self._relation_keys
+        return {r: _word_keys(words) for r, words in self._relation_words.items()}
 
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
         (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
-        keys, of_relation = _word_keys(words), self._keys_of_relations()
+        keys, of_relation = _word_keys(words), self._relation_keys
         return bool(keys) and any(not keys.isdisjoint(of_relation.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
@@ -379,7 +371,8 @@ class RelationLinker:
         logs = None
         if self.lexicon is not None:
             grams = self.grams(masked)
-            logs = self.lexicon.log_posterior(grams, candidates, {g: gram_weight(g) for g in grams})
+            weights = {g: 1.0 if any(content_word(w) for w in g.split()) else FUNCTION_GRAM_WEIGHT for g in grams}
+            logs = self.lexicon.log_posterior(grams, candidates, weights)
         if logs is not None:
             if sims is not None:
                 logs = logs + VERB_PHRASE_WEIGHT * max(KNOWN_SHARE, self._unseen_share(masked)) * sims
@@ -410,12 +403,12 @@ class RelationLinker:
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS]
-        unseen = [w for w in words if w not in counts and not known(w) and all(word_key(GENERAL_SYNONYMS.get(w, w)) not in k for k in self._keys_of_relations().values())]
+        unseen = [w for w in words if w not in counts and not known(w) and all(word_key(GENERAL_SYNONYMS.get(w, w)) not in k for k in self._relation_keys.values())]
         unseen = unseen if len(unseen) == len(words) else []
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
-        of_relation = self._keys_of_relations()
+        of_relation = self._relation_keys
         group, keys = self.texts.group(ranked[0][0]), of_relation.get(ranked[0][0], frozenset())
         alike = [self.texts.group(r) == group or not keys.isdisjoint(of_relation.get(r, ())) for r, _ in ranked]
         same = [s for s, one in zip(sims, alike) if one]
