@@ -18,12 +18,10 @@ from itertools import pairwise, takewhile
 from agents.analysis.aliases import NAME_WORD_TABLES
 from agents.analysis.entities import KNOWN_ENGLISH
 from agents.analysis.times import MONTHS
+from agents.analysis.times import NUMBER_WORDS as CARDINALS
 
 # cardinal number words (general English): two of them in a row, or after a month, write a year or a day
-NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
-    " eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand".split()
-)
+NUMBER_WORDS = frozenset(CARDINALS) | {"hundred", "thousand"}
 # "may" and the three-letter abbreviations are everyday words too ("mar", "sept" aside): full names only
 _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3 and m != "sept")
 # closed-class English: the analysis's own words that never make a name (function, calendar, cue and
