@@ -29,6 +29,8 @@ _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3 and m != "sept")
 _CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split())) | frozenset(
     "me him us them its his her their our my your all both".split()
 )
+# "before him", "after they did" in a question naming one party: it points to one it does not name (no statement said who)
+_POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:he|she|they)\s+did)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 
 
@@ -42,6 +44,8 @@ class Vocabularies:
 
 def unaccounted(masked: str, words: Vocabularies) -> str | None:
     """Why the reading does not account for the question's words (None: it does), naming them."""
+    if (away := _POINTS_AWAY.search(masked)) and len(set(re.findall(r"\{E\d+\}", masked))) < 2:
+        return f"'{away.group(0)}' points to someone the question does not name: say who"
     tokens = _TOKEN.findall(masked.lower())
     for index, (one, other) in enumerate(pairwise(tokens)):
         if (one in NUMBER_WORDS or one in _MONTH_NAMES) and other in NUMBER_WORDS:

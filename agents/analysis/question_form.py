@@ -77,7 +77,7 @@ def _pieces(text: str) -> list[str]:
     pieces: list[str] = []
     for piece in _PIECE_END.split(text.strip()):
         last = pieces[-1].rsplit(None, 1)[-1][:-1] if pieces and pieces[-1].endswith(".") else None
-        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED):
+        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED) and not last.endswith("."):  # "...": an end
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
@@ -101,6 +101,68 @@ def without_asides(text: str) -> str:
         return text
     kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question))
     return kept[:1].upper() + kept[1:]
+
+
+# A hedge says how sure the asker is, nothing of the facts: a clause of the asker's knowing ("if I remember right", "I'm not
+# 100% sure", "if you know", "correct me if I'm wrong, but") naming nothing and asking nothing, or a frame before a statement
+# ("I think X ..."); a vague moment ("at one point", "at some stage") adds no time. Set aside; the rest is kept whole.
+_KNOWING_WORD = r"(?:think|believe|remember|recall|know|sure|certain|wrong|right|mistaken|gather|guess|suppose|reckon|record|straight)"
+_HEDGE = re.compile(rf"^(?=.*\b(?:i|i'm|i've|i'd|you|not\s+sure)\b)(?=.*\b{_KNOWING_WORD}\b)(?!.*\b(?:who|whom|which|what|when|whose|how|did|does)\b)"
+                    r"\W*\w*(?:(?!\b(?!I\b|I'|I’)(?-i:[A-Z])).)*$", re.IGNORECASE)
+_FRAME = re.compile(rf"\b(?:i|we)\s+(?:seem\s+to\s+)?{_KNOWING_WORD}\s+(?:that\s+)?(?=(?:the\s+)?(?-i:[A-Z]))|\s*\bat\s+(?:one|some)\s+(?:point|stage|time)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"(\s*(?:[,;:]|\.{2,}|[.?!]+|\s[-–—]+)\s*)")
+
+
+def without_hedges(text: str) -> str:
+    """`text` without its hedges (see `_HEDGE`): a hedge opening a sentence with the mark after it, else with the mark before it."""
+    parts = _CLAUSE_END.split(_FRAME.sub("", text))
+    for i in range(0, len(parts), 2):
+        if _HEDGE.match(parts[i].strip()):
+            opens = i == 0 or bool(re.search(r"[.?!]\s*$", parts[i - 1]))
+            parts[i] = ""
+            if not opens or i + 1 < len(parts):
+                parts[i + 1 if opens else i - 1] = ""
+    kept = re.sub(r"^\W*but\s+", "", "".join(parts)).strip()
+    return kept[:1].upper() + kept[1:] if re.search(r"\w", kept) else text
+
+
+# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day".
+POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
+                         r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
+_PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
+
+
+def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> str:
+    """A statement and a question pointing back to it as the one question it asks: the anaphor names the statement's
+    party the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); with two
+    such parties a subject pronoun is the first (the statement's subject), the event the second. `names`: the spans
+    of the KG names linked in `text`, with the name each reads. Unsure (no such party, two with no subject pronoun, a verb left as "do that"): `text`."""
+    pieces = _pieces(text)
+    asking = [p for p in pieces[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    question = asking[-1] if asking else ""
+    start = text.rfind(question)
+    if not question or not (back := POINTS_BACK.search(question)) or _PRO_VERB.search(question):
+        return text
+    named = {name for (a, _), name in names if a >= start}
+    others = list({name: text[a:b].rstrip(".") for (a, b), name in names if b <= start and name not in named}.values())
+    subject = _SUBJECT.search(question)
+    if len(others) != (2 if subject else 1):
+        return text
+    party = others[-1]
+    said = f"{back.group('bound')} {party}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {party}"
+    question = question[: back.start()] + said + question[back.end() :]
+    question = _SUBJECT.sub(others[0], question, count=1) if subject else question
+    return re.sub(r"\b(?i:who|which)\s+else\b", lambda m: m.group(0).split()[0], question[:1].upper() + question[1:])
+
+
+_SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def unstressed(text: str, english: frozenset[str]) -> str:
+    """Capitals for stress written small ("the VERY first", "What YEAR", "who ELSE"): a word of `english` (the analysis's
+    own words that no KG name is) in capitals, in a text not all in capitals; an acronym ("NATO", "ASEAN") stays."""
+    return text if text.isupper() else _SHOUTED.sub(lambda m: m.group(0).lower() if m.group(0).lower() in english else m.group(0), text)
 
 
 def without_framing(text: str) -> str:
