@@ -12,7 +12,7 @@ from agents.judge import audit_answerability, own_answers
 # a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
 # analysis reads "state" as English and "citizens" from its relation lexicon
 WORDS = Vocabularies(
-    name_words=frozenset("me all citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
+    name_words=frozenset("said she me all citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
     read_words=frozenset("state citizens human rights the of who which country visited".split()),
 )
 
@@ -40,6 +40,7 @@ def test_a_time_or_a_name_the_reading_left_out_is_named(masked: str, named: str,
         "Who criticised the human rights record of {E1}?",  # both words are words the analysis reads
         "What year did {E1} carry out its investigation of {E2}?",  # a pronoun is no part of a name
         "Who did {E1} criticise in {T1}? Name me all.",
+        "After {E1}, who was the first one {E2} said she wanted to negotiate with?",  # a personal pronoun is no part of a name
     ],
 )
 def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> None:

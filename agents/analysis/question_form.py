@@ -109,7 +109,8 @@ def without_asides(text: str) -> str:
 _KNOWING_WORD = r"(?:think|believe|remember|recall|know|sure|certain|wrong|right|mistaken|gather|guess|suppose|reckon|record|straight)"
 _HEDGE = re.compile(rf"^(?=.*\b(?:i|i'm|i've|i'd|you|not\s+sure)\b)(?=.*\b{_KNOWING_WORD}\b)(?!.*\b(?:who|whom|which|what|when|whose|how|did|does)\b)"
                     r"\W*\w*(?:(?!\b(?!I\b|I'|I’)(?-i:[A-Z])).)*$", re.IGNORECASE)
-_FRAME = re.compile(rf"\b(?:i|we)\s+(?:seem\s+to\s+)?{_KNOWING_WORD}\s+(?:that\s+)?(?=(?:the\s+)?(?-i:[A-Z]))|\s*\bat\s+(?:one|some)\s+(?:point|stage|time)\b", re.IGNORECASE)
+_FRAME = re.compile(rf"\b(?:i|we)\s+(?:seem\s+to\s+)?{_KNOWING_WORD}\s+(?:that\s+)?(?=(?:the\s+)?(?-i:[A-Z]))|\s*\bat\s+(?:one|some)\s+(?:point|stage|time)\b"
+                    r"|^\W*(?:(?:ok(?:ay)?|so|um+|uh+|er|well|wait|hey|hmm+)\b[\s,]*)+(?=\w)", re.IGNORECASE)  # fillers opening the text: "ok so", "um", "wait,"
 _CLAUSE_END = re.compile(r"(\s*(?:[,;:]|\.{2,}|[.?!]+|\s[-–—]+)\s*)")
 
 
@@ -123,37 +124,33 @@ def without_hedges(text: str) -> str:
             if not opens or i + 1 < len(parts):
                 parts[i + 1 if opens else i - 1] = ""
     kept = re.sub(r"^\W*but\s+", "", "".join(parts)).strip()
-    return kept[:1].upper() + kept[1:] if re.search(r"\w", kept) else text
+    return kept[:1].upper() + kept[1:] if re.search(r"\w", kept) and kept != text.strip() else text
 
 
-# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day".
-POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
-                         r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
+# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day";
+# a subject pronoun to its subject; a verb left as "do that" to its act (not read here: the question alone asks another one)
+_POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
+                          r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
 _SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
 _PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
 
 
 def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> str:
-    """A statement and a question pointing back to it as the one question it asks: the anaphor names the statement's
-    party the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); with two
-    such parties a subject pronoun is the first (the statement's subject), the event the second. `names`: the spans
-    of the KG names linked in `text`, with the name each reads. Unsure (no such party, two with no subject pronoun, a verb left as "do that"): `text`."""
-    pieces = _pieces(text)
-    asking = [p for p in pieces[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
-    question = asking[-1] if asking else ""
-    start = text.rfind(question)
-    if not question or not (back := POINTS_BACK.search(question)) or _PRO_VERB.search(question):
+    """A statement and a question pointing back to it as the one question it asks: the anaphor names the statement's party
+    the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); of two such parties
+    a subject pronoun is the first, the event the second. `names`: the spans of the KG names linked in `text`, each with its
+    name. Unsure (no such party, two and no subject pronoun, a verb left as "do that"): `text`."""
+    asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
         return text
+    start = text.rfind(question)
     named = {name for (a, _), name in names if a >= start}
     others = list({name: text[a:b].rstrip(".") for (a, b), name in names if b <= start and name not in named}.values())
-    subject = _SUBJECT.search(question)
-    if len(others) != (2 if subject else 1):
+    if len(others) != (2 if _SUBJECT.search(question) else 1):
         return text
-    party = others[-1]
-    said = f"{back.group('bound')} {party}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {party}"
-    question = question[: back.start()] + said + question[back.end() :]
-    question = _SUBJECT.sub(others[0], question, count=1) if subject else question
-    return re.sub(r"\b(?i:who|which)\s+else\b", lambda m: m.group(0).split()[0], question[:1].upper() + question[1:])
+    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
+    question = _SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1)
+    return question[:1].upper() + question[1:]
 
 
 _SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
