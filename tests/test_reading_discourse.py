@@ -65,4 +65,10 @@ def test_what_cannot_be_told_stays_unsure(analyzer) -> None:
 def test_a_verb_left_as_do_that_is_not_resolved() -> None:
     # the act is in the statement only: the question alone would ask another one
     text = "Iran visited Iraq. Who was the first to do that after him?"
-    assert with_antecedent(text, [((0, 4), "Iran"), ((13, 17), "Iraq")]) == text
+    assert with_antecedent(text, [((0, 4), "Iran"), ((13, 17), "Iraq")]) == (text, "")
+
+
+def test_the_statement_s_act_is_kept_for_the_relation() -> None:
+    # the question's own verb may be vaguer than the statement's ("go to"): the statement's words go with it
+    text = "Robert Hill visited China; which country did he go to first after that?"
+    assert with_antecedent(text, [((0, 11), "Robert_Hill"), ((20, 25), "China")]) == ("Which country did Robert Hill go to first after China?", "visited")

@@ -188,11 +188,14 @@ class QuestionAnalyzer:
         questions = [stated_window(with_stated_year(q, self.kg_range), self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
-        for k, (question, found) in enumerate(zip(list(questions), list(entities))):  # a question pointing back to a statement: read again as one
-            if (resolved := with_antecedent(question, [(m.span, m.candidates[0][0]) for m in found if m.candidates])) != question:
+        statements = [with_antecedent(q, [(m.span, m.candidates[0][0]) for m in found if m.candidates]) for q, found in zip(questions, entities)]
+        for k, (resolved, _) in enumerate(statements):  # a question pointing back to a statement: read again as the one it asks
+            if resolved != questions[k]:
                 questions[k], readings[k] = resolved, read_times(resolved, self.kg_range)
                 entities[k] = self.entity_linker.link_batch([resolved], [[t.span for t in readings[k].found]])[0]
         analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
+        for analysis, (_, statement) in zip(analyses, statements):  # the statement's verb still names the act
+            analysis.grammar_dropped = f"{analysis.grammar_dropped} {statement}".strip()
         if rank_relations:
             self._rank_relations(analyses)
             postings = self.entity_linker.tables.postings

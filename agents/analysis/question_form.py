@@ -135,22 +135,26 @@ _SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
 _PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
 
 
-def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> str:
+def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> tuple[str, str]:
     """A statement and a question pointing back to it as the one question it asks: the anaphor names the statement's party
     the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); of two such parties
     a subject pronoun is the first, the event the second. `names`: the spans of the KG names linked in `text`, each with its
-    name. Unsure (no such party, two and no subject pronoun, a verb left as "do that"): `text`."""
+    name. With it, the statement's words that are no names (its verb still names the act). Unsure (no such party, two and no
+    subject pronoun, a verb left as "do that"): `text`, ""."""
     asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
     if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
-        return text
+        return text, ""
     start = text.rfind(question)
     named = {name for (a, _), name in names if a >= start}
     others = list({name: text[a:b].rstrip(".") for (a, b), name in names if b <= start and name not in named}.values())
     if len(others) != (2 if _SUBJECT.search(question) else 1):
-        return text
+        return text, ""
     said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
     question = _SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1)
-    return question[:1].upper() + question[1:]
+    statement = text[:start]
+    for (a, b), _ in sorted(names, reverse=True):
+        statement = statement[:a] + statement[b:] if b <= start else statement
+    return question[:1].upper() + question[1:], " ".join(re.findall(r"[\w'’-]+", statement))
 
 
 _SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
