@@ -62,6 +62,14 @@ def test_what_cannot_be_told_stays_unsure(analyzer) -> None:
     assert [m.best for m in analyzer.analyze("Iran and Kuwait visited Iraq. Who visited China after that?").entities] == ["Iran", "Kuwait", "Iraq", "China"]
 
 
+def test_a_pronoun_that_may_point_inside_the_question_is_left_to_it() -> None:
+    text = "I read about Iran. After Kuwait visited Iraq, who was the first to visit Iraq after him?"
+    assert with_antecedent(text, [((13, 17), "Iran"), ((25, 31), "Kuwait"), ((40, 44), "Iraq"), ((73, 77), "Iraq")]) == (text, "")
+    # a sentence that names one party states no event to point back to
+    text = "I read about Iran. Who was the first to visit Iraq after him?"
+    assert with_antecedent(text, [((13, 17), "Iran"), ((46, 50), "Iraq")]) == (text, "")
+
+
 def test_a_verb_left_as_do_that_is_not_resolved() -> None:
     # the act is in the statement only: the question alone would ask another one
     text = "Iran visited Iraq. Who was the first to do that after him?"

@@ -140,14 +140,15 @@ def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> tupl
     the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); of two such parties
     a subject pronoun is the first, the event the second. `names`: the spans of the KG names linked in `text`, each with its
     name. With it, the statement's words that are no names (its verb still names the act). Unsure (no such party, two and no
-    subject pronoun, a verb left as "do that"): `text`, ""."""
+    subject pronoun, two named in the question, a statement of one party, a verb left as "do that"): `text`, ""."""
     asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
     if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
         return text, ""
     start = text.rfind(question)
     named = {name for (a, _), name in names if a >= start}
     others = list({name: text[a:b].rstrip(".") for (a, b), name in names if b <= start and name not in named}.values())
-    if len(others) != (2 if _SUBJECT.search(question) else 1):
+    parties = {name for (_, b), name in names if b <= start}  # a statement of an event names two parties, as the KG's facts do
+    if len(others) != (2 if _SUBJECT.search(question) else 1) or len(named) > 1 or len(parties) < 2:  # two named: it may point inside
         return text, ""
     said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
     question = _SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1)
