@@ -193,20 +193,19 @@ class QuestionAnalyzer:
             if resolved != questions[k]:
                 questions[k], readings[k] = resolved, read_times(resolved, self.kg_range)
                 entities[k] = self.entity_linker.link_batch([resolved], [[t.span for t in readings[k].found]])[0]
-        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
-        for analysis, (_, statement) in zip(analyses, statements):  # the statement's verb still names the act
-            analysis.grammar_dropped = f"{analysis.grammar_dropped} {statement}".strip()
+        said = [statement for _, statement in statements]  # the statement's words: its verb still names the act
+        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings, said)]
         if rank_relations:
             self._rank_relations(analyses)
             postings = self.entity_linker.tables.postings
-            for k, reading in enumerate(zip(questions, entities, readings)):
+            for k, reading in enumerate(zip(questions, entities, readings, said)):
                 # a name left unlinked, read among the KG neighbours of the rest: the question is read again with it
                 if link_in_neighbourhood(self.store, reading[1], analyses[k].relations, lambda w: len(postings.get(w, ()))):
                     analyses[k] = self._analysis(*reading)
                     self._rank_relations(analyses[k : k + 1])
         return analyses
 
-    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading) -> QuestionAnalysis:
+    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading, said: str = "") -> QuestionAnalysis:
         resolve_by_facts([m for m in mentions if m.candidates], self.store)
         ts = resolve_dates_by_facts(reading.found, mentions, self.store)
         ordered = in_role_order(question, [m for m in mentions if m.candidates])
@@ -224,7 +223,7 @@ class QuestionAnalyzer:
             question, masked, ents, ts, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-            grammar=grammar, grammar_dropped=rewritten.dropped, query=query, unaccounted=unaccounted(masked, self.vocabularies),
+            grammar=grammar, grammar_dropped=f"{rewritten.dropped} {said}".strip(), query=query, unaccounted=unaccounted(masked, self.vocabularies),
         )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
