@@ -52,7 +52,8 @@ def reading(analyzer, text: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyzer
     ],
 )
 def test_a_question_read_as_the_direct_question_it_asks(analyzer, text: str, direct: str) -> None:
-    assert reading(analyzer, text) == reading(analyzer, direct)
+    expected = reading(analyzer, direct)
+    assert expected[0] and reading(analyzer, text) == expected  # the direct question names its parties
 
 
 def test_what_cannot_be_told_stays_unsure(analyzer) -> None:
