@@ -12,7 +12,7 @@ from agents.judge import audit_answerability, own_answers
 # a KG whose names hold "Citizen (Unidentified State Actor)" and "Defence Minister (ASEAN)"; the
 # analysis reads "state" as English and "citizens" from its relation lexicon
 WORDS = Vocabularies(
-    name_words=frozenset("me all citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
+    name_words=frozenset("said she me all citizen citizens unidentified state actor defence minister ministers human rights of the china".split()),
     read_words=frozenset("state citizens human rights the of who which country visited".split()),
 )
 
@@ -20,9 +20,9 @@ WORDS = Vocabularies(
 @pytest.mark.parametrize(
     ("masked", "named", "why"),
     [
-        ("so in twenty thirteen who was the last one {E1} appealed to", "'twenty thirteen'", "not read"),
-        ("which country denounced {E1} on november twelfth two thousand nine", "'two thousand nine'", "not read"),
-        ("who wanted to cooperate with {E1} in february twenty eleven", "'february twenty eleven'", "not read"),
+        # number words the time reader cannot place (a bare "two thousand" is as likely a count)
+        ("so in two thousand who was the last one {E1} appealed to", "'two thousand'", "not read"),
+        ("which country denounced {E1} on november twelve two thousand", "'november twelve two thousand'", "not read"),
         ("Before {E1}, which country was condemned by the citizens of the state actor?", "'state actor'", "no entity was linked"),
         ("when did {E1} defence ministers first visit {E2}", "'defence ministers'", "no entity was linked"),
     ],
@@ -40,6 +40,7 @@ def test_a_time_or_a_name_the_reading_left_out_is_named(masked: str, named: str,
         "Who criticised the human rights record of {E1}?",  # both words are words the analysis reads
         "What year did {E1} carry out its investigation of {E2}?",  # a pronoun is no part of a name
         "Who did {E1} criticise in {T1}? Name me all.",
+        "After {E1}, who was the first one {E2} said she wanted to negotiate with?",  # a personal pronoun is no part of a name
     ],
 )
 def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> None:
@@ -49,11 +50,11 @@ def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> No
 def test_the_judge_refuses_a_question_with_an_unread_time_on_a_real_store(demo_store) -> None:
     analyzer = QuestionAnalyzer(demo_store, None)
     question = next(n for n in demo_store.entity_names() if "_" not in n)
-    analysis = analyzer.analyze(f"Who visited {demo_store.display(question)} in twenty twelve?")
+    analysis = analyzer.analyze(f"Who visited {demo_store.display(question)} in march two thousand?")
     judgement = audit_answerability(demo_store, analysis, None, True)
-    assert not judgement.answerable and "'twenty twelve' was not read" in (judgement.missing or "")
-    read = analyzer.analyze(f"Who visited {demo_store.display(question)} in 2012?")
-    assert "not read" not in (audit_answerability(demo_store, read, None, True).missing or "")
+    assert not judgement.answerable and "'march two thousand' was not read" in (judgement.missing or "")
+    said = analyzer.analyze(f"Who visited {demo_store.display(question)} in twenty twelve?")  # a year said in words is read
+    assert [str(t.time) for t in said.times] == ["2012"] and said.unaccounted is None
 
 
 # two people of one surname; only one of them has facts with Japan
@@ -100,8 +101,8 @@ def test_the_agent_abstains_on_an_unsure_reading_unless_configured_not_to(parts)
 
     store, memory, agent = parts
     name = next(n for n in store.entity_names() if "_" not in n)
-    question = f"Who visited {store.display(name)} in twenty twelve?"
-    assert "'twenty twelve' was not read" in (agent.ask(question).reason or "")
+    question = f"Who visited {store.display(name)} in march two thousand?"
+    assert "'march two thousand' was not read" in (agent.ask(question).reason or "")
     config = replace(agent.config, abstention=AbstentionConfig(unsure_reading=False))
     plain = Agent(store, memory, config, analyzer=agent.analyzer, embedder=agent.embedder).ask(question)
     assert "not read" not in (plain.reason or "")

@@ -44,6 +44,12 @@ from tkg_store.temporal import Granularity, TimeSpan, parse_time
         ("who wanted to negotiate w/ china in jul '06", "jul '06", "2006-07"),
         ("who held negotiations w/ ethiopia in '06", "'06", "2006"),
         ("who met iraq on the 3rd of may '08", "3rd of may '08", "2008-05-03"),
+        # a year said in number words, with the day said as an ordinal
+        ("which country denounced thailand on november twelfth two thousand nine", "november twelfth two thousand nine", "2009-11-12"),
+        ("so in twenty thirteen who was the last one cambodia appealed to", "twenty thirteen", "2013"),
+        ("who met iraq after march the third two thousand and five", "march the third two thousand and five", "2005-03-03"),
+        ("who met iraq in nineteen ninety-nine", "nineteen ninety-nine", "1999"),
+        ("who met iraq in august twenty oh seven", "august twenty oh seven", "2007-08"),
     ],
 )
 def test_each_date_form(text: str, surface: str, expected: str) -> None:
@@ -64,6 +70,10 @@ def test_time_outside_kg_range_is_flagged() -> None:
     inside, outside = find_times("Who went there in 2010, and who in March 1990?", kg)
     assert inside.in_kg_range is True
     assert outside.in_kg_range is False and str(outside.time) == "1990-03"
+
+
+def test_counts_in_number_words_are_no_years() -> None:
+    assert find_times("Which twenty one countries hosted two thousand visitors twenty times?") == []
 
 
 def test_invalid_dates_and_plain_numbers_are_not_times() -> None:

@@ -18,19 +18,19 @@ from itertools import pairwise, takewhile
 from agents.analysis.aliases import NAME_WORD_TABLES
 from agents.analysis.entities import KNOWN_ENGLISH
 from agents.analysis.times import MONTHS
+from agents.analysis.times import NUMBER_WORDS as CARDINALS
 
 # cardinal number words (general English): two of them in a row, or after a month, write a year or a day
-NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
-    " eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand".split()
-)
+NUMBER_WORDS = frozenset(CARDINALS) | {"hundred", "thousand"}
 # "may" and the three-letter abbreviations are everyday words too ("mar", "sept" aside): full names only
 _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3 and m != "sept")
 # closed-class English: the analysis's own words that never make a name (function, calendar, cue and
 # request words) without its frequent open-class words, and the pronouns and quantifiers it lacks
 _CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split())) | frozenset(
-    "me him us them its his her their our my your all both".split()
+    "i you he she it we they me him us them its his her their our my your all both".split()
 )
+# "before him", "after they did" in a question naming one party: it points to one it does not name (no statement said who)
+_POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:he|she|they)\s+did)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 
 
@@ -44,6 +44,8 @@ class Vocabularies:
 
 def unaccounted(masked: str, words: Vocabularies) -> str | None:
     """Why the reading does not account for the question's words (None: it does), naming them."""
+    if (away := _POINTS_AWAY.search(masked)) and len(set(re.findall(r"\{E\d+\}", masked))) < 2:
+        return f"'{away.group(0)}' points to someone the question does not name: say who"
     tokens = _TOKEN.findall(masked.lower())
     for index, (one, other) in enumerate(pairwise(tokens)):
         if (one in NUMBER_WORDS or one in _MONTH_NAMES) and other in NUMBER_WORDS:

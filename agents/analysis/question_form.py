@@ -77,7 +77,7 @@ def _pieces(text: str) -> list[str]:
     pieces: list[str] = []
     for piece in _PIECE_END.split(text.strip()):
         last = pieces[-1].rsplit(None, 1)[-1][:-1] if pieces and pieces[-1].endswith(".") else None
-        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED):
+        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED) and not last.endswith("."):  # "...": an end
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
@@ -101,6 +101,70 @@ def without_asides(text: str) -> str:
         return text
     kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question))
     return kept[:1].upper() + kept[1:]
+
+
+# A hedge says how sure the asker is, nothing of the facts: a clause of the asker's knowing ("if I remember right", "I'm not
+# 100% sure", "if you know", "correct me if I'm wrong, but") naming nothing and asking nothing, or a frame before a statement
+# ("I think X ..."); a vague moment ("at one point", "at some stage") adds no time. Set aside; the rest is kept whole.
+_KNOWING_WORD = r"(?:think|believe|remember|recall|know|sure|certain|wrong|right|mistaken|gather|guess|suppose|reckon|record|straight)"
+_HEDGE = re.compile(rf"^(?=.*\b(?:i|i'm|i've|i'd|you|not\s+sure)\b)(?=.*\b{_KNOWING_WORD}\b)(?!.*\b(?:who|whom|which|what|when|whose|how|did|does)\b)"
+                    r"\W*\w*(?:(?!\b(?!I\b|I'|I’)(?-i:[A-Z])).)*$", re.IGNORECASE)
+_FRAME = re.compile(rf"\b(?:i|we)\s+(?:seem\s+to\s+)?{_KNOWING_WORD}\s+(?:that\s+)?(?=(?:the\s+)?(?-i:[A-Z]))|\s*\bat\s+(?:one|some)\s+(?:point|stage|time)\b"
+                    r"|^\W*(?:(?:ok(?:ay)?|so|um+|uh+|er|well|wait|hey|hmm+)\b[\s,]*)+(?=\w)", re.IGNORECASE)  # fillers opening the text: "ok so", "um", "wait,"
+_CLAUSE_END = re.compile(r"(\s*(?:[,;:]|\.{2,}|[.?!]+|\s[-–—]+)\s*)")
+
+
+def without_hedges(text: str) -> str:
+    """`text` without its hedges (see `_HEDGE`): a hedge opening a sentence with the mark after it, else with the mark before it."""
+    parts = _CLAUSE_END.split(_FRAME.sub("", text))
+    for i in range(0, len(parts), 2):
+        if _HEDGE.match(parts[i].strip()):
+            opens = i == 0 or bool(re.search(r"[.?!]\s*$", parts[i - 1]))
+            parts[i] = ""
+            if not opens or i + 1 < len(parts):
+                parts[i + 1 if opens else i - 1] = ""
+    kept = re.sub(r"^\W*but\s+", "", "".join(parts)).strip()
+    return kept[:1].upper() + kept[1:] if re.search(r"\w", kept) and kept != text.strip() else text
+
+
+# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day";
+# a subject pronoun to its subject; a verb left as "do that" to its act (not read here: the question alone asks another one)
+_POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
+                          r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
+_PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
+
+
+def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> tuple[str, str]:
+    """A statement and a question pointing back to it as the one question it asks: the anaphor names the statement's party
+    the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); of two such parties
+    a subject pronoun is the first, the event the second. `names`: the spans of the KG names linked in `text`, each with its
+    name. With it, the statement's words that are no names (its verb still names the act). Unsure (no such party, two and no
+    subject pronoun, two named in the question, a statement of one party, a verb left as "do that"): `text`, ""."""
+    asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
+        return text, ""
+    start = text.rfind(question)
+    named = {name for (a, _), name in names if a >= start}
+    others = list({name: text[a:b].rstrip(".") for (a, b), name in names if b <= start and name not in named}.values())
+    parties = {name for (_, b), name in names if b <= start}  # a statement of an event names two parties, as the KG's facts do
+    if len(others) != (2 if _SUBJECT.search(question) else 1) or len(named) > 1 or len(parties) < 2:  # two named: it may point inside
+        return text, ""
+    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
+    question = _SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1)
+    statement = text[:start]
+    for (a, b), _ in sorted(names, reverse=True):
+        statement = statement[:a] + statement[b:] if b <= start else statement
+    return question[:1].upper() + question[1:], " ".join(re.findall(r"[\w'’-]+", statement))
+
+
+_SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def unstressed(text: str, english: frozenset[str]) -> str:
+    """Capitals for stress written small ("the VERY first", "What YEAR", "who ELSE"): a word of `english` (the analysis's
+    own words that no KG name is) in capitals, in a text not all in capitals; an acronym ("NATO", "ASEAN") stays."""
+    return text if text.isupper() else _SHOUTED.sub(lambda m: m.group(0).lower() if m.group(0).lower() in english else m.group(0), text)
 
 
 def without_framing(text: str) -> str:

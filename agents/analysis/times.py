@@ -30,10 +30,17 @@ _TEENS = "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seven
 ORDINAL_DAYS = {word: n for n, word in enumerate(_UNITS + _TEENS, 1)} | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
 ORDINAL_DAYS |= {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
 
+# Cardinal number words (general English) and a year said in them: "two thousand (and) nine", "twenty fourteen",
+# "nineteen ninety-nine", "twenty oh five"; a bare "two thousand" or "twenty one" is as likely a count: no year.
+NUMBER_WORDS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+                                           " sixteen seventeen eighteen nineteen".split(), 1)} | {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_TENS, _ONES = "|".join(w for w, n in NUMBER_WORDS.items() if n >= 20), "|".join(w for w, n in NUMBER_WORDS.items() if n < 10)
+_TWO_DIGITS = rf"(?:{'|'.join(w for w, n in NUMBER_WORDS.items() if 10 <= n < 20)}|(?:{_TENS})(?:[\s-]+(?:{_ONES}))?)"
+_SAID_YEAR = rf"(?P<said>two\s+thousand(?:\s+and)?\s+(?:{_TWO_DIGITS}|{_ONES})|(?:nineteen|twenty)[\s-]+(?:{_TWO_DIGITS}|(?:oh|o)[\s-]+(?:{_ONES})))(?![\w-])"
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
 _DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{'|'.join(sorted(ORDINAL_DAYS, key=len, reverse=True))}))"
-_YEAR = r"(?:(?P<year>\d{4})|['’](?P<yy>\d{2}))"  # "2008" or "'08"
+_YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", "'08" or said in words
 
 # Tried in order; an earlier (more specific) form wins where two overlap.
 _PATTERNS = [
@@ -48,7 +55,7 @@ _PATTERNS = [
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
     # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
-    re.compile(r"(?<![\w-])(?P<year>(?:1[5-9]|20)\d{2})(?![\w-])"),
+    re.compile(rf"(?<![\w-])(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-])|{_SAID_YEAR})", re.IGNORECASE),
     re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
 
@@ -69,7 +76,6 @@ _PERIODS = [
     re.compile(r"\b(?P<year>\d{4})\s*(?P<code>[QH])(?P<n>[1-4])\b", re.IGNORECASE),
     re.compile(rf"\b(?:the\s+)?(?P<side>first|last|final)\s+(?P<n>\d{{1,2}}|[a-z]+)\s+months\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
 ]
-_NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)} | {"latter": 2}
 # An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
 # 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
 _BY = r"(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of"
@@ -211,7 +217,7 @@ def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> 
 def _period(parts: dict[str, str | None], year: int) -> TimeSpan | None:
     """The months of a half, a quarter or the first / last N months of a year (None: no such part)."""
     word = (parts["n"] or parts.get("part") or "").lower()
-    n = int(digits[0]) if (digits := re.match(r"\d+", word)) else _NUMBERS.get(word, ORDINAL_DAYS.get(word, 0))
+    n = int(digits[0]) if (digits := re.match(r"\d+", word)) else NUMBER_WORDS.get(word, 2 if word == "latter" else ORDINAL_DAYS.get(word, 0))
     if parts.get("side"):
         first, last = (1, n) if (parts["side"] or "").lower() == "first" else (13 - n, 12)
     else:
@@ -241,7 +247,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     parts = match.groupdict()
     if parts.get("decade"):  # read as its ten years
         return TimeSpan(date(int(parts["decade"]), 1, 1), date(int(parts["decade"]) + 9, 12, 31), Granularity.YEAR)
-    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"] or 0))
+    year = int(parts["year"]) if parts.get("year") else said_year(parts["said"]) if parts.get("said") else full_year(int(parts["yy"] or 0))
     if parts.get("unit") or parts.get("code") or parts.get("side"):
         return _period(parts, year)
     day: int | None
@@ -273,6 +279,12 @@ def _day_first(match: re.Match[str]) -> TimeSpan | None:
         return span_of(date(year, int(parts["second"]), int(parts["first"])), Granularity.DAY)
     except ValueError:
         return None
+
+
+def said_year(words: str) -> int:
+    """"two thousand and nine" -> 2009, "twenty fourteen" -> 2014 (a match of `_SAID_YEAR`)."""
+    numbers = [NUMBER_WORDS.get(w, 0) for w in re.split(r"[\s-]+", words.lower()) if w not in ("and", "thousand")]
+    return (2000 if re.match(r"two\s+thousand", words, re.IGNORECASE) else 100 * numbers[0]) + sum(numbers[1:])
 
 
 def full_year(two_digits: int) -> int:

@@ -1,0 +1,83 @@
+"""Readers who talk around the question: a statement the question points back to, hedges, stress in capitals,
+dates said in words. Each is read as the direct question it asks (the same entities in the same roles, times,
+pattern and query), or, where the reading cannot tell what it points to, left unsure (the judge abstains)."""
+
+from __future__ import annotations
+
+import pytest
+from bench_support import analyzer_over
+
+from agents.analysis.question_form import with_antecedent
+
+FACTS = [
+    ("Benny_Gantz", "Make_a_visit", "China", "2011-05-01"),
+    ("Chen_Bingde", "Make_a_visit", "China", "2009-05-01"),
+    ("Angela_Merkel", "Criticize_or_denounce", "Iraq", "2009-06-01"),
+    ("Angela_Merkel", "Criticize_or_denounce", "Iran", "2008-06-01"),
+    ("Iran", "Make_a_visit", "Iraq", "2009-03-03"),
+    ("Kuwait", "Make_a_visit", "Iraq", "2009-03-03"),
+    ("NATO", "Make_statement", "Iraq", "2010-01-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def analyzer(tmp_path_factory: pytest.TempPathFactory):
+    yield from analyzer_over(tmp_path_factory.mktemp("discourse_kg") / "kg.duckdb", FACTS)
+
+
+def reading(analyzer, text: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyzer
+    """What a question means to the planner: its entities in role order, times, pattern, cue and query."""
+    a = analyzer.analyze(text)
+    return [m.best for m in a.entities], [str(t.time) for t in a.times], a.pattern, a.cue, a.answer_type, a.query, a.unaccounted
+
+
+@pytest.mark.parametrize(
+    ("text", "direct"),
+    [
+        # the statement's party the question does not name is the one "he did", "him", "that" points to
+        ("Benny Gantz went to China at some stage, I believe? Who was the first to visit China after he did?", "Who was the first to visit China after Benny Gantz?"),
+        ("Iran visited Iraq at one point. Who was the first to visit Iraq after that?", "Who was the first to visit Iraq after Iran?"),
+        ("Angela Merkel criticised Iraq. Before that, who was the last one she criticised?", "Before Iraq, who was the last one Angela Merkel criticised?"),
+        ("I seem to remember Iran visiting Iraq. Who else visited Iraq on that same day?", "Who visited Iraq on the same day as Iran?"),
+        # hedges say how sure the asker is, nothing of the facts
+        ("I'm not 100% sure on this one - who visited Iraq in 2009, if you know?", "Who visited Iraq in 2009?"),
+        ("Correct me if I'm wrong, but did Kuwait visit Iraq in 2009? I could be wrong on the details.", "Did Kuwait visit Iraq in 2009?"),
+        ("ok so, wait, after Iran who visited Iraq first?", "After Iran who visited Iraq first?"),  # fillers opening the text
+        # capitals for stress are the word; an acronym the KG writes so is the name
+        ("Which country was the VERY FIRST to visit Iraq?", "Which country was the very first to visit Iraq?"),
+        ("What YEAR did NATO make a statement about Iraq?", "What year did NATO make a statement about Iraq?"),
+        # a date said in words is the date
+        ("so who visited iraq on march the third two thousand and nine", "who visited iraq on 3 March 2009"),
+        ("um who did angela merkel criticise in twenty oh eight", "who did angela merkel criticise in 2008"),
+    ],
+)
+def test_a_question_read_as_the_direct_question_it_asks(analyzer, text: str, direct: str) -> None:
+    expected = reading(analyzer, direct)
+    assert expected[0] and reading(analyzer, text) == expected  # the direct question names its parties
+
+
+def test_what_cannot_be_told_stays_unsure(analyzer) -> None:
+    # no statement says who "him" is: the judge abstains naming it
+    assert "points to someone the question does not name" in (analyzer.analyze("Who visited China before him?").unaccounted or "")
+    # two parties and nothing saying which one "that" points to: nothing chosen, both stay in the reading
+    assert [m.best for m in analyzer.analyze("Iran and Kuwait visited Iraq. Who visited China after that?").entities] == ["Iran", "Kuwait", "Iraq", "China"]
+
+
+def test_a_pronoun_that_may_point_inside_the_question_is_left_to_it() -> None:
+    text = "I read about Iran. After Kuwait visited Iraq, who was the first to visit Iraq after him?"
+    assert with_antecedent(text, [((13, 17), "Iran"), ((25, 31), "Kuwait"), ((40, 44), "Iraq"), ((73, 77), "Iraq")]) == (text, "")
+    # a sentence that names one party states no event to point back to
+    text = "I read about Iran. Who was the first to visit Iraq after him?"
+    assert with_antecedent(text, [((13, 17), "Iran"), ((46, 50), "Iraq")]) == (text, "")
+
+
+def test_a_verb_left_as_do_that_is_not_resolved() -> None:
+    # the act is in the statement only: the question alone would ask another one
+    text = "Iran visited Iraq. Who was the first to do that after him?"
+    assert with_antecedent(text, [((0, 4), "Iran"), ((13, 17), "Iraq")]) == (text, "")
+
+
+def test_the_statement_s_act_is_kept_for_the_relation() -> None:
+    # the question's own verb may be vaguer than the statement's ("go to"): the statement's words go with it
+    text = "Robert Hill visited China; which country did he go to first after that?"
+    assert with_antecedent(text, [((0, 11), "Robert_Hill"), ((20, 25), "China")]) == ("Which country did Robert Hill go to first after China?", "visited")
