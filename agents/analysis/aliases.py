@@ -18,6 +18,7 @@ SURNAME = "surname"
 FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
 FIRST_NAME = "distinctive first name"
+FAMILY_FIRST = "first word of a person's name: the family name, where it is written first"
 AMPERSAND = "'and' for '&'"
 HONORIFIC = "name without its honorific or regnal number"
 PATRONYMIC = "given name and father's name"
@@ -145,6 +146,15 @@ def titled_surname(display: str, organisational: frozenset[str]) -> str | None:
     if not all(w in organisational or w in _CONNECTORS for w in middle):
         return None
     return last
+
+
+def family_name_first(display: str) -> str | None:
+    """The first word of a person's name of two or three words ("Hui" of Hui Liangyu, "Kim" of Kim
+    Jong-Chul), as people name those whose family name comes first. Nothing in a name tells that order
+    from a given name first, so it is one reading beside the others, for the KG to choose among."""
+    words = display.split()
+    key = normalize_name(words[0]) if 2 <= len(words) <= 3 else ""
+    return key if len(key) >= 2 and key.isalpha() and key not in _PARTICLES and not is_title(key) else None
 
 
 def first_name(display: str) -> str | None:

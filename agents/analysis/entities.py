@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, process
 
 from agents.analysis.aliases import (
     CROWN_STYLES,
+    FAMILY_FIRST,
     FIRST_NAME,
     FORMAL_HONORIFICS,
     NAME_WORD_TABLES,
@@ -171,13 +172,13 @@ class EntityLinker:
             runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
             pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
             for run, text in pending[-1][2]:
-                run.entities = self._contained(text) or self._fuller(text) or self._fuzzy(text)
+                run.entities = [] if self._a_country(text) else self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
-        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities])
+        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
         for n, chosen, texts in pending:
             toks = tokenised[n]
             for run, text in texts:
-                run.entities = run.entities or self._nearest(text)
+                run.entities = run.entities or ([] if self._a_country(text) else self._nearest(text))
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
@@ -188,6 +189,11 @@ class EntityLinker:
             mentions = self._confirmed([c for c in mentions if not _never_a_name(toks[c.start : c.end])])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _a_country(self, text: str) -> bool:
+        """A country, its people or its capital named alone ("Hong Kong", "Malaysian") where no role of it was
+        read: one of the many names that hold it ("Archbishop (Hong Kong)") would be a guess, so none is."""
+        return normalize_name(text) in self.tables.qualifier_keys
 
     def _lower_case_typos(self, question: str, tokens: list[Token], found: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
         """(role: names people use) In an all-lower-case question, a long word no source explained and
@@ -367,7 +373,7 @@ class EntityLinker:
             else:
                 # lower case is weak evidence where the word may be something else: a first name that is
                 # also a word, or a word in a verb's place ("which country said ...": no "Said")
-                confirm = entries[0][1] == FIRST_NAME or _verb_slot(tokens, i)
+                confirm = entries[0][1] in (FIRST_NAME, FAMILY_FIRST) or _verb_slot(tokens, i)
         score = 0.9 if surface[:1].isupper() else 0.85
         ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
         why = f"{entries[0][1]} of {entries[0][0]}"
@@ -385,8 +391,9 @@ class EntityLinker:
         k = i - 1
         while k >= 0 and k not in blocked and is_title(tokens[k].key):
             k -= 1
-        if k == i - 1:
-            return i
+        if k == i - 1:  # "djibouti's guelleh", "unesco's matsuura": the possessive says whose the person is, no party of its own
+            possessive = k >= 1 and k not in blocked and tokens[k].key == "'s"
+            return owner if possessive and (owner := self._qualifier_ending_at(tokens, k, names=True)) < k else i
         while k >= 0 and k not in blocked and tokens[k].key != "'s":
             if self._in_vocabulary(tokens[k]):
                 k -= 1
@@ -398,10 +405,12 @@ class EntityLinker:
             k = country - 1  # "iran's president ahmadinejad"
         return k + 1
 
-    def _qualifier_ending_at(self, tokens: list[Token], end: int) -> int:
-        """Start of the longest country name or adjective ("south korean") ending before token `end`; `end` if none."""
+    def _qualifier_ending_at(self, tokens: list[Token], end: int, names: bool = False) -> int:
+        """Start of the longest country name or adjective ("south korean"), or with `names` any KG name,
+        ending before token `end`; `end` if none."""
         for start in range(max(0, end - 4), end):
-            if ngram_key("", tokens, start, end) in self.tables.qualifier_keys:
+            key = ngram_key("", tokens, start, end)
+            if key in self.tables.qualifier_keys or names and key in self.tables.by_key:
                 return start
         return end
 
@@ -687,7 +696,8 @@ class EntityLinker:
                 ratio = len(set(key_words)) / max(len(set(tokens)), 1)
                 name = self.tables.entities[row]
                 scores[name] = max(scores.get(name, 0.0), 0.55 + 0.4 * ratio)
-        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+        # among names alike, the KG's most active first: the alphabet says nothing of which is meant
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0), pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _fuzzy(self, text: str) -> list[tuple[str, float]]:
@@ -723,7 +733,7 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _spelt_like(self, text: str, name: str) -> bool:
-        """(made-up names) Whether more words of `text` (four letters or more) are spelt like some word
+        """(made-up names) Whether more words of `text` (a short one exactly) are spelt like some word
         of `name` than are proper words spelt like none: an embedding neighbour nobody spells alike is
         another name ("Tomisel Ruto" is not William Ruto); a transliteration or derived word is alike
         ("Mohammed VI", "the Laotian officials"), and a paraphrase keeps most words."""
@@ -731,9 +741,10 @@ class EntityLinker:
         acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
         alike = unlike = 0
         for word in normalize_name(text).split():
-            if len(word) < 4 or word in _NAME_CONNECTORS or word.upper() in acronyms:
+            if word in _NAME_CONNECTORS or word.upper() in acronyms:
                 continue
-            if any(_alike(word, other) for other in own):
+            # a short word ("Abe") is alike only as written: a letter changed makes another name
+            if word in own or len(word) >= 4 and any(_alike(word, other) for other in own):
                 alike += 1
             elif word not in self.tables.common_words:  # a vocabulary word may be paraphrased
                 unlike += 1
