@@ -27,6 +27,10 @@ FACTS = [
     ("Representatives_(Malaysia)", "Engage_in_negotiation", "Malaysia", "2011-01-01"),
     ("Malaysian_People's_Party", "Make_statement", "Malaysia", "2011-02-01"),
     ("Cambodia", "Make_a_visit", "Oman", "2006-01-01"),
+    ("Government_(Germany)", "Provide_humanitarian_aid", "China", "2008-05-13"),
+    # Germany's most active role is no government: activity says nothing of what a capital stands for
+    *[("Business_(Germany)", "Make_statement", "China", f"2008-0{month}-02") for month in range(1, 6)],
+    *[("Envoy_(United_States)", "Accuse", "Cambodia", f"2010-0{month}-02") for month in range(1, 4)],
 ]
 
 
@@ -73,3 +77,9 @@ def test_a_short_word_is_spelt_like_a_name_only_as_written(analyzer: QuestionAna
     linker: EntityLinker = analyzer.entity_linker
     assert not linker._spelt_like("Abe", "Kim_Swan")  # an embedding neighbour of a short word is no reading of it
     assert linker._spelt_like("Kim", "Kim_Swan")
+
+
+def test_a_capital_stands_for_its_government_where_the_kg_has_one(analyzer: QuestionAnalyzer) -> None:
+    assert "Government_(Germany)" in linked(analyzer, "Who sent humanitarian aid to China on the same day as Berlin?")
+    analysis = analyzer.analyze("Who did Washington accuse in 2010?")  # no government of the US in the KG: no guess among its roles
+    assert analysis.entities == [] and [m.text for m in analysis.unlinked] == ["Washington"]

@@ -34,7 +34,7 @@ from agents.analysis.aliases import (
     is_title,
 )
 from agents.analysis.cues import CUE_WORDS
-from agents.analysis.demonyms import COUNTRIES
+from agents.analysis.demonyms import COUNTRIES, capitals
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -120,6 +120,7 @@ class EntityLinker:
         self._qualifier_prefixes: set[str] = data["qualifier_prefixes"]
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
+        self._capitals = frozenset(normalize_name(city) for cities in capitals().values() for city in cities)
         self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
         # a role word's first six letters: an act word that begins so names the sector that does it
         self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
@@ -636,6 +637,12 @@ class EntityLinker:
                     best.setdefault((start, end), self._people(start, end, qualifiers, own, nation))
                 if own:
                     continue  # the exact match of the country's own entity covers it
+                if ngram_key("", tokens, start, end) in self._capitals:
+                    # a capital stands for its government ("Berlin said"): that role where the KG has one, no other
+                    government = [self._role_entity[q]["Government"] for q in qualifiers if "Government" in self._role_entity.get(q, {})]
+                    if len(government) == 1:
+                        best.setdefault((start, end), _Candidate(start, end, [(government[0], 0.85)], "qualifier", why="a capital for its government"))
+                    continue
                 # a country that is no entity itself ("the UK" in ICEWS): its most active roles
                 ranked = sorted(
                     ((e, self.tables.fact_count.get(e, 0)) for q in qualifiers for _, e in self.tables.roles.get(q, [])),
@@ -696,8 +703,7 @@ class EntityLinker:
                 ratio = len(set(key_words)) / max(len(set(tokens)), 1)
                 name = self.tables.entities[row]
                 scores[name] = max(scores.get(name, 0.0), 0.55 + 0.4 * ratio)
-        # among names alike, the KG's most active first: the alphabet says nothing of which is meant
-        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0), pair[0]))
+        ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _fuzzy(self, text: str) -> list[tuple[str, float]]:
