@@ -17,8 +17,7 @@ from tkg_store.store import normalize_name
 SURNAME = "surname"
 FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
-FIRST_NAME = "distinctive first name"
-FAMILY_FIRST = "first word of a person's name: the family name, where it is written first"
+FIRST_NAME = "first word of a person's name"
 AMPERSAND = "'and' for '&'"
 HONORIFIC = "name without its honorific or regnal number"
 PATRONYMIC = "given name and father's name"
@@ -148,19 +147,12 @@ def titled_surname(display: str, organisational: frozenset[str]) -> str | None:
     return last
 
 
-def family_name_first(display: str) -> str | None:
-    """The first word of a person's name of two or three words ("Hui" of Hui Liangyu, "Kim" of Kim
-    Jong-Chul), as people name those whose family name comes first. Nothing in a name tells that order
-    from a given name first, so it is one reading beside the others, for the KG to choose among."""
-    words = display.split()
-    key = normalize_name(words[0]) if 2 <= len(words) <= 3 else ""
-    return key if len(key) >= 2 and key.isalpha() and key not in _PARTICLES and not is_title(key) else None
-
-
 def first_name(display: str) -> str | None:
-    """The first word of a person's display name (the caller checks that no other name has it)."""
-    word = normalize_name(display.split()[0])
-    return word if len(word) >= 4 and " " not in word else None
+    """The first word of a person's name, as people name those whose family name comes first ("Hui" of Hui
+    Liangyu, "Kim" of Kim Jong-Chul) or by a rare given name ("Lien"): nothing in a name tells which order
+    it has, so it is one reading beside the surnames, for the KG's facts to choose among."""
+    key = normalize_name(display.split()[0])
+    return key if len(key) >= 2 and key.isalpha() and key not in _PARTICLES and not is_title(key) else None
 
 
 def ampersand(display: str) -> str | None:

@@ -22,7 +22,6 @@ from rapidfuzz import fuzz, process
 
 from agents.analysis.aliases import (
     CROWN_STYLES,
-    FAMILY_FIRST,
     FIRST_NAME,
     FORMAL_HONORIFICS,
     NAME_WORD_TABLES,
@@ -374,7 +373,7 @@ class EntityLinker:
             else:
                 # lower case is weak evidence where the word may be something else: a first name that is
                 # also a word, or a word in a verb's place ("which country said ...": no "Said")
-                confirm = entries[0][1] in (FIRST_NAME, FAMILY_FIRST) or _verb_slot(tokens, i)
+                confirm = entries[0][1] == FIRST_NAME or _verb_slot(tokens, i)
         score = 0.9 if surface[:1].isupper() else 0.85
         ranked = [(name, score) for name, _ in entries[:self.config.max_candidates]]
         why = f"{entries[0][1]} of {entries[0][0]}"

@@ -19,7 +19,6 @@ from agents.analysis.aliases import (
     COMPASS,
     COUNTRY_FORM,
     COUNTRY_INITIALS,
-    FAMILY_FIRST,
     FIRST_NAME,
     HONORIFIC,
     INITIALS,
@@ -32,7 +31,6 @@ from agents.analysis.aliases import (
     club_forms,
     compass_acronym,
     country_forms,
-    family_name_first,
     first_name,
     has_regnal_number,
     initials_variant,
@@ -256,7 +254,6 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
     demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
-    families: list[tuple[str, str]] = []  # (a person's first word, shared with other names or short, entity)
     persons: set[str] = set()
     role_surnames: list[tuple[str, str]] = []  # (surname that is a role word, entity)
     for name in tables.entities:
@@ -276,11 +273,8 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
                     found.setdefault(key, []).append((name, rule))
                 if (cut := patronymic(bare)) is not None:
                     found.setdefault(cut, []).append((name, PATRONYMIC))
-            word = first_name(bare)
-            if word is not None and len(tables.postings.get(word, ())) == 1:
-                firsts.append((word, name))  # no other KG name has the word: it names this person
-            elif not regnal and (family := family_name_first(bare)) is not None:
-                families.append((family, name))
+            if (word := first_name(bare)) is not None:
+                firsts.append((word, name))
         if personal and (last := role_word_surname(bare, organisational)):
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
@@ -326,12 +320,9 @@ def _add_aliases(store: TKGStore, tables: NameTables) -> None:
             continue  # no word of an organisation's ("party", "bank", "army"): "Germán Verdugo" is a person's name
         for key in country_forms(display, adjective_of, first_adjective):
             found.setdefault(key, []).append((name, COUNTRY_FORM))
-    for word, name in firsts:
-        if word not in found and word not in tables.common_words:
-            found[word] = [(name, FIRST_NAME)]
-    for word, name in families:  # beside the surnames of the word: the KG's facts choose (agents.analysis.ambiguity)
+    for word, name in firsts:  # beside the surnames of the word: the KG's facts choose (agents.analysis.ambiguity)
         if word not in tables.common_words:
-            found.setdefault(word, []).append((name, FAMILY_FIRST))
+            found.setdefault(word, []).append((name, FIRST_NAME))
     for key, names in tables.acronyms.items():
         # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
         found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
