@@ -191,9 +191,12 @@ class EntityLinker:
         return results
 
     def _a_country(self, text: str) -> bool:
-        """A country, its people or its capital named alone ("Hong Kong", "Malaysian") where no role of it was
-        read: one of the many names that hold it ("Archbishop (Hong Kong)") would be a guess, so none is."""
-        return normalize_name(text) in self.tables.qualifier_keys
+        """A country, its people or its capital, alone ("Hong Kong", "Malaysian") or before words of role names
+        ("Japanese PM"), where no role of it was read closely enough: one of the many names that hold it
+        ("Archbishop (Hong Kong)", "Governor (Japan)") would be a guess, so none is."""
+        words = normalize_name(text).split()
+        return any(" ".join(words[:k]) in self.tables.qualifier_keys and all(content_words(w) <= self._role_vocabulary for w in words[k:])
+                   for k in range(1, len(words) + 1))
 
     def _lower_case_typos(self, question: str, tokens: list[Token], found: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
         """(role: names people use) In an all-lower-case question, a long word no source explained and
@@ -748,9 +751,13 @@ class EntityLinker:
         for word in normalize_name(text).split():
             if word in _NAME_CONNECTORS or word.upper() in acronyms:
                 continue
-            # a short word ("Abe") is alike only as written: a letter changed makes another name
-            if word in own or len(word) >= 4 and any(_alike(word, other) for other in own):
+            # a short word ("Abe") is alike only as written: a letter changed makes another name; a country's
+            # word ("chinese") is alike where the name holds the country, else the name is another country's
+            countries = [f" {normalize_name(q)} " for q in self.tables.qualifier_keys.get(word, [])]
+            if word in own or len(word) >= 4 and any(_alike(word, other) for other in own) or any(c in f" {' '.join(own)} " for c in countries):
                 alike += 1
+            elif countries:
+                return False  # "Japanese Red Cross" is not the Norwegian one
             elif word not in self.tables.common_words:  # a vocabulary word may be paraphrased
                 unlike += 1
         return alike > unlike or alike == unlike == 0
