@@ -8,7 +8,7 @@ is reported as ambiguous, never linked by chance."""
 from __future__ import annotations
 
 import pytest
-from bench_support import analyzer_over, linked
+from bench_support import analyzer_over, linked, linker_over
 
 from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.analyzer import QuestionAnalyzer
@@ -83,3 +83,17 @@ def test_a_capital_stands_for_its_government_where_the_kg_has_one(analyzer: Ques
     assert "Government_(Germany)" in linked(analyzer, "Who sent humanitarian aid to China on the same day as Berlin?")
     analysis = analyzer.analyze("Who did Washington accuse in 2010?")  # no government of the US in the KG: no guess among its roles
     assert analysis.entities == [] and [m.text for m in analysis.unlinked] == ["Washington"]
+
+
+@pytest.fixture(scope="module")
+def linker(tmp_path_factory: pytest.TempPathFactory):
+    facts = [("Governor_(Japan)", "Praise_or_endorse", "China", "2013-01-01"), ("Japan", "Make_a_visit", "China", "2013-02-01"),
+             ("Norwegian_Red_Cross", "Provide_humanitarian_aid", "Iraq", "2013-03-01")]
+    yield from linker_over(tmp_path_factory.mktemp("office_kg") / "kg.duckdb", facts)
+
+
+def test_a_demonym_and_an_office_the_kg_lacks_is_no_other_name(linker: EntityLinker) -> None:
+    # no head of Japan's government in the KG: its governor, near in embedding space, is not one
+    assert [m.candidates for m in linker.link("Who did the Japanese PM praise in 2013?")] == [[]]
+    # the Red Cross of another country is not this one
+    assert "Norwegian_Red_Cross" not in [n for m in linker.link("Who did the Japanese Red Cross help?") for n, _ in m.candidates]
