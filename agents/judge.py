@@ -49,7 +49,8 @@ def audit_answerability(
     reading: a relation read as a guess, words it leaves unaccounted for (`agents.analysis.accounting`)."""
     audit: list[str] = []
     query = analysis.query
-    problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
+    # a yes / no or a count ("Number of times X visited Y in 2009?", "Count the visits ...") names what it asks
+    problem = None if query.asks in ("yesno", "number") else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     unsupported = query.unsupported or attribute_asked(store, query)

@@ -175,7 +175,8 @@ def test_the_voice_says_who_did_it_for_a_lookup(masked: str, roles: dict, posses
     ("masked", "acts_by"),
     [
         ("Were there any visits by {E1} to {E2} in {T1}?", [("visits", 1, 2)]),  # the doer after "by"
-        ("Was there a visit to {E2} by {E1}?", [("visit", 1, 2)]),  # in either order
+        ("the visits {E1} paid to {E2} in {T1}", [("visits", 1, 2)]),  # the subject of a light verb in a relative clause
+        ("How many trips that {E1} has made to {E2}?", [("trips", 1, 2)]),
         ("Was {E2} visited by {E1}?", []),  # a participle is the passive's, not a noun of an act
     ],
 )

@@ -75,6 +75,10 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("Who was the next-to-last to visit {E1} in {T1}?", 2, True),
         ("Whom did {E1} visit last but one in {T1}?", 2, True),
         ("Who was the 3rd to visit {E1} in {T1}?", 3, False),
+        # counted from the end with no "to": "second last", "third-latest"
+        ("Which country was second last to host {E1} in {T1}?", 2, True),
+        ("Who was the third-latest to visit {E1}?", 3, True),
+        ("What was the date of {E1}'s fourth visit to {E2} in {T1}?", 4, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -95,9 +99,13 @@ def test_the_most_recent_is_no_most_often() -> None:
 
 @pytest.mark.parametrize(("masked", "extreme"), [("Who did {E1} visit most in {T1}?", "most"), ("Whom did {E1} praise least, in {T1}?", "least"),
                                                  ("Which country did {E1} visit most often in {T1}?", "most"),
-                                                 ("Who criticised {E1} least frequently in {T1}?", "least")])
+                                                 ("Who criticised {E1} least frequently in {T1}?", "least"),
+                                                 # a ranking by number is no count
+                                                 ("Which country hosted {E1} the greatest number of times in {T1}?", "most"),
+                                                 ("Who visited {E1} the least number of times in {T1}?", "least")])
 def test_most_and_least_often(masked: str, extreme: str) -> None:
-    assert _read(masked).extreme == extreme
+    query = _read(masked)
+    assert (query.extreme, query.asks) == (extreme, "entity")
 
 
 def test_what_happened_between_two_entities_asks_their_relations() -> None:

@@ -83,6 +83,9 @@ def test_most_often_ranks_by_distinct_days(agent) -> None:  # noqa: ANN001
 
 def test_the_nth_is_the_nth_distinct_day(agent) -> None:  # noqa: ANN001
     assert agent.ask("Who was the second to visit Iran in 2008?").answers == ["Barack Obama"]
+    # from the end: Angela Merkel on 4 April and 5 May 2008, Jack Straw on 10-11 March
+    assert agent.ask("Who was the third last to visit Iran in 2008?").answers == ["Jack Straw"]
+    assert agent.ask("Which country did Jack Straw visit the greatest number of times in 2008?").answers == ["Iran"]
 
 
 def test_what_happened_between_two_entities_lists_their_relations_either_way(agent) -> None:  # noqa: ANN001
@@ -150,6 +153,12 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("Were there any visits by Jack Straw to Japan in 2008?", "Yes"),
         ("Were there any visits by Angela Merkel to Japan in 2008?", "No"),
         ("How many visits by Jack Straw to Iran were there in 2008?", "3"),
+        # ... or named after the one it was done to ("of Iraq by Japan"), or the subject of a light verb in a relative clause
+        ("Any criticism of Iraq by Japan in 2008?", "Yes"),
+        ("Any criticism of Japan by Iraq in 2008?", "No"),
+        ("Count the visits Jack Straw paid to Iran in 2008.", "3"),
+        # a count put as a noun phrase names what it asks
+        ("Number of times Jack Straw visited Iran in 2008?", "3"),
     ],
 )
 def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) -> None:  # noqa: ANN001

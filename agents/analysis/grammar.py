@@ -167,6 +167,16 @@ def noun_phrase_passive(text: str) -> str | None:
     return m.group("pre") + clause + text[m.end() :]
 
 
+# "criticism of {E1} by {E2}", "a visit to {E1} by {E2}": a noun of an act with its doer after "by" names the doer
+# first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
+_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+by\s+(?P<doer>{_ENT})", re.IGNORECASE)
+
+
+def act_doer_first(text: str) -> str | None:
+    m = _ACT_DONE_BY.search(text)
+    return _spliced(m, f"{m.group('noun')} by {m.group('doer')} {m.group('p')} {m.group('done')}") if m else None
+
+
 # -- "receive an N from" ---------------------------------------------------------------------------
 # The KG states receiving some things with relations of their own (Host_a_visit, Receive_inspectors,
 # Receive_deployment_of_peacekeepers): "When did X receive the visit from Y" is a template of its own
@@ -387,6 +397,7 @@ RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("noun phrase passive", noun_phrase_passive),
     ("active voice", active_voice),
     ("named agent", named_agent_active),
+    ("act doer first", act_doer_first),
     ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
     ("template cue", template_cue),

@@ -28,7 +28,8 @@ _ORDINALS = {w: n for n, pair in enumerate(zip(_ORDINAL_NAMES, _ORDINAL_FIGURES)
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
 CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
-_TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)"
+# "second to last", "second from the end", "second last", "third-latest": counted from the end
+_TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)|(?:last|latest)\b)"
 # an ordinal names the n-th when it is a determiner ("the second to visit", "for the third time") or
 # counts from the end ("second to last"); an adjective ("a third location", "third parties") does not
 _ORDINAL = re.compile(
@@ -46,7 +47,7 @@ _ORDINAL = re.compile(
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 # "Count the days on which ...": an imperative count asks how many too
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
@@ -79,8 +80,8 @@ _RELATIONS = re.compile(
 )
 
 _CLOSES = r"(?=\s*(?:[?.!,]|$|(?:in|on|during|within|between|since|before|after|until|over)\b|\{T\d\}))"  # "visit most in {T1}": an adverb
-_MOST = re.compile(rf"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b{_CLOSES}|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
-_LEAST = re.compile(rf"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b{_CLOSES}", re.IGNORECASE)
+_MOST = re.compile(rf"\b(?:most|greatest|largest|highest|biggest)\s+(?:often|frequently|times|regularly|visits|frequent|number\s+of)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b{_CLOSES}|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
+_LEAST = re.compile(rf"\b(?:least|fewest|smallest|lowest)\s+(?:often|frequently|times|number\s+of)\b|\bthe\s+least\b|\bfewest\b|\bleast\b{_CLOSES}", re.IGNORECASE)
 
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
 # (irregular plurals too: "which people", "what children")
