@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from actions.enumerate import neighbours
 from agents.analysis.ambiguity import unresolved_namesakes
-from agents.analysis.query import Query, unread_number
+from agents.analysis.query import VALUE_ASKS, Query, unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -49,8 +49,9 @@ def audit_answerability(
     reading: a relation read as a guess, words it leaves unaccounted for (`agents.analysis.accounting`)."""
     audit: list[str] = []
     query = analysis.query
-    # a yes / no or a count ("Number of times X visited Y in 2009?", "Count the visits ...") names what it asks
-    problem = None if query.asks in ("yesno", "number") else not_a_question(analysis.question, analysis.masked)
+    # a yes / no, a count or the relations asked ("Number of times X visited Y in 2009?", "Can you describe the
+    # interactions between X and Y?") name what they ask
+    problem = None if query.asks in VALUE_ASKS else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     unsupported = query.unsupported or attribute_asked(store, query)

@@ -203,8 +203,10 @@ def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
 
 def same_word(one: str, other: str) -> bool:
     """Whether two stems are one word's inflections: the same first five letters ("criticise",
-    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted")."""
+    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted"; a final
+    y as i: "deny", "denied")."""
     short, long = sorted((one, other), key=len)
+    short = short[:-1] + "i" if short.endswith("y") and long[len(short) - 1 : len(short)] == "i" else short  # "deny", "denied"
     return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))
 
 

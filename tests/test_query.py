@@ -120,6 +120,21 @@ def test_two_times_with_between_are_a_window() -> None:
 
 def test_apart_from_excludes_the_entity_named_after_it() -> None:
     assert _read("Who visited {E1} in {T1} apart from {E2}?").excluded == (2,)
+    # within a few words of the cue, in a closing remark, or set aside after its name
+    assert _read("How many countries did {E1} visit in {T1}? (not counting trips inside {E2})").excluded == (2,)
+    assert _read("Which country did {E2} visit most? (not {E1})").excluded == (1,)
+    assert _read("Leaving {E1} itself aside, which country did {E2} visit the most?").excluded == (1,)
+    assert _read("Other than that, who visited {E1} after {E2}?").excluded == ()
+
+
+@pytest.mark.parametrize(
+    ("masked", "asks"),
+    [("How much times {E1} has accused {E2} in the year {T1}?", "number"),  # a slip for "how many times"
+     ("{E1} went to {E2} again after {T1} or not", "yesno"), ("i wonder did {E1} send aid to {E2} in {T1}", "yesno")],
+)
+def test_other_wordings_of_counts_and_yes_no(masked: str, asks: str) -> None:
+    query = _read(masked)
+    assert (query.asks, query.unsupported) == (asks, None)
 
 
 @pytest.mark.parametrize(
@@ -132,6 +147,7 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
         ("How much aid did {E1} give {E2}?", "a quantity"),
         ("How many troops did {E1} send to {E2}?", "a quantity"),
         ("How long did {E1} stay in {E2}?", "a duration"),
+        ("At what time of day did {E1} attack {E2}?", "a time of day"),
         ("Which country did {E1} visit after {T1}, within that year?", "a time bound ARI cannot read ('within that year'"),
         ("After {T1}, where did {E1} meet {E2} before the year was out?", "a place"),
         ("Where did {E1} travel with {E2} in {T1}?", "a place"),  # the destination of a journey two named parties made

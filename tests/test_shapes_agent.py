@@ -96,6 +96,8 @@ def test_what_happened_between_two_entities_lists_their_relations_either_way(age
 def test_apart_from_leaves_that_entity_out(agent) -> None:  # noqa: ANN001
     result = agent.ask("Who criticised Iraq in 2008 apart from Iran?")
     assert set(result.answers) == {"Japan", "China"}
+    # in a closing remark: Jack Straw visited Iran and Japan in 2008
+    assert agent.ask("How many countries did Jack Straw visit in 2008? (not counting trips to Iran)").answers == ["1"]
 
 
 def test_the_agent_of_a_passive_is_the_doer(agent) -> None:  # noqa: ANN001

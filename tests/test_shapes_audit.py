@@ -148,7 +148,8 @@ def test_the_lexicon_credits_a_word_with_its_main_relations_only() -> None:
 
 
 @pytest.mark.parametrize(("one", "other", "same"), [("host", "hosted", True), ("criticise", "criticize", True),
-                                                    ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False)])
+                                                    ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False),
+                                                    ("deny", "denied", True), ("deny", "denounce", False)])
 def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: bool) -> None:
     assert same_word(one, other) == same
 

@@ -47,12 +47,13 @@ _ORDINAL = re.compile(
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 # "Count the days on which ...": an imperative count asks how many too
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently|much(?=\s+times\b))\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
-_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+_HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+times\b)", re.IGNORECASE)  # "how much times": a slip for "how many"
+_TIME_OF_DAY = re.compile(r"\btime\s+of\s+(?:the\s+)?day\b|\b(?:what|which)\s+hour\b|\bo['’]clock\b", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
 # "how" + an adverb or adjective of degree or manner ("how strongly", "how hard", "how badly", "to what extent")
 _DEGREE = re.compile(
@@ -96,7 +97,8 @@ _NOT_LIST_NOUNS = GRAMMAR_WORDS["not_list_nouns"]
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
-_EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
+_EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+(?:counting|including))\b|\(\s*not\b", re.IGNORECASE)
+# "{E1} aside", "leaving {E1} itself aside": an entity set aside after its name
 # one event held while another did ("who played for Y while X did", "during the time X was Y"): the
 # answers' intervals meet the other event's (general English; "during" before a date is a time constraint)
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
@@ -115,7 +117,9 @@ _ATTRIBUTE = re.compile(
     r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
     re.IGNORECASE,
 )
-_ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
+# "tell me whether", "I wonder if", and a yes / no question reported as asked ("I wonder did X ...") or tagged ("... or not")
+_ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b"
+                      r"|\bwonder(?:ing)?\s*,?\s+(?:did|does|do|has|have|had|was|were|is|are)\b|\bor\s+not\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,8 @@ def _unsupported(masked: str) -> str | None:
         return "a reason ('why' cannot be checked: the KG records events, not their causes)"
     if _PLACE_WORD.search(masked) or _PLACE_AFTER_EVENT.search(masked):
         return "a place (the KG records no places: where an event happened cannot be checked)"
+    if _TIME_OF_DAY.search(masked):
+        return "a time of day (the KG dates each event by its day, not its hour)"
     if _HOW_LONG.search(masked):
         return "a duration (the KG records events on days, not how long they lasted)"
     if _HOW_MUCH.search(masked):
@@ -307,11 +313,12 @@ def _is_yes_no(masked: str) -> bool:
 
 
 def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:
-    """The roles of entities named right after "apart from", "except", "other than" ..."""
-    roles = []
+    """The roles of entities named after "apart from", "except", "other than", "(not" ... within a few words of
+    the cue ("not counting trips inside {E2}"), or set aside after their name ("leaving {E2} aside")."""
+    roles = [role for role, (_, end) in enumerate(entity_spans, 1) if re.match(r"\s+(?:itself\s+|himself\s+|herself\s+)?aside\b", question[end:], re.IGNORECASE)]
     for match in _EXCEPT.finditer(question):
         for role, (start, _) in enumerate(entity_spans, 1):
             gap = question[match.end():start]
-            if start >= match.end() and re.fullmatch(r"[\s,]*(?:the\s+)?", gap, re.IGNORECASE):
+            if start >= match.end() and re.fullmatch(r"[\s,]*(?:[a-z]+\s+){0,3}?(?:the\s+)?", gap) and role not in roles:
                 roles.append(role)
-    return tuple(roles)
+    return tuple(sorted(roles))
