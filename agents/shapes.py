@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -22,6 +23,7 @@ from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
+from agents.analysis.cues import CUE_HEAD
 from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
@@ -180,6 +182,17 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
         accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
     return frozenset(r for r, n in accounts.items() if n == most or not best_only)
+
+
+def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
+    """The relations the words of the event a cue points at name, read off its clause (folded by the grammar: "after {E2}
+    broke off diplomatic relations with {E1}, ..." keeps "broke off diplomatic relations"); empty where they name none."""
+    if reference_role(analysis) is None:
+        return frozenset()
+    last = len(analysis.entities)
+    clause = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E{last}\}}\s+(?P<rest>[^,;?]*)", analysis.masked, re.IGNORECASE)
+    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else clause.group("rest") if clause else ""
+    return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True) if words.strip() else frozenset()
 
 
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:

@@ -134,6 +134,13 @@ def test_what_the_kg_cannot_represent_is_refused_naming_it(agent, question: str,
     assert result.abstained and result.reason is not None and missing in result.reason
 
 
+def test_an_event_referred_to_is_of_the_relation_its_own_words_name(agent) -> None:  # noqa: ANN001
+    # Japan criticised Iraq on 3 March 2008 and never consulted it: the event referred to never happened
+    result = agent.ask("After Japan consulted Iraq, who criticised Iraq?")
+    assert result.abstained and "Consult" in (result.reason or "")
+    assert {"China", "Iran"} <= set(agent.ask("After Japan criticised Iraq, who criticised Iraq?").answers)
+
+
 def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -> None:  # noqa: ANN001
     # Iran criticised Iraq twice in 2008; Iraq never criticised Iran
     assert agent.ask("Did Iraq criticise Iran in 2008?").answers == ["No"]
