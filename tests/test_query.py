@@ -115,6 +115,7 @@ def test_what_happened_between_two_entities_asks_their_relations() -> None:
 
 def test_two_times_with_between_are_a_window() -> None:
     assert _read("Who threatened {E1} between {T1} and {T2}?", times=2).window
+    assert _read("who all was criticizing {E1} in {T1} and {T2}", times=2).window  # "in June and July 2015"
     assert not _read("Who threatened {E1} in {T1}?").window
 
 

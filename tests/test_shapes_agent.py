@@ -64,6 +64,15 @@ def test_which_countries_lists_every_country_and_no_sector(agent) -> None:  # no
     assert result.is_list and set(result.answers) == {"Iran", "Japan"}
 
 
+def test_foreign_countries_are_answered_only_where_the_one_to_leave_out_is_known(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Which foreign countries did Jack Straw visit in 2008?")  # the KG records no one's nationality
+    assert result.abstained and "'foreign'" in (result.reason or "")
+    assert agent.ask("Which foreign countries did Jack Straw visit in 2008 other than Iran?").answers == ["Japan"]
+    # two months joined by "and" after "in" are the span of both: Jack Straw visited Iran on 10-11 March, Japan on 1 June
+    assert agent.ask("Which countries did Jack Straw visit in May and June 2008?").answers == ["Japan"]
+    assert set(agent.ask("Which countries did Jack Straw visit in March and April 2008?").answers) == {"Iran"}
+
+
 def test_which_country_is_answered_by_a_country_in_every_shape(agent) -> None:  # noqa: ANN001
     # Jack Straw's last visit of 2008 was to Military (Iran), a sector: the last country he visited was Japan
     assert agent.ask("Which country did Jack Straw visit last in 2008?").answers == ["Japan"]
