@@ -195,6 +195,7 @@ def test_a_range_keeps_its_two_ends_and_a_shared_month_or_year() -> None:
     assert [str(t.time) for t in find_times("Who met Iran between 10 April and 30 June 2012?")] == ["2012-04-10", "2012-06-30"]
     assert [str(t.time) for t in find_times("Who met Iran from April 10 to June 30, 2012?")] == ["2012-04-10", "2012-06-30"]
     assert [str(t.time) for t in find_times("Who met Iran between December and March 2009?")] == ["2008-12", "2009-03"]  # the year before
+    assert [str(t.time) for t in find_times("Between 4 September and the end of 2011, who met Iran?")] == ["2011-09-04", "2011-12-31"]
 
 
 def test_a_window_bound_at_its_periods_edge_is_that_edges_day() -> None:

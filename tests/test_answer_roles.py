@@ -164,6 +164,8 @@ def test_receiving_verbs():
         ("Was {E1} visited by {E2} in {T1}?", {1: OBJECT, 2: SUBJECT}, []),  # inverted in a question
         ("How many times {E1} accused {E2}?", {1: SUBJECT, 2: OBJECT}, []),  # an active verb with no auxiliary
         ("When was {E1}'s second visit?", {}, [(1, "visit")]),  # an act of E1's, if the KG names it
+        ("What was the date of {E1}'s fourth visit to {E2}?", {}, [(1, "visit")]),
+        ("{E1}'s third act of praise in {T1} - who was it for?", {}, [(1, "praise")]),  # "an act of": the act is its noun
         ("Who were {E1}'s visitors in {T1}?", {}, []),  # an agent noun: the others did it
     ],
 )

@@ -110,6 +110,8 @@ def test_most_and_least_often(masked: str, extreme: str) -> None:
 
 def test_what_happened_between_two_entities_asks_their_relations() -> None:
     assert _read("What happened between {E1} and {E2} in {T1}?").asks == "relation"
+    assert _read("{E1} vs {E2} in {T1} - what kind of things happened?").asks == "relation"
+    assert _read("what was the {E1} doing with {E2} in {T1}?").asks == "relation"
     assert _read("What happened to {E1} in {T1}?").asks != "relation"  # one entity: no pair to relate
 
 
