@@ -144,7 +144,9 @@ class AnswerCheck:
         referred = reference_role(analysis)
         self.referred = [n for n, _ in analysis.entities[int(referred[1:]) - 1].candidates[:ACTED_PER_MENTION]] if referred else []
         self.reference_time = TimeConstraint("in", analysis.times[0].time) if referred and analysis.times else None
-        self.constraint = None if referred else time_constraint(analysis)
+        # a time right before the cue places the answers as well ("which countries recognised X in {T1} after {E2} did")
+        placed = referred and analysis.times and re.search(r"\{T1\}\s*,?\s*(?:after|before)\b", analysis.masked, re.IGNORECASE)
+        self.constraint = TimeConstraint("in", analysis.times[0].time) if placed else None if referred else time_constraint(analysis)
         self.kept = self._kept_places() if referred else {}
         self.ordinal = next((c for c in analysis.cues if c in ("first", "last")), None)
         # the extreme is only checked against a time the check knows: a same-period one is the program's reading
