@@ -285,7 +285,7 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
     when the KG is seen to hold no such event: of the relations the wording names
     (`worded_relations`; else the best-ranked one, and the check must agree the question asks
-    about it), or their mirrors, between the question's entities, at its time. A binding that
+    about it) or, where no word names one outright, ranked near the best, or their mirrors, between the question's entities, at its time. A binding that
     failed for another reason (a relation misread) is no evidence of absence, and then nothing is
     answered."""
     answer = {"yesno": "No", "number": "0"}.get(analysis.query.asks)
@@ -297,6 +297,9 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         if not check.asks_relation(relation):
             return None
         asked = frozenset({relation})
+    if not any(relations_naming(store, w) for w in naming_words(analysis.masked)):
+        # no word names a relation outright: also the ones ranked near the best ("hold talks": negotiation or consultation)
+        asked |= {r for r, score in analysis.relations if score >= analysis.relations[0][1] / 2 and check.asks_relation(r)}
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     names = [m.best for m in analysis.entities if m.best]
     if not names:
