@@ -79,6 +79,9 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("Which country was second last to host {E1} in {T1}?", 2, True),
         ("Who was the third-latest to visit {E1}?", 3, True),
         ("What was the date of {E1}'s fourth visit to {E2} in {T1}?", 4, False),
+        # the one right after the first is the second
+        ("Who was the one to visit {E1} right after the first visitor in {T1}?", 2, False),
+        ("Who did {E1} visit in {T1} after his first visit?", 2, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:

@@ -25,7 +25,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
-from agents.analysis.cues import AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
+from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -373,8 +373,8 @@ def ordinal_phrase(text: str) -> str | None:
         ordinal, cue = ("first", "after") if after else ("last", "before")
         clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
         return _spliced(m, clause)
-    if FIRST.search(text) or LAST.search(text):
-        return None
+    if (m := AFTER_FIRST.search(text)) or FIRST.search(text) or LAST.search(text):  # "right after his first visit": his second
+        return _spliced(m, "the second") if m else None
     if m := _ADJACENT.search(text):
         ordinal = "first" if m.group("cue").lower() == "after" else "last"
         return _spliced(m, f"{ordinal} {m.group('cue')}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from actions.programs import Program
-from agents.analysis.cues import WINDOW
+from agents.analysis.cues import AFTER_FIRST, WINDOW
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 
@@ -204,7 +204,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
     elif _is_yes_no(masked):
         asks = "yesno"
     extreme = "least" if _LEAST.search(masked) else "most" if _MOST.search(masked) else None
-    ordinal, from_end = _ordinal(masked)
+    ordinal, from_end = _ordinal(AFTER_FIRST.sub("the second", masked))
     return Query(
         asks=asks,
         is_list=asks == "entity" and not extreme and not ordinal and _asks_list(masked),
