@@ -163,6 +163,9 @@ def test_receiving_verbs():
         ("Which country was {E1} criticised by {E2}?", {1: OBJECT, 2: SUBJECT}, []),
         ("Was {E1} visited by {E2} in {T1}?", {1: OBJECT, 2: SUBJECT}, []),  # inverted in a question
         ("How many times {E1} accused {E2}?", {1: SUBJECT, 2: OBJECT}, []),  # an active verb with no auxiliary
+        # a ranking's adverb around the participle ("visited most frequently by")
+        ("In {T1}, which country was visited most frequently by {E1}?", {1: SUBJECT}, []),
+        ("Which country was most often visited by {E1}?", {1: SUBJECT}, []),
         ("When was {E1}'s second visit?", {}, [(1, "visit")]),  # an act of E1's, if the KG names it
         ("What was the date of {E1}'s fourth visit to {E2}?", {}, [(1, "visit")]),
         ("{E1}'s third act of praise in {T1} - who was it for?", {}, [(1, "praise")]),  # "an act of": the act is its noun

@@ -143,8 +143,8 @@ def _is_open_word(word: str | None) -> bool:
 
 # a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
 # the agent after "by" is the doer, the subject of "was" the one it was done to
-_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
-_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:(?:most|least)\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
+_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*(?:\s+(?:the\s+)?(?:most|least)(?:\s+\w+ly|\s+often)?)?\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
 _PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
 # a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
 _ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
