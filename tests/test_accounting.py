@@ -47,6 +47,45 @@ def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> No
     assert unaccounted(masked, WORDS) is None
 
 
+# the same KG read by a reader that knows general English: a word none of these spell is unread
+ENGLISH = Vocabularies(WORDS.name_words, WORDS.read_words, frozenset(
+    "after what was first country criticised who wanted visit negotiate diplomatic with never not has no i sure but remember when do did in which it he".split()))
+
+
+@pytest.mark.parametrize(
+    ("masked", "named"),
+    [
+        ("after {E1} what was the first country the unhcr criticised", "'unhcr' was not read"),  # an acronym no entity has
+        ("Who said no to {E1} first?", "said no to"),  # saying no is rejecting: not the relation "said"
+        ("Who never visited {E1} after {T1}?", "never visited"),
+        ("Which country has {E1} not visited?", "not visited"),
+    ],
+)
+def test_an_unknown_word_or_a_negated_event_is_named(masked: str, named: str) -> None:
+    problem = unaccounted(masked, ENGLISH)
+    assert problem is not None and named in problem
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "Who negotiated diplomatically with {E1} first?",  # inflections of words it knows
+        "after {E1} who first wantd to visit {E2}",  # one letter slipped from an English word
+        "I'm not sure, but who visited {E1} first?",  # negations of knowing are hedges about the asker
+        "I don't remember when {E1} first visited {E2}",
+        "Didn't {E1} visit {E2} in {T1}? Which country was it?",  # a negative question asks as the positive does
+        "{E1} criticised {E2}, didn't he? Who criticised {E2} first?",  # a question tag
+        "Which country visited {E1} after {T1}, not {E2}?",  # "not {E2}" excludes a name the query reads
+    ],
+)
+def test_known_words_and_negations_that_are_not_of_the_event_are_left_alone(masked: str) -> None:
+    assert unaccounted(masked, ENGLISH) is None
+
+
+def test_without_an_english_vocabulary_no_word_is_taken_for_an_unknown_name() -> None:
+    assert unaccounted("after {E1} what was the first country the unhcr criticised", WORDS) is None
+
+
 def test_the_judge_refuses_a_question_with_an_unread_time_on_a_real_store(demo_store) -> None:
     analyzer = QuestionAnalyzer(demo_store, None)
     question = next(n for n in demo_store.entity_names() if "_" not in n)

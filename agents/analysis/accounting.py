@@ -4,7 +4,11 @@ What the analysis read is masked ({E1}, {T1}); two kinds of word left over mean 
 - a time spelled out in words that was not read ("in twenty thirteen", "november twelfth two thousand nine"):
   a month name or a number word followed by a number word;
 - a name the linker did not link: two words side by side that are both words of the KG's entity names, at least
-  one of them neither English the analysis reads nor a word of the relation lexicon ("the state actor").
+  one of them neither English the analysis reads nor a word of the relation lexicon ("the state actor");
+- a word that is none of these nor English at all (not a word of the embedding model's English, its inflection,
+  or a one-letter slip of one): an acronym or name the linker did not know ("the unhcr"), so it is asked about nothing;
+- a negation of the event ("said no to X", "never visited"): the KG records events, not their absence, and the
+  relation read is the event's own, so the answer would be to the opposite question.
 Each was chosen on the learning material only, with the criterion that a wrong answer avoided costs at most one
 right answer (`benchmarks/accounting_signals.py`; the counts: `benchmarks/results/accounting/README.md`).
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise, takewhile
 
 from agents.analysis.aliases import NAME_WORD_TABLES
@@ -32,6 +37,14 @@ _CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split(
 # "before him", "after they did" in a question naming one party: it points to one it does not name (no statement said who)
 _POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:he|she|they)\s+did)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
+_WORD = re.compile(r"[^\W\d_]+")  # a word in any alphabet ("Médecins" is one), its clitic ("didn't", "I'm") set aside
+_CLITIC = re.compile(r"n't\b|'(?:s|re|ve|m|ll|d)\b")
+# a negation, and what keeps it off the event: a negation of knowing ("not sure", "I don't remember") is a hedge about
+# the asker; one opening a sentence ("Didn't X visit Y?") or a tag ("..., didn't he?") asks as the positive does; one
+# before a name excludes that name ("not {E1}"), which the query reads
+_NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+_NOT_OF_EVENT = re.compile(r"(?:\s+\w+)?\s+(?:sure|certain|know|remember|recall|idea)\b|\s+(?:he|she|it|they|we|you|i)\b\s*[?,]|\s*\(?\{E", re.IGNORECASE)
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,18 @@ class Vocabularies:
 
     name_words: frozenset[str]  # the words of the KG's entity names and aliases, lower case
     read_words: frozenset[str]  # English the analysis reads, and the relation lexicon's words
+    english: frozenset[str] = frozenset()  # the embedding model's English words (none: no word is taken for a name)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:  # a known word's first five letters: its inflections and derivations are known
+        return frozenset(w[:5] for words in (self.name_words, self.read_words, self.english) for w in words if len(w) >= 5)
+
+    def knows(self, word: str) -> bool:
+        """Whether a word is English, a name's or read, as written, inflected or with one letter slipped."""
+        if len(word) < 3 or not self.english or word in self.english or word in self.name_words or word in self.read_words:
+            return True
+        slips = {word[:i] + c + word[i + k :] for i in range(len(word) + 1) for c in ("", *_ALPHABET) for k in (0, 1)}
+        return word[:5] in self.stems or not slips.isdisjoint(self.english)
 
 
 def unaccounted(masked: str, words: Vocabularies) -> str | None:
@@ -54,6 +79,13 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
     for one, other in pairwise(tokens):
         if _name_like(one, words) and _name_like(other, words) and not {one, other} <= words.read_words:
             return f"'{one} {other}' reads like part of a name in the KG, but no entity was linked to it: not sure what it names"
+    unknown = [w for w in _WORD.findall(_CLITIC.sub("", masked.lower())) if not words.knows(w)]
+    if unknown:
+        return f"'{unknown[0]}' was not read: no entity, English word or word of an event is written so"
+    for negation in _NEGATION.finditer(masked):
+        if not _NOT_OF_EVENT.match(masked, negation.end()) and not re.search(r"(?:^|[.?!:;]\s*)\w*$", masked[: negation.start()]):
+            said = re.search(r"\S*\s*" + re.escape(negation.group(0)) + r"\s*[^\s{]*", masked[max(0, negation.start() - 12) :])
+            return f"the negation in '{said.group(0) if said else negation.group(0)}' was not read: ask about the event, not its absence"
     return None
 
 
