@@ -43,6 +43,9 @@ def reading(analyzer, text: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyzer
         ("I'm not 100% sure on this one - who visited Iraq in 2009, if you know?", "Who visited Iraq in 2009?"),
         ("Correct me if I'm wrong, but did Kuwait visit Iraq in 2009? I could be wrong on the details.", "Did Kuwait visit Iraq in 2009?"),
         ("ok so, wait, after Iran who visited Iraq first?", "After Iran who visited Iraq first?"),  # fillers opening the text
+        # a hedge naming only what the question names again: its name takes no role
+        ("I'm not sure how Angela Merkel fits in exactly, but before Angela Merkel, which country did Iran last visit?",
+         "Before Angela Merkel, which country did Iran last visit?"),
         # capitals for stress are the word; an acronym the KG writes so is the name
         ("Which country was the VERY FIRST to visit Iraq?", "Which country was the very first to visit Iraq?"),
         ("What YEAR did NATO make a statement about Iraq?", "What year did NATO make a statement about Iraq?"),
