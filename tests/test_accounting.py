@@ -56,9 +56,9 @@ ENGLISH = Vocabularies(WORDS.name_words, WORDS.read_words, frozenset(
     ("masked", "named"),
     [
         ("after {E1} what was the first country the unhcr criticised", "'unhcr' was not read"),  # an acronym no entity has
-        ("Who said no to {E1} first?", "said no to"),  # saying no is rejecting: not the relation "said"
-        ("Who never visited {E1} after {T1}?", "never visited"),
-        ("Which country has {E1} not visited?", "not visited"),
+        ("Who said no to {E1} first?", "'no to'"),  # saying no is rejecting: not the relation "said"
+        ("Who never visited {E1} after {T1}?", "'never visited'"),
+        ("Which country has {E1} not visited?", "'not visited'"),
     ],
 )
 def test_an_unknown_word_or_a_negated_event_is_named(masked: str, named: str) -> None:

@@ -122,9 +122,8 @@ def without_hedges(text: str) -> str:
     """`text` without its hedges (see `_HEDGE`): a hedge opening a sentence with the mark after it, else with the mark before it."""
     parts = _CLAUSE_END.split(_FRAME.sub("", text))
     for i in range(0, len(parts), 2):
-        names, rest = _NAME_WORD.findall(parts[i]), "".join(parts[i + 1 :])
-        restated = bool(names) and bool(_KNOWING.match(parts[i])) and all(re.search(rf"\b{re.escape(n)}\b", rest) for n in names)
-        if _HEDGE.match(parts[i].strip()) or restated:
+        names = _NAME_WORD.findall(parts[i])  # a hedge, or a knowing clause whose names the rest names again
+        if _HEDGE.match(parts[i].strip()) or names and _KNOWING.match(parts[i]) and all(re.search(rf"\b{n}\b", "".join(parts[i + 1 :])) for n in names):
             opens = i == 0 or bool(re.search(r"[.?!]\s*$", parts[i - 1]))
             parts[i] = ""
             if not opens or i + 1 < len(parts):
