@@ -112,8 +112,7 @@ _HEDGE = re.compile(rf"^(?=.*\b(?:i|i'm|i've|i'd|you|not\s+sure)\b)(?=.*\b{_KNOW
 _FRAME = re.compile(rf"\b(?:i|we)\s+(?:seem\s+to\s+)?{_KNOWING_WORD}\s+(?:that\s+)?(?=(?:the\s+)?(?-i:[A-Z]))|\s*\bat\s+(?:one|some)\s+(?:point|stage|time)\b"
                     r"|^\W*(?:(?:ok(?:ay)?|so|um+|uh+|er|well|wait|hey|hmm+)\b[\s,]*)+(?=\w)", re.IGNORECASE)  # fillers opening the text: "ok so", "um", "wait,"
 _CLAUSE_END = re.compile(r"(\s*(?:[,;:]|\.{2,}|[.?!]+|\s[-–—]+)\s*)")
-# a clause of the asker's knowing that names something is set aside too when the text after it names it again: it asks
-# nothing the rest does not ("I'm not sure how X fits in, but before X, who ..."); left, its name would take a role
+# a knowing clause whose names the rest names again asks nothing else ("I'm not sure how X fits in, but before X, who ...")
 _KNOWING = re.compile(rf"(?=.*\b(?:i|i'm|i've|i'd|not\s+sure)\b)(?=.*\b{_KNOWING_WORD}\b)", re.IGNORECASE)
 _NAME_WORD = re.compile(r"\b(?!I\b)(?-i:[A-Z])[\w-]*")
 
@@ -122,7 +121,7 @@ def without_hedges(text: str) -> str:
     """`text` without its hedges (see `_HEDGE`): a hedge opening a sentence with the mark after it, else with the mark before it."""
     parts = _CLAUSE_END.split(_FRAME.sub("", text))
     for i in range(0, len(parts), 2):
-        names = _NAME_WORD.findall(parts[i])  # a hedge, or a knowing clause whose names the rest names again
+        names = _NAME_WORD.findall(parts[i])  # left, they would take a role
         if _HEDGE.match(parts[i].strip()) or names and _KNOWING.match(parts[i]) and all(re.search(rf"\b{n}\b", "".join(parts[i + 1 :])) for n in names):
             opens = i == 0 or bool(re.search(r"[.?!]\s*$", parts[i - 1]))
             parts[i] = ""
