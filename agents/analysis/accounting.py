@@ -52,11 +52,11 @@ class Vocabularies:
     english: frozenset[str] = frozenset()  # the embedding model's English words (none: no word is taken for a name)
 
     @cached_property
-    def stems(self) -> frozenset[str]:  # the known words, and their first five letters: their inflections are known too
-        return frozenset(k for w in self.english | self.name_words | self.read_words for k in {w, w[:5]})
+    def stems(self) -> frozenset[str]:  # the known words, and English's first four letters: its inflections are known too
+        return frozenset(k for w in self.english | self.read_words for k in (w, w[:4])) | self.name_words
 
     def knows(self, word: str) -> bool:  # English, a name's or read: as written, inflected or with one letter slipped
-        if len(word) < 3 or not self.english or word in self.stems or word[:5] in self.stems:
+        if len(word) < 3 or not self.english or word in self.stems or word[:4] in self.stems:
             return True
         return not {word[:i] + c + word[i + k :] for i in range(len(word) + 1) for c in ("", *ascii_lowercase) for k in (0, 1)}.isdisjoint(self.english)
 
