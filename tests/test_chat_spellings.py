@@ -94,6 +94,8 @@ def test_analysis_reads_the_written_out_question(analyzer: QuestionAnalyzer) -> 
     assert analysis.answer_type == "time" and analysis.cue == "last"
     assert analysis.question.startswith("what month")
     assert analyzer.analyze("who visited china b4 06").cue == "before"
+    # "n" is chat for "and": a month and a year asked is a month
+    assert str(analyzer.analyze("what month n yr did wang yi last visit cambodia").time_level) == str(analysis.time_level) == "Granularity.MONTH"
 
 
 def test_a_made_up_short_name_stays_unlinked(analyzer: QuestionAnalyzer) -> None:
