@@ -49,7 +49,7 @@ def test_a_reading_that_accounts_for_every_word_is_left_alone(masked: str) -> No
 
 # the same KG read by a reader that knows general English: a word none of these spell is unread
 ENGLISH = Vocabularies(WORDS.name_words, WORDS.read_words, frozenset(
-    "after what was first country criticised who wanted visit negotiate diplomatic with never not has no i sure but remember when do did in which it he".split()))
+    "after what was first country criticised who wanted visit negotiate diplomatic with never not has no i sure but remember when do did in which it he how many countries counting trips".split()))
 
 
 @pytest.mark.parametrize(
@@ -76,6 +76,7 @@ def test_an_unknown_word_or_a_negated_event_is_named(masked: str, named: str) ->
         "Didn't {E1} visit {E2} in {T1}? Which country was it?",  # a negative question asks as the positive does
         "{E1} criticised {E2}, didn't he? Who criticised {E2} first?",  # a question tag
         "Which country visited {E1} after {T1}, not {E2}?",  # "not {E2}" excludes a name the query reads
+        "How many countries did {E1} visit in {T1}? (not counting trips to {E2})",
     ],
 )
 def test_known_words_and_negations_that_are_not_of_the_event_are_left_alone(masked: str) -> None:

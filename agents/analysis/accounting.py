@@ -37,10 +37,10 @@ _POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:h
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 _WORD = re.compile(r"[^\W\d_]+")  # a word in any alphabet ("Médecins" is one), its clitic ("didn't", "I'm") set aside
 _CLITIC = re.compile(r"n't\b|'(?:s|re|ve|m|ll|d)\b")
-# a negation of the event (the KG records events, not their absence: read, it answers the opposite); of none: one of knowing
-# ("not sure", "I don't remember"), one opening a sentence ("Didn't X ...?") or a tag ("didn't he?"), or one before a name
+# a negation of the event (the KG records events, not their absence: read, it answers the opposite); of none: of knowing
+# ("not sure", "I don't remember"), opening a sentence ("Didn't X ...?"), a tag ("didn't he?"), excluding ("not {E1}", "not counting")
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
-_NOT_OF_EVENT = re.compile(r"(?:\s+\w+)?\s+(?:sure|certain|know|remember|recall|idea)\b|\s+(?:he|she|it|they|we|you|i)\b\s*[?,]|\s*\(?\{E", re.IGNORECASE)
+_NOT_OF_EVENT = re.compile(r"(?:\s+\w+)?\s+(?:sure|certain|know|remember|recall|idea)\b|\s+(?:he|she|it|they|we|you|i)\b\s*[?,]|\s*\(?\{E|\s+(?:counting|including)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
