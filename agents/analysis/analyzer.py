@@ -25,7 +25,7 @@ from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, read_query
-from agents.analysis.question_form import as_yes_no, unstressed, with_antecedent, without_asides, without_framing, without_hedges
+from agents.analysis.question_form import as_yes_no, unstressed, without_asides, without_framing, without_hedges
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
@@ -188,24 +188,18 @@ class QuestionAnalyzer:
         questions = [stated_window(with_stated_year(q, self.kg_range), self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
-        statements = [with_antecedent(q, [(m.span, m.candidates[0][0]) for m in found if m.candidates]) for q, found in zip(questions, entities)]
-        for k, (resolved, _) in enumerate(statements):  # a question pointing back to a statement: read again as the one it asks
-            if resolved != questions[k]:
-                questions[k], readings[k] = resolved, read_times(resolved, self.kg_range)
-                entities[k] = self.entity_linker.link_batch([resolved], [[t.span for t in readings[k].found]])[0]
-        said = [statement for _, statement in statements]  # the statement's words: its verb still names the act
-        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings, said)]
+        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
         if rank_relations:
             self._rank_relations(analyses)
             postings = self.entity_linker.tables.postings
-            for k, reading in enumerate(zip(questions, entities, readings, said)):
+            for k, reading in enumerate(zip(questions, entities, readings)):
                 # a name left unlinked, read among the KG neighbours of the rest: the question is read again with it
                 if link_in_neighbourhood(self.store, reading[1], analyses[k].relations, lambda w: len(postings.get(w, ()))):
                     analyses[k] = self._analysis(*reading)
                     self._rank_relations(analyses[k : k + 1])
         return analyses
 
-    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading, said: str = "") -> QuestionAnalysis:
+    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading) -> QuestionAnalysis:
         resolve_by_facts([m for m in mentions if m.candidates], self.store)
         ts = resolve_dates_by_facts(reading.found, mentions, self.store)
         ordered = in_role_order(question, [m for m in mentions if m.candidates])
@@ -223,7 +217,7 @@ class QuestionAnalyzer:
             question, masked, ents, ts, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-            grammar=grammar, grammar_dropped=f"{rewritten.dropped} {said}".strip(), query=query, unaccounted=unaccounted(masked, self.vocabularies),
+            grammar=grammar, grammar_dropped=rewritten.dropped, query=query, unaccounted=unaccounted(masked, self.vocabularies),
         )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:

@@ -26,6 +26,7 @@ from agents.analysis.grammar_words import (
     _object,
     _spliced,
 )
+from agents.analysis.question_form import _ASKS_HERE, _REQUEST, _pieces
 from ari.base.text import word_key
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
@@ -423,11 +424,40 @@ _TWO_CLAUSES = re.compile(
     rf"(?P<main>(?P<lead>(?:{_LEADING_CUE})\s*,?\s*)?(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
+# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day";
+# a subject pronoun to its subject; a verb left as "do that" to its act (not read here: the question alone asks another one)
+_POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
+                          r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
+_PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
+
+
+def _named_antecedent(text: str) -> str | None:
+    """A question after a statement of an event, its anaphor naming the statement's party the question does not name
+    ("{E1} visited {E2}. Who visited {E2} after he did?" -> "Who visited {E2} after {E1}?"); of two such parties a subject
+    pronoun is the first, the event the second. Unsure (no such party, two and no subject pronoun, two named in the
+    question: it may point inside; a statement of one party; a verb left as "do that"): None. The statement's words are
+    left out, and so kept for the relation: its verb still names the act."""
+    text = re.sub(r"(\{E\d+\})\s+(?=[A-Z])", r"\1. ", text)  # a name linked with its full stop ("China. After that"): a capital opens a sentence
+    asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
+        return None
+    start = text.rfind(question)
+    named, parties = _placeholders(text[start:]), _PLACEHOLDER.findall(text[:start])
+    others = list(dict.fromkeys(f"{{E{n}}}" for n in parties if n not in named))
+    if len(others) != (2 if _SUBJECT.search(question) else 1) or len(named) > 1 or len(set(parties)) < 2:
+        return None
+    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
+    return _cap(_SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1))
+
+
 def anaphoric_reference(text: str) -> str | None:
-    """"{E2} praised {E1}; who was the first to praise it afterwards?" -> "After {E2}, who was the first
-    to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
-    an adverb that points back ("afterwards", "before that", "that month") makes the first clause the
-    reference, as a temporal clause would."""
+    """A statement and a question pointing back to it, read as the one question it asks: by the statement's party the
+    question does not name (`_named_antecedent`), else as a temporal clause ("{E2} praised {E1}; who was the first to
+    praise it afterwards?" -> "After {E2}, who was the first to praise {E1}?"; "... who else praised {E1} that same
+    month?" -> "... in the same month as {E2}"): an adverb that points back makes the first clause the reference."""
+    if (named := _named_antecedent(text)) is not None:
+        return named
     if (m := _TWO_CLAUSES.match(text)) is None:
         return None
     some, then = _SOME_PERIOD.search(m.group("vp")), None
