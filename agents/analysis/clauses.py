@@ -113,14 +113,9 @@ def _apart(main: str, reference: str) -> bool:
 
 
 # -- temporal clauses with a verb of their own -----------------------------------------------------
-_FRONTED_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)\s*,\s*(?P<main>.+)$",
-    re.IGNORECASE,
-)
-_TRAILING_CLAUSE = re.compile(
-    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
-)
+_CLAUSE = rf"(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)"
+_FRONTED_CLAUSE = re.compile(rf"^(?P<pre>\W*){_CLAUSE}\s*,\s*(?P<main>.+)$", re.IGNORECASE)
+_TRAILING_CLAUSE = re.compile(rf"^(?P<main>.+?),?\s+{_CLAUSE}(?P<end>\s*[?.!]*\s*)$", re.IGNORECASE)
 _SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+(?:when\s+)?|in\s+that\s+)?"  # "the month (that) X did": may be left out
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
@@ -267,12 +262,10 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
 
 
 _PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
-# "in the year (that) it did so with {E2}": the pronoun is the main clause's subject, so the clause's
-# other party is the reference
-_SAME_PRONOUN_CLAUSE = re.compile(
-    rf"\b{_SAME}\s+{_RELATIVE}(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*(?:[,?.!]|$))",
-    re.IGNORECASE,
-)
+# a clause whose pronoun subject is a party the main clause names: the clause's named party is the reference ("in the
+# year (that) it did so with {E2}", "..., after it was rejected by {E2}?", "After they had criticised {E1}, whom did {E2} ...")
+_PRONOUN_CLAUSE = rf"(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})"
+_SAME_PRONOUN_CLAUSE = re.compile(rf"\b{_SAME}\s+{_RELATIVE}{_PRONOUN_CLAUSE}(?P<end>\s*(?:[,?.!]|$))", re.IGNORECASE)
 
 
 def same_period_clause(text: str) -> str | None:
@@ -310,20 +303,8 @@ def same_period_clause(text: str) -> str | None:
     return None
 
 
-# "..., after it was rejected by {E2}?": the clause's pronoun subject is a party the main clause
-# names, so the clause's named party is the reference
-_TRAILING_PRONOUN_CLAUSE = re.compile(
-    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
-)
-
-
-# "After they had criticised {E1}, whom did {E2} criticise first?": the fronted clause's pronoun
-# subject is the party the main clause names, so the clause's named party is the reference
-_FRONTED_PRONOUN_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
-    re.IGNORECASE,
-)
+_TRAILING_PRONOUN_CLAUSE = re.compile(rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}(?P<end>\s*[?.!]*\s*)$", re.IGNORECASE)
+_FRONTED_PRONOUN_CLAUSE = re.compile(rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}\s*,\s*(?P<main>.+)$", re.IGNORECASE)
 
 
 # "Before {E2} had praised it, who last praised {E1}?": the clause's pronoun object is the party the
