@@ -348,12 +348,10 @@ def clause_reference(text: str) -> str | None:
 
 
 def _clause_reference(text: str) -> str | None:
-    if m := _FRONTED_CLAUSE.match(text):
-        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
-            return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
-    if m := _TRAILING_CLAUSE.match(text):
-        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
-            return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
+    if (m := _FRONTED_CLAUSE.match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
+        return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
+    if (m := _TRAILING_CLAUSE.match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
+        return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
     if (m := _TRAILING_PRONOUN_CLAUSE.match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
     for pattern in (_FRONTED_PRONOUN_OBJECT, _FRONTED_PRONOUN_CLAUSE):
