@@ -128,8 +128,10 @@ class AnswerCheck:
         analysis: QuestionAnalysis,
         plausible: Callable[[str, set[str]], bool | None] | None = None,
         kind: frozenset[str] | None = None,
+        referred_relations: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
+        self.referred_relations = referred_relations  # the relations the words of the event referred to name (none: any asked)
         self.analysis = analysis
         self.plausible = plausible
         self.kind = kind  # the entities of the asked kind ("which country": the KG's countries), None: any
@@ -142,7 +144,9 @@ class AnswerCheck:
         referred = reference_role(analysis)
         self.referred = [n for n, _ in analysis.entities[int(referred[1:]) - 1].candidates[:ACTED_PER_MENTION]] if referred else []
         self.reference_time = TimeConstraint("in", analysis.times[0].time) if referred and analysis.times else None
-        self.constraint = None if referred else time_constraint(analysis)
+        # a time right before the cue places the answers as well ("which countries recognised X in {T1} after {E2} did")
+        placed = referred and analysis.times and re.search(r"\{T1\}\s*,?\s*(?:after|before)\b", analysis.masked, re.IGNORECASE)
+        self.constraint = TimeConstraint("in", analysis.times[0].time) if placed else None if referred else time_constraint(analysis)
         self.kept = self._kept_places() if referred else {}
         self.ordinal = next((c for c in analysis.cues if c in ("first", "last")), None)
         # the extreme is only checked against a time the check knows: a same-period one is the program's reading
@@ -167,6 +171,15 @@ class AnswerCheck:
                 verdict = not ranked or bool(family & {r for r, score in ranked if score >= ranked[0][1]})
             self._asked[relation] = verdict
         return self._asked[relation]
+
+    def refers_to(self, relation: str | None) -> bool:
+        """Whether the event the question refers to may be of `relation`: one its own words name ("after {E2}
+        broke off relations with {E1}, whom did {E1} sign deals with"), else one the question asks ("before {E2} did")."""
+        if relation is None or not self.referred:
+            return True
+        if not self.referred_relations:
+            return self.asks_relation(relation)
+        return bool(({relation} | set(self.mirrors.get(relation, ()))) & self.referred_relations)
 
     def head_role(self, relation: str) -> str | None:
         """`head_role` of this question, kept per relation."""
@@ -343,15 +356,15 @@ class AnswerCheck:
             return None
         for kept, role in self.kept.items():
             for other in self.referred:
-                for linking in filter(self.asks_relation, self.store.relations_between(kept, other)):
+                for linking in filter(self.refers_to, self.store.relations_between(kept, other)):
                     facts = self.store.facts(kept, linking, other) + self.store.facts(other, linking, kept)
                     if any(self.in_role(f, kept, role) and (self.reference_time is None or self.reference_time.admits(f)) for f in facts):
                         return None
-        relation = self.asked_relation(r for r, _ in self.analysis.relations)
+        relation = next((r for r, _ in self.analysis.relations if self.refers_to(r)), None) or min(self.referred_relations, default=None)
         kept, role = next(iter(self.kept.items()))
         names = [self.store.display(kept), self.store.display(self.referred[0])]
         when = f" {self.reference_time}" if self.reference_time else ""
-        if relation is None or role not in (SUBJECT, OBJECT) or self.head_role(relation) is None:
+        if relation is None or role not in (SUBJECT, OBJECT) or self.head_role(relation) is None or self.referred_relations:  # its roles are its clause's
             through = f"'{self.store.relation_text(relation)}'" if relation else "the asked relation"
             return f"the event the question refers to is not in the KG: no fact of {through} links {names[1]} and {names[0]}{when}"
         head, tail = names if role == self.head_role(relation) else names[::-1]

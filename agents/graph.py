@@ -61,6 +61,7 @@ from agents.shapes import (
     lookups_in_roles,
     of_asked_kind,
     placed_variants,
+    reference_relations,
     shape_problem,
     typed_variants,
     worded_relations,
@@ -169,7 +170,7 @@ def _answer_check(state: AgentState, ctx: AgentContext) -> AnswerCheck | None:
     if state.answer_check is None:
         query = asked_query(state.analysed)
         kind = ENTITY_KINDS[query.entity_type](ctx.store) if query.entity_type and "type" in query.operations() else None
-        return AnswerCheck(ctx.store, state.analysed, _plausible(ctx), kind)
+        return AnswerCheck(ctx.store, state.analysed, _plausible(ctx), kind, reference_relations(ctx.store, state.analysed, _lexicon(ctx)))
     return state.answer_check
 
 
@@ -192,8 +193,9 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     lexicon = _lexicon(ctx)
     strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
 
-    def worded(actions: list) -> bool:  # a relation the wording names is the one asked
-        return wording_problem(ctx.store, state.analysed, first_relation(actions), lexicon) is None
+    def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
+        relation = first_relation(actions)
+        return wording_problem(ctx.store, state.analysed, relation, lexicon) is None and check.refers_to(relation)
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (

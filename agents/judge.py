@@ -9,20 +9,32 @@ supporting facts, and so does the answer audit when the answers are only entitie
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
 from agents.analysis.ambiguity import unresolved_namesakes
-from agents.analysis.query import Query, unread_number
+from agents.analysis.query import VALUE_ASKS, Query, unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import distinct_entities
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
 from agents.shapes import naming_by_synonym, relations_naming
+from tkg_store.learned import country_names
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 from tkg_store.temporal import TimeSpan, describe_range
+
+
+def home_country_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
+    """"Which foreign countries did X visit": the countries other than X's own, which the KG records for no one
+    but a country itself; answerable where the question names the one to leave out ("(not Thailand)")."""
+    if not re.search(r"\b(?:foreign|abroad|overseas)\b", analysis.masked, re.IGNORECASE) or analysis.query.excluded:
+        return None
+    if any(m.best in country_names(store) for m in analysis.entities):
+        return None
+    return "whose country an actor is ('foreign': the KG records no nationality; name the country to leave out)"
 
 
 def attribute_asked(store: TKGStore, query: Query) -> str | None:
@@ -49,10 +61,12 @@ def audit_answerability(
     reading: a relation read as a guess, words it leaves unaccounted for (`agents.analysis.accounting`)."""
     audit: list[str] = []
     query = analysis.query
-    problem = None if query.asks == "yesno" else not_a_question(analysis.question, analysis.masked)
+    # a yes / no, a count or the relations asked ("Number of times X visited Y in 2009?", "Can you describe the
+    # interactions between X and Y?") name what they ask
+    problem = None if query.asks in VALUE_ASKS else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
-    unsupported = query.unsupported or attribute_asked(store, query)
+    unsupported = query.unsupported or attribute_asked(store, query) or home_country_asked(store, analysis)
     if unsupported:
         missing = f"the question asks for {unsupported}"
         return Judgement(False, [missing], missing=missing)

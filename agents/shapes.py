@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -22,6 +23,7 @@ from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
+from agents.analysis.cues import CUE_HEAD
 from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
@@ -188,6 +190,17 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     return frozenset(r for r, n in accounts.items() if n == most or not best_only)
 
 
+def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
+    """The relations the words of the event a cue points at name, read off its clause (folded by the grammar: "after {E2}
+    broke off diplomatic relations with {E1}, ..." keeps "broke off diplomatic relations"); empty where they name none."""
+    if reference_role(analysis) is None:
+        return frozenset()
+    last = len(analysis.entities)
+    clause = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E{last}\}}\s+(?P<rest>[^,;?]*)", analysis.masked, re.IGNORECASE)
+    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else clause.group("rest") if clause else ""
+    return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True) if words.strip() else frozenset()
+
+
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:
     """The relations a word's general-English synonym names ("trip": visited), for a word no
     relation's name holds. A synonym the learned lexicon credits is read as the KG's own questions
@@ -209,8 +222,10 @@ def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
 
 def same_word(one: str, other: str) -> bool:
     """Whether two stems are one word's inflections: the same first five letters ("criticise",
-    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted")."""
+    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted"; a final
+    y as i: "deny", "denied")."""
     short, long = sorted((one, other), key=len)
+    short = short[:-1] + "i" if short.endswith("y") and long[len(short) - 1 : len(short)] == "i" else short  # "deny", "denied"
     return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))
 
 
@@ -276,7 +291,7 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
     when the KG is seen to hold no such event: of the relations the wording names
     (`worded_relations`; else the best-ranked one, and the check must agree the question asks
-    about it), or their mirrors, between the question's entities, at its time. A binding that
+    about it) or, where no word names one outright, ranked near the best, or their mirrors, between the question's entities, at its time. A binding that
     failed for another reason (a relation misread) is no evidence of absence, and then nothing is
     answered."""
     answer = {"yesno": "No", "number": "0"}.get(analysis.query.asks)
@@ -288,6 +303,9 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         if not check.asks_relation(relation):
             return None
         asked = frozenset({relation})
+    if not any(relations_naming(store, w) for w in naming_words(analysis.masked)):
+        # no word names a relation outright: also the ones ranked near the best ("hold talks": negotiation or consultation)
+        asked |= {r for r, score in analysis.relations if score >= analysis.relations[0][1] / 2 and check.asks_relation(r)}
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     names = [m.best for m in analysis.entities if m.best]
     if not names:

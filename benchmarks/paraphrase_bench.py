@@ -166,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory", required=True, help="memory learned on dev shard 0/2")
     parser.add_argument("--dev", default=str(default_data_dir("multitq") / "questions" / "dev.json"))
     parser.add_argument("--paraphrases", default=str(PARAPHRASES), help="rewrite set(s), comma-separated")
-    parser.add_argument("--part", default="all", choices=("all", "dev", "held"),
-                        help="sets written with a held part: run only that part (the held part is read last)")
+    parser.add_argument("--part", default="all", choices=("all", "dev", "held", "learning"),
+                        help="sets written with a held part: run only that part (the held part is read last); "
+                        "'learning': a diagnostic set written from the learning split (dev shard 0/2)")
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--styles", default="", help="comma-separated styles to run (default: every style in the sets)")
     parser.add_argument(

@@ -197,6 +197,11 @@ def canonical(masked: str) -> str:
         ("Was {E1} criticized or denounced by {E2} in {T1}?", "Did {E1} criticized or denounced {E2} in {T1}?"),
         ("In {T1}, on how many days was {E1} criticized by {E2}?", "In {T1}, on how many days did {E1} criticized {E2}?"),
         ("Was humanitarian aid provided to {E1} by {E2} in {T1}?", "Did {E1} provided humanitarian aid to {E2} in {T1}?"),
+        # the one right after the first is the second, and no "after" or "first" of its own
+        ("Who did {E1} visit in {T1} right after his first visit?", "Who did {E1} visit in {T1} the second visit?"),
+        # a noun of an act whose doer is named after its other party: the doer first, as in the active voice
+        ("Any criticism of {E1} by {E2} in {T1}?", "Any criticism by {E1} of {E2} in {T1}?"),
+        ("Was there a visit to the {E1} by {E2}?", "Was there a visit by {E1} to the {E2}?"),
         # "in advance of" / "preceding": the reference is the cue's
         ("Who last praised {E1} in advance of the {E2}?", "Who last praised {E1} in advance of the {E2}?"),
     ],

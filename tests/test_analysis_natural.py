@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
-from agents.analysis.aliases import acronym, person_aliases, person_like, titled_surname
+from agents.analysis.aliases import FIRST_NAME, acronym, person_aliases, person_like, titled_surname
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.cues import question_cues, temporal_cues
 from agents.analysis.question_type import classify
@@ -108,7 +108,7 @@ def test_names_written_as_people_write_them_in_lower_case(analyzer: QuestionAnal
     assert linked(analyzer, "when did maliki visit iran") == ["Nuri_al-Maliki", "Iran"]
     assert "Nuri_al-Maliki" in linked(analyzer, "When did Nouri al-Maliki visit Iran?")
     sengoku = analyzer.analyze("when did sengoku first condemn china").entities[0]
-    assert sengoku.best == "Sengoku_Yoshito" and "distinctive first name" in sengoku.why and "confirmed" in sengoku.why
+    assert sengoku.best == "Sengoku_Yoshito" and FIRST_NAME in sengoku.why and "confirmed" in sengoku.why
 
 
 def test_a_lower_case_name_in_a_verb_place_needs_the_kg(analyzer: QuestionAnalyzer) -> None:

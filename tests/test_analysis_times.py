@@ -202,6 +202,17 @@ def test_a_range_keeps_its_two_ends_and_a_shared_month_or_year() -> None:
     assert [str(t.time) for t in find_times("Who met Iran from December 2007 to February 2008?")] == ["2007-12", "2008-02"]
     # the day, month and year written once, after the second day
     assert [str(t.time) for t in find_times("Between 10 and 20 April 2011, who met Iran?")] == ["2011-04-10", "2011-04-20"]
+    assert [str(t.time) for t in find_times("Who met Iran between 10 April and 30 June 2012?")] == ["2012-04-10", "2012-06-30"]
+    assert [str(t.time) for t in find_times("Who met Iran from April 10 to June 30, 2012?")] == ["2012-04-10", "2012-06-30"]
+    assert [str(t.time) for t in find_times("Who met Iran between December and March 2009?")] == ["2008-12", "2009-03"]  # the year before
+    assert [str(t.time) for t in find_times("Between 4 September and the end of 2011, who met Iran?")] == ["2011-09-04", "2011-12-31"]
+
+
+def test_a_window_bound_at_its_periods_edge_is_that_edges_day() -> None:
+    found = find_times("Who praised Japan from the start of 2005 to the end of March 2005?")
+    assert [(str(t.time), t.text) for t in found] == [("2005-01-01", "the start of 2005"), ("2005-03-31", "the end of March 2005")]
+    assert [str(t.time) for t in find_times("Who met Iran between the beginning of May and the end of August 2009?")] == ["2009-05-01", "2009-08-31"]
+    assert read_times("Who criticised Iran at the end of 2008?").unreadable == ["the end of 2008"]  # no window: vague
 
 
 @pytest.mark.parametrize(

@@ -163,7 +163,12 @@ def test_receiving_verbs():
         ("Which country was {E1} criticised by {E2}?", {1: OBJECT, 2: SUBJECT}, []),
         ("Was {E1} visited by {E2} in {T1}?", {1: OBJECT, 2: SUBJECT}, []),  # inverted in a question
         ("How many times {E1} accused {E2}?", {1: SUBJECT, 2: OBJECT}, []),  # an active verb with no auxiliary
+        # a ranking's adverb around the participle ("visited most frequently by")
+        ("In {T1}, which country was visited most frequently by {E1}?", {1: SUBJECT}, []),
+        ("Which country was most often visited by {E1}?", {1: SUBJECT}, []),
         ("When was {E1}'s second visit?", {}, [(1, "visit")]),  # an act of E1's, if the KG names it
+        ("What was the date of {E1}'s fourth visit to {E2}?", {}, [(1, "visit")]),
+        ("{E1}'s third act of praise in {T1} - who was it for?", {}, [(1, "praise")]),  # "an act of": the act is its noun
         ("Who were {E1}'s visitors in {T1}?", {}, []),  # an agent noun: the others did it
     ],
 )
@@ -175,7 +180,8 @@ def test_the_voice_says_who_did_it_for_a_lookup(masked: str, roles: dict, posses
     ("masked", "acts_by"),
     [
         ("Were there any visits by {E1} to {E2} in {T1}?", [("visits", 1, 2)]),  # the doer after "by"
-        ("Was there a visit to {E2} by {E1}?", [("visit", 1, 2)]),  # in either order
+        ("the visits {E1} paid to {E2} in {T1}", [("visits", 1, 2)]),  # the subject of a light verb in a relative clause
+        ("How many trips that {E1} has made to {E2}?", [("trips", 1, 2)]),
         ("Was {E2} visited by {E1}?", []),  # a participle is the passive's, not a noun of an act
     ],
 )

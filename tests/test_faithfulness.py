@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
-from agents.faithfulness import TimeConstraint, check_answers, time_constraint
+from agents.faithfulness import AnswerCheck, TimeConstraint, check_answers, time_constraint
 from tkg_store.learned import mirror_relations
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import Fact, TKGStore, normalize_name
@@ -215,3 +215,10 @@ def test_when_the_wording_names_no_relation_the_best_ranked_one_decides(store):
         return None
 
     assert check_answers(store, analysis, ["Bob", "Eve"], undecided).answers == ["Eve"]
+
+
+def test_a_time_right_before_the_cue_places_the_answers_too(store):
+    # Bob visited Xland on 10 April 2010: after it Cid visited in April, Dee in May
+    placed = question(["Xland", "Bob"], ["2010-04"], cue="after", masked="Who visited {E1} in {T1} after {E2} did?")
+    check = AnswerCheck(store, placed, visits_only)
+    assert [check.survives(a) for a in ("Cid", "Dee")] == [True, False]

@@ -78,6 +78,12 @@ def test_text_without_a_marked_unknown_is_left_as_written(text: str) -> None:
     assert as_question(text) == text
 
 
+def test_a_closing_remark_goes_unless_it_sets_a_party_aside() -> None:
+    assert as_question("Peru was visited by ____. (2 marks)") == as_question("Peru was visited by ____.")
+    kept = "How many countries did Chile visit in 2010? (not counting trips inside Peru)"
+    assert as_question(kept) == kept
+
+
 def test_a_record_with_two_missing_values_is_left_to_be_refused() -> None:
     assert as_question("actor=? | event=visit | target=?") == "actor=? | event=visit | target=?"
 

@@ -75,6 +75,13 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("Who was the next-to-last to visit {E1} in {T1}?", 2, True),
         ("Whom did {E1} visit last but one in {T1}?", 2, True),
         ("Who was the 3rd to visit {E1} in {T1}?", 3, False),
+        # counted from the end with no "to": "second last", "third-latest"
+        ("Which country was second last to host {E1} in {T1}?", 2, True),
+        ("Who was the third-latest to visit {E1}?", 3, True),
+        ("What was the date of {E1}'s fourth visit to {E2} in {T1}?", 4, False),
+        # the one right after the first is the second
+        ("Who was the one to visit {E1} right after the first visitor in {T1}?", 2, False),
+        ("Who did {E1} visit in {T1} after his first visit?", 2, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -95,23 +102,45 @@ def test_the_most_recent_is_no_most_often() -> None:
 
 @pytest.mark.parametrize(("masked", "extreme"), [("Who did {E1} visit most in {T1}?", "most"), ("Whom did {E1} praise least, in {T1}?", "least"),
                                                  ("Which country did {E1} visit most often in {T1}?", "most"),
-                                                 ("Who criticised {E1} least frequently in {T1}?", "least")])
+                                                 ("Who criticised {E1} least frequently in {T1}?", "least"),
+                                                 # a ranking by number is no count
+                                                 ("Which country hosted {E1} the greatest number of times in {T1}?", "most"),
+                                                 ("Who visited {E1} the least number of times in {T1}?", "least")])
 def test_most_and_least_often(masked: str, extreme: str) -> None:
-    assert _read(masked).extreme == extreme
+    query = _read(masked)
+    assert (query.extreme, query.asks) == (extreme, "entity")
 
 
 def test_what_happened_between_two_entities_asks_their_relations() -> None:
     assert _read("What happened between {E1} and {E2} in {T1}?").asks == "relation"
+    assert _read("{E1} vs {E2} in {T1} - what kind of things happened?").asks == "relation"
+    assert _read("what was the {E1} doing with {E2} in {T1}?").asks == "relation"
     assert _read("What happened to {E1} in {T1}?").asks != "relation"  # one entity: no pair to relate
 
 
 def test_two_times_with_between_are_a_window() -> None:
     assert _read("Who threatened {E1} between {T1} and {T2}?", times=2).window
+    assert _read("who all was criticizing {E1} in {T1} and {T2}", times=2).window  # "in June and July 2015"
     assert not _read("Who threatened {E1} in {T1}?").window
 
 
 def test_apart_from_excludes_the_entity_named_after_it() -> None:
     assert _read("Who visited {E1} in {T1} apart from {E2}?").excluded == (2,)
+    # within a few words of the cue, in a closing remark, or set aside after its name
+    assert _read("How many countries did {E1} visit in {T1}? (not counting trips inside {E2})").excluded == (2,)
+    assert _read("Which country did {E2} visit most? (not {E1})").excluded == (1,)
+    assert _read("Leaving {E1} itself aside, which country did {E2} visit the most?").excluded == (1,)
+    assert _read("Other than that, who visited {E1} after {E2}?").excluded == ()
+
+
+@pytest.mark.parametrize(
+    ("masked", "asks"),
+    [("How much times {E1} has accused {E2} in the year {T1}?", "number"),  # a slip for "how many times"
+     ("{E1} went to {E2} again after {T1} or not", "yesno"), ("i wonder did {E1} send aid to {E2} in {T1}", "yesno")],
+)
+def test_other_wordings_of_counts_and_yes_no(masked: str, asks: str) -> None:
+    query = _read(masked)
+    assert (query.asks, query.unsupported) == (asks, None)
 
 
 @pytest.mark.parametrize(
@@ -124,6 +153,7 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
         ("How much aid did {E1} give {E2}?", "a quantity"),
         ("How many troops did {E1} send to {E2}?", "a quantity"),
         ("How long did {E1} stay in {E2}?", "a duration"),
+        ("At what time of day did {E1} attack {E2}?", "a time of day"),
         ("Which country did {E1} visit after {T1}, within that year?", "a time bound ARI cannot read ('within that year'"),
         ("After {T1}, where did {E1} meet {E2} before the year was out?", "a place"),
         ("Where did {E1} travel with {E2} in {T1}?", "a place"),  # the destination of a journey two named parties made

@@ -64,6 +64,15 @@ def test_which_countries_lists_every_country_and_no_sector(agent) -> None:  # no
     assert result.is_list and set(result.answers) == {"Iran", "Japan"}
 
 
+def test_foreign_countries_are_answered_only_where_the_one_to_leave_out_is_known(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Which foreign countries did Jack Straw visit in 2008?")  # the KG records no one's nationality
+    assert result.abstained and "'foreign'" in (result.reason or "")
+    assert agent.ask("Which foreign countries did Jack Straw visit in 2008 other than Iran?").answers == ["Japan"]
+    # two months joined by "and" after "in" are the span of both: Jack Straw visited Iran on 10-11 March, Japan on 1 June
+    assert agent.ask("Which countries did Jack Straw visit in May and June 2008?").answers == ["Japan"]
+    assert set(agent.ask("Which countries did Jack Straw visit in March and April 2008?").answers) == {"Iran"}
+
+
 def test_which_country_is_answered_by_a_country_in_every_shape(agent) -> None:  # noqa: ANN001
     # Jack Straw's last visit of 2008 was to Military (Iran), a sector: the last country he visited was Japan
     assert agent.ask("Which country did Jack Straw visit last in 2008?").answers == ["Japan"]
@@ -83,6 +92,9 @@ def test_most_often_ranks_by_distinct_days(agent) -> None:  # noqa: ANN001
 
 def test_the_nth_is_the_nth_distinct_day(agent) -> None:  # noqa: ANN001
     assert agent.ask("Who was the second to visit Iran in 2008?").answers == ["Barack Obama"]
+    # from the end: Angela Merkel on 4 April and 5 May 2008, Jack Straw on 10-11 March
+    assert agent.ask("Who was the third last to visit Iran in 2008?").answers == ["Jack Straw"]
+    assert agent.ask("Which country did Jack Straw visit the greatest number of times in 2008?").answers == ["Iran"]
 
 
 def test_what_happened_between_two_entities_lists_their_relations_either_way(agent) -> None:  # noqa: ANN001
@@ -93,6 +105,8 @@ def test_what_happened_between_two_entities_lists_their_relations_either_way(age
 def test_apart_from_leaves_that_entity_out(agent) -> None:  # noqa: ANN001
     result = agent.ask("Who criticised Iraq in 2008 apart from Iran?")
     assert set(result.answers) == {"Japan", "China"}
+    # in a closing remark: Jack Straw visited Iran and Japan in 2008
+    assert agent.ask("How many countries did Jack Straw visit in 2008? (not counting trips to Iran)").answers == ["1"]
 
 
 def test_the_agent_of_a_passive_is_the_doer(agent) -> None:  # noqa: ANN001
@@ -129,6 +143,13 @@ def test_what_the_kg_cannot_represent_is_refused_naming_it(agent, question: str,
     assert result.abstained and result.reason is not None and missing in result.reason
 
 
+def test_an_event_referred_to_is_of_the_relation_its_own_words_name(agent) -> None:  # noqa: ANN001
+    # Japan criticised Iraq on 3 March 2008 and never consulted it: the event referred to never happened
+    result = agent.ask("After Japan consulted Iraq, who criticised Iraq?")
+    assert result.abstained and "Consult" in (result.reason or "")
+    assert {"China", "Iran"} <= set(agent.ask("After Japan criticised Iraq, who criticised Iraq?").answers)
+
+
 def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -> None:  # noqa: ANN001
     # Iran criticised Iraq twice in 2008; Iraq never criticised Iran
     assert agent.ask("Did Iraq criticise Iran in 2008?").answers == ["No"]
@@ -150,6 +171,12 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("Were there any visits by Jack Straw to Japan in 2008?", "Yes"),
         ("Were there any visits by Angela Merkel to Japan in 2008?", "No"),
         ("How many visits by Jack Straw to Iran were there in 2008?", "3"),
+        # ... or named after the one it was done to ("of Iraq by Japan"), or the subject of a light verb in a relative clause
+        ("Any criticism of Iraq by Japan in 2008?", "Yes"),
+        ("Any criticism of Japan by Iraq in 2008?", "No"),
+        ("Count the visits Jack Straw paid to Iran in 2008.", "3"),
+        # a count put as a noun phrase names what it asks
+        ("Number of times Jack Straw visited Iran in 2008?", "3"),
     ],
 )
 def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) -> None:  # noqa: ANN001

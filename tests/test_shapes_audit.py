@@ -5,6 +5,7 @@ the asked type. Analyses are written by hand so each test states the meaning it 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -12,8 +13,10 @@ from actions.programs import Program
 from agents.analysis.query import Query
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
+from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
 from agents.shapes import (
+    absent_answer,
     admitted,
     constraint_problem,
     credited,
@@ -148,7 +151,8 @@ def test_the_lexicon_credits_a_word_with_its_main_relations_only() -> None:
 
 
 @pytest.mark.parametrize(("one", "other", "same"), [("host", "hosted", True), ("criticise", "criticize", True),
-                                                    ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False)])
+                                                    ("visit", "visitor", True), ("meet", "mediate", False), ("aid", "aide", False),
+                                                    ("deny", "denied", True), ("deny", "denounce", False)])
 def test_inflections_of_one_word_are_the_same_word(one: str, other: str, same: bool) -> None:
     assert same_word(one, other) == same
 
@@ -244,3 +248,15 @@ def test_apart_from_the_first_named_entity_reads_the_program_of_the_other() -> N
     ranking = Guide(Program.parse("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)"), 5, 0.9)
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E2, R, T) -> exclude(#1, E1) -> getMost(#2) -> answer(#3)"
+
+
+def test_no_is_answered_only_when_no_relation_ranked_near_the_best_holds(store: TKGStore) -> None:
+    # "hold talks" names no relation outright: Iran met Iraq at a third location in 2012, ranked second, so no "No"
+    analysis = QuestionAnalysis(
+        "?", "Did {E1} hold talks with {E2} in {T1}?", entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+        times=[TimeMention("2012", (0, 0), parse_time("2012"))], relations=[("Make_pessimistic_comment", 0.3), ("Meet_at_a_'third'_location", 0.2)],
+        query=Query(asks="yesno"),
+    )
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis)) is None
+    far = replace(analysis, relations=[("Make_pessimistic_comment", 0.3), ("Meet_at_a_'third'_location", 0.1)])
+    assert absent_answer(store, far, AnswerCheck(store, far)) == "No"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 SURNAME = "surname"
 FIRST_LAST = "first and last name"
 ACRONYM = "acronym"
-FIRST_NAME = "distinctive first name"
+FIRST_NAME = "first word of a person's name"
 AMPERSAND = "'and' for '&'"
 HONORIFIC = "name without its honorific or regnal number"
 PATRONYMIC = "given name and father's name"
@@ -154,9 +154,11 @@ def titled_surname(display: str, organisational: frozenset[str]) -> str | None:
 
 
 def first_name(display: str) -> str | None:
-    """The first word of a person's display name (the caller checks that no other name has it)."""
-    word = normalize_name(display.split()[0])
-    return word if len(word) >= 4 and " " not in word else None
+    """The first word of a person's name, as people name those whose family name comes first ("Hui" of Hui
+    Liangyu, "Kim" of Kim Jong-Chul) or by a rare given name ("Lien"): nothing in a name tells which order
+    it has, so it is one reading beside the surnames, for the KG's facts to choose among."""
+    key = normalize_name(display.split()[0])
+    return key if len(key) >= 2 and key.isalpha() and key not in _PARTICLES and not is_title(key) else None
 
 
 def ampersand(display: str) -> str | None:
@@ -343,9 +345,8 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
                     found.setdefault(key, []).append((name, rule))
                 if (cut := patronymic(bare)) is not None:
                     found.setdefault(cut, []).append((name, PATRONYMIC))
-            word = first_name(bare)
-            if word is not None and len(tables.postings.get(word, ())) == 1:
-                firsts.append((word, name))  # no other KG name has the word: it names this person
+            if (word := first_name(bare)) is not None:
+                firsts.append((word, name))
         if personal and (last := role_word_surname(bare, organisational)):
             role_surnames.append((last, name))
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
@@ -391,9 +392,9 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
             continue  # no word of an organisation's ("party", "bank", "army"): "Germán Verdugo" is a person's name
         for key in country_forms(display, adjective_of, first_adjective):
             found.setdefault(key, []).append((name, COUNTRY_FORM))
-    for word, name in firsts:
-        if word not in found and word not in tables.common_words:
-            found[word] = [(name, FIRST_NAME)]
+    for word, name in firsts:  # beside the surnames of the word: the KG's facts choose (agents.analysis.ambiguity)
+        if word not in tables.common_words:
+            found.setdefault(word, []).append((name, FIRST_NAME))
     for key, names in tables.acronyms.items():
         # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
         found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)

@@ -31,6 +31,11 @@ _SHORT_YEAR = re.compile(
     re.IGNORECASE,
 )
 
+# "pre-"/"post-" hyphened onto a date or a name ("pre-2007", "Post-Lage") is English's "before"/"after" it;
+# onto a lower-case word it makes an adjective of its own ("pre-war", "post-election")
+_BEFORE_AFTER = {"pre": "before ", "post": "after ", "Pre": "Before ", "Post": "After "}
+_TIME_PREFIX = re.compile(rf"\b({'|'.join(_BEFORE_AFTER)})-(?=[A-Z0-9])")
+
 
 def protected_ngrams(name_keys: Iterable[str]) -> frozenset[str]:
     """The word bigrams of KG names that hold a chat form as a word ("george w", "w bush")."""
@@ -62,7 +67,7 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
         out.append(text[last:start] + standard)
         last = end
     out.append(text[last:])
-    written = "".join(out)
+    written = _TIME_PREFIX.sub(lambda m: _BEFORE_AFTER[m.group(1)], "".join(out))
     return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
 
 

@@ -138,8 +138,8 @@ def _is_open_word(word: str | None) -> bool:
 
 # a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
 # the agent after "by" is the doer, the subject of "was" the one it was done to
-_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
-_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
+_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:(?:most|least)\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
+_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*(?:\s+(?:the\s+)?(?:most|least)(?:\s+\w+ly|\s+often)?)?\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
 _PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
 # a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
 _ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
@@ -149,14 +149,15 @@ _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2
 # the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
 # visit" it is the object's, and the main verb's roles decide
 _POSSESSED_ACT = re.compile(
-    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+(?:(?:very|first|last|latest|earliest|most|recent|next|final|second|third|fourth|fifth|2nd|3rd|4th|5th|to|-)\s*)*(?P<noun>[a-z]+)", re.IGNORECASE
+    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+(?:the\s+(?:date|day|month|year|time)\s+of\s+)?)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
+    r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
 )
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
-# an act named by its noun, its doer after "by" and the one it was done to after a preposition, in either order:
-# "visits by {E1} to {E2}", "a visit to {E2} by {E1}" (the existence of an event asked in noun form)
+# an act named by its noun, its doer after "by" ("visits by {E1} to {E2}": the grammar puts a doer named last first,
+# `grammar.act_doer_first`) or the subject of a light verb in a relative clause ("the visits {E1} paid to {E2}")
 _ACT_NOUN_BY = re.compile(
     r"\b(?P<noun>[a-z]+)\s+(?:by\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
-    r"|(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\}\s+by\s+(?:the\s+)?\{E(?P<doer2>\d+)\})",
+    r"|(?:that\s+|which\s+)?\{E(?P<doer2>\d+)\}\s+(?:has\s+|had\s+|have\s+)?(?:made|paid|took|taken|gave|given|held|did|done|undertook|undertaken)\s+(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\})",
     re.IGNORECASE,
 )
 

@@ -33,7 +33,7 @@ from agents.analysis.aliases import (
     is_title,
 )
 from agents.analysis.cues import CUE_WORDS
-from agents.analysis.demonyms import COUNTRIES
+from agents.analysis.demonyms import COUNTRIES, capitals
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -115,6 +115,7 @@ class EntityLinker:
         self._qualifier_prefixes: set[str] = data["qualifier_prefixes"]
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
+        self._capitals = frozenset(normalize_name(city) for cities in capitals().values() for city in cities)
         self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
         # a role word's first six letters: an act word that begins so names the sector that does it
         self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
@@ -171,13 +172,13 @@ class EntityLinker:
             runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
             pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
             for run, text in pending[-1][2]:
-                run.entities = self._contained(text) or self._fuller(text) or self._fuzzy(text)
+                run.entities = [] if self._a_country(text) else self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
-        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities])
+        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
         for n, chosen, texts in pending:
             toks = tokenised[n]
             for run, text in texts:
-                run.entities = run.entities or self._nearest(text)
+                run.entities = run.entities or ([] if self._a_country(text) else self._nearest(text))
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
@@ -190,6 +191,14 @@ class EntityLinker:
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _a_country(self, text: str) -> bool:
+        """A country, its people or its capital, alone ("Hong Kong", "Malaysian") or before words of role names
+        ("Japanese PM"), where no role of it was read closely enough: one of the many names that hold it
+        ("Archbishop (Hong Kong)", "Governor (Japan)") would be a guess, so none is."""
+        words = normalize_name(text).split()
+        return any(" ".join(words[:k]) in self.tables.qualifier_keys and all(content_words(w) <= self._role_vocabulary for w in words[k:])
+                   for k in range(1, len(words) + 1))
 
     def _lower_case_typos(self, question: str, tokens: list[Token], found: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
         """(role: names people use) In an all-lower-case question, a long word no source explained and
@@ -378,8 +387,9 @@ class EntityLinker:
         k = i - 1
         while k >= 0 and k not in blocked and is_title(tokens[k].key):
             k -= 1
-        if k == i - 1:
-            return i
+        if k == i - 1:  # "djibouti's guelleh", "unesco's matsuura": the possessive says whose the person is, no party of its own
+            possessive = k >= 1 and k not in blocked and tokens[k].key == "'s"
+            return owner if possessive and (owner := self._qualifier_ending_at(tokens, k, names=True)) < k else i
         while k >= 0 and k not in blocked and tokens[k].key != "'s":
             if self._in_vocabulary(tokens[k]):
                 k -= 1
@@ -391,10 +401,12 @@ class EntityLinker:
             k = country - 1  # "iran's president ahmadinejad"
         return k + 1
 
-    def _qualifier_ending_at(self, tokens: list[Token], end: int) -> int:
-        """Start of the longest country name or adjective ("south korean") ending before token `end`; `end` if none."""
+    def _qualifier_ending_at(self, tokens: list[Token], end: int, names: bool = False) -> int:
+        """Start of the longest country name or adjective ("south korean"), or with `names` any KG name,
+        ending before token `end`; `end` if none."""
         for start in range(max(0, end - 4), end):
-            if ngram_key("", tokens, start, end) in self.tables.qualifier_keys:
+            key = ngram_key("", tokens, start, end)
+            if key in self.tables.qualifier_keys or names and key in self.tables.by_key:
                 return start
         return end
 
@@ -591,6 +603,12 @@ class EntityLinker:
                     best.setdefault((start, end), self._people(start, end, qualifiers, own, nation))
                 if own:
                     continue  # the exact match of the country's own entity covers it
+                if ngram_key("", tokens, start, end) in self._capitals:
+                    # a capital stands for its government ("Berlin said"): that role where the KG has one, no other
+                    government = [self._role_entity[q]["Government"] for q in qualifiers if "Government" in self._role_entity.get(q, {})]
+                    if len(government) == 1:
+                        best.setdefault((start, end), _Candidate(start, end, [(government[0], 0.85)], "qualifier", why="a capital for its government"))
+                    continue
                 # a country that is no entity itself ("the UK" in ICEWS): its most active roles
                 ranked = sorted(
                     ((e, self.tables.fact_count.get(e, 0)) for q in qualifiers for _, e in self.tables.roles.get(q, [])),
@@ -687,7 +705,7 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _spelt_like(self, text: str, name: str) -> bool:
-        """(made-up names) Whether more words of `text` (four letters or more) are spelt like some word
+        """(made-up names) Whether more words of `text` (a short one exactly) are spelt like some word
         of `name` than are proper words spelt like none: an embedding neighbour nobody spells alike is
         another name ("Tomisel Ruto" is not William Ruto); a transliteration or derived word is alike
         ("Mohammed VI", "the Laotian officials"), and a paraphrase keeps most words."""
@@ -695,10 +713,15 @@ class EntityLinker:
         acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
         alike = unlike = 0
         for word in normalize_name(text).split():
-            if len(word) < 4 or word in _NAME_CONNECTORS or word.upper() in acronyms:
+            if word in _NAME_CONNECTORS or word.upper() in acronyms:
                 continue
-            if any(_alike(word, other) for other in own):
+            # a short word ("Abe") is alike only as written: a letter changed makes another name; a country's
+            # word ("chinese") is alike where the name holds the country, else the name is another country's
+            countries = [f" {normalize_name(q)} " for q in self.tables.qualifier_keys.get(word, [])]
+            if word in own or len(word) >= 4 and any(_alike(word, other) for other in own) or any(c in f" {' '.join(own)} " for c in countries):
                 alike += 1
+            elif countries:
+                return False  # "Japanese Red Cross" is not the Norwegian one
             elif word not in self.tables.common_words:  # a vocabulary word may be paraphrased
                 unlike += 1
         return alike > unlike or alike == unlike == 0

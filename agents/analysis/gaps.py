@@ -23,7 +23,8 @@ _LONE = r"(?:(?<=[=:>])|(?<=[=:>]\s))\?(?=\s*(?:[|;,.(\[]|->|$))|(?<=\s)\?(?=\s+
 _HINT = r"(?:\s*[(\[](?P<hint>[^)\]]*)[)\]])?"  # "____ (country)", "? [year]": the kind asked
 _MARK = re.compile(rf"(?:{_GAP}|{_LONE}){_HINT}", re.IGNORECASE)
 _ASKED_VALUE = re.compile(rf"^(?:{_GAP}|\?){_HINT}", re.IGNORECASE)  # a field's value that is missing
-_REMARK = re.compile(r"(?<=[.!?])\s*\([^()]*\)\s*$")  # "... was ____. (2 marks)": a remark to the reader
+# "... was ____. (2 marks)": a remark to the reader; not a party set aside ("... in 2010? (not counting trips inside China)")
+_REMARK = re.compile(r"(?<=[.!?])\s*\((?![^()]*\b(?:not|except|excluding|apart|besides|other\s+than)\b)[^()]*\)\s*$", re.IGNORECASE)
 # a piece that only asks for the answer: "Name this country.", "For ten points, who is it?", "Which month?"
 _PRE = r"^\W*(?:(?:\w+\s+){0,3}\w+,\s*)?(?:please\s+)?"  # "For ten points, ...", "FTP, ..."
 _NAME_IT = re.compile(rf"{_PRE}{REQUEST_VERB}\s+(?P<hint>(?:this|these|it|the)\b.*)$", re.IGNORECASE)

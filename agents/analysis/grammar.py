@@ -25,7 +25,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
-from agents.analysis.cues import AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
+from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -161,6 +161,16 @@ def noun_phrase_passive(text: str) -> str | None:
     agent = _who(m.group("agent")) if _PLACEHOLDER.search(m.group("agent")) is None else _object(m.group("agent"))
     clause = f"{agent} {_adverbs(m.group('adv'))}{m.group('verb')} {np}{m.group('pp1') or ''}"
     return m.group("pre") + clause + text[m.end() :]
+
+
+# "criticism of {E1} by {E2}", "a visit to {E1} by {E2}": a noun of an act with its doer after "by" names the doer
+# first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
+_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+by\s+(?P<doer>{_ENT})", re.IGNORECASE)
+
+
+def act_doer_first(text: str) -> str | None:
+    m = _ACT_DONE_BY.search(text)
+    return _spliced(m, f"{m.group('noun')} by {m.group('doer')} {m.group('p')} {m.group('done')}") if m else None
 
 
 # -- "receive an N from" ---------------------------------------------------------------------------
@@ -354,8 +364,8 @@ def ordinal_phrase(text: str) -> str | None:
         ordinal, cue = ("first", "after") if after else ("last", "before")
         clause = f"{_who(m.group('wh'))} was the {ordinal} to {m.group('ger')}{m.group('rest').rstrip()} {cue} {m.group('a')}"
         return _spliced(m, clause)
-    if FIRST.search(text) or LAST.search(text):
-        return None
+    if (m := AFTER_FIRST.search(text)) or FIRST.search(text) or LAST.search(text):  # "right after his first visit": his second
+        return _spliced(m, "the second") if m else None
     if m := _ADJACENT.search(text):
         ordinal = "first" if m.group("cue").lower() == "after" else "last"
         return _spliced(m, f"{ordinal} {m.group('cue')}")
@@ -378,6 +388,7 @@ RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("noun phrase passive", noun_phrase_passive),
     ("active voice", active_voice),
     ("named agent", named_agent_active),
+    ("act doer first", act_doer_first),
     ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
     ("template cue", template_cue),

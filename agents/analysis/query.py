@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from actions.programs import Program
-from agents.analysis.cues import WINDOW
+from agents.analysis.cues import AFTER_FIRST, WINDOW
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 
@@ -28,7 +28,8 @@ _ORDINALS = {w: n for n, pair in enumerate(zip(_ORDINAL_NAMES, _ORDINAL_FIGURES)
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
 CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
-_TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)"
+# "second to last", "second from the end", "second last", "third-latest": counted from the end
+_TO_LAST = r"(?:\s*[-\s]\s*|\s+)(?:(?:to|from)(?:\s*[-\s]\s*|\s+)(?:the\s+)?(?:last|latest|end)|(?:last|latest)\b)"
 # an ordinal names the n-th when it is a determiner ("the second to visit", "for the third time") or
 # counts from the end ("second to last"); an adjective ("a third location", "third parties") does not
 _ORDINAL = re.compile(
@@ -46,12 +47,13 @@ _ORDINAL = re.compile(
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 # "Count the days on which ...": an imperative count asks how many too
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently)\b|\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently|much(?=\s+times\b))\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
-_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+_HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+times\b)", re.IGNORECASE)  # "how much times": a slip for "how many"
+_TIME_OF_DAY = re.compile(r"\btime\s+of\s+(?:the\s+)?day\b|\b(?:what|which)\s+hour\b|\bo['’]clock\b", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
 # "how" + an adverb or adjective of degree or manner ("how strongly", "how hard", "how badly", "to what extent")
 _DEGREE = re.compile(
@@ -69,18 +71,18 @@ _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|tow
 
 # what happened between two entities: the relations are asked
 _RELATIONS = re.compile(
-    r"\bwhat\s+(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
+    r"\bwhat\s+(?:(?:kinds?|sorts?|types?)\s+of\s+(?:things?|stuff)\s+)?(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
     r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|events?|contacts?|dealings)\b"
     r"|\bwhat\s+(?:events?|interactions?|relations?|contacts?|dealings|actions?)\b"
-    r"|\bwhat\s+did\b.*\bdo\s+(?:to|with)\b"
+    r"|\bwhat\s+(?:did|was|were|is|are|has|have)\b.*\b(?:do|doing|done)\s+(?:to|with)\b"
     # "what ... between X and Y" with no other event named: the interactions of the pair
     r"|^\W*what\b(?:\s+(?:was|were|has|had|is|are|been|going|on|went|passed|occurred|took|place|kind|sort|type|of))*\s+between\s+\{E\d\}\s+and\s+\{E\d\}",
     re.IGNORECASE,
 )
 
 _CLOSES = r"(?=\s*(?:[?.!,]|$|(?:in|on|during|within|between|since|before|after|until|over)\b|\{T\d\}))"  # "visit most in {T1}": an adverb
-_MOST = re.compile(rf"\bmost\s+(?:often|frequently|times|regularly|visits|frequent)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b{_CLOSES}|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
-_LEAST = re.compile(rf"\bleast\s+(?:often|frequently|times)\b|\bthe\s+least\b|\bfewest\b|\bleast\b{_CLOSES}", re.IGNORECASE)
+_MOST = re.compile(rf"\b(?:most|greatest|largest|highest|biggest)\s+(?:often|frequently|times|regularly|visits|frequent|number\s+of)\b|\bthe\s+most\b(?!\s+recent)|\bmost\b{_CLOSES}|\bmore\s+(?:often\s+)?than\s+any(?:one|body)?\b|\bat\s+most\b", re.IGNORECASE)
+_LEAST = re.compile(rf"\b(?:least|fewest|smallest|lowest)\s+(?:often|frequently|times|number\s+of)\b|\bthe\s+least\b|\bfewest\b|\bleast\b{_CLOSES}", re.IGNORECASE)
 
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
 # (irregular plurals too: "which people", "what children")
@@ -95,7 +97,8 @@ _NOT_LIST_NOUNS = GRAMMAR_WORDS["not_list_nouns"]
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
-_EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+counting)\b", re.IGNORECASE)
+_EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+(?:counting|including))\b|\(\s*not\b", re.IGNORECASE)
+# "{E1} aside", "leaving {E1} itself aside": an entity set aside after its name
 # one event held while another did ("who played for Y while X did", "during the time X was Y"): the
 # answers' intervals meet the other event's (general English; "during" before a date is a time constraint)
 _DURING = re.compile(r"\bwhile\b|\bduring\s+the\s+(?:time|period|years?)\s+(?:when|that|in\s+which)\b|\bat\s+the\s+time\s+(?:when|that)\b", re.IGNORECASE)
@@ -114,7 +117,9 @@ _ATTRIBUTE = re.compile(
     r"(?:\s+(?:in|on|during)\s+\{T\d+\})?\s*(?:[?.!]|[,;].*)?\s*$",
     re.IGNORECASE,
 )
-_ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b", re.IGNORECASE)
+# "tell me whether", "I wonder if", and a yes / no question reported as asked ("I wonder did X ...") or tagged ("... or not")
+_ASKS_IF = re.compile(r"\b(?:tell\s+(?:me|us)|know|find\s+out|check|confirm|verify|say|wonder(?:ing)?|curious)\s+(?:whether|if)\b"
+                      r"|\bwonder(?:ing)?\s*,?\s+(?:did|does|do|has|have|had|was|were|is|are)\b|\bor\s+not\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -199,7 +204,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
     elif _is_yes_no(masked):
         asks = "yesno"
     extreme = "least" if _LEAST.search(masked) else "most" if _MOST.search(masked) else None
-    ordinal, from_end = _ordinal(masked)
+    ordinal, from_end = _ordinal(AFTER_FIRST.sub("the second", masked))
     return Query(
         asks=asks,
         is_list=asks == "entity" and not extreme and not ordinal and _asks_list(masked),
@@ -230,6 +235,8 @@ def _unsupported(masked: str) -> str | None:
         return "a reason ('why' cannot be checked: the KG records events, not their causes)"
     if _PLACE_WORD.search(masked) or _PLACE_AFTER_EVENT.search(masked):
         return "a place (the KG records no places: where an event happened cannot be checked)"
+    if _TIME_OF_DAY.search(masked):
+        return "a time of day (the KG dates each event by its day, not its hour)"
     if _HOW_LONG.search(masked):
         return "a duration (the KG records events on days, not how long they lasted)"
     if _HOW_MUCH.search(masked):
@@ -306,11 +313,12 @@ def _is_yes_no(masked: str) -> bool:
 
 
 def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:
-    """The roles of entities named right after "apart from", "except", "other than" ..."""
-    roles = []
+    """The roles of entities named after "apart from", "except", "other than", "(not" ... within a few words of
+    the cue ("not counting trips inside {E2}"), or set aside after their name ("leaving {E2} aside")."""
+    roles = [role for role, (_, end) in enumerate(entity_spans, 1) if re.match(r"\s+(?:itself\s+|himself\s+|herself\s+)?aside\b", question[end:], re.IGNORECASE)]
     for match in _EXCEPT.finditer(question):
         for role, (start, _) in enumerate(entity_spans, 1):
             gap = question[match.end():start]
-            if start >= match.end() and re.fullmatch(r"[\s,]*(?:the\s+)?", gap, re.IGNORECASE):
+            if start >= match.end() and re.fullmatch(r"[\s,]*(?:[a-z]+\s+){0,3}?(?:the\s+)?", gap) and role not in roles:
                 roles.append(role)
-    return tuple(roles)
+    return tuple(sorted(roles))

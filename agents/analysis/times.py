@@ -66,9 +66,13 @@ _ANY_YEAR = re.compile(
 )
 
 # A month whose year, or a day whose month and year, is written once, after the next one ("between January and
-# April 2007", "between 10 and 20 April 2011"): the first takes the second's; the second is read by _PATTERNS.
-_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?)\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?:end\s+of\s+)?"
-                     rf"(?(day)\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})|(?:{_MONTH_NAMES}))\.?,?\s+(?:of\s+)?(?P<year>\d{{4}})\b", re.IGNORECASE)
+# April 2007", "between 10 and 20 April 2011", "from 10 April to 30 June 2012", "April 10 - June 30, 2012"): the first
+# takes the second's (the year before where its month comes later: "between December and March 2009"); the second is read by _PATTERNS.
+_DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
+_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>\d{{1,2}})(?:st|nd|rd|th)?)?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
+                     r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
+                     rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
+                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+)?)?(?P<year>\d{{4}})\b", re.IGNORECASE)
 # Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
 _PERIODS = [
@@ -80,6 +84,11 @@ _PERIODS = [
 # 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
 _BY = r"(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of"
 _OPENS = re.compile(rf"\b(?:(?P<since>since|starting\s+(?:in|from))|(?:up\s+)?(?:until|till)|up\s+to|through|thru|by|{_BY})\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
+# a bound at its period's edge is that period's first or last day: "by the end of 2008", "from the start of 2005 to the
+# end of March 2005", "between the beginning of May and the end of August 2009" (`_bounded` reads them)
+_EDGE = r"(?:\b(?:from|between|since)\s+(?P<start>the\s+(?:start|beginning)\s+of)|\b(?:to|and|until|till|through|thru)\s+(?P<end>the\s+end\s+of))\s+(?:the\s+year\s+)?"
+_EDGE_BOUND = re.compile(rf"(?:{_BY}\s|{_EDGE})", re.IGNORECASE)
+_EDGE_BEFORE = re.compile(rf"{_EDGE}$", re.IGNORECASE)
 _JOINS = re.compile(r"[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
 
 # A decade: "the 1850s", "1990s" (read as its ten years).
@@ -127,13 +136,16 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
 
     read(_PERIODS)
     for match in _VAGUE.finditer(text):
-        if free(match.span()) and not re.search(_BY + r"\s", text[max(0, match.start() - 20) : match.end()], re.IGNORECASE):  # a bound
+        if free(match.span()) and not _EDGE_BOUND.search(text[max(0, match.start() - 20) : match.end()]):  # a bound
             taken.append(match.span())
             unreadable.append((match.span(), match.group(0)))
     for match in _SHARED.finditer(text):
-        day, span = match.group("day"), match.span("day" if match.group("day") else "first")
+        if not (match.group("month") or match.group("end") and (match.group("first") or match.group("dmonth"))):
+            continue
+        day, span = match.group("day") or match.group("mday"), (match.start(), match.end("mday" if match.group("mday") else "dmonth" if match.group("dmonth") else "day" if match.group("day") else "first"))
+        month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or "dec").lower()]
         with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
-            time = stated_span(int(match.group("year")), MONTHS[(match.group("first") or match.group("month")).lower()], int(day) if day else None)
+            time = stated_span(int(match.group("year")) - (month > last), month, int(day) if day else None)
             taken.append(span)
             found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
     read([_DECADE, *_PATTERNS])
@@ -205,6 +217,9 @@ def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> 
     """`found`, each time after an open bound ("since", "until", "by the end of") read as the span it
     opens, the bound's words with it; not an end of a range ("from 2005 until 2008", "since 2005 until 2008")."""
     for i, mention in enumerate(found):
+        if edge := _EDGE_BEFORE.search(text, 0, mention.span[0]):
+            at, day = (edge.start("start"), mention.time.start) if edge.group("start") else (edge.start("end"), mention.time.end)
+            found[i] = mention = TimeMention(text[at : mention.span[1]], (at, mention.span[1]), edged := span_of(day, Granularity.DAY), in_range(edged, kg_range))
         (start, end), time, previous = mention.span, mention.time, found[i - 1].span[1] if i else 0
         opener = _OPENS.search(text, previous, start)
         since = opener is not None and opener.group("since")
