@@ -40,6 +40,8 @@ def reading(analyzer, text: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyzer
         ("Iran visited Iraq at one point. Who was the first to visit Iraq after that?", "Who was the first to visit Iraq after Iran?"),
         ("Angela Merkel criticised Iraq. Before that, who was the last one she criticised?", "Before Iraq, who was the last one Angela Merkel criticised?"),
         ("I seem to remember Iran visiting Iraq. Who else visited Iraq on that same day?", "Who visited Iraq on the same day as Iran?"),
+        # the statement's own time dates the event pointed back to: the question alone names none
+        ("Iran visited Iraq on 3 March 2009. Who else visited Iraq on that same day?", "Who visited Iraq on the same day as Iran?"),
         # hedges say how sure the asker is, nothing of the facts
         ("I'm not 100% sure on this one - who visited Iraq in 2009, if you know?", "Who visited Iraq in 2009?"),
         ("Correct me if I'm wrong, but did Kuwait visit Iraq in 2009? I could be wrong on the details.", "Did Kuwait visit Iraq in 2009?"),
