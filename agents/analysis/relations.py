@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words, overlap_score
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word
@@ -197,6 +198,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
+AGREEING_SHARE = 0.5  # a relation the words agree with replaces a contradicted first one from this share of its score
 
 
 class RelationLinker:
@@ -384,7 +386,15 @@ class RelationLinker:
             words = content_words(predicate_text(masked))
             scores = [overlap_score(words, content_words(self.store.relation_text(r))) for r in candidates]
         ranked = sorted(zip(candidates, scores), key=lambda pair: (-pair[1], pair[0]))
+        if ranked and self.contradicted(masked, ranked[0][0]):  # else `unsure` refuses it
+            agreeing = [pair for pair in ranked if not self.contradicted(masked, pair[0])]
+            if agreeing and agreeing[0][1] >= AGREEING_SHARE * ranked[0][1]:
+                ranked = agreeing + [(r, 0.0) for r, _ in ranked if self.contradicted(masked, r)]
         return [(r, round(float(s), 4)) for r, s in ranked]
+
+    def contradicted(self, masked: str, relation: str) -> bool:
+        """Whether the verb phrase says the opposite of the relation's name and description (`agents.analysis.polarity`)."""
+        return contradicts(verb_phrase(masked, 3), " ".join(self.texts.texts.get(relation, (self.store.relation_text(relation),))))
 
     def _similarities(self, vector: np.ndarray | None, relations: list[str]) -> np.ndarray | None:
         """cosine(verb phrase, each relation's best-matching text), or None without vectors."""
@@ -399,6 +409,8 @@ class RelationLinker:
         or a relation's name, itself or by its synonym ("abduct", "talks"; a known word beside unseen ones is read by the lexicon; words of entity `names` and
         capitalised words of the `question` name no act), and its similarity to the first relation's group
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
+        if ranked and self.contradicted(masked, ranked[0][0]):
+            return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         counts = self.lexicon.counts if self.lexicon is not None else {}
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
