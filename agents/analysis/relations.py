@@ -253,14 +253,6 @@ class RelationLinker:
             self._text_vectors.update(zip(new, self.embedder.embed_batch(new)))
         return [self._text_vectors[t] if t else None for t in texts]
 
-    def _unseen_share(self, masked: str) -> float:
-        """The share of the verb phrase's words the lexicon never saw: how far its n-gram evidence
-        must be backed off to the verb phrase's similarity (0 for a wording the learning split used)."""
-        words = verb_phrase(masked).split()
-        if not words or self.lexicon is None:
-            return 0.0
-        return sum(1 for w in words if w not in self.lexicon.counts) / len(words)
-
     def unrecorded_predicate(self, masked: str) -> str | None:
         """The words of a verb phrase that names no relation of the KG ("born"), or None: no word is known
         to the lexicon or its `synonyms`, and the predicate is no closer to any relation's texts (name and
@@ -370,14 +362,15 @@ class RelationLinker:
         if not candidates:
             return []
         sims = self._similarities(question_vector, candidates)
-        logs = None
+        logs, phrase = None, verb_phrase(masked).split()
         if self.lexicon is not None:
             grams = self.grams(masked)
             weights = {g: 1.0 if any(content_word(w) for w in g.split()) else FUNCTION_GRAM_WEIGHT for g in grams}
             logs = self.lexicon.log_posterior(grams, candidates, weights)
+            unseen = sum(w not in self.lexicon.counts for w in phrase) / len(phrase) if phrase else 0.0  # see KNOWN_SHARE
         if logs is not None:
             if sims is not None:
-                logs = logs + VERB_PHRASE_WEIGHT * max(KNOWN_SHARE, self._unseen_share(masked)) * sims
+                logs = logs + VERB_PHRASE_WEIGHT * max(KNOWN_SHARE, unseen) * sims
             combined = np.exp(logs - logs.max())
             scores = (self.lexicon_weight * combined / combined.sum()).tolist()
         elif sims is not None:
@@ -439,12 +432,6 @@ def _word_keys(words: Iterable[str]) -> frozenset[str]:
 def texts_share_a_word(text: str, relation_text: str) -> bool:
     """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
     return share_a_word(content_words(text), content_words(relation_text))
-
-
-def shared_words(text: str, relation_text: str) -> int:
-    """How many content words of a relation's text the wording shares (by their first five letters)."""
-    prefixes = {w[:5] for w in content_words(text) if len(w) >= 4}
-    return sum(1 for w in content_words(relation_text) if len(w) >= 4 and w[:5] in prefixes)
 
 
 def learn_relation_lexicon(
