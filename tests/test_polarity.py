@@ -76,3 +76,10 @@ def test_a_close_agreeing_reading_replaces_a_contradicted_one(linker: RelationLi
     ranked = linker.rank(masked, ["Engage_in_diplomatic_cooperation", "Reduce_relations"], None)
     assert ranked[0][0] == "Reduce_relations" and ranked[-1] == ("Engage_in_diplomatic_cooperation", 0.0)
     assert linker.unsure(masked, ranked, None) is None
+
+
+def test_cooperation_is_more_of_a_tie_and_a_scale_is_no_side() -> None:
+    described = "Express_intent_to_engage_in_diplomatic_cooperation_(such_as_policy_support)"
+    assert contradicts("downgraded its diplomatic relations", text(described))
+    assert not contradicts("downgraded its diplomatic relations", text("Reduce_or_break_diplomatic_relations"))
+    assert poles("how angry was he, on a scale") == poles("how angry was he")
