@@ -11,6 +11,7 @@ from bench_support import build_store
 
 from agents.analysis.polarity import contradicts, poles
 from agents.analysis.relations import RelationLexicon, RelationLinker, predicate_ngrams
+from ari.base.embedding import get_embedder
 from tkg_store.relation_texts import read_relation_texts
 from tkg_store.store import TKGStore
 
@@ -54,28 +55,41 @@ def test_neutral_words_contradict_nothing() -> None:
 
 @pytest.fixture(scope="module")
 def linker(tmp_path_factory: pytest.TempPathFactory):
-    facts = [("Kuwait", "Engage_in_diplomatic_cooperation", "Iraq", "2005-06-06"), ("Kuwait", "Reduce_relations", "Iraq", "2005-06-07")]
+    facts = [(a, r, "Iraq", "2005-06-06") for a, r in [("Kuwait", "Engage_in_diplomatic_cooperation"), ("Iran", "Reduce_relations"),
+                                                        ("Oman", "Make_optimistic_comment"), ("Qatar", "Make_pessimistic_comment")]]
     lexicon = RelationLexicon()
-    for _ in range(20):  # the learning wording of cooperation shares "diplomatic ties" with the question
+    for _ in range(20):  # the learning wordings share most words with the questions below
         lexicon.add(predicate_ngrams("Who strengthened diplomatic ties with {E1}?"), ["Engage_in_diplomatic_cooperation"])
+        lexicon.add(predicate_ngrams("Who had been negative in their comments on {E1}?"), ["Make_pessimistic_comment"])
     lexicon.add(predicate_ngrams("Who downgraded relations with {E1}?"), ["Reduce_relations"])
+    lexicon.add(predicate_ngrams("Who sounded optimistic about {E1}?"), ["Make_optimistic_comment"])
     with TKGStore.open(build_store(tmp_path_factory.mktemp("polarity") / "kg.duckdb", facts)) as store:
-        yield RelationLinker(store, lexicon=lexicon, texts=read_relation_texts(store, DESCRIBED))
+        yield RelationLinker(store, get_embedder(), lexicon=lexicon, texts=read_relation_texts(store, DESCRIBED))
+
+
+def read(linker: RelationLinker, masked: str, candidates: list[str]) -> tuple[list[tuple[str, float]], str | None]:
+    (vector,) = linker.vectors_of([linker.vector_text(masked)])
+    ranked = linker.rank(masked, candidates, vector)
+    return ranked, linker.unsure(masked, ranked, vector)
+
+
+COOPERATION = ["Engage_in_diplomatic_cooperation", "Reduce_relations"]
+COMMENTS = ["Make_pessimistic_comment", "Make_optimistic_comment"]
 
 
 def test_a_contradicted_first_reading_is_not_sure_when_no_agreeing_one_is_close(linker: RelationLinker) -> None:
-    masked = "Who cut back diplomatic ties with {E1}?"
-    ranked = linker.rank(masked, ["Engage_in_diplomatic_cooperation", "Reduce_relations"], None)
-    assert ranked[0][0] == "Engage_in_diplomatic_cooperation"  # the n-grams alone say cooperation ...
-    reason = linker.unsure(masked, ranked, None)  # ... and the words say the opposite: abstain
-    assert reason is not None and "opposite" in reason
+    ranked, unsure = read(linker, "Who cut back diplomatic ties with {E1}?", COOPERATION)
+    assert ranked[0][0] == "Engage_in_diplomatic_cooperation"  # the n-grams say cooperation, "Reduce relations" is farther
+    assert unsure is not None and "opposite" in unsure  # ... and the words say the opposite: abstain
 
 
-def test_a_close_agreeing_reading_replaces_a_contradicted_one(linker: RelationLinker) -> None:
-    masked = "Who cut back relations with {E1}?"  # "relations" is as much the one's wording as the other's
-    ranked = linker.rank(masked, ["Engage_in_diplomatic_cooperation", "Reduce_relations"], None)
-    assert ranked[0][0] == "Reduce_relations" and ranked[-1] == ("Engage_in_diplomatic_cooperation", 0.0)
-    assert linker.unsure(masked, ranked, None) is None
+def test_a_close_agreeing_reading_replaces_a_contradicted_one(linker: RelationLinker, monkeypatch: pytest.MonkeyPatch) -> None:
+    masked = "Who had been optimistic in their comments on {E1}?"
+    with monkeypatch.context() as blind:  # without polarity the n-grams put the pessimistic comment first
+        blind.setattr(RelationLinker, "contradicted", lambda *_: False)
+        assert read(linker, masked, COMMENTS)[0][0][0] == "Make_pessimistic_comment"
+    ranked, unsure = read(linker, masked, COMMENTS)
+    assert ranked[0][0] == "Make_optimistic_comment" and ranked[-1] == ("Make_pessimistic_comment", 0.0) and unsure is None
 
 
 def test_cooperation_is_more_of_a_tie_and_a_scale_is_no_side() -> None:

@@ -198,7 +198,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
-AGREEING_SHARE = 0.5  # a relation the words agree with replaces a contradicted first one from this share of its score
+AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
 class RelationLinker:
@@ -380,8 +380,8 @@ class RelationLinker:
             scores = [overlap_score(words, content_words(self.store.relation_text(r))) for r in candidates]
         ranked = sorted(zip(candidates, scores), key=lambda pair: (-pair[1], pair[0]))
         if ranked and self.contradicted(masked, ranked[0][0]):  # else `unsure` refuses it
-            agreeing = [pair for pair in ranked if not self.contradicted(masked, pair[0])]
-            if agreeing and agreeing[0][1] >= AGREEING_SHARE * ranked[0][1]:
+            agreeing, near = [p for p in ranked if not self.contradicted(masked, p[0])], dict(zip(candidates, sims) if sims is not None else ranked)
+            if agreeing and near[agreeing[0][0]] >= AGREEING_SHARE * near[ranked[0][0]]:
                 ranked = agreeing + [(r, 0.0) for r, _ in ranked if self.contradicted(masked, r)]
         return [(r, round(float(s), 4)) for r, s in ranked]
 
