@@ -49,7 +49,8 @@ from datetime import date
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
 from agents.analysis.question_form import DESCRIPTION, INTERROGATIVE
-from agents.analysis.relations import shared_words, texts_share_a_word
+from agents.analysis.relations import texts_share_a_word
+from agents.analysis.sectors import content_words
 from agents.analysis.times import find_times
 from agents.faithfulness import TimeConstraint
 from benchmarks.loaders.types import Question
@@ -72,6 +73,12 @@ _WHEN_DID = re.compile(r"^(?:when|(?:in\s+)?(?:which|what)\s+(?:year|month|day|d
 # whom something else belongs to; the question is about that something (often itself a KG entity,
 # Agriculture_/_Fishing_/_Forestry_Ministry_(Vietnam)), not the name.
 _POSSESSOR = re.compile(r"\bof\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def shared_words(text: str, relation_text: str) -> int:
+    """How many content words of a relation's text the wording shares (by their first five letters)."""
+    prefixes = {w[:5] for w in content_words(text) if len(w) >= 4}
+    return sum(1 for w in content_words(relation_text) if len(w) >= 4 and w[:5] in prefixes)
 
 
 def possessor(text: str, mention) -> bool:  # noqa: ANN001 (benchmarks.unanswerable.Mention)

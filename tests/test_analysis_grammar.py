@@ -93,8 +93,11 @@ def canonical(masked: str) -> str:
         ("{E2} called {E1}; who was the first to call it afterwards?", "After {E2}, who was the first to call {E1}?"),
         ("{E1} was praised by {E2}. Who praised {E1} in that same month?", "Who praised {E1} in the same month as {E2}?"),
         ("When {E2} called {E1}, who else called {E1} that day?", "Who called {E1} on the same day as {E2}?"),
-        ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "After {E2}, who was the first to negotiate with {E1}?"),
-        ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Before {E2}, who had last threatened {E1}?"),
+        # the question names one of the statement's parties: the anaphor is the other, said in its place
+        ("{E2} negotiated with {E1}. Who was the first to negotiate with {E1} after her?", "Who was the first to negotiate with {E1} after {E2}?"),
+        ("{E2} threatened {E1}; who had last threatened {E1} before them?", "Who had last threatened {E1} before {E2}?"),
+        ("{E1} visited {E2}. Who visited {E2} on that same day?", "Who visited {E1} on the same day as {E2}?"),
+        ("{E1} went to {E2}? Who was the first to visit {E2} after he did?", "Who was the first to visit {E1} after {E2}?"),
         # a fronted clause with a pronoun subject; an event with no named doer; a clause set off by commas
         ("After they had criticised {E1}, whom did {E2} criticise first?", "After {E2}, whom did {E1} criticise first?"),
         (

@@ -25,12 +25,12 @@ from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, read_query
-from agents.analysis.question_form import as_yes_no, unstressed, with_antecedent, without_asides, without_framing, without_hedges
+from agents.analysis.question_form import as_yes_no, unstressed, without_asides, without_framing, without_hedges
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_stated_year
-from agents.analysis.types import EntityMention, QuestionAnalysis
+from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_hashtags, without_symbols
@@ -67,6 +67,17 @@ def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[
     order += [n for n in range(1, len(entities) + 1) if n not in order]  # a rule never drops an entity; if it did, it keeps its role
     reordered = [entities[n - 1] for n in order if n <= len(entities)]
     return renumber(found.text, order), reordered, found
+
+
+def _kept_times(before: str, after: str, times: list[TimeMention]) -> tuple[str, list[TimeMention]]:
+    """The rewritten question `after` and its times, renumbered, without the times the rewrite left out: a statement's
+    time stays with the statement the question points back to (`clauses.anaphoric_reference`)."""
+    gone = set(re.findall(r"\{T(\d+)\}", before)) - set(re.findall(r"\{T(\d+)\}", after))
+    if not gone:
+        return after, times
+    kept = [n for n in range(1, len(times) + 1) if str(n) not in gone]
+    new = {old: k + 1 for k, old in enumerate(kept)}
+    return re.sub(r"\{T(\d+)\}", lambda m: f"{{T{new[int(m.group(1))]}}}", after), [times[n - 1] for n in kept]
 
 
 def chat_protected(store: TKGStore) -> frozenset[str]:
@@ -189,42 +200,37 @@ class QuestionAnalyzer:
         questions = [stated_window(with_stated_year(q, self.kg_range), self.kg_range) for q in questions]
         readings = [read_times(q, self.kg_range) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
-        statements = [with_antecedent(q, [(m.span, m.candidates[0][0]) for m in found if m.candidates]) for q, found in zip(questions, entities)]
-        for k, (resolved, _) in enumerate(statements):  # a question pointing back to a statement: read again as the one it asks
-            if resolved != questions[k]:
-                questions[k], readings[k] = resolved, read_times(resolved, self.kg_range)
-                entities[k] = self.entity_linker.link_batch([resolved], [[t.span for t in readings[k].found]])[0]
-        said = [statement for _, statement in statements]  # the statement's words: its verb still names the act
-        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings, said)]
+        analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
         if rank_relations:
             self._rank_relations(analyses)
             postings = self.entity_linker.tables.postings
-            for k, reading in enumerate(zip(questions, entities, readings, said)):
+            for k, reading in enumerate(zip(questions, entities, readings)):
                 # a name left unlinked, read among the KG neighbours of the rest: the question is read again with it
                 if link_in_neighbourhood(self.store, reading[1], analyses[k].relations, lambda w: len(postings.get(w, ()))):
                     analyses[k] = self._analysis(*reading)
                     self._rank_relations(analyses[k : k + 1])
         return analyses
 
-    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading, said: str = "") -> QuestionAnalysis:
+    def _analysis(self, question: str, mentions: list[EntityMention], reading: TimeReading) -> QuestionAnalysis:
         resolve_by_facts([m for m in mentions if m.candidates], self.store)
         ts = resolve_dates_by_facts(reading.found, mentions, self.store)
         ordered = in_role_order(question, [m for m in mentions if m.candidates])
         masked = mask(question, ordered, ts)
         ents = distinct_entities(ordered)
         query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
-        masked, ents, rewritten = _active_form(masked, ents)
+        active, ents, rewritten = _active_form(masked, ents)
+        masked, kept = _kept_times(masked, active, ts)
         query = asked_by_noun(query, masked)
         grammar = rewritten.rules
         # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
-        kind = classify(masked if grammar else question, ts, masked)
+        kind = classify(masked if grammar else question, kept, masked)
         if query.ordinal or query.extreme:  # "second to last", "most often": no first or last is asked
             kind = without_extremes(kind)
         return QuestionAnalysis(
-            question, masked, ents, ts, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
+            question, masked, ents, kept, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-            grammar=grammar, grammar_dropped=f"{rewritten.dropped} {said}".strip(), query=query, unaccounted=unaccounted(masked, self.vocabularies),
+            grammar=grammar, grammar_dropped=rewritten.dropped, query=query, unaccounted=unaccounted(masked, self.vocabularies),
         )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:

@@ -26,6 +26,7 @@ from agents.analysis.grammar_words import (
     _object,
     _spliced,
 )
+from agents.analysis.question_form import _ASKS_HERE, _REQUEST, _pieces
 from ari.base.text import word_key
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
@@ -112,14 +113,9 @@ def _apart(main: str, reference: str) -> bool:
 
 
 # -- temporal clauses with a verb of their own -----------------------------------------------------
-_FRONTED_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)\s*,\s*(?P<main>.+)$",
-    re.IGNORECASE,
-)
-_TRAILING_CLAUSE = re.compile(
-    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
-)
+_CLAUSE = rf"(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)"
+_FRONTED_CLAUSE = re.compile(rf"^(?P<pre>\W*){_CLAUSE}\s*,\s*(?P<main>.+)$", re.IGNORECASE)
+_TRAILING_CLAUSE = re.compile(rf"^(?P<main>.+?),?\s+{_CLAUSE}(?P<end>\s*[?.!]*\s*)$", re.IGNORECASE)
 _SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+(?:when\s+)?|in\s+that\s+)?"  # "the month (that) X did": may be left out
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
@@ -266,12 +262,10 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
 
 
 _PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
-# "in the year (that) it did so with {E2}": the pronoun is the main clause's subject, so the clause's
-# other party is the reference
-_SAME_PRONOUN_CLAUSE = re.compile(
-    rf"\b{_SAME}\s+{_RELATIVE}(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*(?:[,?.!]|$))",
-    re.IGNORECASE,
-)
+# a clause whose pronoun subject is a party the main clause names: the clause's named party is the reference ("in the
+# year (that) it did so with {E2}", "..., after it was rejected by {E2}?", "After they had criticised {E1}, whom did {E2} ...")
+_PRONOUN_CLAUSE = rf"(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})"
+_SAME_PRONOUN_CLAUSE = re.compile(rf"\b{_SAME}\s+{_RELATIVE}{_PRONOUN_CLAUSE}(?P<end>\s*(?:[,?.!]|$))", re.IGNORECASE)
 
 
 def same_period_clause(text: str) -> str | None:
@@ -309,20 +303,8 @@ def same_period_clause(text: str) -> str | None:
     return None
 
 
-# "..., after it was rejected by {E2}?": the clause's pronoun subject is a party the main clause
-# names, so the clause's named party is the reference
-_TRAILING_PRONOUN_CLAUSE = re.compile(
-    rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
-)
-
-
-# "After they had criticised {E1}, whom did {E2} criticise first?": the fronted clause's pronoun
-# subject is the party the main clause names, so the clause's named party is the reference
-_FRONTED_PRONOUN_CLAUSE = re.compile(
-    rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
-    re.IGNORECASE,
-)
+_TRAILING_PRONOUN_CLAUSE = re.compile(rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}(?P<end>\s*[?.!]*\s*)$", re.IGNORECASE)
+_FRONTED_PRONOUN_CLAUSE = re.compile(rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}\s*,\s*(?P<main>.+)$", re.IGNORECASE)
 
 
 # "Before {E2} had praised it, who last praised {E1}?": the clause's pronoun object is the party the
@@ -366,12 +348,10 @@ def clause_reference(text: str) -> str | None:
 
 
 def _clause_reference(text: str) -> str | None:
-    if m := _FRONTED_CLAUSE.match(text):
-        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
-            return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
-    if m := _TRAILING_CLAUSE.match(text):
-        if (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
-            return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
+    if (m := _FRONTED_CLAUSE.match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
+        return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
+    if (m := _TRAILING_CLAUSE.match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
+        return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
     if (m := _TRAILING_PRONOUN_CLAUSE.match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
     for pattern in (_FRONTED_PRONOUN_OBJECT, _FRONTED_PRONOUN_CLAUSE):
@@ -423,11 +403,40 @@ _TWO_CLAUSES = re.compile(
     rf"(?P<main>(?P<lead>(?:{_LEADING_CUE})\s*,?\s*)?(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
     re.IGNORECASE,
 )
+# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day";
+# a subject pronoun to its subject; a verb left as "do that" to its act (not read here: the question alone asks another one)
+_POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
+                          r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
+_PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
+
+
+def _named_antecedent(text: str) -> str | None:
+    """A question after a statement of an event, its anaphor naming the statement's party the question does not name
+    ("{E1} visited {E2}. Who visited {E2} after he did?" -> "Who visited {E2} after {E1}?"); of two such parties a subject
+    pronoun is the first, the event the second. Unsure (no such party, two and no subject pronoun, two named in the
+    question: it may point inside; a statement of one party; a verb left as "do that"): None. The statement's words are
+    left out, and so kept for the relation: its verb still names the act."""
+    text = re.sub(r"(\{E\d+\})\s+(?=[A-Z])", r"\1. ", text)  # a name linked with its full stop ("China. After that"): a capital opens a sentence
+    asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
+        return None
+    start = text.rfind(question)
+    named, parties = _placeholders(text[start:]), _PLACEHOLDER.findall(text[:start])
+    others = list(dict.fromkeys(f"{{E{n}}}" for n in parties if n not in named))
+    if len(others) != (2 if _SUBJECT.search(question) else 1) or len(named) > 1 or len(set(parties)) < 2:
+        return None
+    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
+    return _cap(_SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1))
+
+
 def anaphoric_reference(text: str) -> str | None:
-    """"{E2} praised {E1}; who was the first to praise it afterwards?" -> "After {E2}, who was the first
-    to praise {E1}?"; "... who else praised {E1} that same month?" -> "... in the same month as {E2}":
-    an adverb that points back ("afterwards", "before that", "that month") makes the first clause the
-    reference, as a temporal clause would."""
+    """A statement and a question pointing back to it, read as the one question it asks: by the statement's party the
+    question does not name (`_named_antecedent`), else as a temporal clause ("{E2} praised {E1}; who was the first to
+    praise it afterwards?" -> "After {E2}, who was the first to praise {E1}?"; "... who else praised {E1} that same
+    month?" -> "... in the same month as {E2}"): an adverb that points back makes the first clause the reference."""
+    if (named := _named_antecedent(text)) is not None:
+        return named
     if (m := _TWO_CLAUSES.match(text)) is None:
         return None
     some, then = _SOME_PERIOD.search(m.group("vp")), None

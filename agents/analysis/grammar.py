@@ -71,14 +71,13 @@ def _dropped_words(before: str, after: str) -> str:
 
 
 # -- agent passives -----------------------------------------------------------------------------
-_PASSIVE_SUBJECT = re.compile(
-    rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<wh>{_WH})\b", re.IGNORECASE
-)
+_PARTICIPLE_BY = rf"(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by"  # "(first) visited (there) by"
+_PASSIVE_SUBJECT = re.compile(rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+{_PARTICIPLE_BY}\s+(?P<wh>{_WH})\b", re.IGNORECASE)
 _PASSIVE_STRANDED = re.compile(
     # "was X visited by", and the get- and perfect passives "did X get visited by", "had X been visited by"
     # (a plain "did X speak by telephone" is no passive: its "by" is the means)
     rf"\b(?P<wh>{_WH})\s+(?:(?:{_BE})\s+(?P<subj>{_ENT})|(?:did|does|do)\s+(?P<subj_get>{_ENT})\s+(?:get|be)"
-    rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\b(?!\s*(?:the\s+)?\{{)",
+    rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+{_PARTICIPLE_BY}\b(?!\s*(?:the\s+)?\{{)",
     re.IGNORECASE,
 )
 _PASSIVE_FRONTED_BY = re.compile(
@@ -97,10 +96,7 @@ _PASSIVE_NAMED_ASKED = re.compile(
     rf"\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
-_PASSIVE_NAMED = re.compile(
-    rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by\s+(?P<agent>{_ENT})",
-    re.IGNORECASE,
-)
+_PASSIVE_NAMED = re.compile(rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+{_PARTICIPLE_BY}\s+(?P<agent>{_ENT})", re.IGNORECASE)
 
 
 def active_voice(text: str) -> str | None:
@@ -202,14 +198,9 @@ def named_giver(text: str) -> str | None:
 # -- possessive agent nouns ------------------------------------------------------------------------
 _AGENT_NOUN = rf"(?P<noun>{_AGENT_SUFFIX})"
 _ORDINAL = r"(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|recent|final|only)\s+)?)"
-_POSSESSIVE_AGENT = re.compile(
-    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b",
-    re.IGNORECASE,
-)
-_AGENT_TO = re.compile(
-    rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+the\s+{_ORDINAL}{_AGENT_NOUN}\s+(?:to|of)\s+(?P<subj>{_ENT})",
-    re.IGNORECASE,
-)
+_WH_IS = rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+"
+_POSSESSIVE_AGENT = re.compile(rf"{_WH_IS}(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b", re.IGNORECASE)
+_AGENT_TO = re.compile(rf"{_WH_IS}the\s+{_ORDINAL}{_AGENT_NOUN}\s+(?:to|of)\s+(?P<subj>{_ENT})", re.IGNORECASE)
 
 
 def is_agent_noun(word: str) -> bool:

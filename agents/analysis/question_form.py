@@ -131,37 +131,6 @@ def without_hedges(text: str) -> str:
     return kept[:1].upper() + kept[1:] if re.search(r"\w", kept) and kept != text.strip() else text
 
 
-# A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day";
-# a subject pronoun to its subject; a verb left as "do that" to its act (not read here: the question alone asks another one)
-_POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
-                          r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
-_SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
-_PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
-
-
-def with_antecedent(text: str, names: list[tuple[tuple[int, int], str]]) -> tuple[str, str]:
-    """A statement and a question pointing back to it as the one question it asks: the anaphor names the statement's party
-    the question does not name ("X visited Y. Who visited Y after he did?" -> "Who visited Y after X?"); of two such parties
-    a subject pronoun is the first, the event the second. `names`: the spans of the KG names linked in `text`, each with its
-    name. With it, the statement's words that are no names (its verb still names the act). Unsure (no such party, two and no
-    subject pronoun, two named in the question, a statement of one party, a verb left as "do that"): `text`, ""."""
-    asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
-    if not asking or not (back := _POINTS_BACK.search(question := asking[-1])) or _PRO_VERB.search(question):
-        return text, ""
-    start = text.rfind(question)
-    named = {name for (a, _), name in names if a >= start}
-    others = list({name: text[a:b].rstrip(".") for (a, b), name in names if b <= start and name not in named}.values())
-    parties = {name for (_, b), name in names if b <= start}  # a statement of an event names two parties, as the KG's facts do
-    if len(others) != (2 if _SUBJECT.search(question) else 1) or len(named) > 1 or len(parties) < 2:  # two named: it may point inside
-        return text, ""
-    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
-    question = _SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1)
-    statement = text[:start]
-    for (a, b), _ in sorted(names, reverse=True):
-        statement = statement[:a] + statement[b:] if b <= start else statement
-    return question[:1].upper() + question[1:], " ".join(re.findall(r"[\w'’-]+", statement))
-
-
 _SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words, overlap_score
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word
@@ -197,6 +198,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
+AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
 class RelationLinker:
@@ -250,14 +252,6 @@ class RelationLinker:
                 self._text_vectors.clear()
             self._text_vectors.update(zip(new, self.embedder.embed_batch(new)))
         return [self._text_vectors[t] if t else None for t in texts]
-
-    def _unseen_share(self, masked: str) -> float:
-        """The share of the verb phrase's words the lexicon never saw: how far its n-gram evidence
-        must be backed off to the verb phrase's similarity (0 for a wording the learning split used)."""
-        words = verb_phrase(masked).split()
-        if not words or self.lexicon is None:
-            return 0.0
-        return sum(1 for w in words if w not in self.lexicon.counts) / len(words)
 
     def unrecorded_predicate(self, masked: str) -> str | None:
         """The words of a verb phrase that names no relation of the KG ("born"), or None: no word is known
@@ -368,14 +362,15 @@ class RelationLinker:
         if not candidates:
             return []
         sims = self._similarities(question_vector, candidates)
-        logs = None
+        logs, phrase = None, verb_phrase(masked).split()
         if self.lexicon is not None:
             grams = self.grams(masked)
             weights = {g: 1.0 if any(content_word(w) for w in g.split()) else FUNCTION_GRAM_WEIGHT for g in grams}
             logs = self.lexicon.log_posterior(grams, candidates, weights)
+            unseen = sum(w not in self.lexicon.counts for w in phrase) / len(phrase) if phrase else 0.0  # see KNOWN_SHARE
         if logs is not None:
             if sims is not None:
-                logs = logs + VERB_PHRASE_WEIGHT * max(KNOWN_SHARE, self._unseen_share(masked)) * sims
+                logs = logs + VERB_PHRASE_WEIGHT * max(KNOWN_SHARE, unseen) * sims
             combined = np.exp(logs - logs.max())
             scores = (self.lexicon_weight * combined / combined.sum()).tolist()
         elif sims is not None:
@@ -384,7 +379,15 @@ class RelationLinker:
             words = content_words(predicate_text(masked))
             scores = [overlap_score(words, content_words(self.store.relation_text(r))) for r in candidates]
         ranked = sorted(zip(candidates, scores), key=lambda pair: (-pair[1], pair[0]))
+        if ranked and self.contradicted(masked, ranked[0][0]):  # else `unsure` refuses it
+            agreeing, near = [p for p in ranked if not self.contradicted(masked, p[0])], dict(zip(candidates, sims) if sims is not None else ranked)
+            if agreeing and near[agreeing[0][0]] >= AGREEING_SHARE * near[ranked[0][0]]:
+                ranked = agreeing + [(r, 0.0) for r, _ in ranked if self.contradicted(masked, r)]
         return [(r, round(float(s), 4)) for r, s in ranked]
+
+    def contradicted(self, masked: str, relation: str) -> bool:
+        """Whether the verb phrase says the opposite of the relation's name and description (`agents.analysis.polarity`)."""
+        return contradicts(verb_phrase(masked, 3), " ".join(self.texts.texts.get(relation, (self.store.relation_text(relation),))))
 
     def _similarities(self, vector: np.ndarray | None, relations: list[str]) -> np.ndarray | None:
         """cosine(verb phrase, each relation's best-matching text), or None without vectors."""
@@ -399,6 +402,8 @@ class RelationLinker:
         or a relation's name, itself or by its synonym ("abduct", "talks"; a known word beside unseen ones is read by the lexicon; words of entity `names` and
         capitalised words of the `question` name no act), and its similarity to the first relation's group
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
+        if ranked and self.contradicted(masked, ranked[0][0]):
+            return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         counts = self.lexicon.counts if self.lexicon is not None else {}
         known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
@@ -427,12 +432,6 @@ def _word_keys(words: Iterable[str]) -> frozenset[str]:
 def texts_share_a_word(text: str, relation_text: str) -> bool:
     """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
     return share_a_word(content_words(text), content_words(relation_text))
-
-
-def shared_words(text: str, relation_text: str) -> int:
-    """How many content words of a relation's text the wording shares (by their first five letters)."""
-    prefixes = {w[:5] for w in content_words(text) if len(w) >= 4}
-    return sum(1 for w in content_words(relation_text) if len(w) >= 4 and w[:5] in prefixes)
 
 
 def learn_relation_lexicon(
