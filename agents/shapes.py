@@ -198,7 +198,23 @@ def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: Re
     last = len(analysis.entities)
     clause = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E{last}\}}\s+(?P<rest>[^,;?]*)", analysis.masked, re.IGNORECASE)
     words = analysis.grammar_dropped if "clause reference" in analysis.grammar else clause.group("rest") if clause else ""
+    if repeats_act(words, analysis.masked):
+        return frozenset()
     return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True) if words.strip() else frozenset()
+
+
+_PRO_ACT = re.compile(r"\b(?:the\s+same|that|this|so|likewise|too)(?:\s+(?P<noun>[a-z]+))?\W*$", re.IGNORECASE)
+
+
+def repeats_act(clause: str, question: str) -> bool:
+    """Whether the clause of the event a cue points at only repeats the question's own act by a pro-form: "did
+    so", "did the same", or "the same" / "that" with a noun the question itself uses ("... expressed a wish to visit
+    {E1} before {E2} expressed the same wish"). Its verb then names no other event."""
+    m = _PRO_ACT.search(clause)
+    if m is None:
+        return False
+    noun = m.group("noun")
+    return noun is None or any(same_word(stem(noun), stem(w)) for w in re.findall(r"[a-z]+", question[: question.find(clause)].lower()))
 
 
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:

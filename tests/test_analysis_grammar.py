@@ -202,6 +202,9 @@ def canonical(masked: str) -> str:
         # a noun of an act whose doer is named after its other party: the doer first, as in the active voice
         ("Any criticism of {E1} by {E2} in {T1}?", "Any criticism by {E1} of {E2} in {T1}?"),
         ("Was there a visit to the {E1} by {E2}?", "Was there a visit by {E1} to the {E2}?"),
+        # ... but the act a temporal cue heads is the event it points at, its doer the one referred to
+        ("Following the visit to {E1} by the {E2}, who was the first to visit the country?",
+         "Following the visit to {E1} by the {E2}, who was the first to visit the country?"),
         # "in advance of" / "preceding": the reference is the cue's
         ("Who last praised {E1} in advance of the {E2}?", "Who last praised {E1} in advance of the {E2}?"),
     ],

@@ -150,6 +150,21 @@ def test_an_event_referred_to_is_of_the_relation_its_own_words_name(agent) -> No
     assert {"China", "Iran"} <= set(agent.ask("After Japan criticised Iraq, who criticised Iraq?").answers)
 
 
+@pytest.mark.parametrize(
+    ("clause", "question", "repeats"),
+    [
+        ("did so", "Who criticised {E1} after {E2} did so?", True),
+        ("expressed the same wish", "Who last expressed a wish to visit {E1} before {E2} expressed the same wish?", True),
+        ("consulted the same country", "Who criticised {E1} after {E2} consulted the same country?", False),
+        ("broke off relations", "Who signed deals with {E1} after {E2} broke off relations?", False),
+    ],
+)
+def test_a_clause_that_repeats_the_questions_act_names_no_other_event(clause: str, question: str, repeats: bool) -> None:
+    from agents.shapes import repeats_act
+
+    assert repeats_act(clause, question) is repeats
+
+
 def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -> None:  # noqa: ANN001
     # Iran criticised Iraq twice in 2008; Iraq never criticised Iran
     assert agent.ask("Did Iraq criticise Iran in 2008?").answers == ["No"]

@@ -25,7 +25,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
-from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, FIRST, LAST, POINTS_AT_NEXT
+from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -170,7 +170,12 @@ _ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|
 
 def act_doer_first(text: str) -> str | None:
     m = _ACT_DONE_BY.search(text)
-    return _spliced(m, f"{m.group('noun')} by {m.group('doer')} {m.group('p')} {m.group('done')}") if m else None
+    if m is None or _CUE_BEFORE_ACT.search(text[: m.start()]):  # "following the visit to X by Y": Y's event, read as the cue's
+        return None
+    return _spliced(m, f"{m.group('noun')} by {m.group('doer')} {m.group('p')} {m.group('done')}")
+
+
+_CUE_BEFORE_ACT = re.compile(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an|his|her|its|their)\s+)?(?:[a-z]+\s+)?$", re.IGNORECASE)
 
 
 # -- "receive an N from" ---------------------------------------------------------------------------
