@@ -203,18 +203,16 @@ def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: Re
     return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True) if words.strip() else frozenset()
 
 
-_PRO_ACT = re.compile(r"\b(?:the\s+same|that|this|so|likewise|too)(?:\s+(?P<noun>[a-z]+))?\W*$", re.IGNORECASE)
+_PRO_FORM = frozenset({"same", "so", "that", "this", "likewise", "too", "did", "do", "does", "done", "had", "has", "its", "their", "his", "her"})
 
 
 def repeats_act(clause: str, question: str) -> bool:
-    """Whether the clause of the event a cue points at only repeats the question's own act by a pro-form: "did
-    so", "did the same", or "the same" / "that" with a noun the question itself uses ("... expressed a wish to visit
-    {E1} before {E2} expressed the same wish"). Its verb then names no other event."""
-    m = _PRO_ACT.search(clause)
-    if m is None:
-        return False
-    noun = m.group("noun")
-    return noun is None or any(same_word(stem(noun), stem(w)) for w in re.findall(r"[a-z]+", question[: question.find(clause)].lower()))
+    """Whether the clause of the event a cue points at only repeats the question's own act: a pro-form ("did so", "did
+    the same") or words the question itself uses for its act ("... expressed a wish to visit {E1} before {E2} expressed
+    the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
+    own = [stem(w) for w in content_words(question.replace(clause, " "))]
+    said = [stem(w) for w in content_words(clause) if w not in _PRO_FORM and not any(c.isdigit() for c in w)]
+    return all(any(same_word(w, o) for o in own) for w in said)
 
 
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:
