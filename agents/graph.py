@@ -195,8 +195,7 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
         relation = first_relation(actions)
-        # (an event referred to whose clause names no act of its own is read as the question asks it, by the program)
-        return wording_problem(ctx.store, state.analysed, relation, lexicon) is None and (not check.referred_relations or check.refers_to(relation))
+        return wording_problem(ctx.store, state.analysed, relation, lexicon) is None and check.refers_to(relation)
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
