@@ -41,6 +41,7 @@ from datetime import date
 from typing import cast
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
+from agents.analysis.cues import time_before_cue
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
 from tkg_store.learned import mirror_relations
@@ -145,7 +146,7 @@ class AnswerCheck:
         self.referred = [n for n, _ in analysis.entities[int(referred[1:]) - 1].candidates[:ACTED_PER_MENTION]] if referred else []
         self.reference_time = TimeConstraint("in", analysis.times[0].time) if referred and analysis.times else None
         # a time right before the cue places the answers as well ("which countries recognised X in {T1} after {E2} did")
-        placed = referred and analysis.times and re.search(r"\{T1\}\s*,?\s*(?:after|before)\b", analysis.masked, re.IGNORECASE)
+        placed = referred and analysis.times and time_before_cue(analysis.masked)
         self.constraint = TimeConstraint("in", analysis.times[0].time) if placed else None if referred else time_constraint(analysis)
         self.kept = self._kept_places() if referred else {}
         self.ordinal = next((c for c in analysis.cues if c in ("first", "last")), None)

@@ -9,14 +9,13 @@ supporting facts, and so does the answer audit when the answers are only entitie
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
 from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.query import VALUE_ASKS, Query, unread_number
 from agents.analysis.question_form import not_a_question
-from agents.analysis.question_type import distinct_entities
+from agents.analysis.question_type import asks_foreign, distinct_entities
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
@@ -30,7 +29,7 @@ from tkg_store.temporal import TimeSpan, describe_range
 def home_country_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
     """"Which foreign countries did X visit": the countries other than X's own, which the KG records for no one
     but a country itself; answerable where the question names the one to leave out ("(not Thailand)")."""
-    if not re.search(r"\b(?:foreign|abroad|overseas)\b", analysis.masked, re.IGNORECASE) or analysis.query.excluded:
+    if not asks_foreign(analysis.masked) or analysis.query.excluded:
         return None
     if any(m.best in country_names(store) for m in analysis.entities):
         return None

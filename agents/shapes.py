@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -23,7 +22,7 @@ from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
-from agents.analysis.cues import CUE_HEAD
+from agents.analysis.cues import referred_clause
 from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
@@ -195,12 +194,10 @@ def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: Re
     broke off diplomatic relations with {E1}, ..." keeps "broke off diplomatic relations"); empty where they name none."""
     if reference_role(analysis) is None:
         return frozenset()
-    last = len(analysis.entities)
-    clause = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E{last}\}}\s+(?P<rest>[^,;?]*)", analysis.masked, re.IGNORECASE)
-    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else clause.group("rest") if clause else ""
-    if repeats_act(words, analysis.masked):
+    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else referred_clause(analysis.masked, len(analysis.entities))
+    if not words.strip() or repeats_act(words, analysis.masked):
         return frozenset()
-    return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True) if words.strip() else frozenset()
+    return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True)
 
 
 _PRO_FORM = frozenset({"same", "so", "that", "this", "likewise", "too", "did", "do", "does", "done", "had", "has", "its", "their", "his", "her"})

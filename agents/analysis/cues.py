@@ -60,3 +60,19 @@ def question_cues(question: str) -> frozenset[str]:
     """The cues a question's wording asks for, "asks_time" among them when it asks for a time
     (what action filtering favours: `actions.filtering.CUE_TEMPLATES`)."""
     return frozenset(temporal_cues(question) + (["asks_time"] if ASKS_TIME.search(question) else []))
+
+
+_TIME_BEFORE_CUE = re.compile(r"\{T1\}\s*,?\s*(?:after|before)\b", re.IGNORECASE)
+
+
+def time_before_cue(masked: str) -> bool:
+    """Whether a time stands right before the cue ("which countries recognised {E1} in {T1} after {E2} did"): it
+    places the answers as well as the event referred to."""
+    return bool(_TIME_BEFORE_CUE.search(masked))
+
+
+def referred_clause(masked: str, last: int) -> str:
+    """The words after the entity a cue heads, to the clause's end ("after {E2} broke off relations with {E1}, ..."
+    -> "broke off relations with {E1}"); "" where no cue heads entity `last`."""
+    m = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E{last}\}}\s+(?P<rest>[^,;?]*)", masked, re.IGNORECASE)
+    return m.group("rest") if m else ""

@@ -121,6 +121,14 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
 _ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)
 
 
+def asks_foreign(masked: str) -> bool:
+    """Whether the question asks for countries other than an actor's own ("which foreign countries", "abroad")."""
+    return bool(_FOREIGN.search(masked))
+
+
+_FOREIGN = re.compile(r"\b(?:foreign|abroad|overseas)\b", re.IGNORECASE)
+
+
 def asks_country(masked: str) -> bool:
     """Whether the question word asks for a country ("which country", "what other countries"; "where", a
     journey's destination, as the query reads it), not a word elsewhere ("who was the first country to")."""
