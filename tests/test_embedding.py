@@ -230,7 +230,7 @@ import resource, sys
 from ari.base import minilm
 from ari.base.embedding import bundled_model_path
 setting, minilm._reuse_freed_memory = minilm._reuse_freed_memory, lambda: None
-embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path())
+embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path(), onnx=False)  # the numpy pass: ONNX Runtime allocates in its own arena
 names = sys.argv[1:]
 def faults():
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
