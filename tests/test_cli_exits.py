@@ -8,6 +8,7 @@ that runs the tests (`python -m ari`), so Typer's and Click's own handling is pa
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import signal
 import subprocess
@@ -150,3 +151,22 @@ def _learnt(memory) -> int:
             return opened.history.count()
     except AriError:
         return 0
+
+
+def test_a_library_log_of_an_interrupt_stays_off_stderr_and_other_errors_do_not(capsys):
+    """A library that catches Ctrl-C or TERM, logs it with its traceback and raises it on (SQLAlchemy's
+    pool, when the signal lands as it hands a connection back) prints nothing: the CLI's one line is
+    the report. Its other errors still reach stderr through Python's last-resort handler."""
+    from ari.base.processes import Terminated, interruptions_reported_once
+
+    logger = logging.getLogger("ari-test-unconfigured-library")
+    logger.propagate = False  # no handler anywhere: Python's last resort prints, as in `ari` itself
+    with interruptions_reported_once():
+        for caught in (Terminated(), KeyboardInterrupt(), ValueError("disk gone")):
+            try:
+                raise caught
+            except BaseException:
+                logger.error("Exception during reset or similar", exc_info=True)
+    printed = capsys.readouterr().err
+    assert printed.count("Exception during reset or similar") == 1 and "ValueError: disk gone" in printed
+    assert "KeyboardInterrupt" not in printed and "Terminated" not in printed

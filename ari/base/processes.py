@@ -5,6 +5,9 @@
 questions and summary, a learning run's recorded questions, an ingest's untouched store) does so on
 TERM too; the CLI then says `terminated` and exits 143 (128 + SIGTERM).
 
+`interruptions_reported_once` keeps a library's own log of that interrupt off stderr: the CLI's one
+line is the report.
+
 `die_with_parent` is the first thing a worker process does (the bench runner's and the learner's
 pools): a worker that outlived a killed parent would keep the store open, and its lock with it.
 `worker_context` is where those workers come from.
@@ -12,6 +15,7 @@ pools): a worker that outlived a killed parent would keep the store open, and it
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -46,6 +50,32 @@ def sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+class _NotAnInterruption(logging.Filter):
+    """Passes every record but one logged with a KeyboardInterrupt (Ctrl-C or `Terminated`) that its
+    logger caught and raised again."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info is not None and isinstance(record.exc_info[1], KeyboardInterrupt))
+
+
+@contextmanager
+def interruptions_reported_once() -> Iterator[None]:
+    """While the block runs, Python's last-resort log handler (stderr, where no logging is set up)
+    drops records of an interrupt. SQLAlchemy's pool logs "Exception during reset or similar" with
+    the whole traceback when Ctrl-C or TERM lands while it hands a connection back, then raises the
+    interrupt on: the CLI reports it in one line, and the work is kept as on any interrupt."""
+    handler = logging.lastResort
+    if handler is None:
+        yield
+        return
+    dropping = _NotAnInterruption()
+    handler.addFilter(dropping)
+    try:
+        yield
+    finally:
+        handler.removeFilter(dropping)
 
 
 def die_with_parent() -> None:

@@ -9,7 +9,7 @@ import sys
 import typer
 
 from ari.base.errors import AriError
-from ari.base.processes import TERMINATED_EXIT_CODE, Terminated, sigterm_as_interrupt
+from ari.base.processes import TERMINATED_EXIT_CODE, Terminated, interruptions_reported_once, sigterm_as_interrupt
 
 app = typer.Typer(
     name="ari",
@@ -47,7 +47,7 @@ def run(args: list[str] | None = None) -> int:
     uses the `click` package, so both are handled."""
     command = typer.main.get_command(app)
     try:
-        with sigterm_as_interrupt(), command.make_context("ari", list(sys.argv[1:] if args is None else args)) as ctx:
+        with interruptions_reported_once(), sigterm_as_interrupt(), command.make_context("ari", list(sys.argv[1:] if args is None else args)) as ctx:
             command.invoke(ctx)
         return 0
     except Terminated:
