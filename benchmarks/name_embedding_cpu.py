@@ -13,7 +13,8 @@ that setting, on 1 thread, on --threads threads (`tkg_store.name_vectors.embed_p
 `ari ingest` runs) and in --threads processes of one thread, and at a larger padded-token budget;
 sentence-transformers (torch) in float32 at two batch sizes; the same with dynamic int8 quantisation of its linear layers;
 ONNX Runtime (float32): the graph ARI builds from the model's weights (`ari.base.minilm_onnx`, what
-ARI runs for calls of 128 texts or more), and the model exported from torch.
+ARI runs for calls of 128 texts or more), the same graph with int8 matrix products (what ARI runs for an
+ingest's entity names), and the model exported from torch.
 
     python -m benchmarks.name_embedding_cpu --db kg.duckdb [--n 2000] [--runs 2] [--threads 2] [--only LABEL ...] [--name NAME]
 
@@ -73,13 +74,13 @@ class NumpyPath:
     that setting). Called with names, it returns their vectors; `cpu_s` and `faults` are the CPU
     seconds and page faults the last call took in the workers, all their threads counted."""
 
-    def __init__(self, reuse: bool, workers: int, threads: int, tokens_per_batch: int = 512, onnx: bool = False) -> None:
+    def __init__(self, reuse: bool, workers: int, threads: int, tokens_per_batch: int = 512, onnx: bool = False, int8: bool = False) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         self._workers, self.cpu_s, self.faults = workers, 0.0, 0
         self._pool = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_numpy, initargs=(reuse, threads, tokens_per_batch, onnx))
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_numpy, initargs=(reuse, threads, tokens_per_batch, onnx, int8))
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         share = -(-len(texts) // (self._workers * 4)) if self._workers > 1 else len(texts)
@@ -88,10 +89,10 @@ class NumpyPath:
         return np.vstack([vectors for vectors, _, _ in done])
 
 
-_NUMPY: tuple["NumpyMiniLMEmbedder", int] | None = None  # a worker's embedder and its thread count
+_NUMPY: tuple["NumpyMiniLMEmbedder", int, bool] | None = None  # a worker's embedder, its thread count, int8 or not
 
 
-def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int, onnx: bool) -> None:
+def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int, onnx: bool, int8: bool) -> None:
     global _NUMPY
     from ari.base import minilm
     from ari.base.embedding import bundled_model_path
@@ -99,16 +100,16 @@ def _init_numpy(reuse: bool, threads: int, tokens_per_batch: int, onnx: bool) ->
     if not reuse:
         minilm._reuse_freed_memory = lambda: None  # ARI before the setting: glibc's default
     embedder = minilm.NumpyMiniLMEmbedder(bundled_model_path(), 1024, tokens_per_batch, onnx=onnx)
-    _NUMPY = (embedder, threads)
+    _NUMPY = (embedder, threads, int8)
 
 
 def _embed_numpy(texts: list[str]) -> tuple[np.ndarray, float, int]:
     from tkg_store.name_vectors import embed_parallel
 
     assert _NUMPY is not None, "worker not initialised"
-    embedder, threads = _NUMPY
+    embedder, threads, int8 = _NUMPY
     started, faults = time.process_time(), _page_faults()
-    vectors = embed_parallel(embedder, texts, threads)
+    vectors = embed_parallel(embedder, texts, threads, int8=int8)
     return vectors, time.process_time() - started, _page_faults() - faults
 
 
@@ -133,6 +134,7 @@ def paths(threads: int) -> dict[str, Embed]:
         found[f"numpy, {threads} threads, {budget} padded tokens a batch, freed memory reused"] = NumpyPath(True, 1, threads, budget)
     if importlib.util.find_spec("onnxruntime") is not None and importlib.util.find_spec("onnx") is not None:
         found[f"ONNX Runtime, ARI's graph of the same weights, {threads} threads (ARI's for calls of 128+ texts)"] = NumpyPath(True, 1, threads, onnx=True)
+        found[f"ONNX Runtime int8 (dynamic, per channel), {threads} threads (ARI's for an ingest's entity names)"] = NumpyPath(True, 1, threads, onnx=True, int8=True)
     if importlib.util.find_spec("torch") is None or importlib.util.find_spec("sentence_transformers") is None:
         return found
     import torch

@@ -222,6 +222,20 @@ def test_names_split_over_threads_get_the_vectors_of_one_call_in_order():
         assert np.abs(split - serial).max() < 1e-6  # each name keeps its own row, whatever piece it went in
 
 
+def test_int8_name_vectors_still_find_each_name_from_its_float32_mention():
+    """An ingest embeds entity names on the int8 encoder and a question's words on float32: a mention
+    spelt as a name must still be nearest that name, among names that differ in one word."""
+    names = [f"{word} {kind} ({place})" for word in ("Ministry of", "Army of", "Bank of", "Party of", "Police of", "Court of", "Office of", "Council of")
+             for kind in ("Defence", "Trade", "Justice", "Health") for place in ("Japan", "Kenya", "Chile", "Iran", "Peru")]
+    assert len(names) >= ONNX_MIN_TEXTS  # a large call: through the runtime
+    embedder = NumpyMiniLMEmbedder(bundled_model_path())
+    mentions = embedder.embed_batch(names[:40])  # fewer than ONNX_MIN_TEXTS: numpy, float32
+    int8 = embedder.embed_batch(names, int8=True)
+    float32 = embedder.embed_batch(names)
+    assert 0.95 < float((int8 * float32).sum(axis=1).min()) < 0.99999  # close, and not the float32 vectors
+    assert (mentions @ int8.T).argmax(axis=1).tolist() == list(range(40))
+
+
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="a setting of glibc's allocator")
 def test_the_embedder_reuses_freed_memory_instead_of_faulting_it_in_again():
     # in a fresh process: the setting is for the whole process, and this one has it already
