@@ -42,6 +42,7 @@ NAME_WORD_TABLES: dict[str, str] = json.loads(NAME_WORDS.read_text(encoding="utf
 _PARTICLES = frozenset(NAME_WORD_TABLES["particles"].split())
 # honorifics left out before a name in running text ("Tan Sri", "Sheikh"), two-word ones first
 _HONORIFICS = tuple(tuple(h.split()) for h in NAME_WORD_TABLES["honorifics"].split(", "))
+_LONGEST_HONORIFIC = max(len(h) for h in _HONORIFICS)
 _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
 _PATRONYMIC = frozenset({"bin", "ibn"})
 _SERVANT_OF = frozenset(NAME_WORD_TABLES["servant_of"].split())  # "Abdel Aziz", "Abdul Mahdi": one name
@@ -63,9 +64,10 @@ def without_honorific(display: str) -> str:
     """The name without a leading honorific ("Tan Sri Muhyiddin Yassin" -> "Muhyiddin Yassin") or a
     trailing regnal number ("Juan Carlos I" -> "Juan Carlos"); the name itself where it has neither."""
     words = display.split()
+    leading = tuple(normalize_name(w) for w in words[:_LONGEST_HONORIFIC])  # once: every name of a store comes here
     for honorific in _HONORIFICS:
         n = len(honorific)
-        if len(words) > n + 1 and tuple(normalize_name(w) for w in words[:n]) == honorific:
+        if len(words) > n + 1 and leading[:n] == honorific:
             words = words[n:]
             break
     return _REGNAL.sub("", " ".join(words))
