@@ -3,15 +3,18 @@
 Readers: `today` (the agent's `RelationLinker`: lexicon posterior plus verb-phrase similarity, and its
 `unsure`), `learned` (`benchmarks.relation_reader_model`: logistic regression over MiniLM's vector of the
 verb phrase) and `fallback` (today's reading, the learned one's where today's is unsure) and `veto` (today's reading, unsure
-where the learned reader is sure of another CAMEO group). Sets (from
+where the learned reader is sure of another CAMEO group) and `reranked` (today's first few relations ranked by
+today's score times the learned probability, today's unsure kept). Sets (from
 `benchmarks.relation_reader_data`'s items): the unseen-verbs set's dev half, the dev parts of the rewrite
 sets' verb-changing styles (readers trained on all of the learning split), and the learning split itself by
 5-fold cross-validation, folds by question and, for wordings never seen, by verb phrase (today's lexicon is
-relearned on each fold's training part). The learned reader's unsure floor is chosen on the by-phrase folds
-only: the floor where a wrong reading avoided costs at most one right one.
+relearned on each fold's training part). The learned reader's unsure floor is chosen on learning material
+only, the learning split's rewrites (`relation_wordings_shard0.json`): the floor keeping most right readings
+less wrong ones (a wrong reading avoided may cost one right one). Each set's own curve is saved beside it as
+a diagnostic (`floor_rows_by_set`), never used to choose.
 
     ARI_RELATION_LEXICON=lexicon_shard0.json python -m benchmarks.relation_reader_compare --db multitq.duckdb \
-        --dev $ARI_DATA_DIR/multitq/questions/dev.json --items relation_reader_items.json [--out DIR] [--weights FILE]
+        --dev $ARI_DATA_DIR/multitq/questions/dev.json --items items.json [more.json] [--out DIR] [--weights FILE]
 """
 
 from __future__ import annotations
@@ -43,11 +46,28 @@ def examples_of(items: list[dict], texts_examples: list[Example]) -> list[Exampl
     return learned + texts_examples + synonym_rewrites(learned + texts_examples)
 
 
-def today_reads(analyzer: QuestionAnalyzer, items: list[dict]) -> list[Read]:
-    reads: list[Read] = []
+def today_reads(analyzer: QuestionAnalyzer, items: list[dict]) -> list[tuple[list[tuple[str, float]], bool]]:
+    """Today's ranked relations (the analysis keeps the first few) and whether it is unsure, per item."""
+    reads: list[tuple[list[tuple[str, float]], bool]] = []
     for start in range(0, len(items), 256):
         for analysis in analyzer.analyze_batch([i["question"] for i in items[start : start + 256]]):
-            reads.append((analysis.relations[0][0] if analysis.relations else None, analysis.unsure_relation is not None))
+            reads.append((list(analysis.relations), analysis.unsure_relation is not None))
+    return reads
+
+
+def first_of(today: list[tuple[list[tuple[str, float]], bool]]) -> list[Read]:
+    return [(ranked[0][0] if ranked else None, unsure) for ranked, unsure in today]
+
+
+def reranked(today: list[tuple[list[tuple[str, float]], bool]], reader: LearnedReader, items: list[dict],
+             vectors: dict[str, np.ndarray]) -> list[Read]:
+    """Today's first few relations ranked by today's score times the learned probability; today's unsure kept."""
+    reads: list[Read] = []
+    for (ranked, unsure), item in zip(today, items):
+        phrase = verb_phrase(item["text"])
+        p = reader.probabilities(vectors[phrase], [r for r, _ in ranked]) if phrase and ranked else {}
+        best = max(ranked, key=lambda pair: pair[1] * p.get(pair[0], 1e-6), default=None) if p else (ranked[0] if ranked else None)
+        reads.append((best[0] if best else None, unsure))
     return reads
 
 
@@ -100,10 +120,9 @@ def choose_floor(items: list[dict], learned: list[tuple[str | None, float]]) -> 
 
 
 def cross_validate(store: TKGStore, embedder: object, learning: list[dict], evaluated: list[dict], fold_of: Callable[[dict], int],
-                   texts_examples: list[Example], groups: dict[str, str], vectors: dict[str, np.ndarray]) -> tuple[list[Read], list[tuple[str | None, float]]]:
-    """Today's and the learned reads of `evaluated`, each read by readers trained on the other folds' items."""
-    today: dict[str, Read] = {}
-    learned: dict[str, tuple[str | None, float]] = {}
+                   texts_examples: list[Example], groups: dict[str, str], vectors: dict[str, np.ndarray], floor: float) -> dict:
+    """The readers' tallies on `evaluated`, each item read by readers trained on the other folds' items."""
+    reads: dict[str, tuple[Read, Read, Read]] = {}  # quid -> today, learned, reranked
     for fold in range(FOLDS):
         training = [i for i in learning if fold_of(i) != fold]
         held = [i for i in evaluated if fold_of(i) == fold]
@@ -111,23 +130,24 @@ def cross_validate(store: TKGStore, embedder: object, learning: list[dict], eval
         for item in training:
             lexicon.add(predicate_ngrams(item["masked"]), item["gold"])
         lexicon.prune(1.0)
-        analyzer = QuestionAnalyzer(store, embedder, lexicon=lexicon)  # type: ignore[arg-type]
-        today.update(zip((i["quid"] for i in held), today_reads(analyzer, held)))
+        today = today_reads(QuestionAnalyzer(store, embedder, lexicon=lexicon), held)  # type: ignore[arg-type]
         reader = LearnedReader.fit(examples_of(training, texts_examples), embedder, groups, vectors=vectors)  # type: ignore[arg-type]
-        learned.update(zip((i["quid"] for i in held), learned_reads(reader, held, vectors)))
+        found = zip(first_of(today), with_floor(learned_reads(reader, held, vectors), floor), reranked(today, reader, held, vectors))
+        reads.update(zip((i["quid"] for i in held), found))
         print(f"fold {fold}: {len(training)} training, {len(held)} held", flush=True)
-    return [today[i["quid"]] for i in evaluated], [learned[i["quid"]] for i in evaluated]
+    today_read, learned, rerank = (list(x) for x in zip(*(reads[i["quid"]] for i in evaluated)))
+    return _row(evaluated, today_read, learned, rerank, groups)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True)
     parser.add_argument("--dev", required=True, help="MultiTQ dev.json (to draw the cross-validated sample as `ari bench run` does)")
-    parser.add_argument("--items", required=True, help="benchmarks.relation_reader_data's output")
+    parser.add_argument("--items", required=True, nargs="+", help="benchmarks.relation_reader_data's output files")
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--weights", default=None, help="where to save the learned reader trained on all of the learning split")
     args = parser.parse_args()
-    items = json.loads(Path(args.items).read_text(encoding="utf-8"))
+    items = [i for path in args.items for i in json.loads(Path(path).read_text(encoding="utf-8"))]
     learning = [i for i in items if i["set"] == "learning"]
     sample = {q.qid for q in take_shard(stratified_sample(MultiTQLoader().load(Path(args.dev)).questions, 4000, 0), (0, 2))}
     evaluated = [i for i in learning if i["quid"] in sample]
@@ -140,27 +160,29 @@ def main() -> None:
         texts = analyzer.relation_linker.texts
         groups = texts.groups
         texts_examples = relation_examples(texts)
-        by_phrase = cross_validate(store, embedder, learning, evaluated, lambda i: shard_of(verb_phrase(i["text"]), FOLDS), texts_examples, groups, vectors)
-        floor, floor_rows = choose_floor(evaluated, by_phrase[1])
-        report["floor"], report["floor_rows"] = floor, floor_rows
-        print(f"floor {floor}", flush=True)
-        by_question = cross_validate(store, embedder, learning, evaluated, lambda i: shard_of(i["quid"], FOLDS), texts_examples, groups, vectors)
-        for name, (today, learned) in {"learning_cv_by_question": by_question, "learning_cv_by_phrase": by_phrase}.items():
-            report["sets"][name] = _row(evaluated, today, with_floor(learned, floor), groups)
         reader = LearnedReader.fit(examples_of(learning, texts_examples), embedder, groups, vectors=vectors)
-        reader.floor = floor
+        rewrites = [i for i in items if i["set"] == "learning_rewrites"]
+        floor, floor_rows = choose_floor(rewrites, learned_reads(reader, rewrites, vectors))
+        reader.floor = report["floor"] = floor
+        report["floor_rows"] = floor_rows
+        print(f"floor {floor}", flush=True)
         if args.weights:
             reader.save(Path(args.weights))
+        for name, fold_of in {"learning_cv_by_question": lambda i: shard_of(i["quid"], FOLDS),
+                              "learning_cv_by_phrase": lambda i: shard_of(verb_phrase(i["text"]), FOLDS)}.items():
+            report["sets"][name] = cross_validate(store, embedder, learning, evaluated, fold_of, texts_examples, groups, vectors, floor)
         analyzer = QuestionAnalyzer(store, embedder)
         for name in dict.fromkeys(i["set"] for i in items if i["set"] != "learning"):
             mine = [i for i in items if i["set"] == name]
+            report.setdefault("floor_rows_by_set", {})[name] = choose_floor(mine, learned_reads(reader, mine, vectors))[1]
             read, today = with_floor(learned_reads(reader, mine, vectors), floor), today_reads(analyzer, mine)
-            report["sets"][name] = _row(mine, today, read, groups)
-            report.setdefault("readings", {})[name] = [
-                {"quid": i["quid"], "gold": i["gold"], "today": t, "learned": r} for i, t, r in zip(mine, today, read)]
+            rerank = reranked(today, reader, mine, vectors)
+            report["sets"][name] = _row(mine, first_of(today), read, rerank, groups)
+            report.setdefault("readings", {})[name] = [{"quid": i["quid"], "gold": i["gold"], "today": t, "learned": r, "reranked": k}
+                                                       for i, t, r, k in zip(mine, first_of(today), read, rerank)]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    write_json(out / "compare.json", report)
+    write_json(out / "compare.json", report, indent=0)
     table = ["| set | n | reader | right | wrong | unsure | first right |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, row in report["sets"].items():
         for reader_name, t in row.items():
@@ -169,9 +191,9 @@ def main() -> None:
     print("\n".join(table))
 
 
-def _row(items: list[dict], today: list[Read], learned: list[Read], groups: dict[str, str]) -> dict:
+def _row(items: list[dict], today: list[Read], learned: list[Read], rerank: list[Read], groups: dict[str, str]) -> dict:
     return {"today": tally(items, today), "learned": tally(items, learned), "fallback": tally(items, fallback(today, learned)),
-            "veto": tally(items, veto(today, learned, groups))}
+            "veto": tally(items, veto(today, learned, groups)), "reranked": tally(items, rerank)}
 
 
 if __name__ == "__main__":
