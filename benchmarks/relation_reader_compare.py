@@ -1,10 +1,10 @@
 """Today's relation reader beside a learned one (issue 24), on relation read first: right, wrong, unsure.
 
 Readers: `today` (the agent's `RelationLinker`: lexicon posterior plus verb-phrase similarity, and its
-`unsure`), `learned` (`benchmarks.relation_reader_model`: logistic regression over MiniLM's vector of the
-verb phrase) and `fallback` (today's reading, the learned one's where today's is unsure) and `veto` (today's reading, unsure
-where the learned reader is sure of another CAMEO group) and `reranked` (today's first few relations ranked by
-today's score times the learned probability, today's unsure kept). Sets (from
+`unsure`), `learned` (`benchmarks.relation_reader_model`: softmax regression over MiniLM's vector of the
+verb phrase), `fallback` (today's reading, the learned one's where today's is unsure), `veto` (today's reading,
+unsure where the learned reader is sure of another CAMEO group) and `reranked` (today's first few relations ranked
+by today's score times the learned probability, today's unsure kept). Sets (from
 `benchmarks.relation_reader_data`'s items): the unseen-verbs set's dev half, the dev parts of the rewrite
 sets' verb-changing styles (readers trained on all of the learning split), and the learning split itself by
 5-fold cross-validation, folds by question and, for wordings never seen, by verb phrase (today's lexicon is
@@ -30,7 +30,16 @@ from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLexicon, predicate_ngrams, verb_phrase
 from ari.base.embedding import get_embedder
 from benchmarks.loaders.multitq import MultiTQLoader
-from benchmarks.relation_reader_model import Example, LearnedReader, embed, learned_examples, relation_examples, synonym_rewrites
+from benchmarks.relation_reader_model import (
+    Example,
+    LearnedReader,
+    embed,
+    fit_reader,
+    group_read,
+    learned_examples,
+    relation_examples,
+    synonym_rewrites,
+)
 from benchmarks.results_io import write_json
 from benchmarks.selection import shard_of, stratified_sample, take_shard
 from tkg_store.store import TKGStore
@@ -71,21 +80,9 @@ def reranked(today: list[tuple[list[tuple[str, float]], bool]], reader: LearnedR
     return reads
 
 
-def learned_reads(reader: LearnedReader, items: list[dict], vectors: dict[str, np.ndarray]) -> list[tuple[str | None, float]]:
+def learned_reads(reader: LearnedReader, items: list[dict], vectors: dict[str, np.ndarray], groups: dict[str, str]) -> list[tuple[str | None, float]]:
     """(first relation, its group's probability) per item; unsure is decided by the floor later."""
-    found: list[tuple[str | None, float]] = []
-    for item in items:
-        phrase = verb_phrase(item["text"])
-        if not phrase:
-            found.append((None, 0.0))
-            continue
-        ranked, _ = reader.read(vectors[phrase], item["candidates"])
-        if not ranked:
-            found.append((None, 0.0))
-            continue
-        group = reader.groups.get(ranked[0][0], ranked[0][0])
-        found.append((ranked[0][0], sum(p for r, p in ranked if reader.groups.get(r, r) == group)))
-    return found
+    return [group_read(reader, vectors[p], i["candidates"], groups) if (p := verb_phrase(i["text"])) else (None, 0.0) for i in items]
 
 
 def tally(items: list[dict], reads: list[Read]) -> dict:
@@ -131,8 +128,8 @@ def cross_validate(store: TKGStore, embedder: object, learning: list[dict], eval
             lexicon.add(predicate_ngrams(item["masked"]), item["gold"])
         lexicon.prune(1.0)
         today = today_reads(QuestionAnalyzer(store, embedder, lexicon=lexicon), held)  # type: ignore[arg-type]
-        reader = LearnedReader.fit(examples_of(training, texts_examples), embedder, groups, vectors=vectors)  # type: ignore[arg-type]
-        found = zip(first_of(today), with_floor(learned_reads(reader, held, vectors), floor), reranked(today, reader, held, vectors))
+        reader = fit_reader(examples_of(training, texts_examples), embedder, vectors=vectors)  # type: ignore[arg-type]
+        found = zip(first_of(today), with_floor(learned_reads(reader, held, vectors, groups), floor), reranked(today, reader, held, vectors))
         reads.update(zip((i["quid"] for i in held), found))
         print(f"fold {fold}: {len(training)} training, {len(held)} held", flush=True)
     today_read, learned, rerank = (list(x) for x in zip(*(reads[i["quid"]] for i in evaluated)))
@@ -160,10 +157,10 @@ def main() -> None:
         texts = analyzer.relation_linker.texts
         groups = texts.groups
         texts_examples = relation_examples(texts)
-        reader = LearnedReader.fit(examples_of(learning, texts_examples), embedder, groups, vectors=vectors)
+        reader = fit_reader(examples_of(learning, texts_examples), embedder, vectors=vectors)
         rewrites = [i for i in items if i["set"] == "learning_rewrites"]
-        floor, floor_rows = choose_floor(rewrites, learned_reads(reader, rewrites, vectors))
-        reader.floor = report["floor"] = floor
+        floor, floor_rows = choose_floor(rewrites, learned_reads(reader, rewrites, vectors, groups))
+        report["floor"] = floor
         report["floor_rows"] = floor_rows
         print(f"floor {floor}", flush=True)
         if args.weights:
@@ -174,8 +171,8 @@ def main() -> None:
         analyzer = QuestionAnalyzer(store, embedder)
         for name in dict.fromkeys(i["set"] for i in items if i["set"] != "learning"):
             mine = [i for i in items if i["set"] == name]
-            report.setdefault("floor_rows_by_set", {})[name] = choose_floor(mine, learned_reads(reader, mine, vectors))[1]
-            read, today = with_floor(learned_reads(reader, mine, vectors), floor), today_reads(analyzer, mine)
+            report.setdefault("floor_rows_by_set", {})[name] = choose_floor(mine, learned_reads(reader, mine, vectors, groups))[1]
+            read, today = with_floor(learned_reads(reader, mine, vectors, groups), floor), today_reads(analyzer, mine)
             rerank = reranked(today, reader, mine, vectors)
             report["sets"][name] = _row(mine, first_of(today), read, rerank, groups)
             report.setdefault("readings", {})[name] = [{"quid": i["quid"], "gold": i["gold"], "today": t, "learned": r, "reranked": k}

@@ -10,8 +10,9 @@ Training examples, each a (phrase, relation, weight):
 - rewrites without network: each learning phrase with a word the synonyms table lists (`data/synonyms.json`:
   "criticised" -> "slammed", "hit out") replaced by each of its synonyms.
 
-Reading restricts the probabilities to the question's candidate relations and says "not sure" when the first
-relation's CAMEO group (`RelationTexts.group`) holds less than `floor` of the candidates' probability.
+Reading restricts the probabilities to the question's candidate relations; alone, the benchmark says "not sure"
+when the first relation's CAMEO group holds less than a floor of them. Not wired into the agent: see
+benchmarks/results/relation_reader/README.md.
 """
 
 from __future__ import annotations
@@ -82,81 +83,71 @@ def synonym_rewrites(examples: list[Example], table: dict[str, list[str]] | None
     return rewrites
 
 
-@dataclass
+@dataclass(frozen=True)
 class LearnedReader:
-    relations: list[str]
+    relations: tuple[str, ...]
     weights: np.ndarray  # (relations, dimensions)
     bias: np.ndarray  # (relations,)
-    groups: dict[str, str]
-    floor: float = 0.5
-
-    @classmethod
-    def fit(cls, examples: list[Example], embedder: Embedder, groups: dict[str, str], penalty: float = 1e-4,
-            vectors: dict[str, np.ndarray] | None = None) -> LearnedReader:
-        """Fit on `examples` (phrases embedded once; `vectors` a cache shared between fits): one row per distinct
-        phrase, its target the distribution of its examples' weights over relations, its weight their sum;
-        softmax cross-entropy with an L2 `penalty` per unit of row weight, minimised by L-BFGS."""
-        from scipy.optimize import minimize
-
-        vectors = vectors if vectors is not None else {}
-        phrases = sorted({e.phrase for e in examples})
-        relations = sorted({e.relation for e in examples})
-        embed(embedder, phrases, vectors)
-        at, column = {p: i for i, p in enumerate(phrases)}, {r: i for i, r in enumerate(relations)}
-        target = np.zeros((len(phrases), len(relations)))
-        for e in examples:
-            target[at[e.phrase], column[e.relation]] += e.weight
-        weight = target.sum(axis=1)
-        target /= weight[:, None]
-        x = np.stack([vectors[p] for p in phrases]).astype(np.float64)
-        x = np.hstack([x, np.ones((len(phrases), 1))])  # the last column's weights are the bias
-        lam = penalty * weight.sum()
-
-        def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
-            w = flat.reshape(x.shape[1], len(relations))
-            logits = x @ w
-            logits -= logits.max(axis=1, keepdims=True)
-            log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-            value = -float((weight[:, None] * target * log_p).sum()) + lam * float((w[:-1] ** 2).sum())
-            grad = x.T @ (weight[:, None] * (np.exp(log_p) - target))
-            grad[:-1] += 2 * lam * w[:-1]
-            return value, grad.ravel()
-
-        found = minimize(loss, np.zeros(x.shape[1] * len(relations)), jac=True, method="L-BFGS-B", options={"maxiter": 500})
-        w = found.x.reshape(x.shape[1], len(relations))
-        return cls(relations, w[:-1].T.astype(np.float32).copy(), w[-1].astype(np.float32), groups)
 
     def probabilities(self, vector: np.ndarray, candidates: list[str]) -> dict[str, float]:
-        """P(relation | verb phrase) over the candidates the model knows (softmax restricted to them)."""
+        """The softmax restricted to the candidates the reader knows ({} when it knows none)."""
         row = {r: i for i, r in enumerate(self.relations)}
-        known = [c for c in candidates if c in row]
-        if not known:
-            return {}
-        rows = [row[c] for c in known]
+        rows = [row[c] for c in candidates if c in row]
         logits = self.weights[rows] @ vector + self.bias[rows]
-        p = np.exp(logits - logits.max())
-        return dict(zip(known, (p / p.sum()).tolist()))
-
-    def read(self, vector: np.ndarray, candidates: list[str]) -> tuple[list[tuple[str, float]], bool]:
-        """Candidates ranked best first, and whether the reading is unsure (the first relation's group holds less
-        than `floor` of the probability)."""
-        p = self.probabilities(vector, candidates)
-        ranked = sorted(p.items(), key=lambda pair: (-pair[1], pair[0]))
-        if not ranked:
-            return [], True
-        group = self.groups.get(ranked[0][0], ranked[0][0])
-        mass = sum(v for r, v in ranked if self.groups.get(r, r) == group)
-        return ranked, mass < self.floor
+        p = np.exp(logits - logits.max()) if rows else logits
+        return dict(zip((c for c in candidates if c in row), (p / p.sum()).tolist()))
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, relations=np.array(self.relations), weights=self.weights.astype(np.float16),
-                            bias=self.bias, groups=json.dumps(self.groups), floor=self.floor)
+        np.savez_compressed(path, relations=np.array(self.relations), weights=self.weights.astype(np.float16), bias=self.bias)
 
     @classmethod
     def load(cls, path: Path) -> LearnedReader:
-        data = np.load(path)
-        return cls([str(r) for r in data["relations"]], data["weights"].astype(np.float32), data["bias"],
-                   json.loads(str(data["groups"])), float(data["floor"]))
+        with np.load(path) as data:
+            return cls(tuple(str(r) for r in data["relations"]), data["weights"].astype(np.float32), data["bias"].astype(np.float32))
+
+
+def fit_reader(examples: list[Example], embedder: Embedder, penalty: float = 1e-4,
+               vectors: dict[str, np.ndarray] | None = None) -> LearnedReader:
+    """Fit on `examples` (phrases embedded once; `vectors` a cache shared between fits): one row per distinct
+    phrase, its target the distribution of its examples' weights over relations, its weight their sum;
+    softmax cross-entropy with an L2 `penalty` per unit of row weight, minimised by L-BFGS."""
+    from scipy.optimize import minimize
+
+    vectors = vectors if vectors is not None else {}
+    phrases = sorted({e.phrase for e in examples})
+    relations = sorted({e.relation for e in examples})
+    embed(embedder, phrases, vectors)
+    at, column = {p: i for i, p in enumerate(phrases)}, {r: i for i, r in enumerate(relations)}
+    target = np.zeros((len(phrases), len(relations)))
+    for e in examples:
+        target[at[e.phrase], column[e.relation]] += e.weight
+    weight = target.sum(axis=1)
+    target /= weight[:, None]
+    x = np.hstack([np.stack([vectors[p] for p in phrases]).astype(np.float64), np.ones((len(phrases), 1))])  # last column: bias
+    lam = penalty * weight.sum()
+
+    def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        w = flat.reshape(x.shape[1], len(relations))
+        logits = x @ w
+        logits -= logits.max(axis=1, keepdims=True)
+        log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        value = -float((weight[:, None] * target * log_p).sum()) + lam * float((w[:-1] ** 2).sum())
+        grad = x.T @ (weight[:, None] * (np.exp(log_p) - target))
+        grad[:-1] += 2 * lam * w[:-1]
+        return value, grad.ravel()
+
+    found = minimize(loss, np.zeros(x.shape[1] * len(relations)), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    w = found.x.reshape(x.shape[1], len(relations))
+    return LearnedReader(tuple(relations), w[:-1].T.astype(np.float32).copy(), w[-1].astype(np.float32))
+
+
+def group_read(reader: LearnedReader, vector: np.ndarray, candidates: list[str], groups: dict[str, str]) -> tuple[str | None, float]:
+    """The reader's first relation among the candidates and the probability its CAMEO group holds (None, 0: none known)."""
+    p = reader.probabilities(vector, candidates)
+    if not p:
+        return None, 0.0
+    first = max(sorted(p), key=p.__getitem__)
+    return first, sum(v for r, v in p.items() if groups.get(r, r) == groups.get(first, first))
 
 
 def embed(embedder: Embedder, phrases: Iterable[str], vectors: dict[str, np.ndarray]) -> None:

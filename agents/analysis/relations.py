@@ -438,9 +438,8 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
 def credited_relations(
     store: TKGStore, questions: list[dict], analyzer: QuestionAnalyzer, batch_size: int = 512
 ) -> Iterator[tuple[dict, QuestionAnalysis, set[str]]]:
-    """Each question with a known answer (MultiTQ schema) whose answer its entities reach, with the relations
-    credited: those through which a program of the question's own pattern (else any program) over its
-    linked entities (the first candidates, where they suffice) reaches a gold answer."""
+    """Each question with a known answer (MultiTQ schema) its entities reach, with the relations through which a program of
+    its own pattern (else any program) over its linked entities (the first candidates, where they suffice) reaches it."""
     from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 
     search = ProgramSearch(store)
