@@ -14,6 +14,7 @@ class WordEmbedder:
     """A phrase as the normalised sum of fixed random vectors of its words: shared words, near vectors."""
 
     name = "words"
+    dim = 32
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
         rows = []
