@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
@@ -37,6 +37,7 @@ from tkg_store.store import TKGStore
 
 if TYPE_CHECKING:
     from agents.analysis.analyzer import QuestionAnalyzer
+    from agents.analysis.types import QuestionAnalysis
 
 LEXICON_FORMAT = 1
 _SMOOTHING = 0.1
@@ -434,20 +435,14 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
     return share_a_word(content_words(text), content_words(relation_text))
 
 
-def learn_relation_lexicon(
-    store: TKGStore,
-    questions: list[dict],
-    analyzer: QuestionAnalyzer,
-    batch_size: int = 512,
-    min_count: float = 1.0,
-) -> RelationLexicon:
-    """Learn n-gram -> relation evidence from questions with known answers (MultiTQ schema): a relation
-    is credited when a program of the question's own pattern (else any program) over its linked entities
-    reaches a gold answer through it. Cells credited less than `min_count` are dropped at the end."""
+def credited_relations(
+    store: TKGStore, questions: list[dict], analyzer: QuestionAnalyzer, batch_size: int = 512
+) -> Iterator[tuple[dict, QuestionAnalysis, set[str]]]:
+    """Each question with a known answer (MultiTQ schema) its entities reach, with the relations through which a program of
+    its own pattern (else any program) over its linked entities (the first candidates, where they suffice) reaches it."""
     from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 
     search = ProgramSearch(store)
-    lexicon = RelationLexicon()
     for offset in range(0, len(questions), batch_size):
         chunk = questions[offset : offset + batch_size]
         analyses = analyzer.analyze_batch([q["question"] for q in chunk], rank_relations=False)
@@ -461,7 +456,17 @@ def learn_relation_lexicon(
             wanted = SHAPES_BY_PATTERN.get((analysis.pattern, analysis.answer_type), frozenset())
             fitting = [h for h in hits if h.shape in wanted] or hits
             top = [h for h in fitting if all(rank == 0 for _, rank in h.entities)] or fitting
-            lexicon.add(predicate_ngrams(analysis.masked), {h.relation for h in top})
+            yield record, analysis, {h.relation for h in top}
+
+
+def learn_relation_lexicon(
+    store: TKGStore, questions: list[dict], analyzer: QuestionAnalyzer, batch_size: int = 512, min_count: float = 1.0
+) -> RelationLexicon:
+    """Learn n-gram -> relation evidence from questions with known answers: each question's n-grams are
+    credited to its `credited_relations`. Cells credited less than `min_count` are dropped at the end."""
+    lexicon = RelationLexicon()
+    for _, analysis, credited in credited_relations(store, questions, analyzer, batch_size):
+        lexicon.add(predicate_ngrams(analysis.masked), credited)
     lexicon.prune(min_count)
     lexicon.meta = {"questions_seen": len(questions), "store": Path(store.path).name, "min_count": min_count}
     return lexicon
