@@ -206,6 +206,11 @@ def test_a_range_keeps_its_two_ends_and_a_shared_month_or_year() -> None:
     assert [str(t.time) for t in find_times("Who met Iran from April 10 to June 30, 2012?")] == ["2012-04-10", "2012-06-30"]
     assert [str(t.time) for t in find_times("Who met Iran between December and March 2009?")] == ["2008-12", "2009-03"]  # the year before
     assert [str(t.time) for t in find_times("Between 4 September and the end of 2011, who met Iran?")] == ["2011-09-04", "2011-12-31"]
+    # ordinal days sharing a month, the first one's suffix with it; a range of years written with a hyphen
+    found = find_times("Who met Iran between the 1st and 10th of March 2008?")
+    assert [(str(t.time), t.text) for t in found] == [("2008-03-01", "1st"), ("2008-03-10", "10th of March 2008")]
+    assert [str(t.time) for t in find_times("Who met Iran in 2006-2008?")] == ["2006", "2008"]
+    assert [str(t.time) for t in find_times("Who met Iran in 2006-05?")] == ["2006-05"]  # a year and a month
 
 
 def test_a_window_bound_at_its_periods_edge_is_that_edges_day() -> None:

@@ -82,6 +82,7 @@ def test_a_singular_which_country_asks_one_country() -> None:
         # the one right after the first is the second
         ("Who was the one to visit {E1} right after the first visitor in {T1}?", 2, False),
         ("Who did {E1} visit in {T1} after his first visit?", 2, False),
+        ("When was the visit after {E1}'s first visit to {E2} in {T1}?", 2, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -116,6 +117,9 @@ def test_what_happened_between_two_entities_asks_their_relations() -> None:
     assert _read("{E1} vs {E2} in {T1} - what kind of things happened?").asks == "relation"
     assert _read("what was the {E1} doing with {E2} in {T1}?").asks == "relation"
     assert _read("What happened to {E1} in {T1}?").asks != "relation"  # one entity: no pair to relate
+    # the noun "relations" asks for them, it names no relation of the KG
+    assert _read("What were the relations between {E1} and {E2} in {T1}?").asks == "relation"
+    assert _read("What was the relationship between {E1} and {E2} in {T1}?").asks == "relation"
 
 
 def test_two_times_with_between_are_a_window() -> None:

@@ -198,6 +198,34 @@ def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) 
     assert agent.ask(question).answers == [answer]
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # an act named by its noun, its doer after "from" (the act's source)
+        ("Any criticism from Japan against Iraq in 2008?", "Yes"),
+        ("Any criticism from Iraq against Japan in 2008?", "No"),
+        # a tag offering the other answer, a reciprocal naming the two parties again
+        ("Did Iran criticise Iraq in 2008 or not?", "Yes"),
+        ("Did Iraq criticise Iran in 2008, or not?", "No"),
+        ("Did Iran and Iraq consult each other in 2008?", "Yes"),
+        # windows: a hyphenated range of years; ordinal days sharing their month (Jack Straw visited Iran on 10 and 11 March)
+        ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
+        ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
+    ],
+)
+def test_more_wordings_of_yes_no_and_windows(agent, question: str, answer: str) -> None:  # noqa: ANN001
+    assert agent.ask(question).answers == [answer]
+
+
+def test_the_nth_from_the_end_and_the_relations_asked_by_their_noun(agent) -> None:  # noqa: ANN001
+    # Jack Straw visited Iran on 5 January, 10 and 11 March 2008: the second last day is 10 March, so is the second
+    assert agent.ask("When did Jack Straw visit Iran for the second last time in 2008?").answers == ["2008-03-10"]
+    assert agent.ask("When was Jack Straw's penultimate visit to Iran in 2008?").answers == ["2008-03-10"]
+    # the noun "relations" asks for the relations between the two, either way
+    result = agent.ask("What were the relations between Iran and Iraq in 2008?")
+    assert result.answer_type == "relation" and set(result.answers) == {"Criticize or denounce", "Consult"}
+
+
 def test_a_window_stated_by_exclusive_or_relative_bounds(agent) -> None:  # noqa: ANN001
     # Jack Straw visited Iran on 5 January and 10-11 March 2008, Japan on 1 June
     assert set(agent.ask("Which countries did Jack Straw visit after 5 January 2008 and before 1 June 2008?").answers) == {"Iran"}

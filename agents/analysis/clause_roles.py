@@ -150,13 +150,13 @@ _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2
 # visit" it is the object's, and the main verb's roles decide
 _POSSESSED_ACT = re.compile(
     r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+(?:the\s+(?:date|day|month|year|time)\s+of\s+)?)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
-    r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
+    r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|penultimate|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
 )
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
-# an act named by its noun, its doer after "by" ("visits by {E1} to {E2}": the grammar puts a doer named last first,
+# an act named by its noun, its doer after "by" or "from" ("visits by {E1} to {E2}", "threats from {E1} against {E2}": the grammar puts a doer named last first,
 # `grammar.act_doer_first`) or the subject of a light verb in a relative clause ("the visits {E1} paid to {E2}")
 _ACT_NOUN_BY = re.compile(
-    r"\b(?P<noun>[a-z]+)\s+(?:by\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
+    r"\b(?P<noun>[a-z]+)\s+(?:(?:by|from)\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
     r"|(?:that\s+|which\s+)?\{E(?P<doer2>\d+)\}\s+(?:has\s+|had\s+|have\s+)?(?:made|paid|took|taken|gave|given|held|did|done|undertook|undertaken)\s+(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\})",
     re.IGNORECASE,
 )

@@ -21,7 +21,7 @@ POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an
 FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b", re.IGNORECASE)
 LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b", re.IGNORECASE)
 # "right after his first visit", "the one after the first": the second (`grammar.ordinal_phrase`, the query's n-th)
-AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their)\s+first\b(?!\s+(?:of|to)\b)", re.IGNORECASE)
+AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)", re.IGNORECASE)
 SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
 _BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
 BETWEEN = re.compile(_BETWEEN, re.IGNORECASE)

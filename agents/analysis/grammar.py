@@ -163,9 +163,9 @@ def noun_phrase_passive(text: str) -> str | None:
     return m.group("pre") + clause + text[m.end() :]
 
 
-# "criticism of {E1} by {E2}", "a visit to {E1} by {E2}": a noun of an act with its doer after "by" names the doer
-# first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
-_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+by\s+(?P<doer>{_ENT})", re.IGNORECASE)
+# "criticism of {E1} by {E2}", "praise for {E1} from {E2}": a noun of an act with its doer after "by" or "from" (the
+# act's source) names the doer first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
+_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+(?:by|from)\s+(?P<doer>{_ENT})", re.IGNORECASE)
 
 
 def act_doer_first(text: str) -> str | None:

@@ -33,6 +33,8 @@ _FRAME = re.compile(
     re.IGNORECASE,
 )
 # a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
+# a reciprocal ("did X and Y consult each other"): the two parties, already named, not a word of the act
+_RECIPROCAL = re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE)
 _TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
 
 
@@ -49,5 +51,5 @@ def carries_no_act(word: str) -> bool:
 def asserted_words(masked: str) -> list[str]:
     """The words a yes/no question asserts of its event, in order: its verb phrase without a frame or a tag
     around the question, without when-nouns, constraint words and words that assert nothing ("ever", "really")."""
-    asserted = verb_phrase(_TAG.sub("", _FRAME.sub("", masked)))
+    asserted = verb_phrase(_RECIPROCAL.sub("", _TAG.sub("", _FRAME.sub("", masked))))
     return [w for w in asserted.split() if len(w) >= 4 and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]

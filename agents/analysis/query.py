@@ -72,11 +72,11 @@ _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|tow
 # what happened between two entities: the relations are asked
 _RELATIONS = re.compile(
     r"\bwhat\s+(?:(?:kinds?|sorts?|types?)\s+of\s+(?:things?|stuff)\s+)?(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
-    r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|events?|contacts?|dealings)\b"
-    r"|\bwhat\s+(?:events?|interactions?|relations?|contacts?|dealings|actions?)\b"
+    r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|relationships?|events?|contacts?|dealings)\b"
+    r"|\bwhat\s+(?:events?|interactions?|relations?|relationships?|contacts?|dealings|actions?)\b"
     r"|\bwhat\s+(?:did|was|were|is|are|has|have)\b.*\b(?:do|doing|done)\s+(?:to|with)\b"
-    # "what ... between X and Y" with no other event named: the interactions of the pair
-    r"|^\W*what\b(?:\s+(?:was|were|has|had|is|are|been|going|on|went|passed|occurred|took|place|kind|sort|type|of))*\s+between\s+\{E\d\}\s+and\s+\{E\d\}",
+    # "what ... between X and Y" with no other event named ("what were the relations between"): the interactions of the pair
+    r"|^\W*what\b(?:\s+(?:was|were|has|had|is|are|been|going|on|went|passed|occurred|took|place|kind|sort|type|of|the|relations?|relationships?))*\s+between\s+\{E\d\}\s+and\s+\{E\d\}",
     re.IGNORECASE,
 )
 

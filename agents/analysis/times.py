@@ -55,7 +55,8 @@ _PATTERNS = [
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
     # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
-    re.compile(rf"(?<![\w-])(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-])|{_SAID_YEAR})", re.IGNORECASE),
+    # a year, also at either end of a range of years ("2006-2008"), not one of a date's numbers ("2006-05")
+    re.compile(rf"(?:(?<![\w-])|(?<=\d{{4}}-))(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-](?!(?:1[5-9]|20)\d{{2}}\b))|{_SAID_YEAR})", re.IGNORECASE),
     re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
 
@@ -146,6 +147,7 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
         month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or "dec").lower()]
         with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
             time = stated_span(int(match.group("year")) - (month > last), month, int(day) if day else None)
+            span = (span[0], span[1] + len(text[span[1] :]) - len(re.sub(r"^(?:st|nd|rd|th)", "", text[span[1] :])))  # "the 1st and 10th of March": "1st"
             taken.append(span)
             found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
     read([_DECADE, *_PATTERNS])
