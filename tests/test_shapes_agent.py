@@ -208,6 +208,10 @@ def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) 
         ("Did Iran criticise Iraq in 2008 or not?", "Yes"),
         ("Did Iraq criticise Iran in 2008, or not?", "No"),
         ("Did Iran and Iraq consult each other in 2008?", "Yes"),
+        # a negative question asks as the positive does; a statement with a question mark asks yes or no
+        ("Didn't Iran criticise Iraq in 2008?", "Yes"),
+        ("Wasn't Iran criticized by Iraq in 2008?", "No"),
+        ("Jack Straw visited Japan in 2008?", "Yes"),
         # windows: a hyphenated range of years; ordinal days sharing their month (Jack Straw visited Iran on 10 and 11 March)
         ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
         ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
@@ -221,6 +225,9 @@ def test_the_nth_from_the_end_and_the_relations_asked_by_their_noun(agent) -> No
     # Jack Straw visited Iran on 5 January, 10 and 11 March 2008: the second last day is 10 March, so is the second
     assert agent.ask("When did Jack Straw visit Iran for the second last time in 2008?").answers == ["2008-03-10"]
     assert agent.ask("When was Jack Straw's penultimate visit to Iran in 2008?").answers == ["2008-03-10"]
+    # a keyword query: the noun names what is asked
+    assert agent.ask("date of Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
+    assert set(agent.ask("countries Jack Straw visited in 2008?").answers) == {"Iran", "Japan"}
     # the noun "relations" asks for the relations between the two, either way
     result = agent.ask("What were the relations between Iran and Iraq in 2008?")
     assert result.answer_type == "relation" and set(result.answers) == {"Criticize or denounce", "Consult"}

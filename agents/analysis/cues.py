@@ -25,8 +25,8 @@ AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+
 SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
 _BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
 BETWEEN = re.compile(_BETWEEN, re.IGNORECASE)
-# two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in {T1} and {T2}"
-WINDOW = re.compile(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+\{{T1\}}\s*(?:and|&)\s*\{{T2\}}", re.IGNORECASE)
+# two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in (the months of) {T1} and {T2}"
+WINDOW = re.compile(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}", re.IGNORECASE)
 ASKS_TIME = re.compile(
     r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
 )

@@ -253,10 +253,16 @@ _REQUEST = re.compile(
 _ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b|\b(?P<which>which|what)\s+other\s+(?=[a-z])", re.IGNORECASE)
 
 
+# a negative question asks as the positive does ("Wasn't {E1} threatened by {E2}?"): the auxiliary without its "not"
+_NEGATIVE_OPENING = re.compile(r"^(?P<aux>\W*(?:was|were|is|are|did|does|do|has|have|had))n['’]t\b", re.IGNORECASE)
+
+
 def plain_question(text: str) -> str | None:
     """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
     ..."; "who else", "which other country" -> "who", "which country" (the reference is left out by the
     temporal comparison itself)."""
+    if m := _NEGATIVE_OPENING.search(text):
+        return plain_question(text := _spliced(m, m.group("aux"))) or text
     if m := _ELSE.search(text):
         text = _spliced(m, m.group("wh") or f"{m.group('which')} ")
         return plain_question(text) or text

@@ -28,7 +28,8 @@ _NOT_ASSERTED = frozenset(
 _FRAME = re.compile(
     r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
     r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
-    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen)"
+    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen"
+    r"|(?:is|was|are|were)\s+there\s+(?:any\s+|an?\s+)?(?:record|evidence|report|sign)s?\s+(?:of|that))"
     r"[\s,]*(?:whether|if|that)?\b",
     re.IGNORECASE,
 )
