@@ -161,6 +161,10 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("What was the most recent date on which Iraq praised China?", Granularity.DAY),
         ("What was the first month in which the Iraqi government praised China?", Granularity.MONTH),
         ("what yr did iraq last praise china", Granularity.YEAR),
+        # ... also with a time between them, and an ordinal before the time noun of a request
+        ("What was the fourth day in 2013 on which Iraq praised China?", Granularity.DAY),
+        ("Name the fourth day in 2013 on which Iraq praised China.", Granularity.DAY),
+        ("Name the second country to praise China in 2013.", None),
     ],
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:

@@ -122,6 +122,7 @@ def test_what_happened_between_two_entities_asks_their_relations() -> None:
     assert _read("What was the relationship between {E1} and {E2} in {T1}?").asks == "relation"
     assert _read("Give me the relations between {E1} and {E2} in {T1}.").asks == "relation"
     assert _read("What did {E1} and {E2} do together in {T1}?").asks == "relation"
+    assert _read("How did {E1} and {E2} relate to each other in {T1}?").asks == "relation"
 
 
 def test_a_keyword_query_asks_what_its_noun_names_and_a_statement_with_a_question_mark_asks_yes_or_no() -> None:
@@ -129,6 +130,8 @@ def test_a_keyword_query_asks_what_its_noun_names_and_a_statement_with_a_questio
     assert (listed.asks, listed.is_list, listed.entity_type) == ("entity", True, "country")
     assert _read("date of {E1}'s second visit to {E2} in {T1}?").asks != "yesno"
     assert _read("{E1} visited {E2} in {T1}?").asks == "yesno"
+    nth = _read("Second-to-last visitor to {E1} in {T1}?")  # an ordinal opening a noun phrase names the one asked
+    assert (nth.asks, nth.ordinal, nth.from_end) == ("entity", 2, True)
 
 
 def test_two_times_with_between_are_a_window() -> None:

@@ -227,6 +227,9 @@ def test_the_nth_from_the_end_and_the_relations_asked_by_their_noun(agent) -> No
     assert agent.ask("When was Jack Straw's penultimate visit to Iran in 2008?").answers == ["2008-03-10"]
     # a keyword query: the noun names what is asked
     assert agent.ask("date of Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
+    # a possessive after an opening time or "which day saw" names the doer too
+    assert agent.ask("In 2008, what was the date of Jack Straw's second visit to Iran?").answers == ["2008-03-10"]
+    assert agent.ask("Which day saw Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
     assert set(agent.ask("countries Jack Straw visited in 2008?").answers) == {"Iran", "Japan"}
     # the noun "relations" asks for the relations between the two, either way
     result = agent.ask("What were the relations between Iran and Iraq in 2008?")

@@ -146,10 +146,11 @@ _ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNO
 _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
     r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
 )
-# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
+# the possessive opens the question (after a time: "In {T1}, ...") or follows a copula ("When was {E1}'s second visit",
+# "Which day saw {E1}'s second visit"): in "who hosted {E1}'s
 # visit" it is the object's, and the main verb's roles decide
 _POSSESSED_ACT = re.compile(
-    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+)?(?:(?:the\s+)?(?:date|day|month|year|time)\s+of\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
+    r"^\W*(?:in\s+\{T\d+\}\s*,?\s*)?(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are|saw)\s+)?(?:(?:the\s+)?(?:date|day|month|year|time)\s+of\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
     r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|penultimate|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
 )
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's

@@ -72,7 +72,7 @@ _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|tow
 # what happened between two entities: the relations are asked
 _RELATIONS = re.compile(
     r"\bwhat\s+(?:(?:kinds?|sorts?|types?)\s+of\s+(?:things?|stuff)\s+)?(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
-    r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|relationships?|events?|contacts?|dealings)\b"
+    r"|\bhow\s+did\b.*\b(?:interact|relate)\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|relationships?|events?|contacts?|dealings)\b"
     r"|\bwhat\s+(?:events?|interactions?|relations?|relationships?|contacts?|dealings|actions?)\b"
     r"|\bwhat\s+(?:did|was|were|is|are|has|have)\b.*\b(?:do|doing|done)\s+(?:to|with)\b|\bwhat\s+did\s+\{E\d\}\s+and\s+\{E\d\}\s+do\b"
     r"|\b(?:relations?|relationships?|interactions?|dealings|contacts?)\s+between\s+\{E\d\}\s+and\s+\{E\d\}"
@@ -97,7 +97,7 @@ _LIST = re.compile(
 _NOT_LIST_NOUNS = GRAMMAR_WORDS["not_list_nouns"]
 # a keyword query names what it asks by a noun, with no question word: "countries {E1} visited in {T1}?" (every one),
 # "date of {E1}'s second visit?"; it asks for them, not yes or no
-_ASKED_NOUN = re.compile(r"^\W*(?:all\s+)?(?:the\s+)?(?P<parties>countries|nations|states|people|persons|leaders|actors|organi[sz]ations|groups)\b|\b(?:date|day|month|year)\s+of\b", re.IGNORECASE)
+_ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>countries|nations|states|people|persons|leaders|actors|organi[sz]ations|groups)|{_ORDINAL_WORD}|first|last|penultimate)\b|\b(?:date|day|month|year)\s+of\b", re.IGNORECASE)
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)

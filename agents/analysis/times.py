@@ -327,12 +327,12 @@ _ASKS_DAY = re.compile(
 # "the month when X did ..." heads a relative clause; it asks for the month only where no other
 # question word asks for a party ("In the month when X visited Y, who else did?" asks who)
 _RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
+_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
 _ASKS_PARTY = re.compile(
     # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
     r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
-    # ("Name the last year X ...": an ordinal before the time noun asks for no party either)
-    r"|\b(?:name|list|identify)\s+(?:the\s+)?(?:(?:first|last|earliest|latest|final)\s+)?"
-    r"(?!(?:the|year|month|day|date|time|first|last|earliest|latest|final)\b)[a-z]+",
+    # ("Name the last year X ...", "the fourth day": an ordinal before the time noun asks for no party either)
+    rf"|\b(?:name|list|identify)\s+(?:the\s+)?(?:(?:{_PICKS})\s+)?(?!(?:the|year|month|day|date|time|{_PICKS})\b)[a-z]+",
     re.IGNORECASE,
 )
 # with no party asked for, a time noun or a closing "when" asks for the time: "Branko Crvenkovski first
@@ -340,8 +340,8 @@ _ASKS_PARTY = re.compile(
 _TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*[?.!]*\s*$", re.IGNORECASE)  # "the same month": a comparison
 
 
-# "the date on which Iraq ...": a preposition and "which" after a time noun open a relative clause, as "when" does
-_RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:on|in|during|at)\s+which\b", re.IGNORECASE)
+# "the date on which Iraq ...", "the fourth day in 2013 on which": a preposition and "which" after a time noun open a relative clause, as "when" does
+_RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:(?:in|of|during)\s+(?:\{T\d+\}|\d{4})\s+)?(?:on|in|during|at)\s+which\b", re.IGNORECASE)
 
 
 # two units asked together ask for the finer, which holds the coarser: "in which month and year",
