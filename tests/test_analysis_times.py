@@ -165,6 +165,7 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("What was the fourth day in 2013 on which Iraq praised China?", Granularity.DAY),
         ("Name the fourth day in 2013 on which Iraq praised China.", Granularity.DAY),
         ("Name the second country to praise China in 2013.", None),
+        ("What was the 3rd time Iraq praised China in 2013?", Granularity.DAY),
     ],
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:

@@ -212,6 +212,9 @@ def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) 
         ("Didn't Iran criticise Iraq in 2008?", "Yes"),
         ("Wasn't Iran criticized by Iraq in 2008?", "No"),
         ("Jack Straw visited Japan in 2008?", "Yes"),
+        # a get-passive: its subject is the one it was done to
+        ("Did Iraq get criticized by Japan in 2008?", "Yes"),
+        ("Did Japan get criticized by Iraq in 2008?", "No"),
         # windows: a hyphenated range of years; ordinal days sharing their month (Jack Straw visited Iran on 10 and 11 March)
         ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
         ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
@@ -230,6 +233,7 @@ def test_the_nth_from_the_end_and_the_relations_asked_by_their_noun(agent) -> No
     # a possessive after an opening time or "which day saw" names the doer too
     assert agent.ask("In 2008, what was the date of Jack Straw's second visit to Iran?").answers == ["2008-03-10"]
     assert agent.ask("Which day saw Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
+    assert agent.ask("Which date marked Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
     assert set(agent.ask("countries Jack Straw visited in 2008?").answers) == {"Iran", "Japan"}
     # the noun "relations" asks for the relations between the two, either way
     result = agent.ask("What were the relations between Iran and Iraq in 2008?")

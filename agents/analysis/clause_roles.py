@@ -96,8 +96,8 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
-    if previous in _DO_AUX:
-        return SUBJECT
+    if previous in _DO_AUX:  # "did {E1} get visited": a get-passive's subject is the one it was done to
+        return OBJECT if re.match(r"\s+(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
     if previous in _PREPOSITIONS:
         return OBJECT
     if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
@@ -147,10 +147,10 @@ _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2
     r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
 )
 # the possessive opens the question (after a time: "In {T1}, ...") or follows a copula ("When was {E1}'s second visit",
-# "Which day saw {E1}'s second visit"): in "who hosted {E1}'s
+# "Which day saw / marked {E1}'s second visit"): in "who hosted {E1}'s
 # visit" it is the object's, and the main verb's roles decide
 _POSSESSED_ACT = re.compile(
-    r"^\W*(?:in\s+\{T\d+\}\s*,?\s*)?(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are|saw)\s+)?(?:(?:the\s+)?(?:date|day|month|year|time)\s+of\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
+    r"^\W*(?:in\s+\{T\d+\}\s*,?\s*)?(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are|saw|marked)\s+)?(?:(?:the\s+)?(?:date|day|month|year|time)\s+of\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
     r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|penultimate|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
 )
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's

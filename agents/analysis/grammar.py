@@ -92,7 +92,7 @@ _ASKS_WHEN = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|
 _HOW_OFTEN = r"how\s+(?:many\s+times|often|frequently)|(?:on\s+)?how\s+many\s+(?:days|occasions)"
 _PASSIVE_NAMED_ASKED = re.compile(
     rf"(?:\b(?P<wh>{_ASKS_WHEN}|{_HOW_OFTEN})\s+|^\W*)"
-    rf"(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:,?\s+(?:or|and)\s+[a-z]+(?:ed|en|wn|ne))*)(?P<post>{_POST_ADVERB})"
+    rf"(?:{_BE_PASSIVE}|(?:did|does|do)(?=\s+{_ENT}\s+get\s))\s+(?P<obj>{_ENT})\s+(?:get\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:,?\s+(?:or|and)\s+[a-z]+(?:ed|en|wn|ne))*)(?P<post>{_POST_ADVERB})"
     rf"\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )

@@ -309,6 +309,7 @@ def full_year(two_digits: int) -> int:
     return (2000 if two_digits <= 68 else 1900) + two_digits
 
 
+_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
 _ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
 _ASKS_YEAR = re.compile(_ASKS_UNIT.format(r"(?:year|yr)"), re.IGNORECASE)  # "yr": the common written abbreviation of "year"
 _ASKS_MONTH = re.compile(_ASKS_UNIT.format("month"), re.IGNORECASE)
@@ -316,7 +317,7 @@ _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
     r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
     # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
-    r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:first|last|latest|final|most\s+recent)\s+time\b|"
+    rf"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:{_PICKS}|most\s+recent)\s+time\b|"
     r"^\s*(?:the\s+)?(?:first|last)\s+time\b|"
     # an indirect question: "Tell me when X visited Y", "I'd like to know when ..."
     r"\b(?:tell\s+(?:me|us)|know|wonder(?:ing)?|find\s+out|show\s+me)\s*,?\s+when\b",
@@ -327,7 +328,6 @@ _ASKS_DAY = re.compile(
 # "the month when X did ..." heads a relative clause; it asks for the month only where no other
 # question word asks for a party ("In the month when X visited Y, who else did?" asks who)
 _RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
-_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
 _ASKS_PARTY = re.compile(
     # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
     r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
