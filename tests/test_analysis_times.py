@@ -216,6 +216,9 @@ def test_a_range_keeps_its_two_ends_and_a_shared_month_or_year() -> None:
     assert [(str(t.time), t.text) for t in found] == [("2008-03-01", "1st"), ("2008-03-10", "10th of March 2008")]
     assert [str(t.time) for t in find_times("Who met Iran in 2006-2008?")] == ["2006", "2008"]
     assert [str(t.time) for t in find_times("Who met Iran in 2006-05?")] == ["2006-05"]  # a year and a month
+    # two days of one month written month first, the month once ("March 1 and 20, 2011", "March 3-9, 2008")
+    assert [str(t.time) for t in find_times("Who met Iran between March 1 and 20, 2011?")] == ["2011-03-01", "2011-03-20"]
+    assert [str(t.time) for t in find_times("Who met Iran March 3-9, 2008?")] == ["2008-03-03", "2008-03-09"]
 
 
 def test_a_window_bound_at_its_periods_edge_is_that_edges_day() -> None:

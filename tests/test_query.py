@@ -123,6 +123,7 @@ def test_what_happened_between_two_entities_asks_their_relations() -> None:
     assert _read("Give me the relations between {E1} and {E2} in {T1}.").asks == "relation"
     assert _read("What did {E1} and {E2} do together in {T1}?").asks == "relation"
     assert _read("How did {E1} and {E2} relate to each other in {T1}?").asks == "relation"
+    assert _read("Which relations linked {E1} and {E2} in {T1}?").asks == "relation"
 
 
 def test_a_keyword_query_asks_what_its_noun_names_and_a_statement_with_a_question_mark_asks_yes_or_no() -> None:

@@ -209,6 +209,7 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         # windows: a hyphenated range of years; ordinal days sharing their month (Jack Straw visited Iran on 10 and 11 March)
         ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
         ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
+        ("How many times did Jack Straw visit Iran between March 1 and 10, 2008?", "1"),
     ],
 )
 def test_other_wordings_of_yes_no_counts_and_windows(agent, question: str, answer: str) -> None:  # noqa: ANN001

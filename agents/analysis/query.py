@@ -73,7 +73,7 @@ _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|tow
 _RELATIONS = re.compile(
     r"\bwhat\s+(?:(?:kinds?|sorts?|types?)\s+of\s+(?:things?|stuff)\s+)?(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
     r"|\bhow\s+did\b.*\b(?:interact|relate)\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|relationships?|events?|contacts?|dealings)\b"
-    r"|\bwhat\s+(?:events?|interactions?|relations?|relationships?|contacts?|dealings|actions?)\b"
+    r"|\b(?:what|which)\s+(?:events?|interactions?|relations?|relationships?|contacts?|dealings|actions?)\b"
     r"|\bwhat\s+(?:did|was|were|is|are|has|have)\b.*\b(?:do|doing|done)\s+(?:to|with)\b|\bwhat\s+did\s+\{E\d\}\s+and\s+\{E\d\}\s+do\b"
     r"|\b(?:relations?|relationships?|interactions?|dealings|contacts?)\s+between\s+\{E\d\}\s+and\s+\{E\d\}"
     # "what ... between X and Y" with no other event named ("what were the relations between"): the interactions of the pair
