@@ -57,6 +57,7 @@ from agents.shapes import (
     absent_answer,
     admitted,
     asked_query,
+    counted_variants,
     excluding_variants,
     lookups_in_roles,
     of_asked_kind,
@@ -131,7 +132,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    offered = placed_variants(programs_for(state.analysed, *methodologies), state.analysed)
+    offered = counted_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None

@@ -100,6 +100,23 @@ def excluding_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> l
     return _with_variants(guides, excluding, ", leaving out the entity the question excludes")
 
 
+def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program that picks the n-th counted from the other end, counted from the
+    end the question states ("the second to last" by a program learnt for "the second"): the n-th
+    from either end is one operation, and a methodology need not have seen both."""
+    query = analysis.query
+    if query.ordinal is None:
+        return list(guides)
+    wanted, other = ("getNthLast", "getNth") if query.from_end else ("getNth", "getNthLast")
+
+    def counted(program: Program) -> Program | None:
+        if other not in {s.template for s in program.steps}:
+            return None
+        return Program.parse([render_step(wanted if s.template == other else s.template, s.args) for s in program.steps])
+
+    return _with_variants(guides, counted, ", counting the n-th from the end the question states")
+
+
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
     """The roles of the entities the question names: E1, E2 ... in role order."""
     return {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
@@ -143,13 +160,14 @@ def _roles(check: AnswerCheck) -> list[str | None]:
     is what counts)."""
     linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
     read, possessed, acts_by = voice_roles(check.analysis.masked)
+    acts: dict[int, str] = {}  # a noun of an act with its doer stated outranks the preposition's role ("threats from {E1}")
     for noun, doer, done in acts_by:  # "visits by {E1} to {E2}", when the noun names an act of the KG
         if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
-            read |= {doer: SUBJECT, done: OBJECT}
+            acts |= {doer: SUBJECT, done: OBJECT}
     for number, noun in possessed:  # "{E1}'s second visit": E1 made it, when the noun names an act of the KG
         if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
             read.setdefault(number, SUBJECT)
-    return [role if role is not None else read.get(number) for number, role in zip(linked, check.roles)]
+    return [acts.get(number, role if role is not None else read.get(number)) for number, role in zip(linked, check.roles)]
 
 
 def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]:

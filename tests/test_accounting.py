@@ -77,6 +77,7 @@ def test_an_unknown_word_or_a_negated_event_is_named(masked: str, named: str) ->
         "{E1} criticised {E2}, didn't he? Who criticised {E2} first?",  # a question tag
         "Which country visited {E1} after {T1}, not {E2}?",  # "not {E2}" excludes a name the query reads
         "How many countries did {E1} visit in {T1}? (not counting trips to {E2})",
+        "Did {E1} visit {E2} in {T1} or not?",  # after "or" a negation offers the other answer
     ],
 )
 def test_known_words_and_negations_that_are_not_of_the_event_are_left_alone(masked: str) -> None:

@@ -201,6 +201,10 @@ def canonical(masked: str) -> str:
         ("Who did {E1} visit in {T1} right after his first visit?", "Who did {E1} visit in {T1} the second visit?"),
         # a noun of an act whose doer is named after its other party: the doer first, as in the active voice
         ("Any criticism of {E1} by {E2} in {T1}?", "Any criticism by {E1} of {E2} in {T1}?"),
+        ("Any praise for {E1} from {E2} in {T1}?", "Any praise by {E1} for {E2} in {T1}?"),  # "from": the act's source
+        # a negative question asks as the positive does
+        ("Wasn't {E1} threatened by {E2} in {T1}?", "Did {E1} threatened {E2} in {T1}?"),
+        ("Did {E1} get threatened by {E2} in {T1}?", "Did {E1} threatened {E2} in {T1}?"),  # a get-passive
         ("Was there a visit to the {E1} by {E2}?", "Was there a visit by {E1} to the {E2}?"),
         # ... but the act a temporal cue heads is the event it points at, its doer the one referred to
         ("Following the visit to {E1} by the {E2}, who was the first to visit the country?",

@@ -161,6 +161,11 @@ def test_may_as_a_verb_is_not_a_month() -> None:
         ("What was the most recent date on which Iraq praised China?", Granularity.DAY),
         ("What was the first month in which the Iraqi government praised China?", Granularity.MONTH),
         ("what yr did iraq last praise china", Granularity.YEAR),
+        # ... also with a time between them, and an ordinal before the time noun of a request
+        ("What was the fourth day in 2013 on which Iraq praised China?", Granularity.DAY),
+        ("Name the fourth day in 2013 on which Iraq praised China.", Granularity.DAY),
+        ("Name the second country to praise China in 2013.", None),
+        ("What was the 3rd time Iraq praised China in 2013?", Granularity.DAY),
     ],
 )
 def test_asked_granularity(question: str, level: Granularity | None) -> None:
@@ -206,6 +211,14 @@ def test_a_range_keeps_its_two_ends_and_a_shared_month_or_year() -> None:
     assert [str(t.time) for t in find_times("Who met Iran from April 10 to June 30, 2012?")] == ["2012-04-10", "2012-06-30"]
     assert [str(t.time) for t in find_times("Who met Iran between December and March 2009?")] == ["2008-12", "2009-03"]  # the year before
     assert [str(t.time) for t in find_times("Between 4 September and the end of 2011, who met Iran?")] == ["2011-09-04", "2011-12-31"]
+    # ordinal days sharing a month, the first one's suffix with it; a range of years written with a hyphen
+    found = find_times("Who met Iran between the 1st and 10th of March 2008?")
+    assert [(str(t.time), t.text) for t in found] == [("2008-03-01", "1st"), ("2008-03-10", "10th of March 2008")]
+    assert [str(t.time) for t in find_times("Who met Iran in 2006-2008?")] == ["2006", "2008"]
+    assert [str(t.time) for t in find_times("Who met Iran in 2006-05?")] == ["2006-05"]  # a year and a month
+    # two days of one month written month first, the month once ("March 1 and 20, 2011", "March 3-9, 2008")
+    assert [str(t.time) for t in find_times("Who met Iran between March 1 and 20, 2011?")] == ["2011-03-01", "2011-03-20"]
+    assert [str(t.time) for t in find_times("Who met Iran March 3-9, 2008?")] == ["2008-03-03", "2008-03-09"]
 
 
 def test_a_window_bound_at_its_periods_edge_is_that_edges_day() -> None:

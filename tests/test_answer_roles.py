@@ -145,6 +145,7 @@ def test_an_entity_a_cue_points_at_does_not_anchor_the_answer(store):
         # "did" left out: a time noun heads the clause ("what year X last visited Y"), unless it is "the same year"
         ("what year {E1} last visited {E2}", {1: SUBJECT, 2: OBJECT}),
         ("who visited {E1} the same year {E2} did", {1: OBJECT, 2: None}),
+        ("How many times did {E1} get visited in {T1}?", {1: OBJECT}),  # a get-passive's subject is the one visited
     ],
 )
 def test_clause_roles(masked, roles):

@@ -48,6 +48,8 @@ def test_chat_spellings_are_written_out() -> None:
 def test_what_is_not_a_chat_spelling_stays() -> None:
     assert standard_spelling("who visited iraq on may 1st 2008") == "who visited iraq on may 1st 2008"  # a date
     assert standard_spelling("who visited iraq on the 1st of may 2008") == "who visited iraq on the 1st of may 2008"
+    assert standard_spelling("who visited iraq between the 1st and 10th of may 2008") == "who visited iraq between the 1st and 10th of may 2008"
+    assert standard_spelling("who visited iraq from the 1st to the 10th of may 2008") == "who visited iraq from the 1st to the 10th of may 2008"
     assert standard_spelling("Who did W visit?") == "Who did W visit?"  # written with a capital: a name
     assert standard_spelling("who visited iraq in 09 may 2008") == "who visited iraq in 09 may 2008"  # a day
     assert standard_spelling("who visited iraq in 10 days") == "who visited iraq in 10 days"  # a count

@@ -14,6 +14,9 @@ from agents.analysis.predicate import asserted_words, carries_no_act, naming_wor
         # a frame and a tag ask the listener; "ever", "really" and "at any point" assert nothing of the event
         ("Could you check if {E1} ever really visited {E2} at any point, right?", ["visited"]),
         ("I wonder whether {E1} spoke approvingly of {E2} in {T1}.", ["spoke", "approvingly"]),
+        # an existential frame ("is there any record of") and a reciprocal assert nothing either
+        ("Is there any record of {E1} signing an agreement with {E2} in {T1}?", ["signing", "agreement"]),
+        ("Did {E1} and {E2} consult each other in {T1}?", ["consult"]),
     ],
 )
 def test_a_yes_no_question_asserts_only_its_event(masked: str, asserted: list[str]) -> None:

@@ -82,6 +82,7 @@ def test_a_singular_which_country_asks_one_country() -> None:
         # the one right after the first is the second
         ("Who was the one to visit {E1} right after the first visitor in {T1}?", 2, False),
         ("Who did {E1} visit in {T1} after his first visit?", 2, False),
+        ("When was the visit after {E1}'s first visit to {E2} in {T1}?", 2, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -116,11 +117,28 @@ def test_what_happened_between_two_entities_asks_their_relations() -> None:
     assert _read("{E1} vs {E2} in {T1} - what kind of things happened?").asks == "relation"
     assert _read("what was the {E1} doing with {E2} in {T1}?").asks == "relation"
     assert _read("What happened to {E1} in {T1}?").asks != "relation"  # one entity: no pair to relate
+    # the noun "relations" asks for them, it names no relation of the KG
+    assert _read("What were the relations between {E1} and {E2} in {T1}?").asks == "relation"
+    assert _read("What was the relationship between {E1} and {E2} in {T1}?").asks == "relation"
+    assert _read("Give me the relations between {E1} and {E2} in {T1}.").asks == "relation"
+    assert _read("What did {E1} and {E2} do together in {T1}?").asks == "relation"
+    assert _read("How did {E1} and {E2} relate to each other in {T1}?").asks == "relation"
+    assert _read("Which relations linked {E1} and {E2} in {T1}?").asks == "relation"
+
+
+def test_a_keyword_query_asks_what_its_noun_names_and_a_statement_with_a_question_mark_asks_yes_or_no() -> None:
+    listed = _read("countries {E1} visited in {T1}?")
+    assert (listed.asks, listed.is_list, listed.entity_type) == ("entity", True, "country")
+    assert _read("date of {E1}'s second visit to {E2} in {T1}?").asks != "yesno"
+    assert _read("{E1} visited {E2} in {T1}?").asks == "yesno"
+    nth = _read("Second-to-last visitor to {E1} in {T1}?")  # an ordinal opening a noun phrase names the one asked
+    assert (nth.asks, nth.ordinal, nth.from_end) == ("entity", 2, True)
 
 
 def test_two_times_with_between_are_a_window() -> None:
     assert _read("Who threatened {E1} between {T1} and {T2}?", times=2).window
     assert _read("who all was criticizing {E1} in {T1} and {T2}", times=2).window  # "in June and July 2015"
+    assert _read("Who visited {E1} in the months of {T1} and {T2}?", times=2).window
     assert not _read("Who threatened {E1} in {T1}?").window
 
 

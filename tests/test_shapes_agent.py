@@ -192,10 +192,44 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("Count the visits Jack Straw paid to Iran in 2008.", "3"),
         # a count put as a noun phrase names what it asks
         ("Number of times Jack Straw visited Iran in 2008?", "3"),
+        # an act named by its noun, its doer after "from" (the act's source)
+        ("Any criticism from Japan against Iraq in 2008?", "Yes"),
+        ("Any criticism from Iraq against Japan in 2008?", "No"),
+        # a tag offering the other answer, a reciprocal naming the two parties again
+        ("Did Iran criticise Iraq in 2008 or not?", "Yes"),
+        ("Did Iraq criticise Iran in 2008, or not?", "No"),
+        ("Did Iran and Iraq consult each other in 2008?", "Yes"),
+        # a negative question asks as the positive does; a statement with a question mark asks yes or no
+        ("Didn't Iran criticise Iraq in 2008?", "Yes"),
+        ("Wasn't Iran criticized by Iraq in 2008?", "No"),
+        ("Jack Straw visited Japan in 2008?", "Yes"),
+        # a get-passive: its subject is the one it was done to
+        ("Did Iraq get criticized by Japan in 2008?", "Yes"),
+        ("Did Japan get criticized by Iraq in 2008?", "No"),
+        # windows: a hyphenated range of years; ordinal days sharing their month (Jack Straw visited Iran on 10 and 11 March)
+        ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
+        ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
+        ("How many times did Jack Straw visit Iran between March 1 and 10, 2008?", "1"),
     ],
 )
-def test_other_wordings_of_yes_no_and_counts(agent, question: str, answer: str) -> None:  # noqa: ANN001
+def test_other_wordings_of_yes_no_counts_and_windows(agent, question: str, answer: str) -> None:  # noqa: ANN001
     assert agent.ask(question).answers == [answer]
+
+
+def test_nth_wordings_keyword_queries_and_relations_asked_by_their_noun(agent) -> None:  # noqa: ANN001
+    # Jack Straw visited Iran on 5 January, 10 and 11 March 2008: the second last day is 10 March, so is the second
+    assert agent.ask("When did Jack Straw visit Iran for the second last time in 2008?").answers == ["2008-03-10"]
+    assert agent.ask("When was Jack Straw's penultimate visit to Iran in 2008?").answers == ["2008-03-10"]
+    # a keyword query: the noun names what is asked
+    assert agent.ask("date of Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
+    # a possessive after an opening time or "which day saw" names the doer too
+    assert agent.ask("In 2008, what was the date of Jack Straw's second visit to Iran?").answers == ["2008-03-10"]
+    assert agent.ask("Which day saw Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
+    assert agent.ask("Which date marked Jack Straw's second visit to Iran in 2008?").answers == ["2008-03-10"]
+    assert set(agent.ask("countries Jack Straw visited in 2008?").answers) == {"Iran", "Japan"}
+    # the noun "relations" asks for the relations between the two, either way
+    result = agent.ask("What were the relations between Iran and Iraq in 2008?")
+    assert result.answer_type == "relation" and set(result.answers) == {"Criticize or denounce", "Consult"}
 
 
 def test_a_window_stated_by_exclusive_or_relative_bounds(agent) -> None:  # noqa: ANN001

@@ -38,7 +38,8 @@ _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 _WORD = re.compile(r"[^\W\d_]+")  # a word in any alphabet ("Médecins" is one), its clitic ("didn't", "I'm") set aside
 _CLITIC = re.compile(r"n't\b|'(?:s|re|ve|m|ll|d)\b")
 # a negation of the event (the KG records events, not their absence: read, it answers the opposite); of none: of knowing
-# ("not sure", "I don't remember"), opening a sentence ("Didn't X ...?"), a tag ("didn't he?"), excluding ("not {E1}", "not counting")
+# ("not sure", "I don't remember"), opening a sentence ("Didn't X ...?"), a tag ("didn't he?", "or not?", "whether or not"),
+# excluding ("not {E1}", "not counting"): after "or" a negation offers the other answer, it denies nothing
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _NOT_OF_EVENT = re.compile(r"(?:\s+\w+)?\s+(?:sure|certain|know|remember|recall|idea)\b|\s+(?:he|she|it|they|we|you|i)\b\s*[?,]|\s*\(?\{E|\s+(?:counting|including)\b", re.IGNORECASE)
 
@@ -76,7 +77,7 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
     if unknown := [w for w in _WORD.findall(_CLITIC.sub("", masked.lower())) if not words.knows(w)]:
         return f"'{unknown[0]}' was not read: no entity, English word or word of an event is written so"
     for negation in _NEGATION.finditer(masked):
-        if not _NOT_OF_EVENT.match(masked, negation.end()) and not re.search(r"(?:^|[.?!:;]\s*)\w*$", masked[: negation.start()]):
+        if not _NOT_OF_EVENT.match(masked, negation.end()) and not re.search(r"(?:^|[.?!:;]\s*|\bor\s+)\w*$", masked[: negation.start()]):
             said = " ".join(re.findall(r"[^\s?.,;:!]+", masked[negation.start() :])[:2])
             return f"the negation '{said}' was not read: ask about the event, not its absence"
     return None

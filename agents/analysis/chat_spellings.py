@@ -60,8 +60,8 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
         after = words[i + 1][2] if i + 1 < len(words) else ""
         if f"{before} {word}" in protected or f"{word} {after}" in protected:
             continue
-        if word == "1st" and (before in _MONTHS or after in _MONTHS or after == "of"):
-            continue  # "may 1st", "1st of may": a date
+        if word == "1st" and (before in _MONTHS or after in _MONTHS or after == "of" or re.match(r"(?:the )?\d{1,2}(?:st|nd|rd|th)?\b", " ".join(w for _, _, w in words[i + 2 : i + 4]))):
+            continue  # "may 1st", "1st of may", "the 1st and 10th of may": a date
         if word == "w" and end < len(text) and text[end] == ".":
             continue  # "w." an initial
         out.append(text[last:start] + standard)

@@ -96,8 +96,8 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
-    if previous in _DO_AUX:
-        return SUBJECT
+    if previous in _DO_AUX:  # "did {E1} get visited": a get-passive's subject is the one it was done to
+        return OBJECT if re.match(r"\s+(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
     if previous in _PREPOSITIONS:
         return OBJECT
     if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
@@ -146,17 +146,18 @@ _ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNO
 _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
     r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
 )
-# the possessive opens the question or follows a copula ("When was {E1}'s second visit"): in "who hosted {E1}'s
+# the possessive opens the question (after a time: "In {T1}, ...") or follows a copula ("When was {E1}'s second visit",
+# "Which day saw / marked {E1}'s second visit"): in "who hosted {E1}'s
 # visit" it is the object's, and the main verb's roles decide
 _POSSESSED_ACT = re.compile(
-    r"^\W*(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are)\s+(?:the\s+(?:date|day|month|year|time)\s+of\s+)?)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
-    r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
+    r"^\W*(?:in\s+\{T\d+\}\s*,?\s*)?(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are|saw|marked)\s+)?(?:(?:the\s+)?(?:date|day|month|year|time)\s+of\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
+    r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|penultimate|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
 )
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
-# an act named by its noun, its doer after "by" ("visits by {E1} to {E2}": the grammar puts a doer named last first,
+# an act named by its noun, its doer after "by" or "from" ("visits by {E1} to {E2}", "threats from {E1} against {E2}": the grammar puts a doer named last first,
 # `grammar.act_doer_first`) or the subject of a light verb in a relative clause ("the visits {E1} paid to {E2}")
 _ACT_NOUN_BY = re.compile(
-    r"\b(?P<noun>[a-z]+)\s+(?:by\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
+    r"\b(?P<noun>[a-z]+)\s+(?:(?:by|from)\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
     r"|(?:that\s+|which\s+)?\{E(?P<doer2>\d+)\}\s+(?:has\s+|had\s+|have\s+)?(?:made|paid|took|taken|gave|given|held|did|done|undertook|undertaken)\s+(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\})",
     re.IGNORECASE,
 )

@@ -21,12 +21,12 @@ POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an
 FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b", re.IGNORECASE)
 LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b", re.IGNORECASE)
 # "right after his first visit", "the one after the first": the second (`grammar.ordinal_phrase`, the query's n-th)
-AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their)\s+first\b(?!\s+(?:of|to)\b)", re.IGNORECASE)
+AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)", re.IGNORECASE)
 SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
 _BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
 BETWEEN = re.compile(_BETWEEN, re.IGNORECASE)
-# two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in {T1} and {T2}"
-WINDOW = re.compile(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+\{{T1\}}\s*(?:and|&)\s*\{{T2\}}", re.IGNORECASE)
+# two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in (the months of) {T1} and {T2}"
+WINDOW = re.compile(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}", re.IGNORECASE)
 ASKS_TIME = re.compile(
     r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
 )

@@ -92,7 +92,7 @@ _ASKS_WHEN = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|
 _HOW_OFTEN = r"how\s+(?:many\s+times|often|frequently)|(?:on\s+)?how\s+many\s+(?:days|occasions)"
 _PASSIVE_NAMED_ASKED = re.compile(
     rf"(?:\b(?P<wh>{_ASKS_WHEN}|{_HOW_OFTEN})\s+|^\W*)"
-    rf"(?:{_BE_PASSIVE})\s+(?P<obj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:,?\s+(?:or|and)\s+[a-z]+(?:ed|en|wn|ne))*)(?P<post>{_POST_ADVERB})"
+    rf"(?:{_BE_PASSIVE}|(?:did|does|do)(?=\s+{_ENT}\s+get\s))\s+(?P<obj>{_ENT})\s+(?:get\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:,?\s+(?:or|and)\s+[a-z]+(?:ed|en|wn|ne))*)(?P<post>{_POST_ADVERB})"
     rf"\s+by\s+(?P<agent>{_ENT})",
     re.IGNORECASE,
 )
@@ -163,9 +163,9 @@ def noun_phrase_passive(text: str) -> str | None:
     return m.group("pre") + clause + text[m.end() :]
 
 
-# "criticism of {E1} by {E2}", "a visit to {E1} by {E2}": a noun of an act with its doer after "by" names the doer
-# first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
-_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+by\s+(?P<doer>{_ENT})", re.IGNORECASE)
+# "criticism of {E1} by {E2}", "praise for {E1} from {E2}": a noun of an act with its doer after "by" or "from" (the
+# act's source) names the doer first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
+_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+(?:by|from)\s+(?P<doer>{_ENT})", re.IGNORECASE)
 
 
 def act_doer_first(text: str) -> str | None:
@@ -253,10 +253,16 @@ _REQUEST = re.compile(
 _ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b|\b(?P<which>which|what)\s+other\s+(?=[a-z])", re.IGNORECASE)
 
 
+# a negative question asks as the positive does ("Wasn't {E1} threatened by {E2}?"): the auxiliary without its "not"
+_NEGATIVE_OPENING = re.compile(r"^(?P<aux>\W*(?:was|were|is|are|did|does|do|has|have|had))n['’]t\b", re.IGNORECASE)
+
+
 def plain_question(text: str) -> str | None:
     """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
     ..."; "who else", "which other country" -> "who", "which country" (the reference is left out by the
     temporal comparison itself)."""
+    if m := _NEGATIVE_OPENING.search(text):
+        return plain_question(text := _spliced(m, m.group("aux"))) or text
     if m := _ELSE.search(text):
         text = _spliced(m, m.group("wh") or f"{m.group('which')} ")
         return plain_question(text) or text

@@ -28,11 +28,14 @@ _NOT_ASSERTED = frozenset(
 _FRAME = re.compile(
     r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
     r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
-    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen)"
+    r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen"
+    r"|(?:is|was|are|were)\s+there\s+(?:any\s+|an?\s+)?(?:record|evidence|report|sign)s?\s+(?:of|that))"
     r"[\s,]*(?:whether|if|that)?\b",
     re.IGNORECASE,
 )
 # a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
+# a reciprocal ("did X and Y consult each other"): the two parties, already named, not a word of the act
+_RECIPROCAL = re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE)
 _TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
 
 
@@ -49,5 +52,5 @@ def carries_no_act(word: str) -> bool:
 def asserted_words(masked: str) -> list[str]:
     """The words a yes/no question asserts of its event, in order: its verb phrase without a frame or a tag
     around the question, without when-nouns, constraint words and words that assert nothing ("ever", "really")."""
-    asserted = verb_phrase(_TAG.sub("", _FRAME.sub("", masked)))
+    asserted = verb_phrase(_RECIPROCAL.sub("", _TAG.sub("", _FRAME.sub("", masked))))
     return [w for w in asserted.split() if len(w) >= 4 and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]

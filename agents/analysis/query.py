@@ -72,11 +72,12 @@ _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|tow
 # what happened between two entities: the relations are asked
 _RELATIONS = re.compile(
     r"\bwhat\s+(?:(?:kinds?|sorts?|types?)\s+of\s+(?:things?|stuff)\s+)?(?:has\s+|had\s+)?happened\b|\bwhat\s+(?:went\s+on|took\s+place|occurred)\b"
-    r"|\bhow\s+did\b.*\binteract\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|events?|contacts?|dealings)\b"
-    r"|\bwhat\s+(?:events?|interactions?|relations?|contacts?|dealings|actions?)\b"
-    r"|\bwhat\s+(?:did|was|were|is|are|has|have)\b.*\b(?:do|doing|done)\s+(?:to|with)\b"
-    # "what ... between X and Y" with no other event named: the interactions of the pair
-    r"|^\W*what\b(?:\s+(?:was|were|has|had|is|are|been|going|on|went|passed|occurred|took|place|kind|sort|type|of))*\s+between\s+\{E\d\}\s+and\s+\{E\d\}",
+    r"|\bhow\s+did\b.*\b(?:interact|relate)\b|\binteract(?:ed|ions?)?\b|\b(?:kind|type|sort)s?\s+of\s+(?:interactions?|relations?|relationships?|events?|contacts?|dealings)\b"
+    r"|\b(?:what|which)\s+(?:events?|interactions?|relations?|relationships?|contacts?|dealings|actions?)\b"
+    r"|\bwhat\s+(?:did|was|were|is|are|has|have)\b.*\b(?:do|doing|done)\s+(?:to|with)\b|\bwhat\s+did\s+\{E\d\}\s+and\s+\{E\d\}\s+do\b"
+    r"|\b(?:relations?|relationships?|interactions?|dealings|contacts?)\s+between\s+\{E\d\}\s+and\s+\{E\d\}"
+    # "what ... between X and Y" with no other event named ("what were the relations between"): the interactions of the pair
+    r"|^\W*what\b(?:\s+(?:was|were|has|had|is|are|been|going|on|went|passed|occurred|took|place|kind|sort|type|of|the|relations?|relationships?))*\s+between\s+\{E\d\}\s+and\s+\{E\d\}",
     re.IGNORECASE,
 )
 
@@ -94,6 +95,9 @@ _LIST = re.compile(
     re.IGNORECASE,
 )
 _NOT_LIST_NOUNS = GRAMMAR_WORDS["not_list_nouns"]
+# a keyword query names what it asks by a noun, with no question word: "countries {E1} visited in {T1}?" (every one),
+# "date of {E1}'s second visit?"; it asks for them, not yes or no
+_ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>countries|nations|states|people|persons|leaders|actors|organi[sz]ations|groups)|{_ORDINAL_WORD}|first|last|penultimate)\b|\b(?:date|day|month|year)\s+of\b", re.IGNORECASE)
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
@@ -294,7 +298,7 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
 def _asks_list(masked: str) -> bool:
     """Every answer is asked for: a list request, a plural "which countries", or "who" / "whom"
     with nothing that picks one ("the first", "last", "most recent", "only")."""
-    if _LIST.search(masked):
+    if _LIST.search(masked) or ((noun := _ASKED_NOUN.search(masked)) is not None and noun.group("parties")):
         return True
     if _WHO.search(masked) and not _PICKS_ONE.search(masked):
         return True
@@ -309,7 +313,7 @@ def _is_yes_no(masked: str) -> bool:
         return False  # a bare name with a question mark ("Iran?") asks nothing; a request asks what it names
     if INTERROGATIVE.search(masked) or _INDEFINITE.search(masked):
         return bool(_ASKS_IF.search(masked)) and not INTERROGATIVE.search(masked)
-    return bool(_AUXILIARY_OPENING.search(masked) or _ASKS_IF.search(masked) or masked.rstrip().endswith("?"))
+    return bool(_AUXILIARY_OPENING.search(masked) or _ASKS_IF.search(masked) or masked.rstrip().endswith("?") and not _ASKED_NOUN.search(masked))
 
 
 def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:

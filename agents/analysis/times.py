@@ -55,7 +55,8 @@ _PATTERNS = [
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
     # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
     re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
-    re.compile(rf"(?<![\w-])(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-])|{_SAID_YEAR})", re.IGNORECASE),
+    # a year, also at either end of a range of years ("2006-2008"), not one of a date's numbers ("2006-05")
+    re.compile(rf"(?:(?<![\w-])|(?<=\d{{4}}-))(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-](?!(?:1[5-9]|20)\d{{2}}\b))|{_SAID_YEAR})", re.IGNORECASE),
     re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
 ]
 
@@ -72,7 +73,7 @@ _DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
 _SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>\d{{1,2}})(?:st|nd|rd|th)?)?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
                      r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
                      rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
-                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+)?)?(?P<year>\d{{4}})\b", re.IGNORECASE)
+                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
 # Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
 _PERIODS = [
@@ -140,14 +141,18 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
             taken.append(match.span())
             unreadable.append((match.span(), match.group(0)))
     for match in _SHARED.finditer(text):
-        if not (match.group("month") or match.group("end") and (match.group("first") or match.group("dmonth"))):
+        if not (match.group("month") or match.group("mday2") or match.group("end") and (match.group("first") or match.group("dmonth"))):
             continue
         day, span = match.group("day") or match.group("mday"), (match.start(), match.end("mday" if match.group("mday") else "dmonth" if match.group("dmonth") else "day" if match.group("day") else "first"))
-        month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or "dec").lower()]
+        month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or ("dec", match.group("first"))[bool(match.group("mday2"))]).lower()]
         with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
             time = stated_span(int(match.group("year")) - (month > last), month, int(day) if day else None)
+            span = (span[0], span[1] + len(text[span[1] :]) - len(re.sub(r"^(?:st|nd|rd|th)", "", text[span[1] :])))  # "the 1st and 10th of March": "1st"
             taken.append(span)
             found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
+            if match.group("mday2"):  # "March 1 and 20, 2011": the second day of the same month, which no pattern reads alone
+                taken.append(second := (match.start("mday2"), match.end("year")))
+                found.append(TimeMention(text[slice(*second)], second, other := stated_span(int(match.group("year")), month, int(match.group("mday2"))), in_range(other, kg_range)))
     read([_DECADE, *_PATTERNS])
     for match in _ANY_YEAR.finditer(text):
         if free(span := match.span("year")):
@@ -307,6 +312,7 @@ def full_year(two_digits: int) -> int:
     return (2000 if two_digits <= 68 else 1900) + two_digits
 
 
+_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
 _ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
 _ASKS_YEAR = re.compile(_ASKS_UNIT.format(r"(?:year|yr)"), re.IGNORECASE)  # "yr": the common written abbreviation of "year"
 _ASKS_MONTH = re.compile(_ASKS_UNIT.format("month"), re.IGNORECASE)
@@ -314,7 +320,7 @@ _ASKS_DAY = re.compile(
     r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
     r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
     # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
-    r"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:first|last|latest|final|most\s+recent)\s+time\b|"
+    rf"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:{_PICKS}|most\s+recent)\s+time\b|"
     r"^\s*(?:the\s+)?(?:first|last)\s+time\b|"
     # an indirect question: "Tell me when X visited Y", "I'd like to know when ..."
     r"\b(?:tell\s+(?:me|us)|know|wonder(?:ing)?|find\s+out|show\s+me)\s*,?\s+when\b",
@@ -328,9 +334,8 @@ _RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date
 _ASKS_PARTY = re.compile(
     # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
     r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
-    # ("Name the last year X ...": an ordinal before the time noun asks for no party either)
-    r"|\b(?:name|list|identify)\s+(?:the\s+)?(?:(?:first|last|earliest|latest|final)\s+)?"
-    r"(?!(?:the|year|month|day|date|time|first|last|earliest|latest|final)\b)[a-z]+",
+    # ("Name the last year X ...", "the fourth day": an ordinal before the time noun asks for no party either)
+    rf"|\b(?:name|list|identify)\s+(?:the\s+)?(?:(?:{_PICKS})\s+)?(?!(?:the|year|month|day|date|time|{_PICKS})\b)[a-z]+",
     re.IGNORECASE,
 )
 # with no party asked for, a time noun or a closing "when" asks for the time: "Branko Crvenkovski first
@@ -338,8 +343,8 @@ _ASKS_PARTY = re.compile(
 _TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*[?.!]*\s*$", re.IGNORECASE)  # "the same month": a comparison
 
 
-# "the date on which Iraq ...": a preposition and "which" after a time noun open a relative clause, as "when" does
-_RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:on|in|during|at)\s+which\b", re.IGNORECASE)
+# "the date on which Iraq ...", "the fourth day in 2013 on which": a preposition and "which" after a time noun open a relative clause, as "when" does
+_RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:(?:in|of|during)\s+(?:\{T\d+\}|\d{4})\s+)?(?:on|in|during|at)\s+which\b", re.IGNORECASE)
 
 
 # two units asked together ask for the finer, which holds the coarser: "in which month and year",
