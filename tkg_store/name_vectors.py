@@ -158,14 +158,14 @@ def embed_parallel(embedder: Embedder, texts: list[str], threads: int | None = N
         return np.vstack(list(pool.map(embed, [texts[i : i + share] for i in range(0, len(texts), share)])))
 
 
-def text_vectors(store: TKGStore, embedder: Embedder, label: str, texts: list[str]) -> np.ndarray:
+def text_vectors(store: TKGStore, embedder: Embedder, label: str, texts: list[str], int8: bool = False) -> np.ndarray:
     """Embeddings of a fixed list of texts derived from the store (e.g. role phrases of its names),
-    cached beside it as the name vectors are: row i embeds texts[i]."""
+    cached beside it as the name vectors are: row i embeds texts[i] (`int8`: as `embed_parallel`)."""
     digest = hashlib.sha1("\n".join(texts).encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    return store.derived(("text_vectors", embedder.name, label, digest), lambda: _text_vectors(store, embedder, label, digest, texts))
+    return store.derived(("text_vectors", embedder.name, label, digest), lambda: _text_vectors(store, embedder, label, digest, texts, int8))
 
 
-def _text_vectors(store: TKGStore, embedder: Embedder, label: str, digest: str, texts: list[str]) -> np.ndarray:
+def _text_vectors(store: TKGStore, embedder: Embedder, label: str, digest: str, texts: list[str], int8: bool) -> np.ndarray:
     path = cache_path(store, embedder, f"{label}-{digest}")
     if path.exists():
         try:
@@ -174,7 +174,7 @@ def _text_vectors(store: TKGStore, embedder: Embedder, label: str, digest: str, 
                     return data["matrix"]
         except (OSError, ValueError, KeyError):
             pass  # a damaged cache is rebuilt, never trusted
-    matrix = embed_parallel(embedder, texts)
+    matrix = embed_parallel(embedder, texts, int8=int8)
     _save(path, texts=np.array(texts, dtype=str), matrix=matrix)
     return matrix
 

@@ -134,7 +134,8 @@ class EntityLinker:
         self._vector_cache: dict[str, np.ndarray] = {}
         self._fuzzy_keys: list[str] | None = None
         if embedder is not None:
-            self._role_matrix = text_vectors(store, embedder, "roles", role_texts) if role_texts else None
+            # role names are names too, thousands in a large KG: the int8 encoder, as entity names
+            self._role_matrix = text_vectors(store, embedder, "roles", role_texts, int8=True) if role_texts else None
             vectors = name_vectors(store, embedder)
             self._entity_rows = vectors.entities
             self._entity_index = VectorIndex(vectors.entity_matrix)
