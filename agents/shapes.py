@@ -22,7 +22,7 @@ from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
-from agents.analysis.cues import referred_clause
+from agents.analysis.cues import referred_clause, repeats_act, same_word
 from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
@@ -218,18 +218,6 @@ def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: Re
     return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True)
 
 
-_PRO_FORM = frozenset({"same", "so", "that", "this", "likewise", "too", "did", "do", "does", "done", "had", "has", "its", "their", "his", "her"})
-
-
-def repeats_act(clause: str, question: str) -> bool:
-    """Whether the clause of the event a cue points at only repeats the question's own act: a pro-form ("did so", "did
-    the same") or words the question itself uses for its act ("... expressed a wish to visit {E1} before {E2} expressed
-    the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
-    own = [stem(w) for w in content_words(question.replace(clause, " "))]
-    said = [stem(w) for w in content_words(clause) if w not in _PRO_FORM and not any(c.isdigit() for c in w)]
-    return all(any(same_word(w, o) for o in own) for w in said)
-
-
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:
     """The relations a word's general-English synonym names ("trip": visited), for a word no
     relation's name holds. A synonym the learned lexicon credits is read as the KG's own questions
@@ -247,15 +235,6 @@ def credited(lexicon: RelationLexicon | None, word: str) -> frozenset[str]:
     counts = lexicon.counts.get(word, {}) if lexicon is not None else {}
     best = max(counts.values(), default=0.0)
     return frozenset(r for r, n in counts.items() if best > 0 and n >= best / 2)
-
-
-def same_word(one: str, other: str) -> bool:
-    """Whether two stems are one word's inflections: the same first five letters ("criticise",
-    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted"; a final
-    y as i: "deny", "denied")."""
-    short, long = sorted((one, other), key=len)
-    short = short[:-1] + "i" if short.endswith("y") and long[len(short) - 1 : len(short)] == "i" else short  # "deny", "denied"
-    return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))
 
 
 def relations_naming(store: TKGStore, word: str) -> frozenset[str]:

@@ -160,7 +160,7 @@ def test_an_event_referred_to_is_of_the_relation_its_own_words_name(agent) -> No
     ],
 )
 def test_a_clause_that_repeats_the_questions_act_names_no_other_event(clause: str, question: str, repeats: bool) -> None:
-    from agents.shapes import repeats_act
+    from agents.analysis.cues import repeats_act
 
     assert repeats_act(clause, question) is repeats
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from actions.programs import Program
+from agents.analysis.cues import same_word
 from agents.analysis.query import Query
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
@@ -21,7 +22,6 @@ from agents.shapes import (
     constraint_problem,
     credited,
     excluding_variants,
-    same_word,
     type_problem,
     typed_variants,
     wording_problem,

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 
+from agents.analysis.sectors import content_words
+from ari.base.text import stem
+
 _BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
 _AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|(?<!even\s)(?<!least\s)(?<!than\s)(?<!just\s)once|in\s+the\s+wake\s+of"  # "even once": no "after"
 CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
@@ -76,3 +79,24 @@ def referred_clause(masked: str, last: int) -> str:
     -> "broke off relations with {E1}"); "" where no cue heads entity `last`."""
     m = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E{last}\}}\s+(?P<rest>[^,;?]*)", masked, re.IGNORECASE)
     return m.group("rest") if m else ""
+
+
+_PRO_FORM = frozenset({"same", "so", "that", "this", "likewise", "too", "did", "do", "does", "done", "had", "has", "its", "their", "his", "her"})
+
+
+def repeats_act(clause: str, question: str) -> bool:
+    """Whether the clause of the event a cue points at only repeats the question's own act: a pro-form ("did so", "did
+    the same") or words the question itself uses for its act ("... expressed a wish to visit {E1} before {E2} expressed
+    the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
+    own = [stem(w) for w in content_words(question.replace(clause, " "))]
+    said = [stem(w) for w in content_words(clause) if w not in _PRO_FORM and not any(c.isdigit() for c in w)]
+    return all(any(same_word(w, o) for o in own) for w in said)
+
+
+def same_word(one: str, other: str) -> bool:
+    """Whether two stems are one word's inflections: the same first five letters ("criticise",
+    "criticize"), or the shorter, of four letters or more, opening the longer ("host", "hosted"; a final
+    y as i: "deny", "denied")."""
+    short, long = sorted((one, other), key=len)
+    short = short[:-1] + "i" if short.endswith("y") and long[len(short) - 1 : len(short)] == "i" else short  # "deny", "denied"
+    return short[:5] == long[:5] or (len(short) >= 4 and long.startswith(short))

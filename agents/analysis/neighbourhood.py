@@ -24,7 +24,7 @@ SCORE = 0.8  # the link's score: below an exact or alias match
 
 
 def spelt_alike(word: str, other: str) -> bool:
-    """One word of a name, or one spelt two ways (a spelling, not an inflection: `agents.shapes.same_word`): the
+    """One word of a name, or one spelt two ways (a spelling, not an inflection: `agents.analysis.cues.same_word`): the
     same initial, a letter more or less, rapidfuzz ratio `ALIKE` ("Mohamed" / "Mohammed"; not "Hannes" in
     "Johannes", "Mother" in "Mapother")."""
     close = min(len(word), len(other)) >= 5 and word[0] == other[0] and abs(len(word) - len(other)) <= 1
