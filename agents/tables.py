@@ -12,11 +12,11 @@ vectors, and the names' word pairs that chat spellings must leave alone.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from ari.base.background import Background
 from ari.base.embedding import Embedder
 from ari.base.progress import progress
 from tkg_store.learned import mirror_relations, symmetric_relations
@@ -53,8 +53,8 @@ def build_tables(store: TKGStore, embedder: Embedder, quiet: bool = False) -> Ta
         # embedding, they take the core it leaves (a tenth of a 10M-fact ingest on two). The embedding
         # reads names from memory only, so the store's connection is the tables' alone until the join.
         embedding = plan.plan().steps()
-        beside = _Beside(lambda: linker_tables(store))
-        steps += [*embedding, beside.join, plan.finish]
+        beside = Background(lambda: linker_tables(store), "ari-linker-tables")
+        steps += [*embedding, beside.result, plan.finish]
     steps += [
         lambda: mirror_relations(store),
         lambda: symmetric_relations(store),
@@ -68,24 +68,3 @@ def build_tables(store: TKGStore, embedder: Embedder, quiet: bool = False) -> Ta
     names = len(plan.entities) + len(plan.relations)
     return TablesReport(len(plan.todo), names - len(plan.todo), round(time.perf_counter() - started, 2))
 
-
-class _Beside:
-    """`build()` on a daemon thread from now on (Ctrl-C never waits for it); `join()` waits for it and
-    raises what it raised."""
-
-    def __init__(self, build: Callable[[], object]) -> None:
-        self._failure: BaseException | None = None
-
-        def run() -> None:
-            try:
-                build()
-            except BaseException as failure:  # raised again in the caller's thread, by join()
-                self._failure = failure
-
-        self._thread = threading.Thread(target=run, name="ari-beside", daemon=True)
-        self._thread.start()
-
-    def join(self) -> None:
-        self._thread.join()
-        if self._failure is not None:
-            raise self._failure

@@ -6,11 +6,11 @@ Scripts call these directly; `ari ask` is a thin wrapper around `answer_question
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ari.base.background import Background
 from ari.base.config import AgentConfig, ari_home
 from ari.base.errors import AriError
 from tkg_store.store import TKGStore
@@ -71,38 +71,27 @@ class StoreOpening:
     its weights meanwhile too; a failure there is left for the agent's own call to report."""
 
     def __init__(self, path: Path, embedding_model: str | None = None, memory_index: bool | None = None) -> None:
-        self._store: TKGStore | None = None
-        self._error: BaseException | None = None
         self._memory_index = memory_index  # None: by the store's size (TKGStore.open)
-        self._thread = threading.Thread(target=self._open, args=(path, embedding_model), name="ari-open-store", daemon=True)
-        self._thread.start()
+        self._opening = Background(lambda: self._open(path, embedding_model), "ari-open-store")
 
-    def _open(self, path: Path, embedding_model: str | None) -> None:
-        try:
-            self._store = TKGStore.open(path, memory_index=self._memory_index)
-        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread by store()
-            self._error = exc
-            return
+    def _open(self, path: Path, embedding_model: str | None) -> TKGStore:
+        store = TKGStore.open(path, memory_index=self._memory_index)
         try:
             from ari.base.embedding import get_embedder
 
             get_embedder(embedding_model)
         except Exception:  # noqa: BLE001, S110 - the agent's own get_embedder call raises it again
             pass
+        return store
 
     def store(self) -> TKGStore:
         """The open store, or the error opening it raised (raised here, in the caller's thread)."""
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._store is not None
-        return self._store
+        return self._opening.result()
 
     def discard(self) -> None:
         """Close the store if it opened (the caller failed before taking it)."""
-        self._thread.join()
-        if self._store is not None:
-            self._store.close()
+        if (store := self._opening.value()) is not None:
+            store.close()
 
 
 def build_agent(
