@@ -11,7 +11,12 @@ from ari.base.background import Background
 
 def test_the_work_runs_on_its_own_daemon_thread_and_its_value_is_taken_later() -> None:
     ran_on: list[threading.Thread] = []
-    work = Background(lambda: ran_on.append(threading.current_thread()) or 42, "ari-test")
+
+    def answer() -> int:
+        ran_on.append(threading.current_thread())
+        return 42
+
+    work = Background(answer, "ari-test")
     assert work.result() == 42 and work.value() == 42
     assert ran_on[0] is not threading.current_thread() and ran_on[0].daemon and ran_on[0].name == "ari-test"
 
