@@ -74,6 +74,7 @@ _SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>\d{{1,2}
                      r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
                      rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
                      rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
+_ORDINAL_SUFFIX = re.compile(r"st|nd|rd|th")
 # Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
 _PERIODS = [
@@ -144,10 +145,11 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
         if not (match.group("month") or match.group("mday2") or match.group("end") and (match.group("first") or match.group("dmonth"))):
             continue
         day, span = match.group("day") or match.group("mday"), (match.start(), match.end("mday" if match.group("mday") else "dmonth" if match.group("dmonth") else "day" if match.group("day") else "first"))
-        month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or ("dec", match.group("first"))[bool(match.group("mday2"))]).lower()]
+        month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or (match.group("first") if match.group("mday2") else "dec")).lower()]
         with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
             time = stated_span(int(match.group("year")) - (month > last), month, int(day) if day else None)
-            span = (span[0], span[1] + len(text[span[1] :]) - len(re.sub(r"^(?:st|nd|rd|th)", "", text[span[1] :])))  # "the 1st and 10th of March": "1st"
+            if ordinal := _ORDINAL_SUFFIX.match(text, span[1]):  # "the 1st and 10th of March": "1st"
+                span = (span[0], ordinal.end())
             taken.append(span)
             found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
             if match.group("mday2"):  # "March 1 and 20, 2011": the second day of the same month, which no pattern reads alone
