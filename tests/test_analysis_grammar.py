@@ -257,7 +257,8 @@ def test_the_pluperfect_is_read_as_the_simple_past(pluperfect: str, simple_past:
         "After {E2} praised {E1}, who was the first to praise her government?",  # a possessive before a noun of no act
         "Could you tell me the specific month in which {E1} visited {E2}?",  # a template's own request
         "Who was the first one that {E1} rejected?",  # an object relative after "one": the template's form
-        "In the same year, who made an appeal for {E1} from {E2}?",  # who made it made it; "from" is not its doer
+        "Who made an offer to {E1} from {E2}?",  # who made it made it; "from" is not its doer
+        "Which country issued a warning to {E1} from {E2} in {T1}?",
     ],
 )
 def test_template_word_orders_are_left_alone(masked: str) -> None:

@@ -166,7 +166,7 @@ def noun_phrase_passive(text: str) -> str | None:
 # "criticism of {E1} by {E2}", "praise for {E1} from {E2}": a noun of an act with its doer after "by" or "from" (the
 # act's source) names the doer first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
 _ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+(?P<by>by|from)\s+(?P<doer>{_ENT})", re.IGNORECASE)
-# an act noun that a verb of doing takes as its object ("who made an appeal for X from Y"): that verb's subject did the
+# an act noun that a verb of doing takes as its object ("who made an offer to X from Y", "who issued a warning to X from Y"): that verb's subject did the
 # act, and "from" says where it was made, not who made it (a passive's "was made ... by Y" still names the doer)
 _DONE_BY_SUBJECT = re.compile(r"\b(?:make|makes|made|making|give|gives|gave|given|pa(?:y|ys|id)|hold|holds|held|issu(?:e|es|ed)|lodg(?:e|es|ed)|launch(?:es|ed)?)"
                               r"\s+(?:(?:a|an|the|any|some|its|their|his|her)\s+)?(?:[a-z]+\s+)?$", re.IGNORECASE)
