@@ -157,6 +157,7 @@ def test_an_event_referred_to_is_of_the_relation_its_own_words_name(agent) -> No
         ("expressed the same wish", "Who last expressed a wish to visit {E1} before {E2} expressed the same wish?", True),
         ("consulted the same country", "Who criticised {E1} after {E2} consulted the same country?", False),
         ("broke off relations", "Who signed deals with {E1} after {E2} broke off relations?", False),
+        ("visited {E1}", "Who visited {E1} before {E2} visited {E1}?", True),
     ],
 )
 def test_a_clause_that_repeats_the_questions_act_names_no_other_event(clause: str, question: str, repeats: bool) -> None:

@@ -88,7 +88,8 @@ def repeats_act(clause: str, question: str) -> bool:
     """Whether the clause of the event a cue points at only repeats the question's own act: a pro-form ("did so", "did
     the same") or words the question itself uses for its act ("... expressed a wish to visit {E1} before {E2} expressed
     the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
-    own = [stem(w) for w in content_words(question.replace(clause, " "))]
+    before, _, after = question.rpartition(clause)  # the clause comes last: the same words earlier are the question's act
+    own = [stem(w) for w in content_words(f"{before} {after}")]
     said = [stem(w) for w in content_words(clause) if w not in _PRO_FORM and not any(c.isdigit() for c in w)]
     return all(any(same_word(w, o) for o in own) for w in said)
 
