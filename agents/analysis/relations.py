@@ -27,7 +27,7 @@ import numpy as np
 from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words, overlap_score
-from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word
+from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word, plainer_words
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
@@ -273,8 +273,16 @@ class RelationLinker:
 
     def vector_text(self, masked: str) -> str:
         """The text embedded to compare with relation names: the verb phrase beside a lexicon (the
-        lexicon reads the rest of the sentence), the whole predicate without one."""
-        return verb_phrase(masked) if self.lexicon is not None else predicate_text(masked)
+        lexicon reads the rest of the sentence), with WordNet's plainer words for a verb neither the
+        lexicon nor the thesaurus knows (`plainer_words`: "haggled with (bargain, ...)"), the whole
+        predicate without one."""
+        if self.lexicon is None:
+            return predicate_text(masked)
+        phrase = verb_phrase(masked)
+        words, counts = phrase.split(), self.lexicon.counts
+        unknown = [i for i, w in enumerate(words) if content_word(w) and w not in counts and w not in GENERAL_SYNONYMS]
+        plainer = [p for i in unknown for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
+        return f"{phrase} ({', '.join(dict.fromkeys(plainer))})" if plainer else phrase
 
     def connected(self, mentions: list[list[str]]) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate
