@@ -274,14 +274,16 @@ class RelationLinker:
     def vector_text(self, masked: str) -> str:
         """The text embedded to compare with relation names: the verb phrase beside a lexicon (the
         lexicon reads the rest of the sentence), with WordNet's plainer words for a verb neither the
-        lexicon nor the thesaurus knows (`plainer_words`: "haggled with (bargain, ...)"), the whole
-        predicate without one."""
+        lexicon, the thesaurus nor a relation's name knows (`plainer_words`: "haggled with (bargain, ...)"),
+        when no other word names the act (the KG's own word, "occupied", says more than WordNet's commonest
+        sense of "number" beside it), the whole predicate without one."""
         if self.lexicon is None:
             return predicate_text(masked)
         phrase = verb_phrase(masked)
-        words, counts = phrase.split(), self.lexicon.counts
-        unknown = [i for i, w in enumerate(words) if content_word(w) and w not in counts and w not in GENERAL_SYNONYMS]
-        plainer = [p for i in unknown for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
+        words, counts, named = phrase.split(), self.lexicon.counts, self.all_relations
+        content = [i for i, w in enumerate(words) if content_word(w)]
+        known = [i for i in content if words[i] in counts or words[i] in GENERAL_SYNONYMS or self._names_one_of(frozenset({words[i]}), named)]
+        plainer = [] if known else [p for i in content for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
         return f"{phrase} ({', '.join(dict.fromkeys(plainer))})" if plainer else phrase
 
     def connected(self, mentions: list[list[str]]) -> list[str]:
