@@ -27,7 +27,7 @@ import numpy as np
 from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words, overlap_score
-from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word
+from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word, plainer_words
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.errors import UsageError
@@ -273,8 +273,18 @@ class RelationLinker:
 
     def vector_text(self, masked: str) -> str:
         """The text embedded to compare with relation names: the verb phrase beside a lexicon (the
-        lexicon reads the rest of the sentence), the whole predicate without one."""
-        return verb_phrase(masked) if self.lexicon is not None else predicate_text(masked)
+        lexicon reads the rest of the sentence), with WordNet's plainer words for a verb neither the
+        lexicon, the thesaurus nor a relation's name knows (`plainer_words`: "haggled with (bargain, ...)"),
+        when no other word names the act (the KG's own word, "occupied", says more than WordNet's commonest
+        sense of "number" beside it), the whole predicate without one."""
+        if self.lexicon is None:
+            return predicate_text(masked)
+        phrase = verb_phrase(masked)
+        words, counts, named = phrase.split(), self.lexicon.counts, self.all_relations
+        content = [i for i, w in enumerate(words) if content_word(w)]
+        known = [i for i in content if words[i] in counts or words[i] in GENERAL_SYNONYMS or self._names_one_of(frozenset({words[i]}), named)]
+        plainer = [] if known else [p for i in content for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
+        return f"{phrase} ({', '.join(dict.fromkeys(plainer))})" if plainer else phrase
 
     def connected(self, mentions: list[list[str]]) -> list[str]:
         """Relations linking candidates of two different mentions; else those around any candidate

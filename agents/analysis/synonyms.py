@@ -34,6 +34,23 @@ GENERAL_SYNONYMS = {
 }
 
 
+# WordNet's plainer words for a verb (data/wordnet_verbs.json, `benchmarks/wordnet_verbs.py`): its most
+# frequent sense's synonyms and the verb it is a kind of ("haggle": bargain; "implore": beg, plead).
+WORDNET_VERBS = json.loads((Path(__file__).parent / "data" / "wordnet_verbs.json").read_text(encoding="utf-8"))
+_SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""), ("s", ""))
+
+
+def plainer_words(verb: str) -> list[str]:
+    """WordNet's plainer words for a verb or phrasal verb in any inflection ("haggled", "brushed off"); [] for none."""
+    head, _, rest = verb.partition(" ")
+    bases = [WORDNET_VERBS["forms"].get(head, head)]
+    for suffix, ending in _SUFFIXES:
+        if head.endswith(suffix) and len(head) > len(suffix) + 2:
+            base = head[: -len(suffix)] + ending
+            bases += [base, base[:-1]] if base[-1] == base[-2] else [base]  # "slapped" -> "slap"
+    return next((found for b in bases if (found := WORDNET_VERBS["verbs"].get(f"{b} {rest}".strip()))), [])
+
+
 def content_word(word: str, shortest: int = 4) -> bool:
     """A word that may name an act: letters only, `shortest` or more ("ask", "say" have three), no
     function, cue or question word."""
