@@ -7,7 +7,6 @@ questions' phrases in one call.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import replace
@@ -35,6 +34,7 @@ from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_hashtags, without_symbols
 from tkg_store.memo import memoised
+from tkg_store.relation_lexicon import chosen_lexicon
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
@@ -42,19 +42,8 @@ from tkg_store.temporal import TimeSpan
 
 
 def default_lexicon(store: TKGStore) -> RelationLexicon | None:
-    """$ARI_RELATION_LEXICON when set (e.g. one learned on a training share only, for a fair
-    evaluation), else the bundled lexicon for the store's dataset (MultiTQ), when it fits the store."""
-    source = store.meta().get("source", "")
-    configured = os.environ.get("ARI_RELATION_LEXICON")
-    path = Path(configured) if configured else bundled_lexicon_path(source) if source else None
-    if path is None or not path.exists():
-        return None
-    return store.derived(("default_lexicon", str(path)), lambda: _fitting_lexicon(store, path))
-
-
-def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
-    lexicon = RelationLexicon.load(path)
-    return lexicon if set(lexicon.relation_totals) <= set(store.relation_names()) else None
+    """$ARI_RELATION_LEXICON when set, else the lexicon bundled here for the store's dataset (MultiTQ), when it fits the store."""
+    return chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
 
 
 def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:

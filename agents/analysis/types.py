@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agents.analysis.query import VALUE_ASKS, Query
+from actions.query import VALUE_ASKS, Query
 from tkg_store.temporal import Granularity, TimeSpan
 
 # The temporal patterns of MultiTQ, used as the question-type feature.
