@@ -442,7 +442,7 @@ def role_order(masked: str) -> list[int]:
     return order
 
 
-def renumber(masked: str, order: list[int]) -> str:
-    """`{E<order[k]>}` -> `{E<k+1>}`."""
+def renumber(masked: str, order: list[int], kind: str = "E") -> str:
+    """`{E<order[k]>}` -> `{E<k+1>}` (`kind` "T": the times' placeholders); a number not in `order` stays."""
     new = {old: k + 1 for k, old in enumerate(order)}
-    return _PLACEHOLDER.sub(lambda m: f"{{E{new.get(int(m.group(1)), int(m.group(1)))}}}", masked)
+    return re.sub(rf"\{{{kind}(\d+)\}}", lambda m: f"{{{kind}{new.get(int(m.group(1)), int(m.group(1)))}}}", masked)

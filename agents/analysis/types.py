@@ -32,7 +32,6 @@ class TimeMention:
     text: str
     span: tuple[int, int]
     time: TimeSpan
-    in_kg_range: bool = True
     other_reading: TimeSpan | None = None  # an all-number date either of whose numbers may be the month ("3/7/2009")
 
 
