@@ -26,7 +26,7 @@ from agents.analysis.sectors import content_words, overlap_score
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
-from ari.base.text import share_a_word, word_key
+from ari.base.text import share_a_word, word_key, word_keys
 from tkg_store.relation_lexicon import RelationLexicon
 from tkg_store.relation_texts import RelationTexts, read_relation_texts, relation_text_vectors
 from tkg_store.store import TKGStore
@@ -221,13 +221,13 @@ class RelationLinker:
 
     @cached_property
     def _relation_keys(self) -> dict[str, frozenset[str]]:
-        """Each relation's word keys (`_word_keys` of its text's content words), computed once."""
-        return {r: _word_keys(words) for r, words in self._relation_words.items()}
+        """Each relation's word keys (`word_keys` of its text's content words), computed once."""
+        return {r: word_keys(words) for r, words in self._relation_words.items()}
 
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
         (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
-        keys, of_relation = _word_keys(words), self._relation_keys
+        keys, of_relation = word_keys(words), self._relation_keys
         return bool(keys) and any(not keys.isdisjoint(of_relation.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
@@ -297,11 +297,6 @@ class RelationLinker:
             return None
         guesses = "? ".join(self.store.relation_text(r) for r in (ranked[0][0], *(other[1:] if other else ())))
         return f"not sure which event '{' '.join(unseen)}' names ({guesses}?): say it another way"
-
-
-def _word_keys(words: Iterable[str]) -> frozenset[str]:
-    """The `word_key`s `share_a_word` compares (words of four letters or more)."""
-    return frozenset(word_key(w) for w in words if len(w) >= 4)
 
 
 def texts_share_a_word(text: str, relation_text: str) -> bool:
