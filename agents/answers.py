@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from actions.items import Item
-from agents.analysis.query import VALUE_ASKS
+from actions.query import VALUE_ASKS
 from agents.analysis.types import QuestionAnalysis
 from agents.shapes import value_answers
 from tkg_store.store import TKGStore

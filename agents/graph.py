@@ -41,9 +41,9 @@ from langgraph.runtime import Runtime
 from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates
 from actions.programs import Program
+from actions.query import VALUE_ASKS
 from actions.templates import ENTITY_KINDS
 from agents.analysis.cues import question_cues
-from agents.analysis.query import VALUE_ASKS
 from agents.analysis.relations import RelationLexicon
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from actions.enumerate import neighbours
+from actions.query import VALUE_ASKS, Query
 from agents.analysis.ambiguity import unresolved_namesakes
-from agents.analysis.query import VALUE_ASKS, Query, unread_number
+from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import asks_foreign, distinct_entities
 from agents.analysis.types import EntityMention, QuestionAnalysis

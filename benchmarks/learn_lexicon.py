@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.relations import learn_relation_lexicon
+from agents.lexicon_learning import learn_relation_lexicon
 from ari.base.embedding import get_embedder
 from benchmarks.selection import parse_shard, shard_of
 from tkg_store.store import TKGStore

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.relations import bundled_lexicon_path, learn_relation_lexicon
+from agents.analysis.relations import bundled_lexicon_path
+from agents.lexicon_learning import learn_relation_lexicon
 from ari.base.embedding import get_embedder
 from benchmarks.alias_mentions import alias_mentions, alias_recall
 from benchmarks.results_io import table, write_results

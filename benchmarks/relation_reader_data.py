@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.relations import credited_relations
+from agents.lexicon_learning import credited_relations
 from ari.base.embedding import get_embedder
 from benchmarks.results_io import write_json
 from benchmarks.selection import shard_of

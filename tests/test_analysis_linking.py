@@ -14,8 +14,9 @@ from bench_support import build_store
 from actions.program_search import ProgramSearch
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.entities import EntityLinker
-from agents.analysis.relations import RelationLexicon, RelationLinker, learn_relation_lexicon, predicate_ngrams, verb_phrase
+from agents.analysis.relations import RelationLexicon, RelationLinker, predicate_ngrams, verb_phrase
 from agents.analysis.synonyms import SynonymMap
+from agents.lexicon_learning import learn_relation_lexicon
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
 from tkg_store.store import TKGStore

@@ -275,7 +275,7 @@ def test_a_verb_phrase_that_names_no_relation_of_the_kg_is_refused_naming_it(tmp
     """With a lexicon learned from the KG's labelled questions, "born" or "graduate" is no event the
     KG records; "visited" and "criticised" are."""
     from agents.analysis.analyzer import QuestionAnalyzer
-    from agents.analysis.relations import learn_relation_lexicon
+    from agents.lexicon_learning import learn_relation_lexicon
     from ari.base.embedding import get_embedder
     from tkg_store.store import TKGStore
 

@@ -5,8 +5,8 @@
 """
 
 from agents.analysis.analyzer import QuestionAnalyzer, default_lexicon
-from agents.analysis.relations import RelationLexicon, bundled_lexicon_path, learn_relation_lexicon
+from agents.analysis.relations import RelationLexicon, bundled_lexicon_path
 from agents.analysis.types import PATTERNS, EntityMention, QuestionAnalysis, TimeMention
 
 __all__ = ["PATTERNS", "EntityMention", "QuestionAnalysis", "QuestionAnalyzer", "RelationLexicon", "TimeMention",
-           "bundled_lexicon_path", "default_lexicon", "learn_relation_lexicon"]
+           "bundled_lexicon_path", "default_lexicon"]

@@ -7,7 +7,6 @@ questions' phrases in one call.
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import replace
@@ -34,27 +33,15 @@ from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
 from ari.base.text import marked_words, without_hashtags, without_symbols
-from tkg_store.memo import memoised
+from tkg_store.relation_lexicon import chosen_lexicon
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
-from tkg_store.temporal import TimeSpan
 
 
 def default_lexicon(store: TKGStore) -> RelationLexicon | None:
-    """$ARI_RELATION_LEXICON when set (e.g. one learned on a training share only, for a fair
-    evaluation), else the bundled lexicon for the store's dataset (MultiTQ), when it fits the store."""
-    source = store.meta().get("source", "")
-    configured = os.environ.get("ARI_RELATION_LEXICON")
-    path = Path(configured) if configured else bundled_lexicon_path(source) if source else None
-    if path is None or not path.exists():
-        return None
-    return store.derived(("default_lexicon", str(path)), lambda: _fitting_lexicon(store, path))
-
-
-def _fitting_lexicon(store: TKGStore, path: Path) -> RelationLexicon | None:
-    lexicon = RelationLexicon.load(path)
-    return lexicon if set(lexicon.relation_totals) <= set(store.relation_names()) else None
+    """$ARI_RELATION_LEXICON when set, else the lexicon bundled here for the store's dataset (MultiTQ), when it fits the store."""
+    return chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
 
 
 def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:
@@ -76,8 +63,7 @@ def _kept_times(before: str, after: str, times: list[TimeMention]) -> tuple[str,
     if not gone:
         return after, times
     kept = [n for n in range(1, len(times) + 1) if str(n) not in gone]
-    new = {old: k + 1 for k, old in enumerate(kept)}
-    return re.sub(r"\{T(\d+)\}", lambda m: f"{{T{new[int(m.group(1))]}}}", after), [times[n - 1] for n in kept]
+    return renumber(after, kept, "T"), [times[n - 1] for n in kept]
 
 
 def chat_protected(store: TKGStore) -> frozenset[str]:
@@ -183,10 +169,6 @@ class QuestionAnalyzer:
             return None
         return SynonymMap({g: sum(row.values()) for g, row in lexicon.counts.items() if " " not in g}, embedder)
 
-    @property
-    def kg_range(self) -> TimeSpan | None:
-        return memoised(self.store, "time_range", self.store.time_range)
-
     def analyze(self, question: str) -> QuestionAnalysis:
         return self.analyze_batch([question])[0]
 
@@ -197,8 +179,8 @@ class QuestionAnalyzer:
         # ..."); asides first, while the dashes that set them off are there
         stressable = self._stressable()
         questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(unstressed(without_hashtags(q), stressable))))), protected), protected)))) for q in questions]
-        questions = [stated_window(with_stated_year(q, self.kg_range), self.kg_range) for q in questions]
-        readings = [read_times(q, self.kg_range) for q in questions]
+        questions = [stated_window(with_stated_year(q)) for q in questions]
+        readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
         analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
         if rank_relations:

@@ -249,11 +249,6 @@ _CLEFT = re.compile(
 # the clause after a cleft has a subject of its own ("... that {E1} visited", "... that it visited"): the
 # question then asks with "did", as the templates do ("Which year did {E1} last visit ...")
 _OWN_SUBJECT = re.compile(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b", re.IGNORECASE)
-_REQUEST = re.compile(
-    rf"^(?P<pre>\W*)(?:please\s+)?{REQUEST_VERB}\s+(?:the\s+)?"
-    r"(?P<noun>country|countries|one|ones|person|people|entity|entities|actor|actors|party|parties)\s+(?:that|which|who)\s+",
-    re.IGNORECASE,
-)
 
 
 _ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b|\b(?P<which>which|what)\s+other\s+(?=[a-z])", re.IGNORECASE)
@@ -264,9 +259,8 @@ _NEGATIVE_OPENING = re.compile(r"^(?P<aux>\W*(?:was|were|is|are|did|does|do|has|
 
 
 def plain_question(text: str) -> str | None:
-    """"Who was it that visited {E1}" -> "who visited {E1}"; "Name the country that ..." -> "which country
-    ..."; "who else", "which other country" -> "who", "which country" (the reference is left out by the
-    temporal comparison itself)."""
+    """"Who was it that visited {E1}" -> "who visited {E1}"; "who else", "which other country" -> "who",
+    "which country" (the reference is left out by the temporal comparison itself)."""
     if m := _NEGATIVE_OPENING.search(text):
         return plain_question(text := _spliced(m, m.group("aux"))) or text
     if m := _ELSE.search(text):
@@ -275,9 +269,6 @@ def plain_question(text: str) -> str | None:
     if m := _CLEFT.search(text):
         did = "did " if _OWN_SUBJECT.match(text, m.end()) else ""
         return _spliced(m, f"{_who(m.group('wh'))} {did}")
-    if m := _REQUEST.search(text):
-        wh = "which country" if m.group("noun").lower().startswith("countr") else "who"
-        return f"{m.group('pre')}{wh} " + text[m.end() :]
     return None
 
 
@@ -295,7 +286,7 @@ _INDIRECT_WH = re.compile(
     re.IGNORECASE,
 )
 _ASKED_NP = re.compile(
-    _FRAME + r"the\s+(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
+    _FRAME + r"(?:the\s+)?(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
     r"(?P<noun>years?|months?|dates?|days?|times?|countr(?:y|ies)|ones?|persons?|people|part(?:y|ies)|entit(?:y|ies)|actors?)\s+"
     r"(?:(?P<rel>that|which|who|whom|when|(?:in|on|during)\s+which)\s+)?",
     re.IGNORECASE,
@@ -337,9 +328,9 @@ def _asked_clause(wh: str, rest: str, ordinal: str = "", subject_relative: bool 
 
 
 def indirect_question(text: str) -> str | None:
-    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name whoever first
-    praised {E1}", "Who was the first one who praised {E1}" -> "who first praised {E1}"; "{E1} praised
-    whom" -> "whom did {E1} praised"."""
+    """"Tell me when {E1} last visited {E2}" -> "when did {E1} last visited {E2}"; "Name (the) countries that
+    praised {E1}" -> "which country praised {E1}"; "Name whoever first praised {E1}", "Who was the first one
+    who praised {E1}" -> "who first praised {E1}"; "{E1} praised whom" -> "whom did {E1} praised"."""
     if m := _OWNER_TAGGED.match(text):
         return f"{m.group('pre')}{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('adv')))}{verb_of_agent(m.group('noun'))} {_object(m.group('subj'))}{m.group('rest')}?"
     if m := _ASKED_NP.match(text):
@@ -442,7 +433,7 @@ def role_order(masked: str) -> list[int]:
     return order
 
 
-def renumber(masked: str, order: list[int]) -> str:
-    """`{E<order[k]>}` -> `{E<k+1>}`."""
+def renumber(masked: str, order: list[int], kind: str = "E") -> str:
+    """`{E<order[k]>}` -> `{E<k+1>}` (`kind` "T": the times' placeholders); a number not in `order` stays."""
     new = {old: k + 1 for k, old in enumerate(order)}
-    return _PLACEHOLDER.sub(lambda m: f"{{E{new.get(int(m.group(1)), int(m.group(1)))}}}", masked)
+    return re.sub(rf"\{{{kind}(\d+)\}}", lambda m: f"{{{kind}{new.get(int(m.group(1)), int(m.group(1)))}}}", masked)

@@ -12,15 +12,11 @@ abstain, naming the words, rather than guess (`RelationLinker.unsure`).
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from functools import cached_property
 from itertools import combinations
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,17 +26,11 @@ from agents.analysis.sectors import content_words, overlap_score
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word, plainer_words
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
-from ari.base.errors import UsageError
-from ari.base.text import share_a_word, word_key
+from ari.base.text import share_a_word, word_key, word_keys
+from tkg_store.relation_lexicon import RelationLexicon
 from tkg_store.relation_texts import RelationTexts, read_relation_texts, relation_text_vectors
 from tkg_store.store import TKGStore
 
-if TYPE_CHECKING:
-    from agents.analysis.analyzer import QuestionAnalyzer
-    from agents.analysis.types import QuestionAnalysis
-
-LEXICON_FORMAT = 1
-_SMOOTHING = 0.1
 FUNCTION_GRAM_WEIGHT = 0.3  # an n-gram without a content word, relative to one with
 VERB_PHRASE_WEIGHT = 10.0  # cosine(verb phrase, relation text) added to log P(relation | n-grams) ...
 KNOWN_SHARE = 0.3  # ... times the share of its words the lexicon never saw, and at least this share
@@ -73,122 +63,6 @@ def capitalised_words(question: str) -> frozenset[str]:
     """The words of the question's capitalised tokens after its first, as `verb_phrase` spells them:
     parts of names ("Médecins Sans Frontières", "DGMO"), which name no act."""
     return frozenset(w for token in question.split()[1:] if token[:1].isupper() for w in _WORD.findall(token.lower()))
-
-
-@dataclass
-class RelationLexicon:
-    """Learned n-gram -> relation evidence (fractional counts)."""
-
-    counts: dict[str, dict[str, float]] = field(default_factory=dict)
-    relation_totals: dict[str, float] = field(default_factory=dict)  # credited questions per relation
-    gram_totals: dict[str, float] = field(default_factory=dict)  # credited n-grams per relation
-    questions: int = 0
-    meta: dict[str, Any] = field(default_factory=dict)
-    _terms: _PosteriorTerms | None = field(default=None, init=False, repr=False, compare=False)
-
-    def add(self, grams: Iterable[str], relations: Iterable[str]) -> None:
-        relations = sorted(set(relations))
-        if not relations:
-            return
-        self._terms = None
-        share = 1.0 / len(relations)
-        self.questions += 1
-        grams = set(grams)
-        for gram in grams:
-            row = self.counts.setdefault(gram, {})
-            for relation in relations:
-                row[relation] = row.get(relation, 0.0) + share
-        for relation in relations:
-            self.relation_totals[relation] = self.relation_totals.get(relation, 0.0) + share
-            self.gram_totals[relation] = self.gram_totals.get(relation, 0.0) + share * len(grams)
-
-    def prune(self, min_count: float) -> None:
-        """Drop n-gram/relation cells credited less than `min_count` (smoothing covers them); keeps files small."""
-        kept = ((gram, {r: v for r, v in row.items() if v >= min_count}) for gram, row in self.counts.items())
-        self.counts = {gram: row for gram, row in kept if row}
-        self._terms = None
-
-    def posterior(
-        self, grams: list[str], candidates: list[str], weights: Mapping[str, float] | None = None
-    ) -> dict[str, float] | None:
-        """P(relation | n-grams) over the candidates (None: no n-gram ever seen): naive Bayes with
-        additive smoothing, each n-gram weighted by `weights` (1 when not given)."""
-        if (logs := self.log_posterior(grams, candidates, weights)) is None:
-            return None
-        probabilities = np.exp(logs - logs.max())
-        probabilities /= probabilities.sum()
-        return dict(zip(candidates, probabilities.tolist()))
-
-    def log_posterior(
-        self, grams: list[str], candidates: list[str], weights: Mapping[str, float] | None = None
-    ) -> np.ndarray | None:
-        """The unnormalised log posterior, by candidate. Most cells are empty, so the sum over n-grams is
-        `sum(w) * log(s / denominator(r))` plus a correction from the few cells each n-gram credits."""
-        known = [g for g in set(grams) if g in self.counts]
-        if not known or not candidates:
-            return None
-        share = [1.0 if weights is None else weights.get(g, 1.0) for g in known]
-        terms = self._terms = self._terms or _PosteriorTerms(self)
-        rows = terms.rows(candidates)
-        logs = terms.log_prior[rows] - math.log(terms.total + _SMOOTHING * len(candidates))
-        logs += sum(share) * (math.log(_SMOOTHING) - terms.log_denominator[rows])
-        logs += np.add.reduce([w * terms.lift(gram, self.counts[gram]) for gram, w in zip(known, share)])[rows]
-        return logs
-
-    # -- files ------------------------------------------------------------------------------
-    def save(self, path: str | Path) -> None:
-        data = {
-            "format": LEXICON_FORMAT,
-            "questions": self.questions,
-            "meta": self.meta,
-            "relation_totals": {r: round(v, 4) for r, v in sorted(self.relation_totals.items())},
-            "gram_totals": {r: round(v, 4) for r, v in sorted(self.gram_totals.items())},
-            "counts": {g: {r: round(v, 4) for r, v in sorted(row.items())} for g, row in sorted(self.counts.items())},
-        }
-        Path(path).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: str | Path) -> RelationLexicon:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UsageError(f"cannot read relation lexicon {path}: {exc}") from None
-        if not isinstance(data, dict) or data.get("format") != LEXICON_FORMAT:
-            raise UsageError(f"{path} is not a relation lexicon (format {LEXICON_FORMAT})")
-        return cls(data["counts"], data["relation_totals"], data["gram_totals"], int(data.get("questions", 0)), data.get("meta", {}))
-
-
-class _PosteriorTerms:
-    """The parts of `RelationLexicon.posterior` that depend on the lexicon alone, computed once per
-    lexicon state (the posterior runs several times a question, over every relation of the KG).
-    Arrays by relation row; the last row stands for every relation the lexicon never credited."""
-
-    def __init__(self, lexicon: RelationLexicon) -> None:
-        self.total = sum(lexicon.relation_totals.values()) or 1.0
-        known = sorted(set(lexicon.relation_totals) | set(lexicon.gram_totals))
-        self._row = {r: i for i, r in enumerate(known)}
-        vocabulary = max(len(lexicon.counts), 1)
-        priors = np.array([lexicon.relation_totals.get(r, 0.0) for r in known] + [0.0])
-        grams = np.array([lexicon.gram_totals.get(r, 0.0) for r in known] + [0.0])
-        self.log_prior = np.log(priors + _SMOOTHING)  # log(questions credited to the relation + s)
-        self.log_denominator = np.log(grams + _SMOOTHING * vocabulary)  # log(n-grams credited + s * vocabulary)
-        self._lifts: dict[str, np.ndarray] = {}
-
-    def rows(self, relations: list[str]) -> np.ndarray:
-        unknown = len(self._row)
-        return np.array([self._row.get(r, unknown) for r in relations], dtype=np.int64)
-
-    def lift(self, gram: str, counts: dict[str, float]) -> np.ndarray:
-        """log((count + s) / s) for every relation (by row; 0 where the n-gram credits none)."""
-        if (found := self._lifts.get(gram)) is None:
-            if len(self._lifts) > 65536:
-                self._lifts.clear()
-            found = np.zeros(len(self._row) + 1)
-            for relation, count in counts.items():
-                found[self._row.get(relation, len(self._row))] = math.log(count + _SMOOTHING) - math.log(_SMOOTHING)
-            found[-1] = 0.0
-            self._lifts[gram] = found
-        return found
 
 
 def bundled_lexicon_path(name: str = "multitq") -> Path:
@@ -357,13 +231,13 @@ class RelationLinker:
 
     @cached_property
     def _relation_keys(self) -> dict[str, frozenset[str]]:
-        """Each relation's word keys (`_word_keys` of its text's content words), computed once."""
-        return {r: _word_keys(words) for r, words in self._relation_words.items()}
+        """Each relation's word keys (`word_keys` of its text's content words), computed once."""
+        return {r: word_keys(words) for r, words in self._relation_words.items()}
 
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
         (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
-        keys, of_relation = _word_keys(words), self._relation_keys
+        keys, of_relation = word_keys(words), self._relation_keys
         return bool(keys) and any(not keys.isdisjoint(of_relation.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
@@ -435,48 +309,6 @@ class RelationLinker:
         return f"not sure which event '{' '.join(unseen)}' names ({guesses}?): say it another way"
 
 
-def _word_keys(words: Iterable[str]) -> frozenset[str]:
-    """The `word_key`s `share_a_word` compares (words of four letters or more)."""
-    return frozenset(word_key(w) for w in words if len(w) >= 4)
-
-
 def texts_share_a_word(text: str, relation_text: str) -> bool:
     """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
     return share_a_word(content_words(text), content_words(relation_text))
-
-
-def credited_relations(
-    store: TKGStore, questions: list[dict], analyzer: QuestionAnalyzer, batch_size: int = 512
-) -> Iterator[tuple[dict, QuestionAnalysis, set[str]]]:
-    """Each question with a known answer (MultiTQ schema) its entities reach, with the relations through which a program of
-    its own pattern (else any program) over its linked entities (the first candidates, where they suffice) reaches it."""
-    from actions.program_search import SHAPES_BY_PATTERN, ProgramSearch
-
-    search = ProgramSearch(store)
-    for offset in range(0, len(questions), batch_size):
-        chunk = questions[offset : offset + batch_size]
-        analyses = analyzer.analyze_batch([q["question"] for q in chunk], rank_relations=False)
-        for record, analysis in zip(chunk, analyses):
-            mentions = [[name for name, _ in m.candidates] for m in analysis.entities]
-            hits = search.reaching(
-                mentions, [t.time for t in analysis.times], list(record["answers"]), record["answer_type"]
-            )
-            if not hits:
-                continue
-            wanted = SHAPES_BY_PATTERN.get((analysis.pattern, analysis.answer_type), frozenset())
-            fitting = [h for h in hits if h.shape in wanted] or hits
-            top = [h for h in fitting if all(rank == 0 for _, rank in h.entities)] or fitting
-            yield record, analysis, {h.relation for h in top}
-
-
-def learn_relation_lexicon(
-    store: TKGStore, questions: list[dict], analyzer: QuestionAnalyzer, batch_size: int = 512, min_count: float = 1.0
-) -> RelationLexicon:
-    """Learn n-gram -> relation evidence from questions with known answers: each question's n-grams are
-    credited to its `credited_relations`. Cells credited less than `min_count` are dropped at the end."""
-    lexicon = RelationLexicon()
-    for _, analysis, credited in credited_relations(store, questions, analyzer, batch_size):
-        lexicon.add(predicate_ngrams(analysis.masked), credited)
-    lexicon.prune(min_count)
-    lexicon.meta = {"questions_seen": len(questions), "store": Path(store.path).name, "min_count": min_count}
-    return lexicon

@@ -2,7 +2,7 @@
 
 It reads the datasets' forms ("8 May 2013", "2005-11-03", a year) and the others people write
 ("18.09.2006", "the fourth of July 2007", "jan '08", "the 1850s"; all-number dates day first only where
-the first number cannot be a month). Each becomes a `TimeSpan` checked against the KG's range; a period
+the first number cannot be a month). Each becomes a `TimeSpan` (the judge holds it against the KG's range); a period
 ("Q2 2007", "since May 2010") the span of its days, both ends included. A time that cannot be read
 ("31 April 2010", "early 2008", "in May") is returned as unreadable, never dropped, so the judge abstains
 naming it. Hand-written patterns: `dateparser` measured about three orders of magnitude slower
@@ -111,12 +111,12 @@ class TimeReading(NamedTuple):
     beyond: list[str]  # years no calendar date holds ("99999", "0000"): outside any KG's range
 
 
-def find_times(text: str, kg_range: TimeSpan | None = None) -> list[TimeMention]:
+def find_times(text: str) -> list[TimeMention]:
     """Every readable date expression of `text`, in order of appearance, non-overlapping."""
-    return read_times(text, kg_range).found
+    return read_times(text).found
 
 
-def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
+def read_times(text: str) -> TimeReading:
     """The time mentions of `text`, the phrases that look like times but cannot be read, and the
     years past any date. A vague period's year is not read on its own: that would answer another question."""
     found: list[TimeMention] = []
@@ -134,7 +134,7 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
                 if (stated := _to_span(match)) is None:
                     unreadable.append((match.span(), match.group(0)))
                 else:
-                    found.append(TimeMention(match.group(0), match.span(), stated, in_range(stated, kg_range), _day_first(match)))
+                    found.append(TimeMention(match.group(0), match.span(), stated, _day_first(match)))
 
     read(_PERIODS)
     for match in _VAGUE.finditer(text):
@@ -151,10 +151,10 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
             if ordinal := _ORDINAL_SUFFIX.match(text, span[1]):  # "the 1st and 10th of March": "1st"
                 span = (span[0], ordinal.end())
             taken.append(span)
-            found.append(TimeMention(text[slice(*span)], span, time, in_range(time, kg_range)))
+            found.append(TimeMention(text[slice(*span)], span, time))
             if match.group("mday2"):  # "March 1 and 20, 2011": the second day of the same month, which no pattern reads alone
                 taken.append(second := (match.start("mday2"), match.end("year")))
-                found.append(TimeMention(text[slice(*second)], second, other := stated_span(int(match.group("year")), month, int(match.group("mday2"))), in_range(other, kg_range)))
+                found.append(TimeMention(text[slice(*second)], second, stated_span(int(match.group("year")), month, int(match.group("mday2")))))
     read([_DECADE, *_PATTERNS])
     for match in _ANY_YEAR.finditer(text):
         if free(span := match.span("year")):
@@ -162,9 +162,9 @@ def read_times(text: str, kg_range: TimeSpan | None = None) -> TimeReading:
             if not 1 <= (year := int(match.group("year"))) <= MAXYEAR:
                 beyond.append(match.group("year"))
             else:
-                found.append(TimeMention(match.group("year"), span, stated := span_of(date(year, 1, 1), Granularity.YEAR), in_range(stated, kg_range)))
+                found.append(TimeMention(match.group("year"), span, span_of(date(year, 1, 1), Granularity.YEAR)))
     found.sort(key=lambda mention: mention.span)
-    return TimeReading(_bounded(text, found, kg_range), [phrase for _, phrase in sorted(unreadable)], beyond)
+    return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
 # A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
@@ -174,23 +174,23 @@ _SAME = re.compile(r"\s*,?\s*(?:later\s+|earlier\s+)?in\s+(?:that|the)\s+same\s+
 _AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|after)\s+$", re.IGNORECASE)
 
 
-def stated_window(text: str, kg_range: TimeSpan | None = None) -> str:
+def stated_window(text: str) -> str:
     """`text` with a window stated by exclusive bounds written as the inclusive window it is: "after D1
     and before D2" -> "between D1+1 and D2-1" (days); "after D, within that year" -> "between D+1 and
     the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"."""
-    times = read_times(text, kg_range).found
+    times = read_times(text).found
     for one, other in zip(times, times[1:]):
         first, second = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0]), _AND_BEFORE.fullmatch(text, one.span[1], other.span[0])
         if first and second and (first.re is _AFTER) == (second.group("cue").lower() == "before"):
             earlier, later = (one, other) if first.re is _AFTER else (other, one)
-            return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1), kg_range)
+            return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
     for one in times:
         bound = RELATIVE_BOUND.search(text, one.span[1]) or _SAME.search(text, one.span[1])
         first = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
         if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
             period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
             low, high = (one.time.end + timedelta(1), period.end) if first.re is _AFTER else (period.start, one.time.start - timedelta(1))
-            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high, kg_range)
+            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high)
     return text
 
 
@@ -199,11 +199,11 @@ _BARE_MONTH = re.compile(rf"\b(?P<bound>after|before|in|during)\s+(?P<month>{'|'
 _IN_YEAR = re.compile(r"(?:^\W*|\s*,?\s*)\b(?:in|during|within|throughout|over\s+the\s+course\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
 
 
-def with_stated_year(text: str, kg_range: TimeSpan | None = None) -> str:
+def with_stated_year(text: str) -> str:
     """`text` with a month of no year ("in 2008, who visited Iran after March?") read in the one year the question states,
     whose phrase goes: "after March 2008, within that year" (`stated_window`). With no year stated, left unread: never guessed."""
     month = _BARE_MONTH.search(text)
-    found = read_times(text, kg_range).found if month else []
+    found = read_times(text).found if month else []
     if not month or len(found) != 1 or found[0].time.granularity != Granularity.YEAR or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])) \
             or (month.group("bound").lower(), MONTHS[month.group("month").lower()]) in (("after", 12), ("before", 1)):  # no day of that year left
         return text
@@ -213,26 +213,26 @@ def with_stated_year(text: str, kg_range: TimeSpan | None = None) -> str:
     return re.sub(r"^[\s,]+", "", text)
 
 
-def _window(text: str, start: int, end: int, low: date, high: date, kg_range: TimeSpan | None) -> str:
+def _window(text: str, start: int, end: int, low: date, high: date) -> str:
     if high < low:
         return text  # no day between the bounds: left as written
     written = f"{'B' if text[start].isupper() else 'b'}etween {low.day} {calendar.month_name[low.month]} {low.year} and {high.day} {calendar.month_name[high.month]} {high.year}"
-    return stated_window(text[:start] + written + text[end:], kg_range)
+    return stated_window(text[:start] + written + text[end:])
 
 
-def _bounded(text: str, found: list[TimeMention], kg_range: TimeSpan | None) -> list[TimeMention]:
+def _bounded(text: str, found: list[TimeMention]) -> list[TimeMention]:
     """`found`, each time after an open bound ("since", "until", "by the end of") read as the span it
     opens, the bound's words with it; not an end of a range ("from 2005 until 2008", "since 2005 until 2008")."""
     for i, mention in enumerate(found):
         if edge := _EDGE_BEFORE.search(text, 0, mention.span[0]):
             at, day = (edge.start("start"), mention.time.start) if edge.group("start") else (edge.start("end"), mention.time.end)
-            found[i] = mention = TimeMention(text[at : mention.span[1]], (at, mention.span[1]), edged := span_of(day, Granularity.DAY), in_range(edged, kg_range))
+            found[i] = mention = TimeMention(text[at : mention.span[1]], (at, mention.span[1]), span_of(day, Granularity.DAY))
         (start, end), time, previous = mention.span, mention.time, found[i - 1].span[1] if i else 0
         opener = _OPENS.search(text, previous, start)
         since = opener is not None and opener.group("since")
         if opener and not (i and _JOINS.match(text, previous, opener.start())) and not (since and i + 1 < len(found) and _JOINS.match(text, end, found[i + 1].span[0])):
             opened = TimeSpan(time.start, OPEN_END, time.granularity) if since else TimeSpan(OPEN_START, time.end, time.granularity)
-            found[i] = TimeMention(text[opener.start() : end], (opener.start(), end), opened, in_range(opened, kg_range))
+            found[i] = TimeMention(text[opener.start() : end], (opener.start(), end), opened)
     return found
 
 
@@ -258,11 +258,6 @@ def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str
     """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
     found = _CALENDAR_NAME.finditer(text)
     return [m.group(0) + (" with no year" if m.group(0) in calendar.month_name else "") for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
-
-
-def in_range(time: TimeSpan, kg_range: TimeSpan | None) -> bool:
-    """Whether a time shares at least one day with the KG's range (unknown range: assume yes)."""
-    return kg_range is None or time.overlaps(kg_range.start, kg_range.end)
 
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agents.analysis.query import VALUE_ASKS, Query
+from actions.query import VALUE_ASKS, Query
 from tkg_store.temporal import Granularity, TimeSpan
 
 # The temporal patterns of MultiTQ, used as the question-type feature.
@@ -32,7 +32,6 @@ class TimeMention:
     text: str
     span: tuple[int, int]
     time: TimeSpan
-    in_kg_range: bool = True
     other_reading: TimeSpan | None = None  # an all-number date either of whose numbers may be the month ("3/7/2009")
 
 

@@ -68,10 +68,14 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(word_key(w) for w in _WORD.findall(fold(text)) if w not in STOP_WORDS and len(w) > 2)
 
 
+def word_keys(words: Iterable[str]) -> frozenset[str]:
+    """The `word_key`s of the words of four letters or more: what `share_a_word` compares."""
+    return frozenset(word_key(w) for w in words if len(w) >= 4)
+
+
 def share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
     """Whether two word sets share a word of four letters or more, compared by `word_key`."""
-    keys = {word_key(w) for w in words if len(w) >= 4}
-    return any(word_key(w) in keys for w in others if len(w) >= 4)
+    return not word_keys(words).isdisjoint(word_keys(others))
 
 
 # pictographs and what composes them (variation selectors, the keycap mark, skin tones), and format
