@@ -64,6 +64,7 @@ from agents.shapes import (
     placed_variants,
     reference_relations,
     shape_problem,
+    swapped_variants,
     typed_variants,
     worded_relations,
     wording_problem,
@@ -132,7 +133,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    offered = counted_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
+    placed = placed_variants(programs_for(state.analysed, *methodologies), state.analysed)
+    offered = swapped_variants(counted_variants(placed, state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None

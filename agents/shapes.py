@@ -117,6 +117,25 @@ def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> lis
     return _with_variants(guides, counted, ", counting the n-th from the end the question states")
 
 
+def swapped_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program over both named entities with the two in each other's roles, for a
+    question beyond MultiTQ's six that names two: role order is the order of mention, and a wording
+    may name the one acted on first ("after his first criticism of {E1}, when did {E2} next
+    criticize {E1}?"), where the memory learnt the program with the actor first. Who acts is then
+    the answer check's to say (`lookups_in_roles`). A program that excludes one of them or places
+    its answers against another event's is left as learnt: there the roles say more than who acts."""
+    if analysis.query.shape == "six" or len(analysis.entities) != 2:
+        return list(guides)
+    swap = {"E1": "E2", "E2": "E1"}
+
+    def swapped(program: Program) -> Program | None:
+        if not {"E1", "E2"} <= program.roles or program.operations & {"before", "after", "same", "during", "exclude"}:
+            return None
+        return Program.parse([render_step(s.template, tuple(swap.get(a, a) for a in s.args)) for s in program.steps])
+
+    return _with_variants(guides, swapped, ", with its two named entities in each other's roles")
+
+
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:
     """The roles of the entities the question names: E1, E2 ... in role order."""
     return {f"E{i}" for i in range(1, len(analysis.entities) + 1)}
