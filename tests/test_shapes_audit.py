@@ -22,6 +22,7 @@ from agents.shapes import (
     constraint_problem,
     credited,
     excluding_variants,
+    swapped_variants,
     type_problem,
     typed_variants,
     wording_problem,
@@ -248,6 +249,29 @@ def test_apart_from_the_first_named_entity_reads_the_program_of_the_other() -> N
     ranking = Guide(Program.parse("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)"), 5, 0.9)
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E2, R, T) -> exclude(#1, E1) -> getMost(#2) -> answer(#3)"
+
+
+@pytest.mark.parametrize(
+    ("masked", "query", "program", "swapped"),
+    [
+        # the one acted on named first: the n-th time the other did it to it
+        ("The second criticism of {E1} in {T1}, when did {E2} next criticize {E1}?", Query(asks="time", ordinal=2),
+         "getTime(E1, R, E2, T) -> getNth(#1, N) -> answer(#2)", "getTime(E2, R, E1, T) -> getNth(#1, N) -> answer(#2)"),
+        ("In {T1}, was {E1} criticized by {E2}?", Query(asks="yesno"),
+         "getTime(E1, R, E2, T) -> exists(#1) -> answer(#2)", "getTime(E2, R, E1, T) -> exists(#1) -> answer(#2)"),
+        # an excluded entity keeps its role: "apart from {E2}" is never the one acting
+        ("Who visited {E1} most in {T1} apart from {E2}?", Query(extreme="most", excluded=(2,)),
+         "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)", None),
+        # MultiTQ's six keep the programs they learnt: their role order is the templates'
+        ("When did {E1} first visit {E2}?", Query(), "getTime(E1, R, E2) -> getFirst(#1) -> answer(#2)", None),
+    ],
+)
+def test_two_named_entities_may_be_read_in_each_others_roles(masked: str, query: Query, program: str, swapped: str | None) -> None:
+    analysis = _analysis(masked, query=query)
+    learnt = Guide(Program.parse(program), 5, 0.9)
+    offered = swapped_variants([learnt], analysis)
+    assert offered[0] == learnt  # the program as learnt is tried first
+    assert [g.program.render() for g in offered[1:]] == ([swapped] if swapped else [])
 
 
 def test_no_is_answered_only_when_no_relation_ranked_near_the_best_holds(store: TKGStore) -> None:
