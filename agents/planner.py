@@ -22,6 +22,7 @@ from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word
 from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
+from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import asked_query, fits
@@ -105,17 +106,12 @@ def _rival_reading(
         return len(words & {stem(w) for w in content_words(store.relation_text(relation))})
 
     least = max(1, shared(bound))
-    answers = _answer_items(found)
+    answers = set(ranked_answers(store, analysis, found.results[-1]))
     for relation in sorted(r for r in named if r != bound and shared(r) >= least):
         other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}))
-        if accepted and other is not None and _answer_items(other) != answers:
+        if accepted and other is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
             return bound, relation
     return None
-
-
-def _answer_items(plan: Plan) -> frozenset[tuple[str | None, object, object]]:
-    """What a plan's last step holds: its entities with their times."""
-    return frozenset((i.entity, i.start, i.end) for i in plan.results[-1])
 
 
 def _first_binding(

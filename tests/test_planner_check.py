@@ -126,3 +126,36 @@ def test_the_once_more_binding_binds_the_named_relations_alone(store):
     alone = bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Make_a_visit"}))
     assert alone is not None and alone.bindings["R"] == "Make_a_visit" and answers(alone) == ["Bob", "Cid"]
     assert bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Host_a_visit"})) is None
+
+
+SANCTIONS = [
+    ("Gov", "Impose_administrative_sanctions", "Aland", "2010-04-01"),
+    ("Gov", "Impose_embargo,_boycott,_or_sanctions", "Bland", "2010-04-02"),
+    ("Gov", "Criticize", "Cland", "2010-04-03"),
+    ("Org", "Impose_administrative_sanctions", "Aland", "2010-04-04"),
+    ("Org", "Impose_embargo,_boycott,_or_sanctions", "Aland", "2010-04-05"),
+]
+TARGETS = Guide(Program.parse(["getTailEntity(E1, R, T)", "answer(#1)"]), 5, 0.8)
+
+
+def sanctioned(store: TKGStore, who: str) -> tuple:  # noqa: ANN001
+    """(plan, why) for "Whom did {who} impose sanctions on in April 2010?", the ranking putting Criticize first."""
+    analysis = QuestionAnalysis(
+        question=f"Whom did {who} impose sanctions on in April 2010?",
+        masked="Whom did {E1} impose sanctions on in {T1}?",
+        entities=[EntityMention(who, (9, 9 + len(who)), [(who, 1.0)])],
+        times=[TimeMention("April 2010", (30, 40), parse_time("2010-04"))],
+        relations=[("Criticize", 0.8), ("Impose_administrative_sanctions", 0.05), ("Impose_embargo,_boycott,_or_sanctions", 0.04)],
+    )
+    return make_plan(store, analysis, [TARGETS], PlannerConfig(), lambda results, actions: "Criticize" not in actions[0].render())
+
+
+def test_two_relations_the_wording_names_alike_that_answer_differently_are_not_guessed_between(tmp_path) -> None:  # noqa: ANN001
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", SANCTIONS)) as store:
+        # Gov's administrative sanctions hit Aland, its embargo Bland: "impose sanctions" names both alike
+        plan, why = sanctioned(store, "Gov")
+        assert plan.rivals == ("Impose_administrative_sanctions", "Impose_embargo,_boycott,_or_sanctions")
+        assert "names Impose administrative sanctions and Impose embargo, boycott, or sanctions alike" in why
+        # Org's both hit Aland: either reading gives one answer
+        plan, why = sanctioned(store, "Org")
+        assert plan.rivals is None and answers(plan) == ["Aland"] and why.endswith("binding a relation the wording names")
