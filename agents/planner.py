@@ -94,20 +94,26 @@ def _rival_reading(
     store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept, named: frozenset[str], found: Plan
 ) -> tuple[str, str] | None:
     """(the relation `found` bound, a rival) when another relation the ranking also put below its floor shares as many
-    of the wording's words and its accepted binding answers otherwise ("impose sanctions": Impose_administrative_sanctions
-    and Impose_embargo,_boycott,_or_sanctions): the words alone do not tell which act is meant, and the first that
-    binds would be a guess. None when no such rival answers differently."""
+    of the wording's words, its act (its name's first word) said or unsaid alike, and its accepted binding answers
+    otherwise ("impose sanctions": Impose_administrative_sanctions and Impose_embargo,_boycott,_or_sanctions): the
+    words alone do not tell which act is meant, and the first that binds would be a guess. None when no such rival
+    answers differently."""
     bound = first_relation(found.actions)
     if bound is None:
         return None
     words = {stem(w) for w in content_words(predicate_text(analysis.masked))}
 
-    def shared(relation: str) -> int:
-        return len(words & {stem(w) for w in content_words(store.relation_text(relation))})
+    def read(relation: str) -> tuple[int, bool]:
+        """How many of the wording's words the relation's name holds, and whether its act (its name's first word) is one."""
+        own = [stem(w) for w in content_words(store.relation_text(relation))]
+        return len(words.intersection(own)), bool(own) and own[0] in words
 
-    least = max(1, shared(bound))
+    least, acted = read(bound)
+    # a rival names as many of the words, and its act is said as the bound one's is: "reduce or break relations" says
+    # Reduce_or_break_diplomatic_relations, and Threaten_to_reduce_or_break_relations is another act
+    rivals = sorted(r for r in named if r != bound and (shared := read(r))[0] >= max(1, least) and shared[1] == acted)
     answers = set(ranked_answers(store, analysis, found.results[-1]))
-    for relation in sorted(r for r in named if r != bound and shared(r) >= least):
+    for relation in rivals:
         other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}))
         if accepted and other is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
             return bound, relation
