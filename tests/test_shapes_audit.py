@@ -20,6 +20,7 @@ from agents.shapes import (
     absent_answer,
     admitted,
     constraint_problem,
+    counted_variants,
     credited,
     excluding_variants,
     swapped_variants,
@@ -249,6 +250,30 @@ def test_apart_from_the_first_named_entity_reads_the_program_of_the_other() -> N
     ranking = Guide(Program.parse("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)"), 5, 0.9)
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E2, R, T) -> exclude(#1, E1) -> getMost(#2) -> answer(#3)"
+
+
+@pytest.mark.parametrize(
+    ("masked", "query", "program", "counted"),
+    [
+        # the first after another event is its first pick: the second is the same program counted on
+        ("Who was the second to visit {E1} after {E2} did?", Query(ordinal=2),
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)",
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getAfter(#2, #1) -> getNth(#3, N) -> answer(#4)"),
+        ("Who was the second to last to visit {E1} before {E2} did?", Query(ordinal=2, from_end=True),
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getLast(#3) -> answer(#4)",
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getNthLast(#3, N) -> answer(#4)"),
+        # counted from the other end
+        ("Whom did {E1} visit second to last in {T1}?", Query(ordinal=2, from_end=True),
+         "getTailEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)"),
+        # a program that picks the n-th already, or picks nothing, has no such variant
+        ("Whom did {E1} visit second in {T1}?", Query(ordinal=2), "getTailEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", None),
+        ("Whom did {E1} visit second in {T1}?", Query(ordinal=2), "getTailEntity(E1, R, T) -> answer(#1)", None),
+    ],
+)
+def test_an_nth_is_read_by_the_program_of_the_first_or_last(masked: str, query: Query, program: str, counted: str | None) -> None:
+    analysis = _analysis(masked, query=query)
+    offered = counted_variants([Guide(Program.parse(program), 5, 0.9)], analysis)
+    assert [g.program.render() for g in offered[1:]] == ([counted] if counted else [])
 
 
 @pytest.mark.parametrize(
