@@ -105,8 +105,9 @@ def _rival_reading(
 
     def read(relation: str) -> tuple[int, bool]:
         """How many of the wording's words the relation's name holds, and whether its act (its name's first word) is one."""
-        own = [stem(w) for w in content_words(store.relation_text(relation))]
-        return len(words.intersection(own)), bool(own) and own[0] in words
+        text = store.relation_text(relation)
+        act = stem(text.split()[0].strip(",.").lower()) if text.split() else ""
+        return len(words & {stem(w) for w in content_words(text)}), act in words
 
     least, acted = read(bound)
     # a rival names as many of the words, and its act is said as the bound one's is: "reduce or break relations" says

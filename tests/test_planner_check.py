@@ -134,18 +134,21 @@ SANCTIONS = [
     ("Gov", "Criticize", "Cland", "2010-04-03"),
     ("Org", "Impose_administrative_sanctions", "Aland", "2010-04-04"),
     ("Org", "Impose_embargo,_boycott,_or_sanctions", "Aland", "2010-04-05"),
+    ("Gov", "Reduce_or_break_diplomatic_relations", "Aland", "2010-04-06"),
+    ("Gov", "Threaten_to_reduce_or_break_relations", "Bland", "2010-04-07"),
 ]
 TARGETS = Guide(Program.parse(["getTailEntity(E1, R, T)", "answer(#1)"]), 5, 0.8)
 
 
-def sanctioned(store: TKGStore, who: str) -> tuple:  # noqa: ANN001
-    """(plan, why) for "Whom did {who} impose sanctions on in April 2010?", the ranking putting Criticize first."""
+def sanctioned(store: TKGStore, who: str, act: str = "impose sanctions on") -> tuple:  # noqa: ANN001
+    """(plan, why) for "Whom did {who} {act} in April 2010?", the ranking putting Criticize first."""
+    named = [r for r in store.relation_names() if r != "Criticize"]
     analysis = QuestionAnalysis(
-        question=f"Whom did {who} impose sanctions on in April 2010?",
-        masked="Whom did {E1} impose sanctions on in {T1}?",
+        question=f"Whom did {who} {act} in April 2010?",
+        masked=f"Whom did {{E1}} {act} in {{T1}}?",
         entities=[EntityMention(who, (9, 9 + len(who)), [(who, 1.0)])],
-        times=[TimeMention("April 2010", (30, 40), parse_time("2010-04"))],
-        relations=[("Criticize", 0.8), ("Impose_administrative_sanctions", 0.05), ("Impose_embargo,_boycott,_or_sanctions", 0.04)],
+        times=[TimeMention("April 2010", (len(act) + 17, len(act) + 27), parse_time("2010-04"))],
+        relations=[("Criticize", 0.8), *((r, 0.01) for r in sorted(named))],
     )
     return make_plan(store, analysis, [TARGETS], PlannerConfig(), lambda results, actions: "Criticize" not in actions[0].render())
 
@@ -159,3 +162,6 @@ def test_two_relations_the_wording_names_alike_that_answer_differently_are_not_g
         # Org's both hit Aland: either reading gives one answer
         plan, why = sanctioned(store, "Org")
         assert plan.rivals is None and answers(plan) == ["Aland"] and why.endswith("binding a relation the wording names")
+        # a threat to reduce relations is another act than reducing them, which the words say
+        plan, why = sanctioned(store, "Gov", "reduce or break relations with")
+        assert plan.rivals is None and answers(plan) == ["Aland"]
