@@ -32,9 +32,14 @@ def side(rows: dict[str, dict]) -> dict:
     return {"n": n, **{k: counts.get(k, 0) for k in ("right", "wrong", "abstained")}, "right_share": round(counts["right"] / n, 4) if n else None}
 
 
+def _counts(side: dict) -> str:
+    return f"{side['right']} / {side['wrong']} / {side['abstained']}"
+
+
 def main() -> None:
     out, name, runs = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    sets = []
+    sets: list[dict] = []
+    rows: list[tuple[object, ...]] = []
     for first, second in zip(runs[::2], runs[1::2]):
         base, new = load(Path(first)), load(Path(second))
         common = base.keys() & new.keys()
@@ -43,9 +48,9 @@ def main() -> None:
              "from": outcome(base[k]), "to": outcome(new[k])}
             for k in sorted(common) if (base[k]["answers"], base[k]["abstained"]) != (new[k]["answers"], new[k]["abstained"])
         ]
-        sets.append({"set": Path(second).name, "base_run": first, "new_run": second, "base": side(base), "new": side(new), "changed": changed})
-    rows = [(s["set"], s["base"]["n"], f"{s['base']['right']} / {s['base']['wrong']} / {s['base']['abstained']}",
-             f"{s['new']['right']} / {s['new']['wrong']} / {s['new']['abstained']}", len(s["changed"])) for s in sets]
+        before, after = side(base), side(new)
+        sets.append({"set": Path(second).name, "base_run": first, "new_run": second, "base": before, "new": after, "changed": changed})
+        rows.append((Path(second).name, before["n"], _counts(before), _counts(after), len(changed)))
     markdown = "\n".join(["# Right / wrong / abstained, base run against new run", "", *table(("set", "n", "base", "new", "changed"), rows)]) + "\n"
     print(markdown)
     write_results(out, name, {"sets": sets}, markdown)
