@@ -70,8 +70,18 @@ class Blueprint:
 _FIXED = (
     Blueprint("count", "getTime(E1, R, E2, T) -> count(#1, days) -> answer(#2)", "head",
               ("How many times did {h} {r} {t} in {T}?", "How often did {h} {r} {t} in {T}?"), "number"),
+    # one party named, the other left open: the acts of the named one, or the acts done to it ("how many
+    # times was X visited"); the open side is worded "anyone", which asks a yes / no only after "whether"
+    Blueprint("count", "getTailEntity(E1, R, T) -> count(#1, days) -> answer(#2)", "head",
+              ("How many times did {h} {r} anyone in {T}?", "On how many days did {h} {r} anyone in {T}?"), "number"),
+    Blueprint("count", "getHeadEntity(E1, R, T) -> count(#1, days) -> answer(#2)", "tail",
+              ("How many times did anyone {r} {t} in {T}?", "On how many days did anyone {r} {t} in {T}?"), "number"),
     Blueprint("yesno", "getTime(E1, R, E2, T) -> exists(#1) -> answer(#2)", "head",
               ("Did {h} {r} {t} in {T}?", "Is it true that {h} did {r} {t} in {T}?"), "yesno", Granularity.MONTH),
+    Blueprint("yesno", "getTailEntity(E1, R, T) -> exists(#1) -> answer(#2)", "head",
+              ("Tell me whether {h} {rp} anyone in {T}.", "Can you check if {h} {rp} anyone in {T}?"), "yesno", Granularity.MONTH),
+    Blueprint("yesno", "getHeadEntity(E1, R, T) -> exists(#1) -> answer(#2)", "tail",
+              ("Tell me whether anyone {rp} {t} in {T}.", "Can you check if anyone {rp} {t} in {T}?"), "yesno", Granularity.MONTH),
     Blueprint("relations", "getRelation(E1, E2, T) -> answer(#1)", "head",
               ("What happened between {h} and {t} in {T}?", "How did {h} and {t} interact in {T}?"), "relation", Granularity.MONTH),
     Blueprint("nth", "getTime(E1, R, E2, T) -> getNth(#1, N) -> answer(#2)", "head",

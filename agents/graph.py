@@ -45,13 +45,14 @@ from actions.query import VALUE_ASKS
 from actions.templates import ENTITY_KINDS
 from agents.analysis.cues import question_cues
 from agents.analysis.relations import RelationLexicon
+from agents.analysis.types import QuestionAnalysis
 from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement
 from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
-from agents.planner import extended_lookup, first_relation, make_plan, question_context
+from agents.planner import extended_lookup, first_relation, make_plan, question_context, rival_note
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
@@ -64,6 +65,7 @@ from agents.shapes import (
     placed_variants,
     reference_relations,
     shape_problem,
+    swapped_variants,
     typed_variants,
     worded_relations,
     wording_problem,
@@ -132,7 +134,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    offered = counted_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), state.analysed)
+    placed = placed_variants(programs_for(state.analysed, *methodologies), state.analysed)
+    offered = swapped_variants(counted_variants(placed, state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
@@ -149,8 +152,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if found is not None and accept is not None and query.operations() and not accept(found.results, found.actions):
         # a count, yes / no, ranking or n-th is computed over every fact the binding read, which the
         # audit cannot check answer by answer: only an accepted binding gives it
-        problem = wording_problem(ctx.store, state.analysed, first_relation(found.actions), _lexicon(ctx))
-        why = problem or f"no program reads the relation the question asks about in its roles ({found.program})"
+        problem = _wording(ctx, state.analysed, first_relation(found.actions))
+        why = rival_note(ctx.store, found.rivals) if found.rivals else problem or f"no program reads the relation the question asks about in its roles ({found.program})"
         found, misread = None, True
     absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
@@ -185,18 +188,26 @@ def _lexicon(ctx: AgentContext) -> RelationLexicon | None:
     return ctx.analyzer.relation_linker.lexicon
 
 
+def _wording(ctx: AgentContext, analysis: QuestionAnalysis, relation: str | None) -> str | None:
+    """Why `relation` does not read the question's words (`agents.shapes.wording_problem`), or says their opposite: a
+    word may name an act and its opposite alike ("sanctions": imposed or eased), and the verb phrase's polarity ("hit
+    with sanctions") refuses the opposite, as the ranking does (`RelationLinker.contradicted`)."""
+    if relation is not None and ctx.analyzer.relation_linker.contradicted(analysis.masked, relation):
+        return f"the question's words say the opposite of {ctx.store.relation_text(relation)}"
+    return wording_problem(ctx.store, analysis, relation, _lexicon(ctx))
+
+
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
     """The audit's answer check, for the planner: a bound program whose answers it would reject
     gives way to the next one that keeps every constraint the question states."""
     if check is None:
         return lambda results, actions: True  # check_answers keeps every answer
     query = state.analysed.query
-    lexicon = _lexicon(ctx)
     strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
         relation = first_relation(actions)
-        return wording_problem(ctx.store, state.analysed, relation, lexicon) is None and check.refers_to(relation)
+        return _wording(ctx, state.analysed, relation) is None and check.refers_to(relation)
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
@@ -339,8 +350,10 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     guided = ctx.memory is not None and ctx.config.use_methodology
     if state.actions and (guided or query.operations()):
         problem = shape_problem(state.analysed, Program.parse([r.abstract for r in state.records]), state.answers)
+        if problem is None and state.plan is not None and state.plan.rivals is not None:
+            problem = rival_note(ctx.store, state.plan.rivals)
         if problem is None:
-            problem = wording_problem(ctx.store, state.analysed, first_relation(state.actions), _lexicon(ctx))
+            problem = _wording(ctx, state.analysed, first_relation(state.actions))
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:

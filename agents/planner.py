@@ -20,11 +20,14 @@ from actions.programs import AbstractStep, Program
 from actions.templates import Action, entities_of, relation_of
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word
+from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
+from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import asked_query, fits
 from ari.base.config import PlannerConfig
+from ari.base.text import stem
 from tkg_store.store import TKGStore
 
 
@@ -37,6 +40,7 @@ class Plan:
     why: str = ""  # which methodology program it is, and its record
     bindings: dict[str, str] = field(default_factory=dict)  # "E1" -> KG name, "R" -> relation
     guide: Guide | None = None  # the methodology program it binds, with its record (support, success)
+    rivals: tuple[str, str] | None = None  # two relations the wording names alike that answer differently (`_rival_reading`)
 
     def next_action(self, step: int):  # noqa: ANN201 - an actions.templates action, or None
         """The planned action of step `step` (0-based), None past the plan's end."""
@@ -71,9 +75,50 @@ def make_plan(
     named = frozenset(r for r in named_relations(store, analysis) | worded if ranked.get(r, 0.0) < config.relation_floor * best)
     if named:  # only those the floor kept out: the others were bound already
         again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named)
-        if accepted:
-            return again, again_why + ", binding a relation the wording names"
+        if accepted and again is not None:
+            rival = _rival_reading(store, analysis, guides, config, accept, named, again)
+            if rival is None:
+                return again, again_why + ", binding a relation the wording names"
+            if plan is not None:
+                plan.rivals = rival
+            return plan, rival_note(store, rival)
     return plan, why
+
+
+def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:
+    """Why a question whose words name two relations alike is not answered."""
+    return f"the wording names {store.relation_text(rivals[0])} and {store.relation_text(rivals[1])} alike, and they answer differently: say which"
+
+
+def _rival_reading(
+    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept, named: frozenset[str], found: Plan
+) -> tuple[str, str] | None:
+    """(the relation `found` bound, a rival) when another relation the ranking also put below its floor shares as many
+    of the wording's words, its act (its name's first word) said or unsaid alike, and its accepted binding answers
+    otherwise ("impose sanctions": Impose_administrative_sanctions and Impose_embargo,_boycott,_or_sanctions): the
+    words alone do not tell which act is meant, and the first that binds would be a guess. None when no such rival
+    answers differently."""
+    bound = first_relation(found.actions)
+    if bound is None:
+        return None
+    words = {stem(w) for w in content_words(predicate_text(analysis.masked))}
+
+    def read(relation: str) -> tuple[int, bool]:
+        """How many of the wording's words the relation's name holds, and whether its act (its name's first word) is one."""
+        text = store.relation_text(relation)
+        act = stem(text.split()[0].strip(",.").lower()) if text.split() else ""
+        return len(words & {stem(w) for w in content_words(text)}), act in words
+
+    least, acted = read(bound)
+    # a rival names as many of the words, and its act is said as the bound one's is: "reduce or break relations" says
+    # Reduce_or_break_diplomatic_relations, and Threaten_to_reduce_or_break_relations is another act
+    rivals = sorted(r for r in named if r != bound and (shared := read(r))[0] >= max(1, least) and shared[1] == acted)
+    answers = set(ranked_answers(store, analysis, found.results[-1]))
+    for relation in rivals:
+        other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}))
+        if accepted and other is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
+            return bound, relation
+    return None
 
 
 def _first_binding(

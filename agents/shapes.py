@@ -103,18 +103,44 @@ def excluding_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> l
 def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """`guides`, then each program that picks the n-th counted from the other end, counted from the
     end the question states ("the second to last" by a program learnt for "the second"): the n-th
-    from either end is one operation, and a methodology need not have seen both."""
+    from either end is one operation, and a methodology need not have seen both. A program that
+    picks the first or the last of what it found (its one pick) picks the n-th instead: the first is
+    the n-th for n = 1, so "who was the second to visit {E1} after {E2} did" is the program of "the
+    first to visit {E1} after {E2} did" with its pick counted on."""
     query = analysis.query
     if query.ordinal is None:
         return list(guides)
     wanted, other = ("getNthLast", "getNth") if query.from_end else ("getNth", "getNthLast")
+    ends = ("getFirst", "getLast")
 
     def counted(program: Program) -> Program | None:
-        if other not in {s.template for s in program.steps}:
+        templates = [s.template for s in program.steps]
+        if other in templates:
+            return Program.parse([render_step(wanted if s.template == other else s.template, s.args) for s in program.steps])
+        if wanted in templates or sum(t in ends for t in templates) != 1:
             return None
-        return Program.parse([render_step(wanted if s.template == other else s.template, s.args) for s in program.steps])
+        return Program.parse([render_step(wanted, (s.args[0], "N")) if s.template in ends else render_step(s.template, s.args) for s in program.steps])
 
     return _with_variants(guides, counted, ", counting the n-th from the end the question states")
+
+
+def swapped_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program over both named entities with the two in each other's roles, for a
+    question beyond MultiTQ's six that names two: role order is the order of mention, and a wording
+    may name the one acted on first ("after his first criticism of {E1}, when did {E2} next
+    criticize {E1}?"), where the memory learnt the program with the actor first. Who acts is then
+    the answer check's to say (`lookups_in_roles`). A program that excludes one of them or places
+    its answers against another event's is left as learnt: there the roles say more than who acts."""
+    if analysis.query.shape == "six" or len(analysis.entities) != 2:
+        return list(guides)
+    swap = {"E1": "E2", "E2": "E1"}
+
+    def swapped(program: Program) -> Program | None:
+        if not {"E1", "E2"} <= program.roles or program.operations & {"before", "after", "same", "during", "exclude"}:
+            return None
+        return Program.parse([render_step(s.template, tuple(swap.get(a, a) for a in s.args)) for s in program.steps])
+
+    return _with_variants(guides, swapped, ", with its two named entities in each other's roles")
 
 
 def _named_roles(analysis: QuestionAnalysis) -> set[str]:

@@ -126,3 +126,42 @@ def test_the_once_more_binding_binds_the_named_relations_alone(store):
     alone = bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Make_a_visit"}))
     assert alone is not None and alone.bindings["R"] == "Make_a_visit" and answers(alone) == ["Bob", "Cid"]
     assert bind_program(store, analysis, EXACT.program, PlannerConfig(), named=frozenset({"Host_a_visit"})) is None
+
+
+SANCTIONS = [
+    ("Gov", "Impose_administrative_sanctions", "Aland", "2010-04-01"),
+    ("Gov", "Impose_embargo,_boycott,_or_sanctions", "Bland", "2010-04-02"),
+    ("Gov", "Criticize", "Cland", "2010-04-03"),
+    ("Org", "Impose_administrative_sanctions", "Aland", "2010-04-04"),
+    ("Org", "Impose_embargo,_boycott,_or_sanctions", "Aland", "2010-04-05"),
+    ("Gov", "Reduce_or_break_diplomatic_relations", "Aland", "2010-04-06"),
+    ("Gov", "Threaten_to_reduce_or_break_relations", "Bland", "2010-04-07"),
+]
+TARGETS = Guide(Program.parse(["getTailEntity(E1, R, T)", "answer(#1)"]), 5, 0.8)
+
+
+def sanctioned(store: TKGStore, who: str, act: str = "impose sanctions on") -> tuple:  # noqa: ANN001
+    """(plan, why) for "Whom did {who} {act} in April 2010?", the ranking putting Criticize first."""
+    named = [r for r in store.relation_names() if r != "Criticize"]
+    analysis = QuestionAnalysis(
+        question=f"Whom did {who} {act} in April 2010?",
+        masked=f"Whom did {{E1}} {act} in {{T1}}?",
+        entities=[EntityMention(who, (9, 9 + len(who)), [(who, 1.0)])],
+        times=[TimeMention("April 2010", (len(act) + 17, len(act) + 27), parse_time("2010-04"))],
+        relations=[("Criticize", 0.8), *((r, 0.01) for r in sorted(named))],
+    )
+    return make_plan(store, analysis, [TARGETS], PlannerConfig(), lambda results, actions: "Criticize" not in actions[0].render())
+
+
+def test_two_relations_the_wording_names_alike_that_answer_differently_are_not_guessed_between(tmp_path) -> None:  # noqa: ANN001
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", SANCTIONS)) as store:
+        # Gov's administrative sanctions hit Aland, its embargo Bland: "impose sanctions" names both alike
+        plan, why = sanctioned(store, "Gov")
+        assert plan.rivals == ("Impose_administrative_sanctions", "Impose_embargo,_boycott,_or_sanctions")
+        assert "names Impose administrative sanctions and Impose embargo, boycott, or sanctions alike" in why
+        # Org's both hit Aland: either reading gives one answer
+        plan, why = sanctioned(store, "Org")
+        assert plan.rivals is None and answers(plan) == ["Aland"] and why.endswith("binding a relation the wording names")
+        # a threat to reduce relations is another act than reducing them, which the words say
+        plan, why = sanctioned(store, "Gov", "reduce or break relations with")
+        assert plan.rivals is None and answers(plan) == ["Aland"]

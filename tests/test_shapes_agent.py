@@ -302,3 +302,19 @@ def test_an_answer_placed_before_another_event_shows_when_that_event_happened(pa
     referred = [line for line in result.evidence if line.startswith("referred event: ")]
     assert referred == ["referred event: Pervez Musharraf Criticize or denounce Iran on 2007-11-05"]
     assert result.evidence[0] < "Condoleezza Rice Criticize or denounce Iran on 2007-11-05"  # it happened before
+
+
+def test_one_named_party_is_counted_and_asked_yes_or_no(agent) -> None:  # noqa: ANN001
+    # Iran was visited on six days of 2008 (Jack Straw's visit to Military (Iran) is no visit of Iran)
+    assert agent.ask("How many times did anyone visit Iran in 2008?").answers == ["6"]
+    # Jack Straw visited on five days of 2008: Iran three, Japan and Military (Iran) one each
+    assert agent.ask("How many times did Jack Straw visit anyone in 2008?").answers == ["5"]
+    assert agent.ask("Tell me whether anyone visited Japan in 2009.").answers == ["Yes"]
+    assert agent.ask("Tell me whether Barack Obama visited anyone in 2009.").answers == ["Yes"]
+    assert agent.ask("Tell me whether Angela Merkel visited anyone in 2009.").answers == ["No"]
+
+
+def test_a_passive_naming_the_one_acted_on_first_reads_the_program_the_other_way(agent) -> None:  # noqa: ANN001
+    # role order is the order of mention (Iraq, then Iran): Iran criticised Iraq, never the reverse
+    assert agent.ask("In 2008, was Iraq criticized by Iran?").answers == ["Yes"]
+    assert agent.ask("In 2008, was Iran criticized by Iraq?").answers == ["No"]

@@ -20,8 +20,10 @@ from agents.shapes import (
     absent_answer,
     admitted,
     constraint_problem,
+    counted_variants,
     credited,
     excluding_variants,
+    swapped_variants,
     type_problem,
     typed_variants,
     wording_problem,
@@ -248,6 +250,53 @@ def test_apart_from_the_first_named_entity_reads_the_program_of_the_other() -> N
     ranking = Guide(Program.parse("getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)"), 5, 0.9)
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E2, R, T) -> exclude(#1, E1) -> getMost(#2) -> answer(#3)"
+
+
+@pytest.mark.parametrize(
+    ("masked", "query", "program", "counted"),
+    [
+        # the first after another event is its first pick: the second is the same program counted on
+        ("Who was the second to visit {E1} after {E2} did?", Query(ordinal=2),
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)",
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getAfter(#2, #1) -> getNth(#3, N) -> answer(#4)"),
+        ("Who was the second to last to visit {E1} before {E2} did?", Query(ordinal=2, from_end=True),
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getLast(#3) -> answer(#4)",
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getBefore(#2, #1) -> getNthLast(#3, N) -> answer(#4)"),
+        # counted from the other end
+        ("Whom did {E1} visit second to last in {T1}?", Query(ordinal=2, from_end=True),
+         "getTailEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)"),
+        # a program that picks the n-th already, or picks nothing, has no such variant
+        ("Whom did {E1} visit second in {T1}?", Query(ordinal=2), "getTailEntity(E1, R, T) -> getNth(#1, N) -> answer(#2)", None),
+        ("Whom did {E1} visit second in {T1}?", Query(ordinal=2), "getTailEntity(E1, R, T) -> answer(#1)", None),
+    ],
+)
+def test_an_nth_is_read_by_the_program_of_the_first_or_last(masked: str, query: Query, program: str, counted: str | None) -> None:
+    analysis = _analysis(masked, query=query)
+    offered = counted_variants([Guide(Program.parse(program), 5, 0.9)], analysis)
+    assert [g.program.render() for g in offered[1:]] == ([counted] if counted else [])
+
+
+@pytest.mark.parametrize(
+    ("masked", "query", "program", "swapped"),
+    [
+        # the one acted on named first: the n-th time the other did it to it
+        ("The second criticism of {E1} in {T1}, when did {E2} next criticize {E1}?", Query(asks="time", ordinal=2),
+         "getTime(E1, R, E2, T) -> getNth(#1, N) -> answer(#2)", "getTime(E2, R, E1, T) -> getNth(#1, N) -> answer(#2)"),
+        ("In {T1}, was {E1} criticized by {E2}?", Query(asks="yesno"),
+         "getTime(E1, R, E2, T) -> exists(#1) -> answer(#2)", "getTime(E2, R, E1, T) -> exists(#1) -> answer(#2)"),
+        # an excluded entity keeps its role: "apart from {E2}" is never the one acting
+        ("Who visited {E1} most in {T1} apart from {E2}?", Query(extreme="most", excluded=(2,)),
+         "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)", None),
+        # MultiTQ's six keep the programs they learnt: their role order is the templates'
+        ("When did {E1} first visit {E2}?", Query(), "getTime(E1, R, E2) -> getFirst(#1) -> answer(#2)", None),
+    ],
+)
+def test_two_named_entities_may_be_read_in_each_others_roles(masked: str, query: Query, program: str, swapped: str | None) -> None:
+    analysis = _analysis(masked, query=query)
+    learnt = Guide(Program.parse(program), 5, 0.9)
+    offered = swapped_variants([learnt], analysis)
+    assert offered[0] == learnt  # the program as learnt is tried first
+    assert [g.program.render() for g in offered[1:]] == ([swapped] if swapped else [])
 
 
 def test_no_is_answered_only_when_no_relation_ranked_near_the_best_holds(store: TKGStore) -> None:
