@@ -163,6 +163,8 @@ def test_receiving_verbs():
         ("In {T1}, {E1} was visited by whom?", {1: OBJECT}, []),  # the one it was done to
         ("Which country was {E1} criticised by {E2}?", {1: OBJECT, 2: SUBJECT}, []),
         ("Was {E1} visited by {E2} in {T1}?", {1: OBJECT, 2: SUBJECT}, []),  # inverted in a question
+        ("How many times was {E1} visited in {T1}?", {1: OBJECT}, []),  # inverted, with no agent
+        ("Had {E1} visited {E2} before {T1}?", {1: SUBJECT, 2: OBJECT}, []),  # "had" with no "been": active
         ("How many times {E1} accused {E2}?", {1: SUBJECT, 2: OBJECT}, []),  # an active verb with no auxiliary
         # a ranking's adverb around the participle ("visited most frequently by")
         ("In {T1}, which country was visited most frequently by {E1}?", {1: SUBJECT}, []),

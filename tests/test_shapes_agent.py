@@ -318,3 +318,12 @@ def test_a_passive_naming_the_one_acted_on_first_reads_the_program_the_other_way
     # role order is the order of mention (Iraq, then Iran): Iran criticised Iraq, never the reverse
     assert agent.ask("In 2008, was Iraq criticized by Iran?").answers == ["Yes"]
     assert agent.ask("In 2008, was Iran criticized by Iraq?").answers == ["No"]
+
+
+
+
+def test_a_passive_with_no_agent_asks_about_the_one_it_was_done_to(agent) -> None:  # noqa: ANN001
+    # "was Iran visited": Iran is the one visited, as in "did anyone visit Iran" (six days of 2008)
+    assert agent.ask("How many times was Iran visited in 2008?").answers == ["6"]
+    assert agent.ask("Was Japan visited in 2009?").answers == ["Yes"]
+    assert agent.ask("Was Angela Merkel visited in 2009?").answers == ["No"]

@@ -143,8 +143,9 @@ _PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn
 _PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
 # a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
 _ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited by {E2}?"
-    r"\b(?:was|were|is|are|has|have|had)\s+\{E(\d+)\}\s+(?:been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\s+by\s+\{E(\d+)\}", re.IGNORECASE
+_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited (by {E2})?"; "had {E1} visited" with no "been" or "by" is active
+    r"\b(?:(?P<be>was|were|is|are)|has|have|had)\s+\{E(?P<done>\d+)\}\s+(?P<been>been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b(?:\s+by\s+\{E(?P<doer>\d+)\})?",
+    re.IGNORECASE,
 )
 # the possessive opens the question (after a time: "In {T1}, ...") or follows a copula ("When was {E1}'s second visit",
 # "Which day saw / marked {E1}'s second visit"): in "who hosted {E1}'s
@@ -179,7 +180,10 @@ def voice_roles(masked: str) -> VoiceRoles:
     for m in _ACTIVE.finditer(masked):
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
     for m in _PASSIVE_ASKED.finditer(masked):
-        read |= {int(m.group(1)): OBJECT, int(m.group(2)): SUBJECT}
+        if m.group("doer"):
+            read |= {int(m.group("done")): OBJECT, int(m.group("doer")): SUBJECT}
+        elif m.group("be") or m.group("been"):  # no agent: the one it was done to ("how many times was {E1} visited")
+            read |= {int(m.group("done")): OBJECT}
     possessed = [(int(m.group(1)), noun) for m in _POSSESSED_ACT.finditer(masked) if not _AGENT_NOUN.search(noun := m.group("noun").lower())]
     acts_by = [
         (noun, int(m.group("doer") or m.group("doer2")), int(m.group("done") or m.group("done2")))
