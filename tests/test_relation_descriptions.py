@@ -16,7 +16,7 @@ from bench_support import build_store
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams
-from agents.analysis.synonyms import GENERAL_SYNONYMS, WORDNET_VERBS, plainer_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS, plainer_words, wordnet_verbs
 from agents.judge import audit_answerability
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
@@ -108,7 +108,7 @@ def test_a_verb_the_lexicon_never_saw_reaches_its_event_type(store, lexicon, des
 
 
 def test_the_description_brings_an_unseen_verb_nearer_its_event_type(store, lexicon, descriptions, monkeypatch) -> None:
-    monkeypatch.setitem(WORDNET_VERBS, "verbs", {})  # the description alone
+    monkeypatch.setitem(wordnet_verbs(), "verbs", {})  # the description alone
     by_name = dict(_analyzer(store, lexicon, None, monkeypatch).analyze("Who financed Iraq in 2005?").relations)
     described = dict(_analyzer(store, lexicon, descriptions, monkeypatch).analyze("Who financed Iraq in 2005?").relations)
     assert described["Provide_economic_aid"] > by_name["Provide_economic_aid"] + 0.1
@@ -118,7 +118,7 @@ def test_wordnets_plainer_words_bring_an_unseen_verb_nearer_its_event_type(store
     # "financed": WordNet's first sense is a kind of "pay", which a relation's name alone does not say
     assert "pay" in plainer_words("financed") and plainer_words("haggled") and plainer_words("brushed off")
     with_wordnet = dict(_analyzer(store, lexicon, None, monkeypatch).analyze("Who financed Iraq in 2005?").relations)
-    monkeypatch.setitem(WORDNET_VERBS, "verbs", {})
+    monkeypatch.setitem(wordnet_verbs(), "verbs", {})
     without = dict(_analyzer(store, lexicon, None, monkeypatch).analyze("Who financed Iraq in 2005?").relations)
     assert with_wordnet["Provide_economic_aid"] > without["Provide_economic_aid"] + 0.05
 

@@ -154,10 +154,12 @@ class RelationLinker:
         if self.lexicon is None:
             return predicate_text(masked)
         phrase = verb_phrase(masked)
-        words, counts, named = phrase.split(), self.lexicon.counts, self.all_relations
+        words, counts = phrase.split(), self.lexicon.counts
         content = [i for i, w in enumerate(words) if content_word(w)]
-        known = [i for i in content if words[i] in counts or words[i] in GENERAL_SYNONYMS or self._names_one_of(frozenset({words[i]}), named)]
-        plainer = [] if known else [p for i in content for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
+        known = (w in counts or w in GENERAL_SYNONYMS or self._names_one_of(frozenset({w}), self.all_relations) for w in words if content_word(w))
+        if any(known):
+            return phrase
+        plainer = [p for i in content for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
         return f"{phrase} ({', '.join(dict.fromkeys(plainer))})" if plainer else phrase
 
     def connected(self, mentions: list[list[str]]) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -36,19 +37,27 @@ GENERAL_SYNONYMS = {
 
 # WordNet's plainer words for a verb (data/wordnet_verbs.json, `benchmarks/wordnet_verbs.py`): its most
 # frequent sense's synonyms and the verb it is a kind of ("haggle": bargain; "implore": beg, plead).
-WORDNET_VERBS = json.loads((Path(__file__).parent / "data" / "wordnet_verbs.json").read_text(encoding="utf-8"))
+# Read at the first verb no other table knows, not at start-up (600 KiB: about 11 ms of every command).
+WORDNET_VERBS = Path(__file__).parent / "data" / "wordnet_verbs.json"
+
+
+@cache
+def wordnet_verbs() -> dict[str, dict]:
+    """The bundled WordNet table: "verbs" (lemma -> plainer words) and "forms" (irregular form -> lemma)."""
+    return json.loads(WORDNET_VERBS.read_text(encoding="utf-8"))
 _SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""), ("s", ""))
 
 
 def plainer_words(verb: str) -> list[str]:
     """WordNet's plainer words for a verb or phrasal verb in any inflection ("haggled", "brushed off"); [] for none."""
+    table = wordnet_verbs()
     head, _, rest = verb.partition(" ")
-    bases = [WORDNET_VERBS["forms"].get(head, head)]
+    bases = [table["forms"].get(head, head)]
     for suffix, ending in _SUFFIXES:
         if head.endswith(suffix) and len(head) > len(suffix) + 2:
             base = head[: -len(suffix)] + ending
             bases += [base, base[:-1]] if base[-1] == base[-2] else [base]  # "slapped" -> "slap"
-    return next((found for b in bases if (found := WORDNET_VERBS["verbs"].get(f"{b} {rest}".strip()))), [])
+    return next((found for b in bases if (found := table["verbs"].get(f"{b} {rest}".strip()))), [])
 
 
 def content_word(word: str, shortest: int = 4) -> bool:
