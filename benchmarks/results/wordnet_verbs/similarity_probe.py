@@ -35,7 +35,8 @@ with TKGStore.open(sys.argv[1]) as store:
     for kind, question, relation in CASES:
         masked = analyzer.analyze(question).masked
         plain, expanded = linker.vectors_of([verb_phrase(masked), linker.vector_text(masked)])
-        cosine = [round(float(linker._similarities(v, [relation])[0]), 3) for v in (plain, expanded)]
+        similarities = [linker._similarities(v, [relation]) for v in (plain, expanded)]
+        cosine = [round(float(c[0]), 3) if c is not None else None for c in similarities]
         rows.append({"kind": kind, "question": question, "relation": relation, "text": linker.vector_text(masked), "plain": cosine[0], "expanded": cosine[1]})
         print(rows[-1])
 json.dump(rows, open(sys.argv[2], "w"), indent=1)
