@@ -19,15 +19,13 @@ from actions.items import Item
 from actions.programs import AbstractStep, Program
 from actions.templates import Action, entities_of, relation_of
 from agents.analysis.query import Query
-from agents.analysis.relations import predicate_text, texts_share_a_word
-from agents.analysis.sectors import content_words
+from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import asked_query, fits
 from ari.base.config import PlannerConfig
-from ari.base.text import stem
 from tkg_store.store import TKGStore
 
 
@@ -101,18 +99,14 @@ def _rival_reading(
     bound = first_relation(found.actions)
     if bound is None:
         return None
-    words = {stem(w) for w in content_words(predicate_text(analysis.masked))}
 
-    def read(relation: str) -> tuple[int, bool]:
-        """How many of the wording's words the relation's name holds, and whether its act (its name's first word) is one."""
-        text = store.relation_text(relation)
-        act = stem(text.split()[0].strip(",.").lower()) if text.split() else ""
-        return len(words & {stem(w) for w in content_words(text)}), act in words
+    def holds(relation: str) -> tuple[int, bool]:
+        return wording_holds(analysis.masked, store.relation_text(relation))
 
-    least, acted = read(bound)
+    least, acted = holds(bound)
     # a rival names as many of the words, and its act is said as the bound one's is: "reduce or break relations" says
     # Reduce_or_break_diplomatic_relations, and Threaten_to_reduce_or_break_relations is another act
-    rivals = sorted(r for r in named if r != bound and (shared := read(r))[0] >= max(1, least) and shared[1] == acted)
+    rivals = sorted(r for r in named if r != bound and (shared := holds(r))[0] >= max(1, least) and shared[1] == acted)
     answers = set(ranked_answers(store, analysis, found.results[-1]))
     for relation in rivals:
         other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}))

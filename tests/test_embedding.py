@@ -14,6 +14,7 @@ from ari.base import embedding
 from ari.base.embedding import (
     PendingVectors,
     SentenceTransformerEmbedder,
+    VectorCache,
     bundled_model_path,
     get_embedder,
 )
@@ -259,3 +260,15 @@ print(default, faults())
     out = subprocess.run([sys.executable, "-c", script, *NAMES * 4], capture_output=True, text=True, check=True)
     default, reused = map(int, out.stdout.split())
     assert reused * 10 < default, (default, reused)
+
+
+def test_a_vector_cache_embeds_each_new_text_once_and_empties_past_its_limit():
+    noting = _Noting()
+    cache = VectorCache(noting, limit=1)
+    cache.add(["visit", "", "praise", "visit"])
+    cache.add(["praise", "visit"])
+    assert noting.calls == [["praise", "visit"]]  # one call for the new texts, none for the empty one or those known
+    assert cache.get("") is None and cache.get("visit") is not None
+    cache.add(["visit", "condemn", "host"])  # past its limit: emptied, and the batch's known text embedded again
+    assert noting.calls[-1] == ["condemn", "host", "visit"] and cache.get("praise") is None
+    assert VectorCache(None, limit=2).get("visit") is None

@@ -12,6 +12,7 @@ from bench_support import build_store
 
 from actions.programs import Program
 from actions.templates import GetHeadEntity
+from agents.analysis.relations import wording_holds
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
@@ -165,3 +166,12 @@ def test_two_relations_the_wording_names_alike_that_answer_differently_are_not_g
         # a threat to reduce relations is another act than reducing them, which the words say
         plan, why = sanctioned(store, "Gov", "reduce or break relations with")
         assert plan.rivals is None and answers(plan) == ["Aland"]
+
+
+def test_the_wording_holds_the_words_of_two_relations_alike_but_says_the_act_of_one():
+    """What `_rival_reading` weighs: as many of the wording's words in both texts, the act said in one only."""
+    masked = "Who did {E1} reduce or break relations with after {T1}?"
+    reduce, threaten = (wording_holds(masked, text) for text in ("Reduce or break diplomatic relations", "Threaten to reduce or break relations"))
+    assert reduce[0] == threaten[0] >= 3
+    assert reduce[1] and not threaten[1]
+    assert wording_holds(masked, "Make a visit") == (0, False)

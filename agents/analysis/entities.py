@@ -51,7 +51,7 @@ from agents.analysis.sectors import ROLE_WORDS, content_words, overlap_score, ro
 from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
-from ari.base.embedding import Embedder
+from ari.base.embedding import Embedder, VectorCache
 from ari.base.text import stem, word_key
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
@@ -131,7 +131,7 @@ class EntityLinker:
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
-        self._vector_cache: dict[str, np.ndarray] = {}
+        self._vectors = VectorCache(embedder, 200_000)  # role phrases and left-over names
         self._fuzzy_keys: list[str] | None = None
         if embedder is not None:
             # role names are names too, thousands in a large KG: the int8 encoder, as entity names
@@ -156,7 +156,7 @@ class EntityLinker:
         blocked = [{k for k, t in enumerate(toks) for a, b in spans if t.start < b and a < t.end} for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
-        self._embed_missing([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
+        self._vectors.add([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
         results: list[list[EntityMention]] = []
         pending: list[tuple[int, list[_Candidate], list[tuple[_Candidate, str]]]] = []  # (question, chosen, (run, its text))
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
@@ -175,7 +175,7 @@ class EntityLinker:
             for run, text in pending[-1][2]:
                 run.entities = [] if self._a_country(text) else self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
-        self._embed_missing([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
+        self._vectors.add([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
         for n, chosen, texts in pending:
             toks = tokenised[n]
             for run, text in texts:
@@ -622,7 +622,7 @@ class EntityLinker:
                 if top:
                     best.setdefault((start, end), _Candidate(start, end, top, "qualifier"))
                 continue
-            vector = self._vector_cache.get(phrase)
+            vector = self._vectors.get(phrase)
             scored: list[tuple[str, float]] = []
             for qualifier in qualifiers:
                 roles = self._role_lists.get(qualifier, [])
@@ -694,7 +694,7 @@ class EntityLinker:
         """Entities whose name embedding is close to the span's (cosine above `LinkingConfig.embedding_floor`)."""
         scores: dict[str, float] = {}
         words = text.split()
-        vector = self._vector_cache.get(text)
+        vector = self._vectors.get(text)
         if vector is not None and self._entity_index is not None and words:
             sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
             for sim, row in zip(sims[0], ids[0]):
@@ -726,15 +726,6 @@ class EntityLinker:
             elif word not in self.tables.common_words:  # a vocabulary word may be paraphrased
                 unlike += 1
         return alike > unlike or alike == unlike == 0
-
-    def _embed_missing(self, texts: list[str]) -> None:
-        missing = sorted({t for t in texts if t not in self._vector_cache})
-        if self.embedder is None or not missing:
-            return
-        if len(self._vector_cache) > 200_000:
-            self._vector_cache.clear()
-        for text, vector in zip(missing, self.embedder.embed_batch(missing)):
-            self._vector_cache[text] = vector
 
 
 NAME_WORD_LIKENESS = 70  # see EntityLinker._spelt_like

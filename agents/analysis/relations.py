@@ -25,8 +25,8 @@ from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words, overlap_score
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word, plainer_words
 from ari.base.config import JudgeConfig, LinkingConfig
-from ari.base.embedding import Embedder
-from ari.base.text import share_a_word, word_key, word_keys
+from ari.base.embedding import Embedder, VectorCache
+from ari.base.text import share_a_word, stem, word_key, word_keys
 from tkg_store.relation_lexicon import RelationLexicon
 from tkg_store.relation_texts import RelationTexts, read_relation_texts, relation_text_vectors
 from tkg_store.store import TKGStore
@@ -102,7 +102,7 @@ class RelationLinker:
         self._relation_vectors = relation_text_vectors(store, embedder, self.texts) if embedder and self.all_relations else None
         self._posterior_of: tuple = (None, None, False)  # the last question's (masked, posterior, names a relation)
         self._verb_top_of: tuple[str | None, str | None] = (None, None)  # the last question's verb phrase's first relation
-        self._text_vectors: dict[str, np.ndarray] = {}  # verb phrase -> its embedding (`vectors_of`)
+        self._text_vectors = VectorCache(embedder, 65536)  # verb phrase -> its embedding (`vectors_of`)
 
     def grams(self, masked: str) -> list[str]:
         """The question's n-grams, plus, for each word or two-word phrasal verb the lexicon never
@@ -119,14 +119,8 @@ class RelationLinker:
     def vectors_of(self, texts: list[str]) -> list[np.ndarray | None]:
         """Embeddings of `vector_text`s for `rank` (None: no embedder, or an empty text), each distinct
         text embedded once per linker: template questions share a few hundred verb phrases."""
-        if self.embedder is None:
-            return [None] * len(texts)
-        new = sorted({t for t in texts if t and t not in self._text_vectors})
-        if new:
-            if len(self._text_vectors) > 65536:
-                self._text_vectors.clear()
-            self._text_vectors.update(zip(new, self.embedder.embed_batch(new)))
-        return [self._text_vectors[t] if t else None for t in texts]
+        self._text_vectors.add(texts)
+        return [self._text_vectors.get(t) for t in texts]
 
     def unrecorded_predicate(self, masked: str) -> str | None:
         """The words of a verb phrase that names no relation of the KG ("born"), or None: no word is known
@@ -154,10 +148,9 @@ class RelationLinker:
         if self.lexicon is None:
             return predicate_text(masked)
         phrase = verb_phrase(masked)
-        words, counts = phrase.split(), self.lexicon.counts
+        words = phrase.split()
         content = [i for i, w in enumerate(words) if content_word(w)]
-        known = (w in counts or w in GENERAL_SYNONYMS or self._names_one_of(frozenset({w}), self.all_relations) for w in words if content_word(w))
-        if any(known):
+        if any(self._known(words[i], inflected=False) for i in content):
             return phrase
         plainer = [p for i in content for p in plainer_words(" ".join(words[i : i + 2])) or plainer_words(words[i])]
         return f"{phrase} ({', '.join(dict.fromkeys(plainer))})" if plainer else phrase
@@ -236,6 +229,19 @@ class RelationLinker:
         """Each relation's word keys (`word_keys` of its text's content words), computed once."""
         return {r: word_keys(words) for r, words in self._relation_words.items()}
 
+    @cached_property
+    def _named_keys(self) -> frozenset[str]:
+        """The word keys of every relation's text."""
+        return frozenset().union(*self._relation_keys.values())
+
+    def _known(self, word: str, inflected: bool = True) -> bool:
+        """Whether the reading knows a word of the verb phrase: a word of the lexicon or the thesaurus, or of a relation's
+        text, itself or by its synonym; with `inflected`, also another form of a lexicon word (`SynonymMap.listed`), which
+        the lexicon reads through it (`grams`), though the phrase's embedding still gains from plainer words (`vector_text`)."""
+        counts = self.lexicon.counts if self.lexicon is not None else {}
+        listed = inflected and self.synonyms is not None and self.synonyms.listed(word)
+        return word in counts or word in GENERAL_SYNONYMS or listed or word_key(GENERAL_SYNONYMS.get(word, word)) in self._named_keys
+
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
         (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
@@ -291,13 +297,10 @@ class RelationLinker:
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
         if ranked and self.contradicted(masked, ranked[0][0]):
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
-        counts = self.lexicon.counts if self.lexicon is not None else {}
-        known = self.synonyms.listed if self.synonyms is not None else (lambda word: False)
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS]
-        unseen = [w for w in words if w not in counts and not known(w) and all(word_key(GENERAL_SYNONYMS.get(w, w)) not in k for k in self._relation_keys.values())]
-        unseen = unseen if len(unseen) == len(words) else []
-        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
+        unseen = [] if any(self._known(w) for w in words) else words
+        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and self.lexicon is not None and self.lexicon.counts and ranked else None
         if sims is None:
             return None
         of_relation = self._relation_keys
@@ -314,3 +317,11 @@ class RelationLinker:
 def texts_share_a_word(text: str, relation_text: str) -> bool:
     """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
     return share_a_word(content_words(text), content_words(relation_text))
+
+
+def wording_holds(masked: str, relation_text: str) -> tuple[int, bool]:
+    """How many of the wording's content words (by stem) a relation's text holds, and whether its act (the text's
+    first word) is one of them: "impose sanctions" holds two words of Impose_administrative_sanctions, its act said."""
+    words = {stem(w) for w in content_words(predicate_text(masked))}
+    act = stem(relation_text.split()[0].strip(",.").lower()) if relation_text.split() else ""
+    return len(words & {stem(w) for w in content_words(relation_text)}), act in words

@@ -174,6 +174,29 @@ def _is_bundled(path: str) -> bool:
         return False
 
 
+class VectorCache:
+    """Embeddings of texts, each distinct text embedded once and kept (the whole cache emptied past `limit`
+    texts): questions repeat their phrases and names, and a batch's new texts are embedded in one call."""
+
+    def __init__(self, embedder: Embedder | None, limit: int) -> None:
+        self.embedder, self.limit = embedder, limit
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def add(self, texts: list[str]) -> None:
+        """Embed the texts not embedded yet (an empty text never is; nothing without an embedder)."""
+        new = sorted({t for t in texts if t and t not in self._vectors})
+        if self.embedder is None or not new:
+            return
+        if len(self._vectors) > self.limit:
+            self._vectors.clear()
+            new = sorted({t for t in texts if t})  # the batch's texts embedded before are gone too
+        self._vectors.update(zip(new, self.embedder.embed_batch(new)))
+
+    def get(self, text: str) -> np.ndarray | None:
+        """The text's embedding, None when it has none (`add` was not given it, or there is no embedder)."""
+        return self._vectors.get(text)
+
+
 class PendingVectors:
     """Embeddings being computed on a background thread; `row(i)` waits for them.
 
