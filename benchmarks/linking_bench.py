@@ -80,7 +80,7 @@ def _score(search: ProgramSearch, record: dict, analysis) -> dict[str, float]:
         "top1_entity_on_program": float(bool(top_entity)),
         "top1_relation_on_program": float(bool(top_relation)),
         "top1_entity_and_relation": float(bool(top_both)),
-        "no_entity_found": float(analysis.no_entity_found),
+        "no_entity_found": float(not analysis.entities),
         "answer_type_correct": float(analysis.answer_type == record["answer_type"]),
         "pattern_correct": float(analysis.pattern == record["qtype"]),
         "time_level_correct": float(analysis.time_level is not None and analysis.time_level.value == record["time_level"]),

@@ -27,4 +27,4 @@ def test_every_answerable_demo_question_stays_reachable(demo_store) -> None:
 
 def test_unknown_place_gets_no_entity(demo_store) -> None:
     analysis = QuestionAnalyzer(demo_store, None).analyze("Who visited Atlantis in 2009?")
-    assert analysis.no_entity_found and analysis.entities == []
+    assert analysis.entities == []

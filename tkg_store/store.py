@@ -16,11 +16,13 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import re
 import sys
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from functools import partial
+from itertools import combinations
 from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple, TypeVar
@@ -73,6 +75,25 @@ class Neighbour:
 def display_name(name: str) -> str:
     """MultiTQ names use underscores for spaces (the gold answers use spaces)."""
     return name.replace("_", " ")
+
+
+# a note that tells namesakes apart: a Wikidata id ("Minister of Foreign Affairs (Q15710855)") or, as
+# Wikipedia titles do, words with no capital letter ("8 (play)", "Hawiye (ethnic)", "(1940 film)"); a
+# capitalised one names a party the entity belongs to ("Police (Iraq)"): a qualifier (agents.analysis.names)
+_NOTED = re.compile(r"^(?P<base>[^()]*?\w[^()]*?) \((?P<note>Q\d+|[^A-Z()]+)\)$")
+
+
+def noted(display: str) -> bool:
+    """Whether the name ends in a note that tells namesakes apart (no qualifier)."""
+    return _NOTED.match(display) is not None
+
+
+def namesake_base(display: str) -> str | None:
+    """The name an entity shares with its namesakes, without the note that tells them apart; None
+    when its name has no such note, or the rest is too short to name anything ("8" of "8 (play)")."""
+    match = _NOTED.match(display)
+    base = match.group("base").strip() if match else ""
+    return base if len(base) >= 3 and not base.isdigit() else None
 
 
 _FACT_COLUMNS = "head, relation, tail, start_day, end_day, granularity"
@@ -357,6 +378,16 @@ class TKGStore:
             [eid, eid],
         ).fetchall()
         return {self._relation_name[r[0]] for r in rows}
+
+    def relations_linking(self, mentions: list[list[str]], per_mention: int) -> list[str]:
+        """Relations linking candidates (entity names, best first) of two different mentions; else those around any
+        candidate (the first `per_mention` of each); else every relation."""
+        linked = [names[:per_mention] for names in mentions if names]
+        between = set().union(*(self.relations_between(x, y) for a, b in combinations(linked, 2) for x in a for y in b))
+        if between:
+            return sorted(between)
+        around = set().union(*(self.relations_of(name) for names in linked for name in names))
+        return sorted(around) if around else sorted(self.relation_names())
 
     def relation_entities(self, relation: str) -> frozenset[str]:
         """Every entity of a fact of `relation`, either side (none for an unknown relation)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agents.analysis.demonyms import capitals, country_aliases
-from tkg_store.store import normalize_name
+from tkg_store.store import namesake_base, normalize_name
 
 if TYPE_CHECKING:
     from agents.analysis.names import NameTables
@@ -321,8 +321,6 @@ def add_compass_initials(tables: NameTables) -> None:
 def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[str]) -> None:
     """Surnames, first-and-last names and acronyms of the store's names (the rules above);
     `organisational`: the words of the KG's sector-role names ("ministry", "party", "police")."""
-    from agents.analysis.ambiguity import namesake_base  # here: ambiguity's types read this module's title words
-
     places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
     # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
     demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}

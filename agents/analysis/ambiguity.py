@@ -7,33 +7,15 @@ When the other entities do not tell namesakes apart, `unresolved_namesakes` list
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from agents.analysis.types import EntityMention, TimeMention
-from tkg_store.store import TKGStore, normalize_name
+from tkg_store.store import TKGStore, namesake_base, normalize_name
 from tkg_store.temporal import TimeSpan
 
 CLOSE = 0.05  # candidates scoring within this of the best are competing readings of the span
 PLAUSIBLE = 3  # a reading of a name written in part with this many times the KG links (relation, neighbour) of the next is the only plausible one
 PARTNERS = 2  # best candidates of each other mention a candidate may have facts with
-# a note that tells namesakes apart: a Wikidata id ("Minister of Foreign Affairs (Q15710855)") or, as
-# Wikipedia titles do, words with no capital letter ("8 (play)", "Hawiye (ethnic)", "(1940 film)"); a
-# capitalised one names a party the entity belongs to ("Police (Iraq)"): a qualifier (agents.analysis.names)
-_NOTED = re.compile(r"^(?P<base>[^()]*?\w[^()]*?) \((?P<note>Q\d+|[^A-Z()]+)\)$")
-
-
-def noted(display: str) -> bool:
-    """Whether the name ends in a note that tells namesakes apart (no qualifier)."""
-    return _NOTED.match(display) is not None
-
-
-def namesake_base(display: str) -> str | None:
-    """The name an entity shares with its namesakes, without the note that tells them apart; None
-    when its name has no such note, or the rest is too short to name anything ("8" of "8 (play)")."""
-    match = _NOTED.match(display)
-    base = match.group("base").strip() if match else ""
-    return base if len(base) >= 3 and not base.isdigit() else None
 
 
 def unresolved_namesakes(index: int, mentions: list[EntityMention], store: TKGStore) -> list[str]:

@@ -16,7 +16,7 @@ from types import ModuleType
 
 from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
-from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
+from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import country_aliases
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.gaps import as_question
@@ -31,7 +31,7 @@ from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_stated_year
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from ari.base.config import JudgeConfig, LinkingConfig
-from ari.base.embedding import Embedder
+from ari.base.embedding import Embedder, english_words
 from ari.base.text import marked_words, without_hashtags, without_symbols
 from tkg_store.relation_lexicon import chosen_lexicon
 from tkg_store.relation_texts import default_relation_texts

@@ -110,10 +110,3 @@ class Vocabulary:
         # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
         standard = max(near, key=lambda w: (len(w), w))
         return standard.capitalize() if word[0].isupper() else standard
-
-
-def english_words(model_path: str) -> frozenset[str]:
-    """The whole words of a word-piece model's vocabulary (`vocab.txt`; none without one)."""
-    path = Path(model_path, "vocab.txt")
-    words = path.read_text(encoding="utf-8").split() if path.is_file() else []
-    return frozenset(w for w in words if w.isalpha() and w.islower())

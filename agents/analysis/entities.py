@@ -47,12 +47,12 @@ from agents.analysis.names import (
     tokenize,
 )
 from agents.analysis.question_form import REQUEST_VERBS
-from agents.analysis.sectors import ROLE_WORDS, content_words, overlap_score, role_scores, role_vocabulary
+from agents.analysis.sectors import ROLE_WORDS, content_words, role_scores, role_vocabulary
 from agents.analysis.times import find_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
-from ari.base.text import stem, word_key
+from ari.base.text import overlap_score, stem, word_key
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.saved import saved

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agents.analysis.aliases import acronym, add_aliases, add_compass_initials, compass_acronym, nested_acronym
-from agents.analysis.ambiguity import noted
 from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
-from tkg_store.store import TKGStore, normalize_name
+from tkg_store.store import TKGStore, normalize_name, noted
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.\-'’][^\W_]+)*\.?|['’]s\b|[?,;:/()]")
 _QUALIFIED = re.compile(r"^(?P<role>.+?)[_ ]\((?P<qualifier>[^()]+)\)$")

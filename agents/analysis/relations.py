@@ -15,18 +15,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cached_property
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
-from agents.analysis.sectors import content_words, overlap_score
+from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word, plainer_words
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
-from ari.base.text import share_a_word, stem, word_key, word_keys
+from ari.base.text import overlap_score, share_a_word, stem, word_key, word_keys
 from tkg_store.relation_lexicon import RelationLexicon
 from tkg_store.relation_texts import RelationTexts, read_relation_texts, relation_text_vectors
 from tkg_store.store import TKGStore
@@ -156,14 +155,9 @@ class RelationLinker:
         return f"{phrase} ({', '.join(dict.fromkeys(plainer))})" if plainer else phrase
 
     def connected(self, mentions: list[list[str]]) -> list[str]:
-        """Relations linking candidates of two different mentions; else those around any candidate
-        (the first `LinkingConfig.relation_candidates_per_mention` of each)."""
-        linked = [names[: self.per_mention] for names in mentions if names]
-        between = set().union(*(self.store.relations_between(x, y) for a, b in combinations(linked, 2) for x in a for y in b))
-        if between:
-            return sorted(between)
-        around = set().union(*(self.store.relations_of(name) for names in linked for name in names))
-        return sorted(around) if around else list(self.all_relations)
+        """The relations the question may ask about: those linking its mentions' candidates (`TKGStore.relations_linking`,
+        the first `LinkingConfig.relation_candidates_per_mention` of each)."""
+        return self.store.relations_linking(mentions, self.per_mention)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:
         """The relation the question clearly asks about (KG-wide posterior, or word overlap without a

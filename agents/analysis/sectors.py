@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ari.base.text import normalize_name, stem
+from ari.base.text import normalize_name, overlap_score, stem
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "and", "for", "s", "in", "on", "to"})
 
@@ -46,13 +46,6 @@ def content_words(text: str) -> frozenset[str]:
         for part in _EQUIVALENT.get(word, word).split():
             words.extend(stem(w) for w in (_EQUIVALENT.get(part, part) if part != word else part).split())
     return frozenset(words)
-
-
-def overlap_score(phrase_words: frozenset[str], role_words: frozenset[str]) -> float:
-    """Dice coefficient of the content words (1.0: the same words)."""
-    if not phrase_words or not role_words:
-        return 0.0
-    return 2.0 * len(phrase_words & role_words) / (len(phrase_words) + len(role_words))
 
 
 def role_scores(

@@ -63,8 +63,3 @@ class QuestionAnalysis:
         """What the answer is: entity or time (the question typing), or a value the typed query asks
         for (number, yesno, relation)."""
         return self.query.asks if self.query.asks in VALUE_ASKS else self.answer_type
-
-    @property
-    def no_entity_found(self) -> bool:
-        """True when no span of the question is close enough to any KG entity."""
-        return not self.entities

@@ -21,6 +21,7 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal, Protocol
 
 import numpy as np
@@ -172,6 +173,13 @@ def _is_bundled(path: str) -> bool:
         return os.path.realpath(path) == os.path.realpath(bundled_model_path())
     except ImportError:  # the model package is not installed: a model folder given by path
         return False
+
+
+def english_words(model_path: str) -> frozenset[str]:
+    """The whole words of a word-piece model's vocabulary (`vocab.txt`; none without one): the English it knows."""
+    path = Path(model_path, "vocab.txt")
+    words = path.read_text(encoding="utf-8").split() if path.is_file() else []
+    return frozenset(w for w in words if w.isalpha() and w.islower())
 
 
 class VectorCache:

@@ -73,6 +73,13 @@ def word_keys(words: Iterable[str]) -> frozenset[str]:
     return frozenset(word_key(w) for w in words if len(w) >= 4)
 
 
+def overlap_score(words: frozenset[str], others: frozenset[str]) -> float:
+    """Dice coefficient of two word sets (1.0: the same words)."""
+    if not words or not others:
+        return 0.0
+    return 2.0 * len(words & others) / (len(words) + len(others))
+
+
 def share_a_word(words: frozenset[str], others: frozenset[str]) -> bool:
     """Whether two word sets share a word of four letters or more, compared by `word_key`."""
     return not word_keys(words).isdisjoint(word_keys(others))
