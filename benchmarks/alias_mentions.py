@@ -20,7 +20,7 @@ import random
 import re
 from collections import defaultdict
 
-from agents.analysis.demonyms import country_aliases
+from agents.analysis.demonyms import COUNTRY_ALIASES
 
 MIN_FACTS = 20
 PER_KIND = 300
@@ -39,9 +39,9 @@ def alias_mentions(store, seed: int = 0, per_kind: int = PER_KIND) -> list[dict]
     names = sorted(n for n in store.entity_names() if counts.get(n, 0) >= MIN_FACTS)
     displays = {n: store.display(n) for n in store.entity_names()}
     exact = {d.lower() for d in displays.values()}
-    demonym = {c: a[0] for c, a in country_aliases().items() if a}
+    demonym = {c: a[0] for c, a in COUNTRY_ALIASES.items() if a}
     countries = {d for d in displays.values() if d in demonym}
-    place_words = {w for c, a in country_aliases().items() for text in (c, *a) for w in text.split()}
+    place_words = {w for c, a in COUNTRY_ALIASES.items() for text in (c, *a) for w in text.split()}
     people, orgs, sectors = [], [], []
     for name in names:
         display = displays[name]

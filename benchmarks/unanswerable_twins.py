@@ -51,7 +51,7 @@ from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_role
 from agents.analysis.question_form import DESCRIPTION, INTERROGATIVE
 from agents.analysis.relations import texts_share_a_word
 from agents.analysis.sectors import content_words
-from agents.analysis.times import find_times
+from agents.analysis.times import read_times
 from agents.faithfulness import TimeConstraint
 from benchmarks.loaders.types import Question
 from tkg_store.learned import mirror_relations
@@ -118,7 +118,7 @@ _CUE_BEFORE_TIME = re.compile(r"\b(before|prior\s+to|until|after|since|following
 def _stated_constraint(question: Question) -> TimeConstraint | None:
     """What a question stating one time says of its answer's fact ("in", "before" or "after" that
     time, as the answer check reads it); None when it states no time or several."""
-    times = find_times(question.text)
+    times = read_times(question.text).found
     if len(times) != 1:
         return None
     cue = _CUE_BEFORE_TIME.search(question.text[: times[0].span[0]])
@@ -275,7 +275,7 @@ class TwinMaker:
         if question.answer_type != "entity" or question.qtype != "equal":
             return None
         mentions = self.finder.find(question.text)
-        times = find_times(question.text)
+        times = read_times(question.text).found
         if len(mentions) != 1 or len(times) != 1 or times[0].time.granularity is Granularity.YEAR:
             return None
         if possessor(question.text, mentions[0]):
@@ -312,7 +312,7 @@ class TwinMaker:
         if question.answer_type != "time" or question.qtype != "equal":
             return None
         mentions = self.finder.find(question.text)
-        if len(mentions) != 2 or find_times(question.text) or any(possessor(question.text, m) for m in mentions):
+        if len(mentions) != 2 or read_times(question.text).found or any(possessor(question.text, m) for m in mentions):
             return None
         first, second = mentions[0].entity, mentions[1].entity
         found: Counter[tuple[str, bool]] = Counter(
@@ -352,7 +352,7 @@ class TwinMaker:
         return (put(never), [], detail), (put(twin[0]), twin[1])
 
     def unreadable_time(self, question: Question):
-        times = find_times(question.text)
+        times = read_times(question.text).found
         if len(times) != 1 or self._gold_against_wording(question):
             return None
         stated = times[0]

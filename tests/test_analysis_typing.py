@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.analysis.question_type import classify, in_role_order, mask
-from agents.analysis.times import find_times
+from agents.analysis.times import read_times
 from agents.analysis.types import EntityMention
 from tkg_store.temporal import Granularity
 
@@ -27,7 +27,7 @@ from tkg_store.temporal import Granularity
     ],
 )
 def test_patterns(question, answer_type, pattern, cue, level) -> None:
-    kind = classify(question, find_times(question))
+    kind = classify(question, read_times(question).found)
     assert (kind.answer_type, kind.pattern, kind.cue, kind.time_level) == (answer_type, pattern, cue, level)
 
 
@@ -42,7 +42,7 @@ def test_cues_are_read_from_the_masked_question() -> None:
 
 def test_mask_numbers_entities_in_role_order_and_times_by_appearance() -> None:
     question = "After 6 May 2015, which country was criticised by Iraq and Iran?"
-    times = find_times(question)
+    times = read_times(question).found
     iraq = EntityMention("Iraq", (question.index("Iraq"), question.index("Iraq") + 4), [("Iraq", 1.0)])
     iran = EntityMention("Iran", (question.index("Iran"), question.index("Iran") + 4), [("Iran", 1.0)])
     assert mask(question, [iraq, iran], times) == "After {T1}, which country was criticised by {E1} and {E2}?"

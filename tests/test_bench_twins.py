@@ -91,9 +91,9 @@ def test_not_a_question_wordings_are_no_questions_and_no_search_queries(kg, tmp_
 
 def _iso(text: str) -> str:
     """The text with its month names as ISO months, so a test can look for "2010-03" in any wording."""
-    from agents.analysis.times import find_times
+    from agents.analysis.times import read_times
 
-    return " ".join(str(m.time)[:7] for m in find_times(text))
+    return " ".join(str(m.time)[:7] for m in read_times(text).found)
 
 
 def test_a_name_written_as_the_possessor_of_another_is_not_rewritten(kg, tmp_path):

@@ -248,7 +248,7 @@ def test_refuses_a_duckdb_file_that_is_not_a_store(tmp_path: Path) -> None:
 
 def test_open_ended_facts_keep_the_kg_range_open(tmp_path: Path) -> None:
     """A fact with a start and no end is still true: a later question is inside the KG, not outside it."""
-    from agents.analysis.times import find_times
+    from agents.analysis.times import read_times
     from ari.cli.kg import kg_info
     from tkg_store.temporal import OPEN_END, OPEN_START, describe_range
 
@@ -261,8 +261,8 @@ def test_open_ended_facts_keep_the_kg_range_open(tmp_path: Path) -> None:
     with TKGStore.open(db) as store:
         span = store.time_range()
         assert (span.start, span.end) == (date(2005, 3, 1), OPEN_END)
-        assert [m.time.overlaps(span.start, span.end) for m in find_times("Who held office in Germany in 2015?")] == [True]
-        assert [m.time.overlaps(span.start, span.end) for m in find_times("Who visited China in 2001?")] == [False]
+        assert [m.time.overlaps(span.start, span.end) for m in read_times("Who held office in Germany in 2015?").found] == [True]
+        assert [m.time.overlaps(span.start, span.end) for m in read_times("Who visited China in 2001?").found] == [False]
         assert describe_range(span) == "from 2005-03-01 on (open-ended facts)"
         info = kg_info(store)
         assert info["time_range"] == {"start": "2005-03-01", "end": None}

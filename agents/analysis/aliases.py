@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.analysis.demonyms import capitals, country_aliases
+from agents.analysis.demonyms import CAPITALS, COUNTRY_ALIASES
 from tkg_store.store import namesake_base, normalize_name
 
 if TYPE_CHECKING:
@@ -321,9 +321,9 @@ def add_compass_initials(tables: NameTables) -> None:
 def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[str]) -> None:
     """Surnames, first-and-last names and acronyms of the store's names (the rules above);
     `organisational`: the words of the KG's sector-role names ("ministry", "party", "police")."""
-    places = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    places = {normalize_name(text) for country, names in COUNTRY_ALIASES.items() for text in (country, *names)}
     # a name opening with a country's adjective is an organisation's ("Norwegian Red Cross"), no person's
-    demonyms = {normalize_name(text) for names in country_aliases().values() for text in names if not text.isupper()}
+    demonyms = {normalize_name(text) for names in COUNTRY_ALIASES.values() for text in names if not text.isupper()}
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
     persons: set[str] = set()
@@ -378,10 +378,10 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
             tables.people.update(names)
     # "iraq's communist party", "the communist party of iraq" for `Iraqi_Communist_Party` (no person, no country)
     # a country's first-listed adjective only: "Korean" may be either Korea's
-    countries = {normalize_name(c) for c in country_aliases()} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
+    countries = {normalize_name(c) for c in COUNTRY_ALIASES} & (set(tables.by_key) | {normalize_name(q) for q in tables.roles})
     first_adjective = {
         normalize_name(c): next((normalize_name(a) for a in names if not a.replace(".", "").isupper() and normalize_name(a) != normalize_name(c)), "")
-        for c, names in country_aliases().items() if normalize_name(c) in countries
+        for c, names in COUNTRY_ALIASES.items() if normalize_name(c) in countries
     }
     adjective_of = {a: c for c, a in first_adjective.items() if a}
     for name in tables.entities:
@@ -398,7 +398,7 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
     for key, names in tables.acronyms.items():
         # two initials of a person's name are no acronym ("EU" is not Ernst Uhrlau); three may be
         found.setdefault(key, []).extend((name, ACRONYM) for name in names if len(key) >= 3 or name not in people)
-    for country, cities in capitals().items():
+    for country, cities in CAPITALS.items():
         for entity in tables.by_key.get(normalize_name(country), []):
             for capital in cities:
                 found.setdefault(normalize_name(capital), []).append((entity, CAPITAL))  # "seoul" -> South_Korea
@@ -410,7 +410,7 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
         tables.aliases[key] = entries
     # a country's initials ("UAE") name the country itself where it is an entity; its demonyms and
     # other short forms ("Emirati") stay qualifiers of its sector roles
-    for country, short_forms in country_aliases().items():
+    for country, short_forms in COUNTRY_ALIASES.items():
         for entity in tables.by_key.get(normalize_name(country), []):
             for short in short_forms:
                 if short.replace(".", "").isupper() and normalize_name(short) not in tables.by_key:

@@ -17,7 +17,7 @@ from types import ModuleType
 from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, protected_ngrams, standard_spelling
-from agents.analysis.demonyms import country_aliases
+from agents.analysis.demonyms import COUNTRY_ALIASES
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
@@ -142,7 +142,7 @@ class QuestionAnalyzer:
         lexicon = self.lexicon
         # the names' words come saved with the linker's tables: reading every name here grows with the KG
         texts = [*map(self.store.relation_text, self.store.relation_names()), *(lexicon.counts if lexicon else ())]
-        texts += [name for country, aliases in country_aliases().items() for name in (country, *aliases)]  # "Malian": no slip
+        texts += [name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases)]  # "Malian": no slip
         known = {w for text in texts for w in text.lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
         return Vocabulary([*self.entity_linker.name_words, *known], english)
 

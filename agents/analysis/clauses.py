@@ -210,6 +210,12 @@ def _active_clause(subject: str, vp: str) -> tuple[str, str]:
     return subject, vp
 
 
+def _same_period(unit: str, reference: str, prep: str | None = None) -> str:
+    """"in the same month as {E2}": `prep` as written, else "on" a day or a date and "in" another period."""
+    unit = unit.lower()
+    return f"{prep or ('on' if unit in ('day', 'date') else 'in')} the same {unit} as {reference}"
+
+
 def _party(text: str, number: str) -> str:
     """The mention of entity `number` in `text`, with its article ("the {E2}")."""
     m = re.search(rf"(?:(?:the|a|an)\s+)?\{{E{number}\}}", text, re.IGNORECASE)
@@ -272,7 +278,7 @@ def same_period_clause(text: str) -> str | None:
     """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
     -> "in the same month as {E2}"."""
     if m := _PERIOD_OF_EVENT.search(text):
-        return _spliced(m, f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}")
+        return _spliced(m, _same_period(m.group("unit"), m.group("a"), m.group("prep")))
     if m := _SAME_FRONTED.match(text):
         vp = m.group("vp").strip()
         main = m.group("main").rstrip(" ,")
@@ -280,8 +286,8 @@ def same_period_clause(text: str) -> str | None:
         if folded and folded[0]:
             main, reference = folded
             main = main.rstrip(" ,")
-            prep = (m.group("prep") or ("on" if m.group("unit").lower() in ("day", "date") else "in")).lower()
-            return f"{m.group('pre')}{_cap(main)} {prep} the same {m.group('unit').lower()} as {reference}{m.group('end') or '?'}"
+            same = _same_period(m.group("unit"), reference, (m.group("prep") or "").lower())
+            return f"{m.group('pre')}{_cap(main)} {same}{m.group('end') or '?'}"
     if m := _SAME_CLAUSE.search(text):
         vp = (m.group("vp") or "").strip()
         rest = _spliced(m)
@@ -293,13 +299,10 @@ def same_period_clause(text: str) -> str | None:
         elif _placeholders(subject) <= _placeholders(rest) and len(unshared) == 1:
             reference = _party(vp, unshared.pop())  # "who did {E1} praise in the month that {E1} praised {E2}"
         if reference is not None:
-            unit = (m.group("unit") or m.group("unit2")).lower()
-            prep = m.group("prep") or ("on" if unit in ("day", "date") else "in")
-            same = f"{prep} the same {unit} as {_object(reference)}"
+            same = _same_period(m.group("unit") or m.group("unit2"), _object(reference), m.group("prep"))
             return _spliced(m, same + m.group("end"))
     if (m := _SAME_PRONOUN_CLAUSE.search(text)) and _placeholders(text[: m.start()]):
-        same = f"{m.group('prep')} the same {m.group('unit')} as {m.group('a')}"
-        return _spliced(m, same + m.group("end"))
+        return _spliced(m, _same_period(m.group("unit"), m.group("a"), m.group("prep")) + m.group("end"))
     return None
 
 
@@ -426,7 +429,7 @@ def _named_antecedent(text: str) -> str | None:
     others = list(dict.fromkeys(f"{{E{n}}}" for n in parties if n not in named))
     if len(others) != (2 if _SUBJECT.search(question) else 1) or len(named) > 1 or len(set(parties)) < 2:
         return None
-    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else f"{back.group('prep')} the same {back.group('unit')} as {others[-1]}"
+    said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else _same_period(back.group("unit"), others[-1], back.group("prep"))
     return _cap(_SUBJECT.sub(others[0], question[: back.start()] + said + question[back.end() :], count=1))
 
 
@@ -450,9 +453,7 @@ def anaphoric_reference(text: str) -> str | None:
         main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
         if (folded := _fold_clause(_spliced(some), main, m.group("a"))) is None:
             return None
-        unit = some.group("unit").lower()
-        prep = "on" if unit in ("day", "date") else "in"
-        return f"{m.group('pre')}{_cap(folded[0])} {prep} the same {unit} as {_object(folded[1])}{m.group('end') or '?'}"
+        return f"{m.group('pre')}{_cap(folded[0])} {_same_period(some.group('unit'), _object(folded[1]))}{m.group('end') or '?'}"
     cue = re.search(rf"\s*,?\s*\b(?:{_ANAPHORIC_CUE})\b", m.group("main"), re.IGNORECASE)
     if cue is None:
         return None
@@ -467,9 +468,8 @@ def anaphoric_reference(text: str) -> str | None:
         return None
     main, reference = folded[0], _object(folded[1])
     if cue.group("unit"):
-        unit = cue.group("unit").lower()
-        prep = (cue.group("prep") or ("on" if unit in ("day", "date") else "in")).lower()
-        return f"{m.group('pre')}{_cap(main)} {prep} the same {unit} as {reference}{m.group('end') or '?'}"
+        same = _same_period(cue.group("unit"), reference, (cue.group("prep") or "").lower())
+        return f"{m.group('pre')}{_cap(main)} {same}{m.group('end') or '?'}"
     word = "After" if cue.group("after") else "Before"
     return f"{m.group('pre')}{word} {reference}, {main[:1].lower()}{main[1:]}{m.group('end') or '?'}"
 

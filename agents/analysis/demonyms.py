@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import MappingProxyType
 
-# country name -> adjectives / demonyms / aliases, and -> the names of its capital (data/countries.json)
 COUNTRIES = Path(__file__).parent / "data" / "countries.json"
 _DATA = json.loads(COUNTRIES.read_text(encoding="utf-8"))
-_TABLE: dict[str, tuple[str, ...]] = {country: tuple(names) for country, names in _DATA["aliases"].items()}
-_CAPITALS: dict[str, tuple[str, ...]] = {country: tuple(names) for country, names in _DATA["capitals"].items()}
+# country name -> its adjectives, demonyms and short names (data/countries.json)
+COUNTRY_ALIASES = MappingProxyType({country: tuple(names) for country, names in _DATA["aliases"].items()})
+# country name -> the names of its capital, which news English writes for the country's government ("Beijing",
+# "Seoul"): general knowledge, for countries that are names of their own in ICEWS-style KGs
+CAPITALS = MappingProxyType({country: tuple(names) for country, names in _DATA["capitals"].items()})
 
 # Aliases that are also ordinary English words: only accepted when written in capitals ("US", not "us").
 CASE_SENSITIVE = frozenset({"US", "UN", "EU", "UK", "HK", "PNG", "DRC", "ROK", "PRC", "DPRK", "UAE", "USA"})
-
-
-def country_aliases() -> dict[str, tuple[str, ...]]:
-    """Country name -> its adjectives, demonyms and short names."""
-    return dict(_TABLE)
 
 
 # Demonyms whose plural is the people of the country ("the Cambodians", "the Saudis", "the Brits"):
@@ -32,13 +30,6 @@ _PLURAL_ENDINGS = ("an", "i", "ite", "er", "on", "ie", "o", "it")
 def demonym_plural(alias: str) -> str | None:
     """"Cambodian" -> "Cambodians", "South Korean" -> "South Koreans"; None for a name, initials or a demonym
     that is its own plural ("Chinese")."""
-    if alias.isupper() or alias.startswith("The ") or not alias[:1].isupper() or alias in _TABLE:
+    if alias.isupper() or alias.startswith("The ") or not alias[:1].isupper() or alias in COUNTRY_ALIASES:
         return None
     return alias + "s" if alias.lower().endswith(_PLURAL_ENDINGS) else None
-
-
-# Capitals, which news English writes for their country's government ("Beijing", "Seoul"): general
-# knowledge, for countries that are names of their own in ICEWS-style KGs.
-def capitals() -> dict[str, tuple[str, ...]]:
-    """Country name -> the names of its capital."""
-    return dict(_CAPITALS)

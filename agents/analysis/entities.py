@@ -33,7 +33,7 @@ from agents.analysis.aliases import (
     is_title,
 )
 from agents.analysis.cues import CUE_WORDS
-from agents.analysis.demonyms import COUNTRIES, capitals
+from agents.analysis.demonyms import CAPITALS, COUNTRIES
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.names import (
     PREFIXES,
@@ -48,7 +48,7 @@ from agents.analysis.names import (
 )
 from agents.analysis.question_form import REQUEST_VERBS
 from agents.analysis.sectors import ROLE_WORDS, content_words, role_scores, role_vocabulary
-from agents.analysis.times import find_times
+from agents.analysis.times import read_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
@@ -115,7 +115,7 @@ class EntityLinker:
         self._qualifier_prefixes: set[str] = data["qualifier_prefixes"]
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
-        self._capitals = frozenset(normalize_name(city) for cities in capitals().values() for city in cities)
+        self._capitals = frozenset(normalize_name(city) for cities in CAPITALS.values() for city in cities)
         self._role_vocabulary: frozenset[str] = data["role_vocabulary"]
         # a role word's first six letters: an act word that begins so names the sector that does it
         self._role_prefixes = frozenset(w[:6] for w in self._role_vocabulary if len(w) >= 6)
@@ -150,7 +150,7 @@ class EntityLinker:
     ) -> list[list[EntityMention]]:
         """Mentions of each question in order of appearance; embedding calls are batched over all questions."""
         if time_spans is None:
-            time_spans = [[t.span for t in find_times(q)] for q in questions]
+            time_spans = [[t.span for t in read_times(q).found] for q in questions]
         tokenised = [self._two_names_split(tokenize(q)) for q in questions]
         # tokens inside time expressions: never part of an entity name
         blocked = [{k for k, t in enumerate(toks) for a, b in spans if t.start < b and a < t.end} for toks, spans in zip(tokenised, time_spans)]

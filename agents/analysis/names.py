@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from agents.analysis.aliases import acronym, add_aliases, add_compass_initials, compass_acronym, nested_acronym
-from agents.analysis.demonyms import CASE_SENSITIVE, capitals, country_aliases, demonym_plural
+from agents.analysis.demonyms import CAPITALS, CASE_SENSITIVE, COUNTRY_ALIASES, demonym_plural
 from tkg_store.store import TKGStore, normalize_name, noted
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.\-'’][^\W_]+)*\.?|['’]s\b|[?,;:/()]")
@@ -132,7 +132,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         for entity in tables.by_key.get(key, []):
             tables.qualifier_entity[qualifier] = entity
     known = {normalize_name(q): q for q in tables.roles}
-    for country, aliases in country_aliases().items():
+    for country, aliases in COUNTRY_ALIASES.items():
         if (qualifier := known.get(normalize_name(country))) is None:
             continue
         names = {normalize_name(text) for text in (country, *aliases)}
@@ -149,7 +149,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
     # a qualifier that is no country and no entity of its own ("International", "Taliban", "Hamas") only
     # ever qualifies a role, as an adjective or a noun before it does: "the international media",
     # "taliban militants"
-    country_keys = {normalize_name(text) for country, names in country_aliases().items() for text in (country, *names)}
+    country_keys = {normalize_name(text) for country, names in COUNTRY_ALIASES.items() for text in (country, *names)}
     for qualifier in tables.roles:
         key = normalize_name(qualifier)
         if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
@@ -167,7 +167,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         if initials is not None and len(initials) >= 4 and initials not in reserved:
             tables.qualifier_keys[initials] = [qualifier]
             tables.adjective_keys.add(initials)
-    for country, cities in capitals().items():  # "seoul's foreign ministry", "moscow's envoy"
+    for country, cities in CAPITALS.items():  # "seoul's foreign ministry", "moscow's envoy"
         if (qualifier := known.get(normalize_name(country))) is None:
             continue
         for city in cities:

@@ -233,8 +233,9 @@ class RelationLinker:
         text, itself or by its synonym; with `inflected`, also another form of a lexicon word (`SynonymMap.listed`), which
         the lexicon reads through it (`grams`), though the phrase's embedding still gains from plainer words (`vector_text`)."""
         counts = self.lexicon.counts if self.lexicon is not None else {}
-        listed = inflected and self.synonyms is not None and self.synonyms.listed(word)
-        return word in counts or word in GENERAL_SYNONYMS or listed or word_key(GENERAL_SYNONYMS.get(word, word)) in self._named_keys
+        if word in counts or word in GENERAL_SYNONYMS or word_key(GENERAL_SYNONYMS.get(word, word)) in self._named_keys:
+            return True
+        return inflected and self.synonyms is not None and self.synonyms.listed(word)
 
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
@@ -294,7 +295,8 @@ class RelationLinker:
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS]
         unseen = [] if any(self._known(w) for w in words) else words
-        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and self.lexicon is not None and self.lexicon.counts and ranked else None
+        counts = self.lexicon.counts if self.lexicon is not None else {}
+        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
         of_relation = self._relation_keys

@@ -111,11 +111,6 @@ class TimeReading(NamedTuple):
     beyond: list[str]  # years no calendar date holds ("99999", "0000"): outside any KG's range
 
 
-def find_times(text: str) -> list[TimeMention]:
-    """Every readable date expression of `text`, in order of appearance, non-overlapping."""
-    return read_times(text).found
-
-
 def read_times(text: str) -> TimeReading:
     """The time mentions of `text`, the phrases that look like times but cannot be read, and the
     years past any date. A vague period's year is not read on its own: that would answer another question."""
