@@ -379,6 +379,12 @@ class TKGStore:
         ).fetchall()
         return {self._relation_name[r[0]] for r in rows}
 
+    def neighbours_through(self, names: list[str], relations: list[str]) -> set[str]:
+        """The entities linked to `names` by `relations`; with no names, every entity of those relations."""
+        if names:
+            return {n.neighbour for name in names for n in self.neighbourhood(name) if n.relation in relations}
+        return set().union(*(self.memo.get(("relation-entities", r), partial(self.relation_entities, r)) for r in relations))
+
     def relations_linking(self, mentions: list[list[str]], per_mention: int) -> list[str]:
         """Relations linking candidates (entity names, best first) of two different mentions; else those around any
         candidate (the first `per_mention` of each); else every relation."""

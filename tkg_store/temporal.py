@@ -152,5 +152,10 @@ def truncate(text: str, granularity: Granularity) -> str:
     return format_time(span.start, granularity)
 
 
+def full_year(two_digits: int) -> int:
+    """"'08" -> 2008, "'95" -> 1995 (POSIX strptime's %y pivot)."""
+    return (2000 if two_digits <= 68 else 1900) + two_digits
+
+
 def year_span(year: int) -> TimeSpan:
     return span_of(date(year, 1, 1), Granularity.YEAR)

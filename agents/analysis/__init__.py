@@ -4,9 +4,9 @@
     analysis = analyzer.analyze("Who visited Iraq first after Kuwait?")
 """
 
-from agents.analysis.analyzer import QuestionAnalyzer, default_lexicon
+from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLexicon, bundled_lexicon_path
 from agents.analysis.types import PATTERNS, EntityMention, QuestionAnalysis, TimeMention
 
 __all__ = ["PATTERNS", "EntityMention", "QuestionAnalysis", "QuestionAnalyzer", "RelationLexicon", "TimeMention",
-           "bundled_lexicon_path", "default_lexicon"]
+           "bundled_lexicon_path"]

@@ -39,11 +39,6 @@ from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 
 
-def default_lexicon(store: TKGStore) -> RelationLexicon | None:
-    """$ARI_RELATION_LEXICON when set, else the lexicon bundled here for the store's dataset (MultiTQ), when it fits the store."""
-    return chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
-
-
 def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:
     """The masked question in the active, one-clause form (`agents.analysis.grammar`), its entities
     renumbered in that form's role order, and the rewrite (no rules: all as they were)."""
@@ -103,8 +98,8 @@ class QuestionAnalyzer:
     ) -> None:
         self.store = store
         self.embedder = embedder
-        if lexicon is None and use_default_lexicon:
-            lexicon = default_lexicon(store)
+        if lexicon is None and use_default_lexicon:  # $ARI_RELATION_LEXICON, else the dataset's bundled one if it fits
+            lexicon = chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
         self.lexicon = lexicon
         # beside a lexicon, the verb phrase's similarity to relation names carries the wordings the
         # lexicon never saw (one embedding per distinct verb phrase); without one it is the only signal

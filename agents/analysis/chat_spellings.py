@@ -15,8 +15,9 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from agents.analysis.times import MONTHS, full_year
+from agents.analysis.times import MONTHS
 from ari.base.text import stem, word_key
+from tkg_store.temporal import full_year
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
 CHAT_WORDS = Path(__file__).parent / "data" / "chat_spellings.json"

@@ -7,13 +7,11 @@ shares, does. Otherwise the span stays as it was and the judge abstains."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from rapidfuzz import fuzz
 
 from agents.analysis.aliases import FORMAL_HONORIFICS
 from agents.analysis.types import EntityMention
-from tkg_store.memo import memoised
 from tkg_store.store import TKGStore, normalize_name
 
 RELATIONS = 2  # the best-ranked relations whose facts hold the candidates
@@ -49,13 +47,6 @@ def _shared(words: list[str], display: str, frequency: Callable[[str], int]) -> 
     return sum(1 / max(1, frequency(o)) for o in found) / max(1, len(own)), min(exact, key=frequency, default="")
 
 
-def neighbourhood_candidates(store: TKGStore, linked: list[str], relations: list[str]) -> set[str]:
-    """The entities linked to `linked` by `relations`; with none linked, every entity of those relations."""
-    if linked:
-        return {n.neighbour for name in linked for n in store.neighbourhood(name) if n.relation in relations}
-    return set().union(*(memoised(store, ("relation-entities", r), partial(store.relation_entities, r)) for r in relations))
-
-
 def link_in_neighbourhood(store: TKGStore, mentions: list[EntityMention], ranked: list[tuple[str, float]], frequency: Callable[[str], int]) -> bool:
     """Read again, in place, each mention left unlinked, or linked weakly (under `SCORE`) to entities none of
     which has a fact with the question's other entities, among their neighbours through the best `ranked`
@@ -68,7 +59,7 @@ def link_in_neighbourhood(store: TKGStore, mentions: list[EntityMention], ranked
         factless = weak and not any(store.relations_between(n, o) for n, _ in mention.candidates for o in others)
         if mention.candidates and not factless:
             continue
-        names = {name: store.display(name) for name in sorted(neighbourhood_candidates(store, others, relations))}
+        names = {name: store.display(name) for name in sorted(store.neighbours_through(others, relations))}
         if (match := best_match(mention.text, names, frequency)) is not None:
             mention.candidates, found = [(match[0], SCORE)], True
             mention.why = f"read among the KG neighbours through {', '.join(relations)}: shares '{match[1]}'"

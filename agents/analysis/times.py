@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from agents.analysis.query import RELATIVE_BOUND
 from agents.analysis.types import TimeMention
-from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, span_of, stated_span
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
 MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
@@ -297,12 +297,6 @@ def said_year(words: str) -> int:
     """"two thousand and nine" -> 2009, "twenty fourteen" -> 2014 (a match of `_SAID_YEAR`)."""
     numbers = [NUMBER_WORDS.get(w, 0) for w in re.split(r"[\s-]+", words.lower()) if w not in ("and", "thousand")]
     return (2000 if re.match(r"two\s+thousand", words, re.IGNORECASE) else 100 * numbers[0]) + sum(numbers[1:])
-
-
-def full_year(two_digits: int) -> int:
-    """"'08" -> 2008, "'95" -> 1995 (POSIX strptime's %y pivot)."""
-    return (2000 if two_digits <= 68 else 1900) + two_digits
-
 
 _PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
 _ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
