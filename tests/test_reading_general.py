@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
-from agents.analysis.question_form import not_a_question, without_asides, without_framing
+from agents.analysis.question_form import as_checked_claim, not_a_question, without_asides, without_framing, without_repairs
 from agents.analysis.times import asked_granularity
 from tkg_store.temporal import Granularity
 
@@ -210,3 +210,50 @@ def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausi
         assert not judgement.answerable and "'Hassan' names 2 entities" in str(judgement.missing)
     else:
         assert judgement.answerable and name in [m.best for m in analysis.entities]
+
+
+@pytest.mark.parametrize(
+    ("repaired", "meant"),
+    [
+        ("Who visited Iraq before -- sorry, after -- Kuwait did?", "Who visited Iraq after Kuwait did?"),
+        ("Who visited Iran -- I mean Iraq -- in 2009?", "Who visited Iraq in 2009?"),
+        ("Who was the last -- scratch that, the first -- to visit Iraq?", "Who was the first to visit Iraq?"),
+        ("Which country visited Iraq in March 2008 -- no, hang on, in March 2009?", "Which country visited Iraq in March 2009?"),
+        ("Who visited Iraq in 2008, sorry, 2009?", "Who visited Iraq in 2009?"),
+    ],
+)
+def test_a_self_repair_is_read_as_the_phrase_that_replaces_what_was_taken_back(analyzer, repaired, meant):
+    said, plain = analyzer.analyze(repaired), analyzer.analyze(meant)
+    assert linked(analyzer, repaired) == linked(analyzer, meant)
+    assert [str(t.time) for t in said.times] == [str(t.time) for t in plain.times]
+    assert said.query == plain.query
+
+
+@pytest.mark.parametrize("text", ["Who, no matter what, visited Iraq in 2009?", "Did Iran visit Iraq or not, in 2009?"])
+def test_words_of_editing_without_a_repair_change_nothing(text):
+    assert without_repairs(text) == text
+
+
+@pytest.mark.parametrize(
+    ("checked", "meant"),
+    [
+        # a claim about a party, checked, then a question that points back: the claim with its subject asked
+        ("A friend told me Iran was the first to visit Iraq. Is that right, or which country was it?", "Which country was the first to visit Iraq?"),
+        ("Was Iran really the last to visit Iraq in 2009? If it wasn't, which was?", "Which was the last to visit Iraq in 2009?"),
+        ("Did Kuwait visit Iraq in March 2009, as I've heard? If not, who did?", "Who visited Iraq in March 2009?"),
+        # a claim about a time: the claim with its time asked
+        ("I read that Kuwait visited Iraq in 2008. Is that the right year, or which year was it?", "In which year did Kuwait visit Iraq?"),
+        # a question that stands alone is asked alone: the claim it checks is no context
+        ("Someone claimed Iran visited Iraq in 2010. True? Who visited Iraq in 2009?", "Who visited Iraq in 2009?"),
+    ],
+)
+def test_a_checked_claim_asks_the_claims_question_with_the_claimed_value_open(analyzer, checked, meant):
+    said, plain = analyzer.analyze(checked), analyzer.analyze(meant)
+    assert linked(analyzer, checked) == linked(analyzer, meant)
+    assert [str(t.time) for t in said.times] == [str(t.time) for t in plain.times]
+    assert (said.query, said.answer_type, said.time_level) == (plain.query, plain.answer_type, plain.time_level)
+
+
+def test_a_question_with_a_statement_before_it_is_no_checked_claim():
+    text = "Kuwait visited Iraq once. Who visited Iraq after that?"  # context the question points back to
+    assert as_checked_claim(text) == text

@@ -24,7 +24,15 @@ from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, read_query
-from agents.analysis.question_form import as_yes_no, unstressed, without_asides, without_framing, without_hedges
+from agents.analysis.question_form import (
+    as_checked_claim,
+    as_yes_no,
+    unstressed,
+    without_asides,
+    without_framing,
+    without_hedges,
+    without_repairs,
+)
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
@@ -178,7 +186,7 @@ class QuestionAnalyzer:
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
         stressable = self._stressable()
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(unstressed(without_hashtags(q), stressable))))), protected), protected)))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))))), protected), protected)))) for q in questions]
         questions = [stated_window(with_stated_year(q)) for q in questions]
         readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])

@@ -131,6 +131,74 @@ def without_hedges(text: str) -> str:
     return kept[:1].upper() + kept[1:] if re.search(r"\w", kept) and kept != text.strip() else text
 
 
+# A self-repair takes a phrase back and says another in its place ("Who did X meet after -- sorry, before -- Kuwait?"):
+# the phrase, a break, an editing term ("sorry", "I mean", "no", "wait", "scratch that", "or rather": Levelt 1983,
+# Shriberg 1994), then the repair, up to the next break. The repair replaces a phrase of its own kind just before the
+# break: from the last word it starts with ("after 2008 -- no, hang on, after 2009"), else as many words as it has
+# ("Cambodia -- sorry, Thailand"). A long repair is a new sentence, not a repair.
+_EDITING_TERM = r"(?:(?:sorry|no|wait|oops|correction|hang\s+on|hold\s+on|scratch\s+that)\s*(?:[,.!:]|--?|[–—])|(?:i\s+mean|i\s+meant|or\s+rather|make\s+that)\b)"
+_REPAIR = re.compile(rf"\s*(?:--?|[–—,])\s*(?:{_EDITING_TERM}\s*)+(?P<repair>[^-–—,?!.;:]+?)\s*(?:--?\s*|[–—]\s*|(?=[,?!.;:]|$))", re.IGNORECASE)
+
+
+def without_repairs(text: str) -> str:
+    """`text` with each self-repair carried out (see `_REPAIR`)."""
+    start = 0
+    while m := _REPAIR.search(text, start):
+        said, repair, rest = text[: m.start()].split(), m.group("repair").split(), text[m.end() :]
+        starts = [i for i, w in enumerate(said) if w.lower() == repair[0].lower() and i >= len(said) - 6]
+        if len(repair) > 5 or not starts and len(said) <= len(repair):
+            start = m.end()
+            continue
+        kept = " ".join(said[: starts[-1] if starts else len(said) - len(repair)] + repair)
+        text, start = kept + ("" if rest[:1] in ("", "?", "!", ".", ",") else " ") + rest, len(kept)
+    return text
+
+
+# A claim put to be checked ("I read that Oman visited Iraq in 2009. Is that right? If not, which year was it?") asks the
+# claim's own question with the claimed value open. The check ("is that right", "true?", "can you confirm") asks nothing
+# itself; a question that stands alone is asked alone; one that only points back ("which year was it?", "if not, who
+# did?") takes the claim's words with the value it asks for replaced by its question words: the claim's subject for a
+# party, the claim's time for a time. A claim may be put as a yes/no question ("Was X really the first ...? If not, which was?").
+_CHECK = re.compile(
+    r"\b(?:is|was)\s+(?:that|this|it)\s+(?:really\s+)?(?:the\s+)?(?:right|true|correct|accurate|so)\b(?:\s+\w+)?|\b(?:true|right|correct)\s*\?"
+    r"|\bright\s+or\s+wrong\b|\bcan\s+you\s+(?:check|confirm|verify)\b|,?\s*as\s+i'?ve\s+(?:heard|read)\b",
+    re.IGNORECASE,
+)
+_REPORTED = re.compile(r"^.*\b(?:told\s+me|said|says|claimed|claims|thinks|think|believes|is\s+sure|heard|read|wrote|reported)\s+(?:that\s+)?", re.IGNORECASE)
+_ASKED_BACK = re.compile(r"^\W*(?:(?:if\s+not|if\s+it\s+(?:was|is)n'?t|or|and|otherwise)\W+)*(?P<wh>who|whom|(?:which|what)(?:\s+(?!was\b|is\b|did\b)\w+(?:\s+and\s+\w+)?)?)\s+(?P<rest>.*)$", re.IGNORECASE)
+_BACK_WORDS = frozenset("was is were did do does it that this they then really actually instead exactly so first last one".split())
+_TIME_ASKED = re.compile(r"\b(?:year|month|date|day|when)\b", re.IGNORECASE)
+_CLAIMED_TIME = re.compile(r"\b(?:in|on|during)\s+(?:(?:the\s+)?(?:[A-Z][a-z]+\.?|\d{1,2}(?:st|nd|rd|th)?),?\s+){0,3}\d{4}\b")
+# the claim's subject: a name (capitalised words, "the" before them) opening it, after an inverted auxiliary in a yes/no claim
+_CLAIM_SUBJECT = re.compile(r"^\W*(?:that\s+)?(?:(?P<aux>was|is|did|does)\s+)?(?:the\s+)?(?:(?-i:[A-Z])[\w.'/-]*\s+)+(?:really\s+)?", re.IGNORECASE)
+
+
+def as_checked_claim(text: str) -> str:
+    """The question a checked claim asks (see `_CHECK`), or `text` when it is none."""
+    pieces = _pieces(text)
+    asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
+    if len(pieces) < 2 or not asked or asked[-1] == 0:
+        return text
+    question = _CHECK.sub("", pieces[asked[-1]]).strip(" ,")
+    claim = next((_CHECK.sub("", p).strip(" ,?.") for p in reversed(pieces[: asked[-1]]) if _CHECK.sub("", p).strip(" ,?.")), "")
+    checked = any(_CHECK.search(p) for p in pieces) or _YES_NO_OPENING.search(claim)
+    back = _ASKED_BACK.match(question)
+    if not checked or not claim or back is None:
+        return text
+    if any(w.lower() not in _BACK_WORDS for w in re.findall(r"[\w']+", back.group("rest"))):
+        stands_alone = _CAPITALISED.search(question) and not _POINTER.search(question) and not _PRONOUN.search(question)
+        question = question[back.start("wh") :]
+        return question[:1].upper() + question[1:] if stands_alone else text
+    claim, wh = _REPORTED.sub("", claim), back.group("wh")
+    if _TIME_ASKED.search(wh):
+        found = _CLAIMED_TIME.search(claim)
+        said = claim[: found.start()] + f"in {wh}" + claim[found.end() :] if found else ""
+    else:
+        found = _CLAIM_SUBJECT.match(claim)
+        said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), claim[found.end() :]))) if found and wh.lower() != "what" else ""
+    return said[:1].upper() + said[1:].rstrip(" ?.") + "?" if said else text
+
+
 _SHOUTED = re.compile(r"\b[A-Z]{3,}\b")
 
 
