@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
-from agents.analysis.question_form import as_checked_claim, not_a_question, without_asides, without_framing, without_repairs
+from agents.analysis.discourse import as_checked_claim, without_repairs
+from agents.analysis.question_form import not_a_question, without_asides, without_framing
 from agents.analysis.times import asked_granularity
 from tkg_store.temporal import Granularity
 
@@ -220,6 +221,11 @@ def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausi
         ("Who was the last -- scratch that, the first -- to visit Iraq?", "Who was the first to visit Iraq?"),
         ("Which country visited Iraq in March 2008 -- no, hang on, in March 2009?", "Which country visited Iraq in March 2009?"),
         ("Who visited Iraq in 2008, sorry, 2009?", "Who visited Iraq in 2009?"),
+        # the editing term after the repair; a name taken back whole; part of a date said again
+        ("Who did Kuwait visit in 2009 -- Iran, I mean?", "Who did Iran visit in 2009?"),
+        ("Who visited Iraq before Theresa May -- sorry, Kuwait -- did?", "Who visited Iraq before Kuwait did?"),
+        ("Who visited Iraq on 4 July 2009? No, 3 July, sorry.", "Who visited Iraq on 3 July 2009?"),
+        ("Where did Kuwait travel in 2009? Which country, I mean.", "Which country did Kuwait visit in 2009?"),
     ],
 )
 def test_a_self_repair_is_read_as_the_phrase_that_replaces_what_was_taken_back(analyzer, repaired, meant):
@@ -245,6 +251,10 @@ def test_words_of_editing_without_a_repair_change_nothing(text):
         ("I read that Kuwait visited Iraq in 2008. Is that the right year, or which year was it?", "In which year did Kuwait visit Iraq?"),
         # a question that stands alone is asked alone: the claim it checks is no context
         ("Someone claimed Iran visited Iraq in 2010. True? Who visited Iraq in 2009?", "Who visited Iraq in 2009?"),
+        # a tag checks the claim; "that month" is the claim's time, the claimed party what is in doubt
+        ("Kuwait visited Iraq in March 2009, didn't it? Who else visited Iraq that month?", "Who else visited Iraq in March 2009?"),
+        # a time asked with a pronoun pointing back: the claim with its time open
+        ("Did Kuwait visit Iraq in 2008? What year did it really visit Iraq?", "In which year did Kuwait visit Iraq?"),
     ],
 )
 def test_a_checked_claim_asks_the_claims_question_with_the_claimed_value_open(analyzer, checked, meant):

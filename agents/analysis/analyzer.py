@@ -18,6 +18,7 @@ from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, english_words, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import country_aliases
+from agents.analysis.discourse import as_checked_claim, without_repairs
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
@@ -25,13 +26,11 @@ from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, read_query
 from agents.analysis.question_form import (
-    as_checked_claim,
     as_yes_no,
     unstressed,
     without_asides,
     without_framing,
     without_hedges,
-    without_repairs,
 )
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
