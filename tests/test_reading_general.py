@@ -229,10 +229,13 @@ def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausi
     ],
 )
 def test_a_self_repair_is_read_as_the_phrase_that_replaces_what_was_taken_back(analyzer, repaired, meant):
-    said, plain = analyzer.analyze(repaired), analyzer.analyze(meant)
-    assert linked(analyzer, repaired) == linked(analyzer, meant)
-    assert [str(t.time) for t in said.times] == [str(t.time) for t in plain.times]
-    assert said.query == plain.query
+    assert _read(analyzer, repaired) == _read(analyzer, meant)
+
+
+def _read(analyzer, question: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyzer
+    """What a reading means: the names linked, the times, the typed query, the answer's type and granularity."""
+    said = analyzer.analyze(question)
+    return linked(analyzer, question), [str(t.time) for t in said.times], said.query, said.answer_type, said.time_level
 
 
 @pytest.mark.parametrize("text", ["Who, no matter what, visited Iraq in 2009?", "Did Iran visit Iraq or not, in 2009?"])
@@ -258,10 +261,7 @@ def test_words_of_editing_without_a_repair_change_nothing(text):
     ],
 )
 def test_a_checked_claim_asks_the_claims_question_with_the_claimed_value_open(analyzer, checked, meant):
-    said, plain = analyzer.analyze(checked), analyzer.analyze(meant)
-    assert linked(analyzer, checked) == linked(analyzer, meant)
-    assert [str(t.time) for t in said.times] == [str(t.time) for t in plain.times]
-    assert (said.query, said.answer_type, said.time_level) == (plain.query, plain.answer_type, plain.time_level)
+    assert _read(analyzer, checked) == _read(analyzer, meant)
 
 
 def test_a_question_with_a_statement_before_it_is_no_checked_claim():
