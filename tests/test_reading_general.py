@@ -121,7 +121,8 @@ def test_the_asked_granularity_is_honoured(question, level):
     ("question", "day"),
     [("Who visited Iraq on 03.07.2009?", "2009-07-03"), ("Who visited Iraq on 13/7/2009?", "2009-07-13"),
      ("Who visited Iraq on July 3rd '09?", "2009-07-03"), ("Who visited Iraq on 2009/07/03?", "2009-07-03"),
-     ("Who visited Iraq on 3 July 09?", "2009-07-03")],
+     ("Who visited Iraq on 3 July 09?", "2009-07-03"), ("Who visited Iraq on 3-Jul-2009?", "2009-07-03"),
+     ("Who visited Iraq on 20090703?", "2009-07-03")],
 )
 def test_dates_as_people_write_them(analyzer, question, day):
     assert [str(t.time) for t in analyzer.analyze(question).times] == [day]

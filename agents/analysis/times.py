@@ -46,6 +46,8 @@ _YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", 
 _PATTERNS = [
     re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}(?P<sep>[-/])(?P<month>{_MONTH_NAMES})\.?(?P=sep)(?:(?P<year>\d{{4}})|(?P<yy>\d{{2}}))\b", re.IGNORECASE),  # 3-Jul-2009
+    re.compile(r"(?<![\d\-/.])(?P<year>(?:19|20)\d{2})(?P<mnum>0[1-9]|1[0-2])(?P<day>0[1-9]|[12]\d|3[01])(?![\d\-/.])"),  # 20090703 (ISO 8601)
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<yy>\d{{2}})\b(?!\s*(?:%|per|[a-z]))", re.IGNORECASE),  # "3 July 09": after a day and a month, a year
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
