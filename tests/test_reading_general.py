@@ -118,6 +118,24 @@ def test_the_asked_granularity_is_honoured(question, level):
 
 
 @pytest.mark.parametrize(
+    ("question", "times", "unreadable"),
+    [
+        ("Who visited Iraq the year after 2008?", ["2009"], []),
+        ("Who visited Iraq two weeks before 17 July 2009?", ["2009-07-03"], []),
+        ("Who visited Iraq in the two years after 2007?", ["2008", "2009"], []),
+        # an offset that names no time is refused, never read as a bare "after 2009"
+        ("Who visited Iraq a week after 2009?", [], ["a week after 2009"]),
+        ("Who visited Iraq a few days after 3 July 2009?", [], ["a few days after 3 July 2009"]),
+        ("Which year after 2008 did Kuwait visit Iraq?", ["2008"], []),  # no offset: a bound
+    ],
+)
+def test_an_offset_from_a_stated_time_is_the_time_it_names(analyzer, question, times, unreadable):
+    read = analyzer.analyze(question)
+    assert [str(t.time) for t in read.times] == times
+    assert set(unreadable) <= set(read.unreadable_times) and bool(unreadable) == bool(read.unreadable_times)
+
+
+@pytest.mark.parametrize(
     ("question", "day"),
     [("Who visited Iraq on 03.07.2009?", "2009-07-03"), ("Who visited Iraq on 13/7/2009?", "2009-07-13"),
      ("Who visited Iraq on July 3rd '09?", "2009-07-03"), ("Who visited Iraq on 2009/07/03?", "2009-07-03"),

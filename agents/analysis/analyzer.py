@@ -35,7 +35,7 @@ from agents.analysis.question_form import (
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_stated_year
+from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_offsets, with_stated_year
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder
@@ -186,7 +186,7 @@ class QuestionAnalyzer:
         # ..."); asides first, while the dashes that set them off are there
         stressable = self._stressable()
         questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))))), protected), protected)))) for q in questions]
-        questions = [stated_window(with_stated_year(q)) for q in questions]
+        questions = [stated_window(with_stated_year(with_offsets(q))) for q in questions]
         readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
         analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]
