@@ -84,6 +84,11 @@ def test_a_closing_remark_goes_unless_it_sets_a_party_aside() -> None:
     assert as_question(kept) == kept
 
 
+@pytest.mark.parametrize("text", ["Which country did Chile visit? (after 3 Feb 2010)", "Who visited Peru? (the first one)", "Who visited Peru? (in 2009)"])
+def test_a_closing_parenthesis_that_holds_a_time_or_an_order_is_part_of_the_question(text: str) -> None:
+    assert as_question(text) == text
+
+
 def test_a_record_with_two_missing_values_is_left_to_be_refused() -> None:
     assert as_question("actor=? | event=visit | target=?") == "actor=? | event=visit | target=?"
 

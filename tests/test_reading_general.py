@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from bench_support import analyzer_over, linked
 
+from agents.analysis.discourse import as_checked_claim, without_repairs
 from agents.analysis.question_form import not_a_question, without_asides, without_framing
 from agents.analysis.times import asked_granularity
 from tkg_store.temporal import Granularity
@@ -117,10 +118,29 @@ def test_the_asked_granularity_is_honoured(question, level):
 
 
 @pytest.mark.parametrize(
+    ("question", "times", "unreadable"),
+    [
+        ("Who visited Iraq the year after 2008?", ["2009"], []),
+        ("Who visited Iraq two weeks before 17 July 2009?", ["2009-07-03"], []),
+        ("Who visited Iraq in the two years after 2007?", ["2008", "2009"], []),
+        # an offset that names no time is refused, never read as a bare "after 2009"
+        ("Who visited Iraq a week after 2009?", [], ["a week after 2009"]),
+        ("Who visited Iraq a few days after 3 July 2009?", [], ["a few days after 3 July 2009"]),
+        ("Which year after 2008 did Kuwait visit Iraq?", ["2008"], []),  # no offset: a bound
+    ],
+)
+def test_an_offset_from_a_stated_time_is_the_time_it_names(analyzer, question, times, unreadable):
+    read = analyzer.analyze(question)
+    assert [str(t.time) for t in read.times] == times
+    assert set(unreadable) <= set(read.unreadable_times) and bool(unreadable) == bool(read.unreadable_times)
+
+
+@pytest.mark.parametrize(
     ("question", "day"),
     [("Who visited Iraq on 03.07.2009?", "2009-07-03"), ("Who visited Iraq on 13/7/2009?", "2009-07-13"),
      ("Who visited Iraq on July 3rd '09?", "2009-07-03"), ("Who visited Iraq on 2009/07/03?", "2009-07-03"),
-     ("Who visited Iraq on 3 July 09?", "2009-07-03")],
+     ("Who visited Iraq on 3 July 09?", "2009-07-03"), ("Who visited Iraq on 3-Jul-2009?", "2009-07-03"),
+     ("Who visited Iraq on 20090703?", "2009-07-03")],
 )
 def test_dates_as_people_write_them(analyzer, question, day):
     assert [str(t.time) for t in analyzer.analyze(question).times] == [day]
@@ -210,3 +230,59 @@ def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausi
         assert not judgement.answerable and "'Hassan' names 2 entities" in str(judgement.missing)
     else:
         assert judgement.answerable and name in [m.best for m in analysis.entities]
+
+
+@pytest.mark.parametrize(
+    ("repaired", "meant"),
+    [
+        ("Who visited Iraq before -- sorry, after -- Kuwait did?", "Who visited Iraq after Kuwait did?"),
+        ("Who visited Iran -- I mean Iraq -- in 2009?", "Who visited Iraq in 2009?"),
+        ("Who was the last -- scratch that, the first -- to visit Iraq?", "Who was the first to visit Iraq?"),
+        ("Which country visited Iraq in March 2008 -- no, hang on, in March 2009?", "Which country visited Iraq in March 2009?"),
+        ("Who visited Iraq in 2008, sorry, 2009?", "Who visited Iraq in 2009?"),
+        # the editing term after the repair; a name taken back whole; part of a date said again
+        ("Who did Kuwait visit in 2009 -- Iran, I mean?", "Who did Iran visit in 2009?"),
+        ("Who visited Iraq before Theresa May -- sorry, Kuwait -- did?", "Who visited Iraq before Kuwait did?"),
+        ("Who visited Iraq on 4 July 2009? No, 3 July, sorry.", "Who visited Iraq on 3 July 2009?"),
+        ("Where did Kuwait travel in 2009? Which country, I mean.", "Which country did Kuwait visit in 2009?"),
+    ],
+)
+def test_a_self_repair_is_read_as_the_phrase_that_replaces_what_was_taken_back(analyzer, repaired, meant):
+    assert _read(analyzer, repaired) == _read(analyzer, meant)
+
+
+def _read(analyzer, question: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyzer
+    """What a reading means: the names linked, the times, the typed query, the answer's type and granularity."""
+    said = analyzer.analyze(question)
+    return linked(analyzer, question), [str(t.time) for t in said.times], said.query, said.answer_type, said.time_level
+
+
+@pytest.mark.parametrize("text", ["Who, no matter what, visited Iraq in 2009?", "Did Iran visit Iraq or not, in 2009?"])
+def test_words_of_editing_without_a_repair_change_nothing(text):
+    assert without_repairs(text) == text
+
+
+@pytest.mark.parametrize(
+    ("checked", "meant"),
+    [
+        # a claim about a party, checked, then a question that points back: the claim with its subject asked
+        ("A friend told me Iran was the first to visit Iraq. Is that right, or which country was it?", "Which country was the first to visit Iraq?"),
+        ("Was Iran really the last to visit Iraq in 2009? If it wasn't, which was?", "Which was the last to visit Iraq in 2009?"),
+        ("Did Kuwait visit Iraq in March 2009, as I've heard? If not, who did?", "Who visited Iraq in March 2009?"),
+        # a claim about a time: the claim with its time asked
+        ("I read that Kuwait visited Iraq in 2008. Is that the right year, or which year was it?", "In which year did Kuwait visit Iraq?"),
+        # a question that stands alone is asked alone: the claim it checks is no context
+        ("Someone claimed Iran visited Iraq in 2010. True? Who visited Iraq in 2009?", "Who visited Iraq in 2009?"),
+        # a tag checks the claim; "that month" is the claim's time, the claimed party what is in doubt
+        ("Kuwait visited Iraq in March 2009, didn't it? Who else visited Iraq that month?", "Who else visited Iraq in March 2009?"),
+        # a time asked with a pronoun pointing back: the claim with its time open
+        ("Did Kuwait visit Iraq in 2008? What year did it really visit Iraq?", "In which year did Kuwait visit Iraq?"),
+    ],
+)
+def test_a_checked_claim_asks_the_claims_question_with_the_claimed_value_open(analyzer, checked, meant):
+    assert _read(analyzer, checked) == _read(analyzer, meant)
+
+
+def test_a_question_with_a_statement_before_it_is_no_checked_claim():
+    text = "Kuwait visited Iraq once. Who visited Iraq after that?"  # context the question points back to
+    assert as_checked_claim(text) == text

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from ari.base.errors import UsageError
-from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, span_of, truncate, year_span
+from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, shifted, span_of, truncate, year_span
 
 D, M, Y = Granularity.DAY, Granularity.MONTH, Granularity.YEAR
 
@@ -105,3 +105,25 @@ def test_granularity_order_and_helpers() -> None:
     assert parse_time("2005-11-03").at(M) == parse_time("2005-11")
     assert str(parse_time("2005-11")) == "2005-11"
     assert year_span(2010) == parse_time("2010")
+
+
+@pytest.mark.parametrize(
+    ("stated", "count", "unit", "named"),
+    [
+        ("2008", 1, "year", "2009"),
+        ("2010", -2, "year", "2008"),
+        ("2009-03", 2, "month", "2009-05"),
+        ("2009-01", -1, "month", "2008-12"),
+        ("2009-07-03", 1, "week", "2009-07-10"),
+        ("2008-03-01", -3, "day", "2008-02-27"),  # a leap year's February
+        ("2009-01-31", 1, "month", "2009-02-28"),  # no 31 February: the month's last day
+        ("2009-07-03", 1, "year", "2010-07-03"),
+    ],
+)
+def test_an_offset_names_the_time_that_many_units_away_at_the_stated_granularity(stated, count, unit, named) -> None:
+    assert str(shifted(parse_time(stated), count, unit)) == named
+
+
+@pytest.mark.parametrize(("stated", "unit"), [("2009", "week"), ("2009", "month"), ("2009-07", "day")])
+def test_an_offset_finer_than_the_stated_time_names_no_time(stated, unit) -> None:
+    assert shifted(parse_time(stated), 1, unit) is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from enum import Enum
 
 from ari.base.errors import UsageError
@@ -159,3 +159,24 @@ def full_year(two_digits: int) -> int:
 
 def year_span(year: int) -> TimeSpan:
     return span_of(date(year, 1, 1), Granularity.YEAR)
+
+
+_UNIT = {"day": Granularity.DAY, "week": Granularity.DAY, "month": Granularity.MONTH, "year": Granularity.YEAR}
+
+
+def shifted(span: TimeSpan, count: int, unit: str) -> TimeSpan | None:
+    """The span `count` units (day, week, month, year; negative: earlier) from a one-granule span, at its granularity
+    ("the year after 2008": 2009; "two months after March 2009": May 2009; "a week after 3 July 2009": 10 July 2009).
+    None where the unit is finer than the span ("a week after 2009" names no one day) or the span is several granules."""
+    if span.start != span_of(span.start, span.granularity).start or span.end != span_of(span.start, span.granularity).end:
+        return None
+    if _UNIT[unit].rank < span.granularity.rank:
+        return None
+    if unit in ("day", "week"):
+        return span_of(span.start + timedelta(days=count * (7 if unit == "week" else 1)), span.granularity)
+    months = span.start.year * 12 + span.start.month - 1 + count * (12 if unit == "year" else 1)
+    year, month = divmod(months, 12)
+    if not 1 <= year <= 9999:
+        return None
+    day = min(span.start.day, calendar.monthrange(year, month + 1)[1])
+    return span_of(date(year, month + 1, day), span.granularity)

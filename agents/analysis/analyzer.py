@@ -18,17 +18,24 @@ from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, protected_ngrams, standard_spelling
 from agents.analysis.demonyms import COUNTRY_ALIASES
+from agents.analysis.discourse import as_checked_claim, without_repairs
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, read_query
-from agents.analysis.question_form import as_yes_no, unstressed, without_asides, without_framing, without_hedges
+from agents.analysis.question_form import (
+    as_yes_no,
+    unstressed,
+    without_asides,
+    without_framing,
+    without_hedges,
+)
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
-from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_stated_year
+from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_offsets, with_stated_year
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, english_words
@@ -173,8 +180,8 @@ class QuestionAnalyzer:
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
         stressable = self._stressable()
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(unstressed(without_hashtags(q), stressable))))), protected), protected)))) for q in questions]
-        questions = [stated_window(with_stated_year(q)) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))))), protected), protected)))) for q in questions]
+        questions = [stated_window(with_stated_year(with_offsets(q))) for q in questions]
         readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
         analyses = [self._analysis(*reading) for reading in zip(questions, entities, readings)]

@@ -24,7 +24,12 @@ _HINT = r"(?:\s*[(\[](?P<hint>[^)\]]*)[)\]])?"  # "____ (country)", "? [year]": 
 _MARK = re.compile(rf"(?:{_GAP}|{_LONE}){_HINT}", re.IGNORECASE)
 _ASKED_VALUE = re.compile(rf"^(?:{_GAP}|\?){_HINT}", re.IGNORECASE)  # a field's value that is missing
 # "... was ____. (2 marks)": a remark to the reader; not a party set aside ("... in 2010? (not counting trips inside China)")
-_REMARK = re.compile(r"(?<=[.!?])\s*\((?![^()]*\b(?:not|except|excluding|apart|besides|other\s+than)\b)[^()]*\)\s*$", re.IGNORECASE)
+# nor a time or an order the question is asked under ("which country? (after 3 Feb 2015)", "(the first one)")
+_REMARK = re.compile(
+    r"(?<=[.!?])\s*\((?![^()]*\b(?:not|except|excluding|apart|besides|other\s+than|before|after|since|until|during|between|first|last)\b)"
+    r"(?![^()]*\b(?:1[89]|20)\d\d\b)[^()]*\)\s*$",
+    re.IGNORECASE,
+)
 # a piece that only asks for the answer: "Name this country.", "For ten points, who is it?", "Which month?"
 _PRE = r"^\W*(?:(?:\w+\s+){0,3}\w+,\s*)?(?:please\s+)?"  # "For ten points, ...", "FTP, ..."
 _NAME_IT = re.compile(rf"{_PRE}{REQUEST_VERB}\s+(?P<hint>(?:this|these|it|the)\b.*)$", re.IGNORECASE)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from agents.analysis.query import RELATIVE_BOUND
 from agents.analysis.types import TimeMention
-from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, span_of, stated_span
+from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, shifted, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
 MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
@@ -46,6 +46,8 @@ _YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", 
 _PATTERNS = [
     re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}(?P<sep>[-/])(?P<month>{_MONTH_NAMES})\.?(?P=sep)(?:(?P<year>\d{{4}})|(?P<yy>\d{{2}}))\b", re.IGNORECASE),  # 3-Jul-2009
+    re.compile(r"(?<![\d\-/.])(?P<year>(?:19|20)\d{2})(?P<mnum>0[1-9]|1[0-2])(?P<day>0[1-9]|[12]\d|3[01])(?![\d\-/.])"),  # 20090703 (ISO 8601)
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<yy>\d{{2}})\b(?!\s*(?:%|per|[a-z]))", re.IGNORECASE),  # "3 July 09": after a day and a month, a year
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
@@ -159,6 +161,10 @@ def read_times(text: str) -> TimeReading:
             else:
                 found.append(TimeMention(match.group("year"), span, span_of(date(year, 1, 1), Granularity.YEAR)))
     found.sort(key=lambda mention: mention.span)
+    for mention in [m for m in found if _OFFSET_BEFORE.search(text, 0, m.span[0])]:  # an offset `with_offsets` could not read
+        found.remove(mention)
+        offset = _OFFSET_BEFORE.search(text, 0, mention.span[0])
+        unreadable.append(((offset.start() if offset else mention.span[0], mention.span[1]), text[offset.start() if offset else mention.span[0] : mention.span[1]]))
     return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
@@ -167,6 +173,46 @@ _AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefo
 # "after {T1}, in the same month" closing the question: the period of that time (not "in the same year as {E2} did")
 _SAME = re.compile(r"\s*,?\s*(?:later\s+|earlier\s+)?in\s+(?:that|the)\s+same\s+(?P<s>year|month)(?=\s*(?:[?.!;]|$))", re.IGNORECASE)
 _AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|after)\s+$", re.IGNORECASE)
+
+
+# An offset from a stated time ("the year after 2008", "two weeks before 3 July 2009"): the time it names, where the unit
+# is no finer than the time's (`tkg_store.temporal.shifted`); else the phrase is unreadable (`read_times`), never read as
+# a bare "after 2008", which asks another question.
+_NUMBER = rf"\d{{1,2}}|an?|a\s+few|several|some|{'|'.join(NUMBER_WORDS)}"
+_OFFSET = re.compile(
+    rf"\b(?:(?P<the>the)\s+(?:(?P<count>{_NUMBER})\s+)?|(?P<bare>{_NUMBER})\s+)(?P<unit>day|week|month|year)s?\s+(?P<way>after|before|later\s+than|earlier\s+than)\s+",
+    re.IGNORECASE,
+)
+_OFFSET_BEFORE = re.compile(_OFFSET.pattern + "$", re.IGNORECASE)
+_AT = re.compile(r"\b(?:in|on|during|within)\s+$", re.IGNORECASE)
+
+
+def with_offsets(text: str) -> str:
+    """`text` with each offset from a stated time written as the time it names (see `_OFFSET`); "the two years after
+    2008" is the window of those years."""
+    for offset in reversed(list(_OFFSET.finditer(text))):
+        stated = next((t for t in read_times(text[offset.end() :]).found if t.span[0] == 0), None)
+        count, the = (offset.group("count") or offset.group("bare") or "").lower(), bool(offset.group("the"))
+        steps = int(count) if count.isdigit() else NUMBER_WORDS.get(count, 1 if count in ("a", "an") or not count else 0)
+        sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
+        if stated is None or not steps:
+            continue
+        ends = [end for n in {1 if the else steps, steps} if (end := shifted(stated.time, sign * n, unit)) is not None]
+        if len(ends) < len({1 if the else steps, steps}):
+            continue
+        low, high = min(ends, key=lambda end: end.start), max(ends, key=lambda end: end.start)
+        at, start = _AT.search(text, 0, offset.start()), offset.start()
+        if low != high:  # a window says its own preposition
+            written, start = f"between {_written(low)} and {_written(high)}", at.start() if at else start
+        else:
+            written = ("" if at else "on " if low.granularity == Granularity.DAY else "in ") + _written(low)
+        text = text[:start] + written + text[offset.end() + stated.span[1] :]
+    return text
+
+
+def _written(span: TimeSpan) -> str:
+    day = span.start
+    return {Granularity.DAY: f"{day.day} {calendar.month_name[day.month]} {day.year}", Granularity.MONTH: f"{calendar.month_name[day.month]} {day.year}"}.get(span.granularity, str(day.year))
 
 
 def stated_window(text: str) -> str:
