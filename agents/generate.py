@@ -251,6 +251,23 @@ class _Words(dict):
         return "{" + key + "}"
 
 
+def _placed_in_order() -> tuple[Blueprint, ...]:
+    """Yes / no over an order: whether a named one was the first / last to do it (to whom it was
+    done), in a year or ever; "No" when another was, and when it never did it then."""
+    made = []
+    for cue, operation in (("first", "getFirst"), ("last", "getLast")):
+        made += [
+            Blueprint("yesno", f"getHeadEntity(E2, R, T) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "head",
+                      (f"Was {{h}} the {cue} to {{r}} {{t}} in {{T}}?", f"{{h}} was the {cue} to {{r}} {{t}} in {{T}}, right?"), "yesno", family="order"),
+            Blueprint("yesno", f"getTailEntity(E2, R, T) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "tail",
+                      (f"Was {{t}} the {cue} that {{h}} {{rp}} in {{T}}?",), "yesno", Granularity.MONTH, family="order"),
+            Blueprint("yesno", f"getHeadEntity(E2, R) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "head",
+                      (f"Was {{h}} the {cue} to {{r}} {{t}}?", f"Is it true that {{h}} was the {cue} to {{r}} {{t}}?"), "yesno", Granularity.DAY,
+                      family="order"),
+        ]
+    return tuple(made)
+
+
 # An interval KG's "while": who held the same thing while E2 held it (CronQuestions' time_join), made only
 # from a fact that lasts (on day points a same-period join asks it). E2 is one of the answers, as
 # every holder whose years meet E2's is.
@@ -259,7 +276,7 @@ _DURING = (
               ("Who {rp} {t} while {x} did?", "Who else {rp} {t} while {x} did?"), "entity", Granularity.YEAR, MAX_ANY, lasting=True),
 )
 
-BLUEPRINTS = _six() + _FIXED + _composed() + _DURING
+BLUEPRINTS = _six() + _FIXED + _placed_in_order() + _composed() + _DURING
 SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
