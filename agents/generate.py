@@ -252,9 +252,14 @@ class _Words(dict):
 
 
 def _placed_in_order() -> tuple[Blueprint, ...]:
-    """Yes / no over an order: whether a named one was the first / last to do it (to whom it was
-    done), in a year or ever; "No" when another was, and when it never did it then."""
-    made = []
+    """Yes / no over an order: whether a named one was the first / last (the n-th) to do it (to whom
+    it was done), in a year or ever; "No" when another was, and when it never did it then."""
+    made = [
+        Blueprint("yesno", "getHeadEntity(E2, R, T) -> getNth(#1, N) -> includes(#2, E1) -> answer(#3)", "head",
+                  ("Was {h} the {n} to {r} {t} in {T}?",), "yesno", family="order"),
+        Blueprint("yesno", "getHeadEntity(E2, R, T) -> getNthLast(#1, N) -> includes(#2, E1) -> answer(#3)", "head",
+                  ("Was {h} the {n} to last to {r} {t} in {T}?",), "yesno", family="order"),
+    ]
     for cue, operation in (("first", "getFirst"), ("last", "getLast")):
         made += [
             Blueprint("yesno", f"getHeadEntity(E2, R, T) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "head",

@@ -281,6 +281,7 @@ def test_a_question_with_no_verb_asks_a_noun_of_its_entity(masked: str, attribut
         ("In {T1}, was {E2} really the last one {E1} visited?", 2),
         ("Did {E1} visit {E2} for the first time in {T1}?", None),  # when X first did it: no one placed among others
         ("Did {E1} first visit {E2} in {T1}?", None),
+        ("Was {E1} the second to visit {E2} in {T1}?", 1),
         ("Who was the first to visit {E1} in {T1}?", None),  # asks who, not yes or no
     ],
 )

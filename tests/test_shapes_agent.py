@@ -339,3 +339,6 @@ def test_whether_a_named_one_was_the_first_or_last_is_asked_of_it_among_the_othe
     assert agent.ask("Was Japan the first to criticize Iraq?").answers == ["No"]  # Iran did, on 10 February 2008
     # when Jack Straw first visited is another question, which no program of an order among visitors answers
     assert agent.ask("Did Jack Straw visit Iran for the first time in 2008?").abstained
+    # the n-th distinct day: Barack Obama's visit of 2 February was the second day Iran was visited in 2008
+    assert agent.ask("Was Barack Obama the second to visit Iran in 2008?").answers == ["Yes"]
+    assert agent.ask("Was Angela Merkel the second to visit Iran in 2008?").answers == ["No"]

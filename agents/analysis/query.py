@@ -95,7 +95,7 @@ _ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>countries|n
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
-_RANKED = re.compile(r"\s+(?:(?:was|is|were|really|actually|indeed)\s+)*the\s+(?:very\s+)?(?:first|last)\b", re.IGNORECASE)  # "{E1} the first to"
+_RANKED = re.compile(rf"\s+(?:(?:was|is|were|really|actually|indeed)\s+)*the\s+(?:very\s+)?(?:first|last|{_ORDINAL_WORD})\b", re.IGNORECASE)  # "{E1} the first to"
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+(?:counting|including))\b|\(\s*not\b", re.IGNORECASE)
 # "{E1} aside", "leaving {E1} itself aside": an entity set aside after its name
 # one event held while another did ("who played for Y while X did", "during the time X was Y"): the
