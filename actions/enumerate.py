@@ -12,7 +12,7 @@ offered at no time and at each question time; getRelation between each pair of c
 at no time and at each question time.
 
 The operations of the counting and listing shapes (issue 23: getNth / getNthLast with n up to
-`MAX_NTH`, getMost, getLeast, count, exists, ofType, exclude, getRelation and a dated getTime) come
+`MAX_NTH`, getMost, getLeast, count, exists, ofType, exclude, includes, getRelation and a dated getTime) come
 with `extended=True` (the default); `extended=False` offers exactly the six MultiTQ shapes' actions
 (the program search learns with those alone).
 
@@ -52,6 +52,7 @@ from actions.templates import (
     GetRelation,
     GetTailEntity,
     GetTime,
+    Includes,
     OfType,
     TimeArg,
 )
@@ -317,7 +318,7 @@ def list_operations(
 
     References of getBefore / getAfter: each question time and every other earlier step with a time.
     With `extended`, each source's answer is followed by the operations of the counting and listing
-    shapes (`_counting_operations`); `exclude` takes each of `entities` (the current entities).
+    shapes (`_counting_operations`); `exclude` and `includes` take each of `entities` (the current entities).
     """
     earlier = [k for k in range(1, len(context.results) + 1) if context.result(k)]
     timed = [k for k in earlier if context.timed(k)]
@@ -347,7 +348,7 @@ def list_operations(
 def _counting_operations(context: ActionContext, k: int, timed: bool, entities: Sequence[str]) -> list[Action]:
     """The operations of the counting and listing shapes over step k's non-empty result; none over
     a count or a yes / no (a value has nothing left to count)."""
-    if isinstance(context.action(k), (Count, Exists)):
+    if isinstance(context.action(k), (Count, Exists, Includes)):
         return []
     named = any(i.entity is not None for i in context.result(k))
     actions: list[Action] = []
@@ -359,7 +360,7 @@ def _counting_operations(context: ActionContext, k: int, timed: bool, entities: 
     if named:
         actions.append(Count(k, "entities"))
         actions += [OfType(k, kind) for kind in ENTITY_KINDS]
-        actions += [Exclude(k, entity) for entity in dict.fromkeys(entities)]
+        actions += [kind(k, entity) for kind in (Exclude, Includes) for entity in dict.fromkeys(entities)]
     actions.append(Exists(k))
     return actions
 

@@ -128,6 +128,7 @@ TEMPLATE_TEXTS: dict[tuple[str, str], str] = {
     ("exists", "none"): "did it happen? has it ever, is it true that, yes or no",
     ("ofType", "none"): "which country",
     ("exclude", "none"): "apart from, other than, except, besides, excluding",
+    ("includes", "none"): "was it them? were they the first, the last, the one? yes or no",
     ("getDuring", "step"): "while they did, during the time they did, at the same time as them",
 }
 _KINDS = list(TEMPLATE_TEXTS)

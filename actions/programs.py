@@ -24,6 +24,7 @@ OPERATION_OF = {
     "getBefore": "before", "getAfter": "after", "getFirst": "first", "getLast": "last", "getBetween": "between", "getDuring": "during",
     "getNth": "nth", "getNthLast": "nth", "getMost": "most", "getLeast": "least",
     "count": "count", "exists": "exists", "ofType": "type", "exclude": "exclude",
+    "includes": "exists",  # a yes / no too: whether a named entity is among the results
 }
 """The operation each list operation performs (a lookup joined on #k performs "same")."""
 LIST_OPERATIONS = frozenset(OPERATION_OF)
@@ -392,6 +393,7 @@ def describe_step(step: AbstractStep | str) -> str:
         "exists": lambda: f"Say Yes when {source(arg[0])} found anything, else No.",
         "ofType": lambda: f"Keep the results of {source(arg[0])} that are a {arg[1]}.",
         "exclude": lambda: f"Keep the results of {source(arg[0])} other than {arg[1]}.",
+        "includes": lambda: f"Say Yes when {arg[1]} is among the results of {source(arg[0])}, else No.",
         "answer": lambda: f"Answer with the entities of {source(arg[0])}, or its times at the question's granularity.",
     }
     phrase = phrases.get(step.template)

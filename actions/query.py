@@ -32,6 +32,7 @@ class Query:
     unsupported: str | None = None  # what the KG cannot represent, in words; then nothing answers
     attribute: tuple[str, ...] = ()  # the noun asked of an entity with no verb ("the wife of X"): the judge asks the KG if it names a relation
     identity: bool = False  # "Who was the {E1} in {T1}?": who an actor is or who held an office, which no event states
+    ranked: int | None = None  # asks == "yesno": the entity role it places first, last or n-th ("Was {E1} the first to ...?")
 
     @property
     def shape(self) -> str:
@@ -69,6 +70,13 @@ class Query:
         done = (program.operations & _OWN) | ({"relation"} if program.steps and program.steps[0].template == "getRelation" else set())
         wanted = self.operations()
         if not wanted <= done or not (done - {"between"}) <= wanted:
+            return False
+        # "Was X the first to ...?" is asked of X among the first: no other yes / no answers it, nor it another
+        if self.ranked is not None and not program.operations & {"first", "last", "nth"}:
+            return False
+        if any(s.template == "includes" and s.args[1:] != (f"E{self.ranked}",) for s in program.steps) or (
+            self.ranked is not None and not any(s.template == "includes" for s in program.steps)
+        ):
             return False
         if "count" in done or "exclude" in done:
             excluded = {f"E{r}" for r in self.excluded}

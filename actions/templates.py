@@ -511,6 +511,20 @@ class Exclude:
 
 
 @dataclass(frozen=True, slots=True)
+class Includes(Exclude):
+    """Whether `entity` is among the items of step `source`: one value item, "Yes" or "No" ("Was X
+    the first to ...?": X among the first)."""
+
+    template: ClassVar[str] = "includes"
+
+    def describe(self, store: TKGStore) -> str:
+        return f"whether {store.display(self.entity)} is among the results of step {self.source}: yes or no, is it one of them"
+
+    def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
+        return semantics.value("Yes" if any(i.entity == self.entity for i in context.result(self.source)) else "No")
+
+
+@dataclass(frozen=True, slots=True)
 class Answer(_OfOneStep):
     """Ends the episode with step `source`'s result (its texts: `semantics.answer_texts`)."""
 
@@ -526,17 +540,17 @@ class Answer(_OfOneStep):
 
 Action = Union[
     GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast,
-    GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+    GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Includes, Answer,
 ]
 ACTION_TYPES = (
     GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast,
-    GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+    GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Includes, Answer,
 )  # for isinstance
 Lookup = Union[GetHeadEntity, GetTailEntity, GetTime]  # the actions that read the KG through a relation
 LOOKUP_TYPES = (GetHeadEntity, GetTailEntity, GetTime)  # for isinstance (getRelation reads the KG too, through no relation)
 _NAMED_ONCE = (
     GetHeadEntity, GetTailEntity, GetTime, GetRelation, GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast,
-    GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+    GetMost, GetLeast, Count, Exists, OfType, Exclude, Includes, Answer,
 )  # every template class but GetNth, whose name says which end it counts from
 TEMPLATES: dict[str, type] = {**{cls.template: cls for cls in _NAMED_ONCE}, "getNth": GetNth, "getNthLast": GetNth}
 
@@ -551,7 +565,7 @@ def bound_step(step: AbstractStep, bindings: Mapping[str, object]) -> Action:
 
 
 _READS_STEP = (
-    GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast, GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Answer,
+    GetBefore, GetAfter, GetDuring, GetBetween, GetFirst, GetLast, GetNth, GetMost, GetLeast, Count, Exists, OfType, Exclude, Includes, Answer,
 )  # the list operations and the answer: each reads an earlier step's result
 _READS_KG = (GetHeadEntity, GetTailEntity, GetTime, GetRelation)  # the actions that read facts, with or without a relation
 

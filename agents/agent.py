@@ -116,6 +116,9 @@ class Agent:
         self.candidate_filter = get_filter(store, self.embedder, self.config.filter)
         self._context = AgentContext(store, self.decider, self.config, self.analyzer, self.candidate_filter, self.embedder, memory)
         self._graph = build_graph()
+        # a planned question may take as many actions as its program has (`agents.graph.step_limit`)
+        longest = max((len(s.program.steps) for s in memory.program_library()), default=0) if memory is not None else 0
+        self._most_steps = max(self.config.max_steps, longest)
 
     def warm_up(self) -> "Agent":
         """Build now what the first question would otherwise build for all (the store's entity and
@@ -178,7 +181,7 @@ class Agent:
 
     def _solve(self, states: list[AgentState]) -> list[AgentState]:
         """The questions through the graph, in lockstep."""
-        limit = {"recursion_limit": recursion_limit(self.config.max_steps)}
+        limit = {"recursion_limit": recursion_limit(self._most_steps)}
         return self._graph.invoke(BatchState(states), context=self._context, config=limit)["questions"]
 
     def _alone(self, state: AgentState) -> AgentState:

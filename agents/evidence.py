@@ -59,12 +59,12 @@ def _reference_lines(store: TKGStore, actions: Sequence, results: Sequence[list[
 
 def _evidence_step(actions: Sequence, value: bool) -> int:
     """The step whose items the answer came from: the answer's source, and for a value (count,
-    exists) the source of that value's step."""
+    exists, includes: whether one is among them) the source of that value's step."""
     step = len(actions)
     source = source_of(actions[-1]) or step
     if value and 0 < source <= len(actions):
         inner = source_of(actions[source - 1])
-        if inner is not None and actions[source - 1].template in ("count", "exists"):
+        if inner is not None and actions[source - 1].template in ("count", "exists", "includes"):
             return inner
     return source
 

@@ -65,6 +65,7 @@ class Blueprint:
     level: Granularity = Granularity.YEAR  # the granularity of {T} (and of a same-period join)
     most: int = MAX_LIST  # the most gold answers a question of this blueprint may have
     lasting: bool | None = None  # made only from facts that last more than a day (True), only from day points (False), or any
+    family: str = ""  # blueprints written together for one way of asking the shape ("" the shape's first); each has its own quota
 
 
 _FIXED = (
@@ -73,15 +74,15 @@ _FIXED = (
     # one party named, the other left open: the acts of the named one, or the acts done to it ("how many
     # times was X visited"); the open side is worded "anyone", which asks a yes / no only after "whether"
     Blueprint("count", "getTailEntity(E1, R, T) -> count(#1, days) -> answer(#2)", "head",
-              ("How many times did {h} {r} anyone in {T}?", "On how many days did {h} {r} anyone in {T}?"), "number"),
+              ("How many times did {h} {r} anyone in {T}?", "On how many days did {h} {r} anyone in {T}?"), "number", family="one party"),
     Blueprint("count", "getHeadEntity(E1, R, T) -> count(#1, days) -> answer(#2)", "tail",
-              ("How many times did anyone {r} {t} in {T}?", "On how many days did anyone {r} {t} in {T}?"), "number"),
+              ("How many times did anyone {r} {t} in {T}?", "On how many days did anyone {r} {t} in {T}?"), "number", family="one party"),
     Blueprint("yesno", "getTime(E1, R, E2, T) -> exists(#1) -> answer(#2)", "head",
               ("Did {h} {r} {t} in {T}?", "Is it true that {h} did {r} {t} in {T}?"), "yesno", Granularity.MONTH),
     Blueprint("yesno", "getTailEntity(E1, R, T) -> exists(#1) -> answer(#2)", "head",
-              ("Tell me whether {h} {rp} anyone in {T}.", "Can you check if {h} {rp} anyone in {T}?"), "yesno", Granularity.MONTH),
+              ("Tell me whether {h} {rp} anyone in {T}.", "Can you check if {h} {rp} anyone in {T}?"), "yesno", Granularity.MONTH, family="one party"),
     Blueprint("yesno", "getHeadEntity(E1, R, T) -> exists(#1) -> answer(#2)", "tail",
-              ("Tell me whether anyone {rp} {t} in {T}.", "Can you check if anyone {rp} {t} in {T}?"), "yesno", Granularity.MONTH),
+              ("Tell me whether anyone {rp} {t} in {T}.", "Can you check if anyone {rp} {t} in {T}?"), "yesno", Granularity.MONTH, family="one party"),
     Blueprint("relations", "getRelation(E1, E2, T) -> answer(#1)", "head",
               ("What happened between {h} and {t} in {T}?", "How did {h} and {t} interact in {T}?"), "relation", Granularity.MONTH),
     Blueprint("nth", "getTime(E1, R, E2, T) -> getNth(#1, N) -> answer(#2)", "head",
@@ -250,6 +251,28 @@ class _Words(dict):
         return "{" + key + "}"
 
 
+def _placed_in_order() -> tuple[Blueprint, ...]:
+    """Yes / no over an order: whether a named one was the first / last (the n-th) to do it (to whom
+    it was done), in a year or ever; "No" when another was, and when it never did it then."""
+    made = [
+        Blueprint("yesno", "getHeadEntity(E2, R, T) -> getNth(#1, N) -> includes(#2, E1) -> answer(#3)", "head",
+                  ("Was {h} the {n} to {r} {t} in {T}?",), "yesno", family="order"),
+        Blueprint("yesno", "getHeadEntity(E2, R, T) -> getNthLast(#1, N) -> includes(#2, E1) -> answer(#3)", "head",
+                  ("Was {h} the {n} to last to {r} {t} in {T}?",), "yesno", family="order"),
+    ]
+    for cue, operation in (("first", "getFirst"), ("last", "getLast")):
+        made += [
+            Blueprint("yesno", f"getHeadEntity(E2, R, T) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "head",
+                      (f"Was {{h}} the {cue} to {{r}} {{t}} in {{T}}?", f"{{h}} was the {cue} to {{r}} {{t}} in {{T}}, right?"), "yesno", family="order"),
+            Blueprint("yesno", f"getTailEntity(E2, R, T) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "tail",
+                      (f"Was {{t}} the {cue} that {{h}} {{rp}} in {{T}}?",), "yesno", Granularity.MONTH, family="order"),
+            Blueprint("yesno", f"getHeadEntity(E2, R) -> {operation}(#1) -> includes(#2, E1) -> answer(#3)", "head",
+                      (f"Was {{h}} the {cue} to {{r}} {{t}}?", f"Is it true that {{h}} was the {cue} to {{r}} {{t}}?"), "yesno", Granularity.DAY,
+                      family="order"),
+        ]
+    return tuple(made)
+
+
 # An interval KG's "while": who held the same thing while E2 held it (CronQuestions' time_join), made only
 # from a fact that lasts (on day points a same-period join asks it). E2 is one of the answers, as
 # every holder whose years meet E2's is.
@@ -258,14 +281,14 @@ _DURING = (
               ("Who {rp} {t} while {x} did?", "Who else {rp} {t} while {x} did?"), "entity", Granularity.YEAR, MAX_ANY, lasting=True),
 )
 
-BLUEPRINTS = _six() + _FIXED + _composed() + _DURING
+BLUEPRINTS = _six() + _FIXED + _placed_in_order() + _composed() + _DURING
 SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
 
 def blueprints_key(blueprints: Sequence[Blueprint] = BLUEPRINTS) -> str:
     """A short fingerprint of the blueprints: a memory records generated questions once per set."""
-    text = "\n".join(f"{b.shape}|{b.program}|{b.first}|{'|'.join(b.wordings)}|{b.answer_type}|{b.level.value}" for b in blueprints)
+    text = "\n".join(f"{b.shape}|{b.program}|{b.first}|{'|'.join(b.wordings)}|{b.answer_type}|{b.level.value}|{b.family}" for b in blueprints)
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
@@ -280,24 +303,28 @@ class Generated:
 
 
 def generate(store: TKGStore, per_shape: int, seed: int = 0, shapes: Sequence[str] = SHAPES) -> list[Generated]:
-    """About `per_shape` questions of each shape, spread over its blueprints (at least a few each,
-    so every composition of a shape is learnt), from facts drawn with `seed`."""
+    """About `per_shape` questions of each family of blueprints of each shape, spread over its
+    blueprints (at least a few each, so every composition of a shape is learnt), from facts drawn
+    with `seed`."""
     rng = random.Random(seed)
     facts = store.sample_facts(max(400, per_shape * 12), seed)
     rng.shuffle(facts)  # drawn in time order: every blueprint gets every period
     made: list[Generated] = []
-    # the blueprints of facts that last (intervals) after all others, each shape its own quota for
-    # them: a KG of day points draws exactly the questions it drew before they were written
-    for held in (False, True):
-        for shape in shapes:
-            blueprints = [b for b in BLUEPRINTS if b.shape == shape and (b.lasting is True) == held]
-            if blueprints:
-                made += _drawn(store, blueprints, per_shape, facts, rng, f"gen-{shape}-{'held' if held else ''}", seed)
+    # each family its own quota and its own draws (the blueprints of facts that last, intervals, are
+    # a family apart): a blueprint added to one family, or a new family, changes no other family's
+    # questions, so a memory regenerated for a new way of asking keeps the programs of the old ones
+    families: dict[tuple[str, str, bool], list[Blueprint]] = {}
+    for blueprint in BLUEPRINTS:
+        if blueprint.shape in shapes:
+            families.setdefault((blueprint.shape, blueprint.family, blueprint.lasting is True), []).append(blueprint)
+    for (shape, family, held), blueprints in families.items():
+        prefix = f"gen-{shape}-{family.replace(' ', '_')}{'held' if held else ''}"
+        made += _drawn(store, blueprints, per_shape, facts, random.Random(f"{prefix}-{seed}"), prefix, seed)
     return made
 
 
 def _drawn(store: TKGStore, blueprints: list[Blueprint], per_shape: int, facts: list[Fact], rng: random.Random, prefix: str, seed: int) -> list[Generated]:
-    """About `per_shape` questions over these blueprints of one shape, at least a few of each."""
+    """About `per_shape` questions over one family's blueprints, at least a few of each."""
     made: list[Generated] = []
     quota = max(MIN_PER_BLUEPRINT, -(-per_shape // len(blueprints)))
     for index, blueprint in enumerate(blueprints):

@@ -335,9 +335,15 @@ def execute(state: AgentState, ctx: AgentContext) -> Update:
     }
     if chosen.action.template == "answer":
         update.update(answers=ranked_answers(ctx.store, state.analysis, result), done=True)
-    elif step >= ctx.config.max_steps:
-        update.update(_abstain(f"no answer within {ctx.config.max_steps} steps"))
+    elif step >= (limit := step_limit(state, ctx.config.max_steps)):
+        update.update(_abstain(f"no answer within {limit} steps"))
     return update
+
+
+def step_limit(state: AgentState, max_steps: int) -> int:
+    """The most actions this question may take: the configured budget, or its plan's length when
+    the memory's program is longer (a program the memory learnt is never cut short)."""
+    return max(max_steps, len(state.plan.program.steps)) if state.plan is not None else max_steps
 
 
 def audit(state: AgentState, ctx: AgentContext) -> Update:

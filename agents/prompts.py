@@ -45,6 +45,7 @@ count(#j, days|entities): how many distinct days, or distinct entities, step j h
 exists(#j): Yes when step j holds anything, else No.
 ofType(#j, country): the items of step j whose entity is a country (not a sector of one).
 exclude(#j, entity): the items of step j without that entity.
+includes(#j, entity): Yes when that entity is among the items of step j, else No.
 answer(#j): answer the question with the entities, times or value (a count, Yes/No, relations) of step j."""
 
 REPLY_FORMAT = (
@@ -104,6 +105,8 @@ def query_text(query: Query) -> str:
         parts.append(f"the {query.extreme} often, by distinct days")
     if query.excluded:
         parts.append("leaving out " + ", ".join(f"E{r}" for r in query.excluded))
+    if query.ranked:
+        parts.append(f"whether E{query.ranked} is the one placed so")
     return "; ".join(parts)
 
 

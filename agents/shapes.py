@@ -220,8 +220,10 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     learned lexicon mostly credits such a word with (`credited`: "supported" is Praise_or_endorse,
     though its name is none of them); the ones that account for the most of those words ("break
     off diplomatic relations" is Reduce_or_break_diplomatic_relations, not every relation named
-    "diplomatic"; with `best_only`), else all of them. Empty when no word names a relation: then
-    the ranking decides."""
+    "diplomatic"; with `best_only`, and of those the ones whose every name word the question says,
+    where any is: "make statements" is Make_statement, though the lexicon credits "statements" to
+    Make_optimistic_comment too), else all of them. Empty when no word names a relation: then the
+    ranking decides."""
     accounts: Counter[str] = Counter()
     words = naming_words(analysis.masked)
     naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w, lexicon))}
@@ -230,7 +232,12 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     for word, named in (carried or naming).items():
         accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
-    return frozenset(r for r, n in accounts.items() if n == most or not best_only)
+    if not best_only:
+        return frozenset(accounts)
+    best = frozenset(r for r, n in accounts.items() if n == most)
+    said = [stem(w) for w in words]
+    whole = frozenset(r for r in best if all(any(same_word(s, stem(n)) for s in said) for n in content_words(store.relation_text(r))))
+    return whole or best
 
 
 def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:

@@ -79,7 +79,15 @@ def _with_every_kind(good: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
 
 
 def _kind(program: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(step.template for step in Program.parse(program).steps)
+    """Its templates, each with the literals that change what it answers: a count of days and a
+    count of distinct entities, or a country filter, answer different questions."""
+    steps = Program.parse(program).steps
+    return frozenset(" ".join((step.template, *(a for a in step.args if not _symbolic(a)))) for step in steps)
+
+
+def _symbolic(argument: str) -> bool:
+    """A role, time, relation or ordinal of the question (`E1`, `T2`, `R`, `N`) or an earlier result (`#2`)."""
+    return argument in ("R", "N", "E?") or (argument[:1] in "ET#" and argument[1:].isdigit()) or argument == "T"
 
 
 def induce(cluster_id: int, traces: list[Trace]) -> Methodology:

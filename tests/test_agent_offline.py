@@ -200,14 +200,17 @@ def test_a_planned_question_is_offered_its_plan_alone_and_not_embedded(demo_stor
     assert question in noting.texts and len(greedy.steps[0].candidates) > 1
 
 
-def test_max_steps_bounds_the_trajectory(demo_store_file, agent, memory):
+def test_max_steps_bounds_the_greedy_walk_and_never_cuts_a_learnt_program_short(demo_store_file, agent, memory):
     from tkg_store.store import TKGStore
 
     with TKGStore.open(demo_store_file) as store:
-        short = Agent(store, memory, AgentConfig(max_steps=1), analyzer=agent.analyzer, embedder=agent.embedder)
-        result = short.ask(GOLD[1]["question"])  # needs four steps
-    assert len(result.steps) <= 1
-    assert result.abstained and result.reason
+        greedy = Agent(store, None, AgentConfig(max_steps=1), analyzer=agent.analyzer, embedder=agent.embedder)
+        walked = greedy.ask(GOLD[1]["question"])  # needs four steps
+        planned = Agent(store, memory, AgentConfig(max_steps=1), analyzer=agent.analyzer, embedder=agent.embedder)
+        result = planned.ask(GOLD[1]["question"])
+    assert len(walked.steps) <= 1 and walked.abstained and walked.reason
+    assert len(result.steps) == 5 and not result.abstained  # the memory's program: four lookups and operations, then its answer
+    assert hit(result.answer, GOLD[1]["answers"], GOLD[1].get("answer_type", "entity"))
 
 
 def test_a_made_up_entity_beside_a_known_one_abstains(results):

@@ -28,7 +28,7 @@ from test_actions_kg import build_store
 from actions import semantics
 from actions.context import ActionContext
 from actions.items import Item
-from actions.templates import Count, Exclude, Exists, GetLeast, GetMost, GetNth, OfType
+from actions.templates import Count, Exclude, Exists, GetLeast, GetMost, GetNth, Includes, OfType
 from tkg_store.learned import MIN_COUNTRY_SECTORS, countries
 from tkg_store.store import TKGStore
 from tkg_store.temporal import Granularity, span_of
@@ -133,9 +133,10 @@ def test_most_and_least_with_ties(xs: list[Item]) -> None:
 
 @EXAMPLES
 @given(item_lists, st.sampled_from(NAMES[:-1] + ["Z"]))
-def test_exists_and_exclude(xs: list[Item], entity: str) -> None:
+def test_exists_exclude_and_includes(xs: list[Item], entity: str) -> None:
     assert value_of(run(Exists(1), xs)) == ("Yes" if xs else "No")
     assert run(Exclude(1, entity), xs) == list(dict.fromkeys(i for i in xs if i.entity != entity))
+    assert value_of(run(Includes(1, entity), xs)) == ("Yes" if any(i.entity == entity for i in xs) else "No")
 
 
 @settings(max_examples=25, deadline=None)

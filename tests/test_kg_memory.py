@@ -127,3 +127,26 @@ def test_a_relation_name_is_made_into_english(name: str, base: str, past: str) -
     verbs = kg_verbs(["Criticize_or_denounce", "Make_a_visit", "Accuse_of_crime,_corruption", "Express_intent_to_meet_or_negotiate"])
     wording = relation_wording(name, verbs)
     assert (wording.base, wording.past) == (base, past)
+
+
+def test_each_family_of_blueprints_has_its_own_quota_and_draws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new way of asking a shape (a family of blueprints) adds its questions and changes none of
+    the other families': a memory regenerated for it keeps what it held for the older ones."""
+    from dataclasses import replace
+
+    from agents import generate as made_here
+    from tkg_store.store import TKGStore
+
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", FACTS)) as store:
+        def questions() -> dict[str, list[tuple[str, str]]]:
+            out: dict[str, list[tuple[str, str]]] = {}
+            for g in made_here.generate(store, 12, seed=0, shapes=("count",)):
+                out.setdefault(g.program.render(), []).append((g.gold.text, g.gold.answers[0]))
+            return out
+
+        before = questions()
+        added = replace(made_here.BLUEPRINTS[0], shape="count", family="added", answer_type="number", first="head",
+                        program="getTime(E1, R, E2) -> count(#1, days) -> answer(#2)", wordings=("How many times ever did {h} {r} {t}?",))
+        monkeypatch.setattr(made_here, "BLUEPRINTS", (added, *made_here.BLUEPRINTS))
+        after = questions()
+    assert after.pop(added.program) and after == before

@@ -110,3 +110,15 @@ def test_llm_reply_without_guide_gets_the_induced_guide():
 def test_summary_prompt_without_failures():
     prompt = summary_prompt([trace(TAIL, "correct")], [])
     assert "Incorrect samples:\n(none)" in prompt and "- none yet" in prompt
+
+
+def test_a_count_of_entities_keeps_its_program_beside_many_counts_of_days():
+    # one kind of question (a count of distinct entities) rare in a cluster full of another (a count
+    # of days): the cap on programs must not drop it for sharing the other's templates
+    days = [[f"get{side}Entity(E1, R, T)", "count(#1, days)", "answer(#2)"] for side in ("Head", "Tail")]
+    fillers = [[f"getTailEntity(E1, R, T{k})", "answer(#1)"] for k in range(20)]
+    entities = ["getHeadEntity(E1, R, T)", "count(#1, entities)", "answer(#2)"]
+    traces = [trace(p, "correct") for p in days for _ in range(50)] + [trace(p, "correct") for p in fillers for _ in range(10)]
+    programs, _ = program_stats(traces + [trace(entities, "correct")] * 3)
+    kept = [list(p.program.texts) for p in programs]
+    assert entities in kept and all(p in kept for p in days)

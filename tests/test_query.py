@@ -208,6 +208,12 @@ def test_a_number_no_date_took_is_left_unread(masked: str, number: str | None) -
         ("Which country did {E1} visit most often in {T1}?", "getTailEntity(E1, R, T) -> ofType(#1, country) -> getMost(#2) -> answer(#3)", True),
         ("Which country did {E1} visit most often in {T1}?", "getTailEntity(E1, R, T) -> getMost(#1) -> answer(#2)", False),
         ("Who visited {E1} in {T1} apart from {E2}?", "getHeadEntity(E1, R, T) -> exclude(#1, E2) -> answer(#2)", True),
+        # a yes / no over an order: whether the named one is among the first, never whether anything happened
+        ("Was {E1} the first to visit {E2} in {T1}?", "getHeadEntity(E2, R, T) -> getFirst(#1) -> includes(#2, E1) -> answer(#3)", True),
+        ("Was {E1} the first to visit {E2} in {T1}?", "getHeadEntity(E2, R, T) -> getFirst(#1) -> includes(#2, E2) -> answer(#3)", False),
+        ("Was {E1} the first to visit {E2} in {T1}?", "getTime(E1, R, E2, T) -> getFirst(#1) -> exists(#2) -> answer(#3)", False),
+        ("Did {E1} visit {E2} for the first time in {T1}?", "getHeadEntity(E2, R, T) -> getFirst(#1) -> includes(#2, E1) -> answer(#3)", False),
+        ("Did {E1} visit {E2} in {T1}?", "getHeadEntity(E2, R, T) -> includes(#1, E1) -> answer(#2)", False),
     ],
 )
 def test_a_program_is_admitted_when_it_does_what_the_query_asks_and_nothing_else(masked: str, program: str, admitted: bool) -> None:
@@ -264,3 +270,20 @@ def test_the_possessor_of_one_who_acts_is_acted_on(masked: str, role: str | None
 def test_a_question_with_no_verb_asks_a_noun_of_its_entity(masked: str, attribute: tuple[str, ...], identity: bool) -> None:
     query = asked_by_noun(_read(masked), masked)
     assert (query.attribute, query.identity) == (attribute, identity)
+
+
+@pytest.mark.parametrize(
+    ("masked", "ranked"),
+    [
+        ("Was {E1} the first to visit {E2} in {T1}?", 1),
+        ("{E1} was the very last to criticize {E2}, right?", 1),
+        ("Was {E1} the first that {E2} visited in {T1}?", 1),
+        ("In {T1}, was {E2} really the last one {E1} visited?", 2),
+        ("Did {E1} visit {E2} for the first time in {T1}?", None),  # when X first did it: no one placed among others
+        ("Did {E1} first visit {E2} in {T1}?", None),
+        ("Was {E1} the second to visit {E2} in {T1}?", 1),
+        ("Who was the first to visit {E1} in {T1}?", None),  # asks who, not yes or no
+    ],
+)
+def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str, ranked: int | None) -> None:
+    assert _read(masked).ranked == ranked

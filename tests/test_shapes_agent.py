@@ -327,3 +327,18 @@ def test_a_passive_with_no_agent_asks_about_the_one_it_was_done_to(agent) -> Non
     assert agent.ask("How many times was Iran visited in 2008?").answers == ["6"]
     assert agent.ask("Was Japan visited in 2009?").answers == ["Yes"]
     assert agent.ask("Was Angela Merkel visited in 2009?").answers == ["No"]
+
+
+def test_whether_a_named_one_was_the_first_or_last_is_asked_of_it_among_the_others(agent) -> None:  # noqa: ANN001
+    # Iran's visitors in 2008, in order: Jack Straw (5 January), Barack Obama, Jack Straw twice, Angela Merkel twice (5 May)
+    first = agent.ask("Was Jack Straw the first to visit Iran in 2008?")
+    assert first.answers == ["Yes"] and any("Jack Straw" in line and "2008-01-05" in line for line in first.evidence)
+    other = agent.ask("Was Barack Obama the first to visit Iran in 2008?")
+    assert other.answers == ["No"] and any("Jack Straw" in line for line in other.evidence)  # the "No" shows who was
+    assert agent.ask("Was Angela Merkel the last to visit Iran in 2008?").answers == ["Yes"]
+    assert agent.ask("Was Japan the first to criticize Iraq?").answers == ["No"]  # Iran did, on 10 February 2008
+    # when Jack Straw first visited is another question, which no program of an order among visitors answers
+    assert agent.ask("Did Jack Straw visit Iran for the first time in 2008?").abstained
+    # the n-th distinct day: Barack Obama's visit of 2 February was the second day Iran was visited in 2008
+    assert agent.ask("Was Barack Obama the second to visit Iran in 2008?").answers == ["Yes"]
+    assert agent.ask("Was Angela Merkel the second to visit Iran in 2008?").answers == ["No"]

@@ -108,6 +108,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         ("Iran", "Praise_or_endorse", "Iraq", "2012-05-02"),
         ("Iran", "Meet_at_a_'third'_location", "Iraq", "2012-05-04"),
         ("Iran", "Appeal_for_diplomatic_cooperation_(such_as_policy_support)", "Iraq", "2012-05-03"),
+        ("Evo_Morales", "Make_statement", "Barack_Obama", "2009-01-19"),
+        ("Evo_Morales", "Make_optimistic_comment", "Barack_Obama", "2009-01-20"),
+        ("Government_(Thailand)", "Impose_state_of_emergency_or_martial_law", "Citizen_(Thailand)", "2010-04-07"),
         # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
         *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
     ]
@@ -139,6 +142,18 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
 def test_a_relation_the_wording_names_is_the_one_asked(store: TKGStore, masked: str, relation: str, accounted: bool) -> None:
     lexicon = RelationLexicon(counts={"supported": {"Praise_or_endorse": 9.0, "Make_statement": 1.0}})
     assert (wording_problem(store, _analysis(masked), relation, lexicon) is None) == accounted
+
+
+@pytest.mark.parametrize(
+    ("relation", "accounted"),
+    [("Make_statement", True), ("Make_optimistic_comment", False), ("Impose_state_of_emergency_or_martial_law", False)],
+)
+def test_a_count_asks_about_the_relation_whose_whole_name_it_says(store: TKGStore, relation: str, accounted: bool) -> None:
+    # "statements" is what the lexicon saw of optimistic comments (a kind of statement), and shares its first letters
+    # with a state of emergency; "make statements" says the whole of Make_statement's name
+    lexicon = RelationLexicon(counts={"statements": {"Make_optimistic_comment": 1.4}})
+    analysis = _analysis("How many times did {E1} make statements about {E2} in {T1}?", query=Query(asks="number", count="days"))
+    assert (wording_problem(store, analysis, relation, lexicon) is None) == accounted
 
 
 def test_the_problem_names_the_relations_the_wording_asks_about(store: TKGStore) -> None:

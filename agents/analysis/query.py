@@ -89,13 +89,13 @@ _LIST = re.compile(
     r"|\bwho\s+(?:were|are)\s+(?:the\s+)?(?:countries|nations|people|ones|actors)\b",
     re.IGNORECASE,
 )
-_NOT_LIST_NOUNS = GRAMMAR_WORDS["not_list_nouns"]
 # a keyword query names what it asks by a noun, with no question word: "countries {E1} visited in {T1}?" (every one),
 # "date of {E1}'s second visit?"; it asks for them, not yes or no
 _ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>countries|nations|states|people|persons|leaders|actors|organi[sz]ations|groups)|{_ORDINAL_WORD}|first|last|penultimate)\b|\b(?:date|day|month|year)\s+of\b", re.IGNORECASE)
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
+_RANKED = re.compile(rf"\s+(?:(?:was|is|were|really|actually|indeed)\s+)*the\s+(?:very\s+)?(?:first|last|{_ORDINAL_WORD})\b", re.IGNORECASE)  # "{E1} the first to"
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+(?:counting|including))\b|\(\s*not\b", re.IGNORECASE)
 # "{E1} aside", "leaving {E1} itself aside": an entity set aside after its name
 # one event held while another did ("who played for Y while X did", "during the time X was Y"): the
@@ -147,6 +147,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
         excluded=_excluded(question, entity_spans),
         during=asks == "entity" and len(entity_spans) >= 2 and bool(_DURING.search(masked)),
         unsupported=_unsupported(masked),
+        ranked=next((r for r, (_, end) in enumerate(entity_spans, 1) if _RANKED.match(question, end)), None) if asks == "yesno" else None,
     )
 
 
@@ -229,7 +230,7 @@ def _asks_list(masked: str) -> bool:
     if _WHO.search(masked) and not _PICKS_ONE.search(masked):
         return True
     plural = _PLURAL_WH.search(masked)
-    return plural is not None and plural.group("noun").lower() not in _NOT_LIST_NOUNS
+    return plural is not None and plural.group("noun").lower() not in GRAMMAR_WORDS["not_list_nouns"]
 
 
 def _is_yes_no(masked: str) -> bool:

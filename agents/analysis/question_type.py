@@ -119,14 +119,12 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
 
 
 _ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)
+_FOREIGN = re.compile(r"\b(?:foreign|abroad|overseas)\b", re.IGNORECASE)
 
 
 def asks_foreign(masked: str) -> bool:
     """Whether the question asks for countries other than an actor's own ("which foreign countries", "abroad")."""
     return bool(_FOREIGN.search(masked))
-
-
-_FOREIGN = re.compile(r"\b(?:foreign|abroad|overseas)\b", re.IGNORECASE)
 
 
 def asks_country(masked: str) -> bool:

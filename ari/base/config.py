@@ -260,7 +260,7 @@ def _parsed(name: str, raw: str, kind: type) -> object:
 @dataclass
 class AgentConfig:
     decider: str = "offline"  # decider name: offline | openai:<model> | vllm:<model path>
-    max_steps: int = 5  # most KG actions per question (the paper uses 5)
+    max_steps: int = 5  # most KG actions per question (the paper uses 5); a planned one runs its whole program
     top_k: int = 10  # candidates kept after similarity filtering
     use_filtering: bool = True  # ablation: False keeps every non-empty candidate
     use_methodology: bool = True  # ablation: False ignores the induced methodologies
