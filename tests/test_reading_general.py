@@ -286,3 +286,9 @@ def test_a_checked_claim_asks_the_claims_question_with_the_claimed_value_open(an
 def test_a_question_with_a_statement_before_it_is_no_checked_claim():
     text = "Kuwait visited Iraq once. Who visited Iraq after that?"  # context the question points back to
     assert as_checked_claim(text) == text
+
+
+@pytest.mark.parametrize("question", ["Who visited Iraq the day before Kuwait did?", "Who visited Iraq a week after Iran did?"])
+def test_an_offset_from_another_event_is_refused_not_read_as_before_or_after(analyzer, question):
+    assert (analyzer.analyze(question).query.unsupported or "").startswith("a time offset from another event")
+    assert analyzer.analyze("Who visited Iraq before Kuwait did?").query.unsupported is None

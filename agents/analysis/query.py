@@ -160,6 +160,14 @@ def asked_by_noun(query: Query, active: str) -> Query:
     return replace(query, attribute=tuple(w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS))
 
 
+# "the day before {E2} did", "a week after the election": an offset from an event, not from a stated date (`times.with_offsets`)
+_EVENT_OFFSET = re.compile(
+    r"\b(?:the|an?|\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|some)\s+(?:days?|weeks?|months?|years?)\s+"
+    r"(?:after|before|later\s+than|earlier\s+than)\s+(?!\{T\d+\})",
+    re.IGNORECASE,
+)
+
+
 def _unsupported(masked: str) -> str | None:
     """What the question asks about that no (head, relation, tail, day) fact states, or None."""
     if _REASON.search(masked):
@@ -181,6 +189,8 @@ def _unsupported(masked: str) -> str | None:
         return f"what was said ({said.group(0).split()[-1]!r}: the KG records that a statement was made, not what it said)"
     if future := _FUTURE.search(masked):
         return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
+    if offset := _EVENT_OFFSET.search(masked):
+        return f"a time offset from another event ({offset.group(0).strip()!r}: ARI reads before and after an event, not how long before or after)"
     if bound := RELATIVE_BOUND.search(masked):
         return f"a time bound ARI cannot read ({bound.group(0).strip(' ,')!r}: it names no date of its own)"
     return None
