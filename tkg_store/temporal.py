@@ -168,9 +168,7 @@ def shifted(span: TimeSpan, count: int, unit: str) -> TimeSpan | None:
     """The span `count` units (day, week, month, year; negative: earlier) from a one-granule span, at its granularity
     ("the year after 2008": 2009; "two months after March 2009": May 2009; "a week after 3 July 2009": 10 July 2009).
     None where the unit is finer than the span ("a week after 2009" names no one day) or the span is several granules."""
-    if span.start != span_of(span.start, span.granularity).start or span.end != span_of(span.start, span.granularity).end:
-        return None
-    if _UNIT[unit].rank < span.granularity.rank:
+    if span != span_of(span.start, span.granularity) or _UNIT[unit].rank < span.granularity.rank:
         return None
     if unit in ("day", "week"):
         return span_of(span.start + timedelta(days=count * (7 if unit == "week" else 1)), span.granularity)

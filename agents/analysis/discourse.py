@@ -63,16 +63,17 @@ def without_repairs(text: str) -> str:
         if len(repair) > 5 and _kind(repair[0]) in ("name", "day", "month", "year"):  # no break closes it: the run of its
             run = next((k for k, w in enumerate(repair) if _kind(w) != _kind(repair[0])), len(repair))  # first word's kind
             repair, rest = repair[:run], " " + " ".join(repair[run:]) + rest  # ("Cambodia, no, Thailand last repatriated ...")
-        wh = repair and _kind(repair[0]) == "wh"  # a question word takes back the question's own, wherever it stands
+        kind = _kind(repair[0]) if repair else ""
+        wh = kind == "wh"  # a question word takes back the question's own, wherever it stands
         window = range(0 if wh else max(0, len(said) - 6), len(said))
         same = [i for i in window if said[i].lower().strip(",") == repair[0].lower()] if repair else []
-        alike = [i for i in window if repair and _kind(said[i]) == _kind(repair[0])]
-        unmatched = not same and not alike and (not repair or _kind(repair[0]) in _TYPED or len(said) <= len(repair))
+        alike = [i for i in window if repair and _kind(said[i]) == kind]
+        unmatched = not same and not alike and (not repair or kind in _TYPED or len(said) <= len(repair))
         if not repair or len(repair) > 5 or unmatched:
             start = m.end()
             continue
         at, span = (same[-1], len(said)) if same else (alike[-1], len(repair)) if alike else (len(said) - len(repair), len(repair))
-        if not same and alike and _kind(repair[0]) == "name":  # a name is taken back whole ("Shinzo Abe -- sorry, Yoshihiko Noda")
+        if not same and alike and kind == "name":  # a name is taken back whole ("Shinzo Abe -- sorry, Yoshihiko Noda")
             while at - 1 in window and _kind(said[at - 1]) == "name":
                 at -= 1
             span = alike[-1] + 1 - at
@@ -137,7 +138,7 @@ def as_checked_claim(text: str) -> str:
             said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), claim[found.end() :]))) if found and wh.lower() != "what" else ""
     else:
         pointed = _TIME_POINTER.search(question) and not time  # "that month" with no time in the claim: the text says it
-        return _with_claims_time(question, claim) if not _BACK_POINTER.search(question) and not pointed else text
+        return _with_claims_time(question, time) if not _BACK_POINTER.search(question) and not pointed else text
     return said[:1].upper() + said[1:].rstrip(" ?.") + "?" if said else text
 
 
@@ -150,9 +151,8 @@ def _time_opened(claim: str, unit: str) -> str:
     return f"{claim.removeprefix('that ')} in which {unit}"
 
 
-def _with_claims_time(question: str, claim: str) -> str:
-    """A question that stands alone, "that month" in it read as the claim's time: the claim's party is what is checked."""
-    time = _CLAIMED_TIME.search(claim)
+def _with_claims_time(question: str, time: re.Match[str] | None) -> str:
+    """A question that stands alone, "that month" in it read as the claim's `time`: the claim's party is what is checked."""
     if time is not None:
         date = _PREPOSITION.sub("", time.group(0).strip())
         on = "on" if re.match(r"\d{1,2}\b", date) else "in"

@@ -161,10 +161,10 @@ def read_times(text: str) -> TimeReading:
             else:
                 found.append(TimeMention(match.group("year"), span, span_of(date(year, 1, 1), Granularity.YEAR)))
     found.sort(key=lambda mention: mention.span)
-    for mention in [m for m in found if _OFFSET_BEFORE.search(text, 0, m.span[0])]:  # an offset `with_offsets` could not read
-        found.remove(mention)
-        offset = _OFFSET_BEFORE.search(text, 0, mention.span[0])
-        unreadable.append(((offset.start() if offset else mention.span[0], mention.span[1]), text[offset.start() if offset else mention.span[0] : mention.span[1]]))
+    for mention in list(found):  # a time after an offset `with_offsets` could not read: the whole phrase is unreadable
+        if offset := _OFFSET_BEFORE.search(text, 0, mention.span[0]):
+            found.remove(mention)
+            unreadable.append(((offset.start(), mention.span[1]), text[offset.start() : mention.span[1]]))
     return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
@@ -197,22 +197,24 @@ def with_offsets(text: str) -> str:
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        ends = [end for n in {1 if the else steps, steps} if (end := shifted(stated.time, sign * n, unit)) is not None]
-        if len(ends) < len({1 if the else steps, steps}):
+        counts = {1 if the else steps, steps}  # "the two years after": from the first to the second; else one time
+        ends = [end for n in counts if (end := shifted(stated.time, sign * n, unit)) is not None]
+        if len(ends) < len(counts):
             continue
         low, high = min(ends, key=lambda end: end.start), max(ends, key=lambda end: end.start)
         at, start = _AT.search(text, 0, offset.start()), offset.start()
         if low != high:  # a window says its own preposition
-            written, start = f"between {_written(low)} and {_written(high)}", at.start() if at else start
+            written, start = f"between {_written(low.start, low.granularity)} and {_written(high.start, high.granularity)}", at.start() if at else start
         else:
-            written = ("" if at else "on " if low.granularity == Granularity.DAY else "in ") + _written(low)
+            written = ("" if at else "on " if low.granularity == Granularity.DAY else "in ") + _written(low.start, low.granularity)
         text = text[:start] + written + text[offset.end() + stated.span[1] :]
     return text
 
 
-def _written(span: TimeSpan) -> str:
-    day = span.start
-    return {Granularity.DAY: f"{day.day} {calendar.month_name[day.month]} {day.year}", Granularity.MONTH: f"{calendar.month_name[day.month]} {day.year}"}.get(span.granularity, str(day.year))
+def _written(day: date, granularity: Granularity) -> str:
+    """A day, month or year as the date patterns read it back ("3 July 2009", "July 2009", "2009")."""
+    month = f"{calendar.month_name[day.month]} {day.year}"
+    return {Granularity.DAY: f"{day.day} {month}", Granularity.MONTH: month}.get(granularity, str(day.year))
 
 
 def stated_window(text: str) -> str:
@@ -257,7 +259,7 @@ def with_stated_year(text: str) -> str:
 def _window(text: str, start: int, end: int, low: date, high: date) -> str:
     if high < low:
         return text  # no day between the bounds: left as written
-    written = f"{'B' if text[start].isupper() else 'b'}etween {low.day} {calendar.month_name[low.month]} {low.year} and {high.day} {calendar.month_name[high.month]} {high.year}"
+    written = f"{'B' if text[start].isupper() else 'b'}etween {_written(low, Granularity.DAY)} and {_written(high, Granularity.DAY)}"
     return stated_window(text[:start] + written + text[end:])
 
 
