@@ -342,7 +342,7 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         return None
     asked = worded_relations(store, analysis, lexicon)
     if not asked:
-        if not _names_an_act(store, analysis, lexicon):
+        if unnamed_act(store, analysis, lexicon):
             return None
         relation = analysis.relations[0][0]
         if not check.asks_relation(relation):
@@ -362,13 +362,17 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
     return answer
 
 
-def _names_an_act(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> bool:
-    """Whether a word of the event the question asserts, other than a light verb, is one the reading knows: an absence
-    is evidence only about an event the KG records, and "did X take up painting" names its act in an unknown word
-    ("take" alone names none), so a relation ranked best for it is a guess that no fact's absence can settle."""
-    unread = set(unaccounted_words(store, analysis, lexicon))
+def unnamed_act(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> str | None:
+    """Why no absence can answer the question (None: it may): it names its act only in words the reading does not know
+    beside light verbs. An absence is evidence only about an event the KG records, and "did X take up painting" names
+    its act in an unknown word ("take" alone names none): a relation ranked best for it is a guess."""
+    if lexicon is None or analysis.query.asks not in ("yesno", "number"):
+        return None
+    unread = unaccounted_words(store, analysis, lexicon)
     asserted = asserted_words(analysis.masked)
-    return lexicon is None or not asserted or any(w not in unread and not carries_no_act(w) for w in asserted)
+    if not unread or any(w not in unread and not carries_no_act(w) for w in asserted):
+        return None
+    return f"the question says {', '.join(repr(w) for w in unread)}, which no relation of the KG accounts for"
 
 
 def _in_roles(check: AnswerCheck, fact: Fact) -> bool:
