@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agents.analysis.times import asked_granularity, read_times, stated_window, with_stated_year
+from agents.analysis.times import asked_granularity, number, read_times, stated_window, with_stated_year
 from tkg_store.temporal import Granularity, TimeSpan, parse_time
 
 
@@ -314,3 +314,11 @@ def test_a_month_with_no_year_is_read_in_the_year_the_question_states(text: str,
 )
 def test_a_month_with_no_year_stated_is_left_as_written(text: str) -> None:
     assert with_stated_year(text) == text
+
+
+@pytest.mark.parametrize(
+    ("word", "count"),
+    [("3", 3), ("3rd", 3), ("three", 3), ("third", 3), ("twelfth", 12), ("twentieth", 20), ("twenty-first", 21), ("thirty first", 31), ("an", 1), ("few", None)],
+)
+def test_a_number_is_read_from_figures_cardinals_and_ordinals(word: str, count: int | None) -> None:
+    assert number(word) == count

@@ -17,29 +17,41 @@ from contextlib import suppress
 from datetime import MAXYEAR, date, timedelta
 from typing import NamedTuple
 
-from agents.analysis.query import RELATIVE_BOUND
 from agents.analysis.types import TimeMention
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, shifted, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
 MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
 
-# Days written as ordinal words: "the fourth of July 2007", "May first 2008".
-_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
-_TEENS = "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split()
-ORDINAL_DAYS = {word: n for n, word in enumerate(_UNITS + _TEENS, 1)} | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
-ORDINAL_DAYS |= {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
+# Numbers in words (general English): the cardinals, and their ordinals by the rule ("-th", "-y" -> "-ieth") but for
+# the irregular ones; tens and units make the rest ("twenty-one", "twenty first"), read by `number` as figures are ("21st").
+_DIGITS = "one two three four five six seven eight nine".split()
+_IRREGULAR = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
+NUMBER_WORDS = {w: n for n, w in enumerate([*_DIGITS, *"ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()], 1)}
+NUMBER_WORDS |= {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+ORDINAL_WORDS = {_IRREGULAR.get(w) or (w[:-1] + "ieth" if w.endswith("y") else w + "th"): n for w, n in NUMBER_WORDS.items()}
+_TENS, _ONES = "|".join(w for w, n in NUMBER_WORDS.items() if n >= 20), "|".join(_DIGITS)
+_ORDINAL = rf"(?:{_TENS})[\s-]+(?:{'|'.join(w for w, n in ORDINAL_WORDS.items() if n < 10)})|{'|'.join(sorted(ORDINAL_WORDS, key=len, reverse=True))}"
 
-# Cardinal number words (general English) and a year said in them: "two thousand (and) nine", "twenty fourteen",
-# "nineteen ninety-nine", "twenty oh five"; a bare "two thousand" or "twenty one" is as likely a count: no year.
-NUMBER_WORDS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
-                                           " sixteen seventeen eighteen nineteen".split(), 1)} | {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_TENS, _ONES = "|".join(w for w, n in NUMBER_WORDS.items() if n >= 20), "|".join(w for w, n in NUMBER_WORDS.items() if n < 10)
+
+def number(word: str) -> int | None:
+    """The count a word or figure says: "3", "3rd", "three", "third", "twenty-one", "twenty first"; "a" or "an" is one."""
+    *tens, last = word.lower().replace("-", " ").split() or [""]
+    if (figure := re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", last)) and not tens:
+        return int(figure.group(1))
+    units = NUMBER_WORDS.get(last) or ORDINAL_WORDS.get(last) or (1 if last in ("a", "an") and not tens else 0)
+    if tens and not (len(tens) == 1 and NUMBER_WORDS.get(tens[0], 0) >= 20 and units < 10):
+        return None
+    return sum(NUMBER_WORDS[t] for t in tens) + units or None
+
+
+# A year said in words: "two thousand (and) nine", "twenty fourteen", "nineteen ninety-nine", "twenty oh five"; a bare
+# "two thousand" or "twenty one" is as likely a count: no year.
 _TWO_DIGITS = rf"(?:{'|'.join(w for w, n in NUMBER_WORDS.items() if 10 <= n < 20)}|(?:{_TENS})(?:[\s-]+(?:{_ONES}))?)"
 _SAID_YEAR = rf"(?P<said>two\s+thousand(?:\s+and)?\s+(?:{_TWO_DIGITS}|{_ONES})|(?:nineteen|twenty)[\s-]+(?:{_TWO_DIGITS}|(?:oh|o)[\s-]+(?:{_ONES})))(?![\w-])"
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
-_DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{'|'.join(sorted(ORDINAL_DAYS, key=len, reverse=True))}))"
+_DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{_ORDINAL}))"  # "the fourth of July 2007", "May first 2008"
 _YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", "'08" or said in words
 
 # Tried in order; an earlier (more specific) form wins where two overlap.
@@ -75,7 +87,7 @@ _DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
 _SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>\d{{1,2}})(?:st|nd|rd|th)?)?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
                      r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
                      rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
-                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
+                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+|in\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
 _ORDINAL_SUFFIX = re.compile(r"st|nd|rd|th")
 # Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
@@ -168,6 +180,12 @@ def read_times(text: str) -> TimeReading:
     return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
+# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`stated_window` reads
+# it); "in the same year" is not one: it names another event's period (MultiTQ's same-period shapes)
+RELATIVE_BOUND = re.compile(
+    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
+    re.IGNORECASE,
+)
 # A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
 _AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefore\s+$", re.IGNORECASE)
 # "after {T1}, in the same month" closing the question: the period of that time (not "in the same year as {E2} did")
@@ -178,26 +196,27 @@ _AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|aft
 # An offset from a stated time ("the year after 2008", "two weeks before 3 July 2009"): the time it names, where the unit
 # is no finer than the time's (`tkg_store.temporal.shifted`); else the phrase is unreadable (`read_times`), never read as
 # a bare "after 2008", which asks another question.
-_NUMBER = rf"\d{{1,2}}|an?|a\s+few|several|some|{'|'.join(NUMBER_WORDS)}"
-_OFFSET = re.compile(
+_NUMBER = rf"\d{{1,2}}(?:st|nd|rd|th)?|a\s+few|several|some|{_TWO_DIGITS}|{_ORDINAL}|{_ONES}|an?"
+OFFSET = re.compile(
     rf"\b(?:(?P<the>the)\s+(?:(?P<count>{_NUMBER})\s+)?|(?P<bare>{_NUMBER})\s+)(?P<unit>day|week|month|year)s?\s+(?P<way>after|before|later\s+than|earlier\s+than)\s+",
     re.IGNORECASE,
 )
-_OFFSET_BEFORE = re.compile(_OFFSET.pattern + "$", re.IGNORECASE)
+_OFFSET_BEFORE = re.compile(OFFSET.pattern + "$", re.IGNORECASE)
 _AT = re.compile(r"\b(?:in|on|during|within)\s+$", re.IGNORECASE)
 
 
 def with_offsets(text: str) -> str:
-    """`text` with each offset from a stated time written as the time it names (see `_OFFSET`); "the two years after
+    """`text` with each offset from a stated time written as the time it names (see `OFFSET`); "the two years after
     2008" is the window of those years."""
-    for offset in reversed(list(_OFFSET.finditer(text))):
+    for offset in reversed(list(OFFSET.finditer(text))):
         stated = next((t for t in read_times(text[offset.end() :]).found if t.span[0] == 0), None)
         count, the = (offset.group("count") or offset.group("bare") or "").lower(), bool(offset.group("the"))
-        steps = int(count) if count.isdigit() else NUMBER_WORDS.get(count, 1 if count in ("a", "an") or not count else 0)
+        steps = (number(count) or 0) if count else 1  # "a few": no count
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        counts = {1 if the else steps, steps}  # "the two years after": from the first to the second; else one time
+        counts = {1 if the and not count.endswith(("st", "nd", "rd", "th")) else steps, steps}  # "the two years after": from the
+        # first to the second; else ("two years after", "the second year after") one time
         ends = [end for n in counts if (end := shifted(stated.time, sign * n, unit)) is not None]
         if len(ends) < len(counts):
             continue
@@ -237,21 +256,34 @@ def stated_window(text: str) -> str:
     return text
 
 
-# a month with no year after "after", "before", "in" or "during"; the phrase of a year stated on its own ("in 2008")
-_BARE_MONTH = re.compile(rf"\b(?P<bound>after|before|in|during)\s+(?P<month>{'|'.join(calendar.month_name[1:])})\b(?![\s,]*(?:of\s+)?(?:\d|['’]))", re.IGNORECASE)
+# months with no year: one after "after", "before", "in" or "during", or a window of two ("between July and December",
+# "(July to December)"); "May I ..." opening a question is no month
+_MONTH_WORD = "|".join(calendar.month_name[1:])
+_NO_YEAR = r"\b(?![\s,]*(?:of\s+|in\s+)?(?:\d|['’]))"
+_BARE_MONTHS = re.compile(rf"(?<!^)\b(?:(?:between|from)\s+)?(?P<first>{_MONTH_WORD})\s*(?:and|to|until|till|through|thru|-|–)\s*(?P<last>{_MONTH_WORD}){_NO_YEAR}"
+                          rf"|\b(?P<bound>after|before|in|during)\s+(?P<month>{_MONTH_WORD}){_NO_YEAR}", re.IGNORECASE)
 _IN_YEAR = re.compile(r"(?:^\W*|\s*,?\s*)\b(?:in|during|within|throughout|over\s+the\s+course\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
 
 
 def with_stated_year(text: str) -> str:
-    """`text` with a month of no year ("in 2008, who visited Iran after March?") read in the one year the question states,
-    whose phrase goes: "after March 2008, within that year" (`stated_window`). With no year stated, left unread: never guessed."""
-    month = _BARE_MONTH.search(text)
-    found = read_times(text).found if month else []
-    if not month or len(found) != 1 or found[0].time.granularity != Granularity.YEAR or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])) \
-            or (month.group("bound").lower(), MONTHS[month.group("month").lower()]) in (("after", 12), ("before", 1)):  # no day of that year left
+    """`text` with months of no year read in the one year the question states, whose phrase goes: "in 2008, who visited Iran
+    after March?" -> "between April 2008 and December 2008"; "who threatened Iraq in 2008 between July and December?" ->
+    "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
+    2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
+    months = _BARE_MONTHS.search(text)
+    found = read_times(text).found if months else []
+    if not months or len(found) != 1 or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])):
         return text
-    dated = f"{month.group(0)} {found[0].text}" + (", within that year" if month.group("bound").lower() in ("after", "before") else "")
-    for a, b, written in sorted([(month.start(), month.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
+    stated, year, bound = found[0].time, found[0].time.start.year, (months.group("bound") or "").lower()
+    first, last = (MONTHS[(months.group(k) or months.group("month")).lower()] for k in ("first", "last"))
+    first, last = (first + 1, 12) if bound == "after" else (1, first - 1) if bound == "before" else (first, last)  # bounds exclude
+    if not 1 <= first <= last <= 12 or bound in ("after", "before") and stated.granularity != Granularity.YEAR:
+        return text  # no month left in the year, or a bound within a part of it: left unread
+    low, high = date(year, first, 1), date(year, last, calendar.monthrange(year, last)[1])
+    if not stated.start <= low <= high <= stated.end:
+        return text
+    dated = f"in {_written(low, Granularity.MONTH)}" if low.month == high.month else f"between {_written(low, Granularity.MONTH)} and {_written(high, Granularity.MONTH)}"
+    for a, b, written in sorted([(months.start(), months.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
         text = text[:a] + written + text[b:]
     return re.sub(r"^[\s,]+", "", text)
 
@@ -282,7 +314,7 @@ def _bounded(text: str, found: list[TimeMention]) -> list[TimeMention]:
 def _period(parts: dict[str, str | None], year: int) -> TimeSpan | None:
     """The months of a half, a quarter or the first / last N months of a year (None: no such part)."""
     word = (parts["n"] or parts.get("part") or "").lower()
-    n = int(digits[0]) if (digits := re.match(r"\d+", word)) else NUMBER_WORDS.get(word, 2 if word == "latter" else ORDINAL_DAYS.get(word, 0))
+    n = 2 if word == "latter" else number(word) or 0
     if parts.get("side"):
         first, last = (1, n) if (parts["side"] or "").lower() == "first" else (13 - n, 12)
     else:
@@ -298,9 +330,12 @@ _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(cal
 
 
 def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
-    """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
-    found = _CALENDAR_NAME.finditer(text)
-    return [m.group(0) + (" with no year" if m.group(0) in calendar.month_name else "") for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
+    """The month and weekday names of `text` outside the spans `taken` (its read times and names), a window of two months
+    named whole ("July to December with no year")."""
+    found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in _BARE_MONTHS.finditer(text) if m.group("first")]
+    found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text) if not any(a <= m.start() <= a + len(name) for a, name in found)]
+    return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found)
+            if re.search(r"\w", text[:at]) and not any(a <= at < b for a, b in taken)]
 
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:
@@ -321,7 +356,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     else:
         return span_of(date(year, 1, 1), Granularity.YEAR)
     if not parts.get("first"):
-        day = int(parts["day"]) if parts.get("day") else ORDINAL_DAYS.get((parts.get("dayword") or "").lower())
+        day = number(parts.get("day") or parts.get("dayword") or "")
     try:
         return span_of(date(year, month, day or 1), Granularity.DAY if day else Granularity.MONTH)
     except ValueError:
