@@ -341,3 +341,20 @@ def test_a_question_with_a_statement_before_it_is_no_checked_claim():
 def test_an_offset_from_another_event_is_refused_not_read_as_before_or_after(analyzer, question):
     assert (analyzer.analyze(question).query.unsupported or "").startswith("a time offset from another event")
     assert analyzer.analyze("Who visited Iraq before Kuwait did?").query.unsupported is None
+
+
+@pytest.mark.parametrize(
+    ("question", "answerable"),
+    [
+        # a bound is every day on its side, not its own day: Kuwait visited Iraq on 7 March 2009 only
+        ("Before 1 April 2009, whom did Kuwait visit?", True),
+        ("Whom did Kuwait visit prior to 01.04.2009?", True),
+        ("After 1 March 2009, whom did Kuwait visit?", True),
+        ("After 1 April 2009, whom did Kuwait visit?", False),
+        ("Whom did Kuwait visit before the year 2009?", False),
+    ],
+)
+def test_the_facts_of_a_bounded_time_are_searched_on_its_side(analyzer, question, answerable):
+    judgement = audit_answerability(analyzer.store, analyzer.analyze(question))
+    assert judgement.answerable == answerable
+    assert answerable or "the KG has no fact about Kuwait" in str(judgement.missing)

@@ -126,7 +126,9 @@ def as_checked_claim(text: str) -> str:
     claimed = {w.lower() for w in re.findall(r"[\w']+", claim)}
     points_back = all(w.lower() in _BACK_WORDS or w.lower() in claimed for w in re.findall(r"[\w']+", _TIME_POINTER.sub("", back.group("rest"))))
     unit = _UNIT_ASKED.search(_TIME_POINTER.sub("", question))  # what is asked, not the time pointed at
-    time, found = _claimed_time(claim), _CLAIM_SUBJECT.match(claim)
+    # the claim's first time that a preposition states, as the time reader reads it, and where its preposition starts
+    time = next(((at.start(), t) for t in read_times(claim).found if (at := _STATES_TIME.search(claim, 0, t.span[0]))), None)
+    found = _CLAIM_SUBJECT.match(claim)
     if unit is not None and (points_back or _BACK_POINTER.search(question)) and time is not None:
         said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :], unit.group(0))
     elif unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
@@ -141,14 +143,6 @@ def as_checked_claim(text: str) -> str:
         pointed = _TIME_POINTER.search(question) and not time  # "that month" with no time in the claim: the text says it
         return _with_claims_time(question, time) if not _BACK_POINTER.search(question) and not pointed else text
     return said[:1].upper() + said[1:].rstrip(" ?.") + "?" if said else text
-
-
-def _claimed_time(claim: str) -> tuple[int, TimeMention] | None:
-    """The claim's first time stated with its preposition, as the time reader reads it, and where the preposition starts."""
-    for mention in read_times(claim).found:
-        if stated := _STATES_TIME.search(claim, 0, mention.span[0]):
-            return stated.start(), mention
-    return None
 
 
 def _time_opened(claim: str, unit: str) -> str:

@@ -24,7 +24,7 @@ from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full
 MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
 
 # Numbers in words (general English): the cardinals, and their ordinals by the rule ("-th", "-y" -> "-ieth") but for
-# the irregular ones; tens and units make the rest ("twenty-one", "twenty first"), read by `number` as figures are ("21st").
+# the irregular ones; `number` reads them, their compounds and figures ("21st").
 _DIGITS = "one two three four five six seven eight nine".split()
 _IRREGULAR = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
 NUMBER_WORDS = {w: n for n, w in enumerate([*_DIGITS, *"ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()], 1)}
@@ -32,17 +32,15 @@ NUMBER_WORDS |= {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixt
 ORDINAL_WORDS = {_IRREGULAR.get(w) or (w[:-1] + "ieth" if w.endswith("y") else w + "th"): n for w, n in NUMBER_WORDS.items()}
 _TENS, _ONES = "|".join(w for w, n in NUMBER_WORDS.items() if n >= 20), "|".join(_DIGITS)
 _ORDINAL = rf"(?:{_TENS})[\s-]+(?:{'|'.join(w for w, n in ORDINAL_WORDS.items() if n < 10)})|{'|'.join(sorted(ORDINAL_WORDS, key=len, reverse=True))}"
+# every count written in words: a cardinal or an ordinal, one of tens and units ("twenty-one", "twenty first"), "a" or "an"
+_COUNTS = NUMBER_WORDS | ORDINAL_WORDS | {"a": 1, "an": 1} | {f"{tens}{sep}{unit}": NUMBER_WORDS[tens] + n for tens in _TENS.split("|")
+                                                          for unit, n in (NUMBER_WORDS | ORDINAL_WORDS).items() if n < 10 for sep in "- "}
 
 
 def number(word: str) -> int | None:
-    """The count a word or figure says: "3", "3rd", "three", "third", "twenty-one", "twenty first"; "a" or "an" is one."""
-    *tens, last = word.lower().replace("-", " ").split() or [""]
-    if (figure := re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", last)) and not tens:
-        return int(figure.group(1))
-    units = NUMBER_WORDS.get(last) or ORDINAL_WORDS.get(last) or (1 if last in ("a", "an") and not tens else 0)
-    if tens and not (len(tens) == 1 and NUMBER_WORDS.get(tens[0], 0) >= 20 and units < 10):
-        return None
-    return sum(NUMBER_WORDS[t] for t in tens) + units or None
+    """The count a word or figure says: "3", "3rd", "three", "third", "twenty-one", "twenty first", "a"."""
+    word = " ".join(word.lower().split())
+    return int(figure.group(1)) if (figure := re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", word)) else _COUNTS.get(word)
 
 
 # A year said in words: "two thousand (and) nine", "twenty fourteen", "nineteen ninety-nine", "twenty oh five"; a bare
@@ -270,8 +268,8 @@ def with_stated_year(text: str) -> str:
     after March?" -> "between April 2008 and December 2008"; "who threatened Iraq in 2008 between July and December?" ->
     "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
-    months = _BARE_MONTHS.search(text)
-    found = read_times(text).found if months else []
+    found = read_times(text).found if _BARE_MONTHS.search(text) else []
+    months = next((m for m in _BARE_MONTHS.finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
     if not months or len(found) != 1 or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])):
         return text
     stated, year, bound = found[0].time, found[0].time.start.year, (months.group("bound") or "").lower()
