@@ -71,6 +71,7 @@ def _window(analysis) -> tuple[str, str]:  # noqa: ANN001 - a QuestionAnalysis
         "Who visited Iraq in 2009 (July to December)?",
         "Who visited Iraq in the second half of 2009 (July through December)?",  # the months restate the part of the year
         "During 2009, from July until December, who visited Iraq?",
+        "July to December, who visited Iraq in 2009?",
     ],
 )
 def test_a_window_of_months_is_read_in_the_year_stated(analyzer, question):
@@ -84,6 +85,7 @@ def test_a_window_of_months_is_read_in_the_year_stated(analyzer, question):
     [
         ("Who did the March 23 Movement attack between March and June?", "March to June with no year"),
         ("Who visited Iraq (July to December)?", "July to December with no year"),
+        ("July to December, who visited Iraq?", "July to December with no year"),
         ("Who visited Iraq in the first half of 2009 (July to December)?", "July to December with no year"),  # outside it
     ],
 )
@@ -358,3 +360,9 @@ def test_the_facts_of_a_bounded_time_are_searched_on_its_side(analyzer, question
     judgement = audit_answerability(analyzer.store, analyzer.analyze(question))
     assert judgement.answerable == answerable
     assert answerable or "the KG has no fact about Kuwait" in str(judgement.missing)
+
+
+def test_within_the_same_period_as_another_event_is_that_period(analyzer):
+    # "within the same month as X" compares with X's month, as "in the same month as X" does: no bound of its own
+    said, meant = analyzer.analyze("Who visited Iraq within the same month as Kuwait?"), analyzer.analyze("Who visited Iraq in the same month as Kuwait?")
+    assert said.query.unsupported is None and (said.pattern, said.cues, said.query) == (meant.pattern, meant.cues, meant.query)

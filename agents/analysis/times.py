@@ -5,16 +5,19 @@ It reads the datasets' forms ("8 May 2013", "2005-11-03", a year) and the others
 the first number cannot be a month). Each becomes a `TimeSpan` (the judge holds it against the KG's range); a period
 ("Q2 2007", "since May 2010") the span of its days, both ends included. A time that cannot be read
 ("31 April 2010", "early 2008", "in May") is returned as unreadable, never dropped, so the judge abstains
-naming it. Hand-written patterns: `dateparser` measured about three orders of magnitude slower
-(benchmarks/results/time_parsing.md).
-"""
+naming it. The date forms are data (data/date_formats.json), each with the examples it is for; hand-written patterns:
+`dateparser` measured about three orders of magnitude slower (benchmarks/results/time_parsing.md). Numbers in words
+(`number`), offsets from a stated time and months whose year is stated once elsewhere are read here too."""
 
 from __future__ import annotations
 
 import calendar
+import json
 import re
 from contextlib import suppress
 from datetime import MAXYEAR, date, timedelta
+from functools import reduce
+from pathlib import Path
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
@@ -52,26 +55,6 @@ _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
 _DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{_ORDINAL}))"  # "the fourth of July 2007", "May first 2008"
 _YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", "'08" or said in words
 
-# Tried in order; an earlier (more specific) form wins where two overlap.
-_PATTERNS = [
-    re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b{_DAY}(?P<sep>[-/])(?P<month>{_MONTH_NAMES})\.?(?P=sep)(?:(?P<year>\d{{4}})|(?P<yy>\d{{2}}))\b", re.IGNORECASE),  # 3-Jul-2009
-    re.compile(r"(?<![\d\-/.])(?P<year>(?:19|20)\d{2})(?P<mnum>0[1-9]|1[0-2])(?P<day>0[1-9]|[12]\d|3[01])(?![\d\-/.])"),  # 20090703 (ISO 8601)
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<yy>\d{{2}})\b(?!\s*(?:%|per|[a-z]))", re.IGNORECASE),  # "3 July 09": after a day and a month, a year
-    re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
-    # 21/6/2005, 6/21/2005, 6-21-2005, 6/21/05: which number is the day is decided in `_to_span`
-    re.compile(r"(?<![\d/.\-])(?P<first>\d{1,2})(?P<sep>[/\-])(?P<second>\d{1,2})(?P=sep)(?:(?P<year>\d{4})|(?P<yy>\d{2}))(?![\d/\-])"),
-    re.compile(r"(?<![\d/.\-])(?P<mnum>\d{1,2})/(?P<year>\d{4})(?![\d/\-])"),  # 12/2010
-    re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
-    # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
-    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
-    # a year, also at either end of a range of years ("2006-2008"), not one of a date's numbers ("2006-05")
-    re.compile(rf"(?:(?<![\w-])|(?<=\d{{4}}-))(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-](?!(?:1[5-9]|20)\d{{2}}\b))|{_SAID_YEAR})", re.IGNORECASE),
-    re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
-]
-
 # A number after a time word, read as a year where the patterns above read none: "in 3000", "since 99999"
 _ANY_YEAR = re.compile(
     r"\b(?:in|during|since|before|after|until|till|by|around|year)\s+(?:the\s+year\s+)?(?P<year>\d{4,})(?![\w-])",
@@ -80,20 +63,28 @@ _ANY_YEAR = re.compile(
 
 # A month whose year, or a day whose month and year, is written once, after the next one ("between January and
 # April 2007", "between 10 and 20 April 2011", "from 10 April to 30 June 2012", "April 10 - June 30, 2012"): the first
-# takes the second's (the year before where its month comes later: "between December and March 2009"); the second is read by _PATTERNS.
+# takes the second's (the year before where its month comes later: "between December and March 2009"); the second is read as a date.
 _DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
-_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>\d{{1,2}})(?:st|nd|rd|th)?)?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
+_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>{_DAY_NUMBER}))?|(?P<day>{_DAY_NUMBER})(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
                      r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
                      rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
                      rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+|in\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
-_ORDINAL_SUFFIX = re.compile(r"st|nd|rd|th")
-# Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
+# the parts the date forms are written with (data/date_formats.json: each form with the examples it is for, tried in
+# order, periods of months first; the vague periods; the ways a time is asked for): halves, quarters ("Q2 2007", "H1 2008") and the first or last N months are parts of a year
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
-_PERIODS = [
-    re.compile(rf"\b(?:(?:the\s+)?{_PART}\s+(?P<unit>half|quarter)\s+of\s+(?:the\s+year\s+)?|(?P<code>[QH])(?P<n>[1-4])\s*(?:of\s+)?){_YEAR}\b", re.IGNORECASE),
-    re.compile(r"\b(?P<year>\d{4})\s*(?P<code>[QH])(?P<n>[1-4])\b", re.IGNORECASE),
-    re.compile(rf"\b(?:the\s+)?(?P<side>first|last|final)\s+(?P<n>\d{{1,2}}|[a-z]+)\s+months\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
-]
+_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
+_PARTS = {"<DAY>": _DAY, "<MONTH>": _MONTH, "<YEAR>": _YEAR, "<MONTH_NAMES>": _MONTH_NAMES, "<SAID_YEAR>": _SAID_YEAR, "<PART>": _PART, "<PICKS>": _PICKS}
+_FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
+
+
+def _compiled(forms: list[dict[str, object]]) -> list[re.Pattern[str]]:
+    """The date forms' patterns with the reader's parts (<DAY>, <MONTH>, ...) written in."""
+    return [re.compile(reduce(lambda pattern, part: pattern.replace(*part), _PARTS.items(), str(form["pattern"])), re.IGNORECASE) for form in forms]
+
+
+_PERIODS, _DATES, (_VAGUE,) = _compiled(_FORMATS["periods"]), _compiled(_FORMATS["dates"]), _compiled(_FORMATS["vague"])
+# the ways a time is asked for, finest last: a year, a month, a day (`asked_granularity`)
+_ASKS = [(Granularity(form["unit"]), pattern) for form, pattern in zip(_FORMATS["asked"], _compiled(_FORMATS["asked"]))]
 # An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
 # 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
 _BY = r"(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of"
@@ -104,16 +95,6 @@ _EDGE = r"(?:\b(?:from|between|since)\s+(?P<start>the\s+(?:start|beginning)\s+of
 _EDGE_BOUND = re.compile(rf"(?:{_BY}\s|{_EDGE})", re.IGNORECASE)
 _EDGE_BEFORE = re.compile(rf"{_EDGE}$", re.IGNORECASE)
 _JOINS = re.compile(r"[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
-
-# A decade: "the 1850s", "1990s" (read as its ten years).
-_DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECASE)
-# A period vaguer than a year's days, months or the year itself: never read as the whole year.
-_VAGUE = re.compile(
-    r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?|around|circa|roughly|approximately"
-    rf"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:(?:{_MONTH_NAMES})\.?,?\s+)?(?:\d{{4}}\b|['’]\d{{2}}(?!\w))",
-    re.IGNORECASE,
-)
-
 
 class TimeReading(NamedTuple):
     """What `read_times` found, each list in order of appearance."""
@@ -154,15 +135,13 @@ def read_times(text: str) -> TimeReading:
         day, span = match.group("day") or match.group("mday"), (match.start(), match.end("mday" if match.group("mday") else "dmonth" if match.group("dmonth") else "day" if match.group("day") else "first"))
         month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or (match.group("first") if match.group("mday2") else "dec")).lower()]
         with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
-            time = stated_span(int(match.group("year")) - (month > last), month, int(day) if day else None)
-            if ordinal := _ORDINAL_SUFFIX.match(text, span[1]):  # "the 1st and 10th of March": "1st"
-                span = (span[0], ordinal.end())
+            time = stated_span(int(match.group("year")) - (month > last), month, number(day) if day else None)
             taken.append(span)
             found.append(TimeMention(text[slice(*span)], span, time))
             if match.group("mday2"):  # "March 1 and 20, 2011": the second day of the same month, which no pattern reads alone
                 taken.append(second := (match.start("mday2"), match.end("year")))
                 found.append(TimeMention(text[slice(*second)], second, stated_span(int(match.group("year")), month, int(match.group("mday2")))))
-    read([_DECADE, *_PATTERNS])
+    read(_DATES)
     for match in _ANY_YEAR.finditer(text):
         if free(span := match.span("year")):
             taken.append(span)
@@ -179,9 +158,9 @@ def read_times(text: str) -> TimeReading:
 
 
 # a second bound stated through the first time ("after {T1}, within that year"), not as a date (`stated_window` reads
-# it); "in the same year" is not one: it names another event's period (MultiTQ's same-period shapes)
+# it); "in / within the same year (as {E2})" is not one: it names another event's period (MultiTQ's same-period shapes)
 RELATIVE_BOUND = re.compile(
-    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
+    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)(?!\s+as\b)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
     re.IGNORECASE,
 )
 # A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
@@ -255,10 +234,10 @@ def stated_window(text: str) -> str:
 
 
 # months with no year: one after "after", "before", "in" or "during", or a window of two ("between July and December",
-# "(July to December)"); "May I ..." opening a question is no month
+# "(July to December)")
 _MONTH_WORD = "|".join(calendar.month_name[1:])
 _NO_YEAR = r"\b(?![\s,]*(?:of\s+|in\s+)?(?:\d|['’]))"
-_BARE_MONTHS = re.compile(rf"(?<!^)\b(?:(?:between|from)\s+)?(?P<first>{_MONTH_WORD})\s*(?:and|to|until|till|through|thru|-|–)\s*(?P<last>{_MONTH_WORD}){_NO_YEAR}"
+_BARE_MONTHS = re.compile(rf"\b(?:(?:between|from)\s+)?(?P<first>{_MONTH_WORD})\s*(?:and|to|until|till|through|thru|-|–)\s*(?P<last>{_MONTH_WORD}){_NO_YEAR}"
                           rf"|\b(?P<bound>after|before|in|during)\s+(?P<month>{_MONTH_WORD}){_NO_YEAR}", re.IGNORECASE)
 _IN_YEAR = re.compile(r"(?:^\W*|\s*,?\s*)\b(?:in|during|within|throughout|over\s+the\s+course\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
 
@@ -331,9 +310,9 @@ def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str
     """The month and weekday names of `text` outside the spans `taken` (its read times and names), a window of two months
     named whole ("July to December with no year")."""
     found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in _BARE_MONTHS.finditer(text) if m.group("first")]
-    found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text) if not any(a <= m.start() <= a + len(name) for a, name in found)]
-    return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found)
-            if re.search(r"\w", text[:at]) and not any(a <= at < b for a, b in taken)]
+    found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text)  # one opening the text may be a verb ("May I ask ...")
+              if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() <= a + len(name) for a, name in found)]
+    return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found) if not any(a <= at < b for a, b in taken)]
 
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:
@@ -379,20 +358,6 @@ def said_year(words: str) -> int:
     numbers = [NUMBER_WORDS.get(w, 0) for w in re.split(r"[\s-]+", words.lower()) if w not in ("and", "thousand")]
     return (2000 if re.match(r"two\s+thousand", words, re.IGNORECASE) else 100 * numbers[0]) + sum(numbers[1:])
 
-_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
-_ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
-_ASKS_YEAR = re.compile(_ASKS_UNIT.format(r"(?:year|yr)"), re.IGNORECASE)  # "yr": the common written abbreviation of "year"
-_ASKS_MONTH = re.compile(_ASKS_UNIT.format("month"), re.IGNORECASE)
-_ASKS_DAY = re.compile(
-    r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
-    r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
-    # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
-    rf"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:{_PICKS}|most\s+recent)\s+time\b|"
-    r"^\s*(?:the\s+)?(?:first|last)\s+time\b|"
-    # an indirect question: "Tell me when X visited Y", "I'd like to know when ..."
-    r"\b(?:tell\s+(?:me|us)|know|wonder(?:ing)?|find\s+out|show\s+me)\s*,?\s+when\b",
-    re.IGNORECASE,
-)
 
 
 # "the month when X did ..." heads a relative clause; it asks for the month only where no other
@@ -435,12 +400,8 @@ def _asked_unit(question: str) -> Granularity | None:
     question = _RELATIVE_WHICH.sub(lambda m: f"{m.group('unit')} when", question)
     if _ASKS_PARTY.search(question):
         question = _RELATIVE_HEAD.sub(" ", question)
-    if _ASKS_YEAR.search(question):
-        return Granularity.YEAR
-    if _ASKS_MONTH.search(question):
-        return Granularity.MONTH
-    if _ASKS_DAY.search(question):
-        return Granularity.DAY
+    if asked := next((unit for unit, pattern in _ASKS if pattern.search(question)), None):
+        return asked
     if not _ASKS_PARTY.search(question) and (noun := _TIME_NOUN.search(question)):
         unit = (noun.group("unit") or "day").lower()
         return Granularity(unit) if unit in ("year", "month") else Granularity.DAY
