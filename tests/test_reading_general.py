@@ -289,6 +289,9 @@ def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausi
         ("Who did Kuwait visit in 2009 -- Iran, I mean?", "Who did Iran visit in 2009?"),
         ("Who visited Iraq before Theresa May -- sorry, Kuwait -- did?", "Who visited Iraq before Kuwait did?"),
         ("Who visited Iraq on 4 July 2009? No, 3 July, sorry.", "Who visited Iraq on 3 July 2009?"),
+        # the time said again once repaired, or at once, is one time
+        ("who visited iraq in july 2008.. sorry 2009, july 2009", "Who visited Iraq in July 2009?"),
+        ("Who visited Iraq on 3 July 2009, 03.07.2009?", "Who visited Iraq on 3 July 2009?"),
         ("Where did Kuwait travel in 2009? Which country, I mean.", "Which country did Kuwait visit in 2009?"),
     ],
 )

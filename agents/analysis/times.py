@@ -150,6 +150,12 @@ def read_times(text: str) -> TimeReading:
             else:
                 found.append(TimeMention(match.group("year"), span, span_of(date(year, 1, 1), Granularity.YEAR)))
     found.sort(key=lambda mention: mention.span)
+    said: list[TimeMention] = []
+    for mention in found:  # a time said again at once ("in January 2015, January 2015") is one
+        if said and said[-1].time == mention.time and re.fullmatch(r"[\s,.;:!?-]*", text[said[-1].span[1] : mention.span[0]]):
+            mention = TimeMention(text[said[-1].span[0] : mention.span[1]], (said.pop().span[0], mention.span[1]), mention.time, mention.other_reading)
+        said.append(mention)
+    found = said
     for mention in list(found):  # a time after an offset `with_offsets` could not read: the whole phrase is unreadable
         if offset := _OFFSET_BEFORE.search(text, 0, mention.span[0]):
             found.remove(mention)
