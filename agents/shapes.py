@@ -76,6 +76,16 @@ def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     return _with_variants(guides, lambda program: program.placed(*placement), ", placed in time as the question states")
 
 
+def referred_variants(guides: Sequence[Guide], referred: frozenset[str]) -> list[Guide]:
+    """`guides`, then each program whose referred event reads a relation of its own (`Program.referring_apart`), where
+    the words of that event name relations (`referred`, `reference_relations`): "after {E1} granted asylum to {E2},
+    which countries did {E1} visit" refers to another act than the one it asks about, and a methodology learns each
+    shape over one act; the planner binds `R2` to the referred relations only."""
+    if not referred:
+        return list(guides)
+    return _with_variants(guides, lambda program: program.referring_apart(), ", its referred event read as the act its words name")
+
+
 def _with_variants(guides: Sequence[Guide], variant: Callable[[Program], Program | None], note: str) -> list[Guide]:
     """`guides`, then the `variant` of each program that has one the guides do not hold, once each."""
     known = {g.program for g in guides}

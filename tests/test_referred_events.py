@@ -1,0 +1,63 @@
+"""An event a question refers to by an act of its own ("after X granted asylum to Y, which countries did X visit"):
+the answers are placed against that event, read through the relation its own words name, on a tiny real KG with a
+memory learned from the questions it asks itself (no labelled question, no program written for the act pair)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.bench_support import build_store, country_sectors, visit
+
+FACTS = [
+    *visit("Jack_Straw", "Iran", "2008-01-05"),
+    *visit("Jack_Straw", "Iraq", "2008-02-01"),
+    *visit("Jack_Straw", "Japan", "2008-06-01"),
+    *visit("Jack_Straw", "Kuwait", "2008-09-01"),
+    *visit("Barack_Obama", "Iran", "2008-03-01"),
+    ("Jack_Straw", "Criticize_or_denounce", "China", "2008-04-01"),
+    ("Jack_Straw", "Criticize_or_denounce", "Iran", "2008-07-01"),
+    ("Iran", "Criticize_or_denounce", "Iraq", "2008-02-10"),
+    ("Japan", "Criticize_or_denounce", "Iraq", "2008-05-03"),
+    ("China", "Criticize_or_denounce", "Iraq", "2008-08-04"),
+    ("Iran", "Sign_formal_agreement", "Iraq", "2008-04-20"),
+    ("Iraq", "Sign_formal_agreement", "Iran", "2008-04-20"),
+    *country_sectors(("Iran", "Iraq", "Japan", "China", "Kuwait"), "2009-01-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    from agents.agent import Agent
+    from agents.learning import learn_generated
+    from memory import Memory
+    from tkg_store.store import TKGStore
+
+    folder = tmp_path_factory.mktemp("referred")
+    db = build_store(folder / "kg.duckdb", FACTS)
+    memory_path = folder / "memory.sqlite"
+    learn_generated(db, str(memory_path), 40, n_clusters=4, quiet=True)
+    with TKGStore.open(db) as store, Memory.open(memory_path, read_only=True) as memory:
+        yield Agent(store, memory)
+
+
+def test_answers_are_placed_against_an_event_of_another_act(agent) -> None:  # noqa: ANN001
+    # Jack Straw criticised China on 1 April 2008: he visited Japan and Kuwait after it, Iran and Iraq before
+    after = agent.ask("Which countries did Jack Straw visit after he criticised China?")
+    assert set(after.answers) == {"Japan", "Kuwait"} and after.is_list
+    assert set(agent.ask("Which countries did Jack Straw visit before he criticised China?").answers) == {"Iran", "Iraq"}
+    # Iran signed a formal agreement with Iraq on 20 April 2008: Japan and China criticised Iraq after it
+    assert set(agent.ask("After Iran signed a formal agreement with Iraq, who criticised Iraq?").answers) == {"Japan", "China"}
+
+
+def test_a_referred_event_of_another_act_that_never_happened_is_said_to_be_missing(agent) -> None:  # noqa: ANN001
+    result = agent.ask("After Japan signed a formal agreement with Iraq, who criticised Iraq?")
+    assert result.abstained and "Sign formal agreement" in (result.reason or "") and "Japan" in (result.reason or "")
+
+
+def test_a_pronoun_stands_for_the_topic_named_before_the_question_and_none_is_guessed(agent) -> None:  # noqa: ANN001
+    assert set(agent.ask("Jack Straw, which countries did he visit in 2008?").answers) == {"Iran", "Iraq", "Japan", "Kuwait"}
+    assert agent.ask("Jack Straw: which country did he visit first?").answers == ["Iran"]
+    nobody = agent.ask("Which countries did he visit after Iraq?")
+    assert nobody.abstained and "'he'" in (nobody.reason or "")
