@@ -230,7 +230,8 @@ class AnswerCheck:
         the answer's anchors; for a time answer, the participant other than the subject, whose
         place the referenced entity takes ("when did X visit Y after Z did": Z visited Y)."""
         pairs = [(m, r) for m, r in zip(self.mentions, self.roles) if r != REFERENCE]
-        if self.analysis.answer_type == "time" and any(r == SUBJECT for _, r in pairs) and len(pairs) > 1:
+        # an event of its own act ("when did X visit Y after he criticised Z") may keep either participant: its clause said which
+        if self.analysis.answer_type == "time" and any(r == SUBJECT for _, r in pairs) and len(pairs) > 1 and not self.referred_relations:
             pairs = [(m, r) for m, r in pairs if r != SUBJECT]
         return {name: role for names, role in pairs for name in names}
 

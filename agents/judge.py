@@ -10,6 +10,7 @@ supporting facts, and so does the answer audit when the answers are only entitie
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 from actions.enumerate import neighbours
 from actions.query import VALUE_ASKS, Query
@@ -24,7 +25,7 @@ from agents.shapes import naming_by_synonym, relations_naming
 from tkg_store.learned import country_names
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
-from tkg_store.temporal import TimeSpan, describe_range
+from tkg_store.temporal import Granularity, TimeSpan, describe_range
 
 
 def home_country_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
@@ -129,15 +130,31 @@ def audit_answerability(
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"{len(linking)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
-        window = analysis.times[0].time if analysis.times else None
-        if window is not None and query.window and len(analysis.times) >= 2:  # "between {T1} and {T2}": the whole window
-            window = TimeSpan(window.start, max(window.end, analysis.times[1].time.end), window.granularity)
+        window = _asked_span(store, analysis)
         if not neighbours(store, names[0], within=window):
             when = f" in {window}" if window is not None else ""
             missing = f"the KG has no fact about {store.display(names[0])}{when}"
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"facts about {store.display(names[0])} exist" + (f" in {window}" if window else ""))
     return Judgement(True, audit)
+
+
+def _asked_span(store: TKGStore, analysis: QuestionAnalysis) -> TimeSpan | None:
+    """The days a one-entity question asks about: its time, a window's both ends, or the days strictly before / after its
+    time where it places its answers there ("after 2 April 2012, which country did X visit first": the KG's days after
+    2 April). None: any day."""
+    if not analysis.times:
+        return None
+    stated = analysis.times[0].time
+    if analysis.query.window and len(analysis.times) >= 2:  # "between {T1} and {T2}": the whole window
+        return TimeSpan(stated.start, max(stated.end, analysis.times[1].time.end), stated.granularity)
+    placed = analysis.cue if analysis.cue in ("before", "after") else None
+    kg = store.time_range() if placed else None
+    if kg is None:
+        return stated
+    if placed == "before":
+        return TimeSpan(kg.start, max(kg.start, stated.start - timedelta(days=1)), Granularity.DAY)
+    return TimeSpan(min(kg.end, stated.end + timedelta(days=1)), kg.end, Granularity.DAY)
 
 
 def _stated(mention) -> str:  # noqa: ANN001 (TimeMention)

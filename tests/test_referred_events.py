@@ -14,6 +14,7 @@ FACTS = [
     *visit("Jack_Straw", "Iran", "2008-01-05"),
     *visit("Jack_Straw", "Iraq", "2008-02-01"),
     *visit("Jack_Straw", "Japan", "2008-06-01"),
+    *visit("Jack_Straw", "Japan", "2008-08-01"),
     *visit("Jack_Straw", "Kuwait", "2008-09-01"),
     *visit("Barack_Obama", "Iran", "2008-03-01"),
     ("Jack_Straw", "Criticize_or_denounce", "China", "2008-04-01"),
@@ -43,12 +44,22 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
 
 
 def test_answers_are_placed_against_an_event_of_another_act(agent) -> None:  # noqa: ANN001
-    # Jack Straw criticised China on 1 April 2008: he visited Japan and Kuwait after it, Iran and Iraq before
+    # Jack Straw criticised China on 1 April 2008: he visited Japan (twice) and Kuwait after it, Iran and Iraq before
     after = agent.ask("Which countries did Jack Straw visit after he criticised China?")
     assert set(after.answers) == {"Japan", "Kuwait"} and after.is_list
     assert set(agent.ask("Which countries did Jack Straw visit before he criticised China?").answers) == {"Iran", "Iraq"}
     # Iran signed a formal agreement with Iraq on 20 April 2008: Japan and China criticised Iraq after it
     assert set(agent.ask("After Iran signed a formal agreement with Iraq, who criticised Iraq?").answers) == {"Japan", "China"}
+
+
+def test_yes_no_and_counts_are_placed_against_an_event_of_another_act(agent) -> None:  # noqa: ANN001
+    # Jack Straw criticised China on 1 April 2008, visited Japan on 1 June and 1 August, Iraq on 1 February
+    assert agent.ask("Did Jack Straw visit Japan after he criticised China?").answers == ["Yes"]
+    assert agent.ask("How many times did Jack Straw visit Japan after he criticised China?").answers == ["2"]
+    # none after it: No and 0, read against that event (he did visit Iraq, before it)
+    assert agent.ask("Did Jack Straw visit Iraq after he criticised China?").answers == ["No"]
+    assert agent.ask("How many times did Jack Straw visit Iraq after he criticised China?").answers == ["0"]
+    assert agent.ask("Did Jack Straw visit Iraq before he criticised China?").answers == ["Yes"]
 
 
 def test_a_referred_event_of_another_act_that_never_happened_is_said_to_be_missing(agent) -> None:  # noqa: ANN001
