@@ -20,12 +20,15 @@ from actions.programs import AbstractStep, Program
 from actions.templates import Action, entities_of, reference_of, relation_of
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
+from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import asked_query, fits
 from ari.base.config import PlannerConfig
+from ari.base.text import stem
+from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
 
@@ -68,6 +71,15 @@ def make_plan(
     the first that bound is the plan (the audit then rejects its answers, saying what is missing). `referred`: the
     relations the words of the event a cue points at name, which a program's `R2` binds (`Program.referring_apart`)."""
     plan, why, accepted = _first_binding(store, analysis, guides, config, accept, referred=referred)
+    if accept is not None and accepted and plan is not None and analysis.query.operations():
+        # a count, yes / no, ranking or n-th computes over one relation's facts: when its words name another alike
+        # ("imposed sanctions": administrative ones, or an embargo) that answers otherwise, the ranking's pick is a guess
+        bound = first_relation(plan.actions)
+        others = worded - ({bound} | set(mirror_relations(store).get(bound, ()))) if bound is not None else frozenset()
+        rival = _rival_reading(store, analysis, guides, config, accept, others, plan, referred, as_close=True) if others else None
+        if rival is not None:
+            plan.rivals = rival
+            return plan, rival_note(store, rival)
     if accept is None or accepted:
         return plan, why
     best = max((score for _, score in analysis.relations), default=0.0)
@@ -93,12 +105,14 @@ def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:
 def _rival_reading(
     store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept, named: frozenset[str], found: Plan,
     referred: frozenset[str] = frozenset(),
+    as_close: bool = False,
 ) -> tuple[str, str] | None:
     """(the relation `found` bound, a rival) when another relation the ranking also put below its floor shares as many
     of the wording's words, its act (its name's first word) said or unsaid alike, and its accepted binding answers
     otherwise ("impose sanctions": Impose_administrative_sanctions and Impose_embargo,_boycott,_or_sanctions): the
-    words alone do not tell which act is meant, and the first that binds would be a guess. None when no such rival
-    answers differently."""
+    words alone do not tell which act is meant, and the first that binds would be a guess. With `as_close`, a rival
+    also says no more the wording leaves unsaid than the bound one ("humanitarian aid" is Provide_humanitarian_aid
+    rather than an intent to provide it). None when no such rival answers differently."""
     bound = first_relation(found.actions)
     if bound is None:
         return None
@@ -110,12 +124,19 @@ def _rival_reading(
     # a rival names as many of the words, and its act is said as the bound one's is: "reduce or break relations" says
     # Reduce_or_break_diplomatic_relations, and Threaten_to_reduce_or_break_relations is another act
     rivals = sorted(r for r in named if r != bound and (shared := holds(r))[0] >= max(1, least) and shared[1] == acted)
+    if as_close:
+        rivals = [r for r in rivals if _unsaid(store, r, holds(r)[0]) <= _unsaid(store, bound, least)]
     answers = set(ranked_answers(store, analysis, found.results[-1]))
     for relation in rivals:
         other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}), referred)
         if accepted and other is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
             return bound, relation
     return None
+
+
+def _unsaid(store: TKGStore, relation: str, said: int) -> int:
+    """How many of a relation's name words (by stem) a wording that says `said` of them leaves unsaid."""
+    return len({stem(w) for w in content_words(store.relation_text(relation))}) - said
 
 
 def _first_binding(
