@@ -1,6 +1,8 @@
-"""An event a question refers to by an act of its own ("after X granted asylum to Y, which countries did X visit"):
-the answers are placed against that event, read through the relation its own words name, on a tiny real KG with a
-memory learned from the questions it asks itself (no labelled question, no program written for the act pair)."""
+"""What a shape question's program reads, on a tiny real KG with a memory learned from the questions it asks itself (no
+labelled question, no program written for these questions): an event the question refers to by an act of its own
+("after X granted asylum to Y, which countries did X visit"), read through the relation its own words name; two
+relations the words name alike that answer a count differently, which ARI does not guess between; a pronoun that takes
+up a name set before the question, and one that points to no name."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.bench_support import build_store, country_sectors, visit
+from tests.bench_support import country_sectors, generated_agent_over, visit
 
 FACTS = [
     *visit("Jack_Straw", "Iran", "2008-01-05"),
@@ -24,23 +26,23 @@ FACTS = [
     ("China", "Criticize_or_denounce", "Iraq", "2008-08-04"),
     ("Iran", "Sign_formal_agreement", "Iraq", "2008-04-20"),
     ("Iraq", "Sign_formal_agreement", "Iran", "2008-04-20"),
+    ("Iran", "Threaten_with_sanctions,_boycott,_embargo", "Iraq", "2008-02-01"),
+    ("Iran", "Impose_embargo,_boycott,_or_sanctions", "Iraq", "2008-03-01"),
+    ("Iran", "Impose_embargo,_boycott,_or_sanctions", "Iraq", "2008-04-01"),
+    ("Japan", "Impose_embargo,_boycott,_or_sanctions", "Iraq", "2008-05-01"),
+    ("Japan", "Threaten_with_sanctions,_boycott,_embargo", "China", "2008-05-02"),
+    ("Iran", "Provide_humanitarian_aid", "Iraq", "2008-06-01"),
+    ("Japan", "Provide_humanitarian_aid", "Iraq", "2008-06-02"),
+    ("Japan", "Provide_humanitarian_aid", "Iraq", "2008-07-02"),
+    ("China", "Express_intent_to_provide_humanitarian_aid", "Iraq", "2008-06-03"),
+    ("Iran", "Express_intent_to_provide_humanitarian_aid", "Iraq", "2008-06-04"),
     *country_sectors(("Iran", "Iraq", "Japan", "China", "Kuwait"), "2009-01-01"),
 ]
 
 
 @pytest.fixture(scope="module")
 def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
-    from agents.agent import Agent
-    from agents.learning import learn_generated
-    from memory import Memory
-    from tkg_store.store import TKGStore
-
-    folder = tmp_path_factory.mktemp("referred")
-    db = build_store(folder / "kg.duckdb", FACTS)
-    memory_path = folder / "memory.sqlite"
-    learn_generated(db, str(memory_path), 40, n_clusters=4, quiet=True)
-    with TKGStore.open(db) as store, Memory.open(memory_path, read_only=True) as memory:
-        yield Agent(store, memory)
+    yield from generated_agent_over(tmp_path_factory.mktemp("programs"), FACTS)
 
 
 def test_answers_are_placed_against_an_event_of_another_act(agent) -> None:  # noqa: ANN001
@@ -72,3 +74,16 @@ def test_a_pronoun_stands_for_the_topic_named_before_the_question_and_none_is_gu
     assert agent.ask("Jack Straw: which country did he visit first?").answers == ["Iran"]
     nobody = agent.ask("Which countries did he visit after Iraq?")
     assert nobody.abstained and "'he'" in (nobody.reason or "")
+
+
+def test_a_count_over_two_relations_named_alike_that_answer_differently_is_refused(agent) -> None:  # noqa: ANN001
+    # "sanctions" with no act says Impose embargo, boycott, or sanctions (twice) and Threaten with sanctions (once) alike
+    result = agent.ask("How many times did Iran use sanctions against Iraq in 2008?")
+    assert result.abstained and "alike" in (result.reason or "")
+    # the words of one of them tell it apart
+    assert agent.ask("How many times did Iran impose sanctions on Iraq in 2008?").answers == ["2"]
+
+
+def test_a_relation_that_says_more_than_the_words_is_no_rival(agent) -> None:  # noqa: ANN001
+    # "gave humanitarian aid" is Provide humanitarian aid; an intent to provide it says more than the question does
+    assert agent.ask("How many times did Japan provide humanitarian aid to Iraq in 2008?").answers == ["2"]
