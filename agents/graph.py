@@ -68,6 +68,7 @@ from agents.shapes import (
     shape_problem,
     swapped_variants,
     typed_variants,
+    unnamed_act,
     worded_relations,
     wording_problem,
 )
@@ -164,7 +165,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     # no program binds, and a decider that only follows plans abstains: say what the KG lacks, with the nearest facts
     if found is None and check is not None and not misread and not ctx.decider.ranks_every_question():
         relation = check.asked_relation(r for r, _ in state.analysed.relations)
-        return _abstain(check.reason([], relation)) | {"plan_note": why, "evidence": check.nearest(relation)}
+        reason = unnamed_act(ctx.store, state.analysed, _lexicon(ctx)) or check.reason([], relation)
+        return _abstain(reason) | {"plan_note": why, "evidence": check.nearest(relation)}
     return {"plan": found, "plan_note": why, "answer_check": check}
 
 

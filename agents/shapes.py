@@ -23,12 +23,12 @@ from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
-from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
+from agents.analysis.predicate import asserted_words, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.sectors import content_words
-from agents.analysis.synonyms import GENERAL_SYNONYMS
+from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act
 from agents.analysis.types import QuestionAnalysis
 from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
@@ -237,9 +237,9 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
     accounts: Counter[str] = Counter()
     words = naming_words(analysis.masked)
     naming = {w: named for w in words if (named := relations_naming(store, w) or naming_by_synonym(store, w, lexicon))}
-    # a light or receiving verb says nothing of the act when its noun names relations: that noun does ("make" names every Make_* relation)
-    carried = {w: named for w, named in naming.items() if not carries_no_act(w)}
-    for word, named in (carried or naming).items():
+    # a light or receiving verb says nothing of the act: its noun does ("make" names every Make_* relation, "take" no
+    # hobby taken up)
+    for word, named in ((w, n) for w, n in naming.items() if not carries_no_act(w)):
         accounts.update(named | credited(lexicon, word))
     most = max(accounts.values(), default=0)
     if not best_only:
@@ -334,7 +334,9 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
         return []
     words = [w for w in asserted_words(analysis.masked) if w not in lexicon.counts]
     # a word whose general-English synonym the lexicon knows or a relation names ("travel": visited) is accounted for
-    known = {w: GENERAL_SYNONYMS.get(w) for w in words}
+    # ("went" in "went to": visited, as the thesaurus lists the phrase)
+    said = analysis.masked.lower()
+    known = {w: GENERAL_SYNONYMS.get(w) or next((v for k, v in GENERAL_SYNONYMS.items() if k.startswith(f"{w} ") and k in said), None) for w in words}
     return [w for w in words if not relations_naming(store, w) and not ((k := known[w]) and (k in lexicon.counts or relations_naming(store, k)))]
 
 
@@ -350,6 +352,8 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         return None
     asked = worded_relations(store, analysis, lexicon)
     if not asked:
+        if unnamed_act(store, analysis, lexicon):
+            return None
         relation = analysis.relations[0][0]
         if not check.asks_relation(relation):
             return None
@@ -372,6 +376,19 @@ def _at_asked_time(check: AnswerCheck, fact: Fact) -> bool:
     """Whether `fact` is at the time the question asks: the time it states, or before / after the event it refers to
     ("did X visit Y after he criticised Z": after X's first criticism of Z)."""
     return any(check.admits(fact, referred) for referred in check.references())
+
+
+def unnamed_act(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> str | None:
+    """Why no absence can answer the question (None: it may): it names its act only in words the reading does not know
+    beside light verbs. An absence is evidence only about an event the KG records, and "did X take up painting" names
+    its act in an unknown word ("take" alone names none): a relation ranked best for it is a guess."""
+    if lexicon is None or analysis.query.asks not in ("yesno", "number"):
+        return None
+    unread = unaccounted_words(store, analysis, lexicon)
+    asserted = asserted_words(analysis.masked)
+    if not unread or any(w not in unread and not carries_no_act(w) for w in asserted):
+        return None
+    return f"the question says {', '.join(repr(w) for w in unread)}, which no relation of the KG accounts for"
 
 
 def _in_roles(check: AnswerCheck, fact: Fact) -> bool:

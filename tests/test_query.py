@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actions.programs import Program
-from agents.analysis.query import Query, asked_by_noun, read_query, unread_number
+from agents.analysis.query import Query, asked_by_noun, counts_a_quantity, read_query, unread_number
 
 
 def _read(masked: str, times: int = 1) -> Query:
@@ -287,3 +287,22 @@ def test_a_question_with_no_verb_asks_a_noun_of_its_entity(masked: str, attribut
 )
 def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str, ranked: int | None) -> None:
     assert _read(masked).ranked == ranked
+
+
+@pytest.mark.parametrize(
+    ("masked", "quantity"),
+    [
+        ("How many patents were granted to {E1} in {T1}?", "patents"),
+        ("how many gold medals did {E1} win in {T1}", "medals"),
+        ("What was the number of goals {E1} scored in {T1}?", "goals"),
+        # actors: a general noun for a party, or a word of the KG's own names ("ministry"), in the noun phrase
+        ("How many different partners did {E1} sign agreements with in {T1}?", None),
+        ("How many ministries did {E1} criticise in {T1}?", None),
+        ("how many diff people did {E1} phone in {T1}", None),
+        ("How many times did {E1} visit {E2}?", None),
+        ("How many did {E1} criticise in {T1}?", None),
+    ],
+)
+def test_a_count_of_what_is_neither_an_occasion_nor_an_actor_is_a_quantity(masked: str, quantity: str | None) -> None:
+    query = counts_a_quantity(_read(masked), masked, frozenset({"ministry", "police", "iran"}))
+    assert query.unsupported == (None if quantity is None else f"a quantity ({quantity!r}: the KG records events between actors, not how many {quantity})")

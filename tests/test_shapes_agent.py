@@ -342,3 +342,11 @@ def test_whether_a_named_one_was_the_first_or_last_is_asked_of_it_among_the_othe
     # the n-th distinct day: Barack Obama's visit of 2 February was the second day Iran was visited in 2008
     assert agent.ask("Was Barack Obama the second to visit Iran in 2008?").answers == ["Yes"]
     assert agent.ask("Was Angela Merkel the second to visit Iran in 2008?").answers == ["No"]
+
+
+
+def test_a_count_of_things_no_fact_states_is_refused_as_a_quantity(agent) -> None:  # noqa: ANN001
+    # neither an occasion nor an actor: the KG's 0 statues would answer another question
+    statues = agent.ask("How many statues did Jack Straw unveil in 2008?")
+    assert statues.abstained and "a quantity ('statues'" in (statues.reason or "")
+    assert agent.ask("How many visitors were hosted by Iran in 2008?").answers == ["3"]  # an agent noun counts actors

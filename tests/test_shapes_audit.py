@@ -324,3 +324,23 @@ def test_no_is_answered_only_when_no_relation_ranked_near_the_best_holds(store: 
     assert absent_answer(store, analysis, AnswerCheck(store, analysis)) is None
     far = replace(analysis, relations=[("Make_pessimistic_comment", 0.3), ("Meet_at_a_'third'_location", 0.1)])
     assert absent_answer(store, far, AnswerCheck(store, far)) == "No"
+
+
+@pytest.mark.parametrize(
+    ("masked", "absent"),
+    [
+        # Iran never threatened Iraq: a known verb's absence is "No"; a journey's verb is a visit, which no fact of theirs is
+        ("Did {E1} threaten {E2} in {T1}?", "No"),
+        ("{E1} went to {E2} in {T1} or not?", "No"),
+        # "take up" names no act (though "take" is a word of Abduct,_hijack,_or_take_hostage), and "painting" none the
+        # reading knows: the best-ranked relation is a guess, and no fact's absence answers it
+        ("Did {E1} take up painting in {T1}?", None),
+    ],
+)
+def test_no_is_answered_only_about_an_act_the_wording_names_in_words_the_reading_knows(store: TKGStore, masked: str, absent: str | None) -> None:
+    analysis = QuestionAnalysis(
+        "?", masked, entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+        times=[TimeMention("2012", (0, 0), parse_time("2012"))], relations=[("Threaten", 0.6), ("Make_a_visit", 0.3)], query=Query(asks="yesno"),
+    )
+    lexicon = RelationLexicon(counts={"threaten": {"Threaten": 5.0}, "visited": {"Make_a_visit": 5.0}})
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == absent

@@ -24,7 +24,7 @@ from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
-from agents.analysis.query import asked_by_noun, read_query
+from agents.analysis.query import asked_by_noun, counts_a_quantity, read_query
 from agents.analysis.question_form import (
     as_yes_no,
     unstressed,
@@ -204,7 +204,7 @@ class QuestionAnalyzer:
         query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
         active, ents, rewritten = _active_form(masked, ents)
         masked, kept = _kept_times(masked, active, ts)
-        query = asked_by_noun(query, masked)
+        query = counts_a_quantity(asked_by_noun(query, masked), masked, self._name_words())
         grammar = rewritten.rules
         # a rewritten question is typed in its rewritten form: "the same month in which X did" asks no month
         kind = classify(masked if grammar else question, kept, masked)

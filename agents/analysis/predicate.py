@@ -10,11 +10,6 @@ from pathlib import Path
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.relations import verb_phrase
 
-# a light or receiving verb ("make a trip", "received praise from"): its noun names the act
-_CARRIER_VERB = re.compile(
-    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
-    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
-)
 # nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
 _WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
 # the words of a yes/no question that assert nothing about its event (data/yes_no_words.json: frequency,
@@ -47,11 +42,6 @@ _TAG = re.compile(
 def naming_words(masked: str) -> set[str]:
     """The verb phrase's words that may name an act: not the query's own constraint words ("first", "most often")."""
     return {w for w in verb_phrase(masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
-
-
-def carries_no_act(word: str) -> bool:
-    """A light or receiving verb ("made", "received"): the noun after it says what the act is."""
-    return bool(_CARRIER_VERB.fullmatch(word))
 
 
 def asserted_words(masked: str) -> list[str]:

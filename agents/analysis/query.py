@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from actions.query import Query
 from agents.analysis.cues import AFTER_FIRST, WINDOW
-from agents.analysis.grammar_words import GRAMMAR_WORDS
+from agents.analysis.grammar_words import _AGENT_SUFFIX, GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
@@ -83,15 +83,17 @@ _LEAST = re.compile(rf"\b(?:least|fewest|smallest|lowest)\s+(?:often|frequently|
 # a list is asked: a plural noun after which/what, "who all", "list", "all the", "everyone who"
 # (irregular plurals too: "which people", "what children")
 _PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s|people|men|women|children)\b", re.IGNORECASE)
+# general nouns for the actors an event KG's facts join (a KG's own kinds of actor are words of its names)
+_PARTIES = r"countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups|partners|counterparts|individuals|officials|sides"
 _LIST = re.compile(
-    r"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups)\b"
+    rf"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:{_PARTIES})\b"
     r"|\b(?:everyone|everybody|every\s+(?:country|one|nation|actor|party))\b|\blist\s+(?:all|every|each)\b|\b(?:which|who)\s+(?:were|are)\s+(?:they|those|all)\b"
     r"|\bwho\s+(?:were|are)\s+(?:the\s+)?(?:countries|nations|people|ones|actors)\b",
     re.IGNORECASE,
 )
 # a keyword query names what it asks by a noun, with no question word: "countries {E1} visited in {T1}?" (every one),
 # "date of {E1}'s second visit?"; it asks for them, not yes or no
-_ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>countries|nations|states|people|persons|leaders|actors|organi[sz]ations|groups)|{_ORDINAL_WORD}|first|last|penultimate)\b|\b(?:date|day|month|year)\s+of\b", re.IGNORECASE)
+_ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>{_PARTIES})|{_ORDINAL_WORD}|first|last|penultimate)\b|\b(?:date|day|month|year)\s+of\b", re.IGNORECASE)
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
@@ -211,6 +213,30 @@ def unread_number(masked: str) -> str | None:
     """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so
     it was not understood, and no answer may ignore it."""
     return number.group(0) if (number := _LEFTOVER_NUMBER.search(masked)) else None
+
+
+def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> Query:
+    """`query`, unsupported when it counts a noun that is neither an occasion nor a kind of actor ("how many patents",
+    "the number of goals"): an event KG counts days with an event or the actors of its facts, and an actor's kind is
+    a general noun for a party or a word of the KG's own names ("how many ministries", "rebels"), whatever the KG."""
+    counted = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
+    if query.count != "entities" or query.unsupported or counted is None:
+        return query
+    grammar = GRAMMAR_WORDS["no_relation"] | GRAMMAR_WORDS["function_words"] | GRAMMAR_WORDS["do_auxiliaries"]
+    phrase: list[str] = []  # the counted noun phrase, up to the verb's auxiliary: "how many new employees did"
+    for w in re.findall(r"[a-z]+|\S", masked[counted.start("noun"):].lower())[:4]:
+        forms = {w, w[:-1], w[:-2], w[:-3] + "y"} if w.endswith("s") else {w}
+        if re.fullmatch(_PARTIES, w) or re.fullmatch(_AGENT_SUFFIX, w) or forms & _OCCASIONS:  # "how many visitors": actors
+            return query
+        if w in grammar or not w.isalpha():  # the verb's auxiliary, a name or a time: the noun phrase has ended
+            break
+        if forms & name_words:
+            return query
+        phrase.append(w)
+    if not phrase:  # "how many did ...": no noun
+        return query
+    word = phrase[-1]
+    return replace(query, unsupported=f"a quantity ({word!r}: the KG records events between actors, not how many {word})")
 
 
 def _count_unit(masked: str) -> str:

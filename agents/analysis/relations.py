@@ -22,7 +22,7 @@ import numpy as np
 from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words
-from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, content_word, plainer_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, carries_no_act, content_word, plainer_words
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
 from ari.base.text import overlap_score, share_a_word, stem, word_key, word_keys
@@ -294,7 +294,7 @@ class RelationLinker:
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS]
-        unseen = [] if any(self._known(w) for w in words) else words
+        unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:

@@ -100,3 +100,15 @@ class SynonymMap:
         sims = self._matrix @ self.embedder.embed_batch([word])[0]
         best = int(np.argmax(sims))
         return self.known[best] if sims[best] >= SYNONYM_FLOOR else None
+
+
+# a light or receiving verb ("make a trip", "received praise from"): its noun names the act
+_CARRIER_VERB = re.compile(
+    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
+    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
+)
+
+
+def carries_no_act(word: str) -> bool:
+    """A light or receiving verb ("made", "received"): the noun after it says what the act is."""
+    return bool(_CARRIER_VERB.fullmatch(word))

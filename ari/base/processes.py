@@ -151,5 +151,14 @@ def limit_threads(threads: int) -> None:
         os.environ.setdefault(name, value)
 
 
+def blas_on_one_thread() -> None:
+    """Before numpy is first imported: its OpenBLAS starts with one thread, unless the environment
+    names a count. OpenBLAS starts its pool at import, a thread per core, and each thread spins
+    about 0.1 s before it sleeps: 1.8 s of CPU on 16 cores for a pool a single question never uses
+    (the numpy embedder limits BLAS to one thread as soon as it loads, `ari.base.minilm`), paid by
+    every cold `ari ask` (benchmarks/results/gpu_check_1129). Too late once numpy is loaded."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def _thread_limits(threads: int) -> dict[str, str]:
     return {**{name: str(threads) for name in _THREAD_VARIABLES}, "TOKENIZERS_PARALLELISM": "false"}

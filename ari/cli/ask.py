@@ -57,6 +57,9 @@ def register(app: typer.Typer) -> None:
 
             result = ask_server(server, question)
         else:
+            from ari.base.processes import blas_on_one_thread
+
+            blas_on_one_thread()  # before ari.api imports numpy
             from ari.api import answer_question
             from ari.base.embedding import use_device
 
