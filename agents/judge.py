@@ -25,7 +25,7 @@ from agents.shapes import naming_by_synonym, relations_naming
 from tkg_store.learned import country_names
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
-from tkg_store.temporal import Granularity, TimeSpan, describe_range
+from tkg_store.temporal import OPEN_END, OPEN_START, TimeSpan, describe_range
 
 
 def home_country_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
@@ -130,31 +130,24 @@ def audit_answerability(
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"{len(linking)} relation(s) link {store.display(first)} and {store.display(second)}")
     else:
-        window = _asked_span(store, analysis)
+        window = _searched(analysis)
         if not neighbours(store, names[0], within=window):
-            when = f" in {window}" if window is not None else ""
+            when = "" if window is None else f" {window}" if str(window).startswith(("since", "until")) else f" in {window}"
             missing = f"the KG has no fact about {store.display(names[0])}{when}"
             return Judgement(False, audit + [missing], missing=missing)
         audit.append(f"facts about {store.display(names[0])} exist" + (f" in {window}" if window else ""))
     return Judgement(True, audit)
 
 
-def _asked_span(store: TKGStore, analysis: QuestionAnalysis) -> TimeSpan | None:
-    """The days a one-entity question asks about: its time, a window's both ends, or the days strictly before / after its
-    time where it places its answers there ("after 2 April 2012, which country did X visit first": the KG's days after
-    2 April). None: any day."""
-    if not analysis.times:
-        return None
-    stated = analysis.times[0].time
-    if analysis.query.window and len(analysis.times) >= 2:  # "between {T1} and {T2}": the whole window
-        return TimeSpan(stated.start, max(stated.end, analysis.times[1].time.end), stated.granularity)
-    placed = analysis.cue if analysis.cue in ("before", "after") else None
-    kg = store.time_range() if placed else None
-    if kg is None:
-        return stated
-    if placed == "before":
-        return TimeSpan(kg.start, max(kg.start, stated.start - timedelta(days=1)), Granularity.DAY)
-    return TimeSpan(min(kg.end, stated.end + timedelta(days=1)), kg.end, Granularity.DAY)
+def _searched(analysis: QuestionAnalysis) -> TimeSpan | None:
+    """Where the facts of a question about one entity lie: its time, the whole window of two ("between {T1} and {T2}"), or
+    every day on the side of the one time its cue bounds ("Before {T1}, whom did X host?": not that day itself)."""
+    times, sides = [t.time for t in analysis.times], {"before", "after"} & set(analysis.cues)
+    if analysis.query.window and len(times) >= 2:
+        return TimeSpan(times[0].start, max(times[0].end, times[1].end), times[0].granularity)
+    if len(times) != 1 or len(sides) != 1 or (time := times[0]).start == OPEN_START or time.end == OPEN_END:
+        return times[0] if times else None  # a bound "since" / "until" opened already
+    return TimeSpan(OPEN_START, time.start - timedelta(1), time.granularity) if sides == {"before"} else TimeSpan(time.end + timedelta(1), OPEN_END, time.granularity)
 
 
 def _stated(mention) -> str:  # noqa: ANN001 (TimeMention)

@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
-from agents.analysis.times import asked_granularity, read_times, stated_window, with_stated_year
+import agents.analysis
+from agents.analysis.times import asked_granularity, number, read_times, stated_window, with_stated_year
 from tkg_store.temporal import Granularity, TimeSpan, parse_time
+
+_FORMS = json.loads((Path(agents.analysis.__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("written", "named"), [(w, named) for form in _FORMS["periods"] + _FORMS["dates"] for w, named in form["examples"].items()])
+def test_each_date_forms_examples_are_read_as_the_time_they_name(written: str, named: str) -> None:
+    (mention,) = read_times(written).found
+    assert (mention.text, str(mention.time)) == (written, named)
+
+
+@pytest.mark.parametrize("vague", _FORMS["vague"][0]["examples"])
+def test_each_vague_periods_example_is_unreadable_not_its_year(vague: str) -> None:
+    assert read_times(f"Who visited Iran in {vague}?").unreadable == [vague]
+
+
+@pytest.mark.parametrize(("question", "unit"), [(q, form["unit"]) for form in _FORMS["asked"] for q in form["examples"]])
+def test_each_asking_forms_examples_ask_for_its_unit(question: str, unit: str) -> None:
+    assert asked_granularity(question) == Granularity(unit)
 
 
 @pytest.mark.parametrize(
@@ -314,3 +335,11 @@ def test_a_month_with_no_year_is_read_in_the_year_the_question_states(text: str,
 )
 def test_a_month_with_no_year_stated_is_left_as_written(text: str) -> None:
     assert with_stated_year(text) == text
+
+
+@pytest.mark.parametrize(
+    ("word", "count"),
+    [("3", 3), ("3rd", 3), ("three", 3), ("third", 3), ("twelfth", 12), ("twentieth", 20), ("twenty-first", 21), ("thirty first", 31), ("an", 1), ("few", None)],
+)
+def test_a_number_is_read_from_figures_cardinals_and_ordinals(word: str, count: int | None) -> None:
+    assert number(word) == count

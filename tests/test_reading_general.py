@@ -10,6 +10,7 @@ from bench_support import analyzer_over, linked
 from agents.analysis.discourse import as_checked_claim, without_repairs
 from agents.analysis.question_form import not_a_question, without_asides, without_framing
 from agents.analysis.times import asked_granularity
+from agents.judge import audit_answerability
 from tkg_store.temporal import Granularity
 
 FACTS = [
@@ -52,7 +53,46 @@ def test_a_month_or_weekday_without_a_year_is_an_unreadable_time(analyzer):
     assert analyzer.analyze("May I ask who visited Iraq in 2009?").unreadable_times == []  # the verb
     # the year the question states elsewhere is the month's: a window of the rest of that year
     after = analyzer.analyze("In 2009, who visited Iraq after March?")
-    assert after.unreadable_times == [] and after.query.window and [str(t.time) for t in after.times] == ["2009-04-01", "2009-12-31"]
+    assert after.unreadable_times == [] and after.query.window and _window(after) == ("2009-04-01", "2009-12-31")
+
+
+def _window(analysis) -> tuple[str, str]:  # noqa: ANN001 - a QuestionAnalysis
+    """The first and last day of the times read."""
+    return str(analysis.times[0].time.start), str(analysis.times[-1].time.end)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a window of months takes the one year the question states, wherever it stands and however it is written
+        "In 2009, who visited Iraq between July and December?",
+        "Who visited Iraq between July and December in 2009?",
+        "who visited iraq from july to december in '09",
+        "Who visited Iraq in 2009 (July to December)?",
+        "Who visited Iraq in the second half of 2009 (July through December)?",  # the months restate the part of the year
+        "During 2009, from July until December, who visited Iraq?",
+        "July to December, who visited Iraq in 2009?",
+    ],
+)
+def test_a_window_of_months_is_read_in_the_year_stated(analyzer, question):
+    analysis = analyzer.analyze(question)
+    assert analysis.query.window and not analysis.unreadable_times and _window(analysis) == ("2009-07-01", "2009-12-31")
+    assert linked(analyzer, question) == ["Iraq"]  # no month links a name ("March 23 Movement")
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("Who did the March 23 Movement attack between March and June?", "March to June with no year"),
+        ("Who visited Iraq (July to December)?", "July to December with no year"),
+        ("July to December, who visited Iraq?", "July to December with no year"),
+        ("Who visited Iraq in the first half of 2009 (July to December)?", "July to December with no year"),  # outside it
+    ],
+)
+def test_a_window_of_months_with_no_year_to_place_it_is_refused_naming_it(analyzer, question, phrase):
+    analysis = analyzer.analyze(question)
+    assert analysis.unreadable_times == [phrase]
+    assert phrase in str(audit_answerability(analyzer.store, analysis).missing)
 
 
 @pytest.mark.parametrize(
@@ -127,6 +167,11 @@ def test_the_asked_granularity_is_honoured(question, level):
         ("Who visited Iraq a week after 2009?", [], ["a week after 2009"]),
         ("Who visited Iraq a few days after 3 July 2009?", [], ["a few days after 3 July 2009"]),
         ("Which year after 2008 did Kuwait visit Iraq?", ["2008"], []),  # no offset: a bound
+        # the count in figures, words or an ordinal; the stated time in any form read
+        ("Who visited Iraq the third day before 06.07.2009?", ["2009-07-03"], []),
+        ("Who visited Iraq 3 days after 2009-06-30?", ["2009-07-03"], []),
+        ("Who visited Iraq the second year after '07?", ["2009"], []),
+        ("Who visited Iraq twenty-one days after 12 June 2009?", ["2009-07-03"], []),
     ],
 )
 def test_an_offset_from_a_stated_time_is_the_time_it_names(analyzer, question, times, unreadable):
@@ -244,6 +289,9 @@ def test_a_name_written_in_part_links_only_where_the_kg_makes_one_reading_plausi
         ("Who did Kuwait visit in 2009 -- Iran, I mean?", "Who did Iran visit in 2009?"),
         ("Who visited Iraq before Theresa May -- sorry, Kuwait -- did?", "Who visited Iraq before Kuwait did?"),
         ("Who visited Iraq on 4 July 2009? No, 3 July, sorry.", "Who visited Iraq on 3 July 2009?"),
+        # the time said again once repaired, or at once, is one time
+        ("who visited iraq in july 2008.. sorry 2009, july 2009", "Who visited Iraq in July 2009?"),
+        ("Who visited Iraq on 3 July 2009, 03.07.2009?", "Who visited Iraq on 3 July 2009?"),
         ("Where did Kuwait travel in 2009? Which country, I mean.", "Which country did Kuwait visit in 2009?"),
     ],
 )
@@ -275,6 +323,10 @@ def test_words_of_editing_without_a_repair_change_nothing(text):
         ("Someone claimed Iran visited Iraq in 2010. True? Who visited Iraq in 2009?", "Who visited Iraq in 2009?"),
         # a tag checks the claim; "that month" is the claim's time, the claimed party what is in doubt
         ("Kuwait visited Iraq in March 2009, didn't it? Who else visited Iraq that month?", "Who else visited Iraq in March 2009?"),
+        # the claim's time in any form the time reader reads
+        ("I read that Kuwait visited Iraq on 07.03.2009. Is that the right day, or which day was it?", "On which day did Kuwait visit Iraq?"),
+        ("Kuwait visited Iraq in '09, didn't it? Who else visited Iraq that year?", "Who else visited Iraq in 2009?"),
+        ("Kuwait visited Iraq on 2009-03-07, didn't it? Who else visited Iraq that day?", "Who else visited Iraq on 7 March 2009?"),
         # a time asked with a pronoun pointing back: the claim with its time open
         ("Did Kuwait visit Iraq in 2008? What year did it really visit Iraq?", "In which year did Kuwait visit Iraq?"),
     ],
@@ -288,7 +340,32 @@ def test_a_question_with_a_statement_before_it_is_no_checked_claim():
     assert as_checked_claim(text) == text
 
 
-@pytest.mark.parametrize("question", ["Who visited Iraq the day before Kuwait did?", "Who visited Iraq a week after Iran did?"])
+@pytest.mark.parametrize(
+    "question", ["Who visited Iraq the day before Kuwait did?", "Who visited Iraq a week after Iran did?", "Who visited Iraq the third day after Iran did?"]
+)
 def test_an_offset_from_another_event_is_refused_not_read_as_before_or_after(analyzer, question):
     assert (analyzer.analyze(question).query.unsupported or "").startswith("a time offset from another event")
     assert analyzer.analyze("Who visited Iraq before Kuwait did?").query.unsupported is None
+
+
+@pytest.mark.parametrize(
+    ("question", "answerable"),
+    [
+        # a bound is every day on its side, not its own day: Kuwait visited Iraq on 7 March 2009 only
+        ("Before 1 April 2009, whom did Kuwait visit?", True),
+        ("Whom did Kuwait visit prior to 01.04.2009?", True),
+        ("After 1 March 2009, whom did Kuwait visit?", True),
+        ("After 1 April 2009, whom did Kuwait visit?", False),
+        ("Whom did Kuwait visit before the year 2009?", False),
+    ],
+)
+def test_the_facts_of_a_bounded_time_are_searched_on_its_side(analyzer, question, answerable):
+    judgement = audit_answerability(analyzer.store, analyzer.analyze(question))
+    assert judgement.answerable == answerable
+    assert answerable or "the KG has no fact about Kuwait" in str(judgement.missing)
+
+
+def test_within_the_same_period_as_another_event_is_that_period(analyzer):
+    # "within the same month as X" compares with X's month, as "in the same month as X" does: no bound of its own
+    said, meant = analyzer.analyze("Who visited Iraq within the same month as Kuwait?"), analyzer.analyze("Who visited Iraq in the same month as Kuwait?")
+    assert said.query.unsupported is None and (said.pattern, said.cues, said.query) == (meant.pattern, meant.cues, meant.query)

@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 
 from agents.analysis.question_form import _YES_NO_OPENING, INTERROGATIVE, _pieces
-from agents.analysis.times import MONTHS
+from agents.analysis.times import MONTHS, read_times
+from agents.analysis.types import TimeMention
+from tkg_store.temporal import Granularity
 
 _EDITING_TERM = (
     r"(?:sorry|no|nope|wait|oh|ah|ugh|uh+|um+|hmm+|er+|oops|correction|my\s+bad|hang\s+on|hold\s+on|(?:scratch|strike)\s+that|i\s+mean|i\s+meant"
@@ -99,13 +101,12 @@ _OPENER = r"(?:(?:if\s+not|if\s+it\s+(?:was|is|did)n'?t|or|and|otherwise|then)\W
 _ASKED_BACK = re.compile(rf"^\W*{_OPENER}(?P<ask>(?:(?:on|in|at|with|to|from|for|by|of|about)\s+)?)(?P<wh>who|whom|(?:which|what)(?:\s+(?!was\b|is\b|did\b)\w+(?:\s+and\s+\w+)?)?)\s+(?P<rest>.*)$", re.IGNORECASE)
 _BACK_WORDS = frozenset("was is were did do does it that this they then really actually instead exactly so one the time".split())
 _UNIT_ASKED = re.compile(r"\b(?:exact\s+)?(?:day|date|month(?:\s+and\s+year)?|year)\b|\bwhen\b", re.IGNORECASE)
-_CLAIMED_TIME = re.compile(r"\s*\b(?:(?:in|on|during|after|before|since|until)\s+|back\s+in\s+)(?:(?:the\s+)?(?:[A-Z][a-z]+\.?|\d{1,2}(?:st|nd|rd|th)?),?\s+){0,3}\d{4}\b")
+_STATES_TIME = re.compile(r"\s*\b(?:back\s+)?(?:in|on|during|after|before|since|until)\s+$", re.IGNORECASE)  # "in '09", "on 03.07.2009"
 # the claim's subject: a cleft's focus ("was it X that ..."), else a name (capitalised words, "the" before them) opening it
 _CLEFT = re.compile(r"^\W*(?:was|is)\s+it\s+(?:really\s+)?.+?\s+(?:that|who|which)\s+", re.IGNORECASE)
 _CLAIM_SUBJECT = re.compile(r"^\W*(?:that\s+)?(?:(?P<aux>was|is|did|does)\s+)?(?:the\s+)?(?:(?:(?-i:[A-Z])[\w.'/-]*|\d{4})\s+)+(?:really\s+)?", re.IGNORECASE)
 _OPENING_AUX = re.compile(r"^\W*(?:that\s+)?(?P<aux>was|is|did|does)\s+", re.IGNORECASE)
 _TIME_POINTER = re.compile(r"\b(?:(?:in|on|during)\s+)?(?:that|the\s+same)\s+(?:day|date|month|year|week)\b(?!\s+as\b)", re.IGNORECASE)
-_PREPOSITION = re.compile(r"^(?:back\s+)?\w+\s+")
 _ENDS_IN_PREPOSITION = re.compile(r"\b(?:in|on|during|after|before|since|until)\s+$", re.IGNORECASE)
 _BACK_POINTER = re.compile(r"\b(?:he|she|it|they|him|her|them|his|its|their|that\s+(?:visit|intention|request|agreement)|did\s+so)\b", re.IGNORECASE)
 
@@ -125,9 +126,11 @@ def as_checked_claim(text: str) -> str:
     claimed = {w.lower() for w in re.findall(r"[\w']+", claim)}
     points_back = all(w.lower() in _BACK_WORDS or w.lower() in claimed for w in re.findall(r"[\w']+", _TIME_POINTER.sub("", back.group("rest"))))
     unit = _UNIT_ASKED.search(_TIME_POINTER.sub("", question))  # what is asked, not the time pointed at
-    time, found = _CLAIMED_TIME.search(claim), _CLAIM_SUBJECT.match(claim)
+    # the claim's first time that a preposition states, as the time reader reads it, and where its preposition starts
+    time = next(((at.start(), t) for t in read_times(claim).found if (at := _STATES_TIME.search(claim, 0, t.span[0]))), None)
+    found = _CLAIM_SUBJECT.match(claim)
     if unit is not None and (points_back or _BACK_POINTER.search(question)) and time is not None:
-        said = _time_opened(claim[: time.start()] + claim[time.end() :], unit.group(0))
+        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :], unit.group(0))
     elif unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
         said = f"which {unit.group(0)} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
     elif unit is None and points_back:
@@ -151,10 +154,9 @@ def _time_opened(claim: str, unit: str) -> str:
     return f"{claim.removeprefix('that ')} in which {unit}"
 
 
-def _with_claims_time(question: str, time: re.Match[str] | None) -> str:
+def _with_claims_time(question: str, time: tuple[int, TimeMention] | None) -> str:
     """A question that stands alone, "that month" in it read as the claim's `time`: the claim's party is what is checked."""
     if time is not None:
-        date = _PREPOSITION.sub("", time.group(0).strip())
-        on = "on" if re.match(r"\d{1,2}\b", date) else "in"
+        date, on = time[1].text, "on" if time[1].time.granularity == Granularity.DAY else "in"
         question = _TIME_POINTER.sub(lambda m: date if _ENDS_IN_PREPOSITION.search(question[: m.start()]) else f"{on} {date}", question)
     return question[:1].upper() + question[1:]

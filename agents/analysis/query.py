@@ -16,10 +16,10 @@ from actions.query import Query
 from agents.analysis.cues import AFTER_FIRST, WINDOW
 from agents.analysis.grammar_words import _AGENT_SUFFIX, GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
+from agents.analysis.times import OFFSET, ORDINAL_WORDS, RELATIVE_BOUND, number
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
-_ORDINAL_NAMES, _ORDINAL_FIGURES = "second third fourth fifth sixth seventh eighth ninth tenth".split(), "2nd 3rd 4th 5th 6th 7th 8th 9th 10th".split()
-_ORDINALS = {w: n for n, pair in enumerate(zip(_ORDINAL_NAMES, _ORDINAL_FIGURES), 2) for w in pair}
+_ORDINALS = {w: n for w, n in ORDINAL_WORDS.items() if 2 <= n <= 10} | {f"{n}{suffix}": n for n, suffix in zip(range(2, 11), ["nd", "rd", *["th"] * 7])}
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
 CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
@@ -163,11 +163,7 @@ def asked_by_noun(query: Query, active: str) -> Query:
 
 
 # "the day before {E2} did", "a week after the election": an offset from an event, not from a stated date (`times.with_offsets`)
-_EVENT_OFFSET = re.compile(
-    r"\b(?:the|an?|\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|some)\s+(?:days?|weeks?|months?|years?)\s+"
-    r"(?:after|before|later\s+than|earlier\s+than)\s+(?!\{T\d+\})",
-    re.IGNORECASE,
-)
+_EVENT_OFFSET = re.compile(OFFSET.pattern + r"(?!\{T\d+\})", re.IGNORECASE)
 
 
 def _unsupported(masked: str) -> str | None:
@@ -198,12 +194,6 @@ def _unsupported(masked: str) -> str | None:
     return None
 
 
-# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`times.stated_window` reads
-# it); "in the same year" is not one: it names another event's period (MultiTQ's same-period shapes)
-RELATIVE_BOUND = re.compile(
-    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
-    re.IGNORECASE,
-)
 _LEFTOVER_NUMBER = re.compile(r"(?<![{\w])\d+(?:[.,:/-]\d+)*\b(?!\})")
 # "in {PLACE}" after the event: a capitalised name that no entity or time took, after "in"/"at"
 _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\b(?!\s*\{)")
@@ -212,7 +202,7 @@ _PLACE_AFTER_EVENT = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?:city\s+of\s+)?[A-Z
 def unread_number(masked: str) -> str | None:
     """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so
     it was not understood, and no answer may ignore it."""
-    return number.group(0) if (number := _LEFTOVER_NUMBER.search(masked)) else None
+    return left.group(0) if (left := _LEFTOVER_NUMBER.search(masked)) else None
 
 
 def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> Query:
@@ -254,7 +244,7 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
         if _ORDINAL_DAY.match(masked[match.end():]):
             continue
         word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("adverb")
-        return _ORDINALS[word.lower()], bool(match.group("end") or match.group("bare_end") or match.group("owned_end"))
+        return number(word) or 1, bool(match.group("end") or match.group("bare_end") or match.group("owned_end"))
     return None, False
 
 

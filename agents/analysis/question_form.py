@@ -77,7 +77,7 @@ def _pieces(text: str) -> list[str]:
     pieces: list[str] = []
     for piece in _PIECE_END.split(text.strip()):
         last = pieces[-1].rsplit(None, 1)[-1][:-1] if pieces and pieces[-1].endswith(".") else None
-        if last is not None and ("." in last or len(last) < 2 or last.lower() in _ABBREVIATED) and not last.endswith("."):  # "...": an end
+        if last is not None and ("." in last and not last.replace(".", "").isdigit() or len(last) < 2 or last.lower() in _ABBREVIATED) and not last.endswith("."):  # "...": an end
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)

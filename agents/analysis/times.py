@@ -5,62 +5,55 @@ It reads the datasets' forms ("8 May 2013", "2005-11-03", a year) and the others
 the first number cannot be a month). Each becomes a `TimeSpan` (the judge holds it against the KG's range); a period
 ("Q2 2007", "since May 2010") the span of its days, both ends included. A time that cannot be read
 ("31 April 2010", "early 2008", "in May") is returned as unreadable, never dropped, so the judge abstains
-naming it. Hand-written patterns: `dateparser` measured about three orders of magnitude slower
-(benchmarks/results/time_parsing.md).
-"""
+naming it. The date forms are data (data/date_formats.json), each with the examples it is for; hand-written patterns:
+`dateparser` measured about three orders of magnitude slower (benchmarks/results/time_parsing.md). Numbers in words
+(`number`), offsets from a stated time and months whose year is stated once elsewhere are read here too."""
 
 from __future__ import annotations
 
 import calendar
+import json
 import re
 from contextlib import suppress
 from datetime import MAXYEAR, date, timedelta
+from functools import reduce
+from pathlib import Path
 from typing import NamedTuple
 
-from agents.analysis.query import RELATIVE_BOUND
 from agents.analysis.types import TimeMention
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, shifted, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
 MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])} | {"sept": 9}
 
-# Days written as ordinal words: "the fourth of July 2007", "May first 2008".
-_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
-_TEENS = "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth".split()
-ORDINAL_DAYS = {word: n for n, word in enumerate(_UNITS + _TEENS, 1)} | {"twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31}
-ORDINAL_DAYS |= {f"twenty{sep}{word}": 21 + n for n, word in enumerate(_UNITS) for sep in ("-", " ")}
+# Numbers in words (general English): the cardinals, and their ordinals by the rule ("-th", "-y" -> "-ieth") but for
+# the irregular ones; `number` reads them, their compounds and figures ("21st").
+_DIGITS = "one two three four five six seven eight nine".split()
+_IRREGULAR = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth", "twelve": "twelfth"}
+NUMBER_WORDS = {w: n for n, w in enumerate([*_DIGITS, *"ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()], 1)}
+NUMBER_WORDS |= {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+ORDINAL_WORDS = {_IRREGULAR.get(w) or (w[:-1] + "ieth" if w.endswith("y") else w + "th"): n for w, n in NUMBER_WORDS.items()}
+_TENS, _ONES = "|".join(w for w, n in NUMBER_WORDS.items() if n >= 20), "|".join(_DIGITS)
+_ORDINAL = rf"(?:{_TENS})[\s-]+(?:{'|'.join(w for w, n in ORDINAL_WORDS.items() if n < 10)})|{'|'.join(sorted(ORDINAL_WORDS, key=len, reverse=True))}"
+# every count written in words: a cardinal or an ordinal, one of tens and units ("twenty-one", "twenty first"), "a" or "an"
+_COUNTS = NUMBER_WORDS | ORDINAL_WORDS | {"a": 1, "an": 1} | {f"{tens}{sep}{unit}": NUMBER_WORDS[tens] + n for tens in _TENS.split("|")
+                                                          for unit, n in (NUMBER_WORDS | ORDINAL_WORDS).items() if n < 10 for sep in "- "}
 
-# Cardinal number words (general English) and a year said in them: "two thousand (and) nine", "twenty fourteen",
-# "nineteen ninety-nine", "twenty oh five"; a bare "two thousand" or "twenty one" is as likely a count: no year.
-NUMBER_WORDS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
-                                           " sixteen seventeen eighteen nineteen".split(), 1)} | {w: 10 * n for n, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_TENS, _ONES = "|".join(w for w, n in NUMBER_WORDS.items() if n >= 20), "|".join(w for w, n in NUMBER_WORDS.items() if n < 10)
+
+def number(word: str) -> int | None:
+    """The count a word or figure says: "3", "3rd", "three", "third", "twenty-one", "twenty first", "a"."""
+    word = " ".join(word.lower().split())
+    return int(figure.group(1)) if (figure := re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", word)) else _COUNTS.get(word)
+
+
+# A year said in words: "two thousand (and) nine", "twenty fourteen", "nineteen ninety-nine", "twenty oh five"; a bare
+# "two thousand" or "twenty one" is as likely a count: no year.
 _TWO_DIGITS = rf"(?:{'|'.join(w for w, n in NUMBER_WORDS.items() if 10 <= n < 20)}|(?:{_TENS})(?:[\s-]+(?:{_ONES}))?)"
 _SAID_YEAR = rf"(?P<said>two\s+thousand(?:\s+and)?\s+(?:{_TWO_DIGITS}|{_ONES})|(?:nineteen|twenty)[\s-]+(?:{_TWO_DIGITS}|(?:oh|o)[\s-]+(?:{_ONES})))(?![\w-])"
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
-_DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{'|'.join(sorted(ORDINAL_DAYS, key=len, reverse=True))}))"
+_DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{_ORDINAL}))"  # "the fourth of July 2007", "May first 2008"
 _YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", "'08" or said in words
-
-# Tried in order; an earlier (more specific) form wins where two overlap.
-_PATTERNS = [
-    re.compile(r"(?<![\d\-/])(?P<year>\d{4})(?P<sep>[-/])(?P<mnum>\d{1,2})(?:(?P=sep)(?P<day>\d{1,2}))?(?![\d\-/])"),
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b{_DAY}(?P<sep>[-/])(?P<month>{_MONTH_NAMES})\.?(?P=sep)(?:(?P<year>\d{{4}})|(?P<yy>\d{{2}}))\b", re.IGNORECASE),  # 3-Jul-2009
-    re.compile(r"(?<![\d\-/.])(?P<year>(?:19|20)\d{2})(?P<mnum>0[1-9]|1[0-2])(?P<day>0[1-9]|[12]\d|3[01])(?![\d\-/.])"),  # 20090703 (ISO 8601)
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?P<yy>\d{{2}})\b(?!\s*(?:%|per|[a-z]))", re.IGNORECASE),  # "3 July 09": after a day and a month, a year
-    re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<mnum>\d{1,2})\.(?P<year>\d{4})(?![\d.])"),  # 18.09.2006
-    # 21/6/2005, 6/21/2005, 6-21-2005, 6/21/05: which number is the day is decided in `_to_span`
-    re.compile(r"(?<![\d/.\-])(?P<first>\d{1,2})(?P<sep>[/\-])(?P<second>\d{1,2})(?P=sep)(?:(?P<year>\d{4})|(?P<yy>\d{2}))(?![\d/\-])"),
-    re.compile(r"(?<![\d/.\-])(?P<mnum>\d{1,2})/(?P<year>\d{4})(?![\d/\-])"),  # 12/2010
-    re.compile(rf"\b{_MONTH},?\s+(?:of\s+|in\s+)?(?:the\s+)?(?:year\s+(?:of\s+)?)?{_YEAR}\b", re.IGNORECASE),
-    # "march 09": a zero-led number or one above 31 is no day of the month, so a year ("march 12" stays unread)
-    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?(?P<yy>0\d|3[2-9]|[4-9]\d)\b(?![.,:/-]\d)(?!\s*(?:%|percent\b|per\b))", re.IGNORECASE),
-    # a year, also at either end of a range of years ("2006-2008"), not one of a date's numbers ("2006-05")
-    re.compile(rf"(?:(?<![\w-])|(?<=\d{{4}}-))(?:(?P<year>(?:1[5-9]|20)\d{{2}})(?![\w-](?!(?:1[5-9]|20)\d{{2}}\b))|{_SAID_YEAR})", re.IGNORECASE),
-    re.compile(r"(?<![\w'’])['’](?P<yy>\d{2})(?![\w'’])"),  # "in '06"
-]
 
 # A number after a time word, read as a year where the patterns above read none: "in 3000", "since 99999"
 _ANY_YEAR = re.compile(
@@ -70,20 +63,28 @@ _ANY_YEAR = re.compile(
 
 # A month whose year, or a day whose month and year, is written once, after the next one ("between January and
 # April 2007", "between 10 and 20 April 2011", "from 10 April to 30 June 2012", "April 10 - June 30, 2012"): the first
-# takes the second's (the year before where its month comes later: "between December and March 2009"); the second is read by _PATTERNS.
+# takes the second's (the year before where its month comes later: "between December and March 2009"); the second is read as a date.
 _DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
-_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>\d{{1,2}})(?:st|nd|rd|th)?)?|(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
+_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>{_DAY_NUMBER}))?|(?P<day>{_DAY_NUMBER})(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
                      r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
                      rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
-                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
-_ORDINAL_SUFFIX = re.compile(r"st|nd|rd|th")
-# Parts of a year, read as the span of their months: halves, quarters ("Q2 2007", "H1 2008"), the first or last N months.
+                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+|in\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
+# the parts the date forms are written with (data/date_formats.json: each form with the examples it is for, tried in
+# order, periods of months first; the vague periods; the ways a time is asked for): halves, quarters ("Q2 2007", "H1 2008") and the first or last N months are parts of a year
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
-_PERIODS = [
-    re.compile(rf"\b(?:(?:the\s+)?{_PART}\s+(?P<unit>half|quarter)\s+of\s+(?:the\s+year\s+)?|(?P<code>[QH])(?P<n>[1-4])\s*(?:of\s+)?){_YEAR}\b", re.IGNORECASE),
-    re.compile(r"\b(?P<year>\d{4})\s*(?P<code>[QH])(?P<n>[1-4])\b", re.IGNORECASE),
-    re.compile(rf"\b(?:the\s+)?(?P<side>first|last|final)\s+(?P<n>\d{{1,2}}|[a-z]+)\s+months\s+of\s+(?:the\s+year\s+)?{_YEAR}\b", re.IGNORECASE),
-]
+_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
+_PARTS = {"<DAY>": _DAY, "<MONTH>": _MONTH, "<YEAR>": _YEAR, "<MONTH_NAMES>": _MONTH_NAMES, "<SAID_YEAR>": _SAID_YEAR, "<PART>": _PART, "<PICKS>": _PICKS}
+_FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
+
+
+def _compiled(forms: list[dict[str, object]]) -> list[re.Pattern[str]]:
+    """The date forms' patterns with the reader's parts (<DAY>, <MONTH>, ...) written in."""
+    return [re.compile(reduce(lambda pattern, part: pattern.replace(*part), _PARTS.items(), str(form["pattern"])), re.IGNORECASE) for form in forms]
+
+
+_PERIODS, _DATES, (_VAGUE,) = _compiled(_FORMATS["periods"]), _compiled(_FORMATS["dates"]), _compiled(_FORMATS["vague"])
+# the ways a time is asked for, finest last: a year, a month, a day (`asked_granularity`)
+_ASKS = [(Granularity(form["unit"]), pattern) for form, pattern in zip(_FORMATS["asked"], _compiled(_FORMATS["asked"]))]
 # An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
 # 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
 _BY = r"(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of"
@@ -94,16 +95,6 @@ _EDGE = r"(?:\b(?:from|between|since)\s+(?P<start>the\s+(?:start|beginning)\s+of
 _EDGE_BOUND = re.compile(rf"(?:{_BY}\s|{_EDGE})", re.IGNORECASE)
 _EDGE_BEFORE = re.compile(rf"{_EDGE}$", re.IGNORECASE)
 _JOINS = re.compile(r"[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
-
-# A decade: "the 1850s", "1990s" (read as its ten years).
-_DECADE = re.compile(r"\b(?:the\s+)?(?P<decade>1[5-9]\d0|20\d0)s\b", re.IGNORECASE)
-# A period vaguer than a year's days, months or the year itself: never read as the whole year.
-_VAGUE = re.compile(
-    r"\b(?:(?:the\s+)?(?:early|mid|late|beginning|start|end|middle|first\s+half|second\s+half)(?:\s+of)?|around|circa|roughly|approximately"
-    rf"|(?:the\s+)?(?:spring|summer|autumn|fall|winter)(?:\s+of)?)[\s-]+(?:the\s+year\s+)?(?:(?:{_MONTH_NAMES})\.?,?\s+)?(?:\d{{4}}\b|['’]\d{{2}}(?!\w))",
-    re.IGNORECASE,
-)
-
 
 class TimeReading(NamedTuple):
     """What `read_times` found, each list in order of appearance."""
@@ -144,15 +135,13 @@ def read_times(text: str) -> TimeReading:
         day, span = match.group("day") or match.group("mday"), (match.start(), match.end("mday" if match.group("mday") else "dmonth" if match.group("dmonth") else "day" if match.group("day") else "first"))
         month, last = MONTHS[(match.group("first") or match.group("dmonth") or match.group("month")).lower()], MONTHS[(match.group("month") or (match.group("first") if match.group("mday2") else "dec")).lower()]
         with suppress(ValueError):  # no such day: the second date is read on its own, the number left unread
-            time = stated_span(int(match.group("year")) - (month > last), month, int(day) if day else None)
-            if ordinal := _ORDINAL_SUFFIX.match(text, span[1]):  # "the 1st and 10th of March": "1st"
-                span = (span[0], ordinal.end())
+            time = stated_span(int(match.group("year")) - (month > last), month, number(day) if day else None)
             taken.append(span)
             found.append(TimeMention(text[slice(*span)], span, time))
             if match.group("mday2"):  # "March 1 and 20, 2011": the second day of the same month, which no pattern reads alone
                 taken.append(second := (match.start("mday2"), match.end("year")))
                 found.append(TimeMention(text[slice(*second)], second, stated_span(int(match.group("year")), month, int(match.group("mday2")))))
-    read([_DECADE, *_PATTERNS])
+    read(_DATES)
     for match in _ANY_YEAR.finditer(text):
         if free(span := match.span("year")):
             taken.append(span)
@@ -161,6 +150,12 @@ def read_times(text: str) -> TimeReading:
             else:
                 found.append(TimeMention(match.group("year"), span, span_of(date(year, 1, 1), Granularity.YEAR)))
     found.sort(key=lambda mention: mention.span)
+    said: list[TimeMention] = []
+    for mention in found:  # a time said again at once ("in January 2015, January 2015") is one
+        if said and said[-1].time == mention.time and re.fullmatch(r"[\s,.;:!?-]*", text[said[-1].span[1] : mention.span[0]]):
+            mention = TimeMention(text[said[-1].span[0] : mention.span[1]], (said.pop().span[0], mention.span[1]), mention.time, mention.other_reading)
+        said.append(mention)
+    found = said
     for mention in list(found):  # a time after an offset `with_offsets` could not read: the whole phrase is unreadable
         if offset := _OFFSET_BEFORE.search(text, 0, mention.span[0]):
             found.remove(mention)
@@ -168,6 +163,12 @@ def read_times(text: str) -> TimeReading:
     return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
+# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`stated_window` reads
+# it); "in / within the same year (as {E2})" is not one: it names another event's period (MultiTQ's same-period shapes)
+RELATIVE_BOUND = re.compile(
+    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)(?!\s+as\b)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
+    re.IGNORECASE,
+)
 # A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
 _AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefore\s+$", re.IGNORECASE)
 # "after {T1}, in the same month" closing the question: the period of that time (not "in the same year as {E2} did")
@@ -178,26 +179,27 @@ _AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|aft
 # An offset from a stated time ("the year after 2008", "two weeks before 3 July 2009"): the time it names, where the unit
 # is no finer than the time's (`tkg_store.temporal.shifted`); else the phrase is unreadable (`read_times`), never read as
 # a bare "after 2008", which asks another question.
-_NUMBER = rf"\d{{1,2}}|an?|a\s+few|several|some|{'|'.join(NUMBER_WORDS)}"
-_OFFSET = re.compile(
+_NUMBER = rf"\d{{1,2}}(?:st|nd|rd|th)?|a\s+few|several|some|{_TWO_DIGITS}|{_ORDINAL}|{_ONES}|an?"
+OFFSET = re.compile(
     rf"\b(?:(?P<the>the)\s+(?:(?P<count>{_NUMBER})\s+)?|(?P<bare>{_NUMBER})\s+)(?P<unit>day|week|month|year)s?\s+(?P<way>after|before|later\s+than|earlier\s+than)\s+",
     re.IGNORECASE,
 )
-_OFFSET_BEFORE = re.compile(_OFFSET.pattern + "$", re.IGNORECASE)
+_OFFSET_BEFORE = re.compile(OFFSET.pattern + "$", re.IGNORECASE)
 _AT = re.compile(r"\b(?:in|on|during|within)\s+$", re.IGNORECASE)
 
 
 def with_offsets(text: str) -> str:
-    """`text` with each offset from a stated time written as the time it names (see `_OFFSET`); "the two years after
+    """`text` with each offset from a stated time written as the time it names (see `OFFSET`); "the two years after
     2008" is the window of those years."""
-    for offset in reversed(list(_OFFSET.finditer(text))):
+    for offset in reversed(list(OFFSET.finditer(text))):
         stated = next((t for t in read_times(text[offset.end() :]).found if t.span[0] == 0), None)
         count, the = (offset.group("count") or offset.group("bare") or "").lower(), bool(offset.group("the"))
-        steps = int(count) if count.isdigit() else NUMBER_WORDS.get(count, 1 if count in ("a", "an") or not count else 0)
+        steps = (number(count) or 0) if count else 1  # "a few": no count
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        counts = {1 if the else steps, steps}  # "the two years after": from the first to the second; else one time
+        counts = {1 if the and not count.endswith(("st", "nd", "rd", "th")) else steps, steps}  # "the two years after": from the
+        # first to the second; else ("two years after", "the second year after") one time
         ends = [end for n in counts if (end := shifted(stated.time, sign * n, unit)) is not None]
         if len(ends) < len(counts):
             continue
@@ -237,21 +239,34 @@ def stated_window(text: str) -> str:
     return text
 
 
-# a month with no year after "after", "before", "in" or "during"; the phrase of a year stated on its own ("in 2008")
-_BARE_MONTH = re.compile(rf"\b(?P<bound>after|before|in|during)\s+(?P<month>{'|'.join(calendar.month_name[1:])})\b(?![\s,]*(?:of\s+)?(?:\d|['’]))", re.IGNORECASE)
+# months with no year: one after "after", "before", "in" or "during", or a window of two ("between July and December",
+# "(July to December)")
+_MONTH_WORD = "|".join(calendar.month_name[1:])
+_NO_YEAR = r"\b(?![\s,]*(?:of\s+|in\s+)?(?:\d|['’]))"
+_BARE_MONTHS = re.compile(rf"\b(?:(?:between|from)\s+)?(?P<first>{_MONTH_WORD})\s*(?:and|to|until|till|through|thru|-|–)\s*(?P<last>{_MONTH_WORD}){_NO_YEAR}"
+                          rf"|\b(?P<bound>after|before|in|during)\s+(?P<month>{_MONTH_WORD}){_NO_YEAR}", re.IGNORECASE)
 _IN_YEAR = re.compile(r"(?:^\W*|\s*,?\s*)\b(?:in|during|within|throughout|over\s+the\s+course\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
 
 
 def with_stated_year(text: str) -> str:
-    """`text` with a month of no year ("in 2008, who visited Iran after March?") read in the one year the question states,
-    whose phrase goes: "after March 2008, within that year" (`stated_window`). With no year stated, left unread: never guessed."""
-    month = _BARE_MONTH.search(text)
-    found = read_times(text).found if month else []
-    if not month or len(found) != 1 or found[0].time.granularity != Granularity.YEAR or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])) \
-            or (month.group("bound").lower(), MONTHS[month.group("month").lower()]) in (("after", 12), ("before", 1)):  # no day of that year left
+    """`text` with months of no year read in the one year the question states, whose phrase goes: "in 2008, who visited Iran
+    after March?" -> "between April 2008 and December 2008"; "who threatened Iraq in 2008 between July and December?" ->
+    "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
+    2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
+    found = read_times(text).found if _BARE_MONTHS.search(text) else []
+    months = next((m for m in _BARE_MONTHS.finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
+    if not months or len(found) != 1 or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])):
         return text
-    dated = f"{month.group(0)} {found[0].text}" + (", within that year" if month.group("bound").lower() in ("after", "before") else "")
-    for a, b, written in sorted([(month.start(), month.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
+    stated, year, bound = found[0].time, found[0].time.start.year, (months.group("bound") or "").lower()
+    first, last = (MONTHS[(months.group(k) or months.group("month")).lower()] for k in ("first", "last"))
+    first, last = (first + 1, 12) if bound == "after" else (1, first - 1) if bound == "before" else (first, last)  # bounds exclude
+    if not 1 <= first <= last <= 12 or bound in ("after", "before") and stated.granularity != Granularity.YEAR:
+        return text  # no month left in the year, or a bound within a part of it: left unread
+    low, high = date(year, first, 1), date(year, last, calendar.monthrange(year, last)[1])
+    if not stated.start <= low <= high <= stated.end:
+        return text
+    dated = f"in {_written(low, Granularity.MONTH)}" if low.month == high.month else f"between {_written(low, Granularity.MONTH)} and {_written(high, Granularity.MONTH)}"
+    for a, b, written in sorted([(months.start(), months.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
         text = text[:a] + written + text[b:]
     return re.sub(r"^[\s,]+", "", text)
 
@@ -282,7 +297,7 @@ def _bounded(text: str, found: list[TimeMention]) -> list[TimeMention]:
 def _period(parts: dict[str, str | None], year: int) -> TimeSpan | None:
     """The months of a half, a quarter or the first / last N months of a year (None: no such part)."""
     word = (parts["n"] or parts.get("part") or "").lower()
-    n = int(digits[0]) if (digits := re.match(r"\d+", word)) else NUMBER_WORDS.get(word, 2 if word == "latter" else ORDINAL_DAYS.get(word, 0))
+    n = 2 if word == "latter" else number(word) or 0
     if parts.get("side"):
         first, last = (1, n) if (parts["side"] or "").lower() == "first" else (13 - n, 12)
     else:
@@ -298,9 +313,12 @@ _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(cal
 
 
 def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
-    """The month and weekday names of `text` outside the spans `taken` (its read times and names)."""
-    found = _CALENDAR_NAME.finditer(text)
-    return [m.group(0) + (" with no year" if m.group(0) in calendar.month_name else "") for m in found if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() < b for a, b in taken)]
+    """The month and weekday names of `text` outside the spans `taken` (its read times and names), a window of two months
+    named whole ("July to December with no year")."""
+    found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in _BARE_MONTHS.finditer(text) if m.group("first")]
+    found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text)  # one opening the text may be a verb ("May I ask ...")
+              if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() <= a + len(name) for a, name in found)]
+    return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found) if not any(a <= at < b for a, b in taken)]
 
 
 def _to_span(match: re.Match[str]) -> TimeSpan | None:
@@ -321,7 +339,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     else:
         return span_of(date(year, 1, 1), Granularity.YEAR)
     if not parts.get("first"):
-        day = int(parts["day"]) if parts.get("day") else ORDINAL_DAYS.get((parts.get("dayword") or "").lower())
+        day = number(parts.get("day") or parts.get("dayword") or "")
     try:
         return span_of(date(year, month, day or 1), Granularity.DAY if day else Granularity.MONTH)
     except ValueError:
@@ -346,20 +364,6 @@ def said_year(words: str) -> int:
     numbers = [NUMBER_WORDS.get(w, 0) for w in re.split(r"[\s-]+", words.lower()) if w not in ("and", "thousand")]
     return (2000 if re.match(r"two\s+thousand", words, re.IGNORECASE) else 100 * numbers[0]) + sum(numbers[1:])
 
-_PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
-_ASKS_UNIT = r"\b(?:which|what|exact|specific|precise)\s+{0}\b|\b{0}\s+(?:did|was|were|does|is|when|in\s+which)\b"
-_ASKS_YEAR = re.compile(_ASKS_UNIT.format(r"(?:year|yr)"), re.IGNORECASE)  # "yr": the common written abbreviation of "year"
-_ASKS_MONTH = re.compile(_ASKS_UNIT.format("month"), re.IGNORECASE)
-_ASKS_DAY = re.compile(
-    r"^\s*when\b|\bwhen\s+(?:did|was|were|does|is|had|has|have|will|would|exactly|precisely)\b|"
-    r"\b(?:which|what|exact|specific|precise)\s+(?:date|day|time)\b|\bon\s+what\b|"
-    # as people also ask: "the date of ...", "what was the last time ...", "last time X visited Y?"
-    rf"\bthe\s+date\s+(?:of|on\s+which|when)\b|\bwhat(?:\s+was|\s+is|['’]s)\s+the\s+(?:{_PICKS}|most\s+recent)\s+time\b|"
-    r"^\s*(?:the\s+)?(?:first|last)\s+time\b|"
-    # an indirect question: "Tell me when X visited Y", "I'd like to know when ..."
-    r"\b(?:tell\s+(?:me|us)|know|wonder(?:ing)?|find\s+out|show\s+me)\s*,?\s+when\b",
-    re.IGNORECASE,
-)
 
 
 # "the month when X did ..." heads a relative clause; it asks for the month only where no other
@@ -402,12 +406,8 @@ def _asked_unit(question: str) -> Granularity | None:
     question = _RELATIVE_WHICH.sub(lambda m: f"{m.group('unit')} when", question)
     if _ASKS_PARTY.search(question):
         question = _RELATIVE_HEAD.sub(" ", question)
-    if _ASKS_YEAR.search(question):
-        return Granularity.YEAR
-    if _ASKS_MONTH.search(question):
-        return Granularity.MONTH
-    if _ASKS_DAY.search(question):
-        return Granularity.DAY
+    if asked := next((unit for unit, pattern in _ASKS if pattern.search(question)), None):
+        return asked
     if not _ASKS_PARTY.search(question) and (noun := _TIME_NOUN.search(question)):
         unit = (noun.group("unit") or "day").lower()
         return Granularity(unit) if unit in ("year", "month") else Granularity.DAY
