@@ -1,7 +1,7 @@
 """Abstract programs: the entity-free form of an action sequence, parsed and rendered here only.
 
 An abstract step names a template and its arguments by role: `E1`, `E2` (the question's entities,
-`E?` one it does not mention), `R` (the relation), `T`, `T1`, `T2` (the question's times) and `#k`
+`E?` one it does not mention), `R` (the relation; `R2` that of an event the question refers to by an act of its own), `T`, `T1`, `T2` (the question's times) and `#k`
 (the result of step k, 1-based):
 
     getTime(E1, R, E2) -> getHeadEntity(E2, R) -> getAfter(#2, #1) -> getFirst(#3) -> answer(#4)
@@ -284,6 +284,17 @@ class Program:
             seen.add(k)
             argument = step.args[0]
         return None
+
+    def referring_apart(self) -> Program | None:
+        """The program with the event a before / after refers to read through a relation of its own, `R2`: "which
+        countries did {E1} visit after it granted asylum to {E2}" is the program of "... after {E2}" whose referred
+        event is another act than the asked one. None when it refers to no event."""
+        events = {event for event, _ in self._events_referred_to() if event.args[1] == "R"}
+        if not events:
+            return None
+        return _parse_program(tuple(
+            AbstractStep(s.template, (s.args[0], "R2", *s.args[2:])).render() if s in events else s.render() for s in self.steps
+        ))
 
     def dated_event(self) -> Program | None:
         """The program with the event a before / after refers to (its getTime step) restricted to

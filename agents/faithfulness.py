@@ -230,7 +230,8 @@ class AnswerCheck:
         the answer's anchors; for a time answer, the participant other than the subject, whose
         place the referenced entity takes ("when did X visit Y after Z did": Z visited Y)."""
         pairs = [(m, r) for m, r in zip(self.mentions, self.roles) if r != REFERENCE]
-        if self.analysis.answer_type == "time" and any(r == SUBJECT for _, r in pairs) and len(pairs) > 1:
+        # an event of its own act ("when did X visit Y after he criticised Z") may keep either participant: its clause said which
+        if self.analysis.answer_type == "time" and any(r == SUBJECT for _, r in pairs) and len(pairs) > 1 and not self.referred_relations:
             pairs = [(m, r) for m, r in pairs if r != SUBJECT]
         return {name: role for names, role in pairs for name in names}
 
@@ -239,10 +240,15 @@ class AnswerCheck:
         fact with `kept` on its side states it, and `referred` on the other (None: no such fact)."""
         key = (relation, kept, kept_is_head, referred)
         if key not in self._reference_spans:
-            events = self._family(relation, kept, kept_is_head, referred)
+            events = [e for r in sorted(self._event_relations(relation)) for e in self._family(r, kept, kept_is_head, referred)]
             events = [e for e in events if self.reference_time is None or self.reference_time.admits(e)]
             self._reference_spans[key] = _first_span(events)
         return self._reference_spans[key]
+
+    def _event_relations(self, relation: str) -> frozenset[str]:
+        """The relations the referred event may be of, for an answer of `relation`: its own, unless the words of that
+        event name others ("after {E1} granted asylum to {E2}, which countries did {E1} visit": asylum granted)."""
+        return frozenset({relation}) if not self.referred_relations or self.refers_to(relation) else self.referred_relations
 
     def _family(self, relation: str, anchor: str, anchor_is_head: bool, other: str | None = None) -> list[Fact]:
         """Facts of `relation`'s family with `anchor` where it stands in a `relation` fact (a

@@ -55,7 +55,7 @@ class Blueprint:
     """One way to ask a shape: its program, who E1 / E2 are in the drawn fact, and its wordings
     ({h} / {t} the fact's head and tail, {x} E2's name, {r} the relation after "did", {rp} its past
     tense, {T} the time, {onT} / {OnT} the time with its preposition, {same} "on the same day as"
-    at the level, {n} an ordinal)."""
+    at the level, {n} an ordinal, {z} a third party, E3)."""
 
     shape: str
     program: str
@@ -273,6 +273,21 @@ def _placed_in_order() -> tuple[Blueprint, ...]:
     return tuple(made)
 
 
+# Yes / no, counts and the n-th placed against another event of the one named first: "did {h} {r} {t} after {h} {rp}
+# {z}?", where E3 ({z}) is another party of E1's acts of the relation (`_third_party`) and E1's first act towards it is
+# the reference. Asked of people with a referred event of another act ("after he criticised {E3}"), the program's
+# referred event then reads that act (`Program.referring_apart`).
+_AGAINST_OWN_EVENT = tuple(
+    Blueprint(shape, f"getTime(E1, R, E3) -> getTime(E1, R, E2) -> {operation}(#2, #1) -> {final} -> answer(#4)", "head",
+              (wording,), answer_type, Granularity.DAY, 1, lasting=False, family="against its own event")
+    for cue, operation in (("after", "getAfter"), ("before", "getBefore"))
+    for shape, final, answer_type, wording in (
+        ("yesno", "exists(#3)", "yesno", f"Did {{h}} {{r}} {{t}} {cue} {{h}} {{rp}} {{z}}?"),
+        ("count", "count(#3, days)", "number", f"How many times did {{h}} {{r}} {{t}} {cue} {{h}} {{rp}} {{z}}?"),
+        ("nth", "getNth(#3, N)", "time", f"When did {{h}} {{r}} {{t}} for the {{n}} time {cue} {{h}} {{rp}} {{z}}?"),
+    )
+)
+
 # An interval KG's "while": who held the same thing while E2 held it (CronQuestions' time_join), made only
 # from a fact that lasts (on day points a same-period join asks it). E2 is one of the answers, as
 # every holder whose years meet E2's is.
@@ -281,7 +296,7 @@ _DURING = (
               ("Who {rp} {t} while {x} did?", "Who else {rp} {t} while {x} did?"), "entity", Granularity.YEAR, MAX_ANY, lasting=True),
 )
 
-BLUEPRINTS = _six() + _FIXED + _placed_in_order() + _composed() + _DURING
+BLUEPRINTS = _six() + _FIXED + _placed_in_order() + _composed() + _DURING + _AGAINST_OWN_EVENT
 SHAPES = tuple(dict.fromkeys(b.shape for b in BLUEPRINTS))
 _ORDINAL_WORDS = {2: "second", 3: "third"}
 
@@ -354,6 +369,11 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
         start = span_of(fact.start, Granularity.MONTH)
         later = date(start.start.year + (start.start.month + 2) // 12, (start.start.month + 2) % 12 + 1, 1)
         bindings["T1"], bindings["T2"] = start, span_of(later, Granularity.MONTH)
+    if "E3" in blueprint.program:
+        third = _third_party(store, fact, rng)
+        if third is None:
+            return None
+        bindings["E3"] = third
     if "exclude" in blueprint.program:  # E2, excluded, is one of several who did it then
         span = bindings["T"]
         assert isinstance(span, TimeSpan)
@@ -362,7 +382,7 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     result = _run(store, blueprint, program, bindings)
     if result is None:
         return None
-    asked = {store.display(first)} | ({store.display(second)} if "E2" in blueprint.program else set())
+    asked = {store.display(first)} | ({store.display(second)} if "E2" in blueprint.program else set()) | {store.display(str(bindings.get("E3", first)))}
     answers = _gold(store, blueprint, result, asked)
     if not answers or len(answers) > blueprint.most or (blueprint.shape in ("most", "nth") and len(answers) > 3):
         return None
@@ -370,6 +390,12 @@ def _make(store: TKGStore, blueprint: Blueprint, fact: Fact, rng: random.Random,
     is_list = blueprint.shape in ("list", "relations")
     gold = GoldQuestion(qid, text, answers, blueprint.answer_type, blueprint.shape, blueprint.level.value)
     return Generated(gold, program, blueprint.shape, is_list)
+
+
+def _third_party(store: TKGStore, fact: Fact, rng: random.Random) -> str | None:
+    """Another party the fact's head did the fact's act to, drawn with `rng`; None when there is none."""
+    others = sorted({f.tail for f in store.facts(head=fact.head, relation=fact.relation)} - {fact.head, fact.tail})
+    return rng.choice(others) if others else None
 
 
 def _states_time(blueprint: Blueprint) -> bool:
@@ -410,6 +436,7 @@ def _fact_words(store: TKGStore, fact: Fact, bindings: dict[str, object], level:
         "h": store.display(fact.head), "t": store.display(fact.tail), "x": store.display(second),
         "r": wording.base, "rp": wording.past, "T": _said(time), "onT": on, "OnT": on[0].upper() + on[1:],
         "same": _SAME[level], "T1": _said(bindings.get("T1")), "T2": _said(bindings.get("T2")),  # type: ignore[arg-type]
+        "z": store.display(str(bindings["E3"])) if "E3" in bindings else "",
     }
 
 

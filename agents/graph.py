@@ -52,7 +52,7 @@ from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
-from agents.planner import extended_lookup, first_relation, make_plan, question_context, rival_note
+from agents.planner import extended_lookup, first_relation, make_plan, question_context, referred_relation, rival_note
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
@@ -64,6 +64,7 @@ from agents.shapes import (
     of_asked_kind,
     placed_variants,
     reference_relations,
+    referred_variants,
     shape_problem,
     swapped_variants,
     typed_variants,
@@ -135,10 +136,11 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     if not methodologies:
         return {}
     query = state.analysed.query
-    placed = placed_variants(programs_for(state.analysed, *methodologies), state.analysed)
+    check = _answer_check(state, ctx) if ctx.config.judge else None
+    referred = check.referred_relations if check is not None else frozenset()
+    placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
     offered = swapped_variants(counted_variants(placed, state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
-    check = _answer_check(state, ctx) if ctx.config.judge else None
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
@@ -148,7 +150,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
                              " (the shapes beyond MultiTQ's six are learnt by: ari memory learn --generate)"}
     accept = _accepts(state, ctx, check) if ctx.config.judge else None
     worded = worded_relations(ctx.store, state.analysed, _lexicon(ctx))
-    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded)
+    found, why = make_plan(ctx.store, state.analysed, guides, ctx.config.planner, accept, worded, referred)
     misread = False
     if found is not None and accept is not None and query.operations() and not accept(found.results, found.actions):
         # a count, yes / no, ranking or n-th is computed over every fact the binding read, which the
@@ -209,7 +211,7 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
         relation = first_relation(actions)
-        return _wording(ctx, state.analysed, relation) is None and check.refers_to(relation)
+        return _wording(ctx, state.analysed, relation) is None and check.refers_to(referred_relation(actions) or relation)
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (

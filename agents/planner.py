@@ -17,15 +17,18 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
-from actions.templates import Action, entities_of, relation_of
+from actions.templates import Action, entities_of, reference_of, relation_of
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
+from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import asked_query, fits
 from ari.base.config import PlannerConfig
+from ari.base.text import stem
+from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
 
@@ -36,7 +39,7 @@ class Plan:
     results: list[list[Item]]
     score: float  # mean binding score of its lookups
     why: str = ""  # which methodology program it is, and its record
-    bindings: dict[str, str] = field(default_factory=dict)  # "E1" -> KG name, "R" -> relation
+    bindings: dict[str, str] = field(default_factory=dict)  # "E1" -> KG name, "R" -> relation (and "R2" -> a referred event's)
     guide: Guide | None = None  # the methodology program it binds, with its record (support, success)
     rivals: tuple[str, str] | None = None  # two relations the wording names alike that answer differently (`_rival_reading`)
 
@@ -56,6 +59,7 @@ def make_plan(
     config: PlannerConfig,
     accept: Accept | None = None,
     worded: frozenset[str] = frozenset(),
+    referred: frozenset[str] = frozenset(),
 ) -> tuple[Plan | None, str]:
     """The first of `guides` that binds, with why it was chosen; or None and why none did.
 
@@ -64,17 +68,27 @@ def make_plan(
     every stated constraint. When none is accepted, the programs are bound once more admitting the
     relations the wording names however low they rank (`named_relations`, and `worded`: ones the
     ranking may not hold at all); when still none is,
-    the first that bound is the plan (the audit then rejects its answers, saying what is missing)."""
-    plan, why, accepted = _first_binding(store, analysis, guides, config, accept)
+    the first that bound is the plan (the audit then rejects its answers, saying what is missing). `referred`: the
+    relations the words of the event a cue points at name, which a program's `R2` binds (`Program.referring_apart`)."""
+    plan, why, accepted = _first_binding(store, analysis, guides, config, accept, referred=referred)
+    if accept is not None and accepted and plan is not None and analysis.query.operations():
+        # a count, yes / no, ranking or n-th computes over one relation's facts: when its words name another alike
+        # ("imposed sanctions": administrative ones, or an embargo) that answers otherwise, the ranking's pick is a guess
+        bound = first_relation(plan.actions)
+        others = worded - ({bound} | set(mirror_relations(store).get(bound, ()))) if bound is not None else frozenset()
+        rival = _rival_reading(store, analysis, guides, config, accept, others, plan, referred, as_close=True) if others else None
+        if rival is not None:
+            plan.rivals = rival
+            return plan, rival_note(store, rival)
     if accept is None or accepted:
         return plan, why
     best = max((score for _, score in analysis.relations), default=0.0)
     ranked = dict(analysis.relations)
     named = frozenset(r for r in named_relations(store, analysis) | worded if ranked.get(r, 0.0) < config.relation_floor * best)
     if named:  # only those the floor kept out: the others were bound already
-        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named)
+        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named, referred)
         if accepted and again is not None:
-            rival = _rival_reading(store, analysis, guides, config, accept, named, again)
+            rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred)
             if rival is None:
                 return again, again_why + ", binding a relation the wording names"
             if plan is not None:
@@ -89,13 +103,16 @@ def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:
 
 
 def _rival_reading(
-    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept, named: frozenset[str], found: Plan
+    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept, named: frozenset[str], found: Plan,
+    referred: frozenset[str] = frozenset(),
+    as_close: bool = False,
 ) -> tuple[str, str] | None:
     """(the relation `found` bound, a rival) when another relation the ranking also put below its floor shares as many
     of the wording's words, its act (its name's first word) said or unsaid alike, and its accepted binding answers
     otherwise ("impose sanctions": Impose_administrative_sanctions and Impose_embargo,_boycott,_or_sanctions): the
-    words alone do not tell which act is meant, and the first that binds would be a guess. None when no such rival
-    answers differently."""
+    words alone do not tell which act is meant, and the first that binds would be a guess. With `as_close`, a rival
+    also says no more the wording leaves unsaid than the bound one ("humanitarian aid" is Provide_humanitarian_aid
+    rather than an intent to provide it). None when no such rival answers differently."""
     bound = first_relation(found.actions)
     if bound is None:
         return None
@@ -107,12 +124,19 @@ def _rival_reading(
     # a rival names as many of the words, and its act is said as the bound one's is: "reduce or break relations" says
     # Reduce_or_break_diplomatic_relations, and Threaten_to_reduce_or_break_relations is another act
     rivals = sorted(r for r in named if r != bound and (shared := holds(r))[0] >= max(1, least) and shared[1] == acted)
+    if as_close:
+        rivals = [r for r in rivals if _unsaid(store, r, holds(r)[0]) <= _unsaid(store, bound, least)]
     answers = set(ranked_answers(store, analysis, found.results[-1]))
     for relation in rivals:
-        other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}))
+        other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}), referred)
         if accepted and other is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
             return bound, relation
     return None
+
+
+def _unsaid(store: TKGStore, relation: str, said: int) -> int:
+    """How many of a relation's name words (by stem) a wording that says `said` of them leaves unsaid."""
+    return len({stem(w) for w in content_words(store.relation_text(relation))}) - said
 
 
 def _first_binding(
@@ -122,6 +146,7 @@ def _first_binding(
     config: PlannerConfig,
     accept: Accept | None,
     named: frozenset[str] = frozenset(),
+    referred: frozenset[str] = frozenset(),
 ) -> tuple[Plan | None, str, bool]:
     """(plan, why, whether `accept` accepted it): see `make_plan`."""
     seen: set[Program] = set()
@@ -133,7 +158,7 @@ def _first_binding(
             break
         seen.add(guide.program)
         before = len(rejected)
-        plan = bind_program(store, analysis, guide.program, config, accept, rejected, named)
+        plan = bind_program(store, analysis, guide.program, config, accept, rejected, named, referred)
         for each in rejected[before:]:
             each.why, each.guide = guide.describe(rank), guide
         if plan is not None:
@@ -162,8 +187,22 @@ def question_context(
 
 
 def first_relation(actions: Sequence[Action]) -> str | None:
-    """The relation of the first KG lookup among `actions`: the relation a plan reads."""
-    return next((r for a in actions if (r := relation_of(a)) is not None), None)
+    """The relation a plan reads: of its first KG lookup that is no event a before / after refers to (that event may be
+    another act: "after {E1} granted asylum to {E2}, which countries did {E1} visit"), else of its first lookup."""
+    events = _referred_steps(actions)
+    asked = (r for k, a in enumerate(actions, 1) if k not in events and (r := relation_of(a)) is not None)
+    return next(asked, None) or next((r for a in actions if (r := relation_of(a)) is not None), None)
+
+
+def referred_relation(actions: Sequence[Action]) -> str | None:
+    """The relation of the event a before / after of the plan refers to (None: it refers to none)."""
+    events = _referred_steps(actions)
+    return next((r for k, a in enumerate(actions, 1) if k in events and (r := relation_of(a)) is not None), None)
+
+
+def _referred_steps(actions: Sequence[Action]) -> frozenset[int]:
+    """The steps (1-based) whose times a before / after compares with."""
+    return frozenset(k for a in actions if isinstance(k := reference_of(a), int))
 
 
 def bind_program(
@@ -174,10 +213,12 @@ def bind_program(
     accept: Accept | None = None,
     rejected: list[Plan] | None = None,
     named: frozenset[str] = frozenset(),
+    referred: frozenset[str] = frozenset(),
 ) -> Plan | None:
     """The best binding of `program` whose every step is non-empty and whose answer fits the question
     (and, with `accept`, passes it; the bindings it rejects are appended to `rejected`). Relations
-    in `named` are bound even below `config.relation_floor`, and then only they.
+    in `named` are bound even below `config.relation_floor`, and then only they. Every lookup reads one
+    relation, but a step of `R2` reads one of `referred`, the relations of the event the question refers to.
 
     Each step takes the best-scoring candidate with the wanted signature; when a binding leads to an
     empty step, the next `config.alternatives` bindings of that step are tried (depth-first).
@@ -201,9 +242,14 @@ def bind_program(
                 return None
             return plan
         options = []
-        bound_relation = first_relation(actions)
+        apart = _reads_referred(program[step])
+        bound_relation = next((r for s, a in zip(program, actions) if not _reads_referred(s) and (r := relation_of(a)) is not None), None)
         for action in _step_options(store, context, entities, program[step], roles, query):
             relation = relation_of(action)
+            if apart:  # the referred event's act, named by its own words: its fit is theirs, its entities' the question's
+                if relation in referred:
+                    options.append((scorer.entities_fit(entities_of(action)) + 1.0, action))
+                continue
             if bound_relation is not None and relation is not None and relation != bound_relation:
                 continue
             if named and relation is not None and relation not in named:
@@ -235,6 +281,11 @@ def named_relations(store: TKGStore, analysis: QuestionAnalysis) -> frozenset[st
     return frozenset(r for r, _ in analysis.relations if texts_share_a_word(wording, store.relation_text(r)))
 
 
+def _reads_referred(step: AbstractStep) -> bool:
+    """Whether a step looks up the event the question refers to by an act of its own (`R2`)."""
+    return step.is_lookup and "R2" in step.args
+
+
 def extended_lookup(step: AbstractStep) -> bool:
     """Whether a lookup step is one of the shapes beyond the six (the relations between two
     entities, a dated getTime), which only the extended enumeration offers."""
@@ -246,6 +297,7 @@ def _step_options(store: TKGStore, context: ActionContext, entities: list[str], 
     are the query's: lookups from the candidate pool, list operations over the earlier results
     (only the matching ones are run)."""
     if step.is_lookup:
+        step = AbstractStep(step.template, tuple("R" if a == "R2" else a for a in step.args))  # an action's abstract form names one relation, R
         return [c.action for c in enumerate_candidates(store, context, entities, operations=False, extended=extended_lookup(step)).matching(step, roles)]
     text = step.render()
     sources = range(1, len(context.results) + 1)
@@ -266,7 +318,7 @@ def _bindings(program: Program, actions: list) -> dict[str, str]:
                 bound.setdefault(role, name)
         relation = relation_of(action)
         if relation is not None:
-            bound.setdefault("R", relation)
+            bound.setdefault("R2" if "R2" in step.args else "R", relation)
     return bound
 
 

@@ -76,6 +76,16 @@ def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     return _with_variants(guides, lambda program: program.placed(*placement), ", placed in time as the question states")
 
 
+def referred_variants(guides: Sequence[Guide], referred: frozenset[str]) -> list[Guide]:
+    """`guides`, then each program whose referred event reads a relation of its own (`Program.referring_apart`), where
+    the words of that event name relations (`referred`, `reference_relations`): "after {E1} granted asylum to {E2},
+    which countries did {E1} visit" refers to another act than the one it asks about, and a methodology learns each
+    shape over one act; the planner binds `R2` to the referred relations only."""
+    if not referred:
+        return list(guides)
+    return _with_variants(guides, lambda program: program.referring_apart(), ", its referred event read as the act its words name")
+
+
 def _with_variants(guides: Sequence[Guide], variant: Callable[[Program], Program | None], note: str) -> list[Guide]:
     """`guides`, then the `variant` of each program that has one the guides do not hold, once each."""
     known = {g.program for g in guides}
@@ -334,7 +344,7 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
     when the KG is seen to hold no such event: of the relations the wording names
     (`worded_relations`; else the best-ranked one, and the check must agree the question asks
-    about it) or, where no word names one outright, ranked near the best, or their mirrors, between the question's entities, at its time. A binding that
+    about it) or, where no word names one outright, ranked near the best, or their mirrors, between the question's entities, at its time (or placed against the event it refers to). A binding that
     failed for another reason (a relation misread) is no evidence of absence, and then nothing is
     answered."""
     answer = {"yesno": "No", "number": "0"}.get(analysis.query.asks)
@@ -357,9 +367,15 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         return None
     one = names[0]  # every fact between the first two names is one of the first name's facts
     for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
-        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and check.admits(fact) and _in_roles(check, fact):
+        if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and _at_asked_time(check, fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def _at_asked_time(check: AnswerCheck, fact: Fact) -> bool:
+    """Whether `fact` is at the time the question asks: the time it states, or before / after the event it refers to
+    ("did X visit Y after he criticised Z": after X's first criticism of Z)."""
+    return any(check.admits(fact, referred) for referred in check.references())
 
 
 def unnamed_act(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> str | None:

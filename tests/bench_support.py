@@ -61,6 +61,19 @@ def analyzer_over(path: Path, facts: list[tuple[str, str, str, str]], embedder=N
         yield QuestionAnalyzer(store, embedder, use_default_lexicon=False)
 
 
+def generated_agent_over(folder: Path, facts: Sequence[tuple[str, ...]], per_shape: int = 40):  # noqa: ANN201 - an iterator of Agent
+    """The offline agent over a tiny KG of `facts` written in `folder`, with a memory learned from the questions the KG
+    asks itself (no labelled question), for a module fixture to yield from."""
+    from agents.agent import Agent
+    from agents.learning import learn_generated
+    from memory import Memory
+
+    db = build_store(folder / "kg.duckdb", facts)
+    learn_generated(db, str(folder / "memory.sqlite"), per_shape, n_clusters=4, quiet=True)
+    with TKGStore.open(db) as store, Memory.open(folder / "memory.sqlite", read_only=True) as memory:
+        yield Agent(store, memory)
+
+
 def linked(analyzer, question: str) -> list[str | None]:  # noqa: ANN001 - a QuestionAnalyzer
     """The KG name each entity mention of `question` is linked to (None: unlinked), in order."""
     return [m.best for m in analyzer.analyze(question).entities]

@@ -18,6 +18,9 @@ from agents.analysis.synonyms import carries_no_act
         # an existential frame ("is there any record of") and a reciprocal assert nothing either
         ("Is there any record of {E1} signing an agreement with {E2} in {T1}?", ["signing", "agreement"]),
         ("Did {E1} and {E2} consult each other in {T1}?", ["consult"]),
+        # a tag asking whether the stated event took place: its occurrence, no word of the act
+        ("{E1} criticizing {E2} in {T1} -- did that happen?", ["criticizing"]),
+        ("{E1} visited {E2} in {T1}, has this ever occurred?", ["visited"]),
     ],
 )
 def test_a_yes_no_question_asserts_only_its_event(masked: str, asserted: list[str]) -> None:

@@ -34,6 +34,12 @@ _CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split(
 )
 # "before him", "after they did" in a question naming one party: it points to one it does not name (no statement said who)
 _POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:he|she|they)\s+did)\b", re.IGNORECASE)
+# a personal pronoun with no name before it that it could stand for ("what country did he visit after {E1}?"): it
+# points to someone the question does not name, and binding it to a name the question gives elsewhere answers another question
+# Only a subject after its auxiliary ("did he") or an object ("visited him"): "who said they wanted to meet {E1}" is the one asked
+_UNBOUND_PRONOUN = re.compile(
+    r"^(?:(?!\{E\d+\}).)*?\b(?:(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+(?P<p>he|she|they)|(?<!\bof\s)(?P<o>him|them))\b", re.IGNORECASE
+)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 _WORD = re.compile(r"[^\W\d_]+")  # a word in any alphabet ("Médecins" is one), its clitic ("didn't", "I'm") set aside
 _CLITIC = re.compile(r"n't\b|'(?:s|re|ve|m|ll|d)\b")
@@ -66,6 +72,8 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
     """Why the reading does not account for the question's words (None: it does), naming them."""
     if (away := _POINTS_AWAY.search(masked)) and len(set(re.findall(r"\{E\d+\}", masked))) < 2:
         return f"'{away.group(0)}' points to someone the question does not name: say who"
+    if unbound := _UNBOUND_PRONOUN.match(masked):
+        return f"'{unbound.group('p') or unbound.group('o')}' points to someone the question does not name: say who"
     tokens = _TOKEN.findall(masked.lower())
     for index, (one, other) in enumerate(pairwise(tokens)):
         if (one in NUMBER_WORDS or one in _MONTH_NAMES) and other in NUMBER_WORDS:

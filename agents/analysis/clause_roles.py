@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 from agents.analysis.cues import POINTS_AT_NEXT
-from agents.analysis.grammar_words import _PLACEHOLDER, GRAMMAR_WORDS
+from agents.analysis.grammar_words import _IRREGULAR_PAST, _PLACEHOLDER, GRAMMAR_WORDS
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import TKGStore
 
@@ -104,7 +104,7 @@ def _role_at(before: str, after: str) -> str | None:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
-    ) or re.match(r"\s+(?:[a-z]+ed|had|has)\b", after) is not None  # "the country {E1} visited": a relative clause, "that" left out
+    ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None  # "the country {E1} visited / went to": a relative clause, "that" left out
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
         verb = _next_word(_ADVERB_RUN.sub("", after, count=1))
         return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive

@@ -16,6 +16,7 @@ from agents.analysis.grammar_words import (
     _BE,
     _CUE,
     _ENT,
+    _IRREGULAR_PAST,
     _NOT_GERUNDS,
     _PLACEHOLDER,
     _PROVERB,
@@ -149,7 +150,7 @@ def _placeholders(text: str) -> set[str]:
 _SUBJECT_PRONOUN = re.compile(
     r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
     r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?:(?:then|also|later|next|had|has|would)\s+)?(?!(?:as|is|was|has|this|thus|always|perhaps)\b)"
-    r"(?:[a-z]+(?:ed|s)|went|sent|made|gave|met|took|held|spoke|sought|said|told|paid)\b)",  # "it criticises", "it then went on to", not "it as well"
+    rf"(?:[a-z]+(?:ed|s)|{_IRREGULAR_PAST})\b)",  # "it criticises", "it then went on to", not "it as well"
     re.IGNORECASE,
 )
 # a possessive pronoun before a noun stands for a party of the clause: the object for an agent noun ("its

@@ -382,7 +382,37 @@ def ordinal_phrase(text: str) -> str | None:
     return None
 
 
+# -- a topic taken up by a pronoun -------------------------------------------------------------------
+# A name set before the question as its topic and taken up by a personal pronoun inside it (left dislocation: "{E1},
+# which country did she visit the most?", "{E1}: who was the last one he visited?", "{E1} {T1} trips - where did he
+# go?"): the pronoun stands for the topic. The topic is one name, with at most a time and a few words of its own before
+# a comma, colon, dash or the question word; the clause after it names it no other way.
+_TOPIC = re.compile(
+    rf"^(?P<pre>\W*)(?P<topic>{_ENT})(?P<rest>(?:\s+(?:\{{T\d+\}}|[a-z]+)){{0,3}}?)"
+    rf"(?:\s*(?P<mark>[,:;]|[-\u2013\u2014]+(?=\s))|(?=\s+(?:{_WH}|when|how|where|what|which)\b))\s*(?P<main>.+)$",
+    re.IGNORECASE,
+)
+_ASKS_ANEW = re.compile(r"(?:who|whom|what|which|when|where|how)(?:\s+[a-z]+)?\s+(?:did|does|do|was|were|is|are|has|had|have)\b", re.IGNORECASE)
+_RESUMING = re.compile(r"\b(?:he|she|they|him|(?<!\bof\s)them)\b", re.IGNORECASE)  # "all of them" takes up what is asked
+
+
+def resumed_topic(text: str) -> str | None:
+    """"{E1}, which country did she visit the most?" -> "which country did {E1} visit the most?"; "{E1} {T1} trips -
+    what was the third place he went to" -> "{T1} trips, what was the third place {E1} went to"."""
+    m = _TOPIC.match(text)
+    if m is None or _PLACEHOLDER.search(m.group("rest")) or re.search(rf"\b(?:{_WH}|when|how|did|does|do|was|were|is|are|had|has)\b", m.group("rest"), re.I):
+        return None
+    if not m.group("mark") and re.search(r"[a-z]", re.sub(r"\{T\d+\}", "", m.group("rest")), re.I) and not _ASKS_ANEW.match(m.group("main")):
+        return None  # words after the name and no mark: a question must begin after them ("{E1} denounced whom" is one clause)
+    main, topic = m.group("main"), _PLACEHOLDER.search(m.group("topic"))
+    if topic is None or topic.group(0) in main or (pronoun := _RESUMING.search(main)) is None:
+        return None
+    rest = m.group("rest").strip()
+    return f"{m.group('pre')}{rest + ', ' if rest else ''}{main[: pronoun.start()]}{_object(m.group('topic'))}{main[pronoun.end() :]}"
+
+
 RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
+    ("resumed topic", resumed_topic),
     ("indirect question", indirect_question),
     ("plain question", plain_question),
     ("same period clause", same_period_clause),

@@ -39,6 +39,8 @@ _PROVERB = re.compile(
 )
 _AGENT_SUFFIX = r"[a-z]{3,}(?:or|er|ic|ist)s?"  # the noun of one who does something: visitor(s), critic(s)
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
+# the irregular past tenses of the verbs people use for the KG's acts (a regular one ends in "ed")
+_IRREGULAR_PAST = r"went|sent|made|gave|met|took|held|spoke|sought|said|told|paid"
 _NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
 _PLACEHOLDER = re.compile(r"\{E(\d+)\}")
 _NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})

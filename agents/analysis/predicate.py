@@ -31,7 +31,12 @@ _FRAME = re.compile(
 # a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
 # a reciprocal ("did X and Y consult each other"): the two parties, already named, not a word of the act
 _RECIPROCAL = re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE)
-_TAG = re.compile(r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they))\s*[?.!]*\s*$", re.IGNORECASE)
+# ("..., did that happen?", "... -- has this ever occurred?": whether the stated event took place, no word of it)
+_TAG = re.compile(
+    r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they)"
+    r"|(?:did|does|has|had)\s+(?:that|this|it)\s+(?:ever\s+|really\s+|actually\s+)?(?:happen(?:ed)?|occur(?:red)?|t[ao]ken?\s+place|took\s+place))\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
 
 
 def naming_words(masked: str) -> set[str]:
