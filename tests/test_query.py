@@ -298,6 +298,10 @@ def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str
         # actors: a general noun for a party, or a word of the KG's own names ("ministry"), in the noun phrase
         ("How many different partners did {E1} sign agreements with in {T1}?", None),
         ("How many ministries did {E1} criticise in {T1}?", None),
+        ("How many allies did {E1} consult in {T1}?", None),
+        # the places of a journey are the ones visited; of any other act, a quantity
+        ("How many different places did {E1} travel to in {T1}?", None),
+        ("How many places did {E1} criticise in {T1}?", "places"),
         ("how many diff people did {E1} phone in {T1}", None),
         ("How many times did {E1} visit {E2}?", None),
         ("How many did {E1} criticise in {T1}?", None),

@@ -62,6 +62,7 @@ _SAID = re.compile(r"^\W*what\s+(?:did|does|do|has|have|had)\s+\{E\d+\}\s+(?:\w+
 _FUTURE = re.compile(r"\b(?:will|shall)\s+(?!you\b|u\b|we\b)|\bis\s+going\s+to\s+(?=\w+\s)", re.IGNORECASE)
 _REASON = re.compile(r"\bwhy\b|\bfor\s+what\s+reason\b|\bwhat\s+(?:was|were|is)\s+the\s+(?:reason|cause|motive)s?\b|\bwhat\s+for\b", re.IGNORECASE)
 _JOURNEYS, _WHERE = GRAMMAR_WORDS["journeys"], re.compile(r"\bwhere\b", re.IGNORECASE)
+_DESTINATIONS = frozenset({"places", "destinations", "locations", "stops"})  # where a journey went: a visit's other parties
 _PLACE_WORD = re.compile(r"\bwhere\b|\b(?:which|what)\s+(?:city|cities|place|town|venue|location|capital|hotel|summit|conference|site|village|airport|building)\b", re.IGNORECASE)
 
 # what happened between two entities: the relations are asked
@@ -84,7 +85,8 @@ _LEAST = re.compile(rf"\b(?:least|fewest|smallest|lowest)\s+(?:often|frequently|
 # (irregular plurals too: "which people", "what children")
 _PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s|people|men|women|children)\b", re.IGNORECASE)
 # general nouns for the actors an event KG's facts join (a KG's own kinds of actor are words of its names)
-_PARTIES = r"countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups|partners|counterparts|individuals|officials|sides"
+_PARTIES = (r"countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups|partners|counterparts"
+            r"|individuals|officials|sides|allies|neighbou?rs|rivals|enemies|friends|opponents|adversaries|donors|recipients|members")
 _LIST = re.compile(
     rf"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:{_PARTIES})\b"
     r"|\b(?:everyone|everybody|every\s+(?:country|one|nation|actor|party))\b|\blist\s+(?:all|every|each)\b|\b(?:which|who)\s+(?:were|are)\s+(?:they|those|all)\b"
@@ -217,6 +219,8 @@ def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> 
     for w in re.findall(r"[a-z]+|\S", masked[counted.start("noun"):].lower())[:4]:
         forms = {w, w[:-1], w[:-2], w[:-3] + "y"} if w.endswith("s") else {w}
         if re.fullmatch(_PARTIES, w) or re.fullmatch(_AGENT_SUFFIX, w) or forms & _OCCASIONS:  # "how many visitors": actors
+            return query
+        if w in _DESTINATIONS and _JOURNEYS & set(re.findall(r"[a-z]+", masked.lower())):  # a journey's places: the ones visited
             return query
         if w in grammar or not w.isalpha():  # the verb's auxiliary, a name or a time: the noun phrase has ended
             break
