@@ -1,7 +1,10 @@
 """Compare two devrun.sh output folders set by set: right / wrong / abstained, and changed questions.
 Usage: cmp.py BASE NEW [--show] [--sets a,b]"""
-import gzip, json, sys
+import gzip
+import json
+import sys
 from pathlib import Path
+
 
 def load(folder: Path) -> dict:
     for name in ("results.jsonl", "results.jsonl.gz"):

@@ -1,8 +1,11 @@
 """Side by side of the eleventh session: START (39452e4) and MERGED, per set (held halves where a set has them).
 Usage: summarize.py START_DEV START_HELD NEW_DEV NEW_HELD OUT.json  (folders written by devrun.sh)"""
-import gzip, json, sys
+import gzip
+import json
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+
 
 def rows(folder: Path) -> list[dict]:
     for name in ("results.jsonl", "results.jsonl.gz"):
