@@ -12,7 +12,7 @@ def rows(folder: Path) -> list[dict]:
         f = folder / name
         if f.exists():
             with (gzip.open(f, "rt") if name.endswith(".gz") else open(f)) as h:
-                return [json.loads(l) for l in h if l.strip()]
+                return [json.loads(line) for line in h if line.strip()]
     return []
 
 def verdict(r: dict) -> str:
