@@ -201,3 +201,15 @@ def test_an_act_the_kg_does_not_hold_is_unrecorded_beside_descriptions(store, le
 
 def test_a_word_the_lexicon_knows_is_never_unrecorded(store, lexicon, descriptions) -> None:
     assert _linker(store, lexicon, descriptions).unrecorded_predicate("Who visited {E1} in {T1}?") is None
+
+
+def test_a_time_noun_asks_when_and_a_verb_of_going_is_a_visit_never_a_guess(store, lexicon, descriptions, monkeypatch) -> None:
+    analyzer = _analyzer(store, lexicon, descriptions, monkeypatch)
+    linker = analyzer.relation_linker
+    florble = "Who did {E1} florble in {T1}?"
+    vector = linker.vectors_of([linker.vector_text(florble)])[0]
+    ranked = linker.rank(florble, sorted(store.relation_names()), vector)
+    # read as unsurely as "florble": "months" says when, "went" says a visit, and neither is an unknown act
+    assert linker.unsure("Which months of {T1} did {E1} florble?", ranked, vector) is not None
+    assert linker.unsure("Which months of {T1} did {E1} go to {E2}?", ranked, vector) is None
+    assert linker.unsure("In which years {E1} went to {E2}?", ranked, vector) is None
