@@ -73,9 +73,8 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
-# words that ask when, never what happened ("which months did X go to Y"), and verbs of going, which name a visit
+# words that ask when, never what happened ("which months did X go to Y")
 _TIME_WORDS = frozenset(w + s for w in GRAMMAR_WORDS["time_nouns"] | {"week"} for s in ("", "s"))
-_JOURNEYS = GRAMMAR_WORDS["journeys"]
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
@@ -237,7 +236,7 @@ class RelationLinker:
         text, itself or by its synonym; with `inflected`, also another form of a lexicon word (`SynonymMap.listed`), which
         the lexicon reads through it (`grams`), though the phrase's embedding still gains from plainer words (`vector_text`)."""
         counts = self.lexicon.counts if self.lexicon is not None else {}
-        if word in counts or word in GENERAL_SYNONYMS or word in _JOURNEYS or word_key(GENERAL_SYNONYMS.get(word, word)) in self._named_keys:
+        if word in counts or word in GENERAL_SYNONYMS or word_key(GENERAL_SYNONYMS.get(word, word)) in self._named_keys:
             return True
         return inflected and self.synonyms is not None and self.synonyms.listed(word)
 
@@ -298,7 +297,9 @@ class RelationLinker:
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in _TIME_WORDS]
-        unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) else words
+        said = f" {' '.join(re.findall(r'[a-z]+', masked.lower()))} "  # a phrase the thesaurus lists ("went to": visited) is known
+        phrased = any(f" {k} " in said for k in GENERAL_SYNONYMS if " " in k)
+        unseen = [] if phrased or any(self._known(w) for w in words if not carries_no_act(w)) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
