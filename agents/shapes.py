@@ -28,7 +28,7 @@ from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.sectors import content_words
-from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act
+from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
 from agents.analysis.types import QuestionAnalysis
 from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
@@ -335,8 +335,8 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
     words = [w for w in asserted_words(analysis.masked) if w not in lexicon.counts]
     # a word whose general-English synonym the lexicon knows or a relation names ("travel": visited) is accounted for
     # ("went" in "went to": visited, as the thesaurus lists the phrase)
-    said = analysis.masked.lower()
-    known = {w: GENERAL_SYNONYMS.get(w) or next((v for k, v in GENERAL_SYNONYMS.items() if k.startswith(f"{w} ") and k in said), None) for w in words}
+    phrases = said_phrases(analysis.masked)
+    known = {w: GENERAL_SYNONYMS.get(w) or next((v for k, v in phrases.items() if k.split()[0] == w), None) for w in words}
     return [w for w in words if not relations_naming(store, w) and not ((k := known[w]) and (k in lexicon.counts or relations_naming(store, k)))]
 
 

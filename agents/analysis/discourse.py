@@ -101,13 +101,12 @@ _OPENER = r"(?:(?:if\s+not|if\s+it\s+(?:was|is|did)n'?t|or|and|otherwise|then)\W
 _ASKED_BACK = re.compile(rf"^\W*{_OPENER}(?P<ask>(?:(?:on|in|at|with|to|from|for|by|of|about)\s+)?)(?P<wh>who|whom|(?:which|what)(?:\s+(?!was\b|is\b|did\b)\w+(?:\s+and\s+\w+)?)?)\s+(?P<rest>.*)$", re.IGNORECASE)
 _BACK_WORDS = frozenset("was is were did do does it that this they then really actually instead exactly so one the time".split())
 _UNIT_ASKED = re.compile(r"\b(?:exact\s+)?(?:day|date|month(?:\s+and\s+year)?|year)\b|\bwhen\b", re.IGNORECASE)
-_STATES_TIME = re.compile(r"\s*\b(?:back\s+)?(?:in|on|during|after|before|since|until)\s+$", re.IGNORECASE)  # "in '09", "on 03.07.2009"
+_STATES_TIME = re.compile(r"\s*\b(?:back\s+)?(?:in|on|during|after|before|since|until)\s+$", re.IGNORECASE)  # "in '09", "on 03.07.2009"; also: a preposition already before a time
 # the claim's subject: a cleft's focus ("was it X that ..."), else a name (capitalised words, "the" before them) opening it
 _CLEFT = re.compile(r"^\W*(?:was|is)\s+it\s+(?:really\s+)?.+?\s+(?:that|who|which)\s+", re.IGNORECASE)
 _CLAIM_SUBJECT = re.compile(r"^\W*(?:that\s+)?(?:(?P<aux>was|is|did|does)\s+)?(?:the\s+)?(?:(?:(?-i:[A-Z])[\w.'/-]*|\d{4})\s+)+(?:really\s+)?", re.IGNORECASE)
 _OPENING_AUX = re.compile(r"^\W*(?:that\s+)?(?P<aux>was|is|did|does)\s+", re.IGNORECASE)
 _TIME_POINTER = re.compile(r"\b(?:(?:in|on|during)\s+)?(?:that|the\s+same)\s+(?:day|date|month|year|week)\b(?!\s+as\b)", re.IGNORECASE)
-_ENDS_IN_PREPOSITION = re.compile(r"\b(?:in|on|during|after|before|since|until)\s+$", re.IGNORECASE)
 _BACK_POINTER = re.compile(r"\b(?:he|she|it|they|him|her|them|his|its|their|that\s+(?:visit|intention|request|agreement)|did\s+so)\b", re.IGNORECASE)
 
 
@@ -158,5 +157,5 @@ def _with_claims_time(question: str, time: tuple[int, TimeMention] | None) -> st
     """A question that stands alone, "that month" in it read as the claim's `time`: the claim's party is what is checked."""
     if time is not None:
         date, on = time[1].text, "on" if time[1].time.granularity == Granularity.DAY else "in"
-        question = _TIME_POINTER.sub(lambda m: date if _ENDS_IN_PREPOSITION.search(question[: m.start()]) else f"{on} {date}", question)
+        question = _TIME_POINTER.sub(lambda m: date if _STATES_TIME.search(question[: m.start()]) else f"{on} {date}", question)
     return question[:1].upper() + question[1:]

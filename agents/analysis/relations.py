@@ -23,7 +23,7 @@ from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words
-from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, carries_no_act, content_word, plainer_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, carries_no_act, content_word, plainer_words, said_phrases
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
 from ari.base.text import overlap_score, share_a_word, stem, word_key, word_keys
@@ -297,9 +297,8 @@ class RelationLinker:
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in _TIME_WORDS]
-        said = f" {' '.join(re.findall(r'[a-z]+', masked.lower()))} "  # a phrase the thesaurus lists ("went to": visited) is known
-        phrased = any(f" {k} " in said for k in GENERAL_SYNONYMS if " " in k)
-        unseen = [] if phrased or any(self._known(w) for w in words if not carries_no_act(w)) else words
+        # a phrase the thesaurus lists ("went to": visited) is known too
+        unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) or said_phrases(masked) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:

@@ -33,6 +33,14 @@ SYNONYMS = Path(__file__).parent / "data" / "synonyms.json"
 GENERAL_SYNONYMS = {
     word: known for known, words in json.loads(SYNONYMS.read_text(encoding="utf-8"))["synonyms"].items() for word in words
 }
+_PHRASES = {phrase: known for phrase, known in GENERAL_SYNONYMS.items() if " " in phrase}  # "went to": visited
+
+
+def said_phrases(text: str) -> dict[str, str]:
+    """The thesaurus's phrases of several words that `text` says whole ("went to {E2}": "went to" -> visited): its
+    single words say less ("went" alone is no visit: "went out with")."""
+    said = f" {' '.join(re.findall(r'[a-z]+', text.lower()))} "
+    return {phrase: known for phrase, known in _PHRASES.items() if f" {phrase} " in said}
 
 
 # WordNet's plainer words for a verb (data/wordnet_verbs.json, `benchmarks/wordnet_verbs.py`): its most
