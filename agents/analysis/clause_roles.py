@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from agents.analysis.cues import POINTS_AT_NEXT
+from agents.analysis.cues import POINTS_AT_NEXT, english
 from agents.analysis.grammar_words import _IRREGULAR_PAST, _PLACEHOLDER, GRAMMAR_WORDS
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import TKGStore
@@ -26,11 +26,11 @@ _ORDINALS = frozenset("first last earliest latest next final only".split())
 _CLAUSE_OPENERS = GRAMMAR_WORDS["clause_openers"]
 _TIME_NOUNS = GRAMMAR_WORDS["time_nouns"]
 _AFTER_OBJECT = GRAMMAR_WORDS["after_object"]  # words after an object that end its verb phrase
-_ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
+_ADVERB_RUN = english(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+")
 # "the same month of {E2}": the same period as another event ("of" for "as", as people write it)
-_SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)
+_SAME_PERIOD_OF = english(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$")
 # verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from", "drew criticism from"
-_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*|dr[ae]wn?|draws|fac(?:e|ed|es)|earn(?:ed|s)?|attract(?:ed|s)?)\b", re.IGNORECASE)
+_RECEIVE = english(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*|dr[ae]wn?|draws|fac(?:e|ed|es)|earn(?:ed|s)?|attract(?:ed|s)?)\b")
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
 # plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
 LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
@@ -139,10 +139,10 @@ def _is_open_word(word: str | None) -> bool:
 # a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
 # the agent after "by" is the doer, the subject of "was" the one it was done to
 _PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:(?:most|least)\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
-_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*(?:\s+(?:the\s+)?(?:most|least)(?:\s+\w+ly|\s+often)?)?\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
+_PASSIVE_AGENT = english(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*(?:\s+(?:the\s+)?(?:most|least)(?:\s+\w+ly|\s+often)?)?\s+by\s+(?:the\s+)?\{E(\d+)\}")
+_PASSIVE_PATIENT = english(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE)
 # a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
-_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
+_ACTIVE = english(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}")
 _PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited (by {E2})?"; "had {E1} visited" with no "been" or "by" is active
     r"\b(?:(?P<be>was|were|is|are)|has|have|had)\s+\{E(?P<done>\d+)\}\s+(?P<been>been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b(?:\s+by\s+\{E(?P<doer>\d+)\})?",
     re.IGNORECASE,
@@ -157,10 +157,9 @@ _POSSESSED_ACT = re.compile(
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
 # an act named by its noun, its doer after "by" or "from" ("visits by {E1} to {E2}", "threats from {E1} against {E2}": the grammar puts a doer named last first,
 # `grammar.act_doer_first`) or the subject of a light verb in a relative clause ("the visits {E1} paid to {E2}")
-_ACT_NOUN_BY = re.compile(
+_ACT_NOUN_BY = english(
     r"\b(?P<noun>[a-z]+)\s+(?:(?:by|from)\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
     r"|(?:that\s+|which\s+)?\{E(?P<doer2>\d+)\}\s+(?:has\s+|had\s+|have\s+)?(?:made|paid|took|taken|gave|given|held|did|done|undertook|undertaken)\s+(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\})",
-    re.IGNORECASE,
 )
 
 

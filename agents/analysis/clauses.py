@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from agents.analysis.cues import english
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -31,38 +32,34 @@ from agents.analysis.question_form import _ASKS_HERE, _REQUEST, _pieces
 from ari.base.text import word_key
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
-_GERUND = re.compile(
+_GERUND = english(
     rf"\b(?P<cue>{_CUE})\s+(?P<adv>{_ADVERB})(?P<ger>[a-z]{{3,}}ing)\s+(?P<rest>(?:[a-z]+\s+){{0,6}}?)(?=(?:the\s+)?\{{E\d+\}})",
-    re.IGNORECASE,
 )
 
 
-_EVENT_BY = re.compile(
+_EVENT_BY = english(
     rf"\b(?P<cue>{_CUE})\s+(?:the|a|an)\s+(?:[a-z]+\s+){{1,3}}?(?:by|from)\s+(?P<a>{_ENT})"
     rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|in)\s+(?P<b>{_ENT}))?",
-    re.IGNORECASE,
 )
-_EVENT_OF = re.compile(
+_EVENT_OF = english(
     rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})'s\s+(?:[a-z]+\s+){{0,2}}?[a-z]+"
     rf"(?P<obj>\s+(?:to|with|about|on|against|toward|towards|of|in)\s+(?P<b>{_ENT}))",
-    re.IGNORECASE,
 )
 
 
 # "Following its visit to the {E1}, which country did {E2} ...", "After the talks with {E1}, ...": an
 # event with no named doer (or a pronoun's), whose one named party the main clause does not name, is
 # the reference
-_EVENT_OF_UNNAMED = re.compile(
+_EVENT_OF_UNNAMED = english(
     rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?:its|his|her|their|the|a|an)\s+(?:[a-z]+\s+){{0,3}}?[a-z]+"
     rf"\s+(?:to|with|about|on|against|toward|towards|of|in|into|for)\s+(?P<a>{_ENT})\s*,\s*(?P<main>.+)$",
-    re.IGNORECASE,
 )
 
 
-_VERB_THEN_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+(?:the\s+)?(?P<p>it|him|her|them)\b", re.IGNORECASE)
+_VERB_THEN_PRONOUN = english(r"\b(?P<verb>[a-z]+)\s+(?:the\s+)?(?P<p>it|him|her|them)\b")
 
 
-_VERB_BY_PRONOUN = re.compile(r"\b(?P<verb>[a-z]+)\s+by\s+(?P<p>it|him|her|them)\b", re.IGNORECASE)
+_VERB_BY_PRONOUN = english(r"\b(?P<verb>[a-z]+)\s+by\s+(?P<p>it|him|her|them)\b")
 
 
 def _acts(event: str) -> set[str]:
@@ -115,28 +112,25 @@ def _apart(main: str, reference: str) -> bool:
 
 # -- temporal clauses with a verb of their own -----------------------------------------------------
 _CLAUSE = rf"(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?\{{E\d+\}}[^,?]*?)"
-_FRONTED_CLAUSE = re.compile(rf"^(?P<pre>\W*){_CLAUSE}\s*,\s*(?P<main>.+)$", re.IGNORECASE)
-_TRAILING_CLAUSE = re.compile(rf"^(?P<main>.+?),?\s+{_CLAUSE}(?P<end>\s*[?.!]*\s*)$", re.IGNORECASE)
+_FRONTED_CLAUSE = english(rf"^(?P<pre>\W*){_CLAUSE}\s*,\s*(?P<main>.+)$")
+_TRAILING_CLAUSE = english(rf"^(?P<main>.+?),?\s+{_CLAUSE}(?P<end>\s*[?.!]*\s*)$")
 _SAME = r"(?P<prep>in|on|during|at|within)\s+the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
 _RELATIVE = r"(?:(?:in|on|during)\s+which\s+|that\s+|when\s+|as\s+(?:when\s+)?|in\s+that\s+)?"  # "the month (that) X did": may be left out
 # at the front the preposition may be left out: "The same month X visited Y, who ..."
 _SAME_AT_FRONT = r"(?:(?P<prep>in|on|during|at|within)\s+)?the\s+(?:same\s+(?:calendar\s+)?|very\s+)?(?P<unit>day|date|week|month|year|time)"
-_SAME_FRONTED = re.compile(
+_SAME_FRONTED = english(
     # the comma after the clause may be left out before the question word: "On the day X visited Y who else did?"
     rf"^(?P<pre>\W*){_SAME_AT_FRONT}\s+{_RELATIVE}(?P<a>{_ENT})\s+{_AUX}(?P<vp>[^,?]*?)(?:\s*,\s*|\s+(?=(?:{_WH})\b))(?P<main>.+?)(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
 )
-_SAME_CLAUSE = re.compile(
+_SAME_CLAUSE = english(
     # the preposition may be left out before "the same": "Who praised {E1} the same month {E2} did?"
     rf"\b(?:{_SAME}|(?<=[a-z}}]\s)the\s+(?:same|very)\s+(?:calendar\s+)?(?P<unit2>day|date|week|month|year)(?!\s+as\b))\s+{_RELATIVE}(?P<a>{_ENT})(?P<tail>\s+{_AUX}(?P<vp>[^,?]*?))?(?P<end>\s*(?:[,?.!]|$))",
-    re.IGNORECASE,
 )
 
 
 # "by whom (else) was it criticised": a wh-agent before a passive whose subject is a pronoun
-_PASSIVE_PRONOUN = re.compile(
+_PASSIVE_PRONOUN = english(
     rf"^\W*by\s+(?:whom|which\s+[a-z]+|what\s+[a-z]+)(?:\s+else)?\s+(?:was|were|had\s+been|has\s+been)\s+(?P<p>it|he|she|they)\s+{_ADVERB}[a-z]+(?:ed|en)\b",
-    re.IGNORECASE,
 )
 
 
@@ -147,57 +141,50 @@ def _placeholders(text: str) -> set[str]:
 # a personal pronoun of the main clause stands for one party of the clause: as the subject of a
 # do-question ("which country did it visit", "who else did he call") or a passive's agent ("by
 # them") it is the clause's subject; after a verb or preposition ("who else praised it") its object
-_SUBJECT_PRONOUN = re.compile(
+_SUBJECT_PRONOUN = english(
     r"\b(?:did|does|do|had|has|have|was|were|is|are|would|will|could)\s+(?P<p>he|she|it|they)\b"
     r"|\b(?P<p2>he|she|they)\b|\b(?P<p3>it)(?=\s+(?:(?:then|also|later|next|had|has|would)\s+)?(?!(?:as|is|was|has|this|thus|always|perhaps)\b)"
     rf"(?:[a-z]+(?:ed|s)|{_IRREGULAR_PAST})\b)",  # "it criticises", "it then went on to", not "it as well"
-    re.IGNORECASE,
 )
 # a possessive pronoun before a noun stands for a party of the clause: the object for an agent noun ("its
 # first visitor": who visited it), the subject for an act's noun ("the first target of its criticism")
 _POSSESSIVE_PRONOUN = re.compile(
     r"\b(?P<p>its|his|her|their)\s+(?:(?:first|last|next|latest|earliest|most\s+recent|only|own)\s+)?(?P<noun>[a-z]+)\b", re.IGNORECASE
 )
-_AGENT_PRONOUN = re.compile(r"\bby\s+(?P<p>him|her|it|them)\b", re.IGNORECASE)  # a passive's agent: the doer
-_OBJECT_PRONOUN = re.compile(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)", re.IGNORECASE)
+_AGENT_PRONOUN = english(r"\bby\s+(?P<p>him|her|it|them)\b")  # a passive's agent: the doer
+_OBJECT_PRONOUN = english(r"(?<=[a-z])\s+(?P<p>it|him|her|them)\b(?=\s*(?:[?.!,]|$)|\s+(?:in|on|during|first|last|too|again|as|after|before)\b)")
 # verb-phrase ellipsis closing the main clause: "who else wanted to?", "which country did too?", "who had?"
-_ELLIPSIS = re.compile(
+_ELLIPSIS = english(
     r"\s+(?:(?:also|too|then)\s+)?(?:(?:[a-z]+ed|want|wants|wish|wishes|tried|tries|planned|hoped|intended)\s+to"
     r"|did|does|do|had|has|have|would|could|was|were)(?:\s+(?:too|also|as\s+well|again))?(?=\s*[?.!]*\s*$)",
-    re.IGNORECASE,
 )
-_ORDINAL_ELLIPSIS = re.compile(
+_ORDINAL_ELLIPSIS = english(
     rf"^(?P<pre>\W*)(?P<wh>{_WH})\s+(?:(?:was|were|came)\s+(?:the\s+)?(?P<ordinal>first|next|last)(?:\s+(?:one|ones|country|person|party))?"
     rf"|followed(?:\s+(?:next|then))?)(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
 )
 # a question word with at most one verb and no object: "who else joined in?", "which other country?"
-_BARE_QUESTION = re.compile(
+_BARE_QUESTION = english(
     rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+[a-z]+(?:\s+(?:in|too|also|there|as\s+well))?)?(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
 )
 # beside a same-period clause ("In the month {E1} praised {E2}, who also praised?") the asked act is the
 # clause's: an adverb may stand before the verb and an infinitive after it ("who wished to visit too?")
-_BARE_SAME_PERIOD = re.compile(
+_BARE_SAME_PERIOD = english(
     rf"^(?P<wh>\W*(?:{_WH}))(?:\s+(?:else|other))?(?:\s+(?:also|too|then|likewise))?"
     rf"(?:\s+(?!(?:it|him|her|them|he|she|they|one|that|this)\b)[a-z]+(?:\s+to\s+[a-z]+)?(?:\s+(?:in|too|also|there|as\s+well|then))?)?(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
 )
-_WH_ANYWHERE = re.compile(rf"\b(?:{_WH})\b", re.IGNORECASE)
+_WH_ANYWHERE = english(rf"\b(?:{_WH})\b")
 
 
-_CLAUSE_PASSIVE = re.compile(
+_CLAUSE_PASSIVE = english(
     # the clause's auxiliaries may already be read off ("had been", "was": `_AUX`)
     # a prepositional verb keeps its stranded preposition: "was appealed to by {E2}" -> "appealed to"
     rf"^(?:(?:{_BE}|been|being)\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:\s+(?:to|with|about|at|on|upon|for|into))?)\s+by\s+(?P<b>{_ENT})(?P<rest>.*)$",
-    re.IGNORECASE,
 )
 
 
 # "{E1} received a visit from {E2}": the giver of an N did the N to the receiver ({E2} visited {E1})
-_CLAUSE_RECEIVE = re.compile(
+_CLAUSE_RECEIVE = english(
     rf"^(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+(?:(?:a|an|the|some|any|its|their|his|her)\s+)?(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+)\s+from\s+(?P<b>{_ENT})(?P<rest>.*)$",
-    re.IGNORECASE,
 )
 
 
@@ -268,11 +255,11 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     return None
 
 
-_PERIOD_OF_EVENT = re.compile(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+", re.IGNORECASE)
+_PERIOD_OF_EVENT = english(rf"\b{_SAME}\s+of\s+(?P<a>{_ENT})'s\s+[a-z]+")
 # a clause whose pronoun subject is a party the main clause names: the clause's named party is the reference ("in the
 # year (that) it did so with {E2}", "..., after it was rejected by {E2}?", "After they had criticised {E1}, whom did {E2} ...")
 _PRONOUN_CLAUSE = rf"(?:he|she|it|they)\s+{_AUX}[^,?{{]*?(?P<a>{_ENT})"
-_SAME_PRONOUN_CLAUSE = re.compile(rf"\b{_SAME}\s+{_RELATIVE}{_PRONOUN_CLAUSE}(?P<end>\s*(?:[,?.!]|$))", re.IGNORECASE)
+_SAME_PRONOUN_CLAUSE = english(rf"\b{_SAME}\s+{_RELATIVE}{_PRONOUN_CLAUSE}(?P<end>\s*(?:[,?.!]|$))")
 
 
 def same_period_clause(text: str) -> str | None:
@@ -307,31 +294,28 @@ def same_period_clause(text: str) -> str | None:
     return None
 
 
-_TRAILING_PRONOUN_CLAUSE = re.compile(rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}(?P<end>\s*[?.!]*\s*)$", re.IGNORECASE)
-_FRONTED_PRONOUN_CLAUSE = re.compile(rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}\s*,\s*(?P<main>.+)$", re.IGNORECASE)
+_TRAILING_PRONOUN_CLAUSE = english(rf"^(?P<main>.+?),?\s+(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}(?P<end>\s*[?.!]*\s*)$")
+_FRONTED_PRONOUN_CLAUSE = english(rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+{_PRONOUN_CLAUSE}\s*,\s*(?P<main>.+)$")
 
 
 # "Before {E2} had praised it, who last praised {E1}?": the clause's pronoun object is the party the
 # main clause names, so the clause's subject is the reference
-_FRONTED_PRONOUN_OBJECT = re.compile(
+_FRONTED_PRONOUN_OBJECT = english(
     rf"^(?P<pre>\W*)(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+{_AUX}[a-z]+(?:\s+(?:to|with|about|against|on|for|at))?\s+(?:him|her|it|them)\s*,\s*(?P<main>.+)$",
-    re.IGNORECASE,
 )
 
 
 # "Which country, once {E2} had praised {E1}, was the first to do so?": a temporal clause set off by
 # commas inside the question reads as the same clause put in front
-_INTERRUPTING_CLAUSE = re.compile(
+_INTERRUPTING_CLAUSE = english(
     rf"^(?P<pre>\W*)(?P<wh>{_WH})(?P<mid>(?:\s+(?!(?:{_CUE})\b)[a-z]+){{0,5}}?),\s+(?P<clause>(?:{_CUE})\s+[^,]+?),\s+(?P<rest>.+)$",
-    re.IGNORECASE,
 )
 
 
 # "{E1}, after visiting {E2}, was hosted first by which country?": a temporal clause set off by commas
 # after the subject reads as the same clause put in front ("After visiting {E2}, {E1} was hosted ...")
-_SUBJECT_INTERRUPTED = re.compile(
+_SUBJECT_INTERRUPTED = english(
     rf"^(?P<pre>\W*)(?P<subj>{_ENT}),\s+(?P<clause>(?:{_CUE})\s+[^,]+?|(?:in|on|during|at)\s+(?:the\s+)?\{{T\d+\}}),\s+(?P<rest>[a-z].+)$",
-    re.IGNORECASE,
 )
 
 
@@ -367,12 +351,11 @@ def _clause_reference(text: str) -> str | None:
 
 # "after {E2} had done so", "before {E2} had": a pro-verb or an ellipsis right after the reference stands
 # for the main clause's own act: the reference alone says it, as the templates do ("after {E2} did" is left)
-_REFERENCE_PROVERB = re.compile(
+_REFERENCE_PROVERB = english(
     rf"\b(?P<cue>{_CUE})\s+(?P<a>{_ENT})\s+(?P<aux>(?:had|has|have)(?:\s+(?:done|did))?|did|does|do"
     # "after {E2} had received one", "before {E2} made one": an act's noun said again as "one"
     rf"|(?:(?:had|has|have|did)\s+)?(?:[a-z]+ed|made|got|gave|sent|held|had|took|sought)\s+(?:one|ones)\b)"
     rf"(?:\s+(?:so|it|this|that|likewise|the\s+same(?:\s+thing)?))?(?:\s+(?:too|also|as\s+well|again))?(?=\s*(?:[?.!,]|$))",
-    re.IGNORECASE,
 )
 
 
@@ -388,9 +371,8 @@ def reference_proverb(text: str) -> str | None:
 
 # -- a reference made by a clause of its own -------------------------------------------------------
 # "{E2} praised {E1} in a certain month": a period named in the clause, which "then" or "that month" points back at
-_SOME_PERIOD = re.compile(
+_SOME_PERIOD = english(
     r"\s*\b(?:(?:in|on|during)\s+(?:a|one|some)\s+(?:(?:certain|given|particular|specific)\s+)?|one\s+)(?P<unit>day|date|week|month|year)\b",
-    re.IGNORECASE,
 )
 _ANAPHORIC_CUE = (
     r"(?P<after>afterwards?|after\s+(?:that|this|him|her|them)|thereafter|subsequently|later(?:\s+on)?|next)"
@@ -402,17 +384,16 @@ _LEADING_CUE = (
     r"(?:after|before|prior\s+to)\s+(?:that|this|him|her|them)|afterwards?|thereafter|subsequently|later(?:\s+on)?"
     r"|beforehand|previously|earlier|(?:in|on|during)\s+(?:that|the)\s+(?:same\s+|very\s+)?(?:day|date|week|month|year)"
 )
-_TWO_CLAUSES = re.compile(
+_TWO_CLAUSES = english(
     rf"^(?P<pre>\W*)(?:(?:when|while|as|at\s+the\s+time)\s+)?(?P<a>{_ENT})\s+(?P<vp>[^;:.?!,]*?\{{E\d+\}}[^;:.?!,]*?)\s*(?:[;:.,]\s*|\s+(?:and|so|then)\s+|\s+)"
     rf"(?P<main>(?P<lead>(?:{_LEADING_CUE})\s*,?\s*)?(?:(?:with|to|from|by|for|of|about|against)\s+)?(?:{_WH})\b.*?)(?P<end>\s*[?.!]*\s*)$",
-    re.IGNORECASE,
 )
 # A question after a statement may point back to its event: "after that", "before him", "after he did", "on that same day";
 # a subject pronoun to its subject; a verb left as "do that" to its act (not read here: the question alone asks another one)
 _POINTS_BACK = re.compile(r"\b(?P<bound>after|before|prior\s+to)\s+(?:that|this|him|her|them|(?:he|she|they|it)\s+did(?:\s+(?:so|that|it))?)\b"
                           r"|\b(?P<prep>on|in)\s+(?:that|this|the)\s+(?:very\s+)?same\s+(?P<unit>day|date|week|month|year)\b(?!\s+as\b)", re.IGNORECASE)
-_SUBJECT = re.compile(r"\b(?:he|she|they)\b(?!\s+did\b)", re.IGNORECASE)
-_PRO_VERB = re.compile(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))", re.IGNORECASE)
+_SUBJECT = english(r"\b(?:he|she|they)\b(?!\s+did\b)")
+_PRO_VERB = english(r"\b(?:do|does|did|done|doing|wanted|want)\s+(?:that|so|it|this|the\s+same)\b(?!\s+(?:same|month|year|day))")
 
 
 def _named_antecedent(text: str) -> str | None:
@@ -475,13 +456,12 @@ def anaphoric_reference(text: str) -> str | None:
     return f"{m.group('pre')}{word} {reference}, {main[:1].lower()}{main[1:]}{m.group('end') or '?'}"
 
 
-_COMPANION = re.compile(
+_COMPANION = english(
     rf"\b(?:besides|apart\s+from|aside\s+from|along\s+with|alongside|other\s+than|in\s+addition\s+to|as\s+well\s+as|together\s+with|just\s+like|like)"
     rf"\s+(?P<a>{_ENT})\s*,?\s*",
-    re.IGNORECASE,
 )
-_SAME_WITHOUT_AS = re.compile(r"\bsame\s+(?:calendar\s+)?(?:day|date|week|month|year|time)\b(?!\s+as\b)", re.IGNORECASE)
-_THAT_PERIOD = re.compile(r"\b(?:that|the\s+very)\s+(?P<unit>day|date|week|month|year)\b(?!\s+(?:as|of|that|when|in\s+which)\b)", re.IGNORECASE)
+_SAME_WITHOUT_AS = english(r"\bsame\s+(?:calendar\s+)?(?:day|date|week|month|year|time)\b(?!\s+as\b)")
+_THAT_PERIOD = english(r"\b(?:that|the\s+very)\s+(?P<unit>day|date|week|month|year)\b(?!\s+(?:as|of|that|when|in\s+which)\b)")
 
 
 def companion_reference(text: str) -> str | None:
@@ -517,10 +497,9 @@ def perfect_participle_reference(text: str) -> str | None:
 
 # "subsequent to {T1}", "prior to {T1}": the memory retrieves by the masked question's words and the
 # templates say "before" and "after" only ("since" and "until" include the reference's time: kept)
-_TEMPLATE_CUE = re.compile(
+_TEMPLATE_CUE = english(
     r"\b(?P<cue>(?P<before>prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of)"
     r"|later\s+than|subsequent(?:ly)?\s+to|following|in\s+the\s+wake\s+of)\s+(?=\{T\d+\})",
-    re.IGNORECASE,
 )
 
 

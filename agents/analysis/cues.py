@@ -10,26 +10,31 @@ import re
 from agents.analysis.sectors import content_words
 from ari.base.text import stem
 
+
+def english(pattern: str) -> re.Pattern[str]:
+    """A pattern of English words, matched in any case, as people write them ("Prior to", "prior to")."""
+    return re.compile(pattern, re.IGNORECASE)
+
 _BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
 _AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|(?<!even\s)(?<!least\s)(?<!than\s)(?<!just\s)once|in\s+the\s+wake\s+of"  # "even once": no "after"
 CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
 _BEFORE = rf"{_BEFORE_HEAD}|up\s+to|beforehand|previously"
 _AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"
-AFTER_HEAD = re.compile(rf"\b(?:{_AFTER_HEAD})\b", re.IGNORECASE)
-BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
-AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
+AFTER_HEAD = english(rf"\b(?:{_AFTER_HEAD})\b")
+BEFORE = english(rf"\b(?:{_BEFORE})\b")
+AFTER = english(rf"\b(?:{_AFTER})\b")
 # a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"
-POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
+POINTS_AT_NEXT = english(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$")
 # "when did X start / stop being Y": the start of the first holding, the end of the last one
-FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b", re.IGNORECASE)
-LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b", re.IGNORECASE)
+FIRST = english(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b")
+LAST = english(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b")
 # "right after his first visit", "the one after the first": the second (`grammar.ordinal_phrase`, the query's n-th)
-AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)", re.IGNORECASE)
-SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
+AFTER_FIRST = english(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)")
+SAME = english(r"\bsame\s+(day|date|month|year|time)\b")
 _BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
-BETWEEN = re.compile(_BETWEEN, re.IGNORECASE)
+BETWEEN = english(_BETWEEN)
 # two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in (the months of) {T1} and {T2}"
-WINDOW = re.compile(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}", re.IGNORECASE)
+WINDOW = english(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}")
 ASKS_TIME = re.compile(
     r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
 )
@@ -65,7 +70,7 @@ def question_cues(question: str) -> frozenset[str]:
     return frozenset(temporal_cues(question) + (["asks_time"] if ASKS_TIME.search(question) else []))
 
 
-_TIME_BEFORE_CUE = re.compile(r"\{T1\}\s*,?\s*(?:after|before)\b", re.IGNORECASE)
+_TIME_BEFORE_CUE = english(r"\{T1\}\s*,?\s*(?:after|before)\b")
 
 
 def time_before_cue(masked: str) -> bool:

@@ -25,7 +25,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
-from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT
+from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT, english
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -72,13 +72,12 @@ def _dropped_words(before: str, after: str) -> str:
 
 # -- agent passives -----------------------------------------------------------------------------
 _PARTICIPLE_BY = rf"(?P<adv>{_ADVERB})(?P<verb>[a-z]+)(?P<post>{_POST_ADVERB})\s+by"  # "(first) visited (there) by"
-_PASSIVE_SUBJECT = re.compile(rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+{_PARTICIPLE_BY}\s+(?P<wh>{_WH})\b", re.IGNORECASE)
-_PASSIVE_STRANDED = re.compile(
+_PASSIVE_SUBJECT = english(rf"(?P<subj>{_ENT})\s+(?:{_BE})\s+{_PARTICIPLE_BY}\s+(?P<wh>{_WH})\b")
+_PASSIVE_STRANDED = english(
     # "was X visited by", and the get- and perfect passives "did X get visited by", "had X been visited by"
     # (a plain "did X speak by telephone" is no passive: its "by" is the means)
     rf"\b(?P<wh>{_WH})\s+(?:(?:{_BE})\s+(?P<subj>{_ENT})|(?:did|does|do)\s+(?P<subj_get>{_ENT})\s+(?:get|be)"
     rf"|(?:has|have|had)\s+(?P<subj_perfect>{_ENT})\s+been)\s+{_PARTICIPLE_BY}\b(?!\s*(?:the\s+)?\{{)",
-    re.IGNORECASE,
 )
 _PASSIVE_FRONTED_BY = re.compile(
     rf"\bby\s+(?P<wh>{_WH})\s+(?:{_BE})\s+(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)\b", re.IGNORECASE
@@ -90,13 +89,12 @@ _ASKS_WHEN = r"when|(?:in|on|during)\s+(?:which|what)\s+(?:year|month|day|date)|
 
 # asked when, how often, or yes / no ("Was {E1} criticized or denounced by {E2}?")
 _HOW_OFTEN = r"how\s+(?:many\s+times|often|frequently)|(?:on\s+)?how\s+many\s+(?:days|occasions)"
-_PASSIVE_NAMED_ASKED = re.compile(
+_PASSIVE_NAMED_ASKED = english(
     rf"(?:\b(?P<wh>{_ASKS_WHEN}|{_HOW_OFTEN})\s+|^\W*)"
     rf"(?:{_BE_PASSIVE}|(?:did|does|do)(?=\s+{_ENT}\s+get\s))\s+(?P<obj>{_ENT})\s+(?:get\s+)?(?P<adv>{_ADVERB})(?P<verb>[a-z]+(?:,?\s+(?:or|and)\s+[a-z]+(?:ed|en|wn|ne))*)(?P<post>{_POST_ADVERB})"
     rf"\s+by\s+(?P<agent>{_ENT})",
-    re.IGNORECASE,
 )
-_PASSIVE_NAMED = re.compile(rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+{_PARTICIPLE_BY}\s+(?P<agent>{_ENT})", re.IGNORECASE)
+_PASSIVE_NAMED = english(rf"(?P<obj>{_ENT})\s+(?:{_BE_PASSIVE})\s+{_PARTICIPLE_BY}\s+(?P<agent>{_ENT})")
 
 
 def active_voice(text: str) -> str | None:
@@ -124,26 +122,24 @@ def named_agent_active(text: str) -> str | None:
 # -- passives whose subject is a noun phrase --------------------------------------------------------
 # "Negative comments about {E1} were made by whom": the subject is the object noun of the act (a
 # relation's own words), and a party named inside it is its prepositional object
-_NP_PASSIVE = re.compile(
+_NP_PASSIVE = english(
     rf"^(?P<pre>\W*(?:(?:in|on|during|before|after|prior\s+to|since|until|by)\s+(?:the\s+)?\{{T\d+\}}\s*,\s*)?)"
     rf"(?P<np>(?!(?:{_WH}|when|where|how|in|on|at|during|before|after|by|from|to|with|the|a|an|this|that|it|there)\b)"
     rf"[A-Za-z][a-z]+(?:\s+[a-z]+){{0,3}}?(?:\s+(?:about|against|with|to|towards?|on|of|for)\s+{_ENT})?)"
     rf"\s+(?:{_BE_PASSIVE})\s+(?P<adv>{_ADVERB})(?P<verb>[a-z]+)"
     rf"(?P<pp1>\s+(?:against|with|to|about|on|towards?|for)\s+{_ENT})?"
     rf"\s+by\s+(?P<agent>(?:{_WH})\b|{_ENT})",
-    re.IGNORECASE,
 )
 
 
 _PARTICIPLE = r"[a-z]+(?:ed|en)|made|held|sent|paid|met|sought|said|told|brought|fought|led|won|built|sold|bought|struck|done|shown|put|set|cut"
 # "On what date was an appeal made to {E1} by {E2}?", "When was the first formal agreement signed with
 # {E1} by {E2}?": a time question about a noun-phrase passive with a named agent
-_NP_PASSIVE_ASKED = re.compile(
+_NP_PASSIVE_ASKED = english(
     rf"(?:\b(?P<wh>{_ASKS_WHEN}|{_HOW_OFTEN})\s+|^\W*)"
     rf"(?:{_BE_PASSIVE})\s+(?P<np>(?!(?:it|he|she|they|this|that|there)\b)(?:(?:a|an|the|any|some)\s+)?(?:[a-z]+\s+){{0,3}}?[a-z]+)\s+(?P<adv>{_ADVERB})(?P<verb>{_PARTICIPLE})"
     # the act's object before the agent ("made to {E1} by {E2}"); "the visit to {E1} by {E2}" has no verb
     rf"(?P<pp>\s+(?:against|with|to|about|on|towards?|for|of)\s+{_ENT})\s+by\s+(?P<agent>{_ENT})",
-    re.IGNORECASE,
 )
 
 
@@ -165,7 +161,7 @@ def noun_phrase_passive(text: str) -> str | None:
 
 # "criticism of {E1} by {E2}", "praise for {E1} from {E2}": a noun of an act with its doer after "by" or "from" (the
 # act's source) names the doer first, as the active voice does ("visits by {E2} to {E1}"; not a participle: "was {E1} visited by")
-_ACT_DONE_BY = re.compile(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+(?P<by>by|from)\s+(?P<doer>{_ENT})", re.IGNORECASE)
+_ACT_DONE_BY = english(rf"\b(?P<noun>[a-z]+(?<!ed))\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?P<done>{_ENT})\s+(?P<by>by|from)\s+(?P<doer>{_ENT})")
 # an act noun that a verb of doing takes as its object ("who made an offer to X from Y", "who issued a warning to X from Y"): that verb's subject did the
 # act, and "from" says where it was made, not who made it (a passive's "was made ... by Y" still names the doer)
 _DONE_BY_SUBJECT = re.compile(r"\b(?:make|makes|made|making|give|gives|gave|given|pa(?:y|ys|id)|hold|holds|held|issu(?:e|es|ed)|lodg(?:e|es|ed)|launch(?:es|ed)?)"
@@ -181,17 +177,16 @@ def act_doer_first(text: str) -> str | None:
     return _spliced(m, f"{m.group('noun')} by {m.group('doer')} {m.group('p')} {m.group('done')}")
 
 
-_CUE_BEFORE_ACT = re.compile(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an|his|her|its|their)\s+)?(?:[a-z]+\s+)?$", re.IGNORECASE)
+_CUE_BEFORE_ACT = english(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an|his|her|its|their)\s+)?(?:[a-z]+\s+)?$")
 
 
 # -- "receive an N from" ---------------------------------------------------------------------------
 # The KG states receiving some things with relations of their own (Host_a_visit, Receive_inspectors,
 # Receive_deployment_of_peacekeepers): "When did X receive the visit from Y" is a template of its own
-_RECEIVED_BY_RELATION = re.compile(r"\b(?:visit|visits|inspectors?|deployments?|peacekeepers?)\b", re.IGNORECASE)
-_RECEIVE_NAMED = re.compile(
+_RECEIVED_BY_RELATION = english(r"\b(?:visit|visits|inspectors?|deployments?|peacekeepers?)\b")
+_RECEIVE_NAMED = english(
     rf"(?P<subj>{_ENT})\s+(?P<adv>{_ADVERB})(?:{_RECEIVE})\s+(?:(?:a|an|the|any|some|its|their|his|her)\s+)?"
     rf"(?P<adv2>(?:(?:first|last|latest|earliest|final)\s+)?)(?P<np>(?:[a-z]+\s+){{0,2}}?[a-z]+)\s+from\s+(?P<giver>{_ENT})",
-    re.IGNORECASE,
 )
 
 
@@ -210,8 +205,8 @@ def named_giver(text: str) -> str | None:
 _AGENT_NOUN = rf"(?P<noun>{_AGENT_SUFFIX})"
 _ORDINAL = r"(?P<adv>(?:(?:first|last|latest|earliest|most\s+recent|recent|final|only)\s+)?)"
 _WH_IS = rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are|has\s+been|have\s+been)\s+"
-_POSSESSIVE_AGENT = re.compile(rf"{_WH_IS}(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b", re.IGNORECASE)
-_AGENT_TO = re.compile(rf"{_WH_IS}the\s+{_ORDINAL}{_AGENT_NOUN}\s+(?:to|of)\s+(?P<subj>{_ENT})", re.IGNORECASE)
+_POSSESSIVE_AGENT = english(rf"{_WH_IS}(?P<subj>{_ENT})'s\s+{_ORDINAL}{_AGENT_NOUN}\b")
+_AGENT_TO = english(rf"{_WH_IS}the\s+{_ORDINAL}{_AGENT_NOUN}\s+(?:to|of)\s+(?P<subj>{_ENT})")
 
 
 def is_agent_noun(word: str) -> bool:
@@ -248,14 +243,14 @@ _CLEFT = re.compile(
 )
 # the clause after a cleft has a subject of its own ("... that {E1} visited", "... that it visited"): the
 # question then asks with "did", as the templates do ("Which year did {E1} last visit ...")
-_OWN_SUBJECT = re.compile(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b", re.IGNORECASE)
+_OWN_SUBJECT = english(r"(?:(?:the|a|an)\s+)?\{E\d+\}(?!'s)|(?:he|she|it|they)\b")
 
 
-_ELSE = re.compile(rf"\b(?P<wh>{_WH})\s+else\b|\b(?P<which>which|what)\s+other\s+(?=[a-z])", re.IGNORECASE)
+_ELSE = english(rf"\b(?P<wh>{_WH})\s+else\b|\b(?P<which>which|what)\s+other\s+(?=[a-z])")
 
 
 # a negative question asks as the positive does ("Wasn't {E1} threatened by {E2}?"): the auxiliary without its "not"
-_NEGATIVE_OPENING = re.compile(r"^(?P<aux>\W*(?:was|were|is|are|did|does|do|has|have|had))n['’]t\b", re.IGNORECASE)
+_NEGATIVE_OPENING = english(r"^(?P<aux>\W*(?:was|were|is|are|did|does|do|has|have|had))n['’]t\b")
 
 
 def plain_question(text: str) -> str | None:
@@ -280,30 +275,26 @@ _FRAME = (
     rf"(?:find\s+out|{REQUEST_VERB}|{KNOWING}|do\s+you\s+know)\s*[,:]?\s+(?:please\s+)?"
 )
 # a clause with a subject of its own: "{E1} last visited ...", "the {E1} first praised ...", "it visited ..."
-_OWN_SUBJECT_AT = re.compile(rf"(?P<subj>{_ENT}(?!'s)|(?:he|she|it|they)\b)\s+(?P<adv>{_ADVERB})(?=[a-z])", re.IGNORECASE)
-_INDIRECT_WH = re.compile(
+_OWN_SUBJECT_AT = english(rf"(?P<subj>{_ENT}(?!'s)|(?:he|she|it|they)\b)\s+(?P<adv>{_ADVERB})(?=[a-z])")
+_INDIRECT_WH = english(
     _FRAME + r"(?P<prep>(?:to|with|against|about|for|from|of|by|on|in)\s+)?(?P<wh>when|who|whom|whoever|(?:which|what)\s+[a-z]+)\s+",
-    re.IGNORECASE,
 )
-_ASKED_NP = re.compile(
+_ASKED_NP = english(
     _FRAME + r"(?:the\s+)?(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
     r"(?P<noun>years?|months?|dates?|days?|times?|countr(?:y|ies)|ones?|persons?|people|part(?:y|ies)|entit(?:y|ies)|actors?)\s+"
     r"(?:(?P<rel>that|which|who|whom|when|(?:in|on|during)\s+which)\s+)?",
-    re.IGNORECASE,
 )
 _NOUN_ASKS = {"year": "in which year", "month": "in which month", "date": "when", "day": "when", "time": "when", "country": "which country"}
 # "Who was the (last) one who condemned {E1}": a pronoun "one" heading a subject relative is the asked one
-_ONE_WHO = re.compile(
+_ONE_WHO = english(
     rf"\b(?P<wh>{_WH})\s+(?:was|were|is|are)\s+the\s+(?:(?P<ord>first|last|earliest|latest|most\s+recent|final)\s+)?"
     rf"(?:one|ones|person|people)\s+(?:who|that)\s+(?=(?!(?:the|a|an|he|she|it|they)\b)[a-z])",
-    re.IGNORECASE,
 )
 # "{E1} made their first request after {E2} to whom?": the question word left in the object's place
 # ("... from whom" is left to the receive rules: "{E1} received a visit from whom")
-_WH_LAST = re.compile(
+_WH_LAST = english(
     rf"^(?P<pre>\W*)(?P<subj>{_ENT}(?!'s))\s+(?P<vp>(?!(?:{_BE_PASSIVE}|had|did|does|do)\b)[a-z][^?]*?)\s+"
     rf"(?P<prep>to|with|about|against|for|on|at|towards?)\s+(?P<wh>whom|who|(?:which|what)\s+[a-z]+)\s*(?P<end>[?.!]*)\s*$",
-    re.IGNORECASE,
 )
 
 
@@ -311,10 +302,9 @@ _WH_LAST = re.compile(
 # as its question before the grammar: `agents.analysis.gaps`): the owner of an agent noun "{E1} had a visitor
 # in {T1} - who was it?" (the one who visits X is X's visitor: X is the object)
 _TAG = r"\s*[-\u2013\u2014,;:]+\s*(?P<wh>who|(?:which|what)\s+[a-z]+)(?:\s+(?:was|were|is|are)\s+(?:it|that|they|this|he|she))?\s*[?.!]*\s*$"
-_OWNER_TAGGED = re.compile(
+_OWNER_TAGGED = english(
     rf"^(?P<pre>\W*)(?P<subj>{_ENT}(?!'s))\s+(?:had|has|have|received|got|welcomed)\s+(?:(?:a|an|some|its|their|his|her)\s+)?{_ORDINAL}"
     rf"{_AGENT_NOUN}(?P<rest>[^?]*?){_TAG}",
-    re.IGNORECASE,
 )
 
 
@@ -354,13 +344,12 @@ def indirect_question(text: str) -> str | None:
 
 
 # -- ordinals said another way ---------------------------------------------------------------------
-_FOLLOWED = re.compile(
+_FOLLOWED = english(
     rf"\b(?P<wh>{_WH})\s+(?:(?:was|were)\s+(?:the\s+)?(?:first|next|one|country|ones)?\s*(?:to\s+)?)?"
     rf"(?P<verb>follow|followed|follows|precede|preceded|precedes)\s+(?P<a>{_ENT})\s+in\s+(?P<ger>[a-z]+ing)\b(?P<rest>[^?.!]*)",
-    re.IGNORECASE,
 )
-_ADJACENT = re.compile(r"\b(?:immediately|just|right|directly)\s+(?P<cue>before|after)\b", re.IGNORECASE)
-_NEXT = re.compile(r"\bnext\b", re.IGNORECASE)
+_ADJACENT = english(r"\b(?:immediately|just|right|directly)\s+(?P<cue>before|after)\b")
+_NEXT = english(r"\bnext\b")
 
 
 def ordinal_phrase(text: str) -> str | None:
@@ -387,13 +376,12 @@ def ordinal_phrase(text: str) -> str | None:
 # which country did she visit the most?", "{E1}: who was the last one he visited?", "{E1} {T1} trips - where did he
 # go?"): the pronoun stands for the topic. The topic is one name, with at most a time and a few words of its own before
 # a comma, colon, dash or the question word; the clause after it names it no other way.
-_TOPIC = re.compile(
+_TOPIC = english(
     rf"^(?P<pre>\W*)(?P<topic>{_ENT})(?P<rest>(?:\s+(?:\{{T\d+\}}|[a-z]+)){{0,3}}?)"
     rf"(?:\s*(?P<mark>[,:;]|[-\u2013\u2014]+(?=\s))|(?=\s+(?:{_WH}|when|how|where|what|which)\b))\s*(?P<main>.+)$",
-    re.IGNORECASE,
 )
-_ASKS_ANEW = re.compile(r"(?:who|whom|what|which|when|where|how)(?:\s+[a-z]+)?\s+(?:did|does|do|was|were|is|are|has|had|have)\b", re.IGNORECASE)
-_RESUMING = re.compile(r"\b(?:he|she|they|him|(?<!\bof\s)them)\b", re.IGNORECASE)  # "all of them" takes up what is asked
+_ASKS_ANEW = english(r"(?:who|whom|what|which|when|where|how)(?:\s+[a-z]+)?\s+(?:did|does|do|was|were|is|are|has|had|have)\b")
+_RESUMING = english(r"\b(?:he|she|they|him|(?<!\bof\s)them)\b")  # "all of them" takes up what is asked
 
 
 def resumed_topic(text: str) -> str | None:

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from agents.analysis.cues import CUE_HEAD
+from agents.analysis.cues import CUE_HEAD, english
 
 GRAMMAR_WORDS = {k: frozenset(v.split()) for k, v in json.loads((Path(__file__).parent / "data" / "grammar_words.json").read_text(encoding="utf-8")).items() if k != "_about"}
 
@@ -22,7 +22,7 @@ _CUE = CUE_HEAD
 _RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed|draw|drew|drawn|draws|face|faced|faces|earn|earned|earns|attract|attracted|attracts"
 # "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
 # ("did it want to ...": "it" is then the subject of a do-question, not the object of a pro-verb)
-_PROVERB = re.compile(
+_PROVERB = english(
     r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
     r"(?!\s+(?!(?:too|again|also|as|in|on|at|during|before|after|with|to|for|about|against|first|last|then)\b)[a-z])"
     # "did it also criticise": an adverb and then a verb make "did" the auxiliary, not a pro-verb
@@ -35,7 +35,6 @@ _PROVERB = re.compile(
     # "who else announced the same intention / made the same appeal": an object "the same N" (no
     # period word) names the clause's own act again
     r"|\b(?:[a-z]+ed|made|gave|sent|took)\s+the\s+same\s+(?!(?:day|date|week|month|year|time|period|calendar)\b)[a-z]+\b",
-    re.IGNORECASE,
 )
 _AGENT_SUFFIX = r"[a-z]{3,}(?:or|er|ic|ist)s?"  # the noun of one who does something: visitor(s), critic(s)
 _AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"

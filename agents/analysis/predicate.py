@@ -4,9 +4,9 @@ relation names: the verb phrase's words that may name an act, and the words a ye
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
+from agents.analysis.cues import english
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.relations import verb_phrase
 
@@ -20,22 +20,20 @@ _NOT_ASSERTED = frozenset(
 )
 # a frame around the question asks it of the listener and asserts nothing: "I wonder whether ...",
 # "Could you check if ...", "Do you know whether ...", "Is it true that ...", "Did it happen that ..."
-_FRAME = re.compile(
+_FRAME = english(
     r"^\W*(?:(?:i|we)\s*(?:(?:was|am|were)\s+)?(?:wonder(?:ing)?|(?:would|['’]d)\s+like\s+to\s+know|want\s+to\s+know|(?:am|['’]m)\s+curious)"
     r"|(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+(?:me|us)|check|confirm|verify|find\s+out|say|let\s+me\s+know)"
     r"|(?:do|does)\s+(?:you|anyone)\s+know|(?:is|was)\s+it\s+(?:true|the\s+case|correct|right)|did\s+it\s+(?:ever\s+)?happen"
     r"|(?:is|was|are|were)\s+there\s+(?:any\s+|an?\s+)?(?:record|evidence|report|sign)s?\s+(?:of|that))"
     r"[\s,]*(?:whether|if|that)?\b",
-    re.IGNORECASE,
 )
 # a tag after the question ("..., right?", "... or not?", "..., didn't he?"): asks for confirmation only
 # a reciprocal ("did X and Y consult each other"): the two parties, already named, not a word of the act
-_RECIPROCAL = re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE)
+_RECIPROCAL = english(r"\b(?:each\s+other|one\s+another)\b")
 # ("..., did that happen?", "... -- has this ever occurred?": whether the stated event took place, no word of it)
-_TAG = re.compile(
+_TAG = english(
     r"[\s,—–-]*(?:(?:right|correct|true|true\s+or\s+false|yes\s+or\s+no|or\s+not)|(?:did|was|were|has|had|is)n['’]?t\s+(?:it|he|she|they)"
     r"|(?:did|does|has|had)\s+(?:that|this|it)\s+(?:ever\s+|really\s+|actually\s+)?(?:happen(?:ed)?|occur(?:red)?|t[ao]ken?\s+place|took\s+place))\s*[?.!]*\s*$",
-    re.IGNORECASE,
 )
 
 

@@ -12,23 +12,23 @@ import calendar
 import re
 
 from agents.analysis.aliases import TITLE_ABBREVIATIONS
+from agents.analysis.cues import english
 
-INTERROGATIVE = re.compile(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b", re.IGNORECASE)
+INTERROGATIVE = english(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b")
 _EXTREME = r"(?:first|last|earliest|latest|most\s+recent)"
 # "the first to ...", "last country to ...": a definite description, which asks for its referent
-DESCRIPTION = re.compile(rf"^\W*(?:the\s+)?(?:very\s+)?{_EXTREME}\b", re.IGNORECASE)
-_EXTREME_WORD = re.compile(rf"\b{_EXTREME}\b", re.IGNORECASE)
+DESCRIPTION = english(rf"^\W*(?:the\s+)?(?:very\s+)?{_EXTREME}\b")
+_EXTREME_WORD = english(rf"\b{_EXTREME}\b")
 # ... unless the ordinal is followed by an auxiliary or a past-tense verb: then it is a clause cut
 # out of a question, its subject gone ("first did Kuwait sign an agreement with", "last visited
 # China"), not a noun phrase naming what is asked ("last country to praise iraq").
-_CUT_CLAUSE = re.compile(
+_CUT_CLAUSE = english(
     rf"^\W*(?:the\s+)?(?:very\s+)?{_EXTREME}\s+"
     r"(?:did|does|do|was|were|is|are|would|could|will|can|has|had|have|\w+ed)\b",
-    re.IGNORECASE,
 )
 # ... and a noun phrase whose relative clause holds the ordinal: "The award that was awarded to X
 # for the first time", "the team which X last played for" name one thing as well.
-_DESCRIBED = re.compile(rf"^\W*the\s+\w+\s+(?:that|which|who|whom)\b.*\b{_EXTREME}\b", re.IGNORECASE)
+_DESCRIBED = english(rf"^\W*the\s+\w+\s+(?:that|which|who|whom)\b.*\b{_EXTREME}\b")
 _AUXILIARY = r"did|does|do|is|are|was|were|can|could|will|would|has|have|had|should|shall|may|might"
 REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
 # the one pattern of a request verb, with whom it is asked for ("tell me", "give us"): the grammar's
@@ -37,25 +37,23 @@ REQUEST_VERB = rf"(?:{'|'.join(REQUEST_VERBS)})(?:\s+(?:me|us))?"
 # an indirect question after a verb of knowing: "I'd like to know the month ...", "I'm wondering who ..."
 KNOWING = r"(?:i\s*(?:'d|would)\s+(?:like|love)\s+to\s+know|i\s+(?:want|need|wish)\s+to\s+know|i\s+wonder|i\s*'?m\s+wondering|let\s+(?:me|us)\s+know)"
 # "Name ...", "Please list ...", "Could you tell me ...", "Can you name ..."
-_REQUEST = re.compile(
+_REQUEST = english(
     rf"^\W*(?:(?:{_AUXILIARY})\s+you\s+)?(?:please\s+)?{REQUEST_VERB}\b|^\W*{KNOWING}\b"
     r"|^\W*(?:do|does)\s+(?:you|anyone|anybody)\s+know\s+(?:the|which|what|who|whom|when)\b",
-    re.IGNORECASE,
 )
-_YES_NO_OPENING = re.compile(rf"^\W*(?:{_AUXILIARY})\b", re.IGNORECASE)
-_INDEFINITE = re.compile(r"\b(?:anyone|anybody|someone|somebody|any|some)\b", re.IGNORECASE)
+_YES_NO_OPENING = english(rf"^\W*(?:{_AUXILIARY})\b")
+_INDEFINITE = english(r"\b(?:anyone|anybody|someone|somebody|any|some)\b")
 _ASK = "ask who, what, which or when"
 # a noun that says what is asked, outside the names: a time unit or the type of party ("kuwait iraq visit
 # first year"); "the same year", "that month" compare with another event and ask nothing
-_ASKED_NOUN = re.compile(r"(?<!same\s)(?<!that\s)(?<!very\s)\b(?:years?|yr|months?|dates?|days?|countr(?:y|ies)|nations?|persons?|people)\b", re.IGNORECASE)
+_ASKED_NOUN = english(r"(?<!same\s)(?<!that\s)(?<!very\s)\b(?:years?|yr|months?|dates?|days?|countr(?:y|ies)|nations?|persons?|people)\b")
 
 
 # A framing clause ("For a briefing on Gulf diplomacy, ...", "Out of curiosity, ...") says why it is asked, not
 # what: set aside when it holds no time, ordinal or cue and the rest does not point back into it with a pronoun.
-_FRAMING = re.compile(
+_FRAMING = english(
     r"^\W*(?:(?:for|as)\s+(?:a|an|my|our|the|some|background|context|part)\b|(?:just\s+)?out\s+of\s+curiosity\b|quick\s+question\b)"
     r"(?![^,:;?]*\b(?:first|last|same|time|before|after|since|until|during|\d+)\b)[^,:;?]*[,:;]\s*",
-    re.IGNORECASE,
 )
 
 
@@ -65,10 +63,10 @@ _FRAMING = re.compile(
 _PIECE_END = re.compile(r"(?<=[.!?:;])\s+|(?<=\s[-–—])\s+|(?<=\s--)\s+")  # after a sentence, a colon or a dash
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
 _ASKS_HERE = re.compile(r"^\W*(?:(?:in|on|at|during|for|with|to|from|by|of|about|against|after|before)\s+)?(?:who|whom|whose|what|which|when|how)\b|\?\W*$", re.I)
-_ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b", re.IGNORECASE)
+_ASKER = english(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|our|you|your)\b")
 _POINTER = re.compile(r"\b(?:there|then|(?:after|before|prior\s+to)\s+(?:that|this)|(?:(?:that|this|those)\s+(?:same\s+|very\s+)?|the\s+(?:same|very)\s+)(?:day|date|week|month|year|time)s?(?!\s+as\b))\b", re.I)
-_PRONOUN = re.compile(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b", re.IGNORECASE)
-_TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)  # "2007", "'09", "May"
+_PRONOUN = english(r"(?<!\bwas\s)(?<!\bis\s)\b(?:he|she|it|they|him|her|them|his|its|their)\b(?!\s+(?:was|is)\b)|\b(?:did|do|does)\s+so\b")
+_TIME_WORD = english(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b")  # "2007", "'09", "May"
 _CAPITALISED = re.compile(r"(?<!^)(?<![.!?:;]\s)\b(?!I\b|I'|I’)[A-Z][\w'’.-]*")
 
 
@@ -113,7 +111,7 @@ _FRAME = re.compile(rf"\b(?:i|we)\s+(?:seem\s+to\s+)?{_KNOWING_WORD}\s+(?:that\s
                     r"|^\W*(?:(?:ok(?:ay)?|so|um+|uh+|er|well|wait|hey|hmm+)\b[\s,]*)+(?=\w)", re.IGNORECASE)  # fillers opening the text: "ok so", "um", "wait,"
 _CLAUSE_END = re.compile(r"(\s*(?:[,;:]|\.{2,}|[.?!]+|\s[-–—]+)\s*)")
 # a knowing clause whose names the rest names again asks nothing else ("I'm not sure how X fits in, but before X, who ...")
-_KNOWING = re.compile(rf"(?=.*\b(?:i|i'm|i've|i'd|not\s+sure)\b)(?=.*\b{_KNOWING_WORD}\b)", re.IGNORECASE)
+_KNOWING = english(rf"(?=.*\b(?:i|i'm|i've|i'd|not\s+sure)\b)(?=.*\b{_KNOWING_WORD}\b)")
 _NAME_WORD = re.compile(r"\b(?!I\b)(?-i:[A-Z])[\w-]*")
 
 
@@ -150,7 +148,7 @@ def without_framing(text: str) -> str:
 
 
 # a statement put to be judged ("True or false: X visited Y.", "Yes or no - did X ...?") asks yes or no: "X visited Y?"
-_JUDGE_THIS = re.compile(r"^\W*(?:true\s+or\s+false|yes\s+or\s+no|fact\s+or\s+fiction)\s*[:;,?.\-–—]+\s*", re.IGNORECASE)
+_JUDGE_THIS = english(r"^\W*(?:true\s+or\s+false|yes\s+or\s+no|fact\s+or\s+fiction)\s*[:;,?.\-–—]+\s*")
 
 
 def as_yes_no(text: str) -> str:
