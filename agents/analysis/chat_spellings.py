@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from agents.analysis.cues import english
 from agents.analysis.times import MONTHS
+from agents.analysis.words import english
 from ari.base.text import stem, word_key
 from tkg_store.temporal import full_year
 

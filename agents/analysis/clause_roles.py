@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from agents.analysis.cues import POINTS_AT_NEXT, english
+from agents.analysis.cues import POINTS_AT_NEXT
 from agents.analysis.grammar_words import _IRREGULAR_PAST, _PLACEHOLDER, GRAMMAR_WORDS
+from agents.analysis.words import english
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import TKGStore
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.cues import english
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -29,6 +28,7 @@ from agents.analysis.grammar_words import (
     _spliced,
 )
 from agents.analysis.question_form import _ASKS_HERE, _REQUEST, _pieces
+from agents.analysis.words import english
 from ari.base.text import word_key
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------

@@ -8,12 +8,8 @@ from __future__ import annotations
 import re
 
 from agents.analysis.sectors import content_words
+from agents.analysis.words import english
 from ari.base.text import stem
-
-
-def english(pattern: str) -> re.Pattern[str]:
-    """A pattern of English words, matched in any case, as people write them ("Prior to", "prior to")."""
-    return re.compile(pattern, re.IGNORECASE)
 
 _BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
 _AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|(?<!even\s)(?<!least\s)(?<!than\s)(?<!just\s)once|in\s+the\s+wake\s+of"  # "even once": no "after"

@@ -25,7 +25,7 @@ from agents.analysis.clauses import (
     same_period_clause,
     template_cue,
 )
-from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT, english
+from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
     _ADVERB,
     _AGENT_SUFFIX,
@@ -47,6 +47,7 @@ from agents.analysis.grammar_words import (
     _who,
 )
 from agents.analysis.question_form import KNOWING, REQUEST_VERB
+from agents.analysis.words import english
 
 
 @dataclass

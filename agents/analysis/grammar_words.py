@@ -4,13 +4,12 @@ helpers that put a moved phrase back into a clause, and the word tables of data/
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
-from agents.analysis.cues import CUE_HEAD, english
+from agents.analysis.cues import CUE_HEAD
+from agents.analysis.words import english, word_tables
 
-GRAMMAR_WORDS = {k: frozenset(v.split()) for k, v in json.loads((Path(__file__).parent / "data" / "grammar_words.json").read_text(encoding="utf-8")).items() if k != "_about"}
+GRAMMAR_WORDS = word_tables("grammar_words")
 
 _ENT = r"(?:(?:the|a|an)\s+)?\{E\d+\}"  # "a {E1}": sector roles are named with either article ("a Thai MP")
 _WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"

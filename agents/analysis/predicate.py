@@ -3,21 +3,15 @@ relation names: the verb phrase's words that may name an act, and the words a ye
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from agents.analysis.cues import english
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.relations import verb_phrase
+from agents.analysis.words import english, word_tables
 
 # nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
 _WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
 # the words of a yes/no question that assert nothing about its event (data/yes_no_words.json: frequency,
 # emphasis, truth, existential "there", politeness)
-_NOT_ASSERTED = frozenset(
-    w for k, ws in json.loads((Path(__file__).parent / "data" / "yes_no_words.json").read_text(encoding="utf-8")).items()
-    if not k.startswith("_") for w in ws
-)
+_NOT_ASSERTED = frozenset().union(*word_tables("yes_no_words").values())
 # a frame around the question asks it of the listener and asserts nothing: "I wonder whether ...",
 # "Could you check if ...", "Do you know whether ...", "Is it true that ...", "Did it happen that ..."
 _FRAME = english(

@@ -12,7 +12,7 @@ import calendar
 import re
 
 from agents.analysis.aliases import TITLE_ABBREVIATIONS
-from agents.analysis.cues import english
+from agents.analysis.words import english
 
 INTERROGATIVE = english(r"\b(?:who|whom|whose|what|which|when|where|why|how)\b")
 _EXTREME = r"(?:first|last|earliest|latest|most\s+recent)"
@@ -47,7 +47,6 @@ _ASK = "ask who, what, which or when"
 # a noun that says what is asked, outside the names: a time unit or the type of party ("kuwait iraq visit
 # first year"); "the same year", "that month" compare with another event and ask nothing
 _ASKED_NOUN = english(r"(?<!same\s)(?<!that\s)(?<!very\s)\b(?:years?|yr|months?|dates?|days?|countr(?:y|ies)|nations?|persons?|people)\b")
-
 
 # A framing clause ("For a briefing on Gulf diplomacy, ...", "Out of curiosity, ...") says why it is asked, not
 # what: set aside when it holds no time, ordinal or cue and the rest does not point back into it with a pronoun.
