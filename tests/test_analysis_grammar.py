@@ -7,9 +7,15 @@ an evaluation set.
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
+import agents.analysis
 from agents.analysis.clause_roles import clause_roles
+from agents.analysis.clauses import clause_pattern
 from agents.analysis.grammar import is_agent_noun, renumber, rewrite, role_order, verb_of_agent
 from agents.analysis.question_type import classify
 
@@ -432,3 +438,27 @@ def test_receiving_an_act_turns_its_roles_around_without_a_rewrite():
 
     assert receives_event("Who did {E1} receive a call from in {T1}?")
     assert not receives_event("Who did {E1} call in {T1}?")
+
+
+_CLAUSE_PATTERNS = json.loads((Path(agents.analysis.__file__).parent / "data" / "clause_patterns.json").read_text(encoding="utf-8"))
+
+
+def _pieces(masked: str) -> list[str]:
+    """The question, its clauses and what follows each party: where a clause rule's pattern may be matched."""
+    return [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked))]
+
+
+@pytest.mark.parametrize(
+    ("key", "masked", "reading"),
+    [(key, masked, reading) for key, entry in _CLAUSE_PATTERNS["patterns"].items() for masked, reading in entry.get("examples", {}).items()],
+)
+def test_each_clause_pattern_reads_the_questions_it_is_for(key: str, masked: str, reading: str) -> None:
+    assert any(clause_pattern(key).search(piece) for piece in _pieces(masked))
+    assert canonical(masked) == reading
+
+
+def test_every_clause_pattern_says_why_and_is_for_examples_or_a_part_of_one() -> None:
+    entries = _CLAUSE_PATTERNS["patterns"]
+    used = {part.lower() for entry in entries.values() for part in re.findall(r"<([A-Z_]+)>", "".join(entry["pattern"]))}
+    assert all(entry["why"] for entry in entries.values())
+    assert all(entry.get("examples") or key in used for key, entry in entries.items())
