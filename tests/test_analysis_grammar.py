@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 import agents.analysis
+from agents.analysis import clauses, grammar
 from agents.analysis.clause_roles import clause_roles
-from agents.analysis.clauses import clause_pattern
 from agents.analysis.grammar import is_agent_noun, renumber, rewrite, role_order, verb_of_agent
 from agents.analysis.question_type import classify
 
@@ -440,25 +441,30 @@ def test_receiving_an_act_turns_its_roles_around_without_a_rewrite():
     assert not receives_event("Who did {E1} call in {T1}?")
 
 
-_CLAUSE_PATTERNS = json.loads((Path(agents.analysis.__file__).parent / "data" / "clause_patterns.json").read_text(encoding="utf-8"))
+
+_DATA = Path(agents.analysis.__file__).parent / "data"
+_RULE_PATTERNS = {module: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"]
+                  for module, name in ((clauses, "clause_patterns"), (grammar, "grammar_patterns"))}
 
 
 def _pieces(masked: str) -> list[str]:
-    """The question, its clauses and what follows each party: where a clause rule's pattern may be matched."""
-    return [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked))]
+    """The question, its clauses, and the words after each party or before each word: where a rule's pattern may be matched."""
+    return [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked)),
+            *(masked[: m.start()] for m in re.finditer(r"\b\w", masked))]
 
 
 @pytest.mark.parametrize(
-    ("key", "masked", "reading"),
-    [(key, masked, reading) for key, entry in _CLAUSE_PATTERNS["patterns"].items() for masked, reading in entry.get("examples", {}).items()],
+    ("module", "key", "masked", "reading"),
+    [(module, key, masked, reading) for module, entries in _RULE_PATTERNS.items() for key, entry in entries.items()
+     for masked, reading in entry.get("examples", {}).items()],
 )
-def test_each_clause_pattern_reads_the_questions_it_is_for(key: str, masked: str, reading: str) -> None:
-    assert any(clause_pattern(key).search(piece) for piece in _pieces(masked))
+def test_each_rule_pattern_reads_the_questions_it_is_for(module: ModuleType, key: str, masked: str, reading: str) -> None:
+    assert any(module.PATTERNS[key].search(piece) for piece in _pieces(masked))
     assert canonical(masked) == reading
 
 
-def test_every_clause_pattern_says_why_and_is_for_examples_or_a_part_of_one() -> None:
-    entries = _CLAUSE_PATTERNS["patterns"]
+@pytest.mark.parametrize("entries", list(_RULE_PATTERNS.values()))
+def test_every_rule_pattern_says_why_and_is_for_examples_or_a_part_of_one(entries: dict[str, dict[str, object]]) -> None:
     used = {part.lower() for entry in entries.values() for part in re.findall(r"<([A-Z_]+)>", "".join(entry["pattern"]))}
     assert all(entry["why"] for entry in entries.values())
     assert all(entry.get("examples") or key in used for key, entry in entries.items())

@@ -32,14 +32,9 @@ from agents.analysis.words import patterns
 from ari.base.text import word_key
 
 # the clause rules' patterns (data/clause_patterns.json: each with why it is read so, and the questions it is for)
-_P = patterns("clause_patterns", {
+PATTERNS = patterns("clause_patterns", {
     "CUE": _CUE, "ENT": _ENT, "AUX": _AUX, "WH": _WH, "ADVERB": _ADVERB, "BE": _BE, "RECEIVE": _RECEIVE, "IRREGULAR_PAST": _IRREGULAR_PAST,
 })
-
-
-def clause_pattern(key: str) -> re.Pattern[str]:
-    """The clause rules' pattern `key`, as its examples read it (data/clause_patterns.json)."""
-    return _P[key]
 
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
@@ -51,8 +46,8 @@ def _acts(event: str) -> set[str]:
 
 def _same_act(pronoun: re.Pattern[str], event: str, main: str) -> re.Match[str] | None:
     """The pronoun of the main clause's verb when that verb names the event's own act, None when another
-    verb takes it: its object (`_P["verb_then_pronoun"]`: "after {E2}'s visit to {E1}, who was the first to
-    visit it": "it" is {E1}) or a passive's agent (`_P["verb_by_pronoun"]`: "... to be visited by it": {E2})."""
+    verb takes it: its object (`PATTERNS["verb_then_pronoun"]`: "after {E2}'s visit to {E1}, who was the first to
+    visit it": "it" is {E1}) or a passive's agent (`PATTERNS["verb_by_pronoun"]`: "... to be visited by it": {E2})."""
     m = pronoun.search(main)
     return m if m is not None and word_key(m.group("verb")) in _acts(event) else None
 
@@ -61,17 +56,17 @@ def gerund_reference(text: str) -> str | None:
     """"Before meeting {E2}, ..." -> "Before {E2}, ...": the gerund's object is the reference entity.
     The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
     "after {E2}", when {E1} is named again by the main clause."""
-    for m in _P["gerund"].finditer(text):
+    for m in PATTERNS["gerund"].finditer(text):
         if m.group("ger").lower() in _NOT_GERUNDS or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
             continue
         return _spliced(m, f"{m.group('cue')} ")
-    for pattern in (_P["event_by"], _P["event_of"]):
+    for pattern in (PATTERNS["event_by"], PATTERNS["event_of"]):
         if (event := pattern.search(text)) is None:
             continue
         rest = text[: event.start()] + text[event.end() :]
         if event.group("obj") and _placeholders(event.group("b")) - _placeholders(rest):
-            pronoun = _same_act(_P["verb_then_pronoun"], event.group(0), text[event.end() :])
-            agent = _same_act(_P["verb_by_pronoun"], event.group(0), text[event.end() :]) if pronoun is None else None
+            pronoun = _same_act(PATTERNS["verb_then_pronoun"], event.group(0), text[event.end() :])
+            agent = _same_act(PATTERNS["verb_by_pronoun"], event.group(0), text[event.end() :]) if pronoun is None else None
             if agent is not None:  # the doer is asked about again: the event's object is the reference
                 after = event.end() + agent.start("p")
                 main = text[event.end() : after] + _object(event.group("a")) + text[event.end() + agent.end("p") :]
@@ -82,7 +77,7 @@ def gerund_reference(text: str) -> str | None:
             after = event.end() + pronoun.start("p")
             text = text[:after] + _object(event.group("b")) + text[event.end() + pronoun.end("p") :]
         return text[: event.start()] + f"{event.group('cue')} {event.group('a')}" + text[event.end() :]
-    if (unnamed := _P["event_of_unnamed"].match(text)) is None:
+    if (unnamed := PATTERNS["event_of_unnamed"].match(text)) is None:
         return None
     main, reference = unnamed.group("main"), unnamed.group("a")
     return f"{unnamed.group('pre')}{unnamed.group('cue')} {reference}, {main}" if _apart(main, reference) else None
@@ -103,9 +98,9 @@ def _placeholders(text: str) -> set[str]:
 def _active_clause(subject: str, vp: str) -> tuple[str, str]:
     """(subject, verb phrase) of a clause in the active voice: "{E1} was praised by {E2}" -> ({E2}, "praised {E1}"),
     "{E1} received a visit from {E2}" -> ({E2}, "visit {E1}")."""
-    if (m := _P["clause_passive"].match(vp.strip())) is not None:
+    if (m := PATTERNS["clause_passive"].match(vp.strip())) is not None:
         return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('verb')} {_object(subject)}{m.group('rest')}"
-    if (m := _P["clause_receive"].match(vp.strip())) is not None:
+    if (m := PATTERNS["clause_receive"].match(vp.strip())) is not None:
         return m.group("b"), f"{_adverbs(m.group('adv'))}{m.group('np')} {_object(subject)}{m.group('rest')}"
     return subject, vp
 
@@ -136,17 +131,17 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if _placeholders(subject) <= _placeholders(main) and len(unshared) == 1:
         return main, _party(vp, unshared.pop())  # the main clause repeats the subject: the object is the reference
     objects = _PLACEHOLDER.findall(vp)
-    if _placeholders(main) or len(set(objects)) != 1 or not _P["wh_anywhere"].search(main):
+    if _placeholders(main) or len(set(objects)) != 1 or not PATTERNS["wh_anywhere"].search(main):
         return None
-    passive = _P["passive_pronoun"].search(main)
+    passive = PATTERNS["passive_pronoun"].search(main)
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
-    if pronoun := _P["subject_pronoun"].search(main) or _P["agent_pronoun"].search(main):
+    if pronoun := PATTERNS["subject_pronoun"].search(main) or PATTERNS["agent_pronoun"].search(main):
         group = next(g for g in ("p", "p2", "p3") if pronoun.groupdict().get(g))
         return main[: pronoun.start(group)] + _object(subject) + main[pronoun.end(group) :], _party(vp, objects[0])
-    if pronoun := _P["object_pronoun"].search(main):
+    if pronoun := PATTERNS["object_pronoun"].search(main):
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
-    owner = _P["possessive_pronoun"].search(main)
+    owner = PATTERNS["possessive_pronoun"].search(main)
     if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
         possessor = re.search(rf"(?P<e>{_ENT})'s\s+(?:[a-z]+\s+)?{re.escape(owner.group('noun'))}\b", vp, re.IGNORECASE)
         if possessor:  # "After {E2} hosted {E1}'s visit, which country was the first to host his visit?": {E1}'s
@@ -155,13 +150,13 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
             return main[: owner.start("p")] + f"{_party(vp, objects[0])}'s" + main[owner.end("p") :], subject
         if word_key(owner.group("noun")) in _acts(vp):
             return main[: owner.start("p")] + f"{_object(subject)}'s" + main[owner.end("p") :], _party(vp, objects[0])
-    ordinal = _P["ordinal_ellipsis"].match(main)
+    ordinal = PATTERNS["ordinal_ellipsis"].match(main)
     if ordinal and not re.match(r"to\b", vp, re.IGNORECASE):  # "who was next?", "who followed?" ("... after X to V" is no clause)
         word = (ordinal.group("ordinal") or "first").lower()
         return f"{ordinal.group('pre')}{ordinal.group('wh')} was the {'first' if word == 'next' else word} to {vp}{ordinal.group('end')}", subject
-    if ellipsis := _P["ellipsis"].search(main):
+    if ellipsis := PATTERNS["ellipsis"].search(main):
         return main[: ellipsis.start()] + f" {vp}" + main[ellipsis.end() :], subject
-    bare = (_P["bare_same_period"] if same_period else _P["bare_question"]).match(main)
+    bare = (PATTERNS["bare_same_period"] if same_period else PATTERNS["bare_question"]).match(main)
     if bare:  # "who (else) joined in?", "who else?": the question asks who did the clause's act too
         return f"{bare.group('wh')} {vp}{bare.group('end')}", subject
     return None
@@ -170,9 +165,9 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
 def same_period_clause(text: str) -> str | None:
     """"in the same month in which {E2} did" / "in the month {E2} did" / "in the month of {E2}'s visit"
     -> "in the same month as {E2}"."""
-    if m := _P["period_of_event"].search(text):
+    if m := PATTERNS["period_of_event"].search(text):
         return _spliced(m, _same_period(m.group("unit"), m.group("a"), m.group("prep")))
-    if m := _P["same_fronted"].match(text):
+    if m := PATTERNS["same_fronted"].match(text):
         vp = m.group("vp").strip()
         main = m.group("main").rstrip(" ,")
         folded = _fold_clause(vp, main, m.group("a"), same_period=True) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
@@ -181,7 +176,7 @@ def same_period_clause(text: str) -> str | None:
             main = main.rstrip(" ,")
             same = _same_period(m.group("unit"), reference, (m.group("prep") or "").lower())
             return f"{m.group('pre')}{_cap(main)} {same}{m.group('end') or '?'}"
-    if m := _P["same_clause"].search(text):
+    if m := PATTERNS["same_clause"].search(text):
         vp = (m.group("vp") or "").strip()
         rest = _spliced(m)
         subject, vp = _active_clause(m.group("a"), vp)
@@ -194,7 +189,7 @@ def same_period_clause(text: str) -> str | None:
         if reference is not None:
             same = _same_period(m.group("unit") or m.group("unit2"), _object(reference), m.group("prep"))
             return _spliced(m, same + m.group("end"))
-    if (m := _P["same_pronoun_clause"].search(text)) and _placeholders(text[: m.start()]):
+    if (m := PATTERNS["same_pronoun_clause"].search(text)) and _placeholders(text[: m.start()]):
         return _spliced(m, _same_period(m.group("unit"), m.group("a"), m.group("prep")) + m.group("end"))
     return None
 
@@ -203,26 +198,26 @@ def clause_reference(text: str) -> str | None:
     """"After {E2} had criticised {E1}, who was the first to do the same?" -> "After {E2}, who was the
     first to criticised {E1}?"; "After {E2} visited {E1}, which country did he visit?" -> "After
     {E1}, which country did {E2} visit?"."""
-    if m := _P["interrupting_clause"].match(text):
+    if m := PATTERNS["interrupting_clause"].match(text):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {m.group('wh').lower()}{m.group('mid')} {m.group('rest')}"
         if (moved := _clause_reference(fronted)) is not None:
             return moved
-        if _P["reference_proverb"].match(fronted, len(m.group("pre"))):
+        if PATTERNS["reference_proverb"].match(fronted, len(m.group("pre"))):
             return fronted  # "Which was the last country, before {E2} did so, to ...": the pro-verb rule reads it in front
-    if (m := _P["subject_interrupted"].match(text)) and _P["wh_anywhere"].search(m.group("rest")):
+    if (m := PATTERNS["subject_interrupted"].match(text)) and PATTERNS["wh_anywhere"].search(m.group("rest")):
         fronted = f"{m.group('pre')}{_cap(m.group('clause'))}, {_object(m.group('subj'))} {m.group('rest')}"
         return _clause_reference(fronted) or fronted
     return _clause_reference(text)
 
 
 def _clause_reference(text: str) -> str | None:
-    if (m := _P["fronted_clause"].match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
+    if (m := PATTERNS["fronted_clause"].match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
         return f"{m.group('pre')}{m.group('cue')} {folded[1]}, {folded[0]}"
-    if (m := _P["trailing_clause"].match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
+    if (m := PATTERNS["trailing_clause"].match(text)) and (folded := _fold_clause(m.group("vp"), m.group("main"), m.group("a"))) is not None:
         return f"{folded[0]} {m.group('cue')} {folded[1]}{m.group('end')}"
-    if (m := _P["trailing_pronoun_clause"].match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
+    if (m := PATTERNS["trailing_pronoun_clause"].match(text)) and _placeholders(m.group("main")) - _placeholders(m.group("a")):
         return f"{m.group('main')} {m.group('cue')} {m.group('a')}{m.group('end')}"
-    for pattern in (_P["fronted_pronoun_object"], _P["fronted_pronoun_clause"]):
+    for pattern in (PATTERNS["fronted_pronoun_object"], PATTERNS["fronted_pronoun_clause"]):
         m = pattern.match(text)
         if m and _apart(m.group("main"), m.group("a")):
             return f"{m.group('pre')}{m.group('cue')} {m.group('a')}, {m.group('main')}"
@@ -232,7 +227,7 @@ def _clause_reference(text: str) -> str | None:
 def reference_proverb(text: str) -> str | None:
     """"Which country first praised {E1} after {E2} had done so?" -> "... after {E2}?": the reference
     did the asked act, however the pro-verb says it ("did" and "did so" are left as they are)."""
-    m = _P["reference_proverb"].search(text)
+    m = PATTERNS["reference_proverb"].search(text)
     at_end = not text[m.end() :].strip(" ?.!") if m else False
     if m is None or at_end and (m.group(0).lower().endswith(" did") or " ".join(m.group(0).lower().split()[-2:]) == "did so"):
         return None  # the templates' own "... before {E2} did?" stays as it is; a fronted "Before {E2} did, ..." does not
@@ -250,15 +245,15 @@ def _named_antecedent(text: str) -> str | None:
     left out, and so kept for the relation: its verb still names the act."""
     text = re.sub(r"(\{E\d+\})\s+(?=[A-Z])", r"\1. ", text)  # a name linked with its full stop ("China. After that"): a capital opens a sentence
     asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
-    if not asking or not (back := _P["points_back"].search(question := asking[-1])) or _P["pro_verb"].search(question):
+    if not asking or not (back := PATTERNS["points_back"].search(question := asking[-1])) or PATTERNS["pro_verb"].search(question):
         return None
     start = text.rfind(question)
     named, parties = _placeholders(text[start:]), _PLACEHOLDER.findall(text[:start])
     others = list(dict.fromkeys(f"{{E{n}}}" for n in parties if n not in named))
-    if len(others) != (2 if _P["subject"].search(question) else 1) or len(named) > 1 or len(set(parties)) < 2:
+    if len(others) != (2 if PATTERNS["subject"].search(question) else 1) or len(named) > 1 or len(set(parties)) < 2:
         return None
     said = f"{back.group('bound')} {others[-1]}" if back.group("bound") else _same_period(back.group("unit"), others[-1], back.group("prep"))
-    return _cap(_P["subject"].sub(others[0], question[: back.start()] + said + question[back.end() :], count=1))
+    return _cap(PATTERNS["subject"].sub(others[0], question[: back.start()] + said + question[back.end() :], count=1))
 
 
 def anaphoric_reference(text: str) -> str | None:
@@ -268,9 +263,9 @@ def anaphoric_reference(text: str) -> str | None:
     month?" -> "... in the same month as {E2}"): an adverb that points back makes the first clause the reference."""
     if (named := _named_antecedent(text)) is not None:
         return named
-    if (m := _P["two_clauses"].match(text)) is None:
+    if (m := PATTERNS["two_clauses"].match(text)) is None:
         return None
-    some, then = _P["some_period"].search(m.group("vp")), None
+    some, then = PATTERNS["some_period"].search(m.group("vp")), None
     if some is not None:  # "... in a certain month; who else praised it then / that month?"
         then = re.search(
             r"\s*,?\s*\b(?:then|at\s+that\s+time|at\s+the\s+time|(?:(?:in|on|during)\s+)?(?:that(?:\s+same|\s+very)?|the\s+(?:same|very))\s+(?:day|date|week|month|year))\b",
@@ -282,7 +277,7 @@ def anaphoric_reference(text: str) -> str | None:
         if (folded := _fold_clause(_spliced(some), main, m.group("a"))) is None:
             return None
         return f"{m.group('pre')}{_cap(folded[0])} {_same_period(some.group('unit'), _object(folded[1]))}{m.group('end') or '?'}"
-    cue = _P["anaphoric_cue_after"].search(m.group("main"))
+    cue = PATTERNS["anaphoric_cue_after"].search(m.group("main"))
     if cue is None:
         return None
     if m.group("lead") and re.search(r"\b(?:him|her|them)\b", m.group("lead"), re.IGNORECASE):
@@ -305,17 +300,17 @@ def anaphoric_reference(text: str) -> str | None:
 def companion_reference(text: str) -> str | None:
     """"Besides {E2}, who praised {E1} in the same month?" -> "who praised {E1} in the same month as
     {E2}": the one the asked party is compared with is the same-period reference."""
-    same = _P["same_without_as"].search(text)
-    m = _P["companion"].search(text)
-    if m is not None and same is None and (period := _P["that_period"].search(text)) is not None:
+    same = PATTERNS["same_without_as"].search(text)
+    m = PATTERNS["companion"].search(text)
+    if m is not None and same is None and (period := PATTERNS["that_period"].search(text)) is not None:
         unit = period.group("unit").lower()
         prep = "" if re.search(r"\b(?:in|on|during|at|within)\s*$", text[: period.start()], re.IGNORECASE) else ("on " if unit in ("day", "date") else "in ")
         text = _spliced(period, f"{prep}the same {unit}")  # "besides {E2}, ... that month"
-        same, m = _P["same_without_as"].search(text), _P["companion"].search(text)
+        same, m = PATTERNS["same_without_as"].search(text), PATTERNS["companion"].search(text)
     if same is None or m is None:
         return None
     text = _spliced(m)
-    same = _P["same_without_as"].search(text)
+    same = PATTERNS["same_without_as"].search(text)
     assert same is not None
     return text[: same.end()] + f" as {m.group('a')}" + text[same.end() :]
 
@@ -323,7 +318,7 @@ def companion_reference(text: str) -> str | None:
 def perfect_participle_reference(text: str) -> str | None:
     """"Having praised {E2}, who did {E1} praise first?" -> "After {E2}, who did {E1} praise first?": a
     perfect participle clause happened before its main clause, and its object is the reference."""
-    if (m := _P["having"].match(text)) is None:
+    if (m := PATTERNS["having"].match(text)) is None:
         return None
     return f"{m.group('pre')}After {m.group('a')}, " + text[m.end() :]
 
@@ -333,5 +328,5 @@ def template_cue(text: str) -> str | None:
     def word(m: re.Match[str]) -> str:
         cue = "before" if m.group("before") else "after"
         return (cue.capitalize() if m.group("cue")[:1].isupper() else cue) + " "
-    changed = _P["template_cue"].sub(word, text)
+    changed = PATTERNS["template_cue"].sub(word, text)
     return changed if changed != text else None
