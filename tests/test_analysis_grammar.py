@@ -7,15 +7,8 @@ an evaluation set.
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-import agents.analysis
-from agents.analysis import clauses, grammar
 from agents.analysis.clause_roles import clause_roles
 from agents.analysis.grammar import is_agent_noun, renumber, rewrite, role_order, verb_of_agent
 from agents.analysis.question_type import classify
@@ -439,32 +432,3 @@ def test_receiving_an_act_turns_its_roles_around_without_a_rewrite():
 
     assert receives_event("Who did {E1} receive a call from in {T1}?")
     assert not receives_event("Who did {E1} call in {T1}?")
-
-
-
-_DATA = Path(agents.analysis.__file__).parent / "data"
-_RULE_PATTERNS = {module: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"]
-                  for module, name in ((clauses, "clause_patterns"), (grammar, "grammar_patterns"))}
-
-
-def _pieces(masked: str) -> list[str]:
-    """The question, its clauses, and the words after each party or before each word: where a rule's pattern may be matched."""
-    return [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked)),
-            *(masked[: m.start()] for m in re.finditer(r"\b\w", masked))]
-
-
-@pytest.mark.parametrize(
-    ("module", "key", "masked", "reading"),
-    [(module, key, masked, reading) for module, entries in _RULE_PATTERNS.items() for key, entry in entries.items()
-     for masked, reading in entry.get("examples", {}).items()],
-)
-def test_each_rule_pattern_reads_the_questions_it_is_for(module: ModuleType, key: str, masked: str, reading: str) -> None:
-    assert any(module.PATTERNS[key].search(piece) for piece in _pieces(masked))
-    assert canonical(masked) == reading
-
-
-@pytest.mark.parametrize("entries", list(_RULE_PATTERNS.values()))
-def test_every_rule_pattern_says_why_and_is_for_examples_or_a_part_of_one(entries: dict[str, dict[str, object]]) -> None:
-    used = {part.lower() for entry in entries.values() for part in re.findall(r"<([A-Z_]+)>", "".join(entry["pattern"]))}
-    assert all(entry["why"] for entry in entries.values())
-    assert all(entry.get("examples") or key in used for key, entry in entries.items())
