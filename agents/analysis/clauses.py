@@ -27,7 +27,8 @@ from agents.analysis.grammar_words import (
     _object,
     _spliced,
 )
-from agents.analysis.question_form import _ASKS_HERE, _REQUEST, _pieces
+from agents.analysis.question_form import PATTERNS as FORM
+from agents.analysis.question_form import _pieces
 from agents.analysis.words import patterns
 from ari.base.text import word_key
 
@@ -244,7 +245,7 @@ def _named_antecedent(text: str) -> str | None:
     question: it may point inside; a statement of one party; a verb left as "do that"): None. The statement's words are
     left out, and so kept for the relation: its verb still names the act."""
     text = re.sub(r"(\{E\d+\})\s+(?=[A-Z])", r"\1. ", text)  # a name linked with its full stop ("China. After that"): a capital opens a sentence
-    asking = [p for p in _pieces(text)[1:] if _ASKS_HERE.search(p) or _REQUEST.search(p)]
+    asking = [p for p in _pieces(text)[1:] if FORM["asks_here"].search(p) or FORM["request"].search(p)]
     if not asking or not (back := PATTERNS["points_back"].search(question := asking[-1])) or PATTERNS["pro_verb"].search(question):
         return None
     start = text.rfind(question)
