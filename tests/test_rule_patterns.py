@@ -1,6 +1,6 @@
 """The reading rules' patterns kept as data (agents/analysis/data/*_patterns.json): every example of every pattern is
 read as its file says, a test of the meaning read (the question in the active one-clause form with its roles renumbered;
-the roles of its entities; the question a text asks), not of the pattern's match alone.
+the roles of its entities; the question a text asks; the words a yes/no question asserts), not of the pattern's match alone.
 
 The examples are written in the constructions' textbook forms; none is taken from an evaluation set.
 """
@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 import agents.analysis
-from agents.analysis import clause_roles, clauses, grammar, question_form
+from agents.analysis import clause_roles, clauses, grammar, predicate, question_form
 from agents.analysis.clause_roles import receives_event, voice_roles
 from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.question_form import as_yes_no, not_a_question, unstressed, without_asides, without_framing, without_hedges
@@ -43,14 +43,14 @@ def _form(text: str) -> str:
     """The question left once stress, a judged statement, asides, hedges and framing are read (in the analyzer's order),
     and whether it asks (or what it is instead)."""
     kept = without_framing(without_hedges(without_asides(as_yes_no(unstressed(text, frozenset({"very", "year", "else"}))))))
-    kind = re.search(r"\bis (an? [^,:]+)", not_a_question(kept) or "is asks")
+    kind = re.search(r"\bis (an? [^,:]+)", not_a_question(kept) or "")
     return f"{kept} | {kind.group(1) if kind else 'asks'}"
 
 
 _DATA = Path(agents.analysis.__file__).parent / "data"
 _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (clauses, "clause_patterns", _active_form), (grammar, "grammar_patterns", _active_form), (clause_roles, "role_patterns", _roles),
-    (question_form, "form_patterns", _form),
+    (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}
 
