@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 import agents.analysis
-from agents.analysis import clause_roles, clauses, grammar, predicate, question_form
+from agents.analysis import clause_roles, clauses, grammar, grammar_words, predicate, question_form
 from agents.analysis.clause_roles import receives_event, voice_roles
 from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.question_form import as_yes_no, not_a_question, unstressed, without_asides, without_framing, without_hedges
@@ -49,6 +49,7 @@ def _form(text: str) -> str:
 
 _DATA = Path(agents.analysis.__file__).parent / "data"
 _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
+    (grammar_words, "grammar_parts", _active_form),
     (clauses, "clause_patterns", _active_form), (grammar, "grammar_patterns", _active_form), (clause_roles, "role_patterns", _roles),
     (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
 ]
@@ -74,8 +75,8 @@ def test_each_pattern_reads_the_questions_it_is_for(module: ModuleType, key: str
 
 @pytest.mark.parametrize("name", list(_ENTRIES))
 def test_every_pattern_says_why_and_has_examples_or_is_a_part_of_one(name: str) -> None:
-    entries = _ENTRIES[name]
-    used = {part.lower() for entry in entries.values() for part in re.findall(r"<([A-Z_]+)>", "".join(entry["pattern"]))}
-    assert all(entry["why"] for entry in entries.values())
-    assert all(entry.get("examples") or key in used for key, entry in entries.items())
+    written = "".join("".join(entry["pattern"]) for entries in _ENTRIES.values() for entry in entries.values())
+    used = {part.lower() for part in re.findall(r"<([A-Z_]+)>", written)}
+    assert all(entry["why"] for entry in _ENTRIES[name].values())
+    assert all(entry.get("examples") or key in used for key, entry in _ENTRIES[name].items())
 

@@ -10,18 +10,12 @@ from __future__ import annotations
 import re
 
 from agents.analysis.grammar_words import (
-    _ADVERB,
     _AGENT_SUFFIX,
-    _AUX,
-    _BE,
-    _CUE,
     _ENT,
-    _IRREGULAR_PAST,
     _NOT_GERUNDS,
     _PLACEHOLDER,
     _PROVERB,
-    _RECEIVE,
-    _WH,
+    SHARED,
     _adverbs,
     _cap,
     _object,
@@ -33,9 +27,7 @@ from agents.analysis.words import patterns
 from ari.base.text import word_key
 
 # the clause rules' patterns (data/clause_patterns.json: each with why it is read so, and the questions it is for)
-PATTERNS = patterns("clause_patterns", {
-    "CUE": _CUE, "ENT": _ENT, "AUX": _AUX, "WH": _WH, "ADVERB": _ADVERB, "BE": _BE, "RECEIVE": _RECEIVE, "IRREGULAR_PAST": _IRREGULAR_PAST,
-})
+PATTERNS = patterns("clause_patterns", SHARED)
 
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------

@@ -27,17 +27,10 @@ from agents.analysis.clauses import (
 )
 from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
-    _ADVERB,
-    _AGENT_SUFFIX,
-    _BE,
-    _BE_PASSIVE,
-    _ENT,
     _NOT_PARTICIPLES,
     _PLACEHOLDER,
-    _POST_ADVERB,
-    _RECEIVE,
-    _WH,
     GRAMMAR_WORDS,
+    SHARED,
     _adverbs,
     _cap,
     _object,
@@ -50,10 +43,7 @@ from agents.analysis.question_form import KNOWING, REQUEST_VERB
 from agents.analysis.words import patterns
 
 # the grammar rules' patterns (data/grammar_patterns.json: each with why it is read so, and the questions it is for)
-PATTERNS = patterns("grammar_patterns", {
-    "ADVERB": _ADVERB, "AGENT_SUFFIX": _AGENT_SUFFIX, "BE": _BE, "BE_PASSIVE": _BE_PASSIVE, "ENT": _ENT, "POST_ADVERB": _POST_ADVERB,
-    "RECEIVE": _RECEIVE, "WH": _WH, "CUE_HEAD": CUE_HEAD, "REQUEST_VERB": REQUEST_VERB, "KNOWING": KNOWING,
-})
+PATTERNS = patterns("grammar_patterns", SHARED | {"CUE_HEAD": CUE_HEAD, "REQUEST_VERB": REQUEST_VERB, "KNOWING": KNOWING})
 
 
 @dataclass
@@ -257,7 +247,7 @@ def resumed_topic(text: str) -> str | None:
     """"{E1}, which country did she visit the most?" -> "which country did {E1} visit the most?"; "{E1} {T1} trips -
     what was the third place he went to" -> "{T1} trips, what was the third place {E1} went to"."""
     m = PATTERNS["topic"].match(text)
-    if m is None or _PLACEHOLDER.search(m.group("rest")) or re.search(rf"\b(?:{_WH}|when|how|did|does|do|was|were|is|are|had|has)\b", m.group("rest"), re.I):
+    if m is None or _PLACEHOLDER.search(m.group("rest")) or re.search(rf"\b(?:{SHARED['WH']}|when|how|did|does|do|was|were|is|are|had|has)\b", m.group("rest"), re.I):
         return None
     if not m.group("mark") and re.search(r"[a-z]", re.sub(r"\{T\d+\}", "", m.group("rest")), re.I) and not PATTERNS["asks_anew"].match(m.group("main")):
         return None  # words after the name and no mark: a question must begin after them ("{E1} denounced whom" is one clause)
