@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis.sectors import content_words
-from agents.analysis.words import english
+from agents.analysis.words import english, word_tables
 from ari.base.text import stem
 
 _BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
@@ -35,12 +35,9 @@ ASKS_TIME = re.compile(
     r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
 )
 
-# Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.
-CUE_WORDS = frozenset(
-    "before prior earlier preceding ahead advance until till after following later subsequent subsequently since once "
-    "wake first earliest initially originally soonest last latest recent recently final finally same between "
-    "beforehand previously afterwards afterward thereafter".split()
-)
+# Words that belong to the cue phrases, and pro-forms (data/grammar_words.json: what each table holds and why)
+_WORDS = word_tables("grammar_words")
+CUE_WORDS = _WORDS["cue_words"]
 
 
 def same_granularity(text: str) -> str | None:
@@ -82,16 +79,13 @@ def referred_clause(masked: str, last: int) -> str:
     return m.group("rest") if m else ""
 
 
-_PRO_FORM = frozenset({"same", "so", "that", "this", "likewise", "too", "did", "do", "does", "done", "had", "has", "its", "their", "his", "her"})
-
-
 def repeats_act(clause: str, question: str) -> bool:
     """Whether the clause of the event a cue points at only repeats the question's own act: a pro-form ("did so", "did
     the same") or words the question itself uses for its act ("... expressed a wish to visit {E1} before {E2} expressed
     the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
     before, _, after = question.rpartition(clause)  # the clause comes last: the same words earlier are the question's act
     own = [stem(w) for w in content_words(f"{before} {after}")]
-    said = [stem(w) for w in content_words(clause) if w not in _PRO_FORM and not any(c.isdigit() for c in w)]
+    said = [stem(w) for w in content_words(clause) if w not in _WORDS["pro_forms"] and not any(c.isdigit() for c in w)]
     return all(any(same_word(w, o) for o in own) for w in said)
 
 
