@@ -52,7 +52,10 @@ def _is_aside(piece: str, question: str) -> bool:
 
 
 def without_asides(text: str) -> str:
-    """`text` without the asides beside a question that stands alone (see `PATTERNS["piece_end"]` above)."""
+    """`text` without its asides: a sentence or clause that asks nothing ("I've been reading up on Iraq. Who first visited
+    Iraq?") is set aside where the question stands alone (names a party, points at no time or event outside it) and the
+    aside adds no time and speaks of the asker or names only what the question names; else it is context ("Think of 2007.
+    ...")."""
     pieces = _pieces(text)
     asks = [p for p in pieces if PATTERNS["asks_here"].search(p) or PATTERNS["request"].search(p)]
     question = " ".join(asks)
@@ -64,7 +67,10 @@ def without_asides(text: str) -> str:
 
 
 def without_hedges(text: str) -> str:
-    """`text` without its hedges (see `PATTERNS["hedge"]`): a hedge opening a sentence with the mark after it, else with the mark before it."""
+    """`text` without its hedges: a hedge says how sure the asker is, nothing of the facts: a clause of the asker's knowing
+    ("if I remember right", "I'm not 100% sure", "if you know", "correct me if I'm wrong, but") naming nothing and asking
+    nothing, or a frame before a statement ("I think X ..."); a vague moment ("at one point", "at some stage") adds no
+    time. A hedge opening a sentence goes with the mark after it, else with the mark before it; the rest is kept whole."""
     parts = PATTERNS["clause_end"].split(PATTERNS["frame"].sub("", text))
     for i in range(0, len(parts), 2):
         names = PATTERNS["name_word"].findall(parts[i])  # left, they would take a role
@@ -84,7 +90,7 @@ def unstressed(text: str, english: frozenset[str]) -> str:
 
 
 def without_framing(text: str) -> str:
-    """`text` without a framing clause before the question (see `PATTERNS["framing"]`)."""
+    """`text` without a framing clause before the question (`PATTERNS["framing"]`: it says why the question is asked)."""
     m = PATTERNS["framing"].match(text)
     rest = text[m.end() :] if m else ""
     if not rest or PATTERNS["pronoun"].search(rest) or PATTERNS["pointer"].search(rest) or not (PATTERNS["interrogative"].search(rest) or PATTERNS["request"].search(rest)):
