@@ -29,7 +29,7 @@ NUMBER_WORDS = frozenset(CARDINALS) | {"hundred", "thousand"}
 _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3 and m != "sept")
 # closed-class English: the analysis's own words that never make a name (function, calendar, cue and
 # request words) without its frequent open-class words, and the pronouns and quantifiers it lacks
-_CLOSED = (KNOWN_ENGLISH - frozenset(NAME_WORD_TABLES["frequent_english"].split())) | frozenset(
+_CLOSED = (KNOWN_ENGLISH - NAME_WORD_TABLES["frequent_english"]) | frozenset(
     "i you he she it we they me him us them its his her their our my your all both".split()
 )
 # "before him", "after they did" in a question naming one party: it points to one it does not name (no statement said who)

@@ -8,12 +8,11 @@ store. A name is a person's when it has two to four words, none a word of the KG
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agents.analysis.demonyms import CAPITALS, COUNTRY_ALIASES
+from agents.analysis.words import DATA, word_tables
 from tkg_store.store import namesake_base, normalize_name
 
 if TYPE_CHECKING:
@@ -36,19 +35,19 @@ UN_BODY = "a UN body's name without 'UN'"
 NAMESAKE = "a name without the id that tells it from its namesakes"
 CLUB = "a club's name with its initials written out, or without them"
 
-# general-English words of names (data/name_words.json, where each table says what it holds)
-NAME_WORDS = Path(__file__).parent / "data" / "name_words.json"
-NAME_WORD_TABLES: dict[str, str] = json.loads(NAME_WORDS.read_text(encoding="utf-8"))
-_PARTICLES = frozenset(NAME_WORD_TABLES["particles"].split())
-# honorifics left out before a name in running text ("Tan Sri", "Sheikh"), two-word ones first
-_HONORIFICS = tuple(tuple(h.split()) for h in NAME_WORD_TABLES["honorifics"].split(", "))
+# general-English words of names (data/name_words.json, where each table says what it holds and why)
+NAME_WORDS = DATA / "name_words.json"
+NAME_WORD_TABLES = word_tables("name_words")
+_PARTICLES = NAME_WORD_TABLES["particles"]
+# honorifics left out before a name in running text ("Tan Sri", "Sheikh"), the longest first
+_HONORIFICS = tuple(sorted((tuple(h.split()) for h in NAME_WORD_TABLES["honorifics"]), key=lambda h: (-len(h), h)))
 _LONGEST_HONORIFIC = max(len(h) for h in _HONORIFICS)
 _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
 _PATRONYMIC = frozenset({"bin", "ibn"})
-_SERVANT_OF = frozenset(NAME_WORD_TABLES["servant_of"].split())  # "Abdel Aziz", "Abdul Mahdi": one name
-TITLE_ABBREVIATIONS = frozenset(NAME_WORD_TABLES["title_abbreviations"].split())  # "gov lingle", "pres obama"
-_TITLE_WORDS = frozenset(NAME_WORD_TABLES["title_words"].split())  # "former pm", "opposition leader", "army chief"
-_TITLES = frozenset(NAME_WORD_TABLES["titles"].split())  # titles of office before a person's name
+TITLE_ABBREVIATIONS = NAME_WORD_TABLES["title_abbreviations"]  # "gov lingle", "pres obama"
+_TITLES = NAME_WORD_TABLES["titles"]  # titles of office before a person's name
+# every word written before a name as its title: "former pm", "opposition leader", "army chief", "sheikh"
+_BEFORE_NAME = _TITLES | TITLE_ABBREVIATIONS | NAME_WORD_TABLES["title_words"] | {h[0] for h in _HONORIFICS if len(h) == 1}
 _CONNECTORS = frozenset(["of", "the", "and", "for", "on", "in", "de", "du", "des", "la", "le", "el", "al"])
 
 
@@ -57,7 +56,7 @@ def is_title(word_key: str) -> bool:
     ("chancellor", "king", "sheikh", "gov", "ex-president"): no surname where a name follows it, and
     part of the name it stands before."""
     words = word_key.split()  # "ex chancellor", "vice president": a hyphenated title
-    return bool(words) and all(w in _TITLES or w in TITLE_ABBREVIATIONS or w in _TITLE_WORDS or (w,) in _HONORIFICS for w in words)
+    return bool(words) and all(w in _BEFORE_NAME for w in words)
 
 
 def without_honorific(display: str) -> str:
@@ -133,7 +132,7 @@ def person_aliases(display: str) -> list[tuple[str, str]]:
         found.append((parts[1], SURNAME))  # "Al-Abadi" -> "abadi"
     if len(words) >= 2 and words[-2].lower() in _PARTICLES:
         found.append((normalize_name(" ".join(words[-2:])), SURNAME))  # "al Assad"
-    if len(words) >= 3 and words[-2].lower() in _SERVANT_OF:
+    if len(words) >= 3 and words[-2].lower() in NAME_WORD_TABLES["servant_of"]:
         found.append((normalize_name(" ".join(words[-2:])), SURNAME))  # "Abdel Aziz" of Mohamed Ould Abdel Aziz
     if len(words) >= 3:
         found.append((f"{normalize_name(words[0])} {surname}", FIRST_LAST))
@@ -287,8 +286,8 @@ def fuller_name(written: list[str], own: list[str]) -> bool:
 
 # Words that open a formal style written beside a person's name: a peerage after a comma ("Yehudi Menuhin,
 # Baron Menuhin", as the KG's own "Clive Soley, Baron Soley"), an honorific before the given names.
-PEERAGES = frozenset(NAME_WORD_TABLES["peerages"].split())
-FORMAL_HONORIFICS = frozenset(NAME_WORD_TABLES["formal_honorifics"].split())
+PEERAGES = NAME_WORD_TABLES["peerages"]
+FORMAL_HONORIFICS = NAME_WORD_TABLES["formal_honorifics"]
 # The crown's style before a British office ("Her Majesty's Principal Secretary of State for ..."): no name of its own.
 CROWN_STYLES = frozenset({"her majesty", "his majesty"})
 

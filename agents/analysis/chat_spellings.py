@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from agents.analysis.times import MONTHS
+from agents.analysis.words import english
 from ari.base.text import stem, word_key
 from tkg_store.temporal import full_year
 
@@ -26,10 +27,9 @@ _MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time 
 _WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
 # a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day
 # ("in 09 may") or a count ("in 10 days"): the word after it is no month, unit or number
-_SHORT_YEAR = re.compile(
+_SHORT_YEAR = english(
     r"\b(in|of|since|before|after|until|during|by)\s+'?(\d{2})\b(?![/\-.:]\d|\s*(?:st|nd|rd|th)\b)"
     r"(?!\s+(?:" + "|".join(sorted(_MONTHS)) + r"|days?|weeks?|months?|years?|times?|countries|people|\d)\b)",
-    re.IGNORECASE,
 )
 
 # "pre-"/"post-" hyphened onto a date or a name ("pre-2007", "Post-Lage") is English's "before"/"after" it;

@@ -13,8 +13,12 @@ from typing import NamedTuple
 
 from agents.analysis.cues import POINTS_AT_NEXT
 from agents.analysis.grammar_words import _IRREGULAR_PAST, _PLACEHOLDER, GRAMMAR_WORDS
+from agents.analysis.words import patterns
 from tkg_store.learned import mirror_relations, one_way_relations, symmetric_relations
 from tkg_store.store import TKGStore
+
+# the role readings' patterns (data/role_patterns.json: each with why it is read so, and the questions it is for)
+PATTERNS = patterns("role_patterns", {})
 
 SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
 
@@ -26,11 +30,6 @@ _ORDINALS = frozenset("first last earliest latest next final only".split())
 _CLAUSE_OPENERS = GRAMMAR_WORDS["clause_openers"]
 _TIME_NOUNS = GRAMMAR_WORDS["time_nouns"]
 _AFTER_OBJECT = GRAMMAR_WORDS["after_object"]  # words after an object that end its verb phrase
-_ADVERB_RUN = re.compile(r"^(?:\s*\b(?:first|last|ever|once|again|recently|initially|finally|also|already)\b)+", re.IGNORECASE)
-# "the same month of {E2}": the same period as another event ("of" for "as", as people write it)
-_SAME_PERIOD_OF = re.compile(r"\bsame\s+(?:day|date|month|year|time)\s+(?:of|as)\s+(?:the\s+)?$", re.IGNORECASE)
-# verbs whose subject undergoes the event: "received a visit from", "got aid from", "suffered from", "drew criticism from"
-_RECEIVE = re.compile(r"\b(?:receiv\w*|get|gets|got|gotten|welcom\w*|suffer\w*|dr[ae]wn?|draws|fac(?:e|ed|es)|earn(?:ed|s)?|attract(?:ed|s)?)\b", re.IGNORECASE)
 # "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
 # plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
 LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
@@ -47,7 +46,7 @@ def clause_roles(masked: str) -> dict[int, str | None]:
 
 def receives_event(masked: str) -> bool:
     """Whether the clause's verb is one of receiving ("received a visit from", "got aid from")."""
-    return bool(_RECEIVE.search(masked))
+    return bool(PATTERNS["receive"].search(masked))
 
 
 def head_role(store: TKGStore, masked: str, relation: str) -> str | None:
@@ -90,7 +89,7 @@ def _content_words(text: str) -> set[str]:
 
 
 def _role_at(before: str, after: str) -> str | None:
-    if POINTS_AT_NEXT.search(before) or _SAME_PERIOD_OF.search(before):
+    if POINTS_AT_NEXT.search(before) or PATTERNS["same_period_of"].search(before):
         return REFERENCE
     if after.startswith("'s") or after.startswith("'"):  # a possessor: "{E1}'s visit"; of one who acts, the one acted on
         return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
@@ -106,7 +105,7 @@ def _role_at(before: str, after: str) -> str | None:
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
     ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None  # "the country {E1} visited / went to": a relative clause, "that" left out
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
-        verb = _next_word(_ADVERB_RUN.sub("", after, count=1))
+        verb = _next_word(PATTERNS["adverb_run"].sub("", after, count=1))
         return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive
     if previous == "":  # another placeholder or a possessive right before: a name read in two parts
         return None
@@ -136,34 +135,6 @@ def _is_open_word(word: str | None) -> bool:
     return word is not None and word not in _AFTER_OBJECT and word not in _PREPOSITIONS and word not in _AGENT_PREPOSITIONS
 
 
-# a passive ("visitors who were hosted by {E1}", "{E1} was arrested, detained or charged by {E2}"):
-# the agent after "by" is the doer, the subject of "was" the one it was done to
-_PASSIVE = r"\b(?:was|were|been|being|is|are|get|got|gets)\s+(?:(?:most|least)\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b"
-_PASSIVE_AGENT = re.compile(_PASSIVE + r"(?:,?\s+(?:or|and)?\s*[a-z]+(?:ed|en|wn|ne)\b)*(?:\s+(?:the\s+)?(?:most|least)(?:\s+\w+ly|\s+often)?)?\s+by\s+(?:the\s+)?\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_PATIENT = re.compile(r"\{E(\d+)\}\s+(?:has\s+|have\s+|had\s+)?" + _PASSIVE, re.IGNORECASE)
-# a past-tense verb between two names, with no auxiliary ("how many times {E1} accused {E2}"): subject, object
-_ACTIVE = re.compile(r"\{E(\d+)\}\s+(?:\w+ly\s+)?[a-z]+ed\s+\{E(\d+)\}", re.IGNORECASE)
-_PASSIVE_ASKED = re.compile(  # inverted in a question: "Was {E1} visited (by {E2})?"; "had {E1} visited" with no "been" or "by" is active
-    r"\b(?:(?P<be>was|were|is|are)|has|have|had)\s+\{E(?P<done>\d+)\}\s+(?P<been>been\s+)?(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b(?:\s+by\s+\{E(?P<doer>\d+)\})?",
-    re.IGNORECASE,
-)
-# the possessive opens the question (after a time: "In {T1}, ...") or follows a copula ("When was {E1}'s second visit",
-# "Which day saw / marked {E1}'s second visit"): in "who hosted {E1}'s
-# visit" it is the object's, and the main verb's roles decide
-_POSSESSED_ACT = re.compile(
-    r"^\W*(?:in\s+\{T\d+\}\s*,?\s*)?(?:(?:what|which|when|who|whom)\s+(?:\w+\s+)?(?:was|is|were|are|saw|marked)\s+)?(?:(?:the\s+)?(?:date|day|month|year|time)\s+of\s+)?(?:the\s+)?\{E(\d+)\}['’]s?\s+"
-    r"(?:(?:very|first|last|latest|earliest|most|recent|next|final|penultimate|[a-z]+th|second|third|\d+(?:st|nd|rd|th)|to|-)\s*)*(?:(?:act|instance|case|round)s?\s+of\s+)?(?P<noun>[a-z]+)", re.IGNORECASE
-)
-_AGENT_NOUN = re.compile(r"(?:er|or|ist|ee)s?$")  # "{E1}'s visitors": the ones who visited, no act of E1's
-# an act named by its noun, its doer after "by" or "from" ("visits by {E1} to {E2}", "threats from {E1} against {E2}": the grammar puts a doer named last first,
-# `grammar.act_doer_first`) or the subject of a light verb in a relative clause ("the visits {E1} paid to {E2}")
-_ACT_NOUN_BY = re.compile(
-    r"\b(?P<noun>[a-z]+)\s+(?:(?:by|from)\s+(?:the\s+)?\{E(?P<doer>\d+)\}\s+(?P<p>to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done>\d+)\}"
-    r"|(?:that\s+|which\s+)?\{E(?P<doer2>\d+)\}\s+(?:has\s+|had\s+|have\s+)?(?:made|paid|took|taken|gave|given|held|did|done|undertook|undertaken)\s+(?:to|of|on|against|with|towards?|for)\s+(?:the\s+)?\{E(?P<done2>\d+)\})",
-    re.IGNORECASE,
-)
-
-
 class VoiceRoles(NamedTuple):
     read: dict[int, str]  # entity number -> SUBJECT / OBJECT, from a passive or an active past-tense verb
     possessed: list[tuple[int, str]]  # "{E1}'s second visit": (1, "visit")
@@ -176,17 +147,17 @@ def voice_roles(masked: str) -> VoiceRoles:
     active past-tense verb's two names subject and object; and each possessive before a noun of an
     act ("{E1}'s second visit"), which makes its entity the doer when the KG's relations name the noun; and
     each noun of an act with its doer after "by" ("visits by {E1} to {E2}"), on the same condition."""
-    read = {int(m.group(1)): OBJECT for m in _PASSIVE_PATIENT.finditer(masked)} | {int(m.group(1)): SUBJECT for m in _PASSIVE_AGENT.finditer(masked)}
-    for m in _ACTIVE.finditer(masked):
+    read = {int(m.group(1)): OBJECT for m in PATTERNS["passive_patient"].finditer(masked)} | {int(m.group(1)): SUBJECT for m in PATTERNS["passive_agent"].finditer(masked)}
+    for m in PATTERNS["active"].finditer(masked):
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
-    for m in _PASSIVE_ASKED.finditer(masked):
+    for m in PATTERNS["passive_asked"].finditer(masked):
         if m.group("doer"):
             read |= {int(m.group("done")): OBJECT, int(m.group("doer")): SUBJECT}
         elif m.group("be") or m.group("been"):  # no agent: the one it was done to ("how many times was {E1} visited")
             read |= {int(m.group("done")): OBJECT}
-    possessed = [(int(m.group(1)), noun) for m in _POSSESSED_ACT.finditer(masked) if not _AGENT_NOUN.search(noun := m.group("noun").lower())]
+    possessed = [(int(m.group(1)), noun) for m in PATTERNS["possessed_act"].finditer(masked) if not PATTERNS["agent_noun"].search(noun := m.group("noun").lower())]
     acts_by = [
         (noun, int(m.group("doer") or m.group("doer2")), int(m.group("done") or m.group("done2")))
-        for m in _ACT_NOUN_BY.finditer(masked) if not (noun := m.group("noun").lower()).endswith("ed")
+        for m in PATTERNS["act_noun_by"].finditer(masked) if not (noun := m.group("noun").lower()).endswith("ed")
     ]
     return VoiceRoles(read, possessed, acts_by)

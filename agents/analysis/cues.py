@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis.sectors import content_words
+from agents.analysis.words import english, word_tables
 from ari.base.text import stem
 
 _BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
@@ -15,31 +16,28 @@ _AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|(?<!even\s)(?
 CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
 _BEFORE = rf"{_BEFORE_HEAD}|up\s+to|beforehand|previously"
 _AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"
-AFTER_HEAD = re.compile(rf"\b(?:{_AFTER_HEAD})\b", re.IGNORECASE)
-BEFORE = re.compile(rf"\b(?:{_BEFORE})\b", re.IGNORECASE)
-AFTER = re.compile(rf"\b(?:{_AFTER})\b", re.IGNORECASE)
+AFTER_HEAD = english(rf"\b(?:{_AFTER_HEAD})\b")
+BEFORE = english(rf"\b(?:{_BEFORE})\b")
+AFTER = english(rf"\b(?:{_AFTER})\b")
 # a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"
-POINTS_AT_NEXT = re.compile(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
+POINTS_AT_NEXT = english(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$")
 # "when did X start / stop being Y": the start of the first holding, the end of the last one
-FIRST = re.compile(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b", re.IGNORECASE)
-LAST = re.compile(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b", re.IGNORECASE)
+FIRST = english(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b")
+LAST = english(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b")
 # "right after his first visit", "the one after the first": the second (`grammar.ordinal_phrase`, the query's n-th)
-AFTER_FIRST = re.compile(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)", re.IGNORECASE)
-SAME = re.compile(r"\bsame\s+(day|date|month|year|time)\b", re.IGNORECASE)
+AFTER_FIRST = english(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)")
+SAME = english(r"\bsame\s+(day|date|month|year|time)\b")
 _BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
-BETWEEN = re.compile(_BETWEEN, re.IGNORECASE)
+BETWEEN = english(_BETWEEN)
 # two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in (the months of) {T1} and {T2}"
-WINDOW = re.compile(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}", re.IGNORECASE)
+WINDOW = english(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}")
 ASKS_TIME = re.compile(
     r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
 )
 
-# Words that belong to the cue phrases: a sentence opening "Prior to ..." or "Following ..." names no entity.
-CUE_WORDS = frozenset(
-    "before prior earlier preceding ahead advance until till after following later subsequent subsequently since once "
-    "wake first earliest initially originally soonest last latest recent recently final finally same between "
-    "beforehand previously afterwards afterward thereafter".split()
-)
+# Words that belong to the cue phrases, and pro-forms (data/grammar_words.json: what each table holds and why)
+_WORDS = word_tables("grammar_words")
+CUE_WORDS = _WORDS["cue_words"]
 
 
 def same_granularity(text: str) -> str | None:
@@ -65,7 +63,7 @@ def question_cues(question: str) -> frozenset[str]:
     return frozenset(temporal_cues(question) + (["asks_time"] if ASKS_TIME.search(question) else []))
 
 
-_TIME_BEFORE_CUE = re.compile(r"\{T1\}\s*,?\s*(?:after|before)\b", re.IGNORECASE)
+_TIME_BEFORE_CUE = english(r"\{T1\}\s*,?\s*(?:after|before)\b")
 
 
 def time_before_cue(masked: str) -> bool:
@@ -81,16 +79,13 @@ def referred_clause(masked: str, last: int) -> str:
     return m.group("rest") if m else ""
 
 
-_PRO_FORM = frozenset({"same", "so", "that", "this", "likewise", "too", "did", "do", "does", "done", "had", "has", "its", "their", "his", "her"})
-
-
 def repeats_act(clause: str, question: str) -> bool:
     """Whether the clause of the event a cue points at only repeats the question's own act: a pro-form ("did so", "did
     the same") or words the question itself uses for its act ("... expressed a wish to visit {E1} before {E2} expressed
     the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
     before, _, after = question.rpartition(clause)  # the clause comes last: the same words earlier are the question's act
     own = [stem(w) for w in content_words(f"{before} {after}")]
-    said = [stem(w) for w in content_words(clause) if w not in _PRO_FORM and not any(c.isdigit() for c in w)]
+    said = [stem(w) for w in content_words(clause) if w not in _WORDS["pro_forms"] and not any(c.isdigit() for c in w)]
     return all(any(same_word(w, o) for o in own) for w in said)
 
 

@@ -58,26 +58,17 @@ from tkg_store.name_vectors import name_vectors, text_vectors
 from tkg_store.saved import saved
 from tkg_store.store import TKGStore, normalize_name
 
-_PHRASE_BREAK = frozenset(NAME_WORD_TABLES["phrase_break"].split()) | frozenset("?,;:()")
-_ENGLISH_WORDS = frozenset(NAME_WORD_TABLES["frequent_english"].split())  # in lower case no surname ("who was said to")
-_DETERMINERS = frozenset({"the", "a", "an"})
-_NOUN_OPENERS = _DETERMINERS | frozenset(NAME_WORD_TABLES["noun_openers"].split())
-_EVENT_OBJECT = frozenset({"to", "from", "with", "against", "on", "of", "in", "for", "about"})
-_QUANTIFIERS = frozenset("some any every each no this that these those another such".split())
-_OBJECT_PREPOSITIONS = frozenset({"to", "with", "for", "about", "against", "on", "at"})
-_ROLE_GLUE = frozenset({"of", "and", "the", "for", "on"})  # may sit inside a role name
-_LINKERS = frozenset({"of", "in", "from", "for"})
-_NAME_CONNECTORS = frozenset({"of", "the", "and", "de", "del", "da", "di", "du", "la", "le", "el", "al", "bin", "van", "von", "for", "y"})
-_OPENING_PREPOSITIONS = frozenset(NAME_WORD_TABLES["opening_prepositions"].split())  # "Against which country did ..."
-_NOT_NAMES = frozenset(NAME_WORD_TABLES["not_names"].split())
-
-
-# Words that never make a name on their own: a name may begin with a month or a function word ("March 23
-# Movement"), but a span of nothing but calendar, function and request-framing words names no party.
-_FRAMING_WORDS = frozenset("could would please know need wonder wondering like briefing question curiosity record".split())
+_WORDS = NAME_WORD_TABLES  # data/name_words.json: what each table holds, and why
+_PHRASE_BREAK = _WORDS["phrase_break"] | frozenset("?,;:()")
+_ENGLISH_WORDS = _WORDS["frequent_english"]  # in lower case no surname ("who was said to")
+_NOT_NAMES = _WORDS["not_names"]
+_DETERMINERS = _WORDS["determiners"]
+_NAME_CONNECTORS = _WORDS["name_connectors"]
+# A name may begin with a month or a function word ("March 23 Movement"), but a span of nothing but calendar,
+# function and request-framing words names no party.
 _NOT_ALONE = (
-    frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
-    | _NOT_NAMES | _DETERMINERS | _QUANTIFIERS | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _FRAMING_WORDS
+    frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name)) | _NOT_NAMES | _DETERMINERS
+    | _WORDS["quantifiers"] | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _WORDS["framing_words"]
 )
 
 
@@ -350,7 +341,7 @@ class EntityLinker:
             return None  # "Keng" of "Keng Yaik": the capitalised run is one name, read as a whole
         if i > 0 and _name_like(tokens, i - 1) and tokens[i - 1].key not in self.tables.common_words and not is_title(tokens[i - 1].key):
             return None  # "Yaik" of "Keng Yaik" (but "Chancellor Merkel", "Gov. Lingle": a title is no name)
-        if surface.islower() and i > 0 and tokens[i - 1].key in _QUANTIFIERS:
+        if surface.islower() and i > 0 and tokens[i - 1].key in _WORDS["quantifiers"]:
             return None  # "at some point", "every time": a quantifier heads a common noun, never a name
         if j - i == 1:
             word = tokens[i].key
@@ -365,7 +356,7 @@ class EntityLinker:
                     return None  # "Prior to ...", "Following ...": capitalised because first
             elif general or (len(word) < 4 and not after_article and (len(word) < 3 or entries[0][1] != SURNAME)):
                 return None
-            elif entries[0][1] == SURNAME and i > 0 and tokens[i - 1].key in _NOUN_OPENERS:
+            elif entries[0][1] == SURNAME and i > 0 and tokens[i - 1].key in _DETERMINERS | _WORDS["noun_openers"]:
                 return None  # "the prize", "the last award": a lower-case noun after an article or ordinal is no surname
             elif len(word) == 3 and not after_article:
                 # a short lower-case surname ("gul", "bak") is a name only where the KG links it to
@@ -476,7 +467,7 @@ class EntityLinker:
             if tokens[k].key in stops:
                 break
             following = tokens[k + 1].key if k + 1 < len(tokens) else ""
-            if step > 0 and k != origin and word_key(tokens[k].key) in self._relation_keys and following in _OBJECT_PREPOSITIONS:
+            if step > 0 and k != origin and word_key(tokens[k].key) in self._relation_keys and following in _WORDS["object_prepositions"]:
                 # a word of a relation's name ("appeal", "force") right before the preposition of its object ("appeal to",
                 # "cooperation with") is the verb or act: "a taiwanese party member appeal to china"
                 break
@@ -484,7 +475,7 @@ class EntityLinker:
                 break  # "taliban militants attack kabul": the verb after a plural noun
             if self._in_vocabulary(tokens[k]):
                 reach = k = k + step
-            elif tokens[k].key in _ROLE_GLUE or tokens[k].text == "/":
+            elif tokens[k].key in _WORDS["role_glue"] or tokens[k].text == "/":
                 k += step
             else:
                 break
@@ -507,7 +498,7 @@ class EntityLinker:
         token, around = tokens[k], (tokens[k - 1], tokens[k + 1])
         if not token.text[:1].isupper() or self._in_vocabulary(token) or token.key in _PHRASE_BREAK or token.key in _NOT_NAMES:
             return False
-        return all((t.key in _ROLE_GLUE and t.key != "the") or t.text == "," for t in around)
+        return all((t.key in _WORDS["role_glue"] and t.key != "the") or t.text == "," for t in around)
 
     def _verb_after_plural(self, tokens: list[Token], k: int) -> bool:
         """A plural noun ends a role phrase: a noun before another noun stays singular in English
@@ -552,7 +543,7 @@ class EntityLinker:
                         break
                     if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
                         break
-                    event = last + 1 < len(tokens) and tokens[last + 1].key in _EVENT_OBJECT and self._is_an_act(tokens[last].key)
+                    event = last + 1 < len(tokens) and tokens[last + 1].key in _WORDS["event_object"] and self._is_an_act(tokens[last].key)
                     if possessive and (self._is_an_act(tokens[last].key, doer=True) or event):
                         # "Kenya's visitors", "Iraq's critics", "Malaysia's visit to South Korea": Kenya's own act or those
                         # acting on it, no sector of it ("Thailand's protests" may still be its protesters)
@@ -570,7 +561,7 @@ class EntityLinker:
                 start = self._role_run(tokens, i - 1, -1, blocked)
                 requests.append((start, j, text[tokens[start].start : tokens[i - 1].end], (qualifiers, True)))
                 found = True
-            elif k >= 1 and tokens[k].key in _LINKERS:
+            elif k >= 1 and tokens[k].key in _WORDS["linkers"]:
                 start = self._role_run(tokens, k - 1, -1, blocked)
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
@@ -824,27 +815,23 @@ def _name_like(tokens: list[Token], k: int) -> bool:
     joined_particle = head in _NAME_CONNECTORS and rest[:1].isupper()  # "al-Maliki", "el-Tayeb"
     if not token.key or token.key == "'s" or not (token.text[:1].isupper() or joined_particle):
         return False
-    if (token.key in CUE_WORDS or token.key in _OPENING_PREPOSITIONS or token.key in REQUEST_VERBS) and (k == 0 or _sentence_start(tokens, k)):
+    if (token.key in CUE_WORDS or token.key in _WORDS["opening_prepositions"] or token.key in REQUEST_VERBS) and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...", "Against which country ...", "List all ...": capitalised because it opens the sentence
     return token.key not in _NOT_NAMES
-
-
-_WH_SUBJECTS = frozenset({"who", "which", "what"})
-_VERB_ADVERBS = frozenset({"first", "last", "then", "also", "later", "ever", "once", "initially", "finally", "recently"})
 
 
 def _verb_slot(tokens: list[Token], k: int) -> bool:
     """Whether token k stands where a wh-question with a wh-subject puts its verb: "who said",
     "which country said", "who first said" (a name there would need "did": "who did Said praise")."""
     j = k - 1
-    while j >= 0 and tokens[j].key in _VERB_ADVERBS:
+    while j >= 0 and tokens[j].key in _WORDS["verb_adverbs"]:
         j -= 1
     if j < 0:
         return False
     if tokens[j].key == "who":
         return True
     noun = tokens[j].text.isalpha() and tokens[j].text.islower() and tokens[j].key not in _PHRASE_BREAK | _NOT_NAMES
-    return j >= 1 and tokens[j - 1].key in _WH_SUBJECTS and noun  # "which country said", not "what did merkel"
+    return j >= 1 and tokens[j - 1].key in _WORDS["wh_subjects"] and noun  # "which country said", not "what did merkel"
 
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:

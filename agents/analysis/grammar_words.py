@@ -4,45 +4,22 @@ helpers that put a moved phrase back into a clause, and the word tables of data/
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from agents.analysis.cues import CUE_HEAD
+from agents.analysis.words import patterns, word_tables
 
-GRAMMAR_WORDS = {k: frozenset(v.split()) for k, v in json.loads((Path(__file__).parent / "data" / "grammar_words.json").read_text(encoding="utf-8")).items() if k != "_about"}
-
-_ENT = r"(?:(?:the|a|an)\s+)?\{E\d+\}"  # "a {E1}": sector roles are named with either article ("a Thai MP")
-_WH = r"who|whom|which\s+[a-z]+|what\s+[a-z]+"
-_BE_PASSIVE = r"was|were|is|are|has\s+been|have\s+been|had\s+been"  # the auxiliaries of a be-passive
-_BE = _BE_PASSIVE + r"|got|gets|get"
-_ADVERB = r"(?:(?:first|last|initially|originally|finally|ever|also|most\s+recently|recently|previously|[a-z]+ly)\s+)*"
-_POST_ADVERB = r"(?:\s+(?:first|last|initially|finally|most\s+recently|recently))?"  # "was rejected first by"
-_CUE = CUE_HEAD
-_RECEIVE = r"receive|received|receives|receiving|get|got|gets|accept|accepted|welcome|welcomed|draw|drew|drawn|draws|face|faced|faces|earn|earned|earns|attract|attracted|attracts"
-# "do the same", "did so", "did too", "do likewise": a pro-verb standing for an earlier verb phrase
-# ("did it want to ...": "it" is then the subject of a do-question, not the object of a pro-verb)
-_PROVERB = re.compile(
-    r"\b(?:do|did|does|done|doing)\s+(?:the\s+same(?:\s+thing)?|so|it|likewise|that|this|too|as\s+well|also)\b"
-    r"(?!\s+(?!(?:too|again|also|as|in|on|at|during|before|after|with|to|for|about|against|first|last|then)\b)[a-z])"
-    # "did it also criticise": an adverb and then a verb make "did" the auxiliary, not a pro-verb
-    r"(?!\s+(?:too|again|also|first|last|then)\s+(?!(?:as|in|on|at|during|before|after|with|to|for|about|against)\b)[a-z])"
-    r"|\b(?:also|too)\s+did\b|\bfollow(?:ed|s|ing)?\s+suit\b"
-    # "who was the first to want the same?": a verb of wanting with "the same" and nothing after it
-    r"|\b(?:want|wants|wanted|wish|wishes|wished|intend|intends|intended)\s+(?:to\s+do\s+)?the\s+same\b(?!\s+[a-z])"
-    # "who had made the last one (before him)": an act's noun said again as "one", its ordinal kept
-    r"|\b(?:[a-z]+ed|made|make|makes|gave|give|gives|sent|send|sends|sign|signs|held|hold|holds)\s+(?:the\s+|a\s+|an\s+)?(?:(?P<ord>first|last|next|latest|earliest)\s+)?one\b(?!\s+(?:of|to|with|about|against|from|for)\b)"
-    # "who else announced the same intention / made the same appeal": an object "the same N" (no
-    # period word) names the clause's own act again
-    r"|\b(?:[a-z]+ed|made|gave|sent|took)\s+the\s+same\s+(?!(?:day|date|week|month|year|time|period|calendar)\b)[a-z]+\b",
-    re.IGNORECASE,
-)
-_AGENT_SUFFIX = r"[a-z]{3,}(?:or|er|ic|ist)s?"  # the noun of one who does something: visitor(s), critic(s)
-_AUX = r"(?:(?:had|has|have|did|does|do|would|was|were|first|last|also|already|once)\s+)*"
-# the irregular past tenses of the verbs people use for the KG's acts (a regular one ends in "ed")
-_IRREGULAR_PAST = r"went|sent|made|gave|met|took|held|spoke|sought|said|told|paid"
+GRAMMAR_WORDS = word_tables("grammar_words")
+# the parts the grammar's patterns are written with (data/grammar_parts.json: a masked question's parties, question
+# words, auxiliaries, adverbs, pro-verbs), as the rules' data files write them: <ENT>, <WH>, <CUE>, ...
+PATTERNS = patterns("grammar_parts", {"CUE": CUE_HEAD})
+SHARED = {"CUE": CUE_HEAD} | {key.upper(): part.pattern for key, part in PATTERNS.items()}
+_ENT = SHARED["ENT"]  # "a {E1}": sector roles are named with either article ("a Thai MP")
+_AGENT_SUFFIX = SHARED["AGENT_SUFFIX"]  # the noun of one who does something: visitor(s), critic(s)
+_IRREGULAR_PAST = SHARED["IRREGULAR_PAST"]  # "went", "made": a regular past tense ends in "ed"
+_PLACEHOLDER = PATTERNS["placeholder"]
+_PROVERB = PATTERNS["proverb"]
 _NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
-_PLACEHOLDER = re.compile(r"\{E(\d+)\}")
 _NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})
 
 

@@ -1,0 +1,82 @@
+"""The reading rules' patterns kept as data (agents/analysis/data/*_patterns.json): every example of every pattern is
+read as its file says, a test of the meaning read (the question in the active one-clause form with its roles renumbered;
+the roles of its entities; the question a text asks; the words a yes/no question asserts), not of the pattern's match alone.
+
+The examples are written in the constructions' textbook forms; none is taken from an evaluation set.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import agents.analysis
+from agents.analysis import clause_roles, clauses, grammar, grammar_words, predicate, question_form
+from agents.analysis.clause_roles import receives_event, voice_roles
+from agents.analysis.grammar import renumber, rewrite, role_order
+from agents.analysis.question_form import as_yes_no, not_a_question, unstressed, without_asides, without_framing, without_hedges
+
+
+def _active_form(masked: str) -> str:
+    """The masked question in the active one-clause form, its roles renumbered, as the analyzer builds it."""
+    text = rewrite(masked).text
+    return renumber(text, role_order(text))
+
+
+def _roles(masked: str) -> str:
+    """Each entity's clause role (? for unknown); the roles the verb's voice gives, the possessives before an act's noun,
+    the acts named by their noun (doer > the one it is done to), and whether the verb is one of receiving."""
+    voice = voice_roles(masked)
+    read = [", ".join(f"E{n} {role or '?'}" for n, role in sorted(clause_roles.clause_roles(masked).items()))]
+    read += ["voice " + ", ".join(f"E{n} {role}" for n, role in sorted(voice.read.items()))] if voice.read else []
+    read += ["possessed " + ", ".join(f"E{n} {noun}" for n, noun in voice.possessed)] if voice.possessed else []
+    read += ["by " + ", ".join(f"{noun} E{a}>E{b}" for noun, a, b in voice.acts_by)] if voice.acts_by else []
+    return "; ".join(read + (["receives"] if receives_event(masked) else []))
+
+
+def _form(text: str) -> str:
+    """The question left once stress, a judged statement, asides, hedges and framing are read (in the analyzer's order),
+    and whether it asks (or what it is instead)."""
+    kept = without_framing(without_hedges(without_asides(as_yes_no(unstressed(text, frozenset({"very", "year", "else"}))))))
+    kind = re.search(r"\bis (an? [^,:]+)", not_a_question(kept) or "")
+    return f"{kept} | {kind.group(1) if kind else 'asks'}"
+
+
+_DATA = Path(agents.analysis.__file__).parent / "data"
+_FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
+    (grammar_words, "grammar_parts", _active_form),
+    (clauses, "clause_patterns", _active_form), (grammar, "grammar_patterns", _active_form), (clause_roles, "role_patterns", _roles),
+    (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
+]
+_ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}
+
+
+def _pieces(masked: str) -> list[str]:
+    """The question, its clauses, and the words after or before each party or word: where a rule matches its pattern."""
+    found = [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked)),
+             *(masked[: m.start()] for m in re.finditer(r"\b\w|\{E\d\}", masked))]
+    return found + [piece.strip() for piece in found]
+
+
+@pytest.mark.parametrize(
+    ("module", "key", "masked", "reading", "read"),
+    [(module, key, masked, reading, read) for module, name, read in _FILES for key, entry in _ENTRIES[name].items()
+     for masked, reading in entry.get("examples", {}).items()],
+)
+def test_each_pattern_reads_the_questions_it_is_for(module: ModuleType, key: str, masked: str, reading: str, read: Callable[[str], str]) -> None:
+    assert any(module.PATTERNS[key].search(piece) for piece in _pieces(masked))
+    assert read(masked) == reading
+
+
+@pytest.mark.parametrize("name", list(_ENTRIES))
+def test_every_pattern_says_why_and_has_examples_or_is_a_part_of_one(name: str) -> None:
+    written = "".join("".join(entry["pattern"]) for entries in _ENTRIES.values() for entry in entries.values())
+    used = {part.lower() for part in re.findall(r"<([A-Z_]+)>", written)}
+    assert all(entry["why"] for entry in _ENTRIES[name].values())
+    assert all(entry.get("examples") or key in used for key, entry in _ENTRIES[name].items())
+
