@@ -84,6 +84,28 @@ def test_known_words_and_negations_that_are_not_of_the_event_are_left_alone(mask
     assert unaccounted(masked, ENGLISH) is None
 
 
+@pytest.mark.parametrize(
+    ("masked", "named"),
+    [
+        # the question word in words the reading does not know, before the auxiliary: no yes / no is asked
+        ("Con quién did {E1} sign the most agreements in {T1}?", "'Con quién' before the question's verb"),
+        ("Wann did {E1} visit {E2}?", "'Wann' before"),
+    ],
+)
+def test_unread_words_before_an_inverted_auxiliary_are_named(masked: str, named: str) -> None:
+    problem = unaccounted(masked, ENGLISH)
+    assert problem is not None and named in problem
+
+
+@pytest.mark.parametrize(
+    "masked",
+    ["In {T1}, did {E1} visit {E2}?", "In {T1} did {E1} visit {E2}?", "So did {E1} visit {E2} in {T1}?", "Which country did {E1} visit in {T1}?",
+     "How many countries in {T1} did {E1} visit?", "{E1} criticised {E2}, didn't he? Who criticised {E2} first?"],
+)
+def test_an_auxiliary_after_a_time_a_conjunction_or_a_question_word_asks_as_written(masked: str) -> None:
+    assert unaccounted(masked, ENGLISH) is None
+
+
 def test_without_an_english_vocabulary_no_word_is_taken_for_an_unknown_name() -> None:
     assert unaccounted("after {E1} what was the first country the unhcr criticised", WORDS) is None
 

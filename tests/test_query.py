@@ -310,3 +310,22 @@ def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str
 def test_a_count_of_what_is_neither_an_occasion_nor_an_actor_is_a_quantity(masked: str, quantity: str | None) -> None:
     query = counts_a_quantity(_read(masked), masked, frozenset({"ministry", "police", "iran"}))
     assert query.unsupported == (None if quantity is None else f"a quantity ({quantity!r}: the KG records events between actors, not how many {quantity})")
+
+
+@pytest.mark.parametrize(
+    ("masked", "entity_type"),
+    [
+        # people told apart, or named beside another kind of actor, are the facts' actors, not a quantity
+        ("How many different people did {E1} call in {T1}?", None),
+        ("how many distinct people or groups has {E1} accused?", None),
+        ("How many persons or countries did {E1} sign a formal agreement with in {T1}?", None),
+        ("How many countries did {E1} sign a formal agreement with in {T1}?", "country"),
+    ],
+)
+def test_people_or_parties_told_apart_are_counted_as_entities(masked: str, entity_type: str | None) -> None:
+    query = _read(masked)
+    assert (query.asks, query.count, query.unsupported, query.entity_type) == ("number", "entities", None, entity_type)
+
+
+def test_people_counted_with_no_kind_beside_them_are_a_quantity() -> None:
+    assert "quantity" in (_read("How many people were killed by {E1} in {T1}?").unsupported or "")
