@@ -83,6 +83,10 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("Who was the one to visit {E1} right after the first visitor in {T1}?", 2, False),
         ("Who did {E1} visit in {T1} after his first visit?", 2, False),
         ("When was the visit after {E1}'s first visit to {E2} in {T1}?", 2, False),
+        # a place among the others, after a verb of placing or before an infinitive
+        ("Who came third among the visitors to {E1} in {T1}?", 3, False),
+        ("Which country ranked second to last among {E1}'s visitors in {T1}?", 2, True),
+        ("In {T1}, who was third to visit {E1}?", 3, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -91,7 +95,7 @@ def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
 
 
 @pytest.mark.parametrize("masked", ["Who met {E1} at a third location in {T1}?", "Which second-hand dealers did {E1} accuse?",
-                                    "Whom did {E1} visit on the third of {T1}?"])
+                                    "Whom did {E1} visit on the third of {T1}?", "Who was second to none in visiting {E1}?"])
 def test_an_ordinal_adjective_before_its_noun_is_no_nth(masked: str) -> None:
     assert _read(masked).ordinal is None
 

@@ -34,6 +34,10 @@ _ORDINAL = re.compile(
     r"|\b(?P<penultimate>penultimate|next[\s-]+to[\s-]+(?:the[\s-]+)?last|last[\s-]+but[\s-]+one)\b"
     # a possessive is a determiner too ("his second trip", "{E1}'s third visit")
     rf"|(?:\b(?:his|her|its|their)|\}}'s)\s+(?P<owned>{_ORDINAL_WORD})\b(?P<owned_end>{_TO_LAST})?"
+    # an ordinal after a verb of placing ranks the subject ("who came third among the visitors", "which country ranked second")
+    rf"|\b(?:came|comes|come|ranked|ranks|finished|placed)\s+(?P<placed>{_ORDINAL_WORD})\b(?P<placed_end>{_TO_LAST})?"
+    # "who was third to visit {E1}": an ordinal before an infinitive ranks its doer
+    rf"|\b(?:was|is|were|are)\s+(?P<ranked>{_ORDINAL_WORD})\s+to\s+(?!last\b|latest\b|the\b|none\b|nothing\b|\{{)"
     # an ordinal adverb closes its clause ("whom did X praise third in 2010?"): an adjective is followed by its noun
     rf"|\b(?P<adverb>{_ORDINAL_WORD})(?=\s*(?:[?.!,]|$|(?:in|on|during|within|after|before|between)\b|\{{T\d\}}))",
     re.IGNORECASE,
@@ -251,8 +255,8 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
             return 2, True
         if _ORDINAL_DAY.match(masked[match.end():]):
             continue
-        word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("adverb")
-        return number(word) or 1, bool(match.group("end") or match.group("bare_end") or match.group("owned_end"))
+        word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("placed") or match.group("ranked") or match.group("adverb")
+        return number(word) or 1, bool(match.group("end") or match.group("bare_end") or match.group("owned_end") or match.group("placed_end"))
     return None, False
 
 
