@@ -23,6 +23,8 @@ def _read(masked: str, times: int = 1) -> Query:
         # an imperative count asks how many as well
         ("Count the days on which {E1} accused {E2}.", "number", "days"),
         ("Count all the countries {E1} visited in {T1}.", "number", "entities"),
+        ("Count {E1}'s visits to {E2} in {T1}.", "number", "days"),
+        ("Count {E1}'s visitors in {T1}.", "number", "entities"),
     ],
 )
 def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count: str) -> None:

@@ -46,9 +46,9 @@ _ORDINAL = re.compile(
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 # "Count the days on which ...": an imperative count asks how many too
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently|much(?=\s+times\b))\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently|much(?=\s+times\b))\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?(?:the\b|\{E\d+\}['’]s?\s)", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
-_NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?(?:the|\{E\d+\}['’]s?))\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
 _HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+times\b)", re.IGNORECASE)  # "how much times": a slip for "how many"
