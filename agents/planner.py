@@ -137,9 +137,10 @@ def _rival_reading(
 
 def unsaid(text: str, masked: str) -> int:
     """How many of a relation's name words (by stem, its `text`) the wording leaves unsaid. A name's list of alternatives
-    is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions."""
+    is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions (a list, with
+    commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
     said = {stem(w) for w in content_words(predicate_text(masked))}
-    alternatives = {stem(w.lower()) for pair in _ALTERNATIVE.findall(text) for w in pair if w}
+    alternatives = {stem(w.lower()) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
     unsaid = {stem(w) for w in content_words(text) if w not in ("or", "and")} - said
     return len(unsaid - alternatives if said & alternatives else unsaid)
 

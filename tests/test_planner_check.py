@@ -189,3 +189,8 @@ def test_the_wording_holds_the_words_of_two_relations_alike_but_says_the_act_of_
 )
 def test_the_words_of_a_relation_a_wording_leaves_unsaid(text: str, masked: str, left: int) -> None:
     assert unsaid(text, masked) == left
+
+
+def test_two_acts_joined_by_or_are_not_a_list_of_alternatives() -> None:
+    # an intent to meet or negotiate leaves "express", "intent" and "meet" unsaid by "negotiate with"
+    assert unsaid("Express intent to meet or negotiate", "Who did {E1} negotiate with after {T1}?") == 3
