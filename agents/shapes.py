@@ -134,6 +134,30 @@ def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> lis
     return _with_variants(guides, counted, ", counting the n-th from the end the question states")
 
 
+# a step that picks among what was found or makes a value of it: a program with one answers no list
+_PICKS_OR_VALUES = frozenset({"getFirst", "getLast", "getNth", "getNthLast", "getMost", "getLeast", "count", "exists", "includes"})
+
+
+def valued_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then for a yes / no or a count, each program that answers the list of what it found with that list's
+    value taken: whether it holds anything, or how many days or entities. The value of a list is one operation on it,
+    and a methodology need not have seen it after every list: "had X accused Y before X sued Y?" is whether "when did
+    X accuse Y before X sued Y?" finds a day. The audit then accepts the binding or not, as for any program."""
+    query = analysis.query
+    if query.asks not in ("yesno", "number") or query.asks == "number" and query.count is None:
+        return list(guides)
+
+    def valued(program: Program) -> Program | None:
+        templates = [s.template for s in program.steps]
+        if templates[-1] != "answer" or _PICKS_OR_VALUES.intersection(templates):
+            return None
+        found = f"#{len(templates) - 1}"
+        value = render_step("exists", (found,)) if query.asks == "yesno" else render_step("count", (found, query.count or "days"))
+        return Program.parse([*(s.render() for s in program.steps[:-1]), value, render_step("answer", (f"#{len(templates)}",))])
+
+    return _with_variants(guides, valued, ", taking the value the question asks of the list it finds")
+
+
 def swapped_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """`guides`, then each program over both named entities with the two in each other's roles, for a
     question beyond MultiTQ's six that names two: role order is the order of mention, and a wording
