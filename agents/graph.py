@@ -68,8 +68,8 @@ from agents.shapes import (
     shape_problem,
     swapped_variants,
     typed_variants,
-    valued_variants,
     unnamed_act,
+    valued_variants,
     worded_relations,
     wording_problem,
 )

@@ -19,6 +19,7 @@ from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
 from actions.templates import Action, entities_of, reference_of, relation_of
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
 from agents.analysis.sectors import content_words
@@ -141,10 +142,11 @@ def unsaid(text: str, masked: str) -> int:
     commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
     said = {stem(w) for w in content_words(predicate_text(masked))}
     alternatives = {stem(w.lower()) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
-    unsaid = {stem(w) for w in content_words(text) if w not in ("or", "and")} - said
+    unsaid = {stem(w) for w in content_words(text) if w not in _JOINING} - said
     return len(unsaid - alternatives if said & alternatives else unsaid)
 
 
+_JOINING = frozenset({"or", "and", *GRAMMAR_WORDS["prepositions"]})  # words of a name that join its words and name nothing
 _ALTERNATIVE = re.compile(r"(\w+)(?=,|\s+or\b)|(?:,\s*(?:or\s+)?|\bor\s+)(\w+)")  # the words a list's commas and "or" join
 
 
