@@ -24,6 +24,7 @@ def _read(masked: str, times: int = 1) -> Query:
         ("Count the days on which {E1} accused {E2}.", "number", "days"),
         ("Count all the countries {E1} visited in {T1}.", "number", "entities"),
         ("Count {E1}'s visits to {E2} in {T1}.", "number", "days"),
+        ("How many distinct dates between {T1} and {T2} show {E1} visiting {E2}?", "number", "days"),
         ("Count {E1}'s visitors in {T1}.", "number", "entities"),
     ],
 )
