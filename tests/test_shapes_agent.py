@@ -211,15 +211,6 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
         ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
         ("How many times did Jack Straw visit Iran between March 1 and 10, 2008?", "1"),
-    ],
-)
-def test_other_wordings_of_yes_no_counts_and_windows(agent, question: str, answer: str) -> None:  # noqa: ANN001
-    assert agent.ask(question).answers == [answer]
-
-
-@pytest.mark.parametrize(
-    ("question", "answer"),
-    [
         # notes closed by the answer's form ask yes or no; a label before a colon names nothing
         ("- Jack Straw visiting Japan, 2008 - confirm y/n", "Yes"),
         ("Jack Straw's visit to Japan in 2008? y/n", "Yes"),
@@ -233,7 +224,7 @@ def test_other_wordings_of_yes_no_counts_and_windows(agent, question: str, answe
         ("How many different people visited Iran in 2008?", "3"),
     ],
 )
-def test_notes_labels_and_hurried_wordings(agent, question: str, answer: str) -> None:  # noqa: ANN001
+def test_other_wordings_of_yes_no_counts_windows_and_notes(agent, question: str, answer: str) -> None:  # noqa: ANN001
     assert agent.ask(question).answers == [answer]
 
 
