@@ -41,9 +41,8 @@ _POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:h
 _UNBOUND_PRONOUN = re.compile(
     r"^(?:(?!\{E\d+\}).)*?\b(?:(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+(?P<p>he|she|they)|(?<!\bof\s)(?P<o>him|them))\b", re.IGNORECASE
 )
-# an auxiliary put before its subject asks a question; words before it in its clause that no question word, name, time or
-# closed-class word is ("Con quién did {E1} sign ...?", "Wann did ...") are the question word in words the reading does not
-# know: read without them, the question is a yes / no one it is not
+# words before an auxiliary put before its subject that are no question word, name, time or closed-class word ("Con quién
+# did {E1} sign ...?"): the question word in words the reading does not know; read without them it is a yes / no it is not
 _LINKING = frozenset("and but or so then now well also yet plus".split())  # a question may open with a conjunction
 _INVERTED = re.compile(r"(?:^|[,;:.?!(]\s*)(?P<pre>[^,;:.?!(]*?)\b(?:did|does|do|has|have|had|was|were|is|are)\s+(?:not\s+)?(?:the\s+)?\{E\d+\}", re.IGNORECASE)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
