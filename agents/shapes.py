@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -138,6 +139,9 @@ def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> lis
 _PICKS_OR_VALUES = frozenset({"getFirst", "getLast", "getNth", "getNthLast", "getMost", "getLeast", "count", "exists", "includes"})
 
 
+_AUXILIARY_ASKS = re.compile(r"(?:^|[,;:.?!]\s*)(?:did|does|do|has|have|had|was|were|is|are)(?:n['’]t)?\s", re.IGNORECASE)  # "..., had he ...?"
+
+
 def valued_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """`guides`, then for a yes / no or a count, each program that answers the list of what it found with that list's
     value taken: whether it holds anything, or how many days or entities. The value of a list is one operation on it,
@@ -146,6 +150,8 @@ def valued_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     query = analysis.query
     if query.asks not in ("yesno", "number") or query.asks == "number" and query.count is None:
         return list(guides)
+    if query.asks == "yesno" and not _AUXILIARY_ASKS.search(analysis.masked):
+        return list(guides)  # read as yes / no from its question mark alone, the reading is too weak to carry a new program
 
     def valued(program: Program) -> Program | None:
         templates = [s.template for s in program.steps]
