@@ -69,6 +69,7 @@ from agents.shapes import (
     swapped_variants,
     typed_variants,
     unnamed_act,
+    valued_variants,
     worded_relations,
     wording_problem,
 )
@@ -139,7 +140,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     check = _answer_check(state, ctx) if ctx.config.judge else None
     referred = check.referred_relations if check is not None else frozenset()
     placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
-    offered = swapped_variants(counted_variants(placed, state.analysed), state.analysed)
+    offered = swapped_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     missing = check.missing_reference() if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right

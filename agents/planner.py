@@ -10,6 +10,7 @@ is shown it as grounded guidance.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -18,6 +19,7 @@ from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
 from actions.templates import Action, entities_of, reference_of, relation_of
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
 from agents.analysis.sectors import content_words
@@ -125,7 +127,7 @@ def _rival_reading(
     # Reduce_or_break_diplomatic_relations, and Threaten_to_reduce_or_break_relations is another act
     rivals = sorted(r for r in named if r != bound and (shared := holds(r))[0] >= max(1, least) and shared[1] == acted)
     if as_close:
-        rivals = [r for r in rivals if _unsaid(store, r, holds(r)[0]) <= _unsaid(store, bound, least)]
+        rivals = [r for r in rivals if unsaid(store.relation_text(r), analysis.masked) <= unsaid(store.relation_text(bound), analysis.masked)]
     answers = set(ranked_answers(store, analysis, found.results[-1]))
     for relation in rivals:
         other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}), referred)
@@ -134,9 +136,18 @@ def _rival_reading(
     return None
 
 
-def _unsaid(store: TKGStore, relation: str, said: int) -> int:
-    """How many of a relation's name words (by stem) a wording that says `said` of them leaves unsaid."""
-    return len({stem(w) for w in content_words(store.relation_text(relation))}) - said
+def unsaid(text: str, masked: str) -> int:
+    """How many of a relation's name words (by stem, its `text`) the wording leaves unsaid. A name's list of alternatives
+    is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions (a list, with
+    commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
+    said = {stem(w) for w in content_words(predicate_text(masked))}
+    alternatives = {stem(w.lower()) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
+    unsaid = {stem(w) for w in content_words(text) if w not in _JOINING} - said
+    return len(unsaid - alternatives if said & alternatives else unsaid)
+
+
+_JOINING = frozenset({"or", "and", *GRAMMAR_WORDS["prepositions"]})  # words of a name that join its words and name nothing
+_ALTERNATIVE = re.compile(r"(\w+)(?=,|\s+or\b)|(?:,\s*(?:or\s+)?|\bor\s+)(\w+)")  # the words a list's commas and "or" join
 
 
 def _first_binding(

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -132,6 +133,35 @@ def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> lis
         return Program.parse([render_step(wanted, (s.args[0], "N")) if s.template in ends else render_step(s.template, s.args) for s in program.steps])
 
     return _with_variants(guides, counted, ", counting the n-th from the end the question states")
+
+
+# a step that picks among what was found or makes a value of it: a program with one answers no list
+_PICKS_OR_VALUES = frozenset({"getFirst", "getLast", "getNth", "getNthLast", "getMost", "getLeast", "count", "exists", "includes"})
+
+
+_AUXILIARY_ASKS = re.compile(r"(?:^|[,;:.?!]\s*)(?:did|does|do|has|have|had|was|were|is|are)(?:n['’]t)?\s", re.IGNORECASE)  # "..., had he ...?"
+
+
+def valued_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then for a yes / no or a count, each program that answers the list of what it found with that list's
+    value taken: whether it holds anything, or how many days or entities. The value of a list is one operation on it,
+    and a methodology need not have seen it after every list: "had X accused Y before X sued Y?" is whether "when did
+    X accuse Y before X sued Y?" finds a day. The audit then accepts the binding or not, as for any program."""
+    query = analysis.query
+    if query.asks not in ("yesno", "number") or query.asks == "number" and query.count is None:
+        return list(guides)
+    if query.asks == "yesno" and not _AUXILIARY_ASKS.search(analysis.masked):
+        return list(guides)  # read as yes / no from its question mark alone, the reading is too weak to carry a new program
+
+    def valued(program: Program) -> Program | None:
+        templates = [s.template for s in program.steps]
+        if templates[-1] != "answer" or _PICKS_OR_VALUES.intersection(templates):
+            return None
+        found = f"#{len(templates) - 1}"
+        value = render_step("exists", (found,)) if query.asks == "yesno" else render_step("count", (found, query.count or "days"))
+        return Program.parse([*(s.render() for s in program.steps[:-1]), value, render_step("answer", (f"#{len(templates)}",))])
+
+    return _with_variants(guides, valued, ", taking the value the question asks of the list it finds")
 
 
 def swapped_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:

@@ -59,6 +59,9 @@ ENGLISH = Vocabularies(WORDS.name_words, WORDS.read_words, frozenset(
         ("Who said no to {E1} first?", "'no to'"),  # saying no is rejecting: not the relation "said"
         ("Who never visited {E1} after {T1}?", "'never visited'"),
         ("Which country has {E1} not visited?", "'not visited'"),
+        # the question word in words the reading does not know, before the auxiliary: no yes / no is asked
+        ("Con quién did {E1} sign the most agreements in {T1}?", "'Con quién' before the question's verb"),
+        ("Wann did {E1} visit {E2}?", "'Wann' before"),
     ],
 )
 def test_an_unknown_word_or_a_negated_event_is_named(masked: str, named: str) -> None:
@@ -78,6 +81,9 @@ def test_an_unknown_word_or_a_negated_event_is_named(masked: str, named: str) ->
         "Which country visited {E1} after {T1}, not {E2}?",  # "not {E2}" excludes a name the query reads
         "How many countries did {E1} visit in {T1}? (not counting trips to {E2})",
         "Did {E1} visit {E2} in {T1} or not?",  # after "or" a negation offers the other answer
+        # an auxiliary after a time, a conjunction or a question word asks as written
+        "In {T1}, did {E1} visit {E2}?", "In {T1} did {E1} visit {E2}?", "So did {E1} visit {E2} in {T1}?", "Which country did {E1} visit in {T1}?",
+        "How many countries in {T1} did {E1} visit?",
     ],
 )
 def test_known_words_and_negations_that_are_not_of_the_event_are_left_alone(masked: str) -> None:

@@ -69,3 +69,13 @@ def test_the_entity_a_temporal_cue_points_at_takes_the_last_role() -> None:
     question = "Who did Iraq and Iran criticise?"
     mentions = [_mention(question, "Iraq"), _mention(question, "Iran")]
     assert [m.text for m in in_role_order(question, mentions)] == ["Iraq", "Iran"]
+
+
+def test_an_entity_set_aside_with_other_than_is_no_event_pointed_at() -> None:
+    # "other than Iran" sets Iran aside in no time: the order of appearance stands, as for any entity no cue points at
+    question = "After 30 June 2007, which was the first country other than Iran that Mahmoud Ahmadinejad visited?"
+    mentions = [_mention(question, "Iran"), _mention(question, "Mahmoud Ahmadinejad")]
+    assert [m.text for m in in_role_order(question, mentions)] == ["Iran", "Mahmoud Ahmadinejad"]
+    question = "Earlier than Iran, which country visited Iraq?"  # a cue of time does point at it
+    mentions = [_mention(question, "Iraq"), _mention(question, "Iran")]
+    assert [m.text for m in in_role_order(question, mentions)] == ["Iraq", "Iran"]

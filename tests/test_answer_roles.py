@@ -173,6 +173,10 @@ def test_receiving_verbs():
         ("What was the date of {E1}'s fourth visit to {E2}?", {}, [(1, "visit")]),
         ("{E1}'s third act of praise in {T1} - who was it for?", {}, [(1, "praise")]),  # "an act of": the act is its noun
         ("Who were {E1}'s visitors in {T1}?", {}, []),  # an agent noun: the others did it
+        # a report's passive before a gerund: its subject does the gerund's act, which names no passive
+        ("On how many days is {E1} recorded expelling {E2}?", {}, []),
+        ("{E1} was seen meeting {E2} in {T1}?", {}, []),
+        ("How many times was {E1} visited during {T1}?", {1: OBJECT}, []),  # "during" is a preposition
     ],
 )
 def test_the_voice_says_who_did_it_for_a_lookup(masked: str, roles: dict, possessed: list) -> None:

@@ -62,6 +62,8 @@ def _reading(analyzer: QuestionAnalyzer, text: str) -> tuple[object, ...]:
         # a noun phrase asked with a question mark asks for what it names, not yes or no
         ("Peru criticism: last country before Chile?", "Who was the last country Peru criticised before Chile?"),
         ("Chile's first Peru visit: year?", "In which year did Chile first visit Peru?"),
+        ("Second visitor to Peru in 2012?", "Who was the second visitor to Peru in 2012?"),
+        ("Boris Johnson visits to Chile in 2012: dates?", "When did Boris Johnson visit Chile in 2012?"),
     ],
 )
 def test_a_marked_unknown_is_read_as_the_question_it_asks(analyzer: QuestionAnalyzer, marked: str, question: str) -> None:

@@ -16,7 +16,7 @@ from agents.analysis.relations import wording_holds
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
-from agents.planner import bind_program, make_plan, named_relations
+from agents.planner import bind_program, make_plan, named_relations, unsaid
 from agents.roles import binding_scorer
 from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
@@ -175,3 +175,22 @@ def test_the_wording_holds_the_words_of_two_relations_alike_but_says_the_act_of_
     assert reduce[0] == threaten[0] >= 3
     assert reduce[1] and not threaten[1]
     assert wording_holds(masked, "Make a visit") == (0, False)
+
+
+@pytest.mark.parametrize(
+    ("text", "masked", "left"),
+    [
+        # one alternative of a name's list says the list: nothing of "embargo, boycott, or sanctions" is missing
+        ("Impose embargo, boycott, or sanctions", "How many times did {E1} impose sanctions on {E2}?", 0),
+        ("Impose administrative sanctions", "How many times did {E1} impose sanctions on {E2}?", 1),
+        ("Impose embargo, boycott, or sanctions", "Did {E1} impose a boycott on {E2}?", 0),
+        ("Express intent to provide humanitarian aid", "Did {E1} provide humanitarian aid to {E2}?", 2),
+    ],
+)
+def test_the_words_of_a_relation_a_wording_leaves_unsaid(text: str, masked: str, left: int) -> None:
+    assert unsaid(text, masked) == left
+
+
+def test_two_acts_joined_by_or_are_not_a_list_of_alternatives() -> None:
+    # an intent to meet or negotiate leaves "express", "intent" and "meet" unsaid by "negotiate with"
+    assert unsaid("Express intent to meet or negotiate", "Who did {E1} negotiate with after {T1}?") == 3

@@ -23,6 +23,9 @@ def _read(masked: str, times: int = 1) -> Query:
         # an imperative count asks how many as well
         ("Count the days on which {E1} accused {E2}.", "number", "days"),
         ("Count all the countries {E1} visited in {T1}.", "number", "entities"),
+        ("Count {E1}'s visits to {E2} in {T1}.", "number", "days"),
+        ("How many distinct dates between {T1} and {T2} show {E1} visiting {E2}?", "number", "days"),
+        ("Count {E1}'s visitors in {T1}.", "number", "entities"),
     ],
 )
 def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count: str) -> None:
@@ -83,6 +86,10 @@ def test_a_singular_which_country_asks_one_country() -> None:
         ("Who was the one to visit {E1} right after the first visitor in {T1}?", 2, False),
         ("Who did {E1} visit in {T1} after his first visit?", 2, False),
         ("When was the visit after {E1}'s first visit to {E2} in {T1}?", 2, False),
+        # a place among the others, after a verb of placing or before an infinitive
+        ("Who came third among the visitors to {E1} in {T1}?", 3, False),
+        ("Which country ranked second to last among {E1}'s visitors in {T1}?", 2, True),
+        ("In {T1}, who was third to visit {E1}?", 3, False),
     ],
 )
 def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
@@ -91,7 +98,7 @@ def test_ordinals_are_the_nth(masked: str, n: int, from_end: bool) -> None:
 
 
 @pytest.mark.parametrize("masked", ["Who met {E1} at a third location in {T1}?", "Which second-hand dealers did {E1} accuse?",
-                                    "Whom did {E1} visit on the third of {T1}?"])
+                                    "Whom did {E1} visit on the third of {T1}?", "Who was second to none in visiting {E1}?"])
 def test_an_ordinal_adjective_before_its_noun_is_no_nth(masked: str) -> None:
     assert _read(masked).ordinal is None
 
@@ -310,3 +317,22 @@ def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str
 def test_a_count_of_what_is_neither_an_occasion_nor_an_actor_is_a_quantity(masked: str, quantity: str | None) -> None:
     query = counts_a_quantity(_read(masked), masked, frozenset({"ministry", "police", "iran"}))
     assert query.unsupported == (None if quantity is None else f"a quantity ({quantity!r}: the KG records events between actors, not how many {quantity})")
+
+
+@pytest.mark.parametrize(
+    ("masked", "entity_type"),
+    [
+        # people told apart, or named beside another kind of actor, are the facts' actors, not a quantity
+        ("How many different people did {E1} call in {T1}?", None),
+        ("how many distinct people or groups has {E1} accused?", None),
+        ("How many persons or countries did {E1} sign a formal agreement with in {T1}?", None),
+        ("How many countries did {E1} sign a formal agreement with in {T1}?", "country"),
+    ],
+)
+def test_people_or_parties_told_apart_are_counted_as_entities(masked: str, entity_type: str | None) -> None:
+    query = _read(masked)
+    assert (query.asks, query.count, query.unsupported, query.entity_type) == ("number", "entities", None, entity_type)
+
+
+def test_people_counted_with_no_kind_beside_them_are_a_quantity() -> None:
+    assert "quantity" in (_read("How many people were killed by {E1} in {T1}?").unsupported or "")

@@ -71,12 +71,18 @@ def test_empty_text():
         ("True or false: Lee Myung Bak visited Cambodia in 2009.", "Lee Myung Bak visited Cambodia in 2009?"),
         ("Yes or no - did Iran visit Iraq in 2008?", "Did Iran visit Iraq in 2008?"),
         ("true or false, japan praised china", "Japan praised china?"),
+        # the answer's form closing the text: a note, a tag, a request to confirm
+        ("- Japan, visit to China, 2013 - confirm y/n", "- Japan, visit to China, 2013?"),
+        ("Japan praising China in 2009? yes/no", "Japan praising China in 2009?"),
+        ("Did Iran visit Iraq in 2008, yes or no?", "Did Iran visit Iraq in 2008?"),
+        ("Iran visited Iraq in 2008 (true/false)", "Iran visited Iraq in 2008?"),
+        ("Iran visited Iraq in 2008 - please confirm.", "Iran visited Iraq in 2008?"),
     ],
 )
 def test_a_statement_put_to_be_judged_is_the_yes_no_question_it_puts(text: str, question: str) -> None:
     assert as_yes_no(text) == question
 
 
-@pytest.mark.parametrize("text", ["Who visited Iran in 2010?", "True Whig Party visited whom?", "True or false:"])
+@pytest.mark.parametrize("text", ["Who visited Iran in 2010?", "True Whig Party visited whom?", "True or false:", "yes/no", "Which country did the report confirm?"])
 def test_other_text_is_left_as_written(text: str) -> None:
     assert as_yes_no(text) == text

@@ -163,6 +163,9 @@ def test_the_asked_granularity_is_honoured(question, level):
         ("Who visited Iraq the year after 2008?", ["2009"], []),
         ("Who visited Iraq two weeks before 17 July 2009?", ["2009-07-03"], []),
         ("Who visited Iraq in the two years after 2007?", ["2008", "2009"], []),
+        # a window of a coarser unit starts on the day after the stated day, or ends on the day before it
+        ("Who visited Iraq in the three months after 1 April 2010?", ["2010-04-02", "2010-07-01"], []),
+        ("Who visited Iraq in the two weeks before 3 July 2009?", ["2009-06-19", "2009-07-02"], []),
         # an offset that names no time is refused, never read as a bare "after 2009"
         ("Who visited Iraq a week after 2009?", [], ["a week after 2009"]),
         ("Who visited Iraq a few days after 3 July 2009?", [], ["a few days after 3 July 2009"]),

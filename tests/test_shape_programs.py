@@ -87,3 +87,26 @@ def test_a_count_over_two_relations_named_alike_that_answer_differently_is_refus
 def test_a_relation_that_says_more_than_the_words_is_no_rival(agent) -> None:  # noqa: ANN001
     # "gave humanitarian aid" is Provide humanitarian aid; an intent to provide it says more than the question does
     assert agent.ask("How many times did Japan provide humanitarian aid to Iraq in 2008?").answers == ["2"]
+
+
+def test_a_yes_no_or_a_count_takes_its_value_of_a_program_that_lists_what_it_finds() -> None:
+    from actions.programs import Program
+    from actions.query import Query
+    from agents.analysis.types import QuestionAnalysis
+    from agents.methodology import Guide
+    from agents.shapes import valued_variants
+
+    listing = Program.parse(["getTime(E1, R, E3)", "getTime(E1, R, E2)", "getBefore(#2, #1)", "answer(#3)"])
+    picking = Program.parse(["getTime(E1, R, E2)", "getFirst(#1)", "answer(#2)"])
+    guides = [Guide(listing, 3, 1.0), Guide(picking, 3, 1.0)]
+
+    def made(query: Query, masked: str = "Had {E1} visited {E2} before {E1} criticised {E3}?") -> list[tuple[str, ...]]:
+        analysis = QuestionAnalysis(question="", masked=masked, query=query)
+        return [g.program.texts for g in valued_variants(guides, analysis)[len(guides):]]
+
+    # whether the list holds anything, how many days or entities it holds; a pick answers no list and has no such value
+    assert made(Query(asks="yesno")) == [("getTime(E1, R, E3)", "getTime(E1, R, E2)", "getBefore(#2, #1)", "exists(#3)", "answer(#4)")]
+    assert made(Query(asks="number", count="days"))[0][-2:] == ("count(#3, days)", "answer(#4)")
+    assert made(Query(asks="entity")) == []
+    # a yes / no read from its question mark alone is too weak a reading to be given a program no methodology holds
+    assert made(Query(asks="yesno"), "{E1} agreements w/ {E2}, same day as {E3}. country?") == []

@@ -211,10 +211,26 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
         ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
         ("How many times did Jack Straw visit Iran between March 1 and 10, 2008?", "1"),
+        # notes closed by the answer's form ask yes or no; a label before a colon names nothing
+        ("- Jack Straw visiting Japan, 2008 - confirm y/n", "Yes"),
+        ("Jack Straw's visit to Japan in 2008? y/n", "Yes"),
+        ("Angela Merkel visiting Japan in 2008? yes/no", "No"),
+        ("Did Iran criticise Iraq in 2008, yes or no?", "Yes"),
+        ("Fact-check: how many times did Jack Straw visit Iran in 2008?", "3"),
+        # the n-th to last time asked for, as written and as typed in a hurry
+        ("What's the second to last time Jack Straw visited Iran in 2008?", "2008-03-10"),
+        ("whats the second to last time jack straw visited iran in 2008", "2008-03-10"),
+        # visitors told apart are entities (Jack Straw, Barack Obama, Angela Merkel)
+        ("How many different people visited Iran in 2008?", "3"),
     ],
 )
-def test_other_wordings_of_yes_no_counts_and_windows(agent, question: str, answer: str) -> None:  # noqa: ANN001
+def test_other_wordings_of_yes_no_counts_windows_and_notes(agent, question: str, answer: str) -> None:  # noqa: ANN001
     assert agent.ask(question).answers == [answer]
+
+
+def test_a_question_word_the_reading_does_not_know_is_no_yes_no_question(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Con quién did Iran criticise in 2008?")
+    assert result.abstained and "'Con quién'" in (result.reason or "")
 
 
 def test_nth_wordings_keyword_queries_and_relations_asked_by_their_noun(agent) -> None:  # noqa: ANN001

@@ -20,6 +20,7 @@ from string import ascii_lowercase
 
 from agents.analysis.aliases import NAME_WORD_TABLES
 from agents.analysis.entities import KNOWN_ENGLISH
+from agents.analysis.question_form import INTERROGATIVE
 from agents.analysis.times import MONTHS
 from agents.analysis.times import NUMBER_WORDS as CARDINALS
 
@@ -40,6 +41,10 @@ _POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:h
 _UNBOUND_PRONOUN = re.compile(
     r"^(?:(?!\{E\d+\}).)*?\b(?:(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+(?P<p>he|she|they)|(?<!\bof\s)(?P<o>him|them))\b", re.IGNORECASE
 )
+# words before an auxiliary put before its subject that are no question word, name, time or closed-class word ("Con quién
+# did {E1} sign ...?"): the question word in words the reading does not know; read without them it is a yes / no it is not
+_LINKING = frozenset("and but or so then now well also yet plus".split())  # a question may open with a conjunction
+_INVERTED = re.compile(r"(?:^|[,;:.?!(]\s*)(?P<pre>[^,;:.?!(]*?)\b(?:did|does|do|has|have|had|was|were|is|are)\s+(?:not\s+)?(?:the\s+)?\{E\d+\}", re.IGNORECASE)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 _WORD = re.compile(r"[^\W\d_]+")  # a word in any alphabet ("Médecins" is one), its clitic ("didn't", "I'm") set aside
 _CLITIC = re.compile(r"n't\b|'(?:s|re|ve|m|ll|d)\b")
@@ -74,6 +79,10 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
         return f"'{away.group(0)}' points to someone the question does not name: say who"
     if unbound := _UNBOUND_PRONOUN.match(masked):
         return f"'{unbound.group('p') or unbound.group('o')}' points to someone the question does not name: say who"
+    for inverted in _INVERTED.finditer(masked):
+        opening = _WORD.findall(_CLITIC.sub("", re.sub(r"\{T\d+\}", "", inverted.group("pre"))))
+        if "{E" not in inverted.group("pre") and not INTERROGATIVE.search(inverted.group("pre")) and (unread := [w for w in opening if w.lower() not in _CLOSED | _LINKING]):
+            return f"'{' '.join(unread)}' before the question's verb was not read: ask with who, what, which or when"
     tokens = _TOKEN.findall(masked.lower())
     for index, (one, other) in enumerate(pairwise(tokens)):
         if (one in NUMBER_WORDS or one in _MONTH_NAMES) and other in NUMBER_WORDS:

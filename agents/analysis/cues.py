@@ -19,8 +19,9 @@ _AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"
 AFTER_HEAD = english(rf"\b(?:{_AFTER_HEAD})\b")
 BEFORE = english(rf"\b(?:{_BEFORE})\b")
 AFTER = english(rf"\b(?:{_AFTER})\b")
-# a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X"
-POINTS_AT_NEXT = english(rf"\b(?:{_BEFORE}|{_AFTER}|as|than)\s+(?:(?:the|a|an)\s+)?$")
+# a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X";
+# "other than X", "rather than X" set X aside or apart, in no time
+POINTS_AT_NEXT = english(rf"\b(?:{_BEFORE}|{_AFTER}|as|(?<!other\s)(?<!rather\s)than)\s+(?:(?:the|a|an)\s+)?$")
 # "when did X start / stop being Y": the start of the first holding, the end of the last one
 FIRST = english(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b")
 LAST = english(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b")

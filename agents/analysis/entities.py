@@ -801,11 +801,12 @@ def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -
 
 def _opens_sentence(tokens: list[Token], span: tuple[int, int]) -> bool:
     """One capitalised word that opens the sentence before a lower-case word ("Negative comments about
-    ...", "Formal agreements were ..."): its capital says nothing about it being a name."""
+    ...", "Formal agreements were ..."), or opens the text as a label before a colon ("Fact-check: ..."):
+    its capital says nothing about it being a name."""
     start, end = span
     return (
         end - start == 1 and _sentence_start(tokens, start) and end < len(tokens)
-        and tokens[end].key != "" and tokens[end].text[:1].islower()
+        and (tokens[end].key != "" and tokens[end].text[:1].islower() or start == 0 and tokens[end].text == ":")
     )
 
 

@@ -40,8 +40,8 @@ _ASKING = re.compile(
 # a noun phrase asked with "?" asks for what it names ("Obama agreements: last signatory before X?", "X's
 # first visit: year?"); a clause with "?" (an auxiliary, a comma) is left to be read as yes / no
 _NP_ASKED = re.compile(
-    r"(?:^|:\s*)(?P<ask>(?:the\s+)?(?:very\s+)?(?P<ord>first|last|earliest|latest|next|most\s+recent)\b(?:(?!\b(?:did|does|do|was|were|is|are|has|have|had)\b)[^:?,])*"
-    r"|(?:the\s+)?(?:date|day|year|month)(?:\s+and\s+(?:year|month))?)\s*\?\s*$",
+    r"(?:^|:\s*)(?P<ask>(?:the\s+)?(?:very\s+)?(?P<ord>first|last|earliest|latest|next|most\s+recent|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b(?:(?!\b(?:did|does|do|was|were|is|are|has|have|had)\b)[^:?,])*"
+    r"|(?:the\s+)?(?:date|day|year|month)s?(?:\s+and\s+(?:year|month)s?)?)\s*\?\s*$",
     re.IGNORECASE,
 )
 # the unknown a request or a tag asks for: "this country ... Name it.", "Someone visited X - who was it?"

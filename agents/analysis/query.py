@@ -34,6 +34,10 @@ _ORDINAL = re.compile(
     r"|\b(?P<penultimate>penultimate|next[\s-]+to[\s-]+(?:the[\s-]+)?last|last[\s-]+but[\s-]+one)\b"
     # a possessive is a determiner too ("his second trip", "{E1}'s third visit")
     rf"|(?:\b(?:his|her|its|their)|\}}'s)\s+(?P<owned>{_ORDINAL_WORD})\b(?P<owned_end>{_TO_LAST})?"
+    # an ordinal after a verb of placing ranks the subject ("who came third among the visitors", "which country ranked second")
+    rf"|\b(?:came|comes|come|ranked|ranks|finished|placed)\s+(?P<placed>{_ORDINAL_WORD})\b(?P<placed_end>{_TO_LAST})?"
+    # "who was third to visit {E1}": an ordinal before an infinitive ranks its doer
+    rf"|\b(?:was|is|were|are)\s+(?P<ranked>{_ORDINAL_WORD})\s+to\s+(?!last\b|latest\b|the\b|none\b|nothing\b|\{{)"
     # an ordinal adverb closes its clause ("whom did X praise third in 2010?"): an adjective is followed by its noun
     rf"|\b(?P<adverb>{_ORDINAL_WORD})(?=\s*(?:[?.!,]|$|(?:in|on|during|within|after|before|between)\b|\{{T\d\}}))",
     re.IGNORECASE,
@@ -42,9 +46,9 @@ _ORDINAL = re.compile(
 _ORDINAL_DAY = re.compile(r"^\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\{T\d\})", re.IGNORECASE)
 
 # "Count the days on which ...": an imperative count asks how many too
-_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently|much(?=\s+times\b))\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?the\b", re.IGNORECASE)
+_COUNT = re.compile(r"\bhow\s+(?:many|often|frequently|much(?=\s+times\b))\b|(?<!est\s)(?<!most\s)(?<!least\s)\b(?:number|count)\s+of\b|^\W*count\s+(?:up\s+)?(?:all\s+)?(?:the\b|\{E\d+\}['’]s?\s)", re.IGNORECASE)
 _COUNTED_NOUN = re.compile(r"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
-_NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?the)\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"\b(?:number|count)\s+(?:of|(?:up\s+)?(?:all\s+)?(?:the|\{E\d+\}['’]s?))\s+(?:different\s+|distinct\s+)?(?P<noun>[a-z]+)", re.IGNORECASE)
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity
 _HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+times\b)", re.IGNORECASE)  # "how much times": a slip for "how many"
@@ -87,6 +91,9 @@ _PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>
 # general nouns for the actors an event KG's facts join (a KG's own kinds of actor are words of its names)
 _PARTIES = (r"countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups|partners|counterparts"
             r"|individuals|officials|sides|allies|neighbou?rs|rivals|enemies|friends|opponents|adversaries|donors|recipients|members")
+# "how many different people", "how many persons or countries": told apart or named beside a kind of actor, they are
+# the actors of the facts (distinct entities), not a quantity such as casualties
+_ACTORS_COUNTED = re.compile(rf"\w+\s+\w+\s+(?:(?:different|distinct|separate)\s+\w+|\w+\s+(?:or|and)\s+(?:{_PARTIES}))\b", re.IGNORECASE)
 _LIST = re.compile(
     rf"\bwho\s+all\b|\ball\s+(?:the\s+)?(?:{_PARTIES})\b"
     r"|\b(?:everyone|everybody|every\s+(?:country|one|nation|actor|party))\b|\blist\s+(?:all|every|each)\b|\b(?:which|who)\s+(?:were|are)\s+(?:they|those|all)\b"
@@ -99,6 +106,7 @@ _ASKED_NOUN = re.compile(rf"^\W*(?:all\s+)?(?:the\s+)?(?:(?P<parties>{_PARTIES})
 _WHO = re.compile(r"\b(?:who|whom)\b", re.IGNORECASE)
 _PICKS_ONE = re.compile(r"\b(?:first|last|earliest|latest|final|initial|most\s+recent(?:ly)?|only|single|one)\b", re.IGNORECASE)
 _COUNTRY = re.compile(r"\b(?:which|what|the|a|any|other|each|every|one)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bcountr(?:y|ies)\b", re.IGNORECASE)
+_KINDS_OR = re.compile(rf"\b(?:{_PARTIES})\s+(?:or|and(?:/or)?|/)\s+(?:{_PARTIES})\b", re.IGNORECASE)  # "persons or countries": of either kind
 _RANKED = re.compile(rf"\s+(?:(?:was|is|were|really|actually|indeed)\s+)*the\s+(?:very\s+)?(?:first|last|{_ORDINAL_WORD})\b", re.IGNORECASE)  # "{E1} the first to"
 _EXCEPT = re.compile(r"\b(?:apart\s+from|except(?:\s+for)?|other\s+than|besides|excluding|aside\s+from|not\s+(?:counting|including))\b|\(\s*not\b", re.IGNORECASE)
 # "{E1} aside", "leaving {E1} itself aside": an entity set aside after its name
@@ -142,7 +150,7 @@ def read_query(question: str, masked: str, times: int, entity_spans: list[tuple[
     return Query(
         asks=asks,
         is_list=asks == "entity" and not extreme and not ordinal and _asks_list(masked),
-        entity_type="country" if asks in ("entity", "number") and _COUNTRY.search(masked) else None,
+        entity_type="country" if asks in ("entity", "number") and _COUNTRY.search(masked) and not _KINDS_OR.search(masked) else None,
         count=count,
         ordinal=ordinal,
         from_end=from_end,
@@ -181,7 +189,7 @@ def _unsupported(masked: str) -> str | None:
     if _HOW_MUCH.search(masked):
         return "a quantity (the KG records no amounts)"
     counted = _COUNTED_NOUN.search(masked) or _NUMBER_OF.search(masked)
-    if counted and counted.group("noun").lower() in _QUANTITIES:
+    if counted and counted.group("noun").lower() in _QUANTITIES and not _ACTORS_COUNTED.match(masked, counted.start()):
         return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
     if degree := _DEGREE.search(masked):
         return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
@@ -247,8 +255,8 @@ def _ordinal(masked: str) -> tuple[int | None, bool]:
             return 2, True
         if _ORDINAL_DAY.match(masked[match.end():]):
             continue
-        word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("adverb")
-        return number(word) or 1, bool(match.group("end") or match.group("bare_end") or match.group("owned_end"))
+        word = match.group("word") or match.group("bare") or match.group("timed") or match.group("owned") or match.group("placed") or match.group("ranked") or match.group("adverb")
+        return number(word) or 1, bool(match.group("end") or match.group("bare_end") or match.group("owned_end") or match.group("placed_end"))
     return None, False
 
 

@@ -99,8 +99,9 @@ def without_framing(text: str) -> str:
 
 
 def as_yes_no(text: str) -> str:
-    m = PATTERNS["judge_this"].match(text)
-    if m is None or not (rest := text[m.end():].rstrip().rstrip(".!").rstrip()):
+    m = PATTERNS["judge_this"].match(text) or PATTERNS["judge_tag"].search(text)
+    rest = text[m.end():] if m is not None and m.start() == 0 else text[: m.start()] if m is not None else ""
+    if m is None or not (rest := rest.strip().rstrip("?.!").rstrip()) or not re.search(r"[A-Za-z]", rest):
         return text
     return rest[:1].upper() + rest[1:] + ("" if rest.endswith("?") else "?")
 

@@ -198,12 +198,14 @@ def with_offsets(text: str) -> str:
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        counts = {1 if the and not count.endswith(("st", "nd", "rd", "th")) else steps, steps}  # "the two years after": from the
-        # first to the second; else ("two years after", "the second year after") one time
-        ends = [end for n in counts if (end := shifted(stated.time, sign * n, unit)) is not None]
-        if len(ends) < len(counts):
+        # "the two years after": from the granule next to the time to the second year; else ("two years after", "the second
+        # year after") one time. The next granule is the time's own: "the three months after 1 April 2010" starts on 2 April
+        window = the and not count.endswith(("st", "nd", "rd", "th")) and steps > 1
+        near, far = shifted(stated.time, sign, stated.time.granularity.value) if window else None, shifted(stated.time, sign * steps, unit)
+        if far is None or window and near is None:
             continue
-        low, high = min(ends, key=lambda end: end.start), max(ends, key=lambda end: end.start)
+        ends = sorted((end for end in (near, far) if end is not None), key=lambda end: end.start)
+        low, high = ends[0], ends[-1]
         at, start = _AT.search(text, 0, offset.start()), offset.start()
         if low != high:  # a window says its own preposition
             written, start = f"between {_written(low.start, low.granularity)} and {_written(high.start, high.granularity)}", at.start() if at else start
