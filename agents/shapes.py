@@ -515,9 +515,16 @@ def typed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[
 
 def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str]) -> tuple[list[str], str | None]:
     """The answers of the kind the question asks, in every shape ("which country": a country entity
-    of the KG, never a sector of one nor a person), and why none is (None: some are, or no kind is
-    asked; in MultiTQ's six, as `_six_asks_kind` reads it)."""
-    if analysis.query.entity_type != "country" or analysis.answer_type != "entity" or not answers:
+    of the KG, never a sector of one nor a person; "which brand": an entity whose name says it is one,
+    as an event KG types its actors by their names only), and why none is (None: some are, or no kind
+    is asked; in MultiTQ's six, "which country" as `_six_asks_kind` reads it)."""
+    if analysis.answer_type != "entity" or not answers:
+        return answers, None
+    if (noun := analysis.asked_kind) is not None:
+        forms = {noun, noun.removesuffix("s"), noun + "s"}
+        kept = [a for a in answers if forms & set(re.findall(r"[a-z]+", a.lower()))]
+        return (kept, None) if kept else ([], f"the question asks which {noun}, and no answer's name says it is one ({', '.join(answers[:3])}): the KG types its actors by their names only")
+    if analysis.query.entity_type != "country":
         return answers, None
     if analysis.query.shape == "six" and not _six_asks_kind(analysis):
         return answers, None

@@ -223,6 +223,18 @@ def test_names_split_over_threads_get_the_vectors_of_one_call_in_order():
         assert np.abs(split - serial).max() < 1e-6  # each name keeps its own row, whatever piece it went in
 
 
+def test_int8_name_vectors_are_the_same_whatever_the_thread_count():
+    """The int8 encoder sets its scales per call: a store's name vectors must not depend on how many
+    cores the machine that ingested it had."""
+    from tkg_store.name_vectors import PIECE, embed_parallel
+
+    embedder = NumpyMiniLMEmbedder(bundled_model_path())
+    names = [f"{name} {i}" for i in range(PIECE // len(NAMES) + 2) for name in NAMES][: PIECE + ONNX_MIN_TEXTS + 7]
+    one = embed_parallel(embedder, names, 1, int8=True)
+    for threads in (2, 5):
+        assert np.array_equal(embed_parallel(embedder, names, threads, int8=True), one)
+
+
 def test_int8_name_vectors_still_find_each_name_from_its_float32_mention():
     """An ingest embeds entity names on the int8 encoder and a question's words on float32: a mention
     spelt as a name must still be nearest that name, among names that differ in one word."""

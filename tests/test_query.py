@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actions.programs import Program
-from agents.analysis.query import Query, asked_by_noun, counts_a_quantity, read_query, unread_number
+from agents.analysis.query import Query, asked_by_noun, asked_kind, counts_a_quantity, read_query, unread_number
 
 
 def _read(masked: str, times: int = 1) -> Query:
@@ -294,6 +294,25 @@ def test_a_question_with_no_verb_asks_a_noun_of_its_entity(masked: str, attribut
 )
 def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str, ranked: int | None) -> None:
     assert _read(masked).ranked == ranked
+
+
+@pytest.mark.parametrize(
+    ("masked", "kind"),
+    [
+        ("For which luxury brand did {E1} pose in {T1}?", "brand"),  # read to the noun phrase's head
+        ("Which football academy did {E1} set up in {T1}?", "academy"),
+        ("Which company signed an agreement with {E1}?", "company"),  # the verb ends the noun phrase
+        ("Which bodies imposed sanctions on {E1}?", None),
+        # kinds every event KG tells: parties, agent nouns, countries, times
+        ("Which country visited {E1} first?", None),
+        ("Which world leaders met {E1} in {T1}?", None),
+        ("Which organisation did {E1} appeal to?", None),
+        ("In which year did {E1} visit {E2}?", None),
+        ("What did {E1} say about {E2}?", None),
+    ],
+)
+def test_which_reads_a_kind_only_names_tell(masked: str, kind: str | None) -> None:
+    assert asked_kind(masked) == kind
 
 
 @pytest.mark.parametrize(

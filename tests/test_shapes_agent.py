@@ -366,3 +366,11 @@ def test_a_count_of_things_no_fact_states_is_refused_as_a_quantity(agent) -> Non
     statues = agent.ask("How many statues did Jack Straw unveil in 2008?")
     assert statues.abstained and "a quantity ('statues'" in (statues.reason or "")
     assert agent.ask("How many visitors were hosted by Iran in 2008?").answers == ["3"]  # an agent noun counts actors
+
+
+def test_a_kind_only_names_tell_is_answered_only_by_a_name_that_says_it(agent) -> None:  # noqa: ANN001
+    # the KG types actors by their names only: "military" is a word of its names, and no visitor of Iran is named so
+    kind = agent.ask("Which military visited Iran first in 2008?")
+    assert kind.abstained and "which military" in (kind.reason or "")
+    assert agent.ask("Which military did Jack Straw visit in 2008?").answers == ["Military (Iran)"]
+    assert agent.ask("Which person visited Iran first in 2008?").answers == ["Jack Straw"]  # a party noun: any actor

@@ -32,7 +32,9 @@ from ari.base.processes import usable_cores
 from tkg_store.store import TKGStore
 
 CHUNK = 4096  # names per embedding step of a build: one progress tick, seconds on a CPU
-PIECES_PER_THREAD = 4  # a step's names are split into this many pieces per thread (`embed_parallel`)
+# names per embedding call (`embed_parallel`): a fixed size, so a name's vector is the same on every
+# machine (the int8 encoder sets its scales per call, and a call under ONNX_MIN_TEXTS runs float32)
+PIECE = 256
 Key = tuple[str, str]  # ("e" | "r", name): an entity or a relation
 
 
@@ -143,19 +145,19 @@ def embed_parallel(embedder: Embedder, texts: list[str], threads: int | None = N
     """`embedder.embed_batch(texts)`, split over `threads` (None: the usable cores, at most 8)
     for the numpy embedder, on its int8 encoder where `int8` is set (each of its
     forward passes is BLAS on one thread and numpy loops, which release the GIL); torch spreads its
-    own work. The texts go out in PIECES_PER_THREAD pieces a thread, so a thread slowed by other
-    work on its core takes fewer of them rather than holding the rest up."""
+    own work. The texts go out in pieces of PIECE, whatever the thread count, so the vectors do not
+    depend on the machine, and a thread slowed by other work on its core takes fewer of them."""
     threads = threads or min(usable_cores(), 8)
     if not isinstance(embedder, NumpyMiniLMEmbedder):
         return embedder.embed_batch(texts)
     embed = partial(embedder.embed_batch, int8=int8)
-    if threads < 2 or len(texts) < 2 * threads:
-        return embed(texts)
+    pieces = [texts[i : i + PIECE] for i in range(0, len(texts), PIECE)] or [texts]
+    if threads < 2 or len(pieces) < 2:
+        return np.vstack([embed(piece) for piece in pieces])
     from concurrent.futures import ThreadPoolExecutor
 
-    share = -(-len(texts) // (threads * PIECES_PER_THREAD))
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ari-embed-names") as pool:
-        return np.vstack(list(pool.map(embed, [texts[i : i + share] for i in range(0, len(texts), share)])))
+        return np.vstack(list(pool.map(embed, pieces)))
 
 
 def text_vectors(store: TKGStore, embedder: Embedder, label: str, texts: list[str], int8: bool = False) -> np.ndarray:

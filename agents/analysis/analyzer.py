@@ -24,7 +24,7 @@ from agents.analysis.gaps import as_question
 from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
-from agents.analysis.query import asked_by_noun, counts_a_quantity, read_query
+from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query
 from agents.analysis.question_form import (
     as_yes_no,
     unstressed,
@@ -214,7 +214,7 @@ class QuestionAnalyzer:
             question, masked, ents, kept, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions]),
-            grammar=grammar, grammar_dropped=rewritten.dropped, query=query, unaccounted=unaccounted(masked, self.vocabularies),
+            grammar=grammar, grammar_dropped=rewritten.dropped, query=query, asked_kind=asked_kind(masked), unaccounted=unaccounted(masked, self.vocabularies),
         )
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:

@@ -14,9 +14,10 @@ from dataclasses import replace
 
 from actions.query import Query
 from agents.analysis.cues import AFTER_FIRST, WINDOW
-from agents.analysis.grammar_words import _AGENT_SUFFIX, GRAMMAR_WORDS
+from agents.analysis.grammar_words import _AGENT_SUFFIX, _IRREGULAR_PAST, GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
 from agents.analysis.times import OFFSET, ORDINAL_WORDS, RELATIVE_BOUND, number
+from agents.analysis.words import english
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
 _ORDINALS = {w: n for w, n in ORDINAL_WORDS.items() if 2 <= n <= 10} | {f"{n}{suffix}": n for n, suffix in zip(range(2, 11), ["nd", "rd", *["th"] * 7])}
@@ -90,7 +91,9 @@ _LEAST = re.compile(rf"\b(?:least|fewest|smallest|lowest)\s+(?:often|frequently|
 _PLURAL_WH = re.compile(r"\b(?:which|what)\s+(?:other\s+|different\s+)?(?P<noun>[a-z]+s|people|men|women|children)\b", re.IGNORECASE)
 # general nouns for the actors an event KG's facts join (a KG's own kinds of actor are words of its names)
 _PARTIES = (r"countries|nations|states|people|persons|leaders|entities|ones|actors|parties|organi[sz]ations|groups|partners|counterparts"
-            r"|individuals|officials|sides|allies|neighbou?rs|rivals|enemies|friends|opponents|adversaries|donors|recipients|members")
+            r"|individuals|officials|sides|allies|neighbou?rs|rivals|enemies|friends|opponents|adversaries|donors|recipients|members"
+            r"|bodies|institutions|authorities|governments|administrations|agencies|powers|regimes|forces|politicians|figures|targets|victims"
+            r"|heads|representatives|delegations|envoys|diplomats")
 # "how many different people", "how many persons or countries": told apart or named beside a kind of actor, they are
 # the actors of the facts (distinct entities), not a quantity such as casualties
 _ACTORS_COUNTED = re.compile(rf"\w+\s+\w+\s+(?:(?:different|distinct|separate)\s+\w+|\w+\s+(?:or|and)\s+(?:{_PARTIES}))\b", re.IGNORECASE)
@@ -239,6 +242,33 @@ def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> 
         return query
     word = phrase[-1]
     return replace(query, unsupported=f"a quantity ({word!r}: the KG records events between actors, not how many {word})")
+
+
+# "which luxury brand", "for what football academy": the kind of party asked, read to its head noun
+_WHICH_KIND = english(r"(?:^|[^\w{}])(?:which|what)\s+(?P<phrase>[a-z][a-z\s-]*)")
+_VERB_FORM = re.compile(rf"[a-z]+(?:ed|ing)|{_IRREGULAR_PAST}")
+_KNOWN_KINDS = GRAMMAR_WORDS["time_nouns"] | GRAMMAR_WORDS["occasions"] | frozenset("country countries one ones other kind kinds sort type event events".split())
+
+
+def asked_kind(masked: str) -> str | None:
+    """The head noun of "which N" when N is no kind every event KG tells (a party noun, an agent noun, a country, a
+    time): "which academy", "which brand". An event KG types its actors by their names only, so only an answer whose
+    name says it is an N is one."""
+    if (which := _WHICH_KIND.search(masked)) is None:
+        return None
+    stops = GRAMMAR_WORDS["no_relation"] | GRAMMAR_WORDS["function_words"] | GRAMMAR_WORDS["do_auxiliaries"]
+    phrase: list[str] = []
+    for w in which.group("phrase").lower().split():
+        if w in _KNOWN_KINDS:  # "which foreign countries", "what year"
+            return None
+        if w in stops or _VERB_FORM.fullmatch(w):  # "which newspaper criticized": the noun phrase has ended
+            break
+        phrase.append(w)
+    if not phrase:
+        return None
+    head = phrase[-1]
+    forms = {head, head + "s", head[:-1] + "ies"} if not head.endswith("s") else {head, head[:-1], head[:-3] + "y"}
+    return None if any(re.fullmatch(_PARTIES, f) or re.fullmatch(_AGENT_SUFFIX, f) for f in forms) else head
 
 
 def _count_unit(masked: str) -> str:

@@ -56,6 +56,7 @@ class QuestionAnalysis:
     grammar_dropped: str = ""  # content words the rewrite dropped (a folded clause's verb phrase): still read for relations
     unsure_relation: str | None = None  # why the relation read is a guess (`RelationLinker.unsure`): the judge abstains
     unaccounted: str | None = None  # words the reading leaves unread (`agents.analysis.accounting`): the judge abstains
+    asked_kind: str | None = None  # "which academy": a kind only an answer's name can tell (`agents.analysis.query.asked_kind`)
     query: Query = field(default_factory=Query)  # what is asked and the constraints beyond the six shapes (`agents.analysis.query`)
 
     @property
