@@ -1,6 +1,7 @@
 """The reading rules' patterns kept as data (agents/analysis/data/*_patterns.json): every example of every pattern is
 read as its file says, a test of the meaning read (the question in the active one-clause form with its roles renumbered;
-the roles of its entities; the question a text asks; the words a yes/no question asserts; the typed query), not of the pattern's match alone.
+the roles of its entities; the question a text asks; the words a yes/no question asserts; the typed query; the times
+read and the unit asked), not of the pattern's match alone.
 
 The examples are written in the constructions' textbook forms; none is taken from an evaluation set.
 """
@@ -18,11 +19,12 @@ import pytest
 
 import agents.analysis
 from actions.query import Query
-from agents.analysis import clause_roles, clauses, grammar, grammar_words, predicate, query, question_form
+from agents.analysis import clause_roles, clauses, grammar, grammar_words, predicate, query, question_form, times
 from agents.analysis.clause_roles import receives_event, voice_roles
 from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query, unread_number
 from agents.analysis.question_form import as_yes_no, not_a_question, unstressed, without_asides, without_framing, without_hedges
+from agents.analysis.times import asked_granularity, read_times, stated_window, with_offsets, with_stated_year
 
 
 def _active_form(masked: str) -> str:
@@ -61,12 +63,22 @@ def _query(masked: str) -> str:
     return "; ".join(said) or "six"
 
 
+def _time(text: str) -> str:
+    """The times read once offsets, months of no year and exclusive bounds are written as dates (in the analyzer's order):
+    each with its span of days and unit, the phrases unread, the years beyond any date; and the unit of time asked."""
+    reading = read_times(stated_window(with_stated_year(with_offsets(text))))
+    said = [f"{m.text!r} {m.time.start}..{m.time.end} {m.time.granularity.value}" for m in reading.found]
+    said += [f"unreadable {phrase!r}" for phrase in reading.unreadable] + [f"beyond {year}" for year in reading.beyond]
+    said += [f"asks {asked.value}"] if (asked := asked_granularity(text)) else []
+    return "; ".join(said) or "none"
+
+
 _DATA = Path(agents.analysis.__file__).parent / "data"
 _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (grammar_words, "grammar_parts", _active_form),
     (clauses, "clause_patterns", _active_form), (grammar, "grammar_patterns", _active_form), (clause_roles, "role_patterns", _roles),
     (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
-    (query, "query_patterns", _query),
+    (query, "query_patterns", _query), (times, "time_patterns", _time),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}
 

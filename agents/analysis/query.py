@@ -16,7 +16,8 @@ from actions.query import Query
 from agents.analysis.cues import AFTER_FIRST, WINDOW
 from agents.analysis.grammar_words import _AGENT_SUFFIX, _IRREGULAR_PAST, GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE
-from agents.analysis.times import OFFSET, ORDINAL_WORDS, RELATIVE_BOUND, number
+from agents.analysis.times import ORDINAL_WORDS, number
+from agents.analysis.times import PATTERNS as TIMES
 from agents.analysis.words import patterns
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
@@ -71,7 +72,7 @@ def asked_by_noun(query: Query, active: str) -> Query:
 
 
 # "the day before {E2} did", "a week after the election": an offset from an event, not from a stated date (`times.with_offsets`)
-_EVENT_OFFSET = re.compile(OFFSET.pattern + r"(?!\{T\d+\})", re.IGNORECASE)
+_EVENT_OFFSET = re.compile(TIMES["offset"].pattern + r"(?!\{T\d+\})", re.IGNORECASE)
 
 
 def _unsupported(masked: str) -> str | None:
@@ -97,7 +98,7 @@ def _unsupported(masked: str) -> str | None:
         return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
     if offset := _EVENT_OFFSET.search(masked):
         return f"a time offset from another event ({offset.group(0).strip()!r}: ARI reads before and after an event, not how long before or after)"
-    if bound := RELATIVE_BOUND.search(masked):
+    if bound := TIMES["relative_bound"].search(masked):
         return f"a time bound ARI cannot read ({bound.group(0).strip(' ,')!r}: it names no date of its own)"
     return None
 
