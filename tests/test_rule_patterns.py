@@ -84,11 +84,11 @@ _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"
 
 
 def _pieces(masked: str) -> list[str]:
-    """The question, its clauses, the words after or before each party or word, and after each word: where a rule matches
-    its pattern."""
+    """The question, its clauses, the words after or before each party or word, and after each word or mark: where a rule
+    matches its pattern."""
     found = [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked)),
              *(masked[: m.start()] for m in re.finditer(r"\b\w|\{E\d\}", masked)),
-             *(masked[m.end() :] for m in re.finditer(r"\w\b", masked))]
+             *(masked[m.end() :] for m in re.finditer(r"\w\b|[^\w\s]", masked))]
     return found + [piece.strip() for piece in found]
 
 
