@@ -1,7 +1,8 @@
 """The reading rules' patterns kept as data (agents/analysis/data/*_patterns.json): every example of every pattern is
 read as its file says, a test of the meaning read (the question in the active one-clause form with its roles renumbered;
 the roles of its entities; the question a text asks; the words a yes/no question asserts; the typed query; the times
-read and the unit asked; the question a text with a gap asks), not of the pattern's match alone.
+read and the unit asked; the question a text with a gap asks; the question meant once repairs and a checked
+claim are read), not of the pattern's match alone.
 
 The examples are written in the constructions' textbook forms; none is taken from an evaluation set.
 """
@@ -19,7 +20,7 @@ import pytest
 
 import agents.analysis
 from actions.query import Query
-from agents.analysis import clause_roles, clauses, gaps, grammar, grammar_words, predicate, query, question_form, times
+from agents.analysis import clause_roles, clauses, discourse, gaps, grammar, grammar_words, predicate, query, question_form, times
 from agents.analysis.clause_roles import receives_event, voice_roles
 from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query, unread_number
@@ -79,6 +80,7 @@ _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (clauses, "clause_patterns", _active_form), (grammar, "grammar_patterns", _active_form), (clause_roles, "role_patterns", _roles),
     (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
     (query, "query_patterns", _query), (times, "time_patterns", _time), (gaps, "gap_patterns", gaps.as_question),
+    (discourse, "discourse_patterns", lambda text: discourse.as_checked_claim(discourse.without_repairs(text))),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}
 
