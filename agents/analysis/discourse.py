@@ -21,6 +21,7 @@ from agents.analysis.types import TimeMention
 from agents.analysis.words import patterns
 from tkg_store.temporal import Granularity
 
+# repairs and checked claims (data/discourse_patterns.json: each with why it is read so, and the texts it is for)
 PATTERNS = patterns("discourse_patterns", {})
 _TYPED = frozenset({"ordinal", "direction", "determiner", "year", "day", "month", "name", "wh"})  # kinds a repair must find again
 _ORDINALS = frozenset("first last second third fourth fifth next final earliest latest".split())

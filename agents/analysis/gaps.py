@@ -18,6 +18,7 @@ from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE, REQUEST_VERB, REQUEST_VERBS
 from agents.analysis.words import patterns
 
+# the marks, requests and records read (data/gap_patterns.json: each with why it is read so, and the texts it is for)
 PATTERNS = patterns("gap_patterns", {"REQUEST_VERB": REQUEST_VERB})
 _ROLES = {role: GRAMMAR_WORDS[f"field_{role}"] for role in ("time", "object", "event", "subject")}
 _OPENS_CONSTRAINT = GRAMMAR_WORDS["field_constraints"]

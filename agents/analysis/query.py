@@ -25,6 +25,7 @@ _ORDINALS = {w: n for w, n in ORDINAL_WORDS.items() if 2 <= n <= 10} | {f"{n}{su
 _ORDINAL_WORD = "|".join(_ORDINALS)
 # the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
 CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
+# the query's patterns (data/query_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("query_patterns", {"ORDINAL_WORD": _ORDINAL_WORD})
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
 _QUANTITIES = GRAMMAR_WORDS["quantities"]  # nouns that count things no fact states: a quantity

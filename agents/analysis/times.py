@@ -64,6 +64,7 @@ _PARTS = {"<DAY>": _DAY, "<MONTH>": _MONTH, "<YEAR>": _YEAR, "<MONTH_NAMES>": _M
 # a count in figures or words, as an offset from a stated time says it; month names as a month with no year is written
 _NUMBER = rf"\d{{1,2}}(?:st|nd|rd|th)?|a\s+few|several|some|{_TWO_DIGITS}|{_ORDINAL}|{_ONES}|an?"
 _MONTH_WORD = "|".join(calendar.month_name[1:])
+# the time reading's own patterns (data/time_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("time_patterns", {"MONTH_NAMES": _MONTH_NAMES, "NUMBER": _NUMBER, "MONTH_WORD": _MONTH_WORD, "PICKS": _PICKS})
 _FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
 
