@@ -1,6 +1,8 @@
 """The reading rules' patterns kept as data (agents/analysis/data/*_patterns.json): every example of every pattern is
 read as its file says, a test of the meaning read (the question in the active one-clause form with its roles renumbered;
-the roles of its entities; the question a text asks; the words a yes/no question asserts), not of the pattern's match alone.
+the roles of its entities; the question a text asks; the words a yes/no question asserts; the typed query; the times
+read and the unit asked; the question a text with a gap asks; the question meant once repairs and a checked
+claim are read), not of the pattern's match alone.
 
 The examples are written in the constructions' textbook forms; none is taken from an evaluation set.
 """
@@ -10,16 +12,20 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import agents.analysis
-from agents.analysis import clause_roles, clauses, grammar, grammar_words, predicate, question_form
+from actions.query import Query
+from agents.analysis import clause_roles, clauses, discourse, gaps, grammar, grammar_words, predicate, query, question_form, times
 from agents.analysis.clause_roles import receives_event, voice_roles
 from agents.analysis.grammar import renumber, rewrite, role_order
+from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query, unread_number
 from agents.analysis.question_form import as_yes_no, not_a_question, unstressed, without_asides, without_framing, without_hedges
+from agents.analysis.times import asked_granularity, read_times, stated_window, with_offsets, with_stated_year
 
 
 def _active_form(masked: str) -> str:
@@ -47,19 +53,44 @@ def _form(text: str) -> str:
     return f"{kept} | {kind.group(1) if kind else 'asks'}"
 
 
+def _query(masked: str) -> str:
+    """The typed query read (its fields unlike the default, with what a verbless question asks of its entity and the
+    quantity it counts), the kind a "which N" asks, and a number left unread."""
+    spans = [m.span() for m in re.finditer(r"\{E\d\}", masked)]
+    read = asked_by_noun(counts_a_quantity(read_query(masked, masked, masked.count("{T"), spans), masked, frozenset()), masked)
+    said = [f"{f.name}={getattr(read, f.name)}" for f in fields(Query) if getattr(read, f.name) != f.default]
+    said += [f"kind={kind}"] if (kind := asked_kind(masked)) else []
+    said += [f"number={number}"] if (number := unread_number(masked)) else []
+    return "; ".join(said) or "six"
+
+
+def _time(text: str) -> str:
+    """The times read once offsets, months of no year and exclusive bounds are written as dates (in the analyzer's order):
+    each with its span of days and unit, the phrases unread, the years beyond any date; and the unit of time asked."""
+    reading = read_times(stated_window(with_stated_year(with_offsets(text))))
+    said = [f"{m.text!r} {m.time.start}..{m.time.end} {m.time.granularity.value}" for m in reading.found]
+    said += [f"unreadable {phrase!r}" for phrase in reading.unreadable] + [f"beyond {year}" for year in reading.beyond]
+    said += [f"asks {asked.value}"] if (asked := asked_granularity(text)) else []
+    return "; ".join(said) or "none"
+
+
 _DATA = Path(agents.analysis.__file__).parent / "data"
 _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (grammar_words, "grammar_parts", _active_form),
     (clauses, "clause_patterns", _active_form), (grammar, "grammar_patterns", _active_form), (clause_roles, "role_patterns", _roles),
     (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
+    (query, "query_patterns", _query), (times, "time_patterns", _time), (gaps, "gap_patterns", gaps.as_question),
+    (discourse, "discourse_patterns", lambda text: discourse.as_checked_claim(discourse.without_repairs(text))),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}
 
 
 def _pieces(masked: str) -> list[str]:
-    """The question, its clauses, and the words after or before each party or word: where a rule matches its pattern."""
+    """The question, its clauses, the words after or before each party or word, and after each word or mark: where a rule
+    matches its pattern."""
     found = [masked, *re.split(r"[,;.]\s*", masked), *(masked[m.end() :] for m in re.finditer(r"\{E\d\}\s+", masked)),
-             *(masked[: m.start()] for m in re.finditer(r"\b\w|\{E\d\}", masked))]
+             *(masked[: m.start()] for m in re.finditer(r"\b\w|\{E\d\}", masked)),
+             *(masked[m.end() :] for m in re.finditer(r"\w\b|[^\w\s]", masked))]
     return found + [piece.strip() for piece in found]
 
 

@@ -16,44 +16,10 @@ import re
 from agents.analysis.grammar import is_agent_noun, verb_of_agent
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.question_form import INTERROGATIVE, REQUEST_VERB, REQUEST_VERBS
+from agents.analysis.words import patterns
 
-_GAP = r"_{2,}|\[\s*(?:blank|\?)\s*\]|\(\s*(?:blank|\?)\s*\)"
-# a lone "?" stands for a word where a value follows a field's mark or an arrow, or words follow it
-_LONE = r"(?:(?<=[=:>])|(?<=[=:>]\s))\?(?=\s*(?:[|;,.(\[]|->|$))|(?<=\s)\?(?=\s+[a-z])"
-_HINT = r"(?:\s*[(\[](?P<hint>[^)\]]*)[)\]])?"  # "____ (country)", "? [year]": the kind asked
-_MARK = re.compile(rf"(?:{_GAP}|{_LONE}){_HINT}", re.IGNORECASE)
-_ASKED_VALUE = re.compile(rf"^(?:{_GAP}|\?){_HINT}", re.IGNORECASE)  # a field's value that is missing
-# "... was ____. (2 marks)": a remark to the reader; not a party set aside ("... in 2010? (not counting trips inside China)")
-# nor a time or an order the question is asked under ("which country? (after 3 Feb 2015)", "(the first one)")
-_REMARK = re.compile(
-    r"(?<=[.!?])\s*\((?![^()]*\b(?:not|except|excluding|apart|besides|other\s+than|before|after|since|until|during|between|first|last)\b)"
-    r"(?![^()]*\b(?:1[89]|20)\d\d\b)[^()]*\)\s*$",
-    re.IGNORECASE,
-)
-# a piece that only asks for the answer: "Name this country.", "For ten points, who is it?", "Which month?"
-_PRE = r"^\W*(?:(?:\w+\s+){0,3}\w+,\s*)?(?:please\s+)?"  # "For ten points, ...", "FTP, ..."
-_NAME_IT = re.compile(rf"{_PRE}{REQUEST_VERB}\s+(?P<hint>(?:this|these|it|the)\b.*)$", re.IGNORECASE)
-_ASKING = re.compile(
-    rf"{_PRE}(?P<hint>who|whom|when|(?:which|what)\s+[a-z]+(?:\s+and\s+[a-z]+)?)(?:\s+(?:is|was|were|are)\s+(?:it|this|that|they|he|she))?\s*(?:\([^)]*\))?\W*$",
-    re.IGNORECASE,
-)
-# a noun phrase asked with "?" asks for what it names ("Obama agreements: last signatory before X?", "X's
-# first visit: year?"); a clause with "?" (an auxiliary, a comma) is left to be read as yes / no
-_NP_ASKED = re.compile(
-    r"(?:^|:\s*)(?P<ask>(?:the\s+)?(?:very\s+)?(?P<ord>first|last|earliest|latest|next|most\s+recent|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\b(?:(?!\b(?:did|does|do|was|were|is|are|has|have|had)\b)[^:?,])*"
-    r"|(?:the\s+)?(?:date|day|year|month)s?(?:\s+and\s+(?:year|month)s?)?)\s*\?\s*$",
-    re.IGNORECASE,
-)
-# the unknown a request or a tag asks for: "this country ... Name it.", "Someone visited X - who was it?"
-_THIS = re.compile(
-    r"\b(?:this|these)\b(?:\s+(?!was\b|is\b|were\b)(?P<noun>[a-z]+)\b)?"
-    r"|^(?:someone|somebody|some\s+one|whoever|(?:a\s+certain|some|one|a)\s+(?P<kind>country|person|party))\b",
-    re.IGNORECASE,
-)
-_TIME_GAP = re.compile(r"\b(?:in|on|during)\s+(?:the\s+(?P<unit>year|month|date|day)\s+(?:of\s+)?)?$", re.IGNORECASE)
-_WAS_GAP = re.compile(r"^(?P<pre>(?:[^,]*,\s+)?)(?P<np>[^,]+?)\s+(?P<be>was|were|is)\s+$", re.IGNORECASE)
-_PIECES = re.compile(r"\s*(?:\||;|->|\s[-\u2013\u2014]+\s|(?:(?<=[a-z0-9?)\]])|(?<=[A-Z]{2}))\.\s+(?=[A-Z])|(?<=[a-z)])[!?]\s+(?=[A-Z]))\s*")
-_FIELD = re.compile(r"^(?P<key>[A-Za-z][A-Za-z ]{0,20}?)\s*[=:]\s*(?P<value>.*)$")
+# the marks, requests and records read (data/gap_patterns.json: each with why it is read so, and the texts it is for)
+PATTERNS = patterns("gap_patterns", {"REQUEST_VERB": REQUEST_VERB})
 _ROLES = {role: GRAMMAR_WORDS[f"field_{role}"] for role in ("time", "object", "event", "subject")}
 _OPENS_CONSTRAINT = GRAMMAR_WORDS["field_constraints"]
 _UNITS = ("day", "date", "month", "year")  # finest first: "month and year" asks a month
@@ -77,12 +43,12 @@ def _sentence(text: str) -> str:
 
 def _asked_at(before: str, after: str, wh: str) -> str:
     """The clause `before` + marker + `after`, with `wh` in the marker's place, as a question."""
-    if (m := _TIME_GAP.search(before)) and (wh == "who" or wh.startswith(("in which", "when"))):  # "X visited Y in ____": fronted
+    if (m := PATTERNS["time_gap"].search(before)) and (wh == "who" or wh.startswith(("in which", "when"))):  # "X visited Y in ____": fronted
         wh = _wh(m.group("unit") or "when") if wh == "who" else wh
         clause = (before[: m.start()] + after).strip()
         clause = clause[:1].lower() + clause[1:] if re.match(r"(?:The|A|An)\b", clause) else clause
         return _sentence(f"{wh} did {clause}")
-    if not after.strip(" .!") and (m := _WAS_GAP.match(before)):  # "the first to visit X was ____": its subject asked
+    if not after.strip(" .!") and (m := PATTERNS["was_gap"].match(before)):  # "the first to visit X was ____": its subject asked
         np = m.group("np")
         return _sentence(f"{m.group('pre')}{wh} {m.group('be')} {np[:1].lower() + np[1:] if not m.group('pre') else np}")
     return _sentence(before + wh + after)
@@ -111,13 +77,13 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
     rest: list[str] = []
     implied = ""
     for n, piece in enumerate(pieces):
-        key, value = (f.group("key"), f.group("value").strip(" .")) if (f := _FIELD.match(piece)) else ("", piece.strip(" ."))
+        key, value = (f.group("key"), f.group("value").strip(" .")) if (f := PATTERNS["field"].match(piece)) else ("", piece.strip(" ."))
         role = _role(key, value) if key else ("subject", "event", "object")[n] if n < 3 else "other"
         if key and (acts := _act_of(key)):
             implied = implied or acts
         if value.lower() in _UNITS or role == "time" and (value.lower().split()[:1] and value.split()[0].lower() in _UNITS):
             hint = hint or value  # "Return: year", "Granularity: month": the time is asked
-        elif role == "time" and not _ASKED_VALUE.match(value):
+        elif role == "time" and not PATTERNS["asked_value"].match(value):
             rest.append(value if value.split()[0].lower() in _OPENS_CONSTRAINT else f"in {value}")
         elif role in ("party", "other") or role in roles:
             (parties if role == "party" else rest).append(value)
@@ -130,11 +96,11 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
         else:
             rest.append(value)
     roles.setdefault("event", implied)
-    asked = [role for role, value in roles.items() if _ASKED_VALUE.match(value)]
-    wh = _wh((m.group("hint") if (m := _ASKED_VALUE.match(roles[asked[0]])) else None) or hint) if asked else _wh(hint)
+    asked = [role for role, value in roles.items() if PATTERNS["asked_value"].match(value)]
+    wh = _wh((m.group("hint") if (m := PATTERNS["asked_value"].match(roles[asked[0]])) else None) or hint) if asked else _wh(hint)
     if len(asked) > 1 or not roles["event"] or not asked and not wh.startswith(("in which", "when")):
         return None
-    rest[:0] = [_ASKED_VALUE.sub("", roles[asked[0]]).strip(" ,?")] if asked else []
+    rest[:0] = [PATTERNS["asked_value"].sub("", roles[asked[0]]).strip(" ,?")] if asked else []
     subject, event, obj, tail = roles.get("subject", ""), roles["event"], roles.get("object", ""), " ".join(rest)
     if asked == ["subject"]:
         return _sentence(f"{wh} {event} {obj} {tail}")
@@ -143,24 +109,24 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
 
 def as_question(text: str) -> str:
     """`text` as the question its marked unknown asks (see the module's docstring), else `text`."""
-    text = _REMARK.sub("", text.strip())
-    if (np := _NP_ASKED.search(text)) and not INTERROGATIVE.search(text) and not _MARK.search(text):
+    text = PATTERNS["remark"].sub("", text.strip())
+    if (np := PATTERNS["np_asked"].search(text)) and not INTERROGATIVE.search(text) and not PATTERNS["mark"].search(text):
         ask = np.group("ask")
         named = ask[ask.lower().find(np.group("ord").lower()) :] if np.group("ord") else ""
         return _sentence(text[: np.start("ask")] + (f"who was the {named[:1].lower() + named[1:]}" if named else _wh(ask)))
-    pieces = [p for p in _PIECES.split(text) if p.strip(" .")]
-    matched = [(p, _NAME_IT.match(p) or _ASKING.match(p)) for p in pieces]
+    pieces = [p for p in PATTERNS["pieces"].split(text) if p.strip(" .")]
+    matched = [(p, PATTERNS["name_it"].match(p) or PATTERNS["asking"].match(p)) for p in pieces]
     asking = [m for _, m in matched if m]
     hint = asking[-1].group("hint") if asking else None
     kept = [p for p, m in matched if not m]
-    if sum(1 for p in kept if _FIELD.match(p)) > 1 or "->" in text or "|" in text:
+    if sum(1 for p in kept if PATTERNS["field"].match(p)) > 1 or "->" in text or "|" in text:
         return _from_fields(kept, hint) or text
     sentence = " ".join(kept)
     sentence = re.sub(r"^[^:]*:\s*", "", sentence) if ":" in sentence and _instruction(sentence.split(":")[0]) else sentence
     # where a question word asks already, a mark is a slip ("Who visited X ? in 2009")
-    if (mark := _MARK.search(sentence)) and not INTERROGATIVE.search(_MARK.sub("", sentence)):
+    if (mark := PATTERNS["mark"].search(sentence)) and not INTERROGATIVE.search(PATTERNS["mark"].sub("", sentence)):
         return _asked_at(sentence[: mark.start()], sentence[mark.end() :], _wh(mark.group("hint") or hint))
-    this = _THIS.search(sentence)
+    this = PATTERNS["this"].search(sentence)
     if not asking or this is None or INTERROGATIVE.search(sentence):
         return text
     return _asked_at(sentence[: this.start()], sentence[this.end() :], _wh(hint if this.group("kind") else this.group("noun") or hint))
@@ -168,4 +134,4 @@ def as_question(text: str) -> str:
 
 def _instruction(piece: str) -> bool:
     """"Fill in the blank", "Complete the sentence": an instruction names no party, time or gap."""
-    return not re.search(rf"\d|{_GAP}|(?<!^)\b[A-Z]", piece.strip()) and len(piece.split()) <= 6
+    return not re.search(rf"\d|{PATTERNS['gap'].pattern}|(?<!^)\b[A-Z]", piece.strip()) and len(piece.split()) <= 6

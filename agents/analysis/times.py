@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
+from agents.analysis.words import patterns
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, shifted, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
@@ -55,25 +56,16 @@ _MONTH = rf"(?P<month>{_MONTH_NAMES})\.?"
 _DAY = rf"(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?|(?P<dayword>{_ORDINAL}))"  # "the fourth of July 2007", "May first 2008"
 _YEAR = rf"(?:(?P<year>\d{{4}})|['’](?P<yy>\d{{2}})|{_SAID_YEAR})"  # "2008", "'08" or said in words
 
-# A number after a time word, read as a year where the patterns above read none: "in 3000", "since 99999"
-_ANY_YEAR = re.compile(
-    r"\b(?:in|during|since|before|after|until|till|by|around|year)\s+(?:the\s+year\s+)?(?P<year>\d{4,})(?![\w-])",
-    re.IGNORECASE,
-)
-
-# A month whose year, or a day whose month and year, is written once, after the next one ("between January and
-# April 2007", "between 10 and 20 April 2011", "from 10 April to 30 June 2012", "April 10 - June 30, 2012"): the first
-# takes the second's (the year before where its month comes later: "between December and March 2009"); the second is read as a date.
-_DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
-_SHARED = re.compile(rf"\b(?:(?P<first>{_MONTH_NAMES})\.?(?:\s+(?P<mday>{_DAY_NUMBER}))?|(?P<day>{_DAY_NUMBER})(?:\s+(?:of\s+)?(?P<dmonth>{_MONTH_NAMES})\.?)?)"
-                     r"\s*(?:and|to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<end>end\s+of\s+)?"  # "the end of 2011": no month
-                     rf"(?:(?(dmonth)(?:{_DAY_NUMBER}\s+(?:of\s+)?)?|(?(day){_DAY_NUMBER}\s+(?:of\s+)?|(?:{_DAY_NUMBER}\s+(?:of\s+)?)?))(?P<month>{_MONTH_NAMES})\.?"
-                     rf"(?:\s+{_DAY_NUMBER})?,?\s+(?:of\s+|in\s+)?|(?(mday)(?P<mday2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?!)))?(?P<year>\d{{4}})\b", re.IGNORECASE)
 # the parts the date forms are written with (data/date_formats.json: each form with the examples it is for, tried in
 # order, periods of months first; the vague periods; the ways a time is asked for): halves, quarters ("Q2 2007", "H1 2008") and the first or last N months are parts of a year
 _PART = r"(?P<part>first|1st|second|2nd|latter|third|3rd|fourth|4th|last|final)"
 _PICKS = r"first|last|earliest|latest|final|penultimate|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)"
 _PARTS = {"<DAY>": _DAY, "<MONTH>": _MONTH, "<YEAR>": _YEAR, "<MONTH_NAMES>": _MONTH_NAMES, "<SAID_YEAR>": _SAID_YEAR, "<PART>": _PART, "<PICKS>": _PICKS}
+# a count in figures or words, as an offset from a stated time says it; month names as a month with no year is written
+_NUMBER = rf"\d{{1,2}}(?:st|nd|rd|th)?|a\s+few|several|some|{_TWO_DIGITS}|{_ORDINAL}|{_ONES}|an?"
+_MONTH_WORD = "|".join(calendar.month_name[1:])
+# the time reading's own patterns (data/time_patterns.json: each with why it is read so, and the questions it is for)
+PATTERNS = patterns("time_patterns", {"MONTH_NAMES": _MONTH_NAMES, "NUMBER": _NUMBER, "MONTH_WORD": _MONTH_WORD, "PICKS": _PICKS})
 _FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
 
 
@@ -85,16 +77,6 @@ def _compiled(forms: list[dict[str, object]]) -> list[re.Pattern[str]]:
 _PERIODS, _DATES, (_VAGUE,) = _compiled(_FORMATS["periods"]), _compiled(_FORMATS["dates"]), _compiled(_FORMATS["vague"])
 # the ways a time is asked for, finest last: a year, a month, a day (`asked_granularity`)
 _ASKS = [(Granularity(form["unit"]), pattern) for form, pattern in zip(_FORMATS["asked"], _compiled(_FORMATS["asked"]))]
-# An open bound before a time: "since May 2010" runs to the KG's end, "until 2008" and "by the end of
-# 2008" from its start, each including the time named ("after" and "before" exclude it: the cues').
-_BY = r"(?:by|until|till|up\s+to|through|before)\s+the\s+(?:very\s+)?end\s+of"
-_OPENS = re.compile(rf"\b(?:(?P<since>since|starting\s+(?:in|from))|(?:up\s+)?(?:until|till)|up\s+to|through|thru|by|{_BY})\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
-# a bound at its period's edge is that period's first or last day: "by the end of 2008", "from the start of 2005 to the
-# end of March 2005", "between the beginning of May and the end of August 2009" (`_bounded` reads them)
-_EDGE = r"(?:\b(?:from|between|since)\s+(?P<start>the\s+(?:start|beginning)\s+of)|\b(?:to|and|until|till|through|thru)\s+(?P<end>the\s+end\s+of))\s+(?:the\s+year\s+)?"
-_EDGE_BOUND = re.compile(rf"(?:{_BY}\s|{_EDGE})", re.IGNORECASE)
-_EDGE_BEFORE = re.compile(rf"{_EDGE}$", re.IGNORECASE)
-_JOINS = re.compile(r"[\s,]*(?:(?:and|until|till|to|through|thru|-|–)\s*(?:the\s+end\s+of\s+)?)?$", re.IGNORECASE)
 
 class TimeReading(NamedTuple):
     """What `read_times` found, each list in order of appearance."""
@@ -126,10 +108,10 @@ def read_times(text: str) -> TimeReading:
 
     read(_PERIODS)
     for match in _VAGUE.finditer(text):
-        if free(match.span()) and not _EDGE_BOUND.search(text[max(0, match.start() - 20) : match.end()]):  # a bound
+        if free(match.span()) and not PATTERNS["edge_bound"].search(text[max(0, match.start() - 20) : match.end()]):  # a bound
             taken.append(match.span())
             unreadable.append((match.span(), match.group(0)))
-    for match in _SHARED.finditer(text):
+    for match in PATTERNS["shared"].finditer(text):
         if not (match.group("month") or match.group("mday2") or match.group("end") and (match.group("first") or match.group("dmonth"))):
             continue
         day, span = match.group("day") or match.group("mday"), (match.start(), match.end("mday" if match.group("mday") else "dmonth" if match.group("dmonth") else "day" if match.group("day") else "first"))
@@ -142,7 +124,7 @@ def read_times(text: str) -> TimeReading:
                 taken.append(second := (match.start("mday2"), match.end("year")))
                 found.append(TimeMention(text[slice(*second)], second, stated_span(int(match.group("year")), month, int(match.group("mday2")))))
     read(_DATES)
-    for match in _ANY_YEAR.finditer(text):
+    for match in PATTERNS["any_year"].finditer(text):
         if free(span := match.span("year")):
             taken.append(span)
             if not 1 <= (year := int(match.group("year"))) <= MAXYEAR:
@@ -163,35 +145,13 @@ def read_times(text: str) -> TimeReading:
     return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
 
 
-# a second bound stated through the first time ("after {T1}, within that year"), not as a date (`stated_window` reads
-# it); "in / within the same year (as {E2})" is not one: it names another event's period (MultiTQ's same-period shapes)
-RELATIVE_BOUND = re.compile(
-    r"\s*,?\s*(?:within\s+(?:that|the\s+same)\s+(?P<a>year|month|week)(?!\s+as\b)|before\s+the\s+(?P<c>year|month|week)\s+(?:was|is|had)\s+(?:out|over|ended|done)|by\s+the\s+end\s+of\s+(?:that|the\s+same)\s+(?P<d>year|month|week))\b",
-    re.IGNORECASE,
-)
-# A window stated by two exclusive bounds ("after D1 and before D2") or its second through the first (RELATIVE_BOUND)
-_AFTER, _BEFORE = re.compile(r"\bafter\s+$", re.IGNORECASE), re.compile(r"\bbefore\s+$", re.IGNORECASE)
-# "after {T1}, in the same month" closing the question: the period of that time (not "in the same year as {E2} did")
-_SAME = re.compile(r"\s*,?\s*(?:later\s+|earlier\s+)?in\s+(?:that|the)\s+same\s+(?P<s>year|month)(?=\s*(?:[?.!;]|$))", re.IGNORECASE)
-_AND_BEFORE = re.compile(r"\s*,?\s*(?:and|but)\s+(?:still\s+)?(?P<cue>before|after)\s+$", re.IGNORECASE)
-
-
-# An offset from a stated time ("the year after 2008", "two weeks before 3 July 2009"): the time it names, where the unit
-# is no finer than the time's (`tkg_store.temporal.shifted`); else the phrase is unreadable (`read_times`), never read as
-# a bare "after 2008", which asks another question.
-_NUMBER = rf"\d{{1,2}}(?:st|nd|rd|th)?|a\s+few|several|some|{_TWO_DIGITS}|{_ORDINAL}|{_ONES}|an?"
-OFFSET = re.compile(
-    rf"\b(?:(?P<the>the)\s+(?:(?P<count>{_NUMBER})\s+)?|(?P<bare>{_NUMBER})\s+)(?P<unit>day|week|month|year)s?\s+(?P<way>after|before|later\s+than|earlier\s+than)\s+",
-    re.IGNORECASE,
-)
-_OFFSET_BEFORE = re.compile(OFFSET.pattern + "$", re.IGNORECASE)
-_AT = re.compile(r"\b(?:in|on|during|within)\s+$", re.IGNORECASE)
+_OFFSET_BEFORE = re.compile(PATTERNS["offset"].pattern + "$", re.IGNORECASE)  # an offset `with_offsets` could not read, before a time
 
 
 def with_offsets(text: str) -> str:
-    """`text` with each offset from a stated time written as the time it names (see `OFFSET`); "the two years after
+    """`text` with each offset from a stated time written as the time it names (see `PATTERNS["offset"]`); "the two years after
     2008" is the window of those years."""
-    for offset in reversed(list(OFFSET.finditer(text))):
+    for offset in reversed(list(PATTERNS["offset"].finditer(text))):
         stated = next((t for t in read_times(text[offset.end() :]).found if t.span[0] == 0), None)
         count, the = (offset.group("count") or offset.group("bare") or "").lower(), bool(offset.group("the"))
         steps = (number(count) or 0) if count else 1  # "a few": no count
@@ -206,7 +166,7 @@ def with_offsets(text: str) -> str:
             continue
         ends = sorted((end for end in (near, far) if end is not None), key=lambda end: end.start)
         low, high = ends[0], ends[-1]
-        at, start = _AT.search(text, 0, offset.start()), offset.start()
+        at, start = PATTERNS["at"].search(text, 0, offset.start()), offset.start()
         if low != high:  # a window says its own preposition
             written, start = f"between {_written(low.start, low.granularity)} and {_written(high.start, high.granularity)}", at.start() if at else start
         else:
@@ -227,27 +187,18 @@ def stated_window(text: str) -> str:
     the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"."""
     times = read_times(text).found
     for one, other in zip(times, times[1:]):
-        first, second = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0]), _AND_BEFORE.fullmatch(text, one.span[1], other.span[0])
-        if first and second and (first.re is _AFTER) == (second.group("cue").lower() == "before"):
-            earlier, later = (one, other) if first.re is _AFTER else (other, one)
+        first, second = PATTERNS["after"].search(text, 0, one.span[0]) or PATTERNS["before"].search(text, 0, one.span[0]), PATTERNS["and_before"].fullmatch(text, one.span[1], other.span[0])
+        if first and second and (first.re is PATTERNS["after"]) == (second.group("cue").lower() == "before"):
+            earlier, later = (one, other) if first.re is PATTERNS["after"] else (other, one)
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
     for one in times:
-        bound = RELATIVE_BOUND.search(text, one.span[1]) or _SAME.search(text, one.span[1])
-        first = _AFTER.search(text, 0, one.span[0]) or _BEFORE.search(text, 0, one.span[0])
+        bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
+        first = PATTERNS["after"].search(text, 0, one.span[0]) or PATTERNS["before"].search(text, 0, one.span[0])
         if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
             period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
-            low, high = (one.time.end + timedelta(1), period.end) if first.re is _AFTER else (period.start, one.time.start - timedelta(1))
+            low, high = (one.time.end + timedelta(1), period.end) if first.re is PATTERNS["after"] else (period.start, one.time.start - timedelta(1))
             return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high)
     return text
-
-
-# months with no year: one after "after", "before", "in" or "during", or a window of two ("between July and December",
-# "(July to December)")
-_MONTH_WORD = "|".join(calendar.month_name[1:])
-_NO_YEAR = r"\b(?![\s,]*(?:of\s+|in\s+)?(?:\d|['’]))"
-_BARE_MONTHS = re.compile(rf"\b(?:(?:between|from)\s+)?(?P<first>{_MONTH_WORD})\s*(?:and|to|until|till|through|thru|-|–)\s*(?P<last>{_MONTH_WORD}){_NO_YEAR}"
-                          rf"|\b(?P<bound>after|before|in|during)\s+(?P<month>{_MONTH_WORD}){_NO_YEAR}", re.IGNORECASE)
-_IN_YEAR = re.compile(r"(?:^\W*|\s*,?\s*)\b(?:in|during|within|throughout|over\s+the\s+course\s+of)\s+(?:the\s+year\s+(?:of\s+)?)?$", re.IGNORECASE)
 
 
 def with_stated_year(text: str) -> str:
@@ -255,9 +206,9 @@ def with_stated_year(text: str) -> str:
     after March?" -> "between April 2008 and December 2008"; "who threatened Iraq in 2008 between July and December?" ->
     "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
-    found = read_times(text).found if _BARE_MONTHS.search(text) else []
-    months = next((m for m in _BARE_MONTHS.finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
-    if not months or len(found) != 1 or not (phrase := _IN_YEAR.search(text, 0, found[0].span[0])):
+    found = read_times(text).found if PATTERNS["bare_months"].search(text) else []
+    months = next((m for m in PATTERNS["bare_months"].finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
+    if not months or len(found) != 1 or not (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
         return text
     stated, year, bound = found[0].time, found[0].time.start.year, (months.group("bound") or "").lower()
     first, last = (MONTHS[(months.group(k) or months.group("month")).lower()] for k in ("first", "last"))
@@ -284,13 +235,13 @@ def _bounded(text: str, found: list[TimeMention]) -> list[TimeMention]:
     """`found`, each time after an open bound ("since", "until", "by the end of") read as the span it
     opens, the bound's words with it; not an end of a range ("from 2005 until 2008", "since 2005 until 2008")."""
     for i, mention in enumerate(found):
-        if edge := _EDGE_BEFORE.search(text, 0, mention.span[0]):
+        if edge := PATTERNS["edge_before"].search(text, 0, mention.span[0]):
             at, day = (edge.start("start"), mention.time.start) if edge.group("start") else (edge.start("end"), mention.time.end)
             found[i] = mention = TimeMention(text[at : mention.span[1]], (at, mention.span[1]), span_of(day, Granularity.DAY))
         (start, end), time, previous = mention.span, mention.time, found[i - 1].span[1] if i else 0
-        opener = _OPENS.search(text, previous, start)
+        opener = PATTERNS["opens"].search(text, previous, start)
         since = opener is not None and opener.group("since")
-        if opener and not (i and _JOINS.match(text, previous, opener.start())) and not (since and i + 1 < len(found) and _JOINS.match(text, end, found[i + 1].span[0])):
+        if opener and not (i and PATTERNS["joins"].match(text, previous, opener.start())) and not (since and i + 1 < len(found) and PATTERNS["joins"].match(text, end, found[i + 1].span[0])):
             opened = TimeSpan(time.start, OPEN_END, time.granularity) if since else TimeSpan(OPEN_START, time.end, time.granularity)
             found[i] = TimeMention(text[opener.start() : end], (opener.start(), end), opened)
     return found
@@ -317,7 +268,7 @@ _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(cal
 def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
     """The month and weekday names of `text` outside the spans `taken` (its read times and names), a window of two months
     named whole ("July to December with no year")."""
-    found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in _BARE_MONTHS.finditer(text) if m.group("first")]
+    found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in PATTERNS["bare_months"].finditer(text) if m.group("first")]
     found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text)  # one opening the text may be a verb ("May I ask ...")
               if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() <= a + len(name) for a, name in found)]
     return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found) if not any(a <= at < b for a, b in taken)]
@@ -367,50 +318,25 @@ def said_year(words: str) -> int:
     return (2000 if re.match(r"two\s+thousand", words, re.IGNORECASE) else 100 * numbers[0]) + sum(numbers[1:])
 
 
-
-# "the month when X did ..." heads a relative clause; it asks for the month only where no other
-# question word asks for a party ("In the month when X visited Y, who else did?" asks who)
-_RELATIVE_HEAD = re.compile(r"\bthe\s+(?:same\s+|very\s+)?(?:year|month|day|date)\s+(?:when|in\s+which|that)\b", re.IGNORECASE)
-_ASKS_PARTY = re.compile(
-    # ("on which the {E1} ...": a relative "which" before an article asks for nobody)
-    r"\b(?:who|whom)\b|\b(?:which|what)\s+(?!(?:year|month|day|date|time|was|is|were|the|a|an)\b)[a-z]+"
-    # ("Name the last year X ...", "the fourth day": an ordinal before the time noun asks for no party either)
-    rf"|\b(?:name|list|identify)\s+(?:the\s+)?(?:(?:{_PICKS})\s+)?(?!(?:the|year|month|day|date|time|{_PICKS})\b)[a-z]+",
-    re.IGNORECASE,
-)
-# with no party asked for, a time noun or a closing "when" asks for the time: "Branko Crvenkovski first
-# supported China when?", "The year X first visited Y was what?", "Give the date X last visited Y."
-_TIME_NOUN = re.compile(r"(?<!same\s)\b(?P<unit>year|month|date|day)\b|\bwhen\s*[?.!]*\s*$", re.IGNORECASE)  # "the same month": a comparison
-
-
-# "the date on which Iraq ...", "the fourth day in 2013 on which": a preposition and "which" after a time noun open a relative clause, as "when" does
-_RELATIVE_WHICH = re.compile(r"\b(?P<unit>year|month|day|date|time)\s+(?:(?:in|of|during)\s+(?:\{T\d+\}|\d{4})\s+)?(?:on|in|during|at)\s+which\b", re.IGNORECASE)
-
-
-# two units asked together ask for the finer, which holds the coarser: "in which month and year",
-# "what year and month", "which month of which year" ask for a month
-_TWO_UNITS = re.compile(
-    r"\b(?P<a>year|month|day|date)\s+(?:and|&|of\s+(?:which|what|the))\s+(?:(?:which|what|the)\s+)?(?P<b>year|month|day|date)\b", re.IGNORECASE
-)
 _UNIT = {"date": Granularity.DAY, "day": Granularity.DAY, "month": Granularity.MONTH, "year": Granularity.YEAR}
 
 
 def asked_granularity(question: str) -> Granularity | None:
     """The granularity a time answer is asked at ("In which year" -> YEAR, "When" -> DAY); None: no time asked."""
     asked = _asked_unit(question)
-    two = _TWO_UNITS.search(question)
+    two = PATTERNS["two_units"].search(question)
     if asked is None or two is None:
         return asked
     return min(asked, _UNIT[two.group("a").lower()], _UNIT[two.group("b").lower()], key=list(_UNIT.values()).index)
 
 
 def _asked_unit(question: str) -> Granularity | None:
-    question = _RELATIVE_WHICH.sub(lambda m: f"{m.group('unit')} when", question)
-    if _ASKS_PARTY.search(question):
-        question = _RELATIVE_HEAD.sub(" ", question)
+    question = PATTERNS["relative_which"].sub(lambda m: f"{m.group('unit')} when", question)
+    if PATTERNS["asks_party"].search(question):
+        question = PATTERNS["relative_head"].sub(" ", question)
     if asked := next((unit for unit, pattern in _ASKS if pattern.search(question)), None):
         return asked
-    if not _ASKS_PARTY.search(question) and (noun := _TIME_NOUN.search(question)):
+    if not PATTERNS["asks_party"].search(question) and (noun := PATTERNS["time_noun"].search(question)):
         unit = (noun.group("unit") or "day").lower()
         return Granularity(unit) if unit in ("year", "month") else Granularity.DAY
     return None
