@@ -1,7 +1,10 @@
 """Compare two devrun.sh output folders set by set: right / wrong / abstained, and changed questions.
 Usage: cmp.py BASE NEW [--show] [--sets a,b]"""
-import gzip, json, sys
+import gzip
+import json
+import sys
 from pathlib import Path
+
 
 def load(folder: Path) -> dict:
     for name in ("results.jsonl", "results.jsonl.gz"):
@@ -9,7 +12,7 @@ def load(folder: Path) -> dict:
         if f.exists():
             opener = gzip.open if name.endswith(".gz") else open
             with opener(f, "rt", encoding="utf-8") as h:
-                rows = [json.loads(l) for l in h if l.strip()]
+                rows = [json.loads(line) for line in h if line.strip()]
             return {(str(r["qid"]), r.get("style", "")): r for r in rows}
     return {}
 
@@ -22,6 +25,13 @@ def verdict(r: dict) -> str:
         return "wrong"
     return "right" if r["hit1"] else "wrong"
 
+def tally(d: dict, keys: list) -> dict:
+    c = {"right": 0, "wrong": 0, "abstained": 0}
+    for k in keys:
+        c[verdict(d[k])] += 1
+    return c
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     show = "--show" in sys.argv
@@ -32,12 +42,7 @@ def main() -> None:
         keys = sorted(set(a) & set(b))
         if not keys:
             continue
-        def tally(d):
-            c = {"right": 0, "wrong": 0, "abstained": 0}
-            for k in keys:
-                c[verdict(d[k])] += 1
-            return c
-        ta, tb = tally(a), tally(b)
+        ta, tb = tally(a, keys), tally(b, keys)
         changed = [k for k in keys if verdict(a[k]) != verdict(b[k]) or a[k]["answers"][:1] != b[k]["answers"][:1]]
         n = len(keys)
         print(f"{name:28s} n={n:5d}  base r/w/a {ta['right']}/{ta['wrong']}/{ta['abstained']} ({ta['right']/n:.4f})"
