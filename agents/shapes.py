@@ -516,11 +516,11 @@ def typed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[
 def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str]) -> tuple[list[str], str | None]:
     """The answers of the kind the question asks, in every shape ("which country": a country entity
     of the KG, never a sector of one nor a person; "which brand": an entity whose name says it is one,
-    as an event KG types its actors by their names only), and why none is (None: some are, or no kind
+    in a KG that names its actors by kind, unless a relation's name names the kind: "which award"), and why none is (None: some are, or no kind
     is asked; in MultiTQ's six, "which country" as `_six_asks_kind` reads it)."""
     if analysis.answer_type != "entity" or not answers:
         return answers, None
-    if (noun := analysis.asked_kind) is not None:
+    if (noun := analysis.asked_kind) is not None and _kinds_in_names(store) and not {noun, noun.removesuffix("s"), noun + "s"} & _relation_words(store):
         forms = {noun, noun.removesuffix("s"), noun + "s"}
         kept = [a for a in answers if forms & set(re.findall(r"[a-z]+", a.lower()))]
         return (kept, None) if kept else ([], f"the question asks which {noun}, and no answer's name says it is one ({', '.join(answers[:3])}): the KG types its actors by their names only")
@@ -533,6 +533,18 @@ def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str
     if kept:
         return kept, None
     return [], f"the question asks which country, and the program's answer ({', '.join(answers[:3])}) is no country of the KG"
+
+
+def _kinds_in_names(store: TKGStore) -> bool:
+    """Whether the KG names its actors by kind, as ICEWS names sectors after their country ("Military (Iran)"): there a
+    name says an actor's kind; a KG of typed relations ("plays for": a club) says it by the relation instead."""
+    return bool(country_names(store))
+
+
+def _relation_words(store: TKGStore) -> frozenset[str]:
+    """The words of the KG's relation names: a kind one of them names ("award received": "which award") is told by the
+    relation's facts, not by the answers' names."""
+    return store.derived(("relation_words",), lambda: frozenset(w for name in store.relation_names() for w in re.findall(r"[a-z]+", store.display(name).lower())))
 
 
 def shape_problem(analysis: QuestionAnalysis, program: Program, answers: Sequence[str]) -> str | None:

@@ -67,15 +67,15 @@ def without_asides(text: str) -> str:
 
 
 def without_hedges(text: str) -> str:
-    """`text` without its hedges: a hedge says how sure the asker is, nothing of the facts: a clause of the asker's knowing
+    """`text` without its hedges and courtesies: a hedge says how sure the asker is, nothing of the facts: a clause of the asker's knowing
     ("if I remember right", "I'm not 100% sure", "if you know", "correct me if I'm wrong, but") naming nothing and asking
     nothing, or a frame before a statement ("I think X ..."); a vague moment ("at one point", "at some stage") adds no
     time. A hedge opening a sentence goes with the mark after it, else with the mark before it; the rest is kept whole."""
     parts = PATTERNS["clause_end"].split(PATTERNS["frame"].sub("", text))
     for i in range(0, len(parts), 2):
         names = PATTERNS["name_word"].findall(parts[i])  # left, they would take a role
-        if PATTERNS["hedge"].match(parts[i].strip()) or names and PATTERNS["knowing_clause"].match(parts[i]) and all(re.search(rf"\b{n}\b", "".join(parts[i + 1 :])) for n in names):
-            opens = i == 0 or bool(re.search(r"[.?!]\s*$", parts[i - 1]))
+        if PATTERNS["hedge"].match(parts[i].strip()) or PATTERNS["courtesy"].match(parts[i]) or names and PATTERNS["knowing_clause"].match(parts[i]) and all(re.search(rf"\b{n}\b", "".join(parts[i + 1 :])) for n in names):
+            opens = not "".join(parts[:i]).strip() or bool(re.search(r"[.?!]\s*$", parts[i - 1]))  # nothing kept before it: it opens
             parts[i] = ""
             if not opens or i + 1 < len(parts):
                 parts[i + 1 if opens else i - 1] = ""
