@@ -520,8 +520,9 @@ def of_asked_kind(store: TKGStore, analysis: QuestionAnalysis, answers: list[str
     is asked; in MultiTQ's six, "which country" as `_six_asks_kind` reads it)."""
     if analysis.answer_type != "entity" or not answers:
         return answers, None
-    if (noun := analysis.asked_kind) is not None and _kinds_in_names(store) and not {noun, noun.removesuffix("s"), noun + "s"} & _relation_words(store):
-        forms = {noun, noun.removesuffix("s"), noun + "s"}
+    noun = analysis.asked_kind
+    forms = {noun, noun.removesuffix("s"), noun + "s"} if noun is not None else set()
+    if forms and _kinds_in_names(store) and not forms & _relation_words(store):
         kept = [a for a in answers if forms & set(re.findall(r"[a-z]+", a.lower()))]
         return (kept, None) if kept else ([], f"the question asks which {noun}, and no answer's name says it is one ({', '.join(answers[:3])}): the KG types its actors by their names only")
     if analysis.query.entity_type != "country":

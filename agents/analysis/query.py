@@ -112,6 +112,15 @@ def unread_number(masked: str) -> str | None:
     return left.group(0) if (left := PATTERNS["leftover_number"].search(masked)) else None
 
 
+# where the noun phrase after "how many" or "which" ends: the verb's auxiliary, a function or question word
+_PHRASE_ENDS = GRAMMAR_WORDS["no_relation"] | GRAMMAR_WORDS["function_words"] | GRAMMAR_WORDS["do_auxiliaries"]
+
+
+def _names_actors(word: str) -> bool:
+    """A general noun for a party ("countries", "bodies") or an agent noun ("visitors"): any actor of a KG's facts."""
+    return bool(PATTERNS["parties"].fullmatch(word) or re.fullmatch(_AGENT_SUFFIX, word))
+
+
 def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> Query:
     """`query`, unsupported when it counts a noun that is neither an occasion nor a kind of actor ("how many patents",
     "the number of goals"): an event KG counts days with an event or the actors of its facts, and an actor's kind is
@@ -119,15 +128,14 @@ def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> 
     counted = PATTERNS["counted_noun"].search(masked) or PATTERNS["number_of"].search(masked)
     if query.count != "entities" or query.unsupported or counted is None:
         return query
-    grammar = GRAMMAR_WORDS["no_relation"] | GRAMMAR_WORDS["function_words"] | GRAMMAR_WORDS["do_auxiliaries"]
     phrase: list[str] = []  # the counted noun phrase, up to the verb's auxiliary: "how many new employees did"
     for w in re.findall(r"[a-z]+|\S", masked[counted.start("noun"):].lower())[:4]:
         forms = {w, w[:-1], w[:-2], w[:-3] + "y"} if w.endswith("s") else {w}
-        if PATTERNS["parties"].fullmatch(w) or re.fullmatch(_AGENT_SUFFIX, w) or forms & _OCCASIONS:  # "how many visitors": actors
+        if _names_actors(w) or forms & _OCCASIONS:  # "how many visitors": actors
             return query
         if w in _DESTINATIONS and _JOURNEYS & set(re.findall(r"[a-z]+", masked.lower())):  # a journey's places: the ones visited
             return query
-        if w in grammar or not w.isalpha():  # the verb's auxiliary, a name or a time: the noun phrase has ended
+        if w in _PHRASE_ENDS or not w.isalpha():  # the verb's auxiliary, a name or a time: the noun phrase has ended
             break
         if forms & name_words:
             return query
@@ -148,19 +156,18 @@ def asked_kind(masked: str) -> str | None:
     name says it is an N is one."""
     if (which := PATTERNS["which_kind"].search(masked)) is None:
         return None
-    stops = GRAMMAR_WORDS["no_relation"] | GRAMMAR_WORDS["function_words"] | GRAMMAR_WORDS["do_auxiliaries"]
     phrase: list[str] = []
     for w in which.group("phrase").lower().split():
         if w in _KNOWN_KINDS:  # "which foreign countries", "what year"
             return None
-        if w in stops or _VERB_FORM.fullmatch(w):  # "which newspaper criticized": the noun phrase has ended
+        if w in _PHRASE_ENDS or _VERB_FORM.fullmatch(w):  # "which newspaper criticized": the noun phrase has ended
             break
         phrase.append(w)
     if not phrase:
         return None
     head = phrase[-1]
     forms = {head, head + "s", head[:-1] + "ies"} if not head.endswith("s") else {head, head[:-1], head[:-3] + "y"}
-    return None if any(PATTERNS["parties"].fullmatch(f) or re.fullmatch(_AGENT_SUFFIX, f) for f in forms) else head
+    return None if any(_names_actors(f) for f in forms) else head
 
 
 def _count_unit(masked: str) -> str:
