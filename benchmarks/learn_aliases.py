@@ -4,12 +4,13 @@ entity of each slot (`annotation`, a Qid) and the text people read (`paraphrases
 writes an entity by another name than the KG's ("the King of Hip Hop", "President of the Argentine
 Nation"). No rule of English names these; only seeing them used teaches them.
 
-    python -m benchmarks.learn_aliases --cron ../shared/data/cronquestions \
+    python -m benchmarks.cron_devset ... --ids ids.json      # the development set's uniq_ids per part
+    python -m benchmarks.learn_aliases --cron ../shared/data/cronquestions --ids ids.json \
         --out agents/analysis/data/cronquestions_aliases.json
 
-Learned from the complex *valid* questions of `benchmarks.cron_devset`'s tune part only (the sha256
-parity of the uniq_id, applied to every valid question), so the dev set's check part and the test
-split are never read. A name is kept when:
+Learned from the complex *valid* questions less those of the development set's check part, which
+measures what the names bring to questions never read (as the test split's are: other questions,
+often about the same entities); the test split is never read. A name is kept when:
 - the text's words in the slot differ from the entity's KG name (case and spacing aside);
 - every question that writes it means the same entity (a name used for two is a guess);
 - it is no KG name of another entity (a name of its own is read as that entity).
@@ -28,7 +29,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ari.base.text import normalize_name
-from benchmarks.cron_devset import part_of
 from benchmarks.loaders.safe_pickle import load_plain_pickle
 
 _SLOT = re.compile(r"\\\{(\w+)\\\}")
@@ -90,16 +90,19 @@ def one_entry_a_line(table: dict) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cron", required=True, type=Path, help="the CronQuestions folder (kg/, questions/)")
+    parser.add_argument("--ids", required=True, type=Path, help="benchmarks.cron_devset's --ids file: its check part is left out")
     parser.add_argument("--out", required=True, type=Path, help="where to write the table (JSON)")
     args = parser.parse_args(argv)
     records = load_plain_pickle(args.cron / "questions" / "complex_valid.pickle")
     if not isinstance(records, list):
         raise SystemExit("complex_valid.pickle: expected a list of records")
-    tune = [r for r in records if isinstance(r, dict) and part_of(r.get("uniq_id")) == "tune"]
-    names = learned_names(tune, read_labels(args.cron / "kg" / "wd_id2entity_text.txt"))
+    held = {str(uid) for uid in json.loads(args.ids.read_text(encoding="utf-8"))["check"]}
+    kept = [r for r in records if isinstance(r, dict) and str(r.get("uniq_id")) not in held]
+    names = learned_names(kept, read_labels(args.cron / "kg" / "wd_id2entity_text.txt"))
     table = {
         "_about": (
-            "Names people used for entities in CronQuestions complex valid questions (tune part of benchmarks/cron_devset), "
+            "Names people used for entities in CronQuestions complex valid questions less the check part of "
+            "benchmarks/cron_devset, "
             "learned by benchmarks/learn_aliases.py: surface -> KG name (Name (Qid) for a label several entities share). Applied to a store whose relations are all "
             "among `relations`."
         ),
@@ -107,7 +110,7 @@ def main(argv: list[str] | None = None) -> None:
         "aliases": names,
     }
     args.out.write_text(one_entry_a_line(table), encoding="utf-8")
-    print(f"{len(names)} names learned from {len(tune)} questions -> {args.out}", file=sys.stderr)
+    print(f"{len(names)} names learned from {len(kept)} questions -> {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
