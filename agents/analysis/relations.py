@@ -114,7 +114,7 @@ class RelationLinker:
         if self.synonyms is None or self.lexicon is None:
             return grams
         counts = self.lexicon.counts
-        found = [self.synonyms(g) for g in grams if " " not in g and g not in counts and content_word(g)]
+        found = [self.synonyms(g) for g in grams if " " not in g and g not in counts and content_word(g, 3)]  # "ink" (a deal), "vow"
         found += [self.synonyms.phrase(g) for g in grams if g.count(" ") == 1 and g not in counts]
         return grams + [w for w in found if w is not None]
 
