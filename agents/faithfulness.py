@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import cast
 
-from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
+from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role, voice_roles
 from agents.analysis.cues import time_before_cue
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
@@ -139,7 +139,8 @@ class AnswerCheck:
         self.mirrors = mirror_relations(store)
         linked = [(number, m) for number, m in enumerate(analysis.entities, start=1) if m.candidates]
         self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for _, m in linked]
-        roles = clause_roles(analysis.masked)
+        # a passive's roles are read off its voice where the clause leaves them open ("the last praised by {E1}": the doer)
+        roles = voice_roles(analysis.masked).read | {n: r for n, r in clause_roles(analysis.masked).items() if r is not None}
         self.roles = [roles.get(number) for number, _ in linked]  # parallel to `mentions`
         # "before China did": China's event dates the answers, and a stated time dates that event
         referred = reference_role(analysis)

@@ -88,9 +88,16 @@ def test_a_time_answer_needs_both_entities_in_their_roles(store):
     assert kept(store, "When did {E1} criticise {E2}?", ["Xland", "Dan"], ["2010-05-01"], "time") == []
 
 
+def test_a_passive_the_grammar_did_not_rewrite_is_read_by_its_voice(store):
+    # the subject of "was criticised" is the one criticised, the agent after "by" the one who criticised
+    assert kept(store, "When was {E1} criticised?", ["Xland"], ["2010-05-01", "2010-05-02"], "time") == ["2010-05-01"]
+    assert kept(store, "Which country was last criticised by {E1}?", ["Xland"], ["Dan", "Eve"]) == ["Eve"]
+    assert kept(store, "Who was the last one to be criticised by {E1}?", ["Xland"], ["Dan", "Eve"]) == ["Eve"]
+
+
 def test_an_unknown_role_leaves_either_direction(store):
-    # a passive the grammar did not rewrite: who did it is not read, so neither answer is ruled out
-    assert kept(store, "When was {E1} criticised?", ["Xland"], ["2010-05-01", "2010-05-02"], "time") == ["2010-05-01", "2010-05-02"]
+    # "the criticism of X": X may have criticised or been criticised, so neither answer is ruled out
+    assert kept(store, "When was the criticism of {E1}?", ["Xland"], ["2010-05-01", "2010-05-02"], "time") == ["2010-05-01", "2010-05-02"]
 
 
 # -- mirror relations: the same event from the other side, roles swapped -----------------------

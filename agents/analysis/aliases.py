@@ -8,6 +8,7 @@ store. A name is a person's when it has two to four words, none a word of the KG
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING
 
@@ -34,7 +35,10 @@ COUNTRY_FORM = "the country's name in another form (adjective, possessive, 'of')
 UN_BODY = "a UN body's name without 'UN'"
 NAMESAKE = "a name without the id that tells it from its namesakes"
 CLUB = "a club's name with its initials written out, or without them"
+LEARNED = "a name people used for it in labelled questions"
 
+# names learned from labelled questions (benchmarks/learn_aliases.py): no rule of English makes "B-Rabbit" Eminem
+LEARNED_TABLES = tuple(sorted(DATA.glob("*_aliases.json")))
 # general-English words of names (data/name_words.json, where each table says what it holds and why)
 NAME_WORDS = DATA / "name_words.json"
 NAME_WORD_TABLES = word_tables("name_words")
@@ -401,6 +405,9 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
         for entity in tables.by_key.get(normalize_name(country), []):
             for capital in cities:
                 found.setdefault(normalize_name(capital), []).append((entity, CAPITAL))  # "seoul" -> South_Korea
+    for key, entity in learned_aliases(store, set(tables.entities)).items():
+        if entity not in {name for name, _ in found.get(key, ())}:  # a rule of English may have found it too
+            found.setdefault(key, []).append((entity, LEARNED))
     for key, entries in found.items():
         only_capital = all(rule == CAPITAL for _, rule in entries)  # also a qualifier: "seoul's ministry"
         if not entries or key in tables.by_key or (key in tables.qualifier_keys and not only_capital):
@@ -414,3 +421,14 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
             for short in short_forms:
                 if short.replace(".", "").isupper() and normalize_name(short) not in tables.by_key:
                     tables.aliases.setdefault(normalize_name(short), []).append((entity, COUNTRY_INITIALS))
+
+
+def learned_aliases(store: TKGStore, entities: set[str]) -> dict[str, str]:
+    """The learned names (`LEARNED_TABLES`) of the store's `entities`, by key, from the tables learned on the store's KG:
+    every relation of the store is one of the table's. A name means its entity only in the KG whose questions used it."""
+    relations, learned = set(store.relation_names()), {}
+    for path in LEARNED_TABLES:
+        table = json.loads(path.read_text(encoding="utf-8"))
+        if relations and relations <= set(table["relations"]):
+            learned.update({normalize_name(surface): entity for surface, entity in table["aliases"].items() if entity in entities})
+    return learned

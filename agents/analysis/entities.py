@@ -24,6 +24,7 @@ from agents.analysis.aliases import (
     CROWN_STYLES,
     FIRST_NAME,
     FORMAL_HONORIFICS,
+    LEARNED_TABLES,
     NAME_WORD_TABLES,
     NAME_WORDS,
     PEERAGES,
@@ -871,6 +872,7 @@ def _build_linker_tables(store: TKGStore) -> dict:
 _LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
     *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
+    *LEARNED_TABLES,
     COUNTRIES,
     NAME_WORDS,
     ROLE_WORDS,

@@ -118,7 +118,8 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
     return "".join(pieces)
 
 
-_ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?countr(?:y|ies)\b|\bwhere\b", re.IGNORECASE)
+# the nouns of a country the query reads too (data/query_patterns.json "country"): "which nation" asks what "which country" does
+_ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bwhere\b", re.IGNORECASE)
 _FOREIGN = re.compile(r"\b(?:foreign|abroad|overseas)\b", re.IGNORECASE)
 
 
@@ -128,7 +129,7 @@ def asks_foreign(masked: str) -> bool:
 
 
 def asks_country(masked: str) -> bool:
-    """Whether the question word asks for a country ("which country", "what other countries"; "where", a
+    """Whether the question word asks for a country ("which country", "what other nations"; "where", a
     journey's destination, as the query reads it), not a word elsewhere ("who was the first country to")."""
     return bool(_ASKS_COUNTRY.search(masked))
 

@@ -114,7 +114,7 @@ class RelationLinker:
         if self.synonyms is None or self.lexicon is None:
             return grams
         counts = self.lexicon.counts
-        found = [self.synonyms(g) for g in grams if " " not in g and g not in counts and content_word(g)]
+        found = [self.synonyms(g) for g in grams if " " not in g and g not in counts and content_word(g, 3)]  # "ink" (a deal), "vow"
         found += [self.synonyms.phrase(g) for g in grams if g.count(" ") == 1 and g not in counts]
         return grams + [w for w in found if w is not None]
 
@@ -274,7 +274,31 @@ class RelationLinker:
             agreeing, near = [p for p in ranked if not self.contradicted(masked, p[0])], dict(zip(candidates, sims) if sims is not None else ranked)
             if agreeing and near[agreeing[0][0]] >= AGREEING_SHARE * near[ranked[0][0]]:
                 ranked = agreeing + [(r, 0.0) for r, _ in ranked if self.contradicted(masked, r)]
-        return [(r, round(float(s), 4)) for r, s in ranked]
+        return [(r, round(float(s), 4)) for r, s in self._naming_more(masked, ranked)]
+
+    def _naming_more(self, masked: str, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """`ranked` with first the candidate whose name holds every word of the question the first one's holds and more
+        ("cooperated economically": Cooperate_economically, not Express_intent_to_cooperate; "intention to cooperate
+        diplomatically": the intent of diplomatic cooperation), the two trading scores, when a word it holds more is one
+        the lexicon never saw: what the learning split taught of a word ("supported": Praise_or_endorse) stands, while a
+        word it never met that names what one relation is about outweighs the phrasing it credits to a broader one."""
+        if len(ranked) < 2:
+            return ranked
+        words = [w for w in verb_phrase(masked).split() if w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["country_nouns"]]  # the act's words
+        counts = self.lexicon.counts if self.lexicon is not None else {}
+        said, unseen, of_relation = {word_root(w) for w in words}, {word_root(w) for w in words if w not in counts}, self._name_roots
+        first = of_relation.get(ranked[0][0], frozenset()) & said
+        more = [(len(held), -k) for k, (r, _) in enumerate(ranked) if (held := of_relation.get(r, frozenset()) & said) > first and held - first & unseen]
+        if not more:
+            return ranked
+        chosen = -max(more)[1]
+        rest = [(r, ranked[chosen][1] if k == 0 else score) for k, (r, score) in enumerate(ranked) if k != chosen]  # the two trade scores
+        return [(ranked[chosen][0], ranked[0][1]), *sorted(rest, key=lambda pair: (-pair[1], pair[0]))]
+
+    @cached_property
+    def _name_roots(self) -> dict[str, frozenset[str]]:
+        """Each relation's name's words by `word_root`, less its examples in brackets ("(such as policy support)")."""
+        return {r: frozenset(word_root(w) for w in content_words(_BRACKETED.sub(" ", self.store.relation_text(r)))) for r in self.all_relations}
 
     def contradicted(self, masked: str, relation: str) -> bool:
         """Whether the verb phrase says the opposite of the relation's name and description (`agents.analysis.polarity`)."""
@@ -325,3 +349,18 @@ def wording_holds(masked: str, relation_text: str) -> tuple[int, bool]:
     words = {stem(w) for w in content_words(predicate_text(masked))}
     act = stem(relation_text.split()[0].strip(",.").lower()) if relation_text.split() else ""
     return len(words & {stem(w) for w in content_words(relation_text)}), act in words
+
+
+_BRACKETED = re.compile(r"\([^)]*\)")
+# derivational endings, longest first: "diplomatically", "diplomatic" -> "diplomat"; "cooperation", "cooperated" -> "cooper"
+_DERIVED = ("ically", "ations", "ation", "ially", "ated", "ally", "ions", "ion", "ate", "ily", "ing", "ic", "al", "ly", "ed", "es", "s", "e")
+
+
+def word_root(word: str) -> str:
+    """A word without its derivational and inflectional endings (stripped while four letters or more remain), so that an
+    adverb, an adjective and a noun of one act meet ("economically", "economic"; "sanctioned", "sanctions") while words
+    that only begin alike do not ("commend", "comment")."""
+    word = word.lower()
+    while ending := next((e for e in _DERIVED if word.endswith(e) and len(word) - len(e) >= 4), None):
+        word = word[: -len(ending)] + ("y" if ending == "ily" else "")  # "militarily" -> "military"
+    return word
