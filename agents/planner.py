@@ -87,8 +87,8 @@ def make_plan(
     best = max((score for _, score in analysis.relations), default=0.0)
     ranked = dict(analysis.relations)
     named = frozenset(r for r in named_relations(store, analysis) | worded if ranked.get(r, 0.0) < config.relation_floor * best)
-    if named:  # only those the floor kept out: the others were bound already
-        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named, referred)
+    for tier in by_wording(store, analysis, named):  # only those the floor kept out: the others were bound already
+        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, tier, referred)
         if accepted and again is not None:
             rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred)
             if rival is None:
@@ -97,6 +97,25 @@ def make_plan(
                 plan.rivals = rival
             return plan, rival_note(store, rival)
     return plan, why
+
+
+def by_wording(store: TKGStore, analysis: QuestionAnalysis, named: frozenset[str]) -> list[frozenset[str]]:
+    """`named` in tiers, the relations that read the wording best first: holding more of its words, then its act said,
+    then leaving fewer of their own words unsaid ("receive peacekeepers" is Receive_deployment_of_peacekeepers before an
+    intent to provide peacekeeping, which "peacekeepers" names too). The floor ranks them all alike, so within one
+    binding the first in the alphabet would win."""
+    said = {stem(w) for w in content_words(predicate_text(analysis.masked)) if w not in _JOINING}
+
+    def fit(relation: str) -> tuple[int, bool, int]:
+        text = store.relation_text(relation)
+        own = {stem(w) for w in content_words(text) if w not in _JOINING}  # "with" in "hit with sanctions" names no act
+        act = stem(text.split()[0].strip(",.").lower()) if text.split() else ""
+        return -len(said & own), act not in said, unsaid(text, analysis.masked)
+
+    tiers: dict[tuple[int, bool, int], set[str]] = {}
+    for relation in named:
+        tiers.setdefault(fit(relation), set()).add(relation)
+    return [frozenset(tiers[key]) for key in sorted(tiers)]
 
 
 def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:
