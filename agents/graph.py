@@ -30,6 +30,7 @@ endpoint) still end the call.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -44,6 +45,7 @@ from actions.programs import Program
 from actions.query import VALUE_ASKS
 from actions.templates import ENTITY_KINDS
 from agents.analysis.cues import question_cues
+from agents.analysis.query import country_by_where
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import confidence, ranked_answers
@@ -52,7 +54,15 @@ from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
-from agents.planner import extended_lookup, first_relation, make_plan, question_context, referred_relation, rival_note
+from agents.planner import (
+    extended_lookup,
+    first_relation,
+    make_plan,
+    question_context,
+    referred_relation,
+    rival_note,
+    untyped_result,
+)
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
@@ -77,6 +87,7 @@ from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
 from memory.trace import StepRecord
+from tkg_store.learned import country_names
 
 log = logging.getLogger("ari.agent")
 Update = dict
@@ -364,7 +375,7 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
         if problem is None and state.plan is not None and state.plan.rivals is not None:
             problem = rival_note(ctx.store, state.plan.rivals)
         if problem is None:
-            problem = _wording(ctx, state.analysed, first_relation(state.actions))
+            problem = _wording(ctx, state.analysed, first_relation(state.actions)) or _where_problem(state, ctx)
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
@@ -388,6 +399,26 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     if verdict.reason is not None:
         return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
     return {"answers": verdict.answers, "evidence": _support(state, ctx, verdict.answers)}
+
+
+def _where_problem(state: AgentState, ctx: AgentContext) -> str | None:
+    """Why "where" a journey went, read as the country visited, is not answered (None: it is): the KG records the party a
+    visit went to, and a party with no country of its own in the KG (a person, a region, an organisation) may be what
+    "where" asks as well, so which one is meant would be a guess. A sector is in the country its name says ("Military (Iran)")."""
+    if state.analysed.query.entity_type != "country" or not country_by_where(state.analysed.masked):
+        return None
+    untyped = untyped_result(ctx.store, state.analysed, state.actions, state.results)
+    countries = country_names(ctx.store)
+    placeless = [p for p in ranked_answers(ctx.store, state.analysis, untyped or []) if p not in countries and _qualifier(p) is None]
+    if not placeless:
+        return None
+    return f"'where' may ask the country or the party visited, and some parties are in no country the KG names ({', '.join(placeless[:3])}): ask which country, or whom"
+
+
+def _qualifier(name: str) -> str | None:
+    """The bracketed qualifier of a sector's name ("Military (Iran)": Iran), None when it has none."""
+    m = re.search(r"\(([^()]+)\)\s*$", name)
+    return m.group(1) if m else None
 
 
 def _support(state: AgentState, ctx: AgentContext, answers: list[str]) -> list[str]:

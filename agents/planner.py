@@ -18,7 +18,7 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
-from actions.templates import Action, entities_of, reference_of, relation_of
+from actions.templates import Action, OfType, entities_of, reference_of, relation_of
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
@@ -214,6 +214,20 @@ def question_context(
         answer_type=analysis.answer_type if analysis else "entity",
         actions=list(actions or []),
     )
+
+
+def untyped_result(store: TKGStore, analysis: QuestionAnalysis, actions: Sequence[Action], results: list[list[Item]]) -> list[Item] | None:
+    """What the executed program answers with its kind kept out: each `ofType` step keeps every item of its source, and
+    the steps after it run again. None when no step keeps a kind."""
+    typed = [k for k, a in enumerate(actions) if isinstance(a, OfType)]
+    if not typed:
+        return None
+    context = question_context(analysis, results[: typed[0]], list(actions[: typed[0]]))
+    for k in range(typed[0], len(actions)):
+        action = actions[k]
+        items = context.result(action.source) if isinstance(action, OfType) else action.execute(store, context)
+        context = context.with_result(items, action)
+    return context.results[-1]
 
 
 def first_relation(actions: Sequence[Action]) -> str | None:
