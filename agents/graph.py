@@ -67,6 +67,7 @@ from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
     admitted,
+    aim_only,
     asked_query,
     counted_variants,
     excluding_variants,
@@ -210,6 +211,10 @@ def _wording(ctx: AgentContext, analysis: QuestionAnalysis, relation: str | None
     with sanctions") refuses the opposite, as the ranking does (`RelationLinker.contradicted`)."""
     if relation is not None and ctx.analyzer.relation_linker.contradicted(analysis.masked, relation):
         return f"the question's words say the opposite of {ctx.store.relation_text(relation)}"
+    texts = ctx.analyzer.relation_linker.texts.texts.get(relation or "", ())
+    if texts and analysis.query.operations() - {"type", "between"} and aim_only(analysis, texts, relation or "", _lexicon(ctx)):
+        head, _, aim = texts[0].partition(" to ")
+        return f"the question asks whether one did '{aim}', and {texts[0]} records only '{head}' to do it: ask in its own words"
     return wording_problem(ctx.store, analysis, relation, _lexicon(ctx))
 
 

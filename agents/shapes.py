@@ -356,6 +356,28 @@ def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str |
     return f"the question names {named}{' ...' if len(worded) > 3 else ''}, and the program read {store.relation_text(relation)}"
 
 
+def aim_only(analysis: QuestionAnalysis, texts: Sequence[str], relation: str, lexicon: RelationLexicon | None = None) -> bool:
+    """Whether the wording says of a relation (`texts`: its name's text, then its description's sentences) only the act
+    its name makes the aim of another ("meet" of Express intent to meet or negotiate, "reduce relations" of Threaten to
+    reduce or break relations, "assassinate" of Attempt to assassinate): the intent, threat, appeal or attempt is
+    another event than the one aimed at, and a count, yes / no, ranking or n-th of it would count intents where the
+    question asks for meetings. The wording says the other act too with a word of the name's act, a word outside the
+    aim that the relation's description or the lexicon holds ("pledge aid", "want to meet"), or an aim of its own
+    ("vow to cooperate")."""
+    head, sep, aim = texts[0].partition(" to ")
+    if not sep:
+        return False
+    words = naming_words(analysis.masked)
+    aimed = {stem(w) for w in content_words(aim)}
+    said = {stem(w) for w in words}
+    if not said & aimed or said & {stem(w) for w in content_words(head)}:
+        return False
+    if any(stem(m.group(1)) in aimed for m in re.finditer(r"\b[a-z]{3,}\s+to\s+([a-z]+)", analysis.masked.lower())):
+        return False
+    described = {stem(w) for text in texts[1:] for w in content_words(text)}
+    return not any(stem(w) not in aimed and (stem(w) in described or relation in credited(lexicon, w)) for w in words)
+
+
 def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
     """The words the question asserts of its event (`agents.analysis.predicate.asserted_words`) that no relation's name holds and neither the lexicon
     nor a general-English synonym of them it knows accounts for (without a lexicon, none: nothing
