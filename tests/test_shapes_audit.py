@@ -18,8 +18,8 @@ from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
 from agents.shapes import (
     absent_answer,
-    aim_only,
     admitted,
+    aim_only,
     constraint_problem,
     counted_variants,
     credited,
