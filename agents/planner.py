@@ -87,7 +87,11 @@ def make_plan(
     best = max((score for _, score in analysis.relations), default=0.0)
     ranked = dict(analysis.relations)
     named = frozenset(r for r in named_relations(store, analysis) | worded if ranked.get(r, 0.0) < config.relation_floor * best)
-    for tier in by_wording(store, analysis, named):  # only those the floor kept out: the others were bound already
+    # only those the floor kept out: the others were bound already. A count, yes / no, ranking or n-th computes over one
+    # relation's facts, which the audit cannot check answer by answer: the relation that reads the wording best is tried
+    # first; a lookup's answers are checked one by one after, and the ranking's order stands
+    tiers = by_wording(store, analysis, named) if analysis.query.operations() else [named] if named else []
+    for tier in tiers:
         again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, tier, referred)
         if accepted and again is not None:
             rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred)
