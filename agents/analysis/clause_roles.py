@@ -115,6 +115,8 @@ def _role_at(before: str, after: str) -> str | None:
         return SUBJECT if _is_open_word(verb) else None
     if previous == "":  # another placeholder or a possessive right before: a name read in two parts
         return None
+    if PATTERNS["seen_doing"].search(before) and PATTERNS["progressive"].match(after):
+        return SUBJECT  # "dates that show {E1} criticizing {E2}": the one seen does it
     # after an open-class word (a verb, or a noun that a relative clause follows)
     return OBJECT if not _is_open_word(following) else None
 
