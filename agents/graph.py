@@ -218,6 +218,19 @@ def _wording(ctx: AgentContext, analysis: QuestionAnalysis, relation: str | None
     return wording_problem(ctx.store, analysis, relation, _lexicon(ctx))
 
 
+def _referred_problem(ctx: AgentContext, check: AnswerCheck | None, actions: list) -> str | None:
+    """Why the program does not read the event a before / after refers to as the question words it (None: it does, or
+    the question refers to none): the event is of a relation its clause names, and of another act than the asked one
+    when the clause says one of its own, so one relation read for both answers with the clause's act ("after {E1} was
+    sanctioned, who criticized it" is no question about sanctions)."""
+    relation, referred = first_relation(actions), referred_relation(actions)
+    if check is None or relation is None:
+        return None
+    if relation == referred and relation in check.referred_relations or not check.refers_to(referred or relation):
+        return f"the program reads the event the question refers to as {ctx.store.relation_text(referred or relation)}, which its words do not say"
+    return None
+
+
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
     """The audit's answer check, for the planner: a bound program whose answers it would reject
     gives way to the next one that keeps every constraint the question states."""
@@ -227,8 +240,7 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
-        relation = first_relation(actions)
-        return _wording(ctx, state.analysed, relation) is None and check.refers_to(referred_relation(actions) or relation)
+        return _wording(ctx, state.analysed, first_relation(actions)) is None and _referred_problem(ctx, check, actions) is None
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
@@ -381,6 +393,8 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
             problem = rival_note(ctx.store, state.plan.rivals)
         if problem is None:
             problem = _wording(ctx, state.analysed, first_relation(state.actions)) or _where_problem(state, ctx)
+        if problem is None and state.answer_check is not None:
+            problem = _referred_problem(ctx, state.answer_check, state.actions)
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:

@@ -283,7 +283,8 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
 def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
     """The relations the words of the event a cue points at name, read off its clause (folded by the grammar: "after {E2}
     broke off diplomatic relations with {E1}, ..." keeps "broke off diplomatic relations"); empty where they name none."""
-    if reference_role(analysis) is None:
+    # a cue's clause about the one named party names its own act too ("after {E1} was arrested, who criticized him")
+    if reference_role(analysis) is None and (analysis.cue not in ("before", "after") or len(analysis.entities) != 1):
         return frozenset()
     words = analysis.grammar_dropped if "clause reference" in analysis.grammar else referred_clause(analysis.masked, len(analysis.entities))
     if not words.strip() or repeats_act(words, analysis.masked):
