@@ -284,12 +284,17 @@ def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: Re
     """The relations the words of the event a cue points at name, read off its clause (folded by the grammar: "after {E2}
     broke off diplomatic relations with {E1}, ..." keeps "broke off diplomatic relations"); empty where they name none."""
     # a cue's clause about the one named party names its own act too ("after {E1} was arrested, who criticized him")
-    if reference_role(analysis) is None and (analysis.cue not in ("before", "after") or len(analysis.entities) != 1):
+    alone = reference_role(analysis) is None
+    if alone and (analysis.cue not in ("before", "after") or len(analysis.entities) != 1):
         return frozenset()
     words = analysis.grammar_dropped if "clause reference" in analysis.grammar else referred_clause(analysis.masked, len(analysis.entities))
     if not words.strip() or repeats_act(words, analysis.masked):
         return frozenset()
-    return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True)
+    named = relations_named(store, replace(analysis, masked=words), lexicon, best_only=True)
+    # of the one party: an act the rest of the question asks too is no other event ("after {E1} was threatened, who threatened it")
+    if alone and named & relations_named(store, replace(analysis, masked=analysis.masked.replace(words, " ")), lexicon, best_only=True):
+        return frozenset()
+    return named
 
 
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:

@@ -24,6 +24,7 @@ from agents.shapes import (
     counted_variants,
     credited,
     excluding_variants,
+    reference_relations,
     swapped_variants,
     type_problem,
     typed_variants,
@@ -369,3 +370,16 @@ _ATTEMPT = ("Attempt to assassinate", "Try to kill a prominent person.")
 )
 def test_a_relation_whose_name_only_aims_at_the_act_asked_does_not_answer_it(masked: str, texts: tuple[str, ...], only_aim: bool) -> None:
     assert aim_only(_analysis(masked, query=Query(asks="number")), texts, "R") is only_aim
+
+
+def test_the_clause_of_an_event_about_the_one_party_named_says_its_act(store: TKGStore) -> None:
+    # "after {E1} was abducted": the event referred to is an abduction of E1, and only a relation of it reads that event
+    analysis = QuestionAnalysis("?", "After {E1} was abducted, who threatened it?", entities=[EntityMention("Iran", (6, 10), [("Iran", 1.0)])],
+                                times=[], relations=[("Threaten", 0.9)], cue="after", cues=["after"], query=Query(is_list=True))
+    referred = reference_relations(store, analysis)
+    assert referred == {"Abduct,_hijack,_or_take_hostage"}
+    check = AnswerCheck(store, analysis, referred_relations=referred)
+    assert check.refers_to("Abduct,_hijack,_or_take_hostage") and not check.refers_to("Threaten")
+    # the asked act said again names no event of its own: any asked relation reads it ("after it was threatened")
+    again = replace(analysis, masked="After {E1} was threatened, who threatened it?")
+    assert reference_relations(store, again) == frozenset()
