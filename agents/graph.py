@@ -219,14 +219,14 @@ def _wording(ctx: AgentContext, analysis: QuestionAnalysis, relation: str | None
 
 
 def _referred_problem(ctx: AgentContext, check: AnswerCheck | None, actions: list) -> str | None:
-    """Why the program does not read the event a before / after refers to as the question words it (None: it does, or
-    the question refers to none): the event is of a relation its clause names, and of another act than the asked one
-    when the clause says one of its own, so one relation read for both answers with the clause's act ("after {E1} was
-    sanctioned, who criticized it" is no question about sanctions)."""
+    """Why the program does not read the event a before / after refers to as the question words it, where the cue's
+    clause is about the one party named and says an act of its own (None: it does, or the question has no such clause;
+    an event of another party named is the answer check's `refers_to`): the event is of a relation the clause names, and
+    the asked one is not ("after {E1} was sanctioned, who criticized it" is no question about sanctions)."""
     relation, referred = first_relation(actions), referred_relation(actions)
-    if check is None or relation is None:
+    if check is None or relation is None or check.referred or not check.referred_relations:
         return None
-    if relation == referred and relation in check.referred_relations or not check.refers_to(referred or relation):
+    if relation in check.referred_relations or not check.refers_to(referred or relation):
         return f"the program reads the event the question refers to as {ctx.store.relation_text(referred or relation)}, which its words do not say"
     return None
 
@@ -240,7 +240,10 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
     strict = bool(query.operations() - {"type", "between"})  # a count, yes / no, ranking, n-th or exclusion
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
-        return _wording(ctx, state.analysed, first_relation(actions)) is None and _referred_problem(ctx, check, actions) is None
+        relation = first_relation(actions)
+        return _wording(ctx, state.analysed, relation) is None and check.refers_to(referred_relation(actions) or relation) and (
+            _referred_problem(ctx, check, actions) is None
+        )
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
