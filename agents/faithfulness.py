@@ -176,8 +176,9 @@ class AnswerCheck:
 
     def refers_to(self, relation: str | None) -> bool:
         """Whether the event the question refers to may be of `relation`: one its own words name ("after {E2}
-        broke off relations with {E1}, whom did {E1} sign deals with"), else one the question asks ("before {E2} did")."""
-        if relation is None or not self.referred:
+        broke off relations with {E1}, whom did {E1} sign deals with"; "after {E1} was arrested, who criticized him", of the
+        one party named), else one the question asks ("before {E2} did")."""
+        if relation is None or not (self.referred or self.referred_relations):
             return True
         if not self.referred_relations:
             return self.asks_relation(relation)

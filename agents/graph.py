@@ -30,6 +30,7 @@ endpoint) still end the call.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -44,6 +45,7 @@ from actions.programs import Program
 from actions.query import VALUE_ASKS
 from actions.templates import ENTITY_KINDS
 from agents.analysis.cues import question_cues
+from agents.analysis.query import country_by_where
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import confidence, ranked_answers
@@ -52,11 +54,20 @@ from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.judge import audit_answerability, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
-from agents.planner import extended_lookup, first_relation, make_plan, question_context, referred_relation, rival_note
+from agents.planner import (
+    extended_lookup,
+    first_relation,
+    make_plan,
+    question_context,
+    referred_relation,
+    rival_note,
+    untyped_result,
+)
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
     admitted,
+    aim_only,
     asked_query,
     counted_variants,
     excluding_variants,
@@ -77,6 +88,7 @@ from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
 from memory.trace import StepRecord
+from tkg_store.learned import country_names
 
 log = logging.getLogger("ari.agent")
 Update = dict
@@ -199,7 +211,24 @@ def _wording(ctx: AgentContext, analysis: QuestionAnalysis, relation: str | None
     with sanctions") refuses the opposite, as the ranking does (`RelationLinker.contradicted`)."""
     if relation is not None and ctx.analyzer.relation_linker.contradicted(analysis.masked, relation):
         return f"the question's words say the opposite of {ctx.store.relation_text(relation)}"
+    texts = ctx.analyzer.relation_linker.texts.texts.get(relation or "", ())
+    if texts and analysis.query.operations() - {"type", "between"} and aim_only(analysis, texts, relation or "", _lexicon(ctx)):
+        head, _, aim = texts[0].partition(" to ")
+        return f"the question asks whether one did '{aim}', and {texts[0]} records only '{head}' to do it: ask in its own words"
     return wording_problem(ctx.store, analysis, relation, _lexicon(ctx))
+
+
+def _referred_problem(ctx: AgentContext, check: AnswerCheck | None, actions: list) -> str | None:
+    """Why the program does not read the event a before / after refers to as the question words it, where the cue's
+    clause is about the one party named and says an act of its own (None: it does, or the question has no such clause;
+    an event of another party named is the answer check's `refers_to`): the event is of a relation the clause names, and
+    the asked one is not ("after {E1} was sanctioned, who criticized it" is no question about sanctions)."""
+    relation, referred = first_relation(actions), referred_relation(actions)
+    if check is None or relation is None or check.referred or not check.referred_relations:
+        return None
+    if relation in check.referred_relations or not check.refers_to(referred or relation):
+        return f"the program reads the event the question refers to as {ctx.store.relation_text(referred or relation)}, which its words do not say"
+    return None
 
 
 def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) -> Callable[[list, list], bool]:
@@ -212,7 +241,9 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
 
     def worded(actions: list) -> bool:  # a relation the wording names is the one asked, and the one of the event referred to
         relation = first_relation(actions)
-        return _wording(ctx, state.analysed, relation) is None and check.refers_to(referred_relation(actions) or relation)
+        return _wording(ctx, state.analysed, relation) is None and check.refers_to(referred_relation(actions) or relation) and (
+            _referred_problem(ctx, check, actions) is None
+        )
 
     if query.asks in VALUE_ASKS:  # a count or yes / no over the relation the question asks about, in its roles
         return lambda results, actions: (
@@ -364,7 +395,9 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
         if problem is None and state.plan is not None and state.plan.rivals is not None:
             problem = rival_note(ctx.store, state.plan.rivals)
         if problem is None:
-            problem = _wording(ctx, state.analysed, first_relation(state.actions))
+            problem = _wording(ctx, state.analysed, first_relation(state.actions)) or _where_problem(state, ctx)
+        if problem is None and state.answer_check is not None:
+            problem = _referred_problem(ctx, state.answer_check, state.actions)
         if problem is not None:
             return {"abstained": True, "reason": problem, "answers": []}
     if query.asks in VALUE_ASKS:
@@ -388,6 +421,26 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     if verdict.reason is not None:
         return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
     return {"answers": verdict.answers, "evidence": _support(state, ctx, verdict.answers)}
+
+
+def _where_problem(state: AgentState, ctx: AgentContext) -> str | None:
+    """Why "where" a journey went, read as the country visited, is not answered (None: it is): the KG records the party a
+    visit went to, and a party with no country of its own in the KG (a person, a region, an organisation) may be what
+    "where" asks as well, so which one is meant would be a guess. A sector is in the country its name says ("Military (Iran)")."""
+    if state.analysed.query.entity_type != "country" or not country_by_where(state.analysed.masked):
+        return None
+    untyped = untyped_result(ctx.store, state.analysed, state.actions, state.results)
+    countries = country_names(ctx.store)
+    placeless = [p for p in ranked_answers(ctx.store, state.analysis, untyped or []) if p not in countries and _qualifier(p) is None]
+    if not placeless:
+        return None
+    return f"'where' may ask the country or the party visited, and some parties are in no country the KG names ({', '.join(placeless[:3])}): ask which country, or whom"
+
+
+def _qualifier(name: str) -> str | None:
+    """The bracketed qualifier of a sector's name ("Military (Iran)": Iran), None when it has none."""
+    m = re.search(r"\(([^()]+)\)\s*$", name)
+    return m.group(1) if m else None
 
 
 def _support(state: AgentState, ctx: AgentContext, answers: list[str]) -> list[str]:

@@ -18,7 +18,7 @@ from actions.context import ActionContext
 from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
-from actions.templates import Action, entities_of, reference_of, relation_of
+from actions.templates import Action, OfType, entities_of, reference_of, relation_of
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
@@ -87,8 +87,12 @@ def make_plan(
     best = max((score for _, score in analysis.relations), default=0.0)
     ranked = dict(analysis.relations)
     named = frozenset(r for r in named_relations(store, analysis) | worded if ranked.get(r, 0.0) < config.relation_floor * best)
-    if named:  # only those the floor kept out: the others were bound already
-        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, named, referred)
+    # only those the floor kept out: the others were bound already. A count, yes / no, ranking or n-th computes over one
+    # relation's facts, which the audit cannot check answer by answer: the relation that reads the wording best is tried
+    # first; a lookup's answers are checked one by one after, and the ranking's order stands
+    tiers = by_wording(store, analysis, named) if analysis.query.operations() else [named] if named else []
+    for tier in tiers:
+        again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, tier, referred)
         if accepted and again is not None:
             rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred)
             if rival is None:
@@ -97,6 +101,25 @@ def make_plan(
                 plan.rivals = rival
             return plan, rival_note(store, rival)
     return plan, why
+
+
+def by_wording(store: TKGStore, analysis: QuestionAnalysis, named: frozenset[str]) -> list[frozenset[str]]:
+    """`named` in tiers, the relations that read the wording best first: holding more of its words, then its act said,
+    then leaving fewer of their own words unsaid ("receive peacekeepers" is Receive_deployment_of_peacekeepers before an
+    intent to provide peacekeeping, which "peacekeepers" names too). The floor ranks them all alike, so within one
+    binding the first in the alphabet would win."""
+    said = {stem(w) for w in content_words(predicate_text(analysis.masked)) if w not in _JOINING}
+
+    def fit(relation: str) -> tuple[int, bool, int]:
+        text = store.relation_text(relation)
+        own = {stem(w) for w in content_words(text) if w not in _JOINING}  # "with" in "hit with sanctions" names no act
+        act = stem(text.split()[0].strip(",.").lower()) if text.split() else ""
+        return -len(said & own), act not in said, unsaid(text, analysis.masked)
+
+    tiers: dict[tuple[int, bool, int], set[str]] = {}
+    for relation in named:
+        tiers.setdefault(fit(relation), set()).add(relation)
+    return [frozenset(tiers[key]) for key in sorted(tiers)]
 
 
 def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:
@@ -195,6 +218,20 @@ def question_context(
         answer_type=analysis.answer_type if analysis else "entity",
         actions=list(actions or []),
     )
+
+
+def untyped_result(store: TKGStore, analysis: QuestionAnalysis, actions: Sequence[Action], results: list[list[Item]]) -> list[Item] | None:
+    """What the executed program answers with its kind kept out: each `ofType` step keeps every item of its source, and
+    the steps after it run again. None when no step keeps a kind."""
+    typed = [k for k, a in enumerate(actions) if isinstance(a, OfType)]
+    if not typed:
+        return None
+    context = question_context(analysis, results[: typed[0]], list(actions[: typed[0]]))
+    for k in range(typed[0], len(actions)):
+        action = actions[k]
+        items = context.result(action.source) if isinstance(action, OfType) else action.execute(store, context)
+        context = context.with_result(items, action)
+    return context.results[-1]
 
 
 def first_relation(actions: Sequence[Action]) -> str | None:

@@ -283,12 +283,18 @@ def relations_named(store: TKGStore, analysis: QuestionAnalysis, lexicon: Relati
 def reference_relations(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None = None) -> frozenset[str]:
     """The relations the words of the event a cue points at name, read off its clause (folded by the grammar: "after {E2}
     broke off diplomatic relations with {E1}, ..." keeps "broke off diplomatic relations"); empty where they name none."""
-    if reference_role(analysis) is None:
+    # a cue's clause about the one named party names its own act too ("after {E1} was arrested, who criticized him")
+    alone = reference_role(analysis) is None
+    if alone and (analysis.cue not in ("before", "after") or len(analysis.entities) != 1):
         return frozenset()
     words = analysis.grammar_dropped if "clause reference" in analysis.grammar else referred_clause(analysis.masked, len(analysis.entities))
     if not words.strip() or repeats_act(words, analysis.masked):
         return frozenset()
-    return relations_named(store, replace(analysis, masked=words), lexicon, best_only=True)
+    named = relations_named(store, replace(analysis, masked=words), lexicon, best_only=True)
+    # of the one party: an act the rest of the question asks too is no other event ("after {E1} was threatened, who threatened it")
+    if alone and named & relations_named(store, replace(analysis, masked=analysis.masked.replace(words, " ")), lexicon, best_only=True):
+        return frozenset()
+    return named
 
 
 def naming_by_synonym(store: TKGStore, word: str, lexicon: RelationLexicon | None = None) -> frozenset[str]:
@@ -354,6 +360,28 @@ def wording_problem(store: TKGStore, analysis: QuestionAnalysis, relation: str |
         return None
     named = ", ".join(store.relation_text(r) for r in sorted(worded)[:3])
     return f"the question names {named}{' ...' if len(worded) > 3 else ''}, and the program read {store.relation_text(relation)}"
+
+
+def aim_only(analysis: QuestionAnalysis, texts: Sequence[str], relation: str, lexicon: RelationLexicon | None = None) -> bool:
+    """Whether the wording says of a relation (`texts`: its name's text, then its description's sentences) only the act
+    its name makes the aim of another ("meet" of Express intent to meet or negotiate, "reduce relations" of Threaten to
+    reduce or break relations, "assassinate" of Attempt to assassinate): the intent, threat, appeal or attempt is
+    another event than the one aimed at, and a count, yes / no, ranking or n-th of it would count intents where the
+    question asks for meetings. The wording says the other act too with a word of the name's act, a word outside the
+    aim that the relation's description or the lexicon holds ("pledge aid", "want to meet"), or an aim of its own
+    ("vow to cooperate")."""
+    head, sep, aim = texts[0].partition(" to ")
+    if not sep:
+        return False
+    words = naming_words(analysis.masked)
+    aimed = {stem(w) for w in content_words(aim)}
+    said = {stem(w) for w in words}
+    if not said & aimed or said & {stem(w) for w in content_words(head)}:
+        return False
+    if any(stem(m.group(1)) in aimed for m in re.finditer(r"\b[a-z]{3,}\s+to\s+([a-z]+)", analysis.masked.lower())):
+        return False
+    described = {stem(w) for text in texts[1:] for w in content_words(text)}
+    return not any(stem(w) not in aimed and (stem(w) in described or relation in credited(lexicon, w)) for w in words)
 
 
 def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:

@@ -12,11 +12,12 @@ from bench_support import build_store
 
 from actions.programs import Program
 from actions.templates import GetHeadEntity
+from agents.analysis.query import Query
 from agents.analysis.relations import wording_holds
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
-from agents.planner import bind_program, make_plan, named_relations, unsaid
+from agents.planner import bind_program, by_wording, make_plan, named_relations, unsaid
 from agents.roles import binding_scorer
 from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
@@ -141,8 +142,9 @@ SANCTIONS = [
 TARGETS = Guide(Program.parse(["getTailEntity(E1, R, T)", "answer(#1)"]), 5, 0.8)
 
 
-def sanctioned(store: TKGStore, who: str, act: str = "impose sanctions on") -> tuple:  # noqa: ANN001
-    """(plan, why) for "Whom did {who} {act} in April 2010?", the ranking putting Criticize first."""
+def sanctioned(store: TKGStore, who: str, act: str = "impose sanctions on", query: Query | None = None) -> tuple:  # noqa: ANN001
+    """(plan, why) for "Whom did {who} {act} in April 2010?", the ranking putting Criticize first (`query`: what the
+    question computes over the facts, a lookup's answers by default)."""
     named = [r for r in store.relation_names() if r != "Criticize"]
     analysis = QuestionAnalysis(
         question=f"Whom did {who} {act} in April 2010?",
@@ -150,6 +152,7 @@ def sanctioned(store: TKGStore, who: str, act: str = "impose sanctions on") -> t
         entities=[EntityMention(who, (9, 9 + len(who)), [(who, 1.0)])],
         times=[TimeMention("April 2010", (len(act) + 17, len(act) + 27), parse_time("2010-04"))],
         relations=[("Criticize", 0.8), *((r, 0.01) for r in sorted(named))],
+        query=query or Query(),
     )
     return make_plan(store, analysis, [TARGETS], PlannerConfig(), lambda results, actions: "Criticize" not in actions[0].render())
 
@@ -194,3 +197,33 @@ def test_the_words_of_a_relation_a_wording_leaves_unsaid(text: str, masked: str,
 def test_two_acts_joined_by_or_are_not_a_list_of_alternatives() -> None:
     # an intent to meet or negotiate leaves "express", "intent" and "meet" unsaid by "negotiate with"
     assert unsaid("Express intent to meet or negotiate", "Who did {E1} negotiate with after {T1}?") == 3
+
+
+PEACEKEEPING = [
+    ("Xland", "Receive_deployment_of_peacekeepers", "Aland", "2010-04-01"),
+    ("Xland", "Express_intent_to_provide_military_protection_or_peacekeeping", "Dland", "2010-04-02"),
+    ("Xland", "Criticize", "Cland", "2010-04-03"),
+]
+
+
+def test_the_relation_that_reads_the_most_of_the_wording_is_bound_first(tmp_path) -> None:  # noqa: ANN001
+    # "receive peacekeepers" says the act and the noun of Receive_deployment_of_peacekeepers; an intent to provide
+    # peacekeeping shares a word only, though the alphabet puts it first
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", PEACEKEEPING)) as store:
+        plan, why = sanctioned(store, "Xland", "receive peacekeepers from", Query(asks="entity", extreme="most"))
+        assert plan.rivals is None and answers(plan) == ["Aland"] and why.endswith("binding a relation the wording names")
+        # a lookup's answers are checked one by one after: there the ranking's order stands
+        plan, _ = sanctioned(store, "Xland", "receive peacekeepers from")
+        assert answers(plan) == ["Dland"]
+        analysis = QuestionAnalysis(question="", masked="Whom did {E1} receive peacekeepers from?", entities=[], times=[], relations=[])
+        tiers = by_wording(store, analysis, frozenset(store.relation_names()) - {"Criticize"})
+        assert tiers[0] == {"Receive_deployment_of_peacekeepers"}
+
+
+def test_joining_words_of_a_name_hold_nothing_of_the_wording(tmp_path) -> None:  # noqa: ANN001
+    # "with" in "hit with sanctions" is no word of Threaten_with_sanctions,_boycott,_embargo's act: the embargo, which
+    # leaves less unsaid, is read first
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", SANCTIONS + [("Gov", "Threaten_with_sanctions,_boycott,_embargo", "Cland", "2010-04-08")])) as store:
+        analysis = QuestionAnalysis(question="", masked="Whom did {E1} hit with sanctions?", entities=[], times=[], relations=[])
+        named = frozenset({"Impose_embargo,_boycott,_or_sanctions", "Threaten_with_sanctions,_boycott,_embargo", "Impose_administrative_sanctions"})
+        assert by_wording(store, analysis, named)[0] == {"Impose_embargo,_boycott,_or_sanctions", "Threaten_with_sanctions,_boycott,_embargo"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actions.programs import Program
-from agents.analysis.query import Query, asked_by_noun, asked_kind, counts_a_quantity, read_query, unread_number
+from agents.analysis.query import Query, asked_by_noun, asked_kind, country_by_where, counts_a_quantity, read_query, unread_number
 
 
 def _read(masked: str, times: int = 1) -> Query:
@@ -196,6 +196,12 @@ def test_where_a_journey_went_asks_a_country(masked: str) -> None:
     # a visit's other party is an entity the KG holds: the destination is answerable, as a country
     query = _read(masked)
     assert query.unsupported is None and query.asks == "entity" and query.entity_type == "country"
+    assert country_by_where(masked)  # the country is asked by "where" alone: the party visited may be meant too
+
+
+@pytest.mark.parametrize("masked", ["Where did {E1} travel in {T1}? Which country, I mean.", "Which country did {E1} visit in {T1}?"])
+def test_a_country_said_is_not_asked_by_where_alone(masked: str) -> None:
+    assert _read(masked).entity_type == "country" and not country_by_where(masked)
 
 
 @pytest.mark.parametrize(("masked", "number"), [("Between 10 and {T1}, who appealed to {E1}?", "10"),

@@ -20,6 +20,8 @@ FACTS = [
     *visit("Jack_Straw", "Japan", "2008-06-01"),
     *visit("Jack_Straw", "Military_(Iran)", "2008-07-01"),
     *visit("Barack_Obama", "Japan", "2009-06-01"),
+    *visit("Jack_Straw", "Japan", "2010-02-01"),
+    *visit("Jack_Straw", "Barack_Obama", "2010-03-01"),
     ("Iran", "Criticize_or_denounce", "Iraq", "2008-02-10"),
     ("Japan", "Criticize_or_denounce", "Iraq", "2008-03-03"),
     ("China", "Criticize_or_denounce", "Iraq", "2008-03-04"),
@@ -77,8 +79,16 @@ def test_which_country_is_answered_by_a_country_in_every_shape(agent) -> None:  
     # Jack Straw's last visit of 2008 was to Military (Iran), a sector: the last country he visited was Japan
     assert agent.ask("Which country did Jack Straw visit last in 2008?").answers == ["Japan"]
     assert agent.ask("Which country did Jack Straw visit first in 2008?").answers == ["Iran"]
-    # where a journey went is a visit's other party, a country
+    # where a journey went is a visit's other party, a country (a sector is in its country)
     assert set(agent.ask("Where did Jack Straw travel in 2008?").answers) == {"Iran", "Japan"}
+
+
+def test_where_is_not_answered_when_a_party_visited_is_in_no_country(agent) -> None:  # noqa: ANN001
+    # in 2010 Jack Straw visited Japan and Barack Obama, a person: "where" may ask for either, and the countries alone
+    # would be a guess at which
+    result = agent.ask("Where did Jack Straw go in 2010?")
+    assert result.abstained and "Barack Obama" in (result.reason or "")
+    assert agent.ask("Which countries did Jack Straw visit in 2010?").answers == ["Japan"]
 
 
 def test_a_first_time_within_a_stated_year_is_dated_by_its_lookup(agent) -> None:  # noqa: ANN001

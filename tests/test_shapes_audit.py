@@ -19,10 +19,12 @@ from agents.methodology import Guide
 from agents.shapes import (
     absent_answer,
     admitted,
+    aim_only,
     constraint_problem,
     counted_variants,
     credited,
     excluding_variants,
+    reference_relations,
     swapped_variants,
     type_problem,
     typed_variants,
@@ -344,3 +346,40 @@ def test_no_is_answered_only_about_an_act_the_wording_names_in_words_the_reading
     )
     lexicon = RelationLexicon(counts={"threaten": {"Threaten": 5.0}, "visited": {"Make_a_visit": 5.0}})
     assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == absent
+
+
+_INTENT_TO_MEET = ("Express intent to meet or negotiate", "Say one is willing to meet or hold talks.", "Offer to meet, propose a meeting.")
+_ATTEMPT = ("Attempt to assassinate", "Try to kill a prominent person.")
+
+
+@pytest.mark.parametrize(
+    ("masked", "texts", "only_aim"),
+    [
+        # the words name the act an intent or an attempt aims at, not the intent: a meeting is no intent to meet
+        ("How many times did {E1} and {E2} meet up before {T1}?", _INTENT_TO_MEET, True),
+        ("Did {E1} assassinate {E2} in {T1}?", _ATTEMPT, True),
+        # the intent said: by the name's own act, by its description's words, or as an aim of the wording's own
+        ("How many times did {E1} express intent to meet {E2}?", _INTENT_TO_MEET, False),
+        ("Did {E1} offer talks to {E2} in {T1}?", _INTENT_TO_MEET, False),
+        ("Did {E1} vow to negotiate with {E2} in {T1}?", _INTENT_TO_MEET, False),
+        ("Did {E1} try to assassinate {E2}?", _ATTEMPT, False),
+        # a name with no aim, or words that name none of it
+        ("Did {E1} meet {E2} in {T1}?", ("Meet at a 'third' location", "Meet someone abroad."), False),
+        ("Did {E1} criticize {E2} in {T1}?", _INTENT_TO_MEET, False),
+    ],
+)
+def test_a_relation_whose_name_only_aims_at_the_act_asked_does_not_answer_it(masked: str, texts: tuple[str, ...], only_aim: bool) -> None:
+    assert aim_only(_analysis(masked, query=Query(asks="number")), texts, "R") is only_aim
+
+
+def test_the_clause_of_an_event_about_the_one_party_named_says_its_act(store: TKGStore) -> None:
+    # "after {E1} was abducted": the event referred to is an abduction of E1, and only a relation of it reads that event
+    analysis = QuestionAnalysis("?", "After {E1} was abducted, who threatened it?", entities=[EntityMention("Iran", (6, 10), [("Iran", 1.0)])],
+                                times=[], relations=[("Threaten", 0.9)], cue="after", cues=["after"], query=Query(is_list=True))
+    referred = reference_relations(store, analysis)
+    assert referred == {"Abduct,_hijack,_or_take_hostage"}
+    check = AnswerCheck(store, analysis, referred_relations=referred)
+    assert check.refers_to("Abduct,_hijack,_or_take_hostage") and not check.refers_to("Threaten")
+    # the asked act said again names no event of its own: any asked relation reads it ("after it was threatened")
+    again = replace(analysis, masked="After {E1} was threatened, who threatened it?")
+    assert reference_relations(store, again) == frozenset()

@@ -99,16 +99,24 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT if re.match(r"\s+(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
     if previous in _PREPOSITIONS:
         return OBJECT
+    if previous in _BE_AUX and PATTERNS["progressive"].match(after):
+        return SUBJECT  # "was {E1} threatening {E2}": active, as "did {E1} threaten"
     if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
         previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
-    ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None  # "the country {E1} visited / went to": a relative clause, "that" left out
+    ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None or (  # "the country {E1} visited / went to": a relative clause, "that" left out
+        following in _BE_AUX and PATTERNS["progressive"].match(after) is not None  # "how many times {E1} was hosting"
+    )
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
         verb = _next_word(PATTERNS["adverb_run"].sub("", after, count=1))
-        return SUBJECT if _is_open_word(verb) and verb not in _BE_AUX else None  # "{E1} was visited": passive
+        if verb in _BE_AUX:  # "{E1} was visited": passive; "{E1} was hosting": active
+            return SUBJECT if PATTERNS["progressive"].match(PATTERNS["adverb_run"].sub("", after, count=1)) else None
+        return SUBJECT if _is_open_word(verb) else None
     if previous == "":  # another placeholder or a possessive right before: a name read in two parts
         return None
+    if PATTERNS["seen_doing"].search(before) and PATTERNS["progressive"].match(after):
+        return SUBJECT  # "dates that show {E1} criticizing {E2}": the one seen does it
     # after an open-class word (a verb, or a noun that a relative clause follows)
     return OBJECT if not _is_open_word(following) else None
 

@@ -150,6 +150,12 @@ _VERB_FORM = re.compile(rf"[a-z]+(?:ed|ing)|{_IRREGULAR_PAST}")
 _KNOWN_KINDS = GRAMMAR_WORDS["time_nouns"] | GRAMMAR_WORDS["occasions"] | frozenset("country countries one ones other kind kinds sort type event events".split())
 
 
+def country_by_where(masked: str) -> bool:
+    """Whether a country is asked only by "where" a journey went (`read_query`), no "country" said: the KG records the
+    party a visit went to, so "where" may ask that party as well as a country."""
+    return bool(PATTERNS["where"].search(masked)) and not PATTERNS["country"].search(masked)
+
+
 def asked_kind(masked: str) -> str | None:
     """The head noun of "which N" when N is no kind every event KG tells (a party noun, an agent noun, a country, a
     time): "which academy", "which brand". An event KG types its actors by their names only, so only an answer whose
