@@ -129,7 +129,8 @@ def markdown(summary: dict, config: dict) -> str:
             elif style == "original":
                 cells.append(f"{row['hits_at_1']:.3f} (n={row['n']})")
             else:
-                cells.append(f"{row['hits_at_1']:.3f} ({row['ratio_to_original']:.2f})")
+                ratio = row["ratio_to_original"]  # None where the originals of the group got none right
+                cells.append(f"{row['hits_at_1']:.3f} ({'-' if ratio is None else f'{ratio:.2f}'})")
         lines.append(f"| {group or 'all'} | " + " | ".join(cells) + " |")
     wrong = [f"{table[style]['wrong']:.3f}" if style in table else "-" for style in columns]
     lines.append("| wrong (all) | " + " | ".join(wrong) + " |")

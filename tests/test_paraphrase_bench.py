@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from benchmarks.paraphrase_bench import load_sets, summarise
+from benchmarks.paraphrase_bench import load_sets, markdown, summarise
 
 
 def _record(quid: str, style: str, part: str) -> dict:
@@ -35,3 +35,14 @@ def test_a_wrong_answer_is_not_an_abstention() -> None:
     assert table["keyword"]["hits_at_1"] == 0.0
     assert table["original"]["wrong"] == 0.0
     assert table["paraphrases/equal"]["n"] == 2
+
+
+def test_a_group_whose_originals_got_none_right_is_reported_without_a_ratio() -> None:
+    rows = [
+        {"style": "original", "qtype": "equal", "hit1": False, "abstained": True},
+        {"style": "keyword", "qtype": "equal", "hit1": True, "abstained": False},
+    ]
+    summary = summarise(rows)
+    assert summary["table"]["keyword"]["ratio_to_original"] is None
+    report = markdown(summary, {"git_commit": "c", "db": "d", "memory": "m", "relation_lexicon": "l", "questions_per_second": 1.0})
+    assert "| all | 0.000 (n=1) | 1.000 (-) |" in report
