@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import agents.analysis
-from agents.analysis.times import asked_granularity, number, read_times, stated_window, with_stated_year
+from agents.analysis.times import asked_granularity, number, read_times, stated_window, unplaced_calendar_names, with_stated_year
 from tkg_store.temporal import Granularity, TimeSpan, parse_time
 
 _FORMS = json.loads((Path(agents.analysis.__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
@@ -343,3 +343,18 @@ def test_a_month_with_no_year_stated_is_left_as_written(text: str) -> None:
 )
 def test_a_number_is_read_from_figures_cardinals_and_ordinals(word: str, count: int | None) -> None:
     assert number(word) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "unplaced"),
+    [
+        ("Who negotiated with China on Thursday, 24 August 2006?", []),  # the weekday names the date's day
+        ("Who negotiated with China on 24 August 2006 (a Thursday)?", []),
+        ("On 20 June 2006, a Tuesday, who wanted to negotiate with China?", []),
+        ("Who negotiated with China on Friday, 24 August 2006?", ["Friday"]),  # not that day's: left for the judge
+        ("Who negotiated with China on Monday?", ["Monday"]),  # no date to name
+    ],
+)
+def test_a_weekday_beside_the_date_it_falls_on_is_that_dates(text: str, unplaced: list[str]) -> None:
+    found = read_times(text).found
+    assert unplaced_calendar_names(text, [t.span for t in found], [(t.span, t.time) for t in found]) == unplaced

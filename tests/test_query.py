@@ -311,6 +311,8 @@ def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str
         ("Which bodies imposed sanctions on {E1}?", None),
         # kinds every event KG tells: parties, agent nouns, countries, times
         ("Which country visited {E1} first?", None),
+        ("Which nation openly criticised {E1}?", None),  # a country's other noun; an adverb ends the noun phrase
+        ("Which company publicly praised {E1}?", "company"),
         ("Which world leaders met {E1} in {T1}?", None),
         ("Which organisation did {E1} appeal to?", None),
         ("In which year did {E1} visit {E2}?", None),

@@ -147,7 +147,7 @@ def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> 
 
 
 _VERB_FORM = re.compile(rf"[a-z]+(?:ed|ing)|{_IRREGULAR_PAST}")
-_KNOWN_KINDS = GRAMMAR_WORDS["time_nouns"] | GRAMMAR_WORDS["occasions"] | frozenset("country countries one ones other kind kinds sort type event events".split())
+_KNOWN_KINDS = GRAMMAR_WORDS["time_nouns"] | GRAMMAR_WORDS["occasions"] | GRAMMAR_WORDS["country_nouns"] | frozenset("one ones other kind kinds sort type event events".split())
 
 
 def country_by_where(masked: str) -> bool:
@@ -166,7 +166,7 @@ def asked_kind(masked: str) -> str | None:
     for w in which.group("phrase").lower().split():
         if w in _KNOWN_KINDS:  # "which foreign countries", "what year"
             return None
-        if w in _PHRASE_ENDS or _VERB_FORM.fullmatch(w):  # "which newspaper criticized": the noun phrase has ended
+        if w in _PHRASE_ENDS or _VERB_FORM.fullmatch(w) or w.endswith("ly"):  # "which newspaper (publicly) criticized": it has ended
             break
         phrase.append(w)
     if not phrase:

@@ -277,13 +277,9 @@ class RelationLinker:
         return [(r, round(float(s), 4)) for r, s in self._naming_more(masked, ranked)]
 
     def _naming_more(self, masked: str, ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """`ranked` with first the candidate whose name holds every word of the question the first one's holds and more
-        ("cooperated economically": Cooperate_economically, not Express_intent_to_cooperate; "intention to cooperate
-        diplomatically": the intent of diplomatic cooperation), the two trading scores, when a word it holds more is one
-        the lexicon never saw: what the learning split taught of a word ("supported": Praise_or_endorse) stands, while a
-        word it never met that names what one relation is about outweighs the phrasing it credits to a broader one."""
-        if len(ranked) < 2:
-            return ranked
+        """`ranked` with first (the two trading scores) the candidate whose name holds every word of the question the first's
+        holds and more, one a word the lexicon never saw ("cooperated economically": Cooperate_economically, not the intent
+        the lexicon credits "cooperate" to); what it learned of a word stands ("supported": Praise_or_endorse)."""
         words = [w for w in verb_phrase(masked).split() if w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["country_nouns"]]  # the act's words
         counts = self.lexicon.counts if self.lexicon is not None else {}
         said, unseen, of_relation = {word_root(w) for w in words}, {word_root(w) for w in words if w not in counts}, self._name_roots
@@ -357,9 +353,8 @@ _DERIVED = ("ically", "ations", "ation", "ially", "ated", "ally", "ions", "ion",
 
 
 def word_root(word: str) -> str:
-    """A word without its derivational and inflectional endings (stripped while four letters or more remain), so that an
-    adverb, an adjective and a noun of one act meet ("economically", "economic"; "sanctioned", "sanctions") while words
-    that only begin alike do not ("commend", "comment")."""
+    """A word without its derivational and inflectional endings (while four letters remain): an adverb, an adjective and a
+    noun of one act meet ("economically", "economic"), words that only begin alike do not ("commend", "comment")."""
     word = word.lower()
     while ending := next((e for e in _DERIVED if word.endswith(e) and len(word) - len(e) >= 4), None):
         word = word[: -len(ending)] + ("y" if ending == "ily" else "")  # "militarily" -> "military"

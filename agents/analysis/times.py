@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
+from collections.abc import Iterable
 from contextlib import suppress
 from datetime import MAXYEAR, date, timedelta
 from functools import reduce
@@ -265,12 +266,19 @@ def _period(parts: dict[str, str | None], year: int) -> TimeSpan | None:
 _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(calendar.day_name))})\b")
 
 
-def unplaced_calendar_names(text: str, taken: list[tuple[int, int]]) -> list[str]:
+# what may stand between a date and the weekday that names its day: "Thursday, 24 August 2006", "24 August 2006 (a Thursday)"
+_WEEKDAY_GAP = re.compile(r"[\s,(]*(?:(?:a|an|on|which\s+was|that\s+was)\s+)?", re.IGNORECASE)
+
+
+def unplaced_calendar_names(text: str, taken: list[tuple[int, int]], days: Iterable[tuple[tuple[int, int], TimeSpan]] = ()) -> list[str]:
     """The month and weekday names of `text` outside the spans `taken` (its read times and names), a window of two months
-    named whole ("July to December with no year")."""
+    named whole ("July to December with no year"); a weekday beside one of the read `days` that falls on it is that day's."""
+    days = [(span, time) for span, time in days if time.granularity is Granularity.DAY]
+    beside = {m.start() for m in _CALENDAR_NAME.finditer(text) for (a, b), time in days if calendar.day_name[time.start.weekday()] == m.group(0)
+              and (_WEEKDAY_GAP.fullmatch(text[m.end() : a]) if m.end() <= a else _WEEKDAY_GAP.fullmatch(text[b : m.start()]))}
     found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in PATTERNS["bare_months"].finditer(text) if m.group("first")]
     found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text)  # one opening the text may be a verb ("May I ask ...")
-              if re.search(r"\w", text[: m.start()]) and not any(a <= m.start() <= a + len(name) for a, name in found)]
+              if re.search(r"\w", text[: m.start()]) and m.start() not in beside and not any(a <= m.start() <= a + len(name) for a, name in found)]
     return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found) if not any(a <= at < b for a, b in taken)]
 
 
