@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.analysis.question_form import as_yes_no, not_a_question
+from agents.analysis.question_form import as_yes_no, not_a_question, without_asides
 
 
 @pytest.mark.parametrize(
@@ -86,3 +86,22 @@ def test_a_statement_put_to_be_judged_is_the_yes_no_question_it_puts(text: str, 
 @pytest.mark.parametrize("text", ["Who visited Iran in 2010?", "True Whig Party visited whom?", "True or false:", "yes/no", "Which country did the report confirm?"])
 def test_other_text_is_left_as_written(text: str) -> None:
     assert as_yes_no(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who criticized the Police (Iraq) in 2010?",  # a bracket of names: part of a KG name
+        "Which award did 8 (play) win first?",  # a short note: part of a KG name
+        "Who visited Iran in 2008 (not Iraq)?",  # sets a party aside
+        "Who visited China (in 2008)?",  # holds a time
+        "Which country visited Iran? (the first one)",  # holds an ordinal
+    ],
+)
+def test_a_bracket_that_may_name_or_constrain_is_no_gloss(text: str) -> None:
+    assert without_asides(text) == text
+
+
+def test_a_gloss_is_set_aside_where_it_stands() -> None:
+    assert without_asides("Before 23 August 2006 (so up to the 22nd), who hosted a visit from Thailand?") == "Before 23 August 2006, who hosted a visit from Thailand?"
+    assert without_asides("Who praised Cambodia after Emperor Akihito (Japan's emperor at the time) did?") == "Who praised Cambodia after Emperor Akihito did?"

@@ -55,8 +55,8 @@ def without_asides(text: str) -> str:
     """`text` without its asides: a sentence or clause that asks nothing ("I've been reading up on Iraq. Who first visited
     Iraq?") is set aside where the question stands alone (names a party, points at no time or event outside it) and the
     aside adds no time and speaks of the asker or names only what the question names; else it is context ("Think of 2007.
-    ...")."""
-    pieces = _pieces(text)
+    ..."); and without its glosses (data/form_patterns.json "gloss")."""
+    pieces = _pieces(text := PATTERNS["gloss"].sub("", text))
     asks = [p for p in pieces if PATTERNS["asks_here"].search(p) or PATTERNS["request"].search(p)]
     question = " ".join(asks)
     names = [m.start() for m in PATTERNS["capitalised"].finditer(question)]
