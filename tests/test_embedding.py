@@ -84,6 +84,13 @@ def test_a_bad_backend_is_a_usage_error(monkeypatch, tmp_path):
     get_embedder.cache_clear()
 
 
+def test_a_model_that_needs_a_missing_package_is_a_usage_error_naming_it(monkeypatch, tmp_path):
+    # a model folder other than the bundled one runs through sentence-transformers; without it, one clear error
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    with pytest.raises(UsageError, match="needs sentence-transformers"):
+        SentenceTransformerEmbedder(str(tmp_path))
+
+
 class _FailingOnBad:
     """Fails a call that holds the text "bad", as a model could on one malformed input."""
 

@@ -104,13 +104,18 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-
         if not os.path.isdir(model_path):
             raise UsageError(f"embedding model path does not exist: {model_path}")
+        try:  # a missing package is the user's set-up to fix, said once, not each question's "internal error"
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+        except ImportError as exc:
+            raise UsageError(
+                f"the embedding model at {model_path} needs sentence-transformers ({exc.name or exc} is not installed): "
+                "pip install sentence-transformers, or use the bundled model"
+            ) from None
+
+        hf_logging.disable_progress_bar()
         self.name = model_path
         self._model = SentenceTransformer(model_path, device=device or "cpu")
         dimension = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension

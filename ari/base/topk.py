@@ -23,7 +23,8 @@ class TopK:
         if device == "cuda":
             import torch
 
-            self._gpu = torch.from_numpy(self._matrix).to("cuda")
+            # copied onto the GPU: the matrix may be a read-only memory map, which torch.from_numpy warns about
+            self._gpu = torch.tensor(self._matrix, device="cuda")
 
     def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """(scores, ids), each (queries, k'), best first, with k' = min(k, size)."""
@@ -45,7 +46,7 @@ class TopK:
         scores, ids = [], []
         with torch.no_grad():
             for start in range(0, len(queries), chunk):  # a chunk's score matrix stays within GPU memory
-                block = torch.from_numpy(queries[start : start + chunk]).to("cuda") @ self._gpu.T
+                block = torch.tensor(queries[start : start + chunk], device="cuda") @ self._gpu.T
                 best = torch.topk(block, k, dim=1)
                 scores.append(best.values.cpu().numpy())
                 ids.append(best.indices.cpu().numpy().astype(np.int64))
