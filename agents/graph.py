@@ -30,7 +30,6 @@ endpoint) still end the call.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -88,7 +87,7 @@ from agents.state import AgentContext, AgentState, BatchState
 from ari.base.embedding import PendingVectors
 from ari.base.errors import AriError
 from memory.trace import StepRecord
-from tkg_store.learned import country_names
+from tkg_store.learned import country_names, qualifier_of
 
 log = logging.getLogger("ari.agent")
 Update = dict
@@ -431,16 +430,10 @@ def _where_problem(state: AgentState, ctx: AgentContext) -> str | None:
         return None
     untyped = untyped_result(ctx.store, state.analysed, state.actions, state.results)
     countries = country_names(ctx.store)
-    placeless = [p for p in ranked_answers(ctx.store, state.analysis, untyped or []) if p not in countries and _qualifier(p) is None]
+    placeless = [p for p in ranked_answers(ctx.store, state.analysis, untyped or []) if p not in countries and qualifier_of(p) is None]
     if not placeless:
         return None
     return f"'where' may ask the country or the party visited, and some parties are in no country the KG names ({', '.join(placeless[:3])}): ask which country, or whom"
-
-
-def _qualifier(name: str) -> str | None:
-    """The bracketed qualifier of a sector's name ("Military (Iran)": Iran), None when it has none."""
-    m = re.search(r"\(([^()]+)\)\s*$", name)
-    return m.group(1) if m else None
 
 
 def _support(state: AgentState, ctx: AgentContext, answers: list[str]) -> list[str]:

@@ -108,13 +108,11 @@ def by_wording(store: TKGStore, analysis: QuestionAnalysis, named: frozenset[str
     then leaving fewer of their own words unsaid ("receive peacekeepers" is Receive_deployment_of_peacekeepers before an
     intent to provide peacekeeping, which "peacekeepers" names too). The floor ranks them all alike, so within one
     binding the first in the alphabet would win."""
-    said = {stem(w) for w in content_words(predicate_text(analysis.masked)) if w not in _JOINING}
 
     def fit(relation: str) -> tuple[int, bool, int]:
         text = store.relation_text(relation)
-        own = {stem(w) for w in content_words(text) if w not in _JOINING}  # "with" in "hit with sanctions" names no act
-        act = stem(text.split()[0].strip(",.").lower()) if text.split() else ""
-        return -len(said & own), act not in said, unsaid(text, analysis.masked)
+        held, acted = wording_holds(analysis.masked, text, _JOINING)  # "with" in "hit with sanctions" names no act
+        return -held, not acted, unsaid(text, analysis.masked)
 
     tiers: dict[tuple[int, bool, int], set[str]] = {}
     for relation in named:

@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ari.base.text import normalize_name
+from benchmarks.cron_devset import read_names
 from benchmarks.loaders.safe_pickle import load_plain_pickle
 
 _SLOT = re.compile(r"\\\{(\w+)\\\}")
@@ -66,16 +67,6 @@ def learned_names(records: Iterable[dict], labels: dict[str, str]) -> dict[str, 
     }
 
 
-def read_labels(path: Path) -> dict[str, str]:
-    """`Qid<TAB>name` lines (CronQuestions' wd_id2entity_text.txt, wd_id2relation_text.txt)."""
-    labels: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, _, name = line.partition("\t")
-        if key and name:
-            labels[key] = name
-    return labels
-
-
 def one_entry_a_line(table: dict) -> str:
     """JSON with one entry of each list or mapping a line: a table a person can read and diff."""
     lines = [f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in table.items() if not isinstance(value, (dict, list))]
@@ -98,15 +89,14 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("complex_valid.pickle: expected a list of records")
     held = {str(uid) for uid in json.loads(args.ids.read_text(encoding="utf-8"))["check"]}
     kept = [r for r in records if isinstance(r, dict) and str(r.get("uniq_id")) not in held]
-    names = learned_names(kept, read_labels(args.cron / "kg" / "wd_id2entity_text.txt"))
+    names = learned_names(kept, read_names(args.cron / "kg" / "wd_id2entity_text.txt"))
     table = {
         "_about": (
-            "Names people used for entities in CronQuestions complex valid questions less the check part of "
-            "benchmarks/cron_devset, "
-            "learned by benchmarks/learn_aliases.py: surface -> KG name (Name (Qid) for a label several entities share). Applied to a store whose relations are all "
-            "among `relations`."
+            "Names people used for entities in CronQuestions complex valid questions less the check part of benchmarks/cron_devset, "
+            "learned by benchmarks/learn_aliases.py: surface -> KG name (Name (Qid) for a label several entities share). "
+            "Applied to a store whose relations are all among `relations`."
         ),
-        "relations": sorted(set(read_labels(args.cron / "kg" / "wd_id2relation_text.txt").values())),
+        "relations": sorted(set(read_names(args.cron / "kg" / "wd_id2relation_text.txt").values())),
         "aliases": names,
     }
     args.out.write_text(one_entry_a_line(table), encoding="utf-8")

@@ -357,4 +357,4 @@ def test_a_number_is_read_from_figures_cardinals_and_ordinals(word: str, count: 
 )
 def test_a_weekday_beside_the_date_it_falls_on_is_that_dates(text: str, unplaced: list[str]) -> None:
     found = read_times(text).found
-    assert unplaced_calendar_names(text, [t.span for t in found], [(t.span, t.time) for t in found]) == unplaced
+    assert unplaced_calendar_names(text, [t.span for t in found], found) == unplaced

@@ -63,6 +63,12 @@ STATE_BODIES = ("Government", "Ministry", "Foreign Affairs", "Police", "Cabinet"
 _QUALIFIED = re.compile(r"^.+?[_ ]\(([^()]+)\)$")  # "Military_(Iran)" -> "Iran"
 
 
+def qualifier_of(name: str) -> str | None:
+    """The bracketed qualifier of a sector's name ("Military (Iran)": Iran), None when it has none."""
+    m = _QUALIFIED.match(name)
+    return m.group(1) if m else None
+
+
 def mirror_relations(store: TKGStore) -> dict[str, frozenset[str]]:
     """Relation -> the relations that state the same events from the other side (learned from
     the KG: reversed (head, tail, day) sets that cover each other, see MIRROR_SHARE). A self-join
@@ -157,7 +163,7 @@ def country_names(store: TKGStore) -> frozenset[str]:
 
 def _countries(store: TKGStore) -> frozenset[str]:
     names = store.entity_names()
-    governed = {m.group(1) for name in names if (m := _QUALIFIED.match(name)) is not None and is_state_body(name)}
+    governed = {q for name in names if (q := qualifier_of(name)) is not None and is_state_body(name)}
     return frozenset(q for q in qualifier_counts(names, store.has_entity, MIN_COUNTRY_SECTORS) if q in governed)
 
 
@@ -169,5 +175,5 @@ def is_state_body(name: str) -> bool:
 
 def qualifier_counts(names: Iterable[str], is_entity: Callable[[str], bool], at_least: int = 1) -> dict[str, int]:
     """Entity -> how many of `names` name it as their bracketed qualifier (at least `at_least`)."""
-    counts = Counter(m.group(1) for name in names if (m := _QUALIFIED.match(name)) is not None)
+    counts = Counter(q for name in names if (q := qualifier_of(name)) is not None)
     return {q: n for q, n in counts.items() if n >= at_least and is_entity(q)}

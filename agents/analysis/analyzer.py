@@ -213,7 +213,7 @@ class QuestionAnalyzer:
         return QuestionAnalysis(
             question, masked, ents, kept, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
-            unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions], [(t.span, t.time) for t in ts]),
+            unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions], ts),
             grammar=grammar, grammar_dropped=rewritten.dropped, query=query, asked_kind=asked_kind(masked), unaccounted=unaccounted(masked, self.vocabularies),
         )
 

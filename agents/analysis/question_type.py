@@ -118,8 +118,8 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
     return "".join(pieces)
 
 
-# the nouns of a country the query reads too (data/query_patterns.json "country"): "which nation" asks what "which country" does
-_ASKS_COUNTRY = re.compile(r"\b(?:which|what)\s+(?:other\s+)?(?:countr(?:y|ies)|nations?|states?)\b|\bwhere\b", re.IGNORECASE)
+# the nouns a question asks a country by (data/grammar_words.json "country_nouns"): "which nation" asks what "which country" does
+_ASKS_COUNTRY = re.compile(rf"\b(?:which|what)\s+(?:other\s+)?(?:{'|'.join(sorted(GRAMMAR_WORDS['country_nouns']))})\b|\bwhere\b", re.IGNORECASE)
 _FOREIGN = re.compile(r"\b(?:foreign|abroad|overseas)\b", re.IGNORECASE)
 
 

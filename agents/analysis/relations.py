@@ -339,12 +339,12 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
     return share_a_word(content_words(text), content_words(relation_text))
 
 
-def wording_holds(masked: str, relation_text: str) -> tuple[int, bool]:
-    """How many of the wording's content words (by stem) a relation's text holds, and whether its act (the text's
-    first word) is one of them: "impose sanctions" holds two words of Impose_administrative_sanctions, its act said."""
-    words = {stem(w) for w in content_words(predicate_text(masked))}
+def wording_holds(masked: str, relation_text: str, ignored: frozenset[str] = frozenset()) -> tuple[int, bool]:
+    """How many of the wording's content words (by stem, `ignored` words aside) a relation's text holds, and whether its act
+    (the text's first word) is one of them: "impose sanctions" holds two words of Impose_administrative_sanctions, its act said."""
+    words = {stem(w) for w in content_words(predicate_text(masked)) if w not in ignored}
     act = stem(relation_text.split()[0].strip(",.").lower()) if relation_text.split() else ""
-    return len(words & {stem(w) for w in content_words(relation_text)}), act in words
+    return len(words & {stem(w) for w in content_words(relation_text) if w not in ignored}), act in words
 
 
 _BRACKETED = re.compile(r"\([^)]*\)")

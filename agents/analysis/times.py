@@ -270,14 +270,14 @@ _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(cal
 _WEEKDAY_GAP = re.compile(r"[\s,(]*(?:(?:a|an|on|which\s+was|that\s+was)\s+)?", re.IGNORECASE)
 
 
-def unplaced_calendar_names(text: str, taken: list[tuple[int, int]], days: Iterable[tuple[tuple[int, int], TimeSpan]] = ()) -> list[str]:
+def unplaced_calendar_names(text: str, taken: list[tuple[int, int]], times: Iterable[TimeMention] = ()) -> list[str]:
     """The month and weekday names of `text` outside the spans `taken` (its read times and names), a window of two months
-    named whole ("July to December with no year"); a weekday beside one of the read `days` that falls on it is that day's."""
-    days = [(span, time) for span, time in days if time.granularity is Granularity.DAY]
-    beside = {m.start() for m in _CALENDAR_NAME.finditer(text) for (a, b), time in days if calendar.day_name[time.start.weekday()] == m.group(0)
-              and (_WEEKDAY_GAP.fullmatch(text[m.end() : a]) if m.end() <= a else _WEEKDAY_GAP.fullmatch(text[b : m.start()]))}
+    named whole ("July to December with no year"); a weekday beside a read day (of `times`) that falls on it is that day's."""
+    names, days = list(_CALENDAR_NAME.finditer(text)), [t for t in times if t.time.granularity is Granularity.DAY]
+    beside = {m.start() for m in names for t in days if calendar.day_name[t.time.start.weekday()] == m.group(0)
+              and _WEEKDAY_GAP.fullmatch(text[m.end() : t.span[0]] if m.end() <= t.span[0] else text[t.span[1] : m.start()])}
     found = [(m.start("first"), f"{m.group('first')} to {m.group('last')}") for m in PATTERNS["bare_months"].finditer(text) if m.group("first")]
-    found += [(m.start(), m.group(0)) for m in _CALENDAR_NAME.finditer(text)  # one opening the text may be a verb ("May I ask ...")
+    found += [(m.start(), m.group(0)) for m in names  # one opening the text may be a verb ("May I ask ...")
               if re.search(r"\w", text[: m.start()]) and m.start() not in beside and not any(a <= m.start() <= a + len(name) for a, name in found)]
     return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found) if not any(a <= at < b for a, b in taken)]
 
