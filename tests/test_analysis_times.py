@@ -348,10 +348,10 @@ def test_a_number_is_read_from_figures_cardinals_and_ordinals(word: str, count: 
 @pytest.mark.parametrize(
     ("text", "unplaced"),
     [
-        ("Who negotiated with China on Thursday, 24 August 2006?", []),  # the weekday names the date's day
-        ("Who negotiated with China on 24 August 2006 (a Thursday)?", []),
-        ("On 20 June 2006, a Tuesday, who wanted to negotiate with China?", []),
-        ("Who negotiated with China on Friday, 24 August 2006?", ["Friday"]),  # not that day's: left for the judge
+        ("Who met Angela Merkel on Wednesday, 3 March 2010?", []),  # the weekday names the date's day
+        ("Who met Angela Merkel on 3 March 2010 (a Wednesday)?", []),
+        ("On 12 May 2009, a Tuesday, who visited Chile?", []),
+        ("Who met Angela Merkel on Friday, 3 March 2010?", ["Friday"]),  # not that day's: left for the judge
         ("Who negotiated with China on Monday?", ["Monday"]),  # no date to name
     ],
 )

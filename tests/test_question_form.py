@@ -103,11 +103,11 @@ def test_a_bracket_that_may_name_or_constrain_is_no_gloss(text: str) -> None:
 
 
 def test_a_gloss_is_set_aside_where_it_stands() -> None:
-    assert without_asides("Before 23 August 2006 (so up to the 22nd), who hosted a visit from Thailand?") == "Before 23 August 2006, who hosted a visit from Thailand?"
-    assert without_asides("Who praised Cambodia after Emperor Akihito (Japan's emperor at the time) did?") == "Who praised Cambodia after Emperor Akihito did?"
+    assert without_asides("Before 5 March 2010 (so up to the 4th), who criticised Kenya?") == "Before 5 March 2010, who criticised Kenya?"
+    assert without_asides("Who praised Ghana after Queen Elizabeth II (Britain's monarch at the time) did?") == "Who praised Ghana after Queen Elizabeth II did?"
 
 
 def test_the_one_word_addressed_after_a_filler_is_set_aside_but_not_a_word_of_order() -> None:
-    assert without_hedges("OK class, who visited Peru in 2010?") == "Who visited Peru in 2010?"
+    assert without_hedges("Okay folks, who visited Peru in 2010?") == "Who visited Peru in 2010?"
     assert without_hedges("So, first, who visited Peru?") == "First, who visited Peru?"
     assert without_hedges("Hey, Peru visited Chile when?") == "Peru visited Chile when?"  # a name is no one addressed

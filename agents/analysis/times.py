@@ -266,7 +266,7 @@ def _period(parts: dict[str, str | None], year: int) -> TimeSpan | None:
 _CALENDAR_NAME = re.compile(rf"\b(?:{'|'.join(calendar.month_name[1:] + list(calendar.day_name))})\b")
 
 
-# what may stand between a date and the weekday that names its day: "Thursday, 24 August 2006", "24 August 2006 (a Thursday)"
+# what may stand between a date and the weekday that names its day: "Wednesday, 3 March 2010", "3 March 2010 (a Wednesday)"
 _WEEKDAY_GAP = re.compile(r"[\s,(]*(?:(?:a|an|on|which\s+was|that\s+was)\s+)?", re.IGNORECASE)
 
 
