@@ -21,7 +21,7 @@ from actions.programs import AbstractStep, Program
 from actions.templates import Action, OfType, entities_of, reference_of, relation_of
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import Query
-from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
+from agents.analysis.relations import predicate_text, texts_share_a_word, word_root, wording_holds
 from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
@@ -29,7 +29,6 @@ from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import asked_query, fits
 from ari.base.config import PlannerConfig
-from ari.base.text import stem
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
@@ -158,12 +157,12 @@ def _rival_reading(
 
 
 def unsaid(text: str, masked: str) -> int:
-    """How many of a relation's name words (by stem, its `text`) the wording leaves unsaid. A name's list of alternatives
+    """How many of a relation's name words (by `word_root`, its `text`) the wording leaves unsaid. A name's list of alternatives
     is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions (a list, with
     commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
-    said = {stem(w) for w in content_words(predicate_text(masked))}
-    alternatives = {stem(w.lower()) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
-    unsaid = {stem(w) for w in content_words(text) if w not in _JOINING} - said
+    said = {word_root(w) for w in content_words(predicate_text(masked))}
+    alternatives = {word_root(w) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
+    unsaid = {word_root(w) for w in content_words(text) if w not in _JOINING} - said
     return len(unsaid - alternatives if said & alternatives else unsaid)
 
 

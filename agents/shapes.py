@@ -22,6 +22,7 @@ from dataclasses import replace
 from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
+from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
 from agents.analysis.predicate import asserted_words, naming_words
@@ -30,7 +31,7 @@ from agents.analysis.question_type import asks_country
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
-from agents.analysis.types import QuestionAnalysis
+from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
 from agents.roles import reference_role
@@ -420,14 +421,22 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
         # no word names a relation outright: also the ones ranked near the best ("hold talks": negotiation or consultation)
         asked |= {r for r, score in analysis.relations if score >= analysis.relations[0][1] / 2 and check.asks_relation(r)}
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
-    names = [m.best for m in analysis.entities if m.best]
-    if not names:
+    linked = [m for m in analysis.entities if m.best]
+    if not linked or any(_competing(m) for m in linked[:2]):
         return None
+    names = [m.best for m in linked]
     one = names[0]  # every fact between the first two names is one of the first name's facts
     for fact in (f for r in family for f in store.facts(head=one, relation=r) + store.facts(relation=r, tail=one)):
         if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and _at_asked_time(check, fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def _competing(mention: EntityMention) -> bool:
+    """Whether another entity reads the mention as well as its best (`CLOSE`): a country the KG names only by its
+    sectors ("Israel": its police, its foreign ministry, ...), or namesakes. No fact of the best is then no evidence that
+    the party the question names did nothing: another reading, or a sector not linked, may have done it."""
+    return len(mention.candidates) > 1 and mention.candidates[1][1] >= mention.candidates[0][1] - CLOSE
 
 
 def _at_asked_time(check: AnswerCheck, fact: Fact) -> bool:

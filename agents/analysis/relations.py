@@ -26,7 +26,7 @@ from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, carries_no_act, content_word, plainer_words, said_phrases
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
-from ari.base.text import overlap_score, share_a_word, stem, word_key, word_keys
+from ari.base.text import overlap_score, share_a_word, word_key, word_keys
 from tkg_store.relation_lexicon import RelationLexicon
 from tkg_store.relation_texts import RelationTexts, read_relation_texts, relation_text_vectors
 from tkg_store.store import TKGStore
@@ -340,16 +340,16 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
 
 
 def wording_holds(masked: str, relation_text: str, ignored: frozenset[str] = frozenset()) -> tuple[int, bool]:
-    """How many of the wording's content words (by stem, `ignored` words aside) a relation's text holds, and whether its act
-    (the text's first word) is one of them: "impose sanctions" holds two words of Impose_administrative_sanctions, its act said."""
-    words = {stem(w) for w in content_words(predicate_text(masked)) if w not in ignored}
-    act = stem(relation_text.split()[0].strip(",.").lower()) if relation_text.split() else ""
-    return len(words & {stem(w) for w in content_words(relation_text) if w not in ignored}), act in words
+    """How many of the wording's content words (by `word_root`: "sanctioned" meets "sanctions"; `ignored` words aside) a relation's
+    text holds, and whether its act (its first word) is one: "imposed sanctions" holds two of Impose_administrative_sanctions."""
+    words = {word_root(w) for w in content_words(predicate_text(masked)) if w not in ignored}
+    act = word_root(relation_text.split()[0].strip(",.")) if relation_text.split() else ""
+    return len(words & {word_root(w) for w in content_words(relation_text) if w not in ignored}), act in words
 
 
 _BRACKETED = re.compile(r"\([^)]*\)")
 # derivational endings, longest first: "diplomatically", "diplomatic" -> "diplomat"; "cooperation", "cooperated" -> "cooper"
-_DERIVED = ("ically", "ations", "ation", "ially", "ated", "ally", "ions", "ion", "ate", "ily", "ing", "ic", "al", "ly", "ed", "es", "s", "e")
+_DERIVED = ("ically", "ations", "ation", "ially", "ating", "ated", "ally", "ions", "ion", "ate", "ily", "ing", "ic", "al", "ly", "ed", "es", "s", "e")
 
 
 def word_root(word: str) -> str:
