@@ -36,7 +36,7 @@ from agents.faithfulness import AnswerCheck, is_time_answer
 from agents.methodology import Guide
 from agents.roles import reference_role
 from ari.base.text import stem
-from tkg_store.learned import country_names, mirror_relations
+from tkg_store.learned import country_names, mirror_relations, qualifier_of
 from tkg_store.store import Fact, TKGStore
 
 
@@ -435,8 +435,10 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
 def _competing(mention: EntityMention) -> bool:
     """Whether another entity reads the mention as well as its best (`CLOSE`): a country the KG names only by its
     sectors ("Israel": its police, its foreign ministry, ...), or namesakes. No fact of the best is then no evidence that
-    the party the question names did nothing: another reading, or a sector not linked, may have done it."""
-    return len(mention.candidates) > 1 and mention.candidates[1][1] >= mention.candidates[0][1] - CLOSE
+    the party the question names did nothing: another reading, or a sector not linked, may have done it. The best's own
+    sectors do not compete: "South Ossetia" is the entity of that name, not its army."""
+    best, score = mention.candidates[0]
+    return any(s >= score - CLOSE and qualifier_of(n.replace("_", " ")) != best.replace("_", " ") for n, s in mention.candidates[1:])
 
 
 def _at_asked_time(check: AnswerCheck, fact: Fact) -> bool:
