@@ -143,7 +143,17 @@ def read_times(text: str) -> TimeReading:
         if offset := _OFFSET_BEFORE.search(text, 0, mention.span[0]):
             found.remove(mention)
             unreadable.append(((offset.start(), mention.span[1]), text[offset.start() : mention.span[1]]))
-    return TimeReading(_bounded(text, found), [phrase for _, phrase in sorted(unreadable)], beyond)
+    return TimeReading(_bounded(text, _one_order(found)), [phrase for _, phrase in sorted(unreadable)], beyond)
+
+
+def _one_order(found: list[TimeMention]) -> list[TimeMention]:
+    """One writer writes all-number dates in one order: one only day first ("31/3/2010") makes "1/3/2010" beside it the
+    1st of March, one only month first ("3/31/2010") settles the others month first; the KG's facts choose otherwise."""
+    pairs = [(int(m.group(1)), int(m.group(2))) for t in found if (m := re.match(r"(\d{1,2})[/.-](\d{1,2})[/.-]\d", t.text))]
+    day_first, month_first = any(a > 12 >= b for a, b in pairs), any(b > 12 >= a for a, b in pairs)
+    if day_first == month_first:
+        return found
+    return [TimeMention(t.text, t.span, t.other_reading if day_first and t.other_reading else t.time) for t in found]
 
 
 _OFFSET_BEFORE = re.compile(PATTERNS["offset"].pattern + "$", re.IGNORECASE)  # an offset `with_offsets` could not read, before a time
