@@ -79,6 +79,9 @@ def make_plan(
         others = worded - ({bound} | set(mirror_relations(store).get(bound, ()))) if bound is not None else frozenset()
         rival = _rival_reading(store, analysis, guides, config, accept, others, plan, referred, as_close=True) if others else None
         if rival is not None:
+            better = _better_reading(store, analysis, guides, config, accept, others, rival, referred)
+            if better is not None:
+                return better, better.why + ", binding the relation that reads the wording best"
             plan.rivals = rival
             return plan, rival_note(store, rival)
     if accept is None or accepted:
@@ -93,7 +96,7 @@ def make_plan(
     for tier in tiers:
         again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, tier, referred)
         if accepted and again is not None:
-            rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred)
+            rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred, as_close=True)
             if rival is None:
                 return again, again_why + ", binding a relation the wording names"
             if plan is not None:
@@ -117,6 +120,24 @@ def by_wording(store: TKGStore, analysis: QuestionAnalysis, named: frozenset[str
     for relation in named:
         tiers.setdefault(fit(relation), set()).add(relation)
     return [frozenset(tiers[key]) for key in sorted(tiers)]
+
+
+def _better_reading(
+    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept, named: frozenset[str],
+    rivals: tuple[str, str], referred: frozenset[str],
+) -> Plan | None:
+    """The rival's binding when it reads the wording strictly better than the bound relation (`by_wording`'s order: it
+    leaves fewer of its own words unsaid, "sanctions" is Impose embargo, boycott, or sanctions, which says it whole, before
+    Impose administrative sanctions, whose qualifier is unsaid) and no third relation reads it as well and answers
+    otherwise. None: the words do not tell them apart."""
+    bound, rival = rivals
+    order = by_wording(store, analysis, frozenset(rivals))
+    if len(order) < 2 or rival not in order[0]:
+        return None
+    plan, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({rival}), referred)
+    if not accepted or plan is None or _rival_reading(store, analysis, guides, config, accept, named - {bound}, plan, referred, as_close=True):
+        return None
+    return plan
 
 
 def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:
