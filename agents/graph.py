@@ -170,7 +170,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         problem = _wording(ctx, state.analysed, first_relation(found.actions))
         why = rival_note(ctx.store, found.rivals) if found.rivals else problem or f"no program reads the relation the question asks about in its roles ({found.program})"
         found, misread = None, True
-    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx)) if found is None else None
+    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r)) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}
@@ -210,11 +210,16 @@ def _wording(ctx: AgentContext, analysis: QuestionAnalysis, relation: str | None
     with sanctions") refuses the opposite, as the ranking does (`RelationLinker.contradicted`)."""
     if relation is not None and ctx.analyzer.relation_linker.contradicted(analysis.masked, relation):
         return f"the question's words say the opposite of {ctx.store.relation_text(relation)}"
-    texts = ctx.analyzer.relation_linker.texts.texts.get(relation or "", ())
-    if texts and analysis.query.operations() - {"type", "between"} and aim_only(analysis, texts, relation or "", _lexicon(ctx)):
-        head, _, aim = texts[0].partition(" to ")
-        return f"the question asks whether one did '{aim}', and {texts[0]} records only '{head}' to do it: ask in its own words"
+    if relation is not None and _aimed(ctx, analysis, relation):
+        head, _, aim = ctx.analyzer.relation_linker.texts.texts[relation][0].partition(" to ")
+        return f"the question asks whether one did '{aim}', and {head} {aim} records only '{head}' to do it: ask in its own words"
     return wording_problem(ctx.store, analysis, relation, _lexicon(ctx))
+
+
+def _aimed(ctx: AgentContext, analysis: QuestionAnalysis, relation: str) -> bool:
+    """Whether a count, yes / no, ranking or n-th names of `relation` only the act its name aims at (`aim_only`)."""
+    texts = ctx.analyzer.relation_linker.texts.texts.get(relation, ())
+    return bool(texts) and bool(analysis.query.operations() - {"type", "between"}) and aim_only(analysis, texts, relation, _lexicon(ctx))
 
 
 def _referred_problem(ctx: AgentContext, check: AnswerCheck | None, actions: list) -> str | None:

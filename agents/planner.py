@@ -92,13 +92,16 @@ def make_plan(
     # only those the floor kept out: the others were bound already. A count, yes / no, ranking or n-th computes over one
     # relation's facts, which the audit cannot check answer by answer: the relation that reads the wording best is tried
     # first; a lookup's answers are checked one by one after, and the ranking's order stands
-    tiers = by_wording(store, analysis, named) if analysis.query.operations() else [named] if named else []
+    computed = bool(analysis.query.operations())
+    tiers = by_wording(store, analysis, named) if computed else [named] if named else []
     for tier in tiers:
         again, again_why, accepted = _first_binding(store, analysis, guides, config, accept, tier, referred)
         if accepted and again is not None:
-            rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred, as_close=True)
-            if rival is None:
-                return again, again_why + ", binding a relation the wording names"
+            rival = _rival_reading(store, analysis, guides, config, accept, named, again, referred, as_close=computed)
+            better = _better_reading(store, analysis, guides, config, accept, named, rival, referred) if rival and computed else None
+            if rival is None or better is not None:
+                chosen = again if better is None else better
+                return chosen, chosen.why + ", binding a relation the wording names"
             if plan is not None:
                 plan.rivals = rival
             return plan, rival_note(store, rival)

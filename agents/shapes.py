@@ -28,7 +28,7 @@ from agents.analysis.cues import referred_clause, repeats_act, same_word
 from agents.analysis.predicate import asserted_words, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
-from agents.analysis.relations import RelationLexicon
+from agents.analysis.relations import RelationLexicon, word_root
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -374,15 +374,15 @@ def aim_only(analysis: QuestionAnalysis, texts: Sequence[str], relation: str, le
     head, sep, aim = texts[0].partition(" to ")
     if not sep:
         return False
-    words = naming_words(analysis.masked)
-    aimed = {stem(w) for w in content_words(aim)}
-    said = {stem(w) for w in words}
-    if not said & aimed or said & {stem(w) for w in content_words(head)}:
+    words = naming_words(analysis.masked)  # compared by their roots: "meeting", "met with" are "meet" in any inflection
+    aimed = {word_root(w) for w in content_words(aim)}
+    said = {word_root(w) for w in words}
+    if not said & aimed or said & {word_root(w) for w in content_words(head)}:
         return False
-    if any(stem(m.group(1)) in aimed for m in re.finditer(r"\b[a-z]{3,}\s+to\s+([a-z]+)", analysis.masked.lower())):
+    if any(word_root(m.group(1)) in aimed for m in re.finditer(r"\b[a-z]{3,}\s+to\s+([a-z]+)", analysis.masked.lower())):
         return False
-    described = {stem(w) for text in texts[1:] for w in content_words(text)}
-    return not any(stem(w) not in aimed and (stem(w) in described or relation in credited(lexicon, w)) for w in words)
+    described = {word_root(w) for text in texts[1:] for w in content_words(text)}
+    return not any(word_root(w) not in aimed and (word_root(w) in described or relation in credited(lexicon, w)) for w in words)
 
 
 def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> list[str]:
@@ -399,7 +399,10 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
     return [w for w in words if not relations_naming(store, w) and not ((k := known[w]) and (k in lexicon.counts or relations_naming(store, k)))]
 
 
-def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None) -> str | None:
+def absent_answer(
+    store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None,
+    aimed: Callable[[str], bool] = lambda relation: False,
+) -> str | None:
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
     when the KG is seen to hold no such event: of the relations the wording names
     (`worded_relations`; else the best-ranked one, and the check must agree the question asks
@@ -420,6 +423,11 @@ def absent_answer(store: TKGStore, analysis: QuestionAnalysis, check: AnswerChec
     if not any(relations_naming(store, w) for w in naming_words(analysis.masked)):
         # no word names a relation outright: also the ones ranked near the best ("hold talks": negotiation or consultation)
         asked |= {r for r, score in analysis.relations if score >= analysis.relations[0][1] / 2 and check.asks_relation(r)}
+    # an intent, threat or attempt the wording names only by the act it aims at (`aimed`: `aim_only`) is another event,
+    # and words read as one say an act the KG records under other names too ("meet": consultations, visits): no intent
+    # to meet, nor a meeting at a third place, is evidence that they never met
+    if any(aimed(r) for r in asked | {analysis.relations[0][0]}):
+        return None
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     linked = [m for m in analysis.entities if m.best]
     if not linked or any(_competing(m) for m in linked[:2]):

@@ -358,3 +358,21 @@ def test_a_number_is_read_from_figures_cardinals_and_ordinals(word: str, count: 
 def test_a_weekday_beside_the_date_it_falls_on_is_that_dates(text: str, unplaced: list[str]) -> None:
     found = read_times(text).found
     assert unplaced_calendar_names(text, [t.span for t in found], found) == unplaced
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        # "31/3" can only be day first: its writer wrote "1/3" day first too, the 1st of March
+        ("Who did X visit between 1/3/2010 and 31/3/2010?", [("2010-03-01", None), ("2010-03-31", None)]),
+        ("Who did X visit from 4.3.2011 to 21.3.2011?", [("2011-03-04", None), ("2011-03-21", None)]),
+        # "3/31" can only be month first: "1/3" beside it is the 3rd of January
+        ("Who did X visit between 1/3/2010 and 3/31/2010?", [("2010-01-03", None), ("2010-03-31", None)]),
+        # alone, or beside another that may be either, a date keeps both readings for the KG's facts to choose
+        ("Who did X visit on 1/3/2010?", [("2010-01-03", "2010-03-01")]),
+        ("Who did X visit from 2/3/2010 to 5/4/2010?", [("2010-02-03", "2010-03-02"), ("2010-05-04", "2010-04-05")]),
+    ],
+)
+def test_the_all_number_dates_of_one_text_are_written_in_one_order(text: str, days: list[tuple[str, str | None]]) -> None:
+    found = read_times(text).found
+    assert [(str(t.time.start), str(t.other_reading.start) if t.other_reading else None) for t in found] == days

@@ -171,6 +171,46 @@ def test_two_relations_the_wording_names_alike_that_answer_differently_are_not_g
         assert plan.rivals is None and answers(plan) == ["Aland"]
 
 
+def test_a_computed_answer_binds_the_relation_that_reads_the_wording_best(tmp_path) -> None:  # noqa: ANN001
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", SANCTIONS)) as store:
+        # "impose sanctions" says Impose embargo, boycott, or sanctions whole (one of its list), and leaves the
+        # administrative sanctions' qualifier unsaid: who Gov sanctioned most is Bland, its embargo's target
+        most = Query(asks="entity", extreme="most")
+        plan, why = sanctioned(store, "Gov", query=most)
+        assert plan.rivals is None and answers(plan) == ["Bland"] and why.endswith("binding a relation the wording names")
+        # in any inflection: "sanctioned" and "imposing" are the name's "sanctions" and "impose"
+        plan, _ = sanctioned(store, "Gov", "have imposed sanctions on", most)
+        assert plan.rivals is None and answers(plan) == ["Bland"]
+        # "administrative sanctions" says that one's every word, and holds more of the wording than the embargo
+        plan, _ = sanctioned(store, "Gov", "impose administrative sanctions on", most)
+        assert plan.rivals is None and answers(plan) == ["Aland"]
+
+
+def test_two_relations_that_read_the_wording_alike_are_not_guessed_between_in_a_computed_answer(tmp_path) -> None:  # noqa: ANN001
+    threat = ("Gov", "Threaten_with_sanctions,_boycott,_embargo", "Cland", "2010-04-08")
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", [*SANCTIONS, threat])) as store:
+        # "hit with sanctions" says neither act, and both lists whole: the threat and the embargo read it alike
+        plan, why = sanctioned(store, "Gov", "hit with sanctions", Query(asks="entity", extreme="most"))
+        assert plan.rivals is not None and "alike, and they answer differently" in why
+
+
+@pytest.mark.parametrize(
+    ("masked", "held", "acted"),
+    [
+        # an inflection of the name's words is its word: the passive, the progressive, the perfect, the third person
+        ("How many times was {E2} sanctioned by {E1} in {T1}?", 1, False),
+        ("Was {E1} imposing sanctions on {E2}?", 2, True),
+        ("How often has {E1} imposed sanctions on {E2}?", 2, True),
+        ("Who does {E1} impose sanctions on?", 2, True),
+        # words that only begin alike are other words
+        ("Did {E1} commend {E2}?", 0, False),
+    ],
+)
+def test_the_wording_holds_a_name_s_words_in_any_inflection(masked: str, held: int, acted: bool) -> None:
+    assert wording_holds(masked, "Impose administrative sanctions") == (held, acted)
+    assert wording_holds(masked, "Comment on administrative sanctions")[0] == held - acted
+
+
 def test_the_wording_holds_the_words_of_two_relations_alike_but_says_the_act_of_one():
     """What `_rival_reading` weighs: as many of the wording's words in both texts, the act said in one only."""
     masked = "Who did {E1} reduce or break relations with after {T1}?"
@@ -188,6 +228,10 @@ def test_the_wording_holds_the_words_of_two_relations_alike_but_says_the_act_of_
         ("Impose administrative sanctions", "How many times did {E1} impose sanctions on {E2}?", 1),
         ("Impose embargo, boycott, or sanctions", "Did {E1} impose a boycott on {E2}?", 0),
         ("Express intent to provide humanitarian aid", "Did {E1} provide humanitarian aid to {E2}?", 2),
+        # an inflected word says the name's word: "sanctioned" says the list, "providing" the act
+        ("Impose embargo, boycott, or sanctions", "How often was {E2} sanctioned by {E1}?", 1),
+        ("Impose administrative sanctions", "How often was {E2} sanctioned by {E1}?", 2),
+        ("Express intent to provide humanitarian aid", "Was {E1} providing humanitarian aid to {E2}?", 2),
     ],
 )
 def test_the_words_of_a_relation_a_wording_leaves_unsaid(text: str, masked: str, left: int) -> None:

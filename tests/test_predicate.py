@@ -21,6 +21,9 @@ from agents.analysis.synonyms import carries_no_act
         # a tag asking whether the stated event took place: its occurrence, no word of the act
         ("{E1} criticizing {E2} in {T1} -- did that happen?", ["criticizing"]),
         ("{E1} visited {E2} in {T1}, has this ever occurred?", ["visited"]),
+        # an indefinite pronoun stands for what the act is about: "accuse of anything" asks whether any accusation happened
+        ("Did {E1} ever accuse {E2} of anything in {T1}?", ["accuse"]),
+        ("Did {E1} discuss something with {E2} by phone?", ["discuss", "phone"]),
     ],
 )
 def test_a_yes_no_question_asserts_only_its_event(masked: str, asserted: list[str]) -> None:

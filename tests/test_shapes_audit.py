@@ -383,3 +383,26 @@ def test_the_clause_of_an_event_about_the_one_party_named_says_its_act(store: TK
     # the asked act said again names no event of its own: any asked relation reads it ("after it was threatened")
     again = replace(analysis, masked="After {E1} was threatened, who threatened it?")
     assert reference_relations(store, again) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("candidates", "absent"),
+    [
+        # the one entity the name reads: Iran never threatened Iraq
+        ([("Iran", 1.0)], "No"),
+        # a country the KG names only by its sectors reads as each of them alike: that the first never threatened Iraq
+        # says nothing of the others, nor of the country
+        ([("Police_(Iran)", 0.5), ("Military_(Iran)", 0.5)], None),
+        # the entity of that name first, and its own sectors after it: the name is the entity's
+        ([("Iran", 0.75), ("Military_(Iran)", 0.72)], "No"),
+        # another reading scored far below is no rival
+        ([("Iran", 1.0), ("Iranian_Airlines", 0.5)], "No"),
+    ],
+)
+def test_no_is_answered_only_about_the_entity_the_name_reads(store: TKGStore, candidates: list[tuple[str, float]], absent: str | None) -> None:
+    analysis = QuestionAnalysis(
+        "?", "Did {E1} threaten {E2} in {T1}?", entities=[EntityMention("E1", (0, 0), candidates), EntityMention("Iraq", (0, 0), [("Iraq", 1.0)])],
+        times=[TimeMention("2012", (0, 0), parse_time("2012"))], relations=[("Threaten", 0.6)], query=Query(asks="yesno"),
+    )
+    lexicon = RelationLexicon(counts={"threaten": {"Threaten": 5.0}})
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == absent

@@ -34,7 +34,7 @@ if __name__ == "__main__":
                 cells.append(f"{c['right']:>3}/{c['wrong']}/{c['abstained']}")
             print(f"{s:11} {q:13} " + "   ".join(cells))
     for t in tabs:
-        tot = Counter()
+        tot: Counter[str] = Counter()
         for per in t.values():
             for c in per.values():
                 tot.update(c)
