@@ -10,7 +10,6 @@ is shown it as grounded guidance.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -19,15 +18,13 @@ from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
 from actions.templates import Action, OfType, entities_of, reference_of, relation_of
-from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import Query
-from agents.analysis.relations import predicate_text, texts_share_a_word, word_root, wording_holds
-from agents.analysis.sectors import content_words
+from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
-from agents.shapes import asked_query, fits
+from agents.shapes import JOINING, asked_query, fits, unsaid
 from ari.base.config import PlannerConfig
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
@@ -116,7 +113,7 @@ def by_wording(store: TKGStore, analysis: QuestionAnalysis, named: frozenset[str
 
     def fit(relation: str) -> tuple[int, bool, int]:
         text = store.relation_text(relation)
-        held, acted = wording_holds(analysis.masked, text, _JOINING)  # "with" in "hit with sanctions" names no act
+        held, acted = wording_holds(analysis.masked, text, JOINING)  # "with" in "hit with sanctions" names no act
         return -held, not acted, unsaid(text, analysis.masked)
 
     tiers: dict[tuple[int, bool, int], set[str]] = {}
@@ -180,18 +177,6 @@ def _rival_reading(
     return None
 
 
-def unsaid(text: str, masked: str) -> int:
-    """How many of a relation's name words (by `word_root`, its `text`) the wording leaves unsaid. A name's list of alternatives
-    is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions (a list, with
-    commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
-    said = {word_root(w) for w in content_words(predicate_text(masked))}
-    alternatives = {word_root(w) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
-    unsaid = {word_root(w) for w in content_words(text) if w not in _JOINING} - said
-    return len(unsaid - alternatives if said & alternatives else unsaid)
-
-
-_JOINING = frozenset({"or", "and", *GRAMMAR_WORDS["prepositions"]})  # words of a name that join its words and name nothing
-_ALTERNATIVE = re.compile(r"(\w+)(?=,|\s+or\b)|(?:,\s*(?:or\s+)?|\bor\s+)(\w+)")  # the words a list's commas and "or" join
 
 
 def _first_binding(

@@ -25,10 +25,11 @@ from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
 from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.predicate import asserted_words, naming_words
 from agents.analysis.query import Query
 from agents.analysis.question_type import asks_country
-from agents.analysis.relations import RelationLexicon, word_root
+from agents.analysis.relations import RelationLexicon, predicate_text, word_root
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -423,10 +424,12 @@ def absent_answer(
     if not any(relations_naming(store, w) for w in naming_words(analysis.masked)):
         # no word names a relation outright: also the ones ranked near the best ("hold talks": negotiation or consultation)
         asked |= {r for r, score in analysis.relations if score >= analysis.relations[0][1] / 2 and check.asks_relation(r)}
-    # an intent, threat or attempt the wording names only by the act it aims at (`aimed`: `aim_only`) is another event,
-    # and words read as one say an act the KG records under other names too ("meet": consultations, visits): no intent
+    # a word read as (or the lexicon mostly reads as) an intent, threat or attempt, and the act that one aims at
+    # (`aimed`: `aim_only`), says an act the KG records under other names too ("meet": consultations, visits): no intent
     # to meet, nor a meeting at a third place, is evidence that they never met
-    if any(aimed(r) for r in asked | {analysis.relations[0][0]}):
+    # (one that says every word of its name, "provide humanitarian aid", is the KG's record of that act)
+    exact = any(not aimed(r) and not unsaid(store.relation_text(r), analysis.masked) for r in asked)
+    if not exact and any(aimed(r) and _aims_at(store.relation_text(r), w) for w in naming_words(analysis.masked) for r in asked | credited(lexicon, w)):
         return None
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     linked = [m for m in analysis.entities if m.best]
@@ -447,6 +450,26 @@ def _competing(mention: EntityMention) -> bool:
     sectors do not compete: "South Ossetia" is the entity of that name, not its army."""
     best, score = mention.candidates[0]
     return any(s >= score - CLOSE and qualifier_of(n.replace("_", " ")) != best.replace("_", " ") for n, s in mention.candidates[1:])
+
+
+def unsaid(text: str, masked: str) -> int:
+    """How many of a relation's name words (by `word_root`, its `text`) the wording leaves unsaid. A name's list of alternatives
+    is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions (a list, with
+    commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
+    said = {word_root(w) for w in content_words(predicate_text(masked))}
+    alternatives = {word_root(w) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
+    unsaid = {word_root(w) for w in content_words(text) if w not in JOINING} - said
+    return len(unsaid - alternatives if said & alternatives else unsaid)
+
+
+JOINING = frozenset({"or", "and", *GRAMMAR_WORDS["prepositions"]})  # words of a name that join its words and name nothing
+_ALTERNATIVE = re.compile(r"(\w+)(?=,|\s+or\b)|(?:,\s*(?:or\s+)?|\bor\s+)(\w+)")  # the words a list's commas and "or" join
+
+
+def _aims_at(text: str, word: str) -> bool:
+    """Whether `word` is the act a relation's name (`text`) aims at: "meet" of Express intent to meet or negotiate."""
+    aim = text.partition(" to ")[2].split()
+    return bool(aim) and word_root(aim[0]) == word_root(word)
 
 
 def _at_asked_time(check: AnswerCheck, fact: Fact) -> bool:

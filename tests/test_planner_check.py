@@ -17,8 +17,9 @@ from agents.analysis.relations import wording_holds
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
-from agents.planner import bind_program, by_wording, make_plan, named_relations, unsaid
+from agents.planner import bind_program, by_wording, make_plan, named_relations
 from agents.roles import binding_scorer
+from agents.shapes import unsaid
 from ari.base.config import PlannerConfig
 from tkg_store.store import TKGStore
 from tkg_store.temporal import parse_time
