@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -358,6 +359,9 @@ _ATTEMPT = ("Attempt to assassinate", "Try to kill a prominent person.")
         # the words name the act an intent or an attempt aims at, not the intent: a meeting is no intent to meet
         ("How many times did {E1} and {E2} meet up before {T1}?", _INTENT_TO_MEET, True),
         ("Did {E1} assassinate {E2} in {T1}?", _ATTEMPT, True),
+        # in any inflection: the progressive, the noun, the past
+        ("Was {E1} meeting {E2} in {T1}?", _INTENT_TO_MEET, True),
+        ("How many times has {E1} assassinated someone?", _ATTEMPT, True),
         # the intent said: by the name's own act, by its description's words, or as an aim of the wording's own
         ("How many times did {E1} express intent to meet {E2}?", _INTENT_TO_MEET, False),
         ("Did {E1} offer talks to {E2} in {T1}?", _INTENT_TO_MEET, False),
@@ -406,3 +410,40 @@ def test_no_is_answered_only_about_the_entity_the_name_reads(store: TKGStore, ca
     )
     lexicon = RelationLexicon(counts={"threaten": {"Threaten": 5.0}})
     assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == absent
+
+
+MEETINGS = [
+    ("Iran", "Consult", "Iraq", "2012-05-05"),
+    ("Iran", "Express_intent_to_meet_or_negotiate", "Iraq", "2011-05-05"),
+    ("Iran", "Meet_at_a_'third'_location", "Iraq", "2011-05-06"),
+    ("Iran", "Provide_humanitarian_aid", "Iraq", "2011-05-07"),
+    ("Iran", "Express_intent_to_provide_humanitarian_aid", "Iraq", "2011-05-08"),
+]
+_TEXTS = {"Express_intent_to_meet_or_negotiate": _INTENT_TO_MEET, "Express_intent_to_provide_humanitarian_aid": ("Express intent to provide humanitarian aid",)}
+
+
+@pytest.mark.parametrize(
+    ("masked", "absent"),
+    [
+        # "meet" names an intent to meet by its aim, and a meeting at a third place: neither in 2012 is no evidence that
+        # they never met (they consulted); in any inflection
+        ("Did {E1} meet {E2} in {T1}?", None),
+        ("Was {E1} meeting {E2} in {T1}?", None),
+        # "provide humanitarian aid" is Provide_humanitarian_aid, every word of its name: none in 2012 is "No", though the
+        # words also say the aim of an intent to provide it
+        ("Did {E1} provide humanitarian aid to {E2} in {T1}?", "No"),
+    ],
+)
+def test_no_is_not_answered_from_words_read_as_the_aim_of_an_intent(tmp_path: Path, masked: str, absent: str | None) -> None:
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", MEETINGS)) as store:
+        analysis = QuestionAnalysis(
+            "?", masked, entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+            times=[TimeMention("2012", (0, 0), parse_time("2012"))], relations=[("Express_intent_to_meet_or_negotiate", 0.6)], query=Query(asks="yesno"),
+        )
+        lexicon = RelationLexicon(counts={"meet": {"Express_intent_to_meet_or_negotiate": 9.0, "Consult": 1.0}, "aid": {"Provide_humanitarian_aid": 5.0}})
+
+        def aimed(relation: str) -> bool:
+            return relation in _TEXTS and aim_only(analysis, _TEXTS[relation], relation, lexicon)
+
+        assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon, aimed) == absent
+        assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == "No"  # when nothing is read as an aim
