@@ -19,7 +19,8 @@ from actions.items import Item
 from actions.programs import AbstractStep, Program
 from actions.templates import Action, OfType, entities_of, reference_of, relation_of
 from agents.analysis.query import Query
-from agents.analysis.relations import predicate_text, texts_share_a_word, wording_holds
+from agents.analysis.relations import predicate_text, texts_share_a_word, word_root
+from agents.analysis.sectors import content_words
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
@@ -138,6 +139,14 @@ def _better_reading(
     if not accepted or plan is None or _rival_reading(store, analysis, guides, config, accept, named - {bound}, plan, referred, as_close=True):
         return None
     return plan
+
+
+def wording_holds(masked: str, relation_text: str, ignored: frozenset[str] = frozenset()) -> tuple[int, bool]:
+    """How many of the wording's content words (by `word_root`: "sanctioned" meets "sanctions"; `ignored` words aside) a relation's
+    text holds, and whether its act (its first word) is one: "imposed sanctions" holds two of Impose_administrative_sanctions."""
+    words = {word_root(w) for w in content_words(predicate_text(masked)) if w not in ignored}
+    act = word_root(relation_text.split()[0].strip(",.")) if relation_text.split() else ""
+    return len(words & {word_root(w) for w in content_words(relation_text) if w not in ignored}), act in words
 
 
 def rival_note(store: TKGStore, rivals: tuple[str, str]) -> str:

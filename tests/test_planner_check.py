@@ -13,11 +13,10 @@ from bench_support import build_store
 from actions.programs import Program
 from actions.templates import GetHeadEntity
 from agents.analysis.query import Query
-from agents.analysis.relations import wording_holds
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
 from agents.methodology import Guide
-from agents.planner import bind_program, by_wording, make_plan, named_relations
+from agents.planner import bind_program, by_wording, make_plan, named_relations, wording_holds
 from agents.roles import binding_scorer
 from agents.shapes import unsaid
 from ari.base.config import PlannerConfig

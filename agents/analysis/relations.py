@@ -339,14 +339,6 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
     return share_a_word(content_words(text), content_words(relation_text))
 
 
-def wording_holds(masked: str, relation_text: str, ignored: frozenset[str] = frozenset()) -> tuple[int, bool]:
-    """How many of the wording's content words (by `word_root`: "sanctioned" meets "sanctions"; `ignored` words aside) a relation's
-    text holds, and whether its act (its first word) is one: "imposed sanctions" holds two of Impose_administrative_sanctions."""
-    words = {word_root(w) for w in content_words(predicate_text(masked)) if w not in ignored}
-    act = word_root(relation_text.split()[0].strip(",.")) if relation_text.split() else ""
-    return len(words & {word_root(w) for w in content_words(relation_text) if w not in ignored}), act in words
-
-
 _BRACKETED = re.compile(r"\([^)]*\)")
 # derivational endings, longest first: "diplomatically", "diplomatic" -> "diplomat"; "cooperation", "cooperated" -> "cooper"
 _DERIVED = ("ically", "ations", "ation", "ially", "ating", "ated", "ally", "ions", "ion", "ate", "ily", "ing", "ic", "al", "ly", "ed", "es", "s", "e")

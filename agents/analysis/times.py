@@ -147,13 +147,11 @@ def read_times(text: str) -> TimeReading:
 
 
 def _one_order(found: list[TimeMention]) -> list[TimeMention]:
-    """One writer writes all-number dates in one order: one only day first ("31/3/2010") makes "1/3/2010" beside it the
-    1st of March, one only month first ("3/31/2010") settles the others month first; the KG's facts choose otherwise."""
-    pairs = [(int(m.group(1)), int(m.group(2))) for t in found if (m := re.match(r"(\d{1,2})[/.-](\d{1,2})[/.-]\d", t.text))]
-    day_first, month_first = any(a > 12 >= b for a, b in pairs), any(b > 12 >= a for a, b in pairs)
-    if day_first == month_first:
-        return found
-    return [TimeMention(t.text, t.span, t.other_reading if day_first and t.other_reading else t.time) for t in found]
+    """One writer writes all-number dates in one order: "31/3/2010" (only day first) makes "1/3/2010" beside it the 1st of
+    March, "3/31/2010" settles the others month first; a date alone keeps both readings for the KG's facts to choose."""
+    pairs = [(int(m[1]), int(m[2])) for t in found if (m := re.match(r"(\d{1,2})[/.-](\d{1,2})[/.-]\d", t.text))]
+    orders = {a > 12 for a, b in pairs if max(a, b) > 12 >= min(a, b)}  # True: day first
+    return found if len(orders) != 1 else [TimeMention(t.text, t.span, t.other_reading if orders == {True} and t.other_reading else t.time) for t in found]
 
 
 _OFFSET_BEFORE = re.compile(PATTERNS["offset"].pattern + "$", re.IGNORECASE)  # an offset `with_offsets` could not read, before a time
