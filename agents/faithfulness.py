@@ -41,15 +41,17 @@ from datetime import date
 from typing import cast
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role, voice_roles
-from agents.analysis.cues import time_before_cue
+from agents.analysis.cues import CUE_HEAD, time_before_cue
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
-from tkg_store.learned import mirror_relations
+from tkg_store.learned import country_names, mirror_relations, qualifier_of
 from tkg_store.store import Fact, TKGStore
 from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, when_text
 
 NEAREST = 3  # facts shown as evidence when abstaining
 _ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
+_CUE_CLAUSE = re.compile(rf"\b(?:{CUE_HEAD})\s+(?P<clause>[^,;?]*)", re.IGNORECASE)
+_PERSONAL = re.compile(r"\b(?P<person>he|him|she|her)\b|\b(?:it|they|them)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,22 @@ def is_time_answer(answer: str) -> bool:
     return bool(_ISO_TIME.match(answer))
 
 
+def pronoun_anchor(masked: str) -> tuple[list[int], str | None, bool] | None:
+    """(the entity numbers a personal pronoun of the asked clause may stand for, its role, whether it is a person's) where
+    the asked clause names its party by the pronoun only and a cue's clause names parties: "after {E1} first visited {E2},
+    who criticized him": E1 or E2, the one criticized, a person. None: the asked clause names its party, or no pronoun."""
+    cue = _CUE_CLAUSE.search(masked)
+    if cue is None:
+        return None
+    asked = masked[: cue.start()] + " , " + masked[cue.end() :]
+    pronoun = _PERSONAL.search(asked) if "{E" not in asked else None
+    named = [int(n) for n in dict.fromkeys(re.findall(r"\{E(\d+)\}", cue.group("clause")))]
+    if pronoun is None or not named:
+        return None
+    said = asked[: pronoun.start()] + f"{{E{named[0]}}}" + asked[pronoun.end() :]
+    return named, clause_roles(said).get(named[0]) or voice_roles(said).read.get(named[0]), bool(pronoun.group("person"))
+
+
 class AnswerCheck:
     """The constraints of one question, checked answer by answer (see the module docstring)."""
 
@@ -142,6 +160,8 @@ class AnswerCheck:
         # a passive's roles are read off its voice where the clause leaves them open ("the last praised by {E1}": the doer)
         roles = voice_roles(analysis.masked).read | {n: r for n, r in clause_roles(analysis.masked).items() if r is not None}
         self.roles = [roles.get(number) for number, _ in linked]  # parallel to `mentions`
+        self.pronoun = pronoun_anchor(analysis.masked)  # the asked event's party, said by a pronoun ("who criticized him")
+        self.numbers = [number for number, _ in linked]
         # "before China did": China's event dates the answers, and a stated time dates that event
         referred = reference_role(analysis)
         self.referred = [n for n, _ in analysis.entities[int(referred[1:]) - 1].candidates[:ACTED_PER_MENTION]] if referred else []
@@ -200,9 +220,18 @@ class AnswerCheck:
     def anchors(self) -> list[tuple[list[str], str | None]]:
         """(candidates, role) of the mentions an entity answer must be linked to: all but those a
         temporal cue points at (another event's), unless only those were linked."""
+        if self.pronoun is not None:  # the party a pronoun stands for, in the pronoun's role; none when it may be either
+            numbers, role, person = self.pronoun
+            # a person's pronoun stands for no country nor a sector of one ("him": not China)
+            numbers = [n for n in numbers if n in self.numbers and not (person and self._country_or_sector(self.numbers.index(n)))]
+            return [(self.mentions[self.numbers.index(numbers[0])], role)] if len(numbers) == 1 else []
         pairs = list(zip(self.mentions, self.roles))
         asked = [(m, r) for m, r in pairs if r != REFERENCE]
         return asked or pairs
+
+    def _country_or_sector(self, index: int) -> bool:
+        name = self.mentions[index][0] if self.mentions[index] else ""
+        return name in country_names(self.store) or qualifier_of(name) is not None
 
     def fits(self, fact: Fact, referred: str | None = None, anchor: str | None = None) -> bool:
         return self.admits(fact, referred, anchor) and self.asks_relation(fact.relation)

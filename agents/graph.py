@@ -255,7 +255,7 @@ def _accepts(state: AgentState, ctx: AgentContext, check: AnswerCheck | None) ->
             and worded(actions)
         )
     # what a program computes over its facts (a count, the most, every one) must read them as asked
-    in_roles = bool(query.operations() or query.is_list)
+    in_roles = bool(query.operations() or query.is_list or check.pronoun)
 
     def accept(results: list, actions: list) -> bool:
         if in_roles and not lookups_in_roles(check, actions, strict):

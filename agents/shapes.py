@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
-from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime
+from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime, reference_of
 from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
@@ -204,7 +204,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     (consult, either way) passes, and so does a mention with no clause role unless `strict`: what
     a count, a ranking or an n-th computes over one direction of a one-way relation is wrong read
     the other way, so a role the wording leaves open ("the most demands of {E1}") answers nothing."""
-    for action in actions:
+    referred = {k for a in actions if isinstance(k := reference_of(a), int)}
+    for step, action in enumerate(actions, 1):
         if isinstance(action, (GetHeadEntity, GetTailEntity)):
             anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
         elif isinstance(action, GetTime):
@@ -212,6 +213,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         else:
             continue
         role = next((r for names, r in zip(check.mentions, _roles(check)) if anchor in names), None)
+        if check.pronoun is not None and step not in referred:  # the asked event's party said by a pronoun, in its role
+            role = next((r for names, r in check.anchors() if anchor in names), role)
         head_role = check.head_role(action.relation)
         if role not in (SUBJECT, OBJECT):
             if strict and role is None and head_role is not None:

@@ -37,6 +37,9 @@ def _acts(event: str) -> set[str]:
     return {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
 
 
+_ORDER = {word_key(w) for w in ("first", "last", "again", "also", "later", "next", "who", "whom", "which", "what", "did", "was", "were")}
+
+
 def _same_act(pronoun: re.Pattern[str], event: str, main: str) -> re.Match[str] | None:
     """The pronoun of the main clause's verb when that verb names the event's own act, None when another
     verb takes it: its object (`PATTERNS["verb_then_pronoun"]`: "after {E2}'s visit to {E1}, who was the first to
@@ -127,6 +130,8 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if _placeholders(main) or len(set(objects)) != 1 or not PATTERNS["wh_anywhere"].search(main):
         return None
     passive = PATTERNS["passive_pronoun"].search(main)
+    if not _acts(main) & _acts(vp) - _ORDER and (passive or PATTERNS["subject_pronoun"].search(main) or PATTERNS["object_pronoun"].search(main)):
+        return None  # a pronoun of another act ("after {E1} visited {E2}, who criticized her") may stand for either party
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
     if pronoun := PATTERNS["subject_pronoun"].search(main) or PATTERNS["agent_pronoun"].search(main):
