@@ -130,8 +130,8 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if _placeholders(main) or len(set(objects)) != 1 or not PATTERNS["wh_anywhere"].search(main):
         return None
     passive = PATTERNS["passive_pronoun"].search(main)
-    if not _acts(main) & _acts(vp) - _ORDER and (passive or PATTERNS["subject_pronoun"].search(main) or PATTERNS["object_pronoun"].search(main)):
-        return None  # a pronoun of another act ("after {E1} visited {E2}, who criticized her") may stand for either party
+    if (passive or PATTERNS["object_pronoun"].search(main)) and not _acts(main) & _acts(vp) - _ORDER:
+        return None  # one done to by another act ("after {E1} visited {E2}, who criticized her") may be either party
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
     if pronoun := PATTERNS["subject_pronoun"].search(main) or PATTERNS["agent_pronoun"].search(main):
