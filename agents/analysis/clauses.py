@@ -28,6 +28,7 @@ from ari.base.text import word_key
 
 # the clause rules' patterns (data/clause_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("clause_patterns", SHARED)
+_ORDER = {w[:4] for w in "first last again also later next whom which what were afterwards".split()}  # no act's words
 
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
@@ -35,9 +36,6 @@ PATTERNS = patterns("clause_patterns", SHARED)
 
 def _acts(event: str) -> set[str]:
     return {word_key(w) for w in re.findall(r"[A-Za-z]+", re.sub(r"\{E\d+\}", " ", event))}
-
-
-_ORDER = {word_key(w) for w in ("first", "last", "again", "also", "later", "next", "who", "whom", "which", "what", "did", "was", "were")}
 
 
 def _same_act(pronoun: re.Pattern[str], event: str, main: str) -> re.Match[str] | None:
@@ -130,7 +128,8 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if _placeholders(main) or len(set(objects)) != 1 or not PATTERNS["wh_anywhere"].search(main):
         return None
     passive = PATTERNS["passive_pronoun"].search(main)
-    if (passive or PATTERNS["object_pronoun"].search(main)) and not _acts(main) & _acts(vp) - _ORDER:
+    said = [{k[:4] for k in _acts(text) if len(k) > 3} for text in (main, vp)]  # by four letters: "call" meets "called"
+    if (passive or PATTERNS["object_pronoun"].search(main)) and not said[0] & said[1] - _ORDER:  # another act's pronoun
         return None  # one done to by another act ("after {E1} visited {E2}, who criticized her") may be either party
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject

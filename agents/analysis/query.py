@@ -107,8 +107,7 @@ def _unsupported(masked: str) -> str | None:
 
 
 def unread_number(masked: str) -> str | None:
-    """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so
-    it was not understood, and no answer may ignore it."""
+    """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so it was not understood."""
     return left.group(0) if (left := PATTERNS["leftover_number"].search(masked)) else None
 
 
@@ -151,8 +150,7 @@ _KNOWN_KINDS = GRAMMAR_WORDS["time_nouns"] | GRAMMAR_WORDS["occasions"] | GRAMMA
 
 
 def country_by_where(masked: str) -> bool:
-    """Whether a country is asked only by "where" a journey went (`read_query`), no "country" said: the KG records the
-    party a visit went to, so "where" may ask that party as well as a country."""
+    """Whether a country is asked only by "where" a journey went, no "country" said: "where" may ask the party visited too."""
     return bool(PATTERNS["where"].search(masked)) and not PATTERNS["country"].search(masked)
 
 

@@ -88,8 +88,7 @@ def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMe
 
 
 def distinct_entities(entities: list[EntityMention]) -> list[EntityMention]:
-    """The first mention of each linked entity: "Who received Thailand's visit from Thailand
-    after Oman did?" is about two entities (E1, E2), not three."""
+    """The first mention of each linked entity: "Who received Thailand's visit from Thailand after Oman did?" has two."""
     first: dict[str | None, EntityMention] = {}
     for m in entities:
         first.setdefault(m.best, m)

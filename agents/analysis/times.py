@@ -147,8 +147,7 @@ def read_times(text: str) -> TimeReading:
 
 
 def _one_order(found: list[TimeMention]) -> list[TimeMention]:
-    """One writer writes all-number dates in one order: "31/3/2010" (only day first) makes "1/3/2010" beside it the 1st of
-    March, "3/31/2010" settles the others month first; a date alone keeps both readings for the KG's facts to choose."""
+    """One writer writes all-number dates in one order: beside "31/3/2010", "1/3/2010" is 1 March; beside "3/31/2010", 3 January."""
     pairs = [(int(m[1]), int(m[2])) for t in found if (m := re.match(r"(\d{1,2})[/.-](\d{1,2})[/.-]\d", t.text))]
     orders = {a > 12 for a, b in pairs if max(a, b) > 12 >= min(a, b)}  # True: day first
     return found if len(orders) != 1 else [TimeMention(t.text, t.span, t.other_reading if orders == {True} and t.other_reading else t.time) for t in found]
