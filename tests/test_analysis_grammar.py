@@ -153,6 +153,9 @@ def canonical(masked: str) -> str:
         ("Before an {E2} criticised {E1}, who had last done so?", "Before an {E2}, who had last criticised {E1}?"),
         ("{E2} made a request to {E1}. Who had made the last one before him?", "Before {E2}, who had last made a request to {E1}?"),
         ("{E2} wanted to negotiate with {E1}; after him, who was the first to want the same?", "After {E2}, who was the first to wanted to negotiate with {E1}?"),
+        # a pronoun done to by another act than the clause's may stand for either party: left for the answer check
+        ("After {E1} visited {E2}, who criticized her?", "After {E2} visited {E1}, who criticized her?"),
+        ("After {E1} visited {E2}, by whom was she criticized?", "After {E2} visited {E1}, by whom was she criticized?"),
         # an event noun with its doer, and a pronoun for its object after the same verb
         ("Following {E2}'s visit to {E1}, who was the first to visit it?", "Following {E2}, who was the first to visit {E1}?"),
         # "it" as a relative clause's subject; a receive-from clause read actively

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
-from agents.faithfulness import AnswerCheck, TimeConstraint, check_answers, time_constraint
+from agents.faithfulness import AnswerCheck, TimeConstraint, check_answers, pronoun_anchor, time_constraint
+from tests.bench_support import build_store
 from tkg_store.learned import mirror_relations
 from tkg_store.schema import rebuild_layout
 from tkg_store.store import Fact, TKGStore, normalize_name
@@ -222,3 +223,41 @@ def test_a_time_right_before_the_cue_places_the_answers_too(store):
     placed = question(["Xland", "Bob"], ["2010-04"], cue="after", masked="Who visited {E1} in {T1} after {E2} did?")
     check = AnswerCheck(store, placed, visits_only)
     assert [check.survives(a) for a in ("Cid", "Dee")] == [True, False]
+
+
+# -- a pronoun of the asked clause standing for a party of the cue's clause ------------------------
+
+@pytest.mark.parametrize(
+    ("masked", "anchor"),
+    [
+        # the asked clause names its party by a pronoun only: it stands for a party of the cue's clause, in its own role
+        ("After {E1} was first threatened, who threatened him?", ([1], "object", True)),
+        ("After {E1} was threatened, which countries did she visit?", ([1], "subject", True)),
+        ("Who criticized him after {E1} visited {E2}?", ([1, 2], "object", True)),
+        ("After {E1} visited {E2}, who criticized it?", ([1, 2], "object", False)),
+        # the asked clause names its party, or says no pronoun: no reading of a pronoun is needed
+        ("Who criticized {E1} after he visited {E2}?", None),
+        ("Who visited {E1} after {E2} did?", None),
+    ],
+)
+def test_a_pronoun_of_the_asked_clause_may_stand_for_a_party_of_the_cue_s_clause(masked: str, anchor: tuple | None) -> None:
+    assert pronoun_anchor(masked) == anchor
+
+
+def test_the_answers_are_of_the_party_a_pronoun_stands_for(tmp_path: Path) -> None:
+    facts = [
+        ("Ann", "Make_a_visit", "Police_(Xland)", "2010-01-01"),
+        ("Bob", "Criticize_or_denounce", "Ann", "2010-02-01"),  # Ann criticized: "her"
+        ("Cid", "Criticize_or_denounce", "Police_(Xland)", "2010-02-02"),  # the police criticized: "it"
+        ("Ann", "Criticize_or_denounce", "Dan", "2010-02-03"),  # Ann criticizing: another role
+    ]
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", facts)) as store:
+        def check(masked: str) -> AnswerCheck:
+            mentions = [EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Ann", "Police_(Xland)")]
+            return AnswerCheck(store, QuestionAnalysis("?", masked, entities=mentions, cue="after", cues=["after"]))
+
+        # "her" is a person's: Ann, not a sector of a country; the one criticized, not the critic
+        her = check("After {E1} visited {E2}, who criticized her?")
+        assert her.survives("Bob") and not her.survives("Cid") and not her.survives("Dan")
+        # "it" may be either party: no answer is that party's
+        assert not any(check("After {E1} visited {E2}, who criticized it?").survives(a) for a in ("Bob", "Cid"))
