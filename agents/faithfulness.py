@@ -51,6 +51,7 @@ from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, w
 NEAREST = 3  # facts shown as evidence when abstaining
 _ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
 _CUE_CLAUSE = re.compile(rf"\b(?:{CUE_HEAD})\s+(?P<clause>[^,;?]*)", re.IGNORECASE)
+_NO_ACT = {w[:4] for w in "first last again also later next most recently whom which what were afterwards".split()}
 _PERSONAL = re.compile(r"\b(?P<person>he|him|she|her)\b|\b(?:it|they|them)\b", re.IGNORECASE)
 
 
@@ -122,18 +123,24 @@ def is_time_answer(answer: str) -> bool:
     return bool(_ISO_TIME.match(answer))
 
 
+def _acts(text: str) -> set[str]:
+    """The words of a clause that may say its act, by their first four letters ("call" meets "called")."""
+    return {w[:4] for w in re.findall(r"[a-z]{4,}", re.sub(r"\{E\d+\}", " ", text.lower()))} - _NO_ACT
+
+
 def pronoun_anchor(masked: str) -> tuple[list[int], str | None, bool] | None:
     """(the entity numbers a personal pronoun of the asked clause may stand for, its role, whether it is a person's) where
-    the asked clause names its party by the pronoun only and a cue's clause names parties: "after {E1} first visited {E2},
-    who criticized him": E1 or E2, the one criticized, a person. None: the asked clause names its party, or no pronoun."""
+    the asked clause names its party by the pronoun only and a cue's clause names the one party, or two and another act:
+    "after {E1} first visited {E2}, who criticized him": E1 or E2, the one criticized, a person. None: the asked clause
+    names its party, says no pronoun, or says the clause's act again of one of two (the clause roles read that one)."""
     cue = _CUE_CLAUSE.search(masked)
     if cue is None:
         return None
     asked = masked[: cue.start()] + " , " + masked[cue.end() :]
     pronoun = _PERSONAL.search(asked) if "{E" not in asked else None
     named = [int(n) for n in dict.fromkeys(re.findall(r"\{E(\d+)\}", cue.group("clause")))]
-    if pronoun is None or not named:
-        return None
+    if pronoun is None or not named or len(named) > 1 and _acts(asked) & _acts(cue.group("clause")):
+        return None  # the clause's act again ("... who else rejected it"): its pronoun is the clause's object, as its roles say
     said = asked[: pronoun.start()] + f"{{E{named[0]}}}" + asked[pronoun.end() :]
     return named, clause_roles(said).get(named[0]) or voice_roles(said).read.get(named[0]), bool(pronoun.group("person"))
 
@@ -222,8 +229,9 @@ class AnswerCheck:
         temporal cue points at (another event's), unless only those were linked."""
         if self.pronoun is not None:  # the party a pronoun stands for, in the pronoun's role; none when it may be either
             numbers, role, person = self.pronoun
-            # a person's pronoun stands for no country nor a sector of one ("him": not China)
-            numbers = [n for n in numbers if n in self.numbers and not (person and self._country_or_sector(self.numbers.index(n)))]
+            # a person's pronoun stands for no country nor a sector of one ("him": not China), "it" for one of them
+            numbers = [n for n in numbers if n in self.numbers]
+            numbers = [n for n in numbers if self._country_or_sector(self.numbers.index(n)) != person or len(numbers) == 1]
             return [(self.mentions[self.numbers.index(numbers[0])], role)] if len(numbers) == 1 else []
         pairs = list(zip(self.mentions, self.roles))
         asked = [(m, r) for m, r in pairs if r != REFERENCE]
