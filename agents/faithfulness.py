@@ -130,17 +130,17 @@ def _acts(text: str) -> set[str]:
 
 def pronoun_anchor(masked: str) -> tuple[list[int], str | None, bool] | None:
     """(the entity numbers a personal pronoun of the asked clause may stand for, its role, whether it is a person's) where
-    the asked clause names its party by the pronoun only and a cue's clause names the one party, or two and another act:
-    "after {E1} first visited {E2}, who criticized him": E1 or E2, the one criticized, a person. None: the asked clause
-    names its party, says no pronoun, or says the clause's act again of one of two (the clause roles read that one)."""
+    the asked clause names its party by the pronoun only and a cue's clause names the one party, or two and a person's
+    pronoun of another act: "after {E1} first visited {E2}, who criticized him": E1 or E2, the one criticized, a person.
+    None: the asked clause names its party, says no pronoun, or the clause roles read it ("it" of two parties)."""
     cue = _CUE_CLAUSE.search(masked)
     if cue is None:
         return None
     asked = masked[: cue.start()] + " , " + masked[cue.end() :]
     pronoun = _PERSONAL.search(asked) if "{E" not in asked else None
     named = [int(n) for n in dict.fromkeys(re.findall(r"\{E(\d+)\}", cue.group("clause")))]
-    if pronoun is None or not named or len(named) > 1 and _acts(asked) & _acts(cue.group("clause")):
-        return None  # the clause's act again ("... who else rejected it"): its pronoun is the clause's object, as its roles say
+    if pronoun is None or not named or len(named) > 1 and (not pronoun.group("person") or _acts(asked) & _acts(cue.group("clause"))):
+        return None  # "it" of two, or the clause's act again ("... who else rejected it"): the clause's object, as its roles say
     said = asked[: pronoun.start()] + f"{{E{named[0]}}}" + asked[pronoun.end() :]
     return named, clause_roles(said).get(named[0]) or voice_roles(said).read.get(named[0]), bool(pronoun.group("person"))
 
@@ -229,9 +229,9 @@ class AnswerCheck:
         temporal cue points at (another event's), unless only those were linked."""
         if self.pronoun is not None:  # the party a pronoun stands for, in the pronoun's role; none when it may be either
             numbers, role, person = self.pronoun
-            # a person's pronoun stands for no country nor a sector of one ("him": not China), "it" for one of them
+            # a person's pronoun stands for no country nor a sector of one ("him": not China)
             numbers = [n for n in numbers if n in self.numbers]
-            numbers = [n for n in numbers if self._country_or_sector(self.numbers.index(n)) != person or len(numbers) == 1]
+            numbers = [n for n in numbers if not (person and len(numbers) > 1 and self._country_or_sector(self.numbers.index(n)))]
             return [(self.mentions[self.numbers.index(numbers[0])], role)] if len(numbers) == 1 else []
         pairs = list(zip(self.mentions, self.roles))
         asked = [(m, r) for m, r in pairs if r != REFERENCE]

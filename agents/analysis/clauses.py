@@ -28,7 +28,7 @@ from ari.base.text import word_key
 
 # the clause rules' patterns (data/clause_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("clause_patterns", SHARED)
-_ORDER = {w[:4] for w in "first last again also later next whom which what were afterwards".split()}  # no act's words
+_ORDER, _PERSONS = {w[:4] for w in "first last again also later next whom which what were afterwards".split()}, {"him", "her", "he", "she"}
 
 
 # -- gerunds after a temporal cue ------------------------------------------------------------------
@@ -128,9 +128,9 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
     if _placeholders(main) or len(set(objects)) != 1 or not PATTERNS["wh_anywhere"].search(main):
         return None
     passive = PATTERNS["passive_pronoun"].search(main)
-    said = [{k[:4] for k in _acts(text) if len(k) > 3} for text in (main, vp)]  # by four letters: "call" meets "called"
-    if (passive or PATTERNS["object_pronoun"].search(main)) and not said[0] & said[1] - _ORDER:  # another act's pronoun
-        return None  # one done to by another act ("after {E1} visited {E2}, who criticized her") may be either party
+    done_to = passive or PATTERNS["object_pronoun"].search(main)  # a person's pronoun of another act may be either party
+    if done_to and done_to.group("p").lower() in _PERSONS and not {k[:4] for k in _acts(main)} & {k[:4] for k in _acts(vp)} - _ORDER:
+        return None  # "after {E1} visited {E2}, who criticized her": the answer check reads whom "her" stands for
     if passive:  # "by whom else was it criticised": the passive's pronoun subject is the clause's object
         return main[: passive.start("p")] + _party(vp, objects[0]) + main[passive.end("p") :], subject
     if pronoun := PATTERNS["subject_pronoun"].search(main) or PATTERNS["agent_pronoun"].search(main):
