@@ -99,6 +99,7 @@ def learn_generated(
     learned from labelled questions), so nothing but the KG goes into the memory."""
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.generate import blueprints_key, generate, solve_generated
+    from agents.holdings import nearest_holdings
     from ari.base.embedding import get_embedder
     from tkg_store.store import TKGStore
 
@@ -109,7 +110,7 @@ def learn_generated(
         analyzer = QuestionAnalyzer(
             store, get_embedder(config.embedding_model), use_default_lexicon=lexicon, linking=config.linking, judge=config.judge_check,
         )
-        analyses = analyzer.analyze_batch([g.gold.text for g in made])
+        analyses = nearest_holdings(store, analyzer.analyze_batch([g.gold.text for g in made]))
         by_id = {g.gold.qid: (g, a) for g, a in zip(made, analyses)}
 
         def solve(golds: list[GoldQuestion]) -> Iterator[Solved]:
@@ -177,7 +178,9 @@ class _Learner:
 
     def _search(self, gold: GoldQuestion, analysis: QuestionAnalysis) -> list[Trace]:
         if analysis is None:
-            analysis = self.agent.analyzer.analyze_batch([gold.text])[0]
+            from agents.holdings import nearest_holdings
+
+            analysis = nearest_holdings(self.store, self.agent.analyzer.analyze_batch([gold.text]))[0]
         return searched(self.store, gold, analysis, self.agent.config, self.settings.wrong_per_question)
 
     def close(self) -> None:

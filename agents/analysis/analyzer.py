@@ -161,6 +161,10 @@ class QuestionAnalyzer:
         return self.store.derived(("stressable",), lambda: frozenset(w for w in KNOWN_ENGLISH | GRAMMAR_WORDS["function_words"] if w not in tables.by_key
                                                                      and all(kind == "surname" for _, kind in tables.aliases.get(w, ()))))
 
+    def _naming(self) -> frozenset[str]:
+        """The KG's name words that are no word of the analysis's own English: a piece holding none names nothing."""
+        return self.store.derived(("naming_words",), lambda: self._name_words() - KNOWN_ENGLISH - GRAMMAR_WORDS["function_words"])
+
     def _name_words(self) -> frozenset[str]:
         return self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
 
@@ -179,8 +183,8 @@ class QuestionAnalyzer:
         # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
         # ..."); asides first, while the dashes that set them off are there
-        stressable = self._stressable()
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))))), protected), protected)))) for q in questions]
+        stressable, naming = self._stressable(), self._naming()
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))), naming)), protected), protected)))) for q in questions]
         questions = [stated_window(with_stated_year(with_offsets(q))) for q in questions]
         readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])
