@@ -25,13 +25,7 @@ from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query
-from agents.analysis.question_form import (
-    as_yes_no,
-    unstressed,
-    without_asides,
-    without_framing,
-    without_hedges,
-)
+from agents.analysis.question_form import as_yes_no, unstressed, without_asides, without_framing, without_hedges
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
@@ -161,10 +155,6 @@ class QuestionAnalyzer:
         return self.store.derived(("stressable",), lambda: frozenset(w for w in KNOWN_ENGLISH | GRAMMAR_WORDS["function_words"] if w not in tables.by_key
                                                                      and all(kind == "surname" for _, kind in tables.aliases.get(w, ()))))
 
-    def _naming(self) -> frozenset[str]:
-        """The KG's name words that are no word of the analysis's own English: a piece holding none names nothing."""
-        return self.store.derived(("naming_words",), lambda: self._name_words() - KNOWN_ENGLISH - GRAMMAR_WORDS["function_words"])
-
     def _name_words(self) -> frozenset[str]:
         return self.store.derived(("name_word_set",), lambda: frozenset(self.entity_linker.name_words))
 
@@ -182,8 +172,8 @@ class QuestionAnalyzer:
         protected, vocabulary = chat_protected(self.store), self.vocabulary
         # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
-        # ..."); asides first, while the dashes that set them off are there
-        stressable, naming = self._stressable(), self._naming()
+        # ..."); asides first, while the dashes that set them off are there; a short one holds no KG name word but English ones
+        stressable, naming = self._stressable(), self.store.derived(("naming",), lambda: self._name_words() - KNOWN_ENGLISH - GRAMMAR_WORDS["function_words"])
         questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))), naming)), protected), protected)))) for q in questions]
         questions = [stated_window(with_stated_year(with_offsets(q))) for q in questions]
         readings = [read_times(q) for q in questions]

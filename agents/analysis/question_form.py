@@ -57,8 +57,7 @@ def without_asides(text: str, naming: frozenset[str] | None = None) -> str:
     """`text` without its asides: a sentence or clause that asks nothing ("I've been reading up on Iraq. Who first visited
     Iraq?") is set aside where the question stands alone (names a party, points at no time or event outside it) and the
     aside adds no time and speaks of the asker or names only what the question names; else it is context ("Think of 2007.
-    ..."); without its glosses and a lead-in that passes it on (data/form_patterns.json "gloss", "passed_on"). `naming`: the words that name something in the KG,
-    which a short piece must not hold to be an aside (None: a short piece is never one)."""
+    ..."); without its glosses and a lead-in passing it on (form_patterns "gloss", "passed_on"). `naming`: the KG's name words, none of which a short aside holds."""
     pieces = _pieces(text := PATTERNS["passed_on"].sub("Tell me ", PATTERNS["gloss"].sub("", text), count=1))
     asks = [p for p in pieces if PATTERNS["asks_here"].search(p) or PATTERNS["request"].search(p)]
     question = " ".join(asks)
