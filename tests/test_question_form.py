@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from agents.analysis.query import read_query
 from agents.analysis.question_form import as_yes_no, not_a_question, without_asides, without_hedges
 
 
@@ -136,3 +139,16 @@ def test_an_asking_verb_of_the_event_is_no_lead_in(text: str) -> None:
 )
 def test_a_short_piece_is_an_aside_only_when_it_names_and_places_nothing(text: str, naming: frozenset[str] | None, kept: str) -> None:
     assert without_asides(text, naming) == kept
+
+
+@pytest.mark.parametrize(
+    ("masked", "asks"),
+    [
+        ("{E1} praised {E2} in {T1}?", "yesno"),  # a statement asked
+        ("Visitor to {E1} on {T1}?", "entity"),  # no verb: it claims nothing
+        ("Year {E1} last praised {E2}?", "entity"),  # opens with what it asks: the year, not yes or no
+    ],
+)
+def test_only_a_statement_with_a_verb_is_asked_yes_or_no(masked: str, asks: str) -> None:
+    spans = [m.span() for m in re.finditer(r"\{E\d\}", masked)]
+    assert read_query(masked, masked, masked.count("{T"), spans).asks == asks

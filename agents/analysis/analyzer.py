@@ -137,10 +137,10 @@ class QuestionAnalyzer:
             return Vocabulary((), english)  # no word can be told from a slip: nothing to correct
         lexicon = self.lexicon
         # the names' words come saved with the linker's tables: reading every name here grows with the KG
-        texts = [*map(self.store.relation_text, self.store.relation_names()), *(lexicon.counts if lexicon else ())]
-        texts += [name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases)]  # "Malian": no slip
-        known = {w for text in texts for w in text.lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
-        return Vocabulary([*self.entity_linker.name_words, *known], english)
+        relations = {w for r in self.store.relation_names() for w in self.store.relation_text(r).lower().split()}
+        texts = [*(lexicon.counts if lexicon else ()), *(name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases))]  # "Malian"
+        reading = relations | KNOWN_ENGLISH | set(SPELLINGS.values())  # what an abbreviation stands for: the reading's own words
+        return Vocabulary([*self.entity_linker.name_words, *reading, *(w for text in texts for w in text.lower().split())], english, reading)
 
     @property
     def vocabularies(self) -> Vocabularies:

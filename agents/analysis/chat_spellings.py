@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from agents.analysis.aliases import TITLE_ABBREVIATIONS
 from agents.analysis.times import MONTHS
 from agents.analysis.words import english
 from ari.base.text import stem, word_key
@@ -76,15 +77,29 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
 # put back ("japn", "vist"); of three none ("wen": when, went, ...)
 SLIP_MIN_LENGTH = 5
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
-_LETTERS = re.compile(r"(?<![\w'’\-])[A-Za-z]+(?![\w'’\-])")
+# a word, with the full stop of an abbreviation and the first mark after it
+_LETTERS = re.compile(r"(?<![\w'’\-./])([A-Za-z]+)(?:(\.)(?=[\s/,]\s*(\S?)))?(?![\w'’\-])")
 
 
 class Vocabulary:
     """Known words, and the English words that are no slip though no vocabulary of the KG holds them."""
 
-    def __init__(self, known: Iterable[str], english: Iterable[str] = ()) -> None:
+    def __init__(self, known: Iterable[str], english: Iterable[str] = (), reading: Iterable[str] = ()) -> None:
         self.known = frozenset(w for w in known if w.isalpha() and w.islower())
         self.english = frozenset(english)
+        self.reading = frozenset(w for w in reading if w.isalpha() and len(w) > 3)  # the words an abbreviation may stand for
+
+    def abbreviated(self, word: str, cut: bool, within: bool = False) -> str | None:
+        """The one reading word (its forms one) `word` abbreviates: its start ("bef.", "dipl.": `cut`, a full stop after
+        it) or its consonants ("ctry", "mtg": first and last letters kept); None when no word or several may be meant.
+        An English word ("mil.") is one only `within` a sentence (no capital after it: "war. Who" ends one)."""
+        vowelless = not cut and not re.search(r"[aeiou]", word)
+        # a title ("Sen.") is read with its name
+        if len(word) < 3 or not (cut or vowelless) or word in self.known or word in TITLE_ABBREVIATIONS or word in self.english and not (cut and within):
+            return None
+        meant = {w for w in self.reading if w.startswith(word) and len(w) > len(word)} if cut else {
+            w for w in self.reading if w[0] == word[0] and w[-1] == word[-1] and re.fullmatch(".*?".join(word), w)}
+        return min(meant, key=lambda w: (len(w), w)) if len({word_key(w) for w in meant}) == 1 else None
 
     def near(self, word: str) -> set[str]:
         """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`:
@@ -100,14 +115,16 @@ class Vocabulary:
         return _LETTERS.sub(self._word, text) if self.english else text
 
     def _word(self, m: re.Match[str]) -> str:
-        word = m.group(0)
+        word, stop = m.group(1), m.group(2) or ""
         lower = word.lower()
+        if not word.isupper() and (meant := self.abbreviated(lower, bool(stop), not (m.group(3) or "A").isupper())) is not None:
+            return meant.capitalize() if word[0].isupper() else meant
         if len(word) < SLIP_MIN_LENGTH - 1 or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
-            return word  # a word, a plural of one, or an acronym
+            return word + stop  # a word, a plural of one, or an acronym
         # a thumb rarely misses the first letter: a slip there ("laud", "saud") is more often another word
         near = {w for w in self.near(lower) if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
         if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
-            return word
+            return word + stop
         # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
         standard = max(near, key=lambda w: (len(w), w))
-        return standard.capitalize() if word[0].isupper() else standard
+        return (standard.capitalize() if word[0].isupper() else standard) + stop
