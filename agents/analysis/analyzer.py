@@ -137,9 +137,9 @@ class QuestionAnalyzer:
             return Vocabulary((), english)  # no word can be told from a slip: nothing to correct
         lexicon = self.lexicon
         # the names' words come saved with the linker's tables: reading every name here grows with the KG
-        relations = {w for r in self.store.relation_names() for w in self.store.relation_text(r).lower().split()}
         texts = [*(lexicon.counts if lexicon else ()), *(name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases))]  # "Malian"
-        reading = relations | KNOWN_ENGLISH | set(SPELLINGS.values())  # what an abbreviation stands for: the reading's own words
+        # what an abbreviation may stand for: the reading's own words
+        reading = {w for r in self.store.relation_names() for w in self.store.relation_text(r).lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
         return Vocabulary([*self.entity_linker.name_words, *reading, *(w for text in texts for w in text.lower().split())], english, reading)
 
     @property

@@ -18,7 +18,7 @@ from pathlib import Path
 from agents.analysis.aliases import TITLE_ABBREVIATIONS
 from agents.analysis.times import MONTHS
 from agents.analysis.words import english
-from ari.base.text import stem, word_key
+from ari.base.text import one_slip_away, stem, word_key
 from tkg_store.temporal import full_year
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
@@ -76,7 +76,6 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
 # a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is
 # put back ("japn", "vist"); of three none ("wen": when, went, ...)
 SLIP_MIN_LENGTH = 5
-_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 # a word, with the full stop of an abbreviation and the first mark after it
 _LETTERS = re.compile(r"(?<![\w'’\-./])([A-Za-z]+)(?:(\.)(?=[\s/,]\s*(\S?)))?(?![\w'’\-])")
 
@@ -90,24 +89,13 @@ class Vocabulary:
         self.reading = frozenset(w for w in reading if w.isalpha() and len(w) > 3)  # the words an abbreviation may stand for
 
     def abbreviated(self, word: str, cut: bool, within: bool = False) -> str | None:
-        """The one reading word (its forms one) `word` abbreviates: its start ("bef.", "dipl.": `cut`, a full stop after
-        it) or its consonants ("ctry", "mtg": first and last letters kept); None when no word or several may be meant.
-        An English word ("mil.") is one only `within` a sentence (no capital after it: "war. Who" ends one)."""
-        vowelless = not cut and not re.search(r"[aeiou]", word)
-        # a title ("Sen.") is read with its name
-        if len(word) < 3 or not (cut or vowelless) or word in self.known or word in TITLE_ABBREVIATIONS or word in self.english and not (cut and within):
+        """The one reading word (its forms one) `word` abbreviates by its start (`cut`, a full stop after it: "bef.", "dipl.")
+        or its consonants ("ctry", "mtg"); None if none or several. No title ("Sen."); an English word only `within` a sentence."""
+        if len(word) < 3 or word in self.known or word in TITLE_ABBREVIATIONS or word in self.english and not (cut and within) or not cut and re.search("[aeiou]", word):
             return None
         meant = {w for w in self.reading if w.startswith(word) and len(w) > len(word)} if cut else {
             w for w in self.reading if w[0] == word[0] and w[-1] == word[-1] and re.fullmatch(".*?".join(word), w)}
         return min(meant, key=lambda w: (len(w), w)) if len({word_key(w) for w in meant}) == 1 else None
-
-    def near(self, word: str) -> set[str]:
-        """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`:
-        each of its few hundred one-slip spellings looked up, as a slip is rare (no index to build)."""
-        cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-        slips = {a + b[1:] for a, b in cuts if b} | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-        slips |= {a + c + b[1:] for a, b in cuts if b for c in _ALPHABET} | {a + c + b for a, b in cuts for c in _ALPHABET}
-        return (slips - {word}) & self.known
 
     def corrected(self, text: str) -> str:
         """`text` with each word that no vocabulary holds replaced by the one known word a slip away
@@ -122,7 +110,7 @@ class Vocabulary:
         if len(word) < SLIP_MIN_LENGTH - 1 or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
             return word + stop  # a word, a plural of one, or an acronym
         # a thumb rarely misses the first letter: a slip there ("laud", "saud") is more often another word
-        near = {w for w in self.near(lower) if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
+        near = {w for w in one_slip_away(lower) & self.known if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
         if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
             return word + stop
         # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
