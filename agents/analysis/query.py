@@ -213,9 +213,7 @@ def _is_yes_no(masked: str) -> bool:
         return False  # a bare name with a question mark ("Iran?") asks nothing; a request asks what it names
     if INTERROGATIVE.search(masked) or PATTERNS["indefinite"].search(masked):
         return bool(PATTERNS["asks_if"].search(masked)) and not INTERROGATIVE.search(masked)
-    # a statement asked ("{E1} praised {E2}?") has a verb of its own: a verbless phrase ("visitor to {E1} on {T1}?") claims nothing
-    stated = masked.rstrip().endswith("?") and not PATTERNS["asked_noun"].search(masked) and re.search(rf"\b(?:{_VERB_FORM.pattern})\b", masked.lower())
-    return bool(PATTERNS["auxiliary_opening"].search(masked) or PATTERNS["asks_if"].search(masked) or stated)
+    return bool(PATTERNS["auxiliary_opening"].search(masked) or PATTERNS["asks_if"].search(masked) or masked.rstrip().endswith("?") and not PATTERNS["asked_noun"].search(masked))
 
 
 def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:
