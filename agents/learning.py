@@ -59,9 +59,12 @@ def learn(
     n_clusters: int = 10,
     cluster: bool = True,
     quiet: bool = False,
+    names: dict[str, str] | None = None,
 ) -> LearnReport:
     """Learn `memory` (a path or URL, created when missing) from labelled `questions` over the
-    store at `db`: record each question's traces once, then cluster and induce (`cluster=True`)."""
+    store at `db`: record each question's traces once, then cluster and induce (`cluster=True`).
+    `names` (`memory.names`: the names the questions use for the KG's entities) are kept first, so
+    the questions are answered reading them."""
     config = config or AgentConfig.from_env()
     workers = workers or usable_cores()
     from tkg_store.store import TKGStore
@@ -69,6 +72,7 @@ def learn(
     with Memory.open(memory, create=True) as mem:
         with TKGStore.open(db, memory_index=False) as store:
             mem.note_kg(store)  # so the memory, used with another KG, says so
+            mem.add_names({name: entity for name, entity in (names or {}).items() if store.has_entity(entity)})
         job = _Job(str(db), memory, config, settings)
         solve = _in_processes(job, workers) if workers > 1 else _in_this_process(job)
         return learn_from_dataset(

@@ -96,8 +96,9 @@ class QuestionAnalyzer:
         relation_embeddings: bool = True,
         linking: LinkingConfig = LinkingConfig(),
         judge: JudgeConfig = JudgeConfig(),
+        names: dict[str, str] | None = None,
     ) -> None:
-        self.store = store
+        self.store, self.names = store, dict(names or {})  # names: learned from labelled questions (`memory.names`)
         self.embedder = embedder
         if lexicon is None and use_default_lexicon:  # $ARI_RELATION_LEXICON, else the dataset's bundled one if it fits
             lexicon = chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
@@ -112,8 +113,8 @@ class QuestionAnalyzer:
     def entity_linker(self) -> EntityLinker:
         """The store's entity linker for this embedder (built once per store, rebuilt after `reload()`)."""
         embedder = self.embedder
-        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking)
-        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking))
+        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking, tuple(sorted(self.names.items())))
+        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking, names=self.names))
 
     @property
     def relation_linker(self) -> RelationLinker:
@@ -135,10 +136,9 @@ class QuestionAnalyzer:
         english = english_words(self.embedder.name) if self.embedder is not None else frozenset()
         if not english:
             return Vocabulary((), english)  # no word can be told from a slip: nothing to correct
-        lexicon = self.lexicon
-        # the names' words come saved with the linker's tables: reading every name here grows with the KG
-        texts = [*(lexicon.counts if lexicon else ()), *(name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases))]  # "Malian"
-        # what an abbreviation may stand for: the reading's own words
+        # the names' words come saved with the linker's tables (reading every name here grows with the KG); a country's other
+        # names ("Malian") are no slips; an abbreviation stands for a word of the reading's own
+        texts = [*(self.lexicon.counts if self.lexicon else ()), *(name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases))]
         reading = {w for r in self.store.relation_names() for w in self.store.relation_text(r).lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
         return Vocabulary([*self.entity_linker.name_words, *reading, *(w for text in texts for w in text.lower().split())], english, reading)
 
