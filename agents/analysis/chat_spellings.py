@@ -76,8 +76,7 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
 # a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is
 # put back ("japn", "vist"); of three none ("wen": when, went, ...)
 SLIP_MIN_LENGTH = 5
-# a word, with the full stop of an abbreviation and the first mark after it
-_LETTERS = re.compile(r"(?<![\w'’\-./])([A-Za-z]+)(?:(\.)(?=[\s/,]\s*(\S?)))?(?![\w'’\-])")
+_LETTERS = re.compile(r"(?<![\w'’\-./])([A-Za-z]+)(?:(\.)(?=[\s/,]\s*(\S?)))?(?![\w'’\-])")  # a word; an abbreviation's full stop, the mark after
 
 
 class Vocabulary:
