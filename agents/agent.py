@@ -111,7 +111,7 @@ class Agent:
         self.embedder = embedder or get_embedder(self.config.embedding_model)
         self.decider = decider or get_decider(self.config.decider, self.config)
         self.analyzer = analyzer or QuestionAnalyzer(
-            store, self.embedder, linking=self.config.linking, judge=self.config.judge_check
+            store, self.embedder, linking=self.config.linking, judge=self.config.judge_check, names=memory.names() if memory is not None else None,
         )
         self.candidate_filter = get_filter(store, self.embedder, self.config.filter)
         self._context = AgentContext(store, self.decider, self.config, self.analyzer, self.candidate_filter, self.embedder, memory)

@@ -51,6 +51,7 @@ from agents.answers import confidence, ranked_answers
 from agents.deciders.base import Decision, Judgement
 from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
+from agents.holdings import nearest_holdings
 from agents.judge import audit_answerability, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import (
@@ -108,7 +109,7 @@ def analyse(states: list[AgentState], ctx: AgentContext) -> list[Update]:
         pending = PendingVectors(ctx.embedder, [texts[i] for i in missing], eager=ctx.decider.ranks_every_question())
         for row, i in enumerate(missing):
             vectors[i] = partial(pending.row, row)
-    analyses = ctx.analyzer.analyze_batch(texts)
+    analyses = nearest_holdings(ctx.store, ctx.analyzer.analyze_batch(texts))
     return [{"analysis": a, "question_vector": v} for a, v in zip(analyses, vectors)]
 
 

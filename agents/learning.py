@@ -59,9 +59,12 @@ def learn(
     n_clusters: int = 10,
     cluster: bool = True,
     quiet: bool = False,
+    names: dict[str, str] | None = None,
 ) -> LearnReport:
     """Learn `memory` (a path or URL, created when missing) from labelled `questions` over the
-    store at `db`: record each question's traces once, then cluster and induce (`cluster=True`)."""
+    store at `db`: record each question's traces once, then cluster and induce (`cluster=True`).
+    `names` (`memory.names`: the names the questions use for the KG's entities) are kept first, so
+    the questions are answered reading them."""
     config = config or AgentConfig.from_env()
     workers = workers or usable_cores()
     from tkg_store.store import TKGStore
@@ -69,6 +72,7 @@ def learn(
     with Memory.open(memory, create=True) as mem:
         with TKGStore.open(db, memory_index=False) as store:
             mem.note_kg(store)  # so the memory, used with another KG, says so
+            mem.add_names({name: entity for name, entity in (names or {}).items() if store.has_entity(entity)})
         job = _Job(str(db), memory, config, settings)
         solve = _in_processes(job, workers) if workers > 1 else _in_this_process(job)
         return learn_from_dataset(
@@ -99,6 +103,7 @@ def learn_generated(
     learned from labelled questions), so nothing but the KG goes into the memory."""
     from agents.analysis.analyzer import QuestionAnalyzer
     from agents.generate import blueprints_key, generate, solve_generated
+    from agents.holdings import nearest_holdings
     from ari.base.embedding import get_embedder
     from tkg_store.store import TKGStore
 
@@ -109,7 +114,7 @@ def learn_generated(
         analyzer = QuestionAnalyzer(
             store, get_embedder(config.embedding_model), use_default_lexicon=lexicon, linking=config.linking, judge=config.judge_check,
         )
-        analyses = analyzer.analyze_batch([g.gold.text for g in made])
+        analyses = nearest_holdings(store, analyzer.analyze_batch([g.gold.text for g in made]))
         by_id = {g.gold.qid: (g, a) for g, a in zip(made, analyses)}
 
         def solve(golds: list[GoldQuestion]) -> Iterator[Solved]:
@@ -177,7 +182,9 @@ class _Learner:
 
     def _search(self, gold: GoldQuestion, analysis: QuestionAnalysis) -> list[Trace]:
         if analysis is None:
-            analysis = self.agent.analyzer.analyze_batch([gold.text])[0]
+            from agents.holdings import nearest_holdings
+
+            analysis = nearest_holdings(self.store, self.agent.analyzer.analyze_batch([gold.text]))[0]
         return searched(self.store, gold, analysis, self.agent.config, self.settings.wrong_per_question)
 
     def close(self) -> None:

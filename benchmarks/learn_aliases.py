@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -31,18 +30,7 @@ from pathlib import Path
 from ari.base.text import normalize_name
 from benchmarks.cron_devset import read_names
 from benchmarks.loaders.safe_pickle import load_plain_pickle
-
-_SLOT = re.compile(r"\\\{(\w+)\\\}")
-
-
-def slot_surfaces(template: str, text: str) -> dict[str, str] | None:
-    """The words of `text` that stand in each {slot} of `template` (None: the text is not the
-    template filled in, so no slot can be told)."""
-    slots = re.findall(r"\{(\w+)\}", template)
-    if not slots or len(set(slots)) != len(slots):
-        return None
-    matched = re.fullmatch(_SLOT.sub(lambda m: f"(?P<{m.group(1)}>.+?)", re.escape(template)), text.strip())
-    return {slot: matched.group(slot).strip() for slot in slots} if matched else None
+from memory.names import slot_surfaces
 
 
 def learned_names(records: Iterable[dict], labels: dict[str, str]) -> dict[str, str]:

@@ -120,6 +120,16 @@ class Memory:
         return (f"memory {self.history.where} was learned on the KG at {learned.get('db')} ({_kg_text(learned)}), "
                 f"not on {store.path} ({_kg_text(current)}): its methodologies may not fit")
 
+    def names(self) -> dict[str, str]:
+        """The names people use for the KG's entities, learned from its labelled questions (`memory.names`): as written
+        -> the KG's name. The linker reads them beside its own aliases."""
+        return dict(json.loads(self.history.meta("names") or "{}"))
+
+    def add_names(self, names: dict[str, str]) -> None:
+        """Keep `names` beside those learned before (a name learned again for another entity takes the new one)."""
+        if names:
+            self.history.set_meta("names", json.dumps({**self.names(), **names}, ensure_ascii=False, sort_keys=True))
+
     # -- learning ------------------------------------------------------------------------------
 
     def learn(

@@ -9,7 +9,8 @@ import pytest
 
 from agents.analysis.aliases import learned_aliases
 from agents.analysis.entities import EntityLinker
-from benchmarks.learn_aliases import learned_names, slot_surfaces
+from benchmarks.learn_aliases import learned_names
+from memory.names import slot_surfaces
 from tkg_store.ingest import POINT, ingest
 from tkg_store.store import TKGStore
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from agents.analysis.query import read_query
 from agents.analysis.question_form import as_yes_no, not_a_question, without_asides, without_hedges
 
 
@@ -111,3 +114,40 @@ def test_the_one_word_addressed_after_a_filler_is_set_aside_but_not_a_word_of_or
     assert without_hedges("Okay folks, who visited Peru in 2010?") == "Who visited Peru in 2010?"
     assert without_hedges("So, first, who visited Peru?") == "First, who visited Peru?"
     assert without_hedges("Hey, Peru visited Chile when?") == "Peru visited Chile when?"  # a name is no one addressed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who asked Chile for help?",  # the question word is in the lead: it asks
+        "Peru asked Chile for help first in which year?",  # a verb of the event, not a lead-in passing the question on
+        "After Peru did, who wants to know more about Chile?",  # a cue before the verb: the question's own words
+    ],
+)
+def test_an_asking_verb_of_the_event_is_no_lead_in(text: str) -> None:
+    assert without_asides(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "naming", "kept"),
+    [
+        ("Here's one for you: who visited Chile first? No peeking.", frozenset({"chile"}), "Who visited Chile first?"),
+        ("Peru: who visited Chile first?", frozenset({"chile", "peru"}), "Peru: who visited Chile first?"),  # names a party
+        ("In 2009: who visited Chile?", frozenset({"chile"}), "In 2009: who visited Chile?"),  # a time
+        ("Here's one for you: who visited Chile first?", None, "Here's one for you: who visited Chile first?"),  # names unknown
+    ],
+)
+def test_a_short_piece_is_an_aside_only_when_it_names_and_places_nothing(text: str, naming: frozenset[str] | None, kept: str) -> None:
+    assert without_asides(text, naming) == kept
+
+
+@pytest.mark.parametrize(
+    ("masked", "asks"),
+    [
+        ("{E1} praised {E2} in {T1}?", "yesno"),  # a statement asked
+        ("Year {E1} last praised {E2}?", "entity"),  # opens with what it asks: the year, not yes or no
+    ],
+)
+def test_a_question_opening_with_the_unit_it_asks_asks_it_not_yes_or_no(masked: str, asks: str) -> None:
+    spans = [m.span() for m in re.finditer(r"\{E\d\}", masked)]
+    assert read_query(masked, masked, masked.count("{T"), spans).asks == asks

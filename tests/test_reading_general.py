@@ -308,7 +308,8 @@ def _read(analyzer, question: str) -> tuple:  # noqa: ANN001 - a QuestionAnalyze
     return linked(analyzer, question), [str(t.time) for t in said.times], said.query, said.answer_type, said.time_level
 
 
-@pytest.mark.parametrize("text", ["Who, no matter what, visited Iraq in 2009?", "Did Iran visit Iraq or not, in 2009?"])
+@pytest.mark.parametrize("text", ["Who, no matter what, visited Iraq in 2009?", "Did Iran visit Iraq or not, in 2009?",
+                                  "Which country visited Iraq in July 2009? No cheating."])  # a word of no kind takes back no year
 def test_words_of_editing_without_a_repair_change_nothing(text):
     assert without_repairs(text) == text
 

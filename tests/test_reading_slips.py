@@ -63,3 +63,14 @@ def test_english_words_are_never_corrected() -> None:
     assert vocabulary.corrected("Who bisited Iraq?") == "Who bisited Iraq?"  # the first letter: another word more likely
     assert vocabulary.corrected("Who threatend Iraq?") == "Who threatened Iraq?"  # two forms of one word: a letter dropped
     assert Vocabulary({"visited"}).corrected("Who visted Iraq?") == "Who visted Iraq?"  # no English to tell words from slips
+
+
+def test_an_abbreviation_is_read_as_the_one_reading_word_it_stands_for() -> None:
+    vocabulary = Vocabulary(
+        {"visited", "used", "force"}, english={"the", "who", "won", "mil", "bet", "my", "lost"},
+        reading={"before", "military", "militarily", "country", "between", "month", "more"},
+    )
+    assert vocabulary.corrected("Who visited Chile bef. Peru did?") == "Who visited Chile before Peru did?"  # its start, cut
+    assert vocabulary.corrected("Which ctry used mil. force?") == "Which country used military force?"  # its consonants; forms of one
+    assert vocabulary.corrected("Mo. Chile visited Peru?") == "Mo. Chile visited Peru?"  # month or more: not told
+    assert vocabulary.corrected("I lost my bet. Who won?") == "I lost my bet. Who won?"  # an English word ending a sentence

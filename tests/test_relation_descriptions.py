@@ -213,3 +213,9 @@ def test_a_time_noun_asks_when_and_a_verb_of_going_is_a_visit_never_a_guess(stor
     assert linker.unsure("Which months of {T1} did {E1} florble?", ranked, vector) is not None
     assert linker.unsure("Which months of {T1} did {E1} go to {E2}?", ranked, vector) is None
     assert linker.unsure("In which years {E1} went to {E2}?", ranked, vector) is None
+
+
+def test_a_phrase_of_the_thesaurus_is_never_unrecorded(store, lexicon, descriptions) -> None:  # noqa: ANN001
+    linker = _linker(store, lexicon, descriptions)
+    assert linker.unrecorded_predicate("In which year did {E1} last went to {E2}?") is None  # "went to": visited
+    assert linker.unrecorded_predicate("Where was {E1} born?") == "born"

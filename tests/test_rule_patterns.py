@@ -47,8 +47,9 @@ def _roles(masked: str) -> str:
 
 def _form(text: str) -> str:
     """The question left once stress, a judged statement, asides, hedges and framing are read (in the analyzer's order),
-    and whether it asks (or what it is instead)."""
-    kept = without_framing(without_hedges(without_asides(as_yes_no(unstressed(text, frozenset({"very", "year", "else"}))))))
+    and whether it asks (or what it is instead). The KG's name words are, here, the words the text capitalises inside a sentence."""
+    naming = frozenset(m.group(0).lower() for m in re.finditer(r"(?<![.!?:]\s)(?<!^)\b(?!I\b)[A-Z]\w*", text))
+    kept = without_framing(without_hedges(without_asides(as_yes_no(unstressed(text, frozenset({"very", "year", "else"}))), naming)))
     kind = re.search(r"\bis (an? [^,:]+)", not_a_question(kept) or "")
     return f"{kept} | {kind.group(1) if kind else 'asks'}"
 

@@ -25,13 +25,7 @@ from agents.analysis.grammar import Rewrite, renumber, rewrite, role_order
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.neighbourhood import link_in_neighbourhood
 from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query
-from agents.analysis.question_form import (
-    as_yes_no,
-    unstressed,
-    without_asides,
-    without_framing,
-    without_hedges,
-)
+from agents.analysis.question_form import as_yes_no, unstressed, without_asides, without_framing, without_hedges
 from agents.analysis.question_type import classify, distinct_entities, in_role_order, mask, without_extremes
 from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_lexicon_path
 from agents.analysis.synonyms import SynonymMap
@@ -102,8 +96,9 @@ class QuestionAnalyzer:
         relation_embeddings: bool = True,
         linking: LinkingConfig = LinkingConfig(),
         judge: JudgeConfig = JudgeConfig(),
+        names: dict[str, str] | None = None,
     ) -> None:
-        self.store = store
+        self.store, self.names = store, dict(names or {})  # names: learned from labelled questions (`memory.names`)
         self.embedder = embedder
         if lexicon is None and use_default_lexicon:  # $ARI_RELATION_LEXICON, else the dataset's bundled one if it fits
             lexicon = chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
@@ -118,8 +113,8 @@ class QuestionAnalyzer:
     def entity_linker(self) -> EntityLinker:
         """The store's entity linker for this embedder (built once per store, rebuilt after `reload()`)."""
         embedder = self.embedder
-        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking)
-        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking))
+        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking, tuple(sorted(self.names.items())))
+        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking, names=self.names))
 
     @property
     def relation_linker(self) -> RelationLinker:
@@ -141,12 +136,11 @@ class QuestionAnalyzer:
         english = english_words(self.embedder.name) if self.embedder is not None else frozenset()
         if not english:
             return Vocabulary((), english)  # no word can be told from a slip: nothing to correct
-        lexicon = self.lexicon
-        # the names' words come saved with the linker's tables: reading every name here grows with the KG
-        texts = [*map(self.store.relation_text, self.store.relation_names()), *(lexicon.counts if lexicon else ())]
-        texts += [name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases)]  # "Malian": no slip
-        known = {w for text in texts for w in text.lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
-        return Vocabulary([*self.entity_linker.name_words, *known], english)
+        # the names' words come saved with the linker's tables (reading every name here grows with the KG); a country's other
+        # names ("Malian") are no slips; an abbreviation stands for a word of the reading's own
+        texts = [*(self.lexicon.counts if self.lexicon else ()), *(name for country, aliases in COUNTRY_ALIASES.items() for name in (country, *aliases))]
+        reading = {w for r in self.store.relation_names() for w in self.store.relation_text(r).lower().split()} | KNOWN_ENGLISH | set(SPELLINGS.values())
+        return Vocabulary([*self.entity_linker.name_words, *reading, *(w for text in texts for w in text.lower().split())], english, reading)
 
     @property
     def vocabularies(self) -> Vocabularies:
@@ -178,9 +172,9 @@ class QuestionAnalyzer:
         protected, vocabulary = chat_protected(self.store), self.vocabulary
         # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
-        # ..."); asides first, while the dashes that set them off are there
-        stressable = self._stressable()
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))))), protected), protected)))) for q in questions]
+        # ..."); asides first, while the dashes that set them off are there; a short one holds no KG name word but English ones
+        stressable, naming = self._stressable(), self.store.derived(("naming",), lambda: self._name_words() - KNOWN_ENGLISH - GRAMMAR_WORDS["function_words"])
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))), naming)), protected), protected)))) for q in questions]
         questions = [stated_window(with_stated_year(with_offsets(q))) for q in questions]
         readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])

@@ -15,9 +15,10 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from agents.analysis.aliases import TITLE_ABBREVIATIONS
 from agents.analysis.times import MONTHS
 from agents.analysis.words import english
-from ari.base.text import stem, word_key
+from ari.base.text import one_slip_away, stem, word_key
 from tkg_store.temporal import full_year
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
@@ -75,24 +76,25 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
 # a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is
 # put back ("japn", "vist"); of three none ("wen": when, went, ...)
 SLIP_MIN_LENGTH = 5
-_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
-_LETTERS = re.compile(r"(?<![\w'’\-])[A-Za-z]+(?![\w'’\-])")
+_LETTERS = re.compile(r"(?<![\w'’\-./])([A-Za-z]+)(?:(\.)(?=[\s/,]\s*(\S?)))?(?![\w'’\-])")  # a word; an abbreviation's full stop, the mark after
 
 
 class Vocabulary:
     """Known words, and the English words that are no slip though no vocabulary of the KG holds them."""
 
-    def __init__(self, known: Iterable[str], english: Iterable[str] = ()) -> None:
+    def __init__(self, known: Iterable[str], english: Iterable[str] = (), reading: Iterable[str] = ()) -> None:
         self.known = frozenset(w for w in known if w.isalpha() and w.islower())
         self.english = frozenset(english)
+        self.reading = frozenset(w for w in reading if w.isalpha() and len(w) > 3)  # the words an abbreviation may stand for
 
-    def near(self, word: str) -> set[str]:
-        """The known words one slip (a letter dropped, added, changed, or two swapped) from `word`:
-        each of its few hundred one-slip spellings looked up, as a slip is rare (no index to build)."""
-        cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-        slips = {a + b[1:] for a, b in cuts if b} | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-        slips |= {a + c + b[1:] for a, b in cuts if b for c in _ALPHABET} | {a + c + b for a, b in cuts for c in _ALPHABET}
-        return (slips - {word}) & self.known
+    def abbreviated(self, word: str, cut: bool, within: bool = False) -> str | None:
+        """The one reading word (its forms one) `word` abbreviates by its start (`cut`, a full stop after it: "bef.", "dipl.")
+        or its consonants ("ctry", "mtg"); None if none or several. No title ("Sen."); an English word only `within` a sentence."""
+        if len(word) < 3 or word in self.known or word in TITLE_ABBREVIATIONS or word in self.english and not (cut and within) or not cut and re.search("[aeiou]", word):
+            return None
+        meant = {w for w in self.reading if w.startswith(word) and len(w) > len(word)} if cut else {
+            w for w in self.reading if w[0] == word[0] and w[-1] == word[-1] and re.fullmatch(".*?".join(word), w)}
+        return min(meant, key=lambda w: (len(w), w)) if len({word_key(w) for w in meant}) == 1 else None
 
     def corrected(self, text: str) -> str:
         """`text` with each word that no vocabulary holds replaced by the one known word a slip away
@@ -100,14 +102,16 @@ class Vocabulary:
         return _LETTERS.sub(self._word, text) if self.english else text
 
     def _word(self, m: re.Match[str]) -> str:
-        word = m.group(0)
+        word, stop = m.group(1), m.group(2) or ""
         lower = word.lower()
+        if not word.isupper() and (meant := self.abbreviated(lower, bool(stop), not (m.group(3) or "A").isupper())) is not None:
+            return meant.capitalize() if word[0].isupper() else meant
         if len(word) < SLIP_MIN_LENGTH - 1 or word.isupper() or any(w in self.known or w in self.english for w in (lower, stem(lower), lower.removesuffix("s"))):
-            return word  # a word, a plural of one, or an acronym
+            return word + stop  # a word, a plural of one, or an acronym
         # a thumb rarely misses the first letter: a slip there ("laud", "saud") is more often another word
-        near = {w for w in self.near(lower) if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
+        near = {w for w in one_slip_away(lower) & self.known if (w[0] == lower[0] or w[:2] == lower[1::-1]) and (len(w) > len(word) or len(word) >= SLIP_MIN_LENGTH)}
         if len({word_key(w) for w in near}) != 1:  # none, or two words ("chian": china, chain); forms of one are one
-            return word
+            return word + stop
         # forms of one word ("threatend": threaten, threatened): a dropped letter is the likelier slip
         standard = max(near, key=lambda w: (len(w), w))
-        return standard.capitalize() if word[0].isupper() else standard
+        return (standard.capitalize() if word[0].isupper() else standard) + stop

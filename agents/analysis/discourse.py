@@ -31,7 +31,7 @@ _DETERMINERS = frozenset("the a an its his her their".split())
 
 def _kind(word: str) -> str:
     """The kind of word a repair retraces to: an ordinal, a direction, a determiner, a number, a month, a name, a past form."""
-    low = word.lower().strip(".,;:")
+    low = word.lower().strip(".,;:?!")
     for kind, words in (("ordinal", _ORDINALS), ("direction", _DIRECTIONS), ("determiner", _DETERMINERS)):
         if low in words:
             return kind
@@ -47,8 +47,8 @@ def _kind(word: str) -> str:
 
 
 def without_repairs(text: str) -> str:
-    """`text` with each self-repair carried out (see the module docstring): a repair that says again the word it retraces
-    to restarts the phrase there; one that retraces to a word of its kind replaces as many words as it has."""
+    """`text` with each self-repair carried out (module docstring): one that says again the word it retraces to restarts the
+    phrase there; else it replaces as many words of its kind as it has (of no kind: of none, "2005? No cheating." is none)."""
     start = 0
     while m := PATTERNS["repair"].search(text, start):
         said, repair, rest = text[: m.start()].split(), (m.group("after") or m.group("before") or "").split(), text[m.end() :]
@@ -60,7 +60,7 @@ def without_repairs(text: str) -> str:
         window = range(0 if wh else max(0, len(said) - 6), len(said))
         same = [i for i in window if said[i].lower().strip(",") == repair[0].lower()] if repair else []
         alike = [i for i in window if repair and _kind(said[i]) == kind]
-        unmatched = not same and not alike and (not repair or kind in _TYPED or len(said) <= len(repair))
+        unmatched = not same and not alike and (not repair or kind in _TYPED or len(said) <= len(repair) or _kind(said[-len(repair)]) in _TYPED)
         if not repair or len(repair) > 5 or unmatched:
             start = m.end()
             continue

@@ -24,6 +24,7 @@ from agents.analysis.aliases import (
     CROWN_STYLES,
     FIRST_NAME,
     FORMAL_HONORIFICS,
+    LEARNED,
     LEARNED_TABLES,
     NAME_WORD_TABLES,
     NAME_WORDS,
@@ -95,7 +96,8 @@ class EntityLinker:
     """Links entity mentions of questions against one store. Build once per store; reuse for every question."""
 
     def __init__(
-        self, store: TKGStore, embedder: Embedder | None = None, config: LinkingConfig = LinkingConfig(), fuzzy: bool = True
+        self, store: TKGStore, embedder: Embedder | None = None, config: LinkingConfig = LinkingConfig(), fuzzy: bool = True,
+        names: dict[str, str] | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -105,6 +107,11 @@ class EntityLinker:
         self.tables = NameTables(**data["tables"])
         self._name_prefixes: set[str] = data["name_prefixes"]
         self._qualifier_prefixes: set[str] = data["qualifier_prefixes"]
+        # names learned from labelled questions (`memory.names`): read first where the KG has no such name
+        if learned := {normalize_name(n): e for n, e in (names or {}).items() if e in self.tables.fact_count and normalize_name(n) not in self.tables.by_key}:
+            aliases = {**self.tables.aliases, **{k: [(e, LEARNED), *(a for a in self.tables.aliases.get(k, []) if a[0] != e)] for k, e in learned.items()}}
+            self.tables = dataclasses.replace(self.tables, aliases=aliases, max_tokens=max(self.tables.max_tokens, *(len(k.split()) for k in learned)))
+            self._name_prefixes = self._name_prefixes | key_prefixes(learned)
         self._role_lists: dict[str, list[tuple[str, frozenset[str], int]]] = data["role_lists"]
         self._role_entity = {q: {role: e for role, e in roles} for q, roles in self.tables.roles.items()}
         self._capitals = frozenset(normalize_name(city) for cities in CAPITALS.values() for city in cities)
@@ -872,8 +879,5 @@ def _build_linker_tables(store: TKGStore) -> dict:
 _LINKER_SOURCES: tuple[ModuleType | Path, ...] = (
     *(sys.modules[f.__module__] for f in (_build_linker_tables, build_name_tables, content_words, normalize_name)),
     *(sys.modules[name] for name in ("agents.analysis.aliases", "agents.analysis.demonyms")),
-    *LEARNED_TABLES,
-    COUNTRIES,
-    NAME_WORDS,
-    ROLE_WORDS,
+    *LEARNED_TABLES, COUNTRIES, NAME_WORDS, ROLE_WORDS,
 )

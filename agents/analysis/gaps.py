@@ -122,7 +122,6 @@ def as_question(text: str) -> str:
     if sum(1 for p in kept if PATTERNS["field"].match(p)) > 1 or "->" in text or "|" in text:
         return _from_fields(kept, hint) or text
     sentence = " ".join(kept)
-    sentence = re.sub(r"^[^:]*:\s*", "", sentence) if ":" in sentence and _instruction(sentence.split(":")[0]) else sentence
     # where a question word asks already, a mark is a slip ("Who visited X ? in 2009")
     if (mark := PATTERNS["mark"].search(sentence)) and not INTERROGATIVE.search(PATTERNS["mark"].sub("", sentence)):
         return _asked_at(sentence[: mark.start()], sentence[mark.end() :], _wh(mark.group("hint") or hint))
@@ -132,6 +131,3 @@ def as_question(text: str) -> str:
     return _asked_at(sentence[: this.start()], sentence[this.end() :], _wh(hint if this.group("kind") else this.group("noun") or hint))
 
 
-def _instruction(piece: str) -> bool:
-    """"Fill in the blank", "Complete the sentence": an instruction names no party, time or gap."""
-    return not re.search(rf"\d|{PATTERNS['gap'].pattern}|(?<!^)\b[A-Z]", piece.strip()) and len(piece.split()) <= 6

@@ -44,25 +44,27 @@ def _pieces(text: str) -> list[str]:
     return pieces
 
 
-def _is_aside(piece: str, question: str) -> bool:
-    if len(piece.split()) < 5 or PATTERNS["asks_here"].search(piece) or PATTERNS["request"].search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
+def _is_aside(piece: str, question: str, naming: frozenset[str] | None) -> bool:
+    if PATTERNS["asks_here"].search(piece) or PATTERNS["request"].search(piece) or (_TIME_WORD.search(piece) and not _TIME_WORD.search(question)):
         return False
+    if len(piece.split()) < 5:  # short ("Go on.", "Here's a hard one:"): only when it names nothing of the KG and places nothing
+        return naming is not None and not _TIME_WORD.search(piece) and not PATTERNS["placing"].search(piece) and not naming & set(re.findall(r"\w+", piece.lower()))
     asked = [w[:4].lower() for w in re.findall(r"\w+", question)]
     return bool(PATTERNS["asker"].search(piece)) or all(m.group(0)[:4].lower() in asked for m in PATTERNS["capitalised"].finditer(piece))
 
 
-def without_asides(text: str) -> str:
+def without_asides(text: str, naming: frozenset[str] | None = None) -> str:
     """`text` without its asides: a sentence or clause that asks nothing ("I've been reading up on Iraq. Who first visited
     Iraq?") is set aside where the question stands alone (names a party, points at no time or event outside it) and the
     aside adds no time and speaks of the asker or names only what the question names; else it is context ("Think of 2007.
-    ..."); and without its glosses (data/form_patterns.json "gloss")."""
-    pieces = _pieces(text := PATTERNS["gloss"].sub("", text))
+    ..."); without its glosses and a lead-in passing it on (form_patterns "gloss", "passed_on"). `naming`: the KG's name words, none of which a short aside holds."""
+    pieces = _pieces(text := PATTERNS["passed_on"].sub("Tell me ", PATTERNS["gloss"].sub("", text), count=1))
     asks = [p for p in pieces if PATTERNS["asks_here"].search(p) or PATTERNS["request"].search(p)]
     question = " ".join(asks)
     names = [m.start() for m in PATTERNS["capitalised"].finditer(question)]
     if not names or question == " ".join(pieces) or PATTERNS["pointer"].search(question) or any(m.start() < names[0] for m in PATTERNS["pronoun"].finditer(question)):
         return text
-    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question))
+    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question, naming))
     return kept[:1].upper() + kept[1:]
 
 

@@ -125,7 +125,7 @@ class RelationLinker:
         return [self._text_vectors.get(t) for t in texts]
 
     def unrecorded_predicate(self, masked: str) -> str | None:
-        """The words of a verb phrase that names no relation of the KG ("born"), or None: no word is known
+        """The words of a verb phrase that names no relation of the KG ("born"), or None: no word (nor phrase: "went to") is known
         to the lexicon or its `synonyms`, and the predicate is no closer to any relation's texts (name and
         description, as `rank` reads them: "bankrolled" is near "Give money to someone" though far from
         every name) than `UNRECORDED_COSINE`, which sits below the learning split's predicates and unseen
@@ -134,7 +134,7 @@ class RelationLinker:
             return None
         words = [w for w in verb_phrase(masked).split() if content_word(w)]
         counts = self.lexicon.counts
-        if not words or any(w in counts or (self.synonyms is not None and self.synonyms(w) is not None) for w in words):
+        if not words or said_phrases(masked) or any(w in counts or (self.synonyms is not None and self.synonyms(w) is not None) for w in words):
             return None
         (vector,) = self.vectors_of([predicate_text(masked)])
         if vector is None:

@@ -62,10 +62,22 @@ def word_key(word: str) -> str:
     return stem(word)[:5]
 
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
 @lru_cache(maxsize=8192)
 def content_stems(text: str) -> frozenset[str]:
     """`word_key`s of a text's content words (stop words and words of two letters dropped)."""
     return frozenset(word_key(w) for w in _WORD.findall(fold(text)) if w not in STOP_WORDS and len(w) > 2)
+
+
+def one_slip_away(word: str) -> set[str]:
+    """Every lower-case spelling one slip (a letter dropped, added, changed, or two swapped) from `word`: a few hundred,
+    looked up in a vocabulary rather than indexing it, as a slip is rare."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    slips = {a + b[1:] for a, b in cuts if b} | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    slips |= {a + c + b[1:] for a, b in cuts if b for c in _ALPHABET} | {a + c + b for a, b in cuts for c in _ALPHABET}
+    return slips - {word}
 
 
 def word_keys(words: Iterable[str]) -> frozenset[str]:

@@ -299,12 +299,14 @@ def learn(
         if kg_only:
             _print_learnt(made.to_dict(), json_out)
             return
+    from memory.names import names_in_questions
+
     report = learn_memory(
         path, target, items,
         settings=LearnSettings(attempt=True, search=search),
         config=AgentConfig.from_env(decider=decider),
         dataset=dataset if questions is None else str(questions),
-        split=split, workers=workers, n_clusters=clusters, quiet=quiet,
+        split=split, workers=workers, n_clusters=clusters, quiet=quiet, names=names_in_questions(items),
     )
     if generate and made.questions and report.learnt is None:  # only the generated questions were new
         from memory.api import Memory

@@ -22,7 +22,7 @@ from benchmarks.loaders.safe_pickle import load_plain_pickle
 from benchmarks.loaders.types import LoadResult, Question
 
 _REQUIRED = ("question", "answers", "answer_type", "type", "uniq_id")
-_KEPT = ("template", "entities", "times", "relations", "annotation", "paraphrases")
+_KEPT = ("template", "entities", "times", "relations", "annotation", "paraphrases", "question")  # "question": with the KG's names
 
 
 class CronQuestionsLoader:
