@@ -67,4 +67,7 @@ def test_ari_memory_learn_keeps_the_names_and_ari_ask_reads_them(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     with Memory.open(str(memory), read_only=True) as kept:
         assert kept.names() == {"Slim Shady": "Marshall Mathers"}
+    stats = subprocess.run([sys.executable, "-m", "ari", "memory", "stats", "--memory", str(memory), "--json"], capture_output=True, text=True,
+                           timeout=120, env=env)
+    assert json.loads(stats.stdout)["names"] == 1
     assert ask()["answers"] == ["Academy Award for Best Original Song"]

@@ -34,7 +34,7 @@ def _open(memory: str | None, db: Path | None = None, create: bool = False):  # 
 def stats(memory: MemoryOption = None, json_out: JsonOption = False) -> None:
     """Counts of stored traces by outcome, decider and question type, and the latest clustering."""
     with _open(memory) as mem:
-        data = mem.history.stats()
+        data = {**mem.history.stats(), "names": len(mem.names())}  # names learned from labelled questions (`memory.names`)
     if json_out:
         typer.echo(json.dumps(data, ensure_ascii=False))
         return
@@ -45,7 +45,7 @@ def stats(memory: MemoryOption = None, json_out: JsonOption = False) -> None:
     out = Console()
     out.print(plain(data["memory"], "bold"))
     accuracy = "-" if data["accuracy"] is None else f"{data['accuracy']:.1%}"
-    out.print(f"traces: {data['traces']}  labelled: {data['labelled']}  accuracy: {accuracy}")
+    out.print(f"traces: {data['traces']}  labelled: {data['labelled']}  accuracy: {accuracy}  names learned: {data['names']}")
     for key in ("outcomes", "deciders", "qtypes"):
         out.print(plain(f"{key}: " + (", ".join(f"{k} {n}" for k, n in data[key].items()) or "-")))
     latest = data["latest_clustering"]
