@@ -1,5 +1,8 @@
 """Draw 48 sources per new writer from dev shard 1/2's benchmark sample, unused by earlier sets."""
-import json, random, glob
+import glob
+import json
+import random
+
 used = set()
 for f in glob.glob('/work/main/benchmarks/data/multitq_*.json') + glob.glob('/work/main/benchmarks/data/*diagnostic*.json'):
     try:
