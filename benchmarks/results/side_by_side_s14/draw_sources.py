@@ -15,7 +15,7 @@ for f in glob.glob('/work/main/benchmarks/data/multitq_*.json') + glob.glob('/wo
             for k in ('source_quid', 'quid', 'qid', 'source_qid'):
                 if k in r:
                     used.add(str(r[k]).split('-')[0])
-rows = [json.loads(l) for l in open('/work/runs/r1/dev/results.jsonl')]
+rows = [json.loads(line) for line in open('/work/runs/r1/dev/results.jsonl')]
 pool = [r for r in rows if r['qid'] not in used]
 print(len(rows), 'sample', len(used), 'used', len(pool), 'pool')
 rng = random.Random(1127)
