@@ -204,6 +204,8 @@ class QuestionAnalyzer:
         kind = classify(masked if grammar else question, kept, masked)
         if query.ordinal or query.extreme:  # "second to last", "most often": no first or last is asked
             kind = without_extremes(kind)
+        if query.entity_type and kind.answer_type == "time":  # "which country ... that year": a party is asked, a time pointed at
+            kind = replace(kind, answer_type="entity")
         return QuestionAnalysis(
             question, masked, ents, kept, answer_type=kind.answer_type, time_level=kind.time_level, pattern=kind.pattern,
             cue=kind.cue, cues=kind.cues, unlinked=[m for m in mentions if not m.candidates], beyond_times=reading.beyond,
