@@ -97,8 +97,7 @@ class Vocabulary:
         return min(meant, key=lambda w: (len(w), w)) if len({word_key(w) for w in meant}) == 1 else None
 
     def corrected(self, text: str) -> str:
-        """`text` with each word that no vocabulary holds replaced by the one known word a slip away
-        (as written without an English vocabulary: no word could be told from a slip)."""
+        """`text`, each word no vocabulary holds read as the word it abbreviates or the one a slip away (none without English)."""
         return _LETTERS.sub(self._word, text) if self.english else text
 
     def _word(self, m: re.Match[str]) -> str:

@@ -61,6 +61,5 @@ class QuestionAnalysis:
 
     @property
     def asked_type(self) -> str:
-        """What the answer is: entity or time (the question typing), or a value the typed query asks
-        for (number, yesno, relation)."""
+        """What the answer is: entity or time (the question typing), or a value the query asks (number, yesno, relation)."""
         return self.query.asks if self.query.asks in VALUE_ASKS else self.answer_type
