@@ -373,3 +373,8 @@ def test_within_the_same_period_as_another_event_is_that_period(analyzer):
     # "within the same month as X" compares with X's month, as "in the same month as X" does: no bound of its own
     said, meant = analyzer.analyze("Who visited Iraq within the same month as Kuwait?"), analyzer.analyze("Who visited Iraq in the same month as Kuwait?")
     assert said.query.unsupported is None and (said.pattern, said.cues, said.query) == (meant.pattern, meant.cues, meant.query)
+
+
+@pytest.mark.parametrize("question", ["Think of 2009. Which was the last country Iran visited that year?", "Which was the last country Iran visited that year?"])
+def test_a_question_asking_which_kind_of_party_asks_an_entity_whatever_time_it_points_at(analyzer, question):
+    assert analyzer.analyze(question).answer_type == "entity"
