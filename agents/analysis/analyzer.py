@@ -33,7 +33,7 @@ from agents.analysis.times import TimeReading, read_times, stated_window, unplac
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, english_words
-from ari.base.text import marked_words, without_hashtags, without_symbols
+from ari.base.text import marked_words, without_hashtags, without_symbols, word_key
 from tkg_store.relation_lexicon import chosen_lexicon
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
@@ -193,8 +193,8 @@ class QuestionAnalyzer:
         resolve_by_facts([m for m in mentions if m.candidates], self.store)
         ts = resolve_dates_by_facts(reading.found, mentions, self.store)
         ordered = in_role_order(question, [m for m in mentions if m.candidates])
-        masked = mask(question, ordered, ts)
         ents = distinct_entities(ordered)
+        masked = self._kind_asked(mask(question, ordered, ts), ents)
         query = read_query(question, masked, len(ts), [m.span for m in ents])  # as written: a rewrite may drop the opening
         active, ents, rewritten = _active_form(masked, ents)
         masked, kept = _kept_times(masked, active, ts)
@@ -212,6 +212,15 @@ class QuestionAnalyzer:
             unreadable_times=reading.unreadable + unplaced_calendar_names(question, [t.span for t in ts] + [m.span for m in mentions], ts),
             grammar=grammar, grammar_dropped=rewritten.dropped, query=query, asked_kind=asked_kind(masked), unaccounted=unaccounted(masked, self.vocabularies),
         )
+
+    def _kind_asked(self, masked: str, ents: list[EntityMention]) -> str:
+        """"What politician was the last {E1}" asks who: the noun asked with names an act only where a named party takes part."""
+        m = re.match(r"(\W*)(?:what|which)\s+([a-z]{4,})\b", masked, re.IGNORECASE)
+        if m is None or not ents or m.group(2).lower() in GRAMMAR_WORDS["country_nouns"] | GRAMMAR_WORDS["time_nouns"]:
+            return masked
+        keys = self.store.derived(("relation_keys",), lambda: {r: {word_key(w) for w in self.store.relation_text(r).lower().split()} for r in self.store.relation_names()})
+        acts, taken = {r for r, held in keys.items() if word_key(m.group(2)) in held}, set().union(*(self.store.relations_of(e.best) for e in ents if e.best))
+        return masked if not acts or acts & taken else f"{m.group(1)}Who{masked[m.end():]}"
 
     def _rank_relations(self, analyses: list[QuestionAnalysis]) -> None:
         linker = self.relation_linker
