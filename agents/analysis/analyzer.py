@@ -1,8 +1,7 @@
 """QuestionAnalyzer: free-text question -> QuestionAnalysis (entities, times, relations, type).
 
-Everything that can be built once per store is kept on it (`TKGStore.derived`, dropped by `reload()`),
-so a question costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all
-questions' phrases in one call.
+Everything that can be built once per store is kept on it (`TKGStore.derived`, dropped by `reload()`), so a question
+costs a few milliseconds and never reads a stale linker. `analyze_batch` embeds all questions' phrases in one call.
 """
 
 from __future__ import annotations

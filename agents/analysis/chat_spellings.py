@@ -1,12 +1,11 @@
-"""Chat spellings and typing slips written out: "wat yr did merkel vistied kuwait b4 08" -> "what year
-did merkel visited kuwait before 2008".
+"""Chat spellings, abbreviations and typing slips written out: "wat yr did merkel vistied kuwait b4 08" -> "what year did
+merkel visited kuwait before 2008".
 
-Text-message spellings and newspaper abbreviations ("wat", "b4", "w", "yr", "govt", "in 09") are
-rewritten once before analysis, except where the KG's own names use the form as a word ("w" in
-"George W Bush": `protected_ngrams`). A typing slip ("vistied") is put back to the one known word a
-single slip away (`Vocabulary.corrected`); a word of English, or one with no single such word, is
-left as written: a wrong correction would answer another question, a word left alone at worst goes
-unread.
+Text-message spellings and newspaper abbreviations ("wat", "b4", "w", "yr", "govt", "in 09") are rewritten once before
+analysis, except where the KG's own names use the form as a word ("w" in "George W Bush": `protected_ngrams`). Other
+abbreviations ("bef.", "ctry") and a typing slip ("vistied") are read as the one known word they stand for
+(`Vocabulary.corrected`); a word of English, or one with no single such word, is left as written: a wrong correction
+would answer another question, a word left alone at worst goes unread.
 """
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
 """A text not written as a question, its unknown marked, read as the question it asks (general English).
 
-The marks: a gap ("____", "[blank]", a lone "?"); "this <noun>" or an indefinite subject with a request
-or a tag asking for it ("Name this country.", "- who was it?"); a noun phrase with "?" ("X's first
-visit: year?"); a record of fields with one value missing ("actor=? | event=visit | target=X"). A hint
-says the kind asked ("____ (country)", "Name the year."). The mark becomes its question word; a
-record's fields go in a clause's order (subject, event, object, constraints), each role read from its
-key (annotation role names; "visitor" names the subject and the act, "visited" the object), a key that
-names none filling the role left open. Instructions and requests that only say "answer" are set
-aside; a text with no mark, or a record with more than one open, is left as written."""
+The marks: a gap ("____", "[blank]", a lone "?"); "this <noun>" or an indefinite subject with a request or a tag
+asking for it ("Name this country.", "- who was it?"); a noun phrase with "?" ("X's first visit: year?"); a record of
+fields with one value missing ("actor=? | event=visit | target=X"). A hint says the kind asked ("____ (country)",
+"Name the year."). The mark becomes its question word; a record's fields go in a clause's order (subject, event,
+object, constraints), each role read from its key (annotation role names; "visitor" names the subject and the act,
+"visited" the object), a key that names none filling the role left open. Instructions and requests that only say
+"answer" are set aside; a text with no mark, or a record with more than one open, is left as written."""
 
 from __future__ import annotations
 

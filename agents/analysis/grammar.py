@@ -1,12 +1,11 @@
 """Who did what to whom, from grammar: a masked question rewritten into the one-clause, active form.
 
-The memory learned its methodologies from a few fixed word orders ("Who visited {E1} in {T1}?"), and
-the role order and relation words are read off that order. People restructure (passives, "receive N
-from", agent nouns, clefts and requests, temporal clauses: `agents.analysis.clauses`): each rule of
-`RULES` undoes one textbook construction of English on the masked question (its docstring shows it),
-so the rest of the analysis sees the active clause. A rule that drops a clause keeps its content words
-aside (`Rewrite.dropped`) for relation ranking. Verb forms are not re-inflected ("to criticised"):
-the shape and relation words are read by word stem, not by tense.
+The memory learned its methodologies from a few fixed word orders ("Who visited {E1} in {T1}?"), and the role order
+and relation words are read off that order. People restructure (passives, "receive N from", agent nouns, clefts and
+requests, temporal clauses: `agents.analysis.clauses`): each rule of `RULES` undoes one textbook construction of
+English on the masked question (its docstring shows it), so the rest of the analysis sees the active clause. A rule
+that drops a clause keeps its content words aside (`Rewrite.dropped`) for relation ranking. Verb forms are not
+re-inflected ("to criticised"): the shape and relation words are read by word stem, not by tense.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Is the text a question ARI can answer? A bare name, a fragment, a statement or a yes/no question is not.
 
-General English: text asks something when it names what it asks for: an interrogative word, a
-request, a description headed by an ordinal ("last country to praise iraq"), a yes/no form about an
-indefinite ("Did anyone visit Iran?"), or keywords with a KG name and a noun of what is asked. Anything
-else abstains with its kind named.
+General English: text asks something when it names what it asks for: an interrogative word, a request, a description
+headed by an ordinal ("last country to praise iraq"), a yes/no form about an indefinite ("Did anyone visit Iran?"), or
+keywords with a KG name and a noun of what is asked. Anything else abstains with its kind named.
 """
 
 from __future__ import annotations

@@ -1,13 +1,12 @@
 """Relation linking: rank the KG relations that connect a question's entities by fit to its wording.
 
-Two signals. A lexicon learned from questions with known answers (the relations through which a
-short program over the linked entities reaches a gold answer are credited with the masked n-grams),
-read back as a naive-Bayes posterior; function-word n-grams count FUNCTION_GRAM_WEIGHT, so a
-sentence's scaffolding cannot outvote the word that names the act. And the verb phrase's embedding
-similarity to each relation's texts (`tkg_store.relation_texts`), weighted by the share of its words
-the lexicon never saw, so an unseen wording still reaches the relation whose act it names. The
-weights were chosen on the learning split (dev shard 0/2). An unsure reading makes the judge
-abstain, naming the words, rather than guess (`RelationLinker.unsure`).
+Two signals. A lexicon learned from questions with known answers (the relations through which a short program over the
+linked entities reaches a gold answer are credited with the masked n-grams), read back as a naive-Bayes posterior;
+function-word n-grams count FUNCTION_GRAM_WEIGHT, so a sentence's scaffolding cannot outvote the word that names the
+act. And the verb phrase's embedding similarity to each relation's texts (`tkg_store.relation_texts`), weighted by the
+share of its words the lexicon never saw, so an unseen wording still reaches the relation whose act it names. The
+weights were chosen on the learning split (dev shard 0/2). An unsure reading makes the judge abstain, naming the
+words, rather than guess (`RelationLinker.unsure`).
 """
 
 from __future__ import annotations
@@ -107,9 +106,8 @@ class RelationLinker:
         self._text_vectors = VectorCache(embedder, 65536)  # verb phrase -> its embedding (`vectors_of`)
 
     def grams(self, masked: str) -> list[str]:
-        """The question's n-grams, plus, for each word or two-word phrasal verb the lexicon never
-        saw, the known word closest to it (agents.analysis.synonyms: "slammed" also counts as
-        "criticised", "turned down" as "rejected")."""
+        """The question's n-grams, plus, for each word or two-word phrasal verb the lexicon never saw, the known word
+        closest to it (agents.analysis.synonyms: "slammed" also counts as "criticised", "turned down" as "rejected")."""
         grams = predicate_ngrams(masked)
         if self.synonyms is None or self.lexicon is None:
             return grams
@@ -142,11 +140,10 @@ class RelationLinker:
         return " ".join(words) if float(self._relation_vectors.similarities(vector).max()) < UNRECORDED_COSINE else None
 
     def vector_text(self, masked: str) -> str:
-        """The text embedded to compare with relation names: the verb phrase beside a lexicon (the
-        lexicon reads the rest of the sentence), with WordNet's plainer words for a verb neither the
-        lexicon, the thesaurus nor a relation's name knows (`plainer_words`: "haggled with (bargain, ...)"),
-        when no other word names the act (the KG's own word, "occupied", says more than WordNet's commonest
-        sense of "number" beside it), the whole predicate without one."""
+        """The text embedded to compare with relation names: the verb phrase beside a lexicon (the lexicon reads the rest
+        of the sentence), with WordNet's plainer words for a verb neither the lexicon, the thesaurus nor a relation's name
+        knows (`plainer_words`: "haggled with (bargain, ...)"), when no other word names the act (the KG's own word,
+        "occupied", says more than WordNet's commonest sense of "number" beside it), the whole predicate without one."""
         if self.lexicon is None:
             return predicate_text(masked)
         phrase = verb_phrase(masked)
@@ -185,11 +182,10 @@ class RelationLinker:
         return relation
 
     def plausible(self, masked: str, family: set[str]) -> bool | None:
-        """Whether the question may ask about one of `family` (a relation and its mirrors). True: one
-        shares a content word with the predicate, gets `link_share` of the best KG-wide posterior, or
-        is the verb phrase's first relation. False: none, and the wording names another relation.
-        None: the wording names no relation: the KG-wide posterior alone is too overconfident to rule
-        it out (it put Investigate first for "condemned"), so the caller decides."""
+        """Whether the question may ask about one of `family` (a relation and its mirrors). True: one shares a content
+        word with the predicate, gets `link_share` of the best KG-wide posterior, or is the verb phrase's first relation.
+        False: none, and the wording names another relation. None: the wording names no relation: the KG-wide posterior
+        alone is too overconfident to rule it out (it put Investigate first for "condemned"), so the caller decides."""
         words = content_words(predicate_text(masked))
         if self._names_one_of(words, family):
             return True
