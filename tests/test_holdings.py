@@ -30,6 +30,7 @@ HOLDINGS = [  # (head, relation, tail, start, end): terms that last, as an inter
     ("Tom Reed", "member of sports team", "Hull City", "1994", "1996"),
     ("Tom Reed", "member of sports team", "Derby County", "1997", "1999"),
     ("Sam Cole", "member of sports team", "Hull City", "1990", "1992"),
+    ("Dmitri Orlov", "member of political party", "Labour Party", "2000", "2010"),
 ]
 VISITS = [*visit("Jack_Straw", "Iran", "2008-01-05"), *visit("Nicolas_Sarkozy", "Iran", "2008-03-12"), *visit("Angela_Merkel", "Iran", "2008-04-04")]
 
@@ -82,3 +83,17 @@ def test_the_reading_changes_only_where_the_reference_s_holding_lasts(learnt: tu
     with TKGStore.open(build_store(tmp_path / "days.duckdb", VISITS)) as points:  # events of a day: everyone before
         analysis = QuestionAnalyzer(points, get_embedder()).analyze("Who visited Iran before Angela Merkel?")
         assert nearest_holding(points, analysis) == analysis
+
+
+@pytest.mark.parametrize(("question", "masked"), [
+    (f"What politician was the last {CHAIR}?", "Who was the last {E1}?"),  # no chair takes part in a party: the answer's kind
+    ("What team did Tom Reed play for last?", "What team did {E1} play for last?"),  # he plays for teams: the act's word
+])
+def test_the_noun_a_question_word_asks_with_names_an_act_only_where_a_named_party_takes_part(learnt, question: str, masked: str) -> None:
+    db, _ = learnt
+    with TKGStore.open(db) as store:
+        assert QuestionAnalyzer(store, get_embedder()).analyze(question).masked == masked
+
+
+def test_what_politician_was_the_last_chair_is_answered(agent) -> None:  # noqa: ANN001
+    assert agent.ask(f"What politician was the last {CHAIR}?").answers == ["Dmitri Orlov"]
