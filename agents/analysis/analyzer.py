@@ -213,8 +213,8 @@ class QuestionAnalyzer:
         )
 
     def _kind_asked(self, masked: str, ents: list[EntityMention]) -> str:
-        """"What politician was the last {E1}" asks who: the noun asked with names an act only where a named party takes part."""
-        m = re.match(r"(\W*)(?:what|which)\s+([a-z]{4,})\b", masked, re.IGNORECASE)
+        """"What politician was the last {E1}" asks who: a person's noun asked with names an act only where a party named does."""
+        m = re.match(r"(\W*)(?:what|which)\s+([a-z]{2,}(?:ian|er|or|ist|ant)s?)\b", masked, re.IGNORECASE)
         if m is None or not ents or m.group(2).lower() in GRAMMAR_WORDS["country_nouns"] | GRAMMAR_WORDS["time_nouns"]:
             return masked
         keys = self.store.derived(("relation_keys",), lambda: {r: {word_key(w) for w in self.store.relation_text(r).lower().split()} for r in self.store.relation_names()})
