@@ -23,35 +23,33 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ari.base.text import normalize_name
 from benchmarks.cron_devset import read_names
 from benchmarks.loaders.safe_pickle import load_plain_pickle
-from memory.names import slot_surfaces
+from memory.names import one_meaning, slot_surfaces
 
 
 def learned_names(records: Iterable[dict], labels: dict[str, str]) -> dict[str, str]:
     """surface -> the entity's KG name by the rules of the module docstring; `labels`: Qid -> KG name. A label
     several entities share is written "Name (Qid)", as a store of the KG writes namesakes, so the name never
     stands for one of them that the questions did not mean."""
-    seen: dict[str, set[str]] = defaultdict(set)
-    written: dict[str, str] = {}
-    for record in records:
-        texts = record.get("paraphrases") or [record.get("question", "")]
-        surfaces = slot_surfaces(str(record.get("template", "")), str(texts[0]))
-        for slot, surface in (surfaces or {}).items():
-            qid = (record.get("annotation") or {}).get(slot)
-            if isinstance(qid, str) and qid in labels and normalize_name(surface) != normalize_name(labels[qid]):
-                seen[normalize_name(surface)].add(qid)
-                written.setdefault(normalize_name(surface), surface)
+    def uses() -> Iterator[tuple[str, str]]:  # (name as written, the Qid its slot is annotated with)
+        for record in records:
+            texts = record.get("paraphrases") or [record.get("question", "")]
+            for slot, surface in (slot_surfaces(str(record.get("template", "")), str(texts[0])) or {}).items():
+                qid = (record.get("annotation") or {}).get(slot)
+                if isinstance(qid, str) and qid in labels and normalize_name(surface) != normalize_name(labels[qid]):
+                    yield surface, qid
+
     named = Counter(normalize_name(label) for label in labels.values())
     return {
-        written[key]: labels[qid] if named[normalize_name(labels[qid])] == 1 else f"{labels[qid]} ({qid})"
-        for key, qids in sorted(seen.items())
-        if key and len(qids) == 1 and key not in named and (qid := next(iter(qids)))
+        surface: labels[qid] if named[normalize_name(labels[qid])] == 1 else f"{labels[qid]} ({qid})"
+        for surface, qid in one_meaning(uses()).items()
+        if normalize_name(surface) not in named
     }
 
 

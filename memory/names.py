@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from ari.base.text import normalize_name
@@ -39,18 +39,29 @@ def slot_surfaces(template: str, text: str) -> dict[str, str] | None:
     return {slot: matched.group(slot).strip() for slot in slots} if matched else None
 
 
-def names_used(records: Iterable[tuple[str, str, str]]) -> dict[str, str]:
-    """Name as written -> KG name, from (template, the question with the KG's names, the question as people wrote it)."""
+def one_meaning(uses: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Name as written (its first spelling) -> the one thing every use of it means, from (name, thing meant) pairs; a name
+    used for two things is a guess, and left out."""
     meant: dict[str, set[str]] = defaultdict(set)
     written: dict[str, str] = {}
-    for template, named, said in records:
-        names, surfaces = slot_surfaces(template, named) or {}, slot_surfaces(template, said) or {}
-        for slot, surface in surfaces.items():
-            name = names.get(slot)
-            if name and normalize_name(surface) and normalize_name(surface) != normalize_name(name):
-                meant[normalize_name(surface)].add(name)
-                written.setdefault(normalize_name(surface), surface)
-    return {written[key]: next(iter(names)) for key, names in sorted(meant.items()) if len(names) == 1}
+    for surface, thing in uses:
+        if key := normalize_name(surface):
+            meant[key].add(thing)
+            written.setdefault(key, surface)
+    return {written[key]: next(iter(things)) for key, things in sorted(meant.items()) if len(things) == 1}
+
+
+def names_used(records: Iterable[tuple[str, str, str]]) -> dict[str, str]:
+    """Name as written -> KG name, from (template, the question with the KG's names, the question as people wrote it)."""
+    def uses() -> Iterator[tuple[str, str]]:
+        for template, named, said in records:
+            names = slot_surfaces(template, named) or {}
+            for slot, surface in (slot_surfaces(template, said) or {}).items():
+                name = names.get(slot)
+                if name and normalize_name(surface) != normalize_name(name):
+                    yield surface, name
+
+    return one_meaning(uses())
 
 
 def names_in_questions(questions: Iterable[Labelled]) -> dict[str, str]:
