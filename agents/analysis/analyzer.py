@@ -97,7 +97,7 @@ class QuestionAnalyzer:
         judge: JudgeConfig = JudgeConfig(),
         names: dict[str, str] | None = None,
     ) -> None:
-        self.store, self.names = store, dict(names or {})  # names: learned from labelled questions (`memory.names`)
+        self.store, self.names = store, tuple(sorted((names or {}).items()))  # learned from labelled questions (`memory.names`)
         self.embedder = embedder
         if lexicon is None and use_default_lexicon:  # $ARI_RELATION_LEXICON, else the dataset's bundled one if it fits
             lexicon = chosen_lexicon(store, bundled_lexicon_path(store.meta().get("source", "")))
@@ -112,8 +112,8 @@ class QuestionAnalyzer:
     def entity_linker(self) -> EntityLinker:
         """The store's entity linker for this embedder (built once per store, rebuilt after `reload()`)."""
         embedder = self.embedder
-        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking, tuple(sorted(self.names.items())))
-        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking, names=self.names))
+        key = ("entity_linker", embedder.name if embedder is not None else None, self.linking, self.names)
+        return self.store.derived(key, lambda: EntityLinker(self.store, embedder, self.linking, names=dict(self.names)))
 
     @property
     def relation_linker(self) -> RelationLinker:
@@ -217,7 +217,7 @@ class QuestionAnalyzer:
         m = re.match(r"(\W*)(?:what|which)\s+([a-z]{2,}(?:ian|er|or|ist|ant)s?)\b", masked, re.IGNORECASE)
         if m is None or not ents or m.group(2).lower() in GRAMMAR_WORDS["country_nouns"] | GRAMMAR_WORDS["time_nouns"]:
             return masked
-        keys = self.store.derived(("relation_keys",), lambda: {r: {word_key(w) for w in self.store.relation_text(r).lower().split()} for r in self.store.relation_names()})
+        keys = self.relation_linker.relation_keys  # each relation's word keys, as the ranking reads its name
         acts, taken = {r for r, held in keys.items() if word_key(m.group(2)) in held}, set().union(*(self.store.relations_of(e.best) for e in ents if e.best))
         return masked if not acts or acts & taken else f"{m.group(1)}Who{masked[m.end():]}"
 

@@ -218,14 +218,14 @@ class RelationLinker:
         return {r: content_words(self.store.relation_text(r)) for r in self.all_relations}
 
     @cached_property
-    def _relation_keys(self) -> dict[str, frozenset[str]]:
+    def relation_keys(self) -> dict[str, frozenset[str]]:
         """Each relation's word keys (`word_keys` of its text's content words), computed once."""
         return {r: word_keys(words) for r, words in self._relation_words.items()}
 
     @cached_property
     def _named_keys(self) -> frozenset[str]:
         """The word keys of every relation's text."""
-        return frozenset().union(*self._relation_keys.values())
+        return frozenset().union(*self.relation_keys.values())
 
     def _known(self, word: str, inflected: bool = True) -> bool:
         """Whether the reading knows a word of the verb phrase: a word of the lexicon or the thesaurus, or of a relation's
@@ -239,7 +239,7 @@ class RelationLinker:
     def _names_one_of(self, words: frozenset[str], relations: Iterable[str]) -> bool:
         """Whether the wording shares a content word with one of the relations' texts
         (`ari.base.text.share_a_word`, with each relation's word keys computed once)."""
-        keys, of_relation = word_keys(words), self._relation_keys
+        keys, of_relation = word_keys(words), self.relation_keys
         return bool(keys) and any(not keys.isdisjoint(of_relation.get(r, ())) for r in relations)
 
     def rank(self, masked: str, candidates: list[str], question_vector: np.ndarray | None) -> list[tuple[str, float]]:
@@ -319,7 +319,7 @@ class RelationLinker:
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
-        of_relation = self._relation_keys
+        of_relation = self.relation_keys
         group, keys = self.texts.group(ranked[0][0]), of_relation.get(ranked[0][0], frozenset())
         alike = [self.texts.group(r) == group or not keys.isdisjoint(of_relation.get(r, ())) for r, _ in ranked]
         same = [s for s, one in zip(sims, alike) if one]
