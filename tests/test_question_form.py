@@ -131,10 +131,10 @@ def test_an_asking_verb_of_the_event_is_no_lead_in(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "naming", "kept"),
     [
-        ("Here's one for you: who visited Chile first? No peeking.", frozenset({"chile"}), "Who visited Chile first?"),
+        ("Pop quiz: who visited Chile first? Answer fast!", frozenset({"chile"}), "Who visited Chile first?"),
         ("Peru: who visited Chile first?", frozenset({"chile", "peru"}), "Peru: who visited Chile first?"),  # names a party
         ("In 2009: who visited Chile?", frozenset({"chile"}), "In 2009: who visited Chile?"),  # a time
-        ("Here's one for you: who visited Chile first?", None, "Here's one for you: who visited Chile first?"),  # names unknown
+        ("Pop quiz: who visited Chile first?", None, "Pop quiz: who visited Chile first?"),  # names unknown
     ],
 )
 def test_a_short_piece_is_an_aside_only_when_it_names_and_places_nothing(text: str, naming: frozenset[str] | None, kept: str) -> None:
@@ -145,7 +145,7 @@ def test_a_short_piece_is_an_aside_only_when_it_names_and_places_nothing(text: s
     ("masked", "asks"),
     [
         ("{E1} praised {E2} in {T1}?", "yesno"),  # a statement asked
-        ("Year {E1} last praised {E2}?", "entity"),  # opens with what it asks: the year, not yes or no
+        ("Year {E1} first criticised {E2}?", "entity"),  # opens with what it asks: the year, not yes or no
     ],
 )
 def test_a_question_opening_with_the_unit_it_asks_asks_it_not_yes_or_no(masked: str, asks: str) -> None:

@@ -67,10 +67,10 @@ def test_english_words_are_never_corrected() -> None:
 
 def test_an_abbreviation_is_read_as_the_one_reading_word_it_stands_for() -> None:
     vocabulary = Vocabulary(
-        {"visited", "used", "force"}, english={"the", "who", "won", "mil", "bet", "my", "lost"},
+        {"visited", "sent", "aid"}, english={"the", "who", "won", "mil", "bet", "my", "lost"},
         reading={"before", "military", "militarily", "country", "between", "month", "more"},
     )
     assert vocabulary.corrected("Who visited Chile bef. Peru did?") == "Who visited Chile before Peru did?"  # its start, cut
-    assert vocabulary.corrected("Which ctry used mil. force?") == "Which country used military force?"  # its consonants; forms of one
+    assert vocabulary.corrected("Which ctry sent mil. aid?") == "Which country sent military aid?"  # its consonants; forms of one
     assert vocabulary.corrected("Mo. Chile visited Peru?") == "Mo. Chile visited Peru?"  # month or more: not told
     assert vocabulary.corrected("I lost my bet. Who won?") == "I lost my bet. Who won?"  # an English word ending a sentence
