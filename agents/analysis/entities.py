@@ -127,6 +127,11 @@ class EntityLinker:
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
         )
+        # the words of the KG's common-noun names (lower-case, as Wikidata writes "member of the Riksdag", "governor"):
+        # with its role and relation words, the vocabulary a phrase is made of rather than a person's name
+        self._noun_words = self.tables.common_words | self._role_vocabulary | {
+            w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()
+        }
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -182,7 +187,7 @@ class EntityLinker:
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
-            mentions = sorted(chosen + runs, key=lambda c: c.start)
+            mentions = self._whole_phrases(questions[n], toks, sorted(chosen + runs, key=lambda c: c.start))
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
@@ -704,6 +709,43 @@ class EntityLinker:
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
+    def _whole_phrases(self, question: str, tokens: list[Token], mentions: list[_Candidate]) -> list[_Candidate]:
+        """Pieces of one name that the KG writes otherwise ("President" + "Italian Republic" for President of Italy,
+        "Quebec" + "Prime Minister" for Premier of Quebec), joined by nothing or "of (the)", "for", "at": read as
+        the whole phrase where its embedding is nearest one name, closely and spelt alike, that no piece is."""
+        out: list[_Candidate] = []
+        for group in _joined(tokens, mentions):
+            start, end = group[0].start, group[-1].end
+            # one weak mention is re-read only as a phrase of the KG's vocabulary ("Quebec Prime Minister"): a
+            # person's name that shares a surname with a name of the KG is another person
+            phrase = len(group) > 1 or group[0].score < WEAK and any(t.key in self._noun_words for t in tokens[start:end])
+            if phrase and self._entity_index is not None:
+                text = question[tokens[start].start : tokens[end - 1].end]
+                self._vectors.add([text])
+                vector = self._vectors.get(text)
+                found = self._phrase_names(text, vector) if vector is not None else []
+                if found and found[0][0] not in {c.entities[0][0] for c in group if c.entities}:
+                    out.append(_Candidate(start, end, found, "fuzzy", why="the whole phrase's nearest name"))
+                    continue
+            out += group
+        return out
+
+    def _phrase_names(self, text: str, vector: np.ndarray) -> list[tuple[str, float]]:
+        """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, clearly nearer than any
+        other name (`WHOLE_PHRASE_MARGIN`) and sharing a word with it; none otherwise."""
+        assert self._entity_index is not None
+        sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
+        ranked = [(self._entity_rows[i], float(v)) for v, i in zip(sims[0], ids[0]) if i >= 0]
+        if not ranked or ranked[0][1] < WHOLE_PHRASE_FLOOR:
+            return []
+        display = self.store.display(ranked[0][0])
+        same = [(n, round(v * 0.9, 4)) for n, v in ranked if self.store.display(n) == display]
+        other = next((v for n, v in ranked if self.store.display(n) != display), 0.0)
+        words = [w for w in normalize_name(text).split() if len(w) >= 3 and w not in _PHRASE_GLUE]
+        own = normalize_name(display).split()
+        shared = any(w in own or len(w) >= 4 and any(_alike(w, o) for o in own) for w in words)
+        return same if shared and ranked[0][1] - other >= WHOLE_PHRASE_MARGIN else []
+
     def _spelt_like(self, text: str, name: str) -> bool:
         """(made-up names) Whether more words of `text` (a short one exactly) are spelt like some word
         of `name` than are proper words spelt like none: an embedding neighbour nobody spells alike is
@@ -769,6 +811,22 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
         if all(candidate.end <= c.start or c.end <= candidate.start for c in chosen):
             chosen.append(candidate)
     return chosen
+
+
+WHOLE_PHRASE_FLOOR, WHOLE_PHRASE_MARGIN, WEAK = 0.8, 0.05, 0.8  # see EntityLinker._phrase_names
+_PHRASE_GLUE = frozenset({"of", "the", "for", "at"})
+
+
+def _joined(tokens: list[Token], mentions: list[_Candidate]) -> list[list[_Candidate]]:
+    """Mentions in runs that touch or are joined by glue and capitalised words only ("of the", "of the Parliament of")."""
+    groups: list[list[_Candidate]] = []
+    for mention in mentions:
+        gap = range(groups[-1][-1].end, mention.start) if groups else range(0)
+        if groups and all(tokens[k].key in _PHRASE_GLUE or _name_like(tokens, k) for k in gap):
+            groups[-1].append(mention)
+        else:
+            groups.append([mention])
+    return groups
 
 
 def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked: set[int]) -> list[tuple[int, int]]:
