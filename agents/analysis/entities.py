@@ -129,9 +129,10 @@ class EntityLinker:
         )
         # the words of the KG's common-noun names (lower-case, as Wikidata writes "member of the Riksdag", "governor"):
         # with its role and relation words, the vocabulary a phrase is made of rather than a person's name
-        self._noun_words = self.tables.common_words | self._role_vocabulary | {
+        # (its relations' words are the question's own: "held the position of")
+        self._noun_words = (self._role_vocabulary | {
             w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()
-        }
+        }) - {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()} - KNOWN_ENGLISH
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -187,7 +188,7 @@ class EntityLinker:
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
-            mentions = self._whole_phrases(questions[n], toks, sorted(chosen + runs, key=lambda c: c.start))
+            mentions = self._whole_phrases(questions[n], toks, sorted(chosen + runs, key=lambda c: c.start), blocked[n])
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
@@ -709,26 +710,58 @@ class EntityLinker:
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
-    def _whole_phrases(self, question: str, tokens: list[Token], mentions: list[_Candidate]) -> list[_Candidate]:
+    def _whole_phrases(self, question: str, tokens: list[Token], mentions: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
         """Pieces of one name that the KG writes otherwise ("President" + "Italian Republic" for President of Italy,
-        "Quebec" + "Prime Minister" for Premier of Quebec), joined by nothing or "of (the)", "for", "at": read as
-        the whole phrase where its embedding is nearest one name, closely and spelt alike, that no piece is."""
+        "Quebec" + "Prime Minister" for Premier of Quebec, "member" + "Swedish Parliament"), joined by nothing, "of
+        (the)", "for", "at", capitalised words or words of the KG's common nouns: read as the whole phrase where its
+        embedding is nearest one name, closely and sharing a word, that no piece is."""
         out: list[_Candidate] = []
-        for group in _joined(tokens, mentions):
-            start, end = group[0].start, group[-1].end
+        for group in self._joined(tokens, mentions, blocked):
+            start, end = self._widened(tokens, group[0].start, group[-1].end, blocked | {k for c in mentions for k in range(c.start, c.end)})
             # one weak mention is re-read only as a phrase of the KG's vocabulary ("Quebec Prime Minister"): a
             # person's name that shares a surname with a name of the KG is another person
-            phrase = len(group) > 1 or group[0].score < WEAK and any(t.key in self._noun_words for t in tokens[start:end])
+            vocabulary = any(t.key in self._noun_words for t in tokens[start:end])
+            alone = group[0].entities
+            # (a weak mention whose first candidates tie is left to the KG's facts: "Ministry of Energy" is many countries')
+            weak = group[0].score < WEAK and not (len(alone) > 1 and alone[0][1] == alone[1][1])
+            phrase = len(group) > 1 or vocabulary and (weak or (start, end) != (group[0].start, group[0].end))
             if phrase and self._entity_index is not None:
                 text = question[tokens[start].start : tokens[end - 1].end]
                 self._vectors.add([text])
                 vector = self._vectors.get(text)
                 found = self._phrase_names(text, vector) if vector is not None else []
-                if found and found[0][0] not in {c.entities[0][0] for c in group if c.entities}:
+                if found and found[0][0] not in {c.entities[0][0] for c in group if c.entities}:  # else a piece reads so already
                     out.append(_Candidate(start, end, found, "fuzzy", why="the whole phrase's nearest name"))
                     continue
             out += group
         return out
+
+    def _phrase_word(self, tokens: list[Token], k: int) -> bool:
+        """A word that may stand inside a name's phrase: capitalised, or a lower-case word of the KG's common nouns."""
+        return _name_like(tokens, k) or tokens[k].text.islower() and tokens[k].key in self._noun_words
+
+    def _joined(self, tokens: list[Token], mentions: list[_Candidate], blocked: set[int]) -> list[list[_Candidate]]:
+        """Mentions in runs that touch or are joined by glue and phrase words only ("of the", "of the Parliament of")."""
+        groups: list[list[_Candidate]] = []
+        for mention in mentions:
+            gap = range(groups[-1][-1].end, mention.start) if groups else range(0)
+            if groups and all(k not in blocked and (tokens[k].key in _PHRASE_GLUE or self._phrase_word(tokens, k)) for k in gap):
+                groups[-1].append(mention)
+            else:
+                groups.append([mention])
+        return groups
+
+    def _widened(self, tokens: list[Token], start: int, end: int, taken: set[int]) -> tuple[int, int]:
+        """The span grown over the phrase words next to it ("Ohio" in "Ohio state representative", "senator of Ohio")."""
+        while start > 0 and start - 1 not in taken and self._phrase_word(tokens, start - 1):
+            start -= 1
+        while start > 1 and tokens[start - 1].key in _PHRASE_GLUE - {"the"} and start - 2 not in taken and self._phrase_word(tokens, start - 2):
+            start -= 2
+            while start > 0 and start - 1 not in taken and self._phrase_word(tokens, start - 1):
+                start -= 1
+        while end < len(tokens) and end not in taken and self._phrase_word(tokens, end):
+            end += 1
+        return start, end
 
     def _phrase_names(self, text: str, vector: np.ndarray) -> list[tuple[str, float]]:
         """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, clearly nearer than any
@@ -816,17 +849,6 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
 WHOLE_PHRASE_FLOOR, WHOLE_PHRASE_MARGIN, WEAK = 0.8, 0.05, 0.8  # see EntityLinker._phrase_names
 _PHRASE_GLUE = frozenset({"of", "the", "for", "at"})
 
-
-def _joined(tokens: list[Token], mentions: list[_Candidate]) -> list[list[_Candidate]]:
-    """Mentions in runs that touch or are joined by glue and capitalised words only ("of the", "of the Parliament of")."""
-    groups: list[list[_Candidate]] = []
-    for mention in mentions:
-        gap = range(groups[-1][-1].end, mention.start) if groups else range(0)
-        if groups and all(tokens[k].key in _PHRASE_GLUE or _name_like(tokens, k) for k in gap):
-            groups[-1].append(mention)
-        else:
-            groups.append([mention])
-    return groups
 
 
 def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked: set[int]) -> list[tuple[int, int]]:
