@@ -714,7 +714,7 @@ class EntityLinker:
         """Pieces of one name that the KG writes otherwise ("President" + "Italian Republic" for President of Italy,
         "Quebec" + "Prime Minister" for Premier of Quebec, "member" + "Swedish Parliament"), joined by nothing, "of
         (the)", "for", "at", capitalised words or words of the KG's common nouns: read as the whole phrase where its
-        embedding is nearest one name, closely and sharing a word, that no piece is."""
+        embedding is nearest one name, closely and sharing a word."""
         out: list[_Candidate] = []
         for group in self._joined(tokens, mentions, blocked):
             start, end = self._widened(tokens, group[0].start, group[-1].end, blocked | {k for c in mentions for k in range(c.start, c.end)})
@@ -730,7 +730,7 @@ class EntityLinker:
                 self._vectors.add([text])
                 vector = self._vectors.get(text)
                 found = self._phrase_names(text, vector) if vector is not None else []
-                if found and found[0][0] not in {c.entities[0][0] for c in group if c.entities}:  # else a piece reads so already
+                if found:
                     out.append(_Candidate(start, end, found, "fuzzy", why="the whole phrase's nearest name"))
                     continue
             out += group
@@ -752,16 +752,19 @@ class EntityLinker:
         return groups
 
     def _widened(self, tokens: list[Token], start: int, end: int, taken: set[int]) -> tuple[int, int]:
-        """The span grown over the phrase words next to it ("Ohio" in "Ohio state representative", "senator of Ohio")."""
-        while start > 0 and start - 1 not in taken and self._phrase_word(tokens, start - 1):
-            start -= 1
-        while start > 1 and tokens[start - 1].key in _PHRASE_GLUE - {"the"} and start - 2 not in taken and self._phrase_word(tokens, start - 2):
-            start -= 2
-            while start > 0 and start - 1 not in taken and self._phrase_word(tokens, start - 1):
-                start -= 1
-        while end < len(tokens) and end not in taken and self._phrase_word(tokens, end):
-            end += 1
-        return start, end
+        """The span grown over the phrase words next to it, and over glue words between them ("Ohio" in "Ohio state
+        representative", "the Italian Republic" in "President of the Italian Republic")."""
+        def free(k: int) -> bool:
+            return 0 <= k < len(tokens) and k not in taken
+
+        def reach(k: int, step: int) -> int:  # the farthest phrase word from k on, glue crossed only towards one
+            edge = k
+            while free(k + step) and (tokens[k + step].key in _PHRASE_GLUE or self._phrase_word(tokens, k + step)):
+                k += step
+                edge = k if self._phrase_word(tokens, k) else edge
+            return edge
+
+        return reach(start, -1), reach(end - 1, 1) + 1
 
     def _phrase_names(self, text: str, vector: np.ndarray) -> list[tuple[str, float]]:
         """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, clearly nearer than any
