@@ -178,10 +178,15 @@ def acronym(display: str) -> str | None:
     words = [w for w in re.split(r"[\s\-/]+", display) if w]
     if len(words) < 2:
         return None
-    initials = [w[0] for w in words if w[0].isupper()]
+    initials = [_initials(w) for w in words if w[0].isupper()]
     if len(initials) < 2 or any(w.lower() not in _CONNECTORS and not w[0].isupper() for w in words):
         return None
     return "".join(initials).lower()
+
+
+def _initials(word: str) -> str:
+    """A word's initial; every letter of a dotted abbreviation, as people write "CCFC" for Coventry City F.C."""
+    return "".join(part[0] for part in word.split(".") if part) if "." in word.strip(".") else word[0]
 
 
 _COMPASS = re.compile(r"\b(North|South)(east|west)\b")

@@ -722,8 +722,9 @@ class EntityLinker:
             # person's name that shares a surname with a name of the KG is another person
             vocabulary = any(t.key in self._noun_words for t in tokens[start:end])
             alone = group[0].entities
-            # (a weak mention whose first candidates tie is left to the KG's facts: "Ministry of Energy" is many countries')
-            weak = group[0].score < WEAK and not (len(alone) > 1 and alone[0][1] == alone[1][1])
+            # (a weak mention whose first candidates tie is left to the KG's facts: "Ministry of Energy" is many countries';
+            # a country's sector role keeps its country: "North Korea's army" is no U.S. force)
+            weak = group[0].score < WEAK and not (len(alone) > 1 and alone[0][1] == alone[1][1]) and group[0].kind not in ("role", "qualifier")
             phrase = len(group) > 1 or vocabulary and (weak or (start, end) != (group[0].start, group[0].end))
             if phrase and self._entity_index is not None:
                 text = question[tokens[start].start : tokens[end - 1].end]
