@@ -51,3 +51,8 @@ def test_names_of_their_own_stay_as_written(analyzer: QuestionAnalyzer) -> None:
     ]
     assert ("Colorado Rapids", "Colorado Rapids") in _entities(analyzer, "Which team did Pablo Mastroeni first play for after Colorado Rapids?")
 
+
+
+def test_names_side_by_side_are_two_parties(analyzer: QuestionAnalyzer) -> None:
+    # a keyword query writes its parties next to each other: the phrase may be nearest one of them, yet both are named
+    assert _entities(analyzer, "rome italian republic 1950 what happened between them") == [("rome", "Rome"), ("italian republic", "Italian Republic")]
