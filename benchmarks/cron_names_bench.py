@@ -115,7 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     held = {str(uid) for uid in json.loads(args.ids.read_text(encoding="utf-8"))["check"]}
-    records = [r for r in load_plain_pickle(args.cron / "questions" / "complex_valid.pickle") if str(r.get("uniq_id")) not in held]
+    loaded = load_plain_pickle(args.cron / "questions" / "complex_valid.pickle")
+    if not isinstance(loaded, list):
+        raise SystemExit("complex_valid.pickle: expected a list of records")
+    records = [r for r in loaded if isinstance(r, dict) and str(r.get("uniq_id")) not in held]
     labels = read_names(args.cron / "kg" / "wd_id2entity_text.txt")
     relations = read_names(args.cron / "kg" / "wd_id2relation_text.txt")
     facts = [tuple(line.split("\t")[:3]) for line in (args.wd12k / "wd12k_named.tsv").read_text(encoding="utf-8").splitlines()]

@@ -127,12 +127,10 @@ class EntityLinker:
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
         )
-        # the words of the KG's common-noun names (lower-case, as Wikidata writes "member of the Riksdag", "governor"):
-        # with its role and relation words, the vocabulary a phrase is made of rather than a person's name
-        # (its relations' words are the question's own: "held the position of")
-        self._noun_words = (self._role_vocabulary | {
-            w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()
-        }) - {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()} - KNOWN_ENGLISH
+        # the role words and those of the KG's common-noun names (lower case: "member of the Riksdag", "governor"), less its
+        # relations' (the question's own: "held the position of"): what a name's phrase is made of, not a person's name
+        lower = {w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()}
+        self._noun_words = (self._role_vocabulary | lower) - {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()} - KNOWN_ENGLISH
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -711,77 +709,57 @@ class EntityLinker:
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
     def _whole_phrases(self, question: str, tokens: list[Token], mentions: list[_Candidate], blocked: set[int]) -> list[_Candidate]:
-        """Pieces of one name that the KG writes otherwise ("President" + "Italian Republic" for President of Italy,
-        "Quebec" + "Prime Minister" for Premier of Quebec, "member" + "Swedish Parliament"), joined by nothing, "of
-        (the)", "for", "at", capitalised words or words of the KG's common nouns: read as the whole phrase where its
-        embedding is nearest one name, closely and sharing a word."""
-        out: list[_Candidate] = []
-        for group in self._joined(tokens, mentions, blocked):
-            start, end = self._widened(tokens, group[0].start, group[-1].end, blocked | {k for c in mentions for k in range(c.start, c.end)})
-            # one weak mention is re-read only as a phrase of the KG's vocabulary ("Quebec Prime Minister"): a
-            # person's name that shares a surname with a name of the KG is another person
+        """Pieces of one name the KG writes otherwise ("President" + "Italian Republic" for President of Italy, "Quebec" +
+        "Prime Minister" for Premier of Quebec), joined by "of (the)", "for", "at", capitalised or the KG's common-noun
+        words: read as the whole phrase where its embedding is close to one name, clearly nearest, sharing a word."""
+        def inside(k: int, glue: bool) -> bool:  # a word a name's phrase may hold
+            word = tokens[k] if 0 <= k < len(tokens) and k not in blocked else None
+            return word is not None and (glue and word.key in _PHRASE_GLUE or _name_like(tokens, k) or word.text.islower() and word.key in self._noun_words)
+
+        def reach(k: int, step: int) -> int:  # the farthest phrase word from k on, glue crossed only towards one
+            edge = k
+            while k + step not in taken and inside(k + step, glue=True):
+                k += step
+                edge = k if inside(k, glue=False) else edge
+            return edge
+
+        groups: list[list[_Candidate]] = []
+        for mention in mentions:
+            joined = groups and all(inside(k, glue=True) for k in range(groups[-1][-1].end, mention.start))
+            groups[-1:] = [groups[-1] + [mention]] if joined else [*groups[-1:], [mention]]
+        taken, out = {k for c in mentions for k in range(c.start, c.end)}, []
+        for group in groups:
+            start, end, one = reach(group[0].start, -1), reach(group[-1].end - 1, 1) + 1, group[0]
+            # one mention alone is read again only where the phrase grew, or it is weak and of the KG's vocabulary ("Quebec
+            # Prime Minister"; a person's name sharing a surname is another person), its first candidates do not tie (the
+            # facts choose among a "Ministry of Energy"'s) and it is no country's sector role ("North Korea's army")
+            tie = len(one.entities) > 1 and one.entities[0][1] == one.entities[1][1]
+            weak = one.score < WEAK and not tie and one.kind not in ("role", "qualifier")
             vocabulary = any(t.key in self._noun_words for t in tokens[start:end])
-            alone = group[0].entities
-            # (a weak mention whose first candidates tie is left to the KG's facts: "Ministry of Energy" is many countries';
-            # a country's sector role keeps its country: "North Korea's army" is no U.S. force)
-            weak = group[0].score < WEAK and not (len(alone) > 1 and alone[0][1] == alone[1][1]) and group[0].kind not in ("role", "qualifier")
-            phrase = len(group) > 1 or vocabulary and (weak or (start, end) != (group[0].start, group[0].end))
-            if phrase and self._entity_index is not None:
+            if len(group) > 1 or vocabulary and (weak or (start, end) != (one.start, one.end)):
                 text = question[tokens[start].start : tokens[end - 1].end]
                 self._vectors.add([text])
-                vector = self._vectors.get(text)
-                found = self._phrase_names(text, vector) if vector is not None else []
+                found = self._phrase_names(text)
                 if found and not _two_parties(group, found[0][0]):
                     out.append(_Candidate(start, end, found, "fuzzy", why="the whole phrase's nearest name"))
                     continue
             out += group
         return out
 
-    def _phrase_word(self, tokens: list[Token], k: int) -> bool:
-        """A word that may stand inside a name's phrase: capitalised, or a lower-case word of the KG's common nouns."""
-        return _name_like(tokens, k) or tokens[k].text.islower() and tokens[k].key in self._noun_words
-
-    def _joined(self, tokens: list[Token], mentions: list[_Candidate], blocked: set[int]) -> list[list[_Candidate]]:
-        """Mentions in runs that touch or are joined by glue and phrase words only ("of the", "of the Parliament of")."""
-        groups: list[list[_Candidate]] = []
-        for mention in mentions:
-            gap = range(groups[-1][-1].end, mention.start) if groups else range(0)
-            if groups and all(k not in blocked and (tokens[k].key in _PHRASE_GLUE or self._phrase_word(tokens, k)) for k in gap):
-                groups[-1].append(mention)
-            else:
-                groups.append([mention])
-        return groups
-
-    def _widened(self, tokens: list[Token], start: int, end: int, taken: set[int]) -> tuple[int, int]:
-        """The span grown over the phrase words next to it, and over glue words between them ("Ohio" in "Ohio state
-        representative", "the Italian Republic" in "President of the Italian Republic")."""
-        def free(k: int) -> bool:
-            return 0 <= k < len(tokens) and k not in taken
-
-        def reach(k: int, step: int) -> int:  # the farthest phrase word from k on, glue crossed only towards one
-            edge = k
-            while free(k + step) and (tokens[k + step].key in _PHRASE_GLUE or self._phrase_word(tokens, k + step)):
-                k += step
-                edge = k if self._phrase_word(tokens, k) else edge
-            return edge
-
-        return reach(start, -1), reach(end - 1, 1) + 1
-
-    def _phrase_names(self, text: str, vector: np.ndarray) -> list[tuple[str, float]]:
-        """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, clearly nearer than any
-        other name (`WHOLE_PHRASE_MARGIN`) and sharing a word with it; none otherwise."""
-        assert self._entity_index is not None
+    def _phrase_names(self, text: str) -> list[tuple[str, float]]:
+        """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, nearer than any other name by
+        `WHOLE_PHRASE_MARGIN` and sharing a word with it; none otherwise."""
+        vector = self._vectors.get(text)
+        if vector is None or self._entity_index is None:
+            return []
         sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
-        ranked = [(self._entity_rows[i], float(v)) for v, i in zip(sims[0], ids[0]) if i >= 0]
+        ranked = [(self._entity_rows[i], float(v), self.store.display(self._entity_rows[i])) for v, i in zip(sims[0], ids[0]) if i >= 0]
         if not ranked or ranked[0][1] < WHOLE_PHRASE_FLOOR:
             return []
-        display = self.store.display(ranked[0][0])
-        same = [(n, round(v * 0.9, 4)) for n, v in ranked if self.store.display(n) == display]
-        other = next((v for n, v in ranked if self.store.display(n) != display), 0.0)
-        words = [w for w in normalize_name(text).split() if len(w) >= 3 and w not in _PHRASE_GLUE]
-        own = normalize_name(display).split()
-        shared = any(w in own or len(w) >= 4 and any(_alike(w, o) for o in own) for w in words)
-        return same if shared and ranked[0][1] - other >= WHOLE_PHRASE_MARGIN else []
+        own = normalize_name(ranked[0][2]).split()
+        other = next((v for _, v, display in ranked if display != ranked[0][2]), 0.0)
+        shared = any(w in own or len(w) >= 4 and any(_alike(w, o) for o in own) for w in normalize_name(text).split() if len(w) >= 3 and w not in _PHRASE_GLUE)
+        return [(n, round(v * 0.9, 4)) for n, v, display in ranked if display == ranked[0][2]] if shared and ranked[0][1] - other >= WHOLE_PHRASE_MARGIN else []
 
     def _spelt_like(self, text: str, name: str) -> bool:
         """(made-up names) Whether more words of `text` (a short one exactly) are spelt like some word
@@ -852,7 +830,6 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
 
 WHOLE_PHRASE_FLOOR, WHOLE_PHRASE_MARGIN, WEAK = 0.8, 0.05, 0.8  # see EntityLinker._phrase_names
 _PHRASE_GLUE = frozenset({"of", "the", "for", "at"})
-
 
 
 def _two_parties(group: list[_Candidate], name: str) -> bool:
