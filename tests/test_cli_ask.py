@@ -10,13 +10,17 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
+from pathlib import Path
 
 import pytest
 
 from ari.cli import main
 from memory import bundled_memory_path
+from tests.model_support import copied_model
 
 QUESTION = "Who was the last to criticise Iran before Pervez Musharraf did?"  # gold: Condoleezza Rice
 
@@ -101,6 +105,29 @@ def test_explicit_db_and_memory(monkeypatch, capsys, home, tmp_path):
     shutil.copyfile(bundled_memory_path(), memory)
     code, out, _ = ari(monkeypatch, capsys, "ask", "--db", str(home / "demo.duckdb"), "--memory", str(memory), "--json", QUESTION)
     assert code == 0 and json.loads(out)["answer"] == "Condoleezza Rice"
+
+
+def memory_learnt_with(model: Path, at: Path) -> Path:
+    """The bundled memory as if learnt with the model folder `model` (its clusterings name that path)
+    and keeping no question-shape vectors, so each question's shape is embedded with that model."""
+    shutil.copyfile(bundled_memory_path(), at)
+    with closing(sqlite3.connect(at)) as db, db:
+        db.execute("update clusterings set model = ?", (str(model),))
+        db.execute("delete from key_vectors")
+    return at
+
+
+def test_a_memory_learnt_with_a_copy_of_the_model_answers_without_sentence_transformers(monkeypatch, capsys, home, tmp_path):
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # as where it is not installed
+    memory = memory_learnt_with(copied_model(tmp_path / "elsewhere" / "model"), tmp_path / "moved.sqlite")
+    code, out, err = ari(monkeypatch, capsys, "ask", "--memory", str(memory), "--json", QUESTION)
+    assert code == 0, err
+    assert json.loads(out)["answer"] == "Condoleezza Rice"
+    # a model only sentence-transformers runs: one line saying so, not an abstention per question
+    memory = memory_learnt_with(copied_model(tmp_path / "cls", pooling="cls"), tmp_path / "cls.sqlite")
+    code, out, err = ari(monkeypatch, capsys, "ask", "--memory", str(memory), "--json", QUESTION)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "needs sentence-transformers" in err
 
 
 def test_missing_db_is_one_line_error(monkeypatch, capsys, home, tmp_path):

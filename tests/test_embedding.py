@@ -21,6 +21,7 @@ from ari.base.embedding import (
 from ari.base.errors import UsageError
 from ari.base.minilm import ONNX_MIN_TEXTS, NumpyMiniLMEmbedder, is_minilm_folder
 from ari.base.topk import TopK
+from tests.model_support import copied_model
 
 TEXTS = [
     "Who was the last to criticise Iran before Pervez Musharraf did?",
@@ -89,6 +90,31 @@ def test_a_model_that_needs_a_missing_package_is_a_usage_error_naming_it(monkeyp
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(UsageError, match="needs sentence-transformers"):
         SentenceTransformerEmbedder(str(tmp_path))
+
+
+def test_a_copy_of_the_model_runs_on_numpy_without_sentence_transformers(monkeypatch, tmp_path):
+    # a memory names the model folder it was learnt with; a copy elsewhere is the same model, and its form
+    # (a mean-pooled BERT) is what decides the path, not whether it is the installed package's folder
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    monkeypatch.delenv("ARI_EMBEDDING_BACKEND", raising=False)
+    get_embedder.cache_clear()
+    copy = get_embedder(str(copied_model(tmp_path / "model")), device="cpu")
+    assert isinstance(copy, NumpyMiniLMEmbedder)
+    assert np.abs(copy.embed_batch(TEXTS) - NumpyMiniLMEmbedder(bundled_model_path()).embed_batch(TEXTS)).max() < 1e-6
+    with pytest.raises(UsageError, match="needs sentence-transformers"):  # a CLS-pooled model: one clear error
+        get_embedder(str(copied_model(tmp_path / "cls", pooling="cls")), device="cpu")
+    get_embedder.cache_clear()
+
+
+def test_numpy_reads_a_text_as_the_folder_says(tmp_path):
+    # a shorter max_seq_length truncates, and lower-casing first: the vectors sentence-transformers gives that folder
+    folder = str(copied_model(tmp_path / "model", reading={"max_seq_length": 8, "do_lower_case": True}))
+    texts = [*TEXTS, "WHO VISITED IRAN IN 2015?"]
+    ours = NumpyMiniLMEmbedder(folder).embed_batch(texts)
+    assert np.abs(ours - SentenceTransformerEmbedder(folder).embed_batch(texts)).max() < 1e-5
+    full = NumpyMiniLMEmbedder(bundled_model_path()).embed_batch(texts)
+    assert np.abs(ours[0] - full[0]).max() > 1e-3  # the question's first 8 tokens only
+    assert np.abs(ours[3] - full[3]).max() < 1e-6  # "a" fits in 8 tokens
 
 
 class _FailingOnBad:

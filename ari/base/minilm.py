@@ -18,7 +18,7 @@ import numpy as np
 
 from ari.base.minilm_onnx import HiddenStates, LazyOnnxEncoder, onnx_runtime_available
 
-MAX_TOKENS = 256  # sentence_bert_config.json: max_seq_length
+MAX_TOKENS = 256  # tokens read of a text where the folder's sentence_bert_config.json names no max_seq_length
 # A call embedding at least this many texts runs through ONNX Runtime when it is installed (1.3x the
 # names a second, the same vectors); fewer do not repay building its session (`ari.base.minilm_onnx`)
 ONNX_MIN_TEXTS = 128
@@ -70,7 +70,9 @@ class NumpyMiniLMEmbedder:
         self._tokens_per_batch = tokens_per_batch
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self._tokenizer.no_padding()
-        self._tokenizer.enable_truncation(max_length=min(MAX_TOKENS, int(config["max_position_embeddings"])))
+        # as sentence-transformers reads a folder: its max_seq_length, and lower case first where it says so
+        tokens, self._lower = _reading(folder)
+        self._tokenizer.enable_truncation(max_length=min(tokens, int(config["max_position_embeddings"])))
         self._lock = threading.Lock()  # the tokenizer's settings are shared state
         _one_blas_thread()
         _reuse_freed_memory()
@@ -92,7 +94,7 @@ class NumpyMiniLMEmbedder:
         if not texts:
             return out
         with self._lock:
-            ids = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+            ids = [e.ids for e in self._tokenizer.encode_batch([t.lower() for t in texts] if self._lower else list(texts))]
         # the forward pass reads the weights only: two threads may run it at once (the agent embeds
         # a question's verb phrase while the background thread embeds the question)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # similar lengths share a batch: less padding
@@ -165,6 +167,17 @@ class NumpyMiniLMEmbedder:
         mean = x.mean(axis=-1, keepdims=True)
         var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
         return (x - mean) / np.sqrt(var + self._eps) * self._w[name + ".weight"] + self._w[name + ".bias"]
+
+
+def _reading(folder: Path) -> tuple[int, bool]:
+    """How sentence-transformers reads a text for this folder (its sentence_bert_config.json): at most
+    how many tokens, and whether lower-cased first."""
+    try:
+        found = json.loads((folder / "sentence_bert_config.json").read_text())
+    except (OSError, ValueError):
+        found = {}
+    found = found if isinstance(found, dict) else {}
+    return int(found.get("max_seq_length") or MAX_TOKENS), bool(found.get("do_lower_case"))
 
 
 def _one_blas_thread() -> None:
