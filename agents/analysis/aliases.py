@@ -178,15 +178,11 @@ def acronym(display: str) -> str | None:
     words = [w for w in re.split(r"[\s\-/]+", display) if w]
     if len(words) < 2:
         return None
-    initials = [_initials(w) for w in words if w[0].isupper()]
+    # a dotted abbreviation gives all its letters, as people write "CCFC" for Coventry City F.C.
+    initials = ["".join(p[0] for p in w.split(".") if p) if "." in w.strip(".") else w[0] for w in words if w[0].isupper()]
     if len(initials) < 2 or any(w.lower() not in _CONNECTORS and not w[0].isupper() for w in words):
         return None
     return "".join(initials).lower()
-
-
-def _initials(word: str) -> str:
-    """A word's initial; every letter of a dotted abbreviation, as people write "CCFC" for Coventry City F.C."""
-    return "".join(part[0] for part in word.split(".") if part) if "." in word.strip(".") else word[0]
 
 
 _COMPASS = re.compile(r"\b(North|South)(east|west)\b")

@@ -740,7 +740,9 @@ class EntityLinker:
                 text = question[tokens[start].start : tokens[end - 1].end]
                 self._vectors.add([text])
                 found = self._phrase_names(text)
-                if found and not _two_parties(group, found[0][0]):
+                # names side by side ("japan vietnam") are two parties where the phrase reads as one while another is exact
+                tops = [c.entities[0][0] for c in group if c.entities]
+                if found and not (found[0][0] in tops and any(c.kind == "exact" and c.score >= WEAK and c.entities[0][0] != found[0][0] for c in group)):
                     out.append(_Candidate(start, end, found, "fuzzy", why="the whole phrase's nearest name"))
                     continue
             out += group
@@ -830,13 +832,6 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
 
 WHOLE_PHRASE_FLOOR, WHOLE_PHRASE_MARGIN, WEAK = 0.8, 0.05, 0.8  # see EntityLinker._phrase_names
 _PHRASE_GLUE = frozenset({"of", "the", "for", "at"})
-
-
-def _two_parties(group: list[_Candidate], name: str) -> bool:
-    """Whether the pieces are names of their own rather than one name: the phrase reads as one piece while
-    another is a name as written ("japan vietnam", "Ethiopia & South Africa")."""
-    tops = [c.entities[0][0] for c in group if c.entities]
-    return name in tops and any(c.kind == "exact" and c.score >= WEAK and c.entities[0][0] != name for c in group)
 
 
 def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked: set[int]) -> list[tuple[int, int]]:
