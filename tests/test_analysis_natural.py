@@ -51,6 +51,8 @@ def test_alias_rules_follow_english_naming() -> None:
     assert ("abadi", "surname") in person_aliases("Haider Al-Abadi")
     assert acronym("International Monetary Fund") == "imf"
     assert acronym("Police (France)") is None
+    assert acronym("Coventry City F.C.") == "ccfc" and acronym("S.S.C. Napoli") == "sscn"  # a dotted abbreviation gives every letter
+    assert acronym("St. Louis Cardinals") == "slc"  # an abbreviated word gives its initial
     assert person_like("Angela Merkel", frozenset({"police"}))
     assert person_like("Nuri al-Maliki", frozenset())  # a particle joined by a hyphen
     assert titled_surname("Prime Minister Qarase", frozenset({"prime", "minister"})) == "qarase"
