@@ -53,7 +53,7 @@ from agents.analysis.sectors import ROLE_WORDS, content_words, role_scores, role
 from agents.analysis.times import read_times
 from agents.analysis.types import EntityMention
 from ari.base.config import LinkingConfig
-from ari.base.embedding import Embedder, VectorCache
+from ari.base.embedding import Embedder, VectorCache, english_words
 from ari.base.text import overlap_score, stem, word_key
 from ari.base.vector_index import VectorIndex
 from tkg_store.name_vectors import name_vectors, text_vectors
@@ -131,6 +131,8 @@ class EntityLinker:
         # relations' (the question's own: "held the position of"): what a name's phrase is made of, not a person's name
         lower = {w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()}
         self._noun_words = (self._role_vocabulary | lower) - {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()} - KNOWN_ENGLISH
+        # English words no person of the KG is named with: capitalised only because they open the sentence ("Title of ...")
+        self._plain_english = english_words(embedder.name) - {w for n in self.tables.people for w in normalize_name(store.display(n)).split()} if embedder else frozenset()
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -176,13 +178,15 @@ class EntityLinker:
             runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
             pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
             for run, text in pending[-1][2]:
-                run.entities = [] if self._a_country(text) else self._contained(text) or self._fuller(text) or self._fuzzy(text)
+                opening = _opens_sentence(toks, (run.start, run.end)) and toks[run.start].key in self._plain_english
+                run.entities = [] if self._a_country(text) or opening else self._contained(text) or self._fuller(text) or self._fuzzy(text)
+                run.kind = "english" if opening else run.kind
         # embeddings only for left-over names that no entity name contains
         self._vectors.add([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
         for n, chosen, texts in pending:
             toks = tokenised[n]
             for run, text in texts:
-                run.entities = run.entities or ([] if self._a_country(text) else self._nearest(text))
+                run.entities = run.entities or ([] if self._a_country(text) or run.kind == "english" else self._nearest(text))
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
