@@ -20,7 +20,8 @@ from tkg_store.store import TKGStore
 
 cron, wd12k, ids, db = map(Path, sys.argv[1:5])
 held = {str(u) for u in json.loads(ids.read_text())["check"]}
-records = [r for r in load_plain_pickle(cron / "questions" / "complex_valid.pickle") if str(r.get("uniq_id")) not in held]
+loaded = load_plain_pickle(cron / "questions" / "complex_valid.pickle")
+records = [r for r in (loaded if isinstance(loaded, list) else []) if isinstance(r, dict) and str(r.get("uniq_id")) not in held]
 facts = [line.split("\t")[:3] for line in (wd12k / "wd12k_named.tsv").read_text().splitlines()]
 kg = {name for h, _, t in facts for name in (h, t)}
 with TKGStore.open(db, read_only=True) as store:
