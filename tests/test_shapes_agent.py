@@ -384,3 +384,34 @@ def test_a_kind_only_names_tell_is_answered_only_by_a_name_that_says_it(agent) -
     assert kind.abstained and "which military" in (kind.reason or "")
     assert agent.ask("Which military did Jack Straw visit in 2008?").answers == ["Military (Iran)"]
     assert agent.ask("Which person visited Iran first in 2008?").answers == ["Jack Straw"]  # a party noun: any actor
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a phrase of the whole period is "during" (Jack Straw visited Iran on 5 January, 10 and 11 March 2008)
+        ("Throughout 2008, how many times did Jack Straw visit Iran?", "3"),
+        ("How many times did Jack Straw visit Iran all through 2008?", "3"),
+        ("Over the whole course of March 2008, on how many days did Jack Straw visit Iran?", "2"),
+        # an open bound after the time includes it and runs to the KG's end; one before it ("no later than") from its start
+        ("From March 2008 onwards, how many times did Jack Straw visit Iran?", "2"),
+        ("How many times did Jack Straw visit Iran from 2009 on?", "0"),
+        ("How many times did Jack Straw visit Iran no later than January 2008?", "1"),
+    ],
+)
+def test_windows_in_many_wordings_count_the_days_inside_them(agent, question: str, answer: str) -> None:  # noqa: ANN001
+    assert agent.ask(question).answers == [answer]
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("Who visited Iran after the earthquake in 2008?", "'after the earthquake'"),
+        ("Which countries did Jack Straw visit during the financial crisis?", "'during the financial crisis'"),
+        ("How many times did Jack Straw visit Iran in the late 2000s?", "'the late 2000s'"),
+    ],
+)
+def test_a_time_no_date_or_named_party_places_is_refused_naming_it(agent, question: str, missing: str) -> None:  # noqa: ANN001
+    # read without it, "after the earthquake in 2008" would be "after 2008": another question
+    result = agent.ask(question)
+    assert result.abstained and missing in (result.reason or "")
