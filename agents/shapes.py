@@ -27,9 +27,9 @@ from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.predicate import asserted_words, naming_words
-from agents.analysis.query import Query
+from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.question_type import asks_country
-from agents.analysis.relations import RelationLexicon, predicate_text, word_root
+from agents.analysis.relations import RelationLexicon, predicate_text, verb_phrase, word_root
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -333,12 +333,12 @@ def relations_naming(store: TKGStore, word: str) -> frozenset[str]:
 
 
 def _relations_by_stem(store: TKGStore) -> dict[str, frozenset[str]]:
-    """Each stem of a relation name's words (of four letters or more) -> the relations it names."""
+    """Each stem of a relation name's words (of three letters or more: "aid" names an act) -> the relations it names."""
     def build() -> dict[str, frozenset[str]]:
         found: dict[str, set[str]] = {}
         for r in store.relation_names():
             for w in content_words(store.relation_text(r)):
-                if len(w) >= 4:
+                if len(w) >= 3:
                     found.setdefault(stem(w), set()).add(r)
         return {b: frozenset(rs) for b, rs in found.items()}
 
@@ -434,6 +434,13 @@ def absent_answer(
     exact = any(not aimed(r) and not unsaid(store.relation_text(r), analysis.masked) for r in asked)
     if not exact and any(aimed(r) and _aims_at(store.relation_text(r), w) for w in naming_words(analysis.masked) for r in asked | credited(lexicon, w)):
         return None
+    # a word of the act no relation accounts for ("express sympathy": no relation is named so) leaves the relations read a
+    # guess, and the KG's silence about them says nothing of the act asked
+    if unaccounted_words(store, analysis, lexicon):
+        return None
+    # nor is it silent where a relation its act words name at least as closely holds ("give aid": Provide_aid beside the
+    # humanitarian aid the lexicon reads; "accuse": Accuse_of_war_crimes is an accusation too)
+    asked |= instances(store, analysis.masked)
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     linked = [m for m in analysis.entities if m.best]
     if not linked or any(_competing(m) for m in linked[:2]):
@@ -444,6 +451,13 @@ def absent_answer(
         if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and _at_asked_time(check, fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def instances(store: TKGStore, masked: str) -> frozenset[str]:
+    """The relations whose names say every word of the act the wording names (the verb phrase's words, "aid" too, that name a
+    relation, light verbs aside): each of their facts is an instance of the act asked ("accuse": Accuse_of_war_crimes)."""
+    words = [w for w in verb_phrase(masked, 3).split() if w not in CONSTRAINT_WORDS and not carries_no_act(w) and relations_naming(store, w)]
+    return frozenset.intersection(*(relations_naming(store, w) for w in words)) if words else frozenset()
 
 
 def _competing(mention: EntityMention) -> bool:

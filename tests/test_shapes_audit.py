@@ -114,6 +114,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         ("Evo_Morales", "Make_statement", "Barack_Obama", "2009-01-19"),
         ("Evo_Morales", "Make_optimistic_comment", "Barack_Obama", "2009-01-20"),
         ("Government_(Thailand)", "Impose_state_of_emergency_or_martial_law", "Citizen_(Thailand)", "2010-04-07"),
+        ("Iran", "Threaten_with_sanctions,_boycott,_embargo", "Iraq", "2013-02-02"),
+        ("Iran", "Provide_aid", "Iraq", "2013-03-03"),
         # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
         *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
     ]
@@ -447,3 +449,28 @@ def test_no_is_not_answered_from_words_read_as_the_aim_of_an_intent(tmp_path: Pa
 
         assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon, aimed) == absent
         assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == "No"  # when nothing is read as an aim
+
+
+@pytest.mark.parametrize(
+    ("masked", "relations", "counts", "absent"),
+    [
+        # Iran threatened Iraq with sanctions in 2013: a threat too, though the relation read is Threaten
+        ("Did {E1} threaten {E2} in {T1}?", [("Threaten", 0.6)], {"threaten": {"Threaten": 5.0}}, None),
+        ("How many times did {E1} threaten {E2} in {T1}?", [("Threaten", 0.6)], {"threaten": {"Threaten": 5.0}}, None),
+        # "give aid", read as humanitarian aid: Iran gave Iraq aid in 2013, which Provide_aid records
+        ("Did {E1} give aid to {E2} in {T1}?", [("Provide_humanitarian_aid", 0.8)], {"give": {"Provide_humanitarian_aid": 5.0}}, None),
+        # "sympathy" is a word no relation accounts for: the intent read for "express" is a guess, and its absence no answer
+        ("Did {E1} express sympathy for {E2} in {T1}?", [("Express_intent_to_cooperate", 0.6)], {"express": {"Express_intent_to_cooperate": 5.0}}, None),
+        # an act of which the KG holds no instance between them in 2013
+        ("Did {E1} criticize {E2} in {T1}?", [("Criticize_or_denounce", 0.6)], {"criticize": {"Criticize_or_denounce": 5.0}}, "No"),
+    ],
+)
+def test_no_is_answered_only_where_no_instance_of_the_act_holds(
+    store: TKGStore, masked: str, relations: list[tuple[str, float]], counts: dict[str, dict[str, float]], absent: str | None
+) -> None:
+    analysis = QuestionAnalysis(
+        "?", masked, entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+        times=[TimeMention("2013", (0, 0), parse_time("2013"))], relations=relations, query=Query(asks="number" if "many" in masked else "yesno"),
+    )
+    answer = absent_answer(store, analysis, AnswerCheck(store, analysis), RelationLexicon(counts=counts))
+    assert answer == (absent and ("0" if "many" in masked else absent))
