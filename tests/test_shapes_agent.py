@@ -409,9 +409,12 @@ def test_windows_in_many_wordings_count_the_days_inside_them(agent, question: st
         ("Who visited Iran after the earthquake in 2008?", "'after the earthquake'"),
         ("Which countries did Jack Straw visit during the financial crisis?", "'during the financial crisis'"),
         ("How many times did Jack Straw visit Iran in the late 2000s?", "'the late 2000s'"),
+        # a condition on each answer no program computes: read without it, every visitor would be answered
+        ("Who visited Iran at least twice in 2008?", "'at least twice'"),
+        ("Which countries did Jack Straw visit in both 2008 and 2010?", "'both"),
     ],
 )
-def test_a_time_no_date_or_named_party_places_is_refused_naming_it(agent, question: str, missing: str) -> None:  # noqa: ANN001
+def test_a_time_or_condition_the_kg_cannot_place_or_compute_is_refused_naming_it(agent, question: str, missing: str) -> None:  # noqa: ANN001
     # read without it, "after the earthquake in 2008" would be "after 2008": another question
     result = agent.ask(question)
     assert result.abstained and missing in (result.reason or "")

@@ -97,6 +97,8 @@ def _unsupported(masked: str) -> str | None:
         return f"what was said ({said.group(0).split()[-1]!r}: the KG records that a statement was made, not what it said)"
     if future := PATTERNS["future"].search(masked):
         return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
+    if uncomputed := PATTERNS["uncomputed"].search(masked):
+        return f"a condition on each answer that no program computes ({uncomputed.group(0)!r}: ARI counts, ranks and lists, but keeps no answer by how often, in every period or in two at once)"
     if unnamed := PATTERNS["unnamed_event"].search(masked):
         return f"a time placed against what no entity or date names ({unnamed.group(0)!r}: the KG dates events between named actors)"
     if offset := _EVENT_OFFSET.search(masked):
