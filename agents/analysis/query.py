@@ -4,8 +4,7 @@ The analysis reads the event pattern; this module reads the rest, so nothing the
 ignored: what is asked, the constraints (a window, the n-th, most or least often, "apart from X"),
 and what no (head, relation, tail, day) fact can represent (a place, a reason, a quantity...), which
 makes the question unanswerable. The `Query` it fills in is the planner's contract (`actions.query`:
-`Query.admits(program)` checks that a program carries out every constraint it states, and nothing it does not).
-"""
+`Query.admits(program)` checks that a program carries out every constraint it states, and nothing it does not)."""
 
 from __future__ import annotations
 
@@ -108,8 +107,6 @@ def _unsupported(masked: str) -> str | None:
     return None
 
 
-
-
 def unread_number(masked: str) -> str | None:
     """A number left in the masked question ("Between 10 and {T1}"): every date read is masked, so it was not understood."""
     return left.group(0) if (left := PATTERNS["leftover_number"].search(masked)) else None
@@ -145,8 +142,7 @@ def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> 
         phrase.append(w)
     if not phrase:  # "how many did ...": no noun
         return query
-    word = phrase[-1]
-    return replace(query, unsupported=f"a quantity ({word!r}: the KG records events between actors, not how many {word})")
+    return replace(query, unsupported=f"a quantity ({phrase[-1]!r}: the KG records events between actors, not how many {phrase[-1]})")
 
 
 _VERB_FORM = re.compile(rf"[a-z]+(?:ed|ing)|{_IRREGULAR_PAST}")
@@ -181,9 +177,7 @@ def asked_kind(masked: str) -> str | None:
 def _count_unit(masked: str) -> str:
     """Occasions ("how many times": distinct days) or distinct entities ("how many countries")."""
     noun = PATTERNS["counted_noun"].search(masked) or PATTERNS["number_of"].search(masked)
-    if noun is None or noun.group("noun").lower() in _OCCASIONS:
-        return "days"
-    return "entities"
+    return "days" if noun is None or noun.group("noun").lower() in _OCCASIONS else "entities"
 
 
 def _ordinal(masked: str) -> tuple[int | None, bool]:

@@ -156,14 +156,6 @@ def _one_order(found: list[TimeMention]) -> list[TimeMention]:
 _OFFSET_BEFORE = re.compile(PATTERNS["offset"].pattern + "$", re.IGNORECASE)  # an offset `with_offsets` could not read, before a time
 
 
-def whole_periods(text: str) -> str:
-    """`text` with each phrase saying the whole of the period after it ("throughout 2010", "all through March 2010") said as "during"."""
-    for whole in reversed(list(PATTERNS["whole"].finditer(text))):
-        if any(t.span[0] == 0 for t in read_times(text[whole.end() :]).found):
-            text = text[: whole.start()] + ("During " if text[whole.start()].isupper() else "during ") + text[whole.end() :]
-    return text
-
-
 def with_offsets(text: str) -> str:
     """`text` with each offset from a stated time written as the time it names (see `PATTERNS["offset"]`); "the two years after
     2008" is the window of those years."""
@@ -201,7 +193,10 @@ def stated_window(text: str) -> str:
     """`text` with a window stated by exclusive bounds written as the inclusive window it is: "after D1
     and before D2" -> "between D1+1 and D2-1" (days); "after D, within that year" -> "between D+1 and
     the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"; a phrase of a whole period said as "during"."""
-    times = read_times(text := whole_periods(text)).found
+    for whole in reversed(list(PATTERNS["whole"].finditer(text))):  # "throughout 2010", "all through March 2010"
+        if any(t.span[0] == 0 for t in read_times(text[whole.end() :]).found):
+            text = text[: whole.start()] + ("During " if text[whole.start()].isupper() else "during ") + text[whole.end() :]
+    times = read_times(text).found
     for one, other in zip(times, times[1:]):
         first, second = PATTERNS["after"].search(text, 0, one.span[0]) or PATTERNS["before"].search(text, 0, one.span[0]), PATTERNS["and_before"].fullmatch(text, one.span[1], other.span[0])
         if first and second and (first.re is PATTERNS["after"]) == (second.group("cue").lower() == "before"):
