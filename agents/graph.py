@@ -80,6 +80,7 @@ from agents.shapes import (
     swapped_variants,
     typed_variants,
     unnamed_act,
+    unrecorded_reference,
     valued_variants,
     worded_relations,
     wording_problem,
@@ -154,7 +155,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
     offered = swapped_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
-    missing = check.missing_reference() if check is not None else None
+    missing = check.missing_reference() or unrecorded_reference(ctx.store, state.analysed, _lexicon(ctx)) if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}

@@ -460,6 +460,23 @@ def instances(store: TKGStore, masked: str) -> frozenset[str]:
     return frozenset.intersection(*(relations_naming(store, w) for w in words)) if words else frozenset()
 
 
+# a temporal cue heading a clause whose subject is a pronoun: "since he took office", "after she won the election"
+_PRONOUN_CLAUSE = re.compile(r"\b(?:after|before|since|until|till|once|following|prior\s+to)\s+(?:he|she|they|it|we)\s+(?P<clause>[^,;?.]*)", re.IGNORECASE)
+
+
+def unrecorded_reference(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> str | None:
+    """Why the question cannot be placed in time (None: it can): a cue points at a pronoun's act that no relation of the KG
+    names ("since he took office", "after he won the election"), so no fact dates it, and a program that places the answers
+    after another event answers another question. A pro-verb ("after he did") or an act a relation names is read as such."""
+    clause = _PRONOUN_CLAUSE.search(analysis.masked)
+    words = [w for w in naming_words(clause.group("clause")) if not carries_no_act(w)] if clause else []
+    # the question's own act said again ("who had {E1} sued before it sued that judge") is read by the relation it names
+    asked = [stem(w) for w in content_words(analysis.masked.replace(clause.group(0), " "))] if clause else []
+    if not words or any(relations_naming(store, w) or naming_by_synonym(store, w, lexicon) or credited(lexicon, w) or any(same_word(stem(w), a) for a in asked) for w in words):
+        return None
+    return f"the question is placed against an act no relation of the KG records ('{clause.group(0).strip() if clause else ''}'): say when it was"
+
+
 def _competing(mention: EntityMention) -> bool:
     """Whether another entity reads the mention as well as its best (`CLOSE`): a country the KG names only by its
     sectors ("Israel": its police, its foreign ministry, ...), or namesakes. No fact of the best is then no evidence that

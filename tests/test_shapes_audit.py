@@ -29,6 +29,7 @@ from agents.shapes import (
     swapped_variants,
     type_problem,
     typed_variants,
+    unrecorded_reference,
     wording_problem,
 )
 from tests.bench_support import build_store, visit
@@ -474,3 +475,20 @@ def test_no_is_answered_only_where_no_instance_of_the_act_holds(
     )
     answer = absent_answer(store, analysis, AnswerCheck(store, analysis), RelationLexicon(counts=counts))
     assert answer == (absent and ("0" if "many" in masked else absent))
+
+
+@pytest.mark.parametrize(
+    ("masked", "unrecorded"),
+    [
+        # a pronoun's act no relation names: no fact dates it, and "after" some other event would answer another question
+        ("Who did {E1} criticize after he won the election?", "'after he won the election'"),
+        ("How many times has {E1} threatened {E2} since she became president?", "'since she became president'"),
+        # a pro-verb, an act a relation names, the question's own act said again: each is read as an event
+        ("Who visited {E1} after he did?", None),
+        ("Who did {E1} criticize after he visited {E2}?", None),
+        ("Who had {E1} sued before it sued that judge?", None),
+    ],
+)
+def test_a_time_placed_against_an_act_no_relation_records_is_refused_naming_it(store: TKGStore, masked: str, unrecorded: str | None) -> None:
+    reason = unrecorded_reference(store, QuestionAnalysis("?", masked), RelationLexicon(counts={}))
+    assert (reason is None) if unrecorded is None else (reason is not None and unrecorded in reason)
