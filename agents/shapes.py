@@ -434,11 +434,7 @@ def absent_answer(
     exact = any(not aimed(r) and not unsaid(store.relation_text(r), analysis.masked) for r in asked)
     if not exact and any(aimed(r) and _aims_at(store.relation_text(r), w) for w in naming_words(analysis.masked) for r in asked | credited(lexicon, w)):
         return None
-    # a word of the act no relation accounts for ("express sympathy": no relation is named so) leaves the relations read a
-    # guess, and the KG's silence about them says nothing of the act asked
-    if unaccounted_words(store, analysis, lexicon):
-        return None
-    # nor is it silent where a relation its act words name at least as closely holds ("give aid": Provide_aid beside the
+    # the KG is not silent where a relation its act words name at least as closely holds ("give aid": Provide_aid beside the
     # humanitarian aid the lexicon reads; "accuse": Accuse_of_war_crimes is an accusation too)
     asked |= instances(store, analysis.masked)
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
