@@ -70,6 +70,7 @@ from agents.shapes import (
     aim_only,
     asked_query,
     counted_variants,
+    described_by,
     excluding_variants,
     lookups_in_roles,
     of_asked_kind,
@@ -172,7 +173,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         problem = _wording(ctx, state.analysed, first_relation(found.actions))
         why = rival_note(ctx.store, found.rivals) if found.rivals else problem or f"no program reads the relation the question asks about in its roles ({found.program})"
         found, misread = None, True
-    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r)) if found is None else None
+    described = partial(described_by, ctx.analyzer.relation_linker.texts.texts)
+    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r), described) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}

@@ -405,7 +405,7 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
 
 def absent_answer(
     store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None,
-    aimed: Callable[[str], bool] = lambda relation: False,
+    aimed: Callable[[str], bool] = lambda relation: False, described: Callable[[str], frozenset[str]] = lambda word: frozenset(),
 ) -> str | None:
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
     when the KG is seen to hold no such event: of the relations the wording names
@@ -437,6 +437,9 @@ def absent_answer(
     # the KG is not silent where a relation its act words name at least as closely holds ("give aid": Provide_aid beside the
     # humanitarian aid the lexicon reads; "accuse": Accuse_of_war_crimes is an accusation too)
     asked |= instances(store, analysis.masked)
+    # and a word of the act no relation's name holds may be one its description says ("express sympathy": Make empathetic
+    # comment, "Express sympathy. Offer condolences ..."); an adverb says how it was done, not what ("publicly")
+    asked |= frozenset().union(*(described(w) for w in unaccounted_words(store, analysis, lexicon) if not w.endswith("ly")))
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     linked = [m for m in analysis.entities if m.best]
     if not linked or any(_competing(m) for m in linked[:2]):
@@ -447,6 +450,13 @@ def absent_answer(
         if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and _at_asked_time(check, fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def described_by(texts: dict[str, tuple[str, ...]], word: str) -> frozenset[str]:
+    """The relations whose description (`texts`: each relation's name's text, then its description's sentences) says
+    `word` in any inflection ("sympathy": Make_empathetic_comment)."""
+    root = word_root(word)
+    return frozenset(r for r, (_, *sentences) in texts.items() if any(root == word_root(w) for s in sentences for w in content_words(s)))
 
 
 def instances(store: TKGStore, masked: str) -> frozenset[str]:

@@ -24,6 +24,7 @@ from agents.shapes import (
     constraint_problem,
     counted_variants,
     credited,
+    described_by,
     excluding_variants,
     reference_relations,
     swapped_variants,
@@ -117,6 +118,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         ("Government_(Thailand)", "Impose_state_of_emergency_or_martial_law", "Citizen_(Thailand)", "2010-04-07"),
         ("Iran", "Threaten_with_sanctions,_boycott,_embargo", "Iraq", "2013-02-02"),
         ("Iran", "Provide_aid", "Iraq", "2013-03-03"),
+        ("Iran", "Make_empathetic_comment", "Iraq", "2013-04-04"),
         # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
         *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
     ]
@@ -490,3 +492,16 @@ def test_no_is_answered_only_where_no_instance_of_the_act_holds(
 def test_a_time_placed_against_an_act_no_relation_records_is_refused_naming_it(store: TKGStore, masked: str, unrecorded: str | None) -> None:
     reason = unrecorded_reference(store, QuestionAnalysis("?", masked), RelationLexicon(counts={}))
     assert (reason is None) if unrecorded is None else (reason is not None and unrecorded in reason)
+
+
+def test_a_word_only_a_relations_description_says_is_an_instance_of_it_too(store: TKGStore) -> None:
+    # Iran made an empathetic comment on Iraq in 2013: "express sympathy" names no relation, its description says it
+    texts = {"Make_empathetic_comment": ("Make empathetic comment", "Express sympathy.", "Offer condolences."), "Threaten": ("Threaten", "Warn.")}
+    assert described_by(texts, "sympathy") == {"Make_empathetic_comment"} and described_by(texts, "condolence") == {"Make_empathetic_comment"}
+    analysis = QuestionAnalysis(
+        "?", "Did {E1} express sympathy for {E2} in {T1}?", entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+        times=[TimeMention("2013", (0, 0), parse_time("2013"))], relations=[("Express_intent_to_cooperate", 0.6)], query=Query(asks="yesno"),
+    )
+    lexicon = RelationLexicon(counts={"express": {"Express_intent_to_cooperate": 5.0}})
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == "No"  # the relations read hold nothing
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon, described=lambda w: described_by(texts, w)) is None
