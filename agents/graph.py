@@ -70,6 +70,7 @@ from agents.shapes import (
     aim_only,
     asked_query,
     counted_variants,
+    described_by,
     excluding_variants,
     lookups_in_roles,
     of_asked_kind,
@@ -80,6 +81,7 @@ from agents.shapes import (
     swapped_variants,
     typed_variants,
     unnamed_act,
+    unrecorded_reference,
     valued_variants,
     worded_relations,
     wording_problem,
@@ -154,7 +156,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
     offered = swapped_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
-    missing = check.missing_reference() if check is not None else None
+    missing = check.missing_reference() or unrecorded_reference(ctx.store, state.analysed, _lexicon(ctx)) if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right
         evidence = check.nearest(check.asked_relation(r for r, _ in state.analysed.relations))
         return _abstain(missing) | {"plan_note": missing, "evidence": evidence}
@@ -171,7 +173,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         problem = _wording(ctx, state.analysed, first_relation(found.actions))
         why = rival_note(ctx.store, found.rivals) if found.rivals else problem or f"no program reads the relation the question asks about in its roles ({found.program})"
         found, misread = None, True
-    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r)) if found is None else None
+    described = partial(described_by, ctx.analyzer.relation_linker.texts.texts)
+    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r), described) if found is None else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}

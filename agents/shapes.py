@@ -27,9 +27,9 @@ from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.predicate import asserted_words, naming_words
-from agents.analysis.query import Query
+from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.question_type import asks_country
-from agents.analysis.relations import RelationLexicon, predicate_text, word_root
+from agents.analysis.relations import RelationLexicon, predicate_text, verb_phrase, word_root
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -333,12 +333,12 @@ def relations_naming(store: TKGStore, word: str) -> frozenset[str]:
 
 
 def _relations_by_stem(store: TKGStore) -> dict[str, frozenset[str]]:
-    """Each stem of a relation name's words (of four letters or more) -> the relations it names."""
+    """Each stem of a relation name's words (of three letters or more: "aid" names an act) -> the relations it names."""
     def build() -> dict[str, frozenset[str]]:
         found: dict[str, set[str]] = {}
         for r in store.relation_names():
             for w in content_words(store.relation_text(r)):
-                if len(w) >= 4:
+                if len(w) >= 3:
                     found.setdefault(stem(w), set()).add(r)
         return {b: frozenset(rs) for b, rs in found.items()}
 
@@ -405,7 +405,7 @@ def unaccounted_words(store: TKGStore, analysis: QuestionAnalysis, lexicon: Rela
 
 def absent_answer(
     store: TKGStore, analysis: QuestionAnalysis, check: AnswerCheck | None, lexicon: RelationLexicon | None = None,
-    aimed: Callable[[str], bool] = lambda relation: False,
+    aimed: Callable[[str], bool] = lambda relation: False, described: Callable[[str], frozenset[str]] = lambda word: frozenset(),
 ) -> str | None:
     """The answer of a yes/no or count question that no program could bind: "No" or "0", but only
     when the KG is seen to hold no such event: of the relations the wording names
@@ -434,6 +434,12 @@ def absent_answer(
     exact = any(not aimed(r) and not unsaid(store.relation_text(r), analysis.masked) for r in asked)
     if not exact and any(aimed(r) and _aims_at(store.relation_text(r), w) for w in naming_words(analysis.masked) for r in asked | credited(lexicon, w)):
         return None
+    # the KG is not silent where a relation its act words name at least as closely holds ("give aid": Provide_aid beside the
+    # humanitarian aid the lexicon reads; "accuse": Accuse_of_war_crimes is an accusation too)
+    asked |= instances(store, analysis.masked)
+    # and a word of the act no relation's name holds may be one its description says ("express sympathy": Make empathetic
+    # comment, "Express sympathy. Offer condolences ..."); an adverb says how it was done, not what ("publicly")
+    asked |= frozenset().union(*(described(w) for w in unaccounted_words(store, analysis, lexicon) if not w.endswith("ly")))
     family = set(asked).union(*(mirror_relations(store).get(r, ()) for r in asked))
     linked = [m for m in analysis.entities if m.best]
     if not linked or any(_competing(m) for m in linked[:2]):
@@ -444,6 +450,37 @@ def absent_answer(
         if (len(names) < 2 or {fact.head, fact.tail} == set(names[:2])) and _at_asked_time(check, fact) and _in_roles(check, fact):
             return None
     return answer
+
+
+def described_by(texts: dict[str, tuple[str, ...]], word: str) -> frozenset[str]:
+    """The relations whose description (`texts`: each relation's name's text, then its description's sentences) says
+    `word` in any inflection ("sympathy": Make_empathetic_comment)."""
+    root = word_root(word)
+    return frozenset(r for r, (_, *sentences) in texts.items() if any(root == word_root(w) for s in sentences for w in content_words(s)))
+
+
+def instances(store: TKGStore, masked: str) -> frozenset[str]:
+    """The relations whose names say every word of the act the wording names (the verb phrase's words, "aid" too, that name a
+    relation, light verbs aside): each of their facts is an instance of the act asked ("accuse": Accuse_of_war_crimes)."""
+    words = [w for w in verb_phrase(masked, 3).split() if w not in CONSTRAINT_WORDS and not carries_no_act(w) and relations_naming(store, w)]
+    return frozenset.intersection(*(relations_naming(store, w) for w in words)) if words else frozenset()
+
+
+# a temporal cue heading a clause whose subject is a pronoun: "since he took office", "after she won the election"
+_PRONOUN_CLAUSE = re.compile(r"\b(?:after|before|since|until|till|once|following|prior\s+to)\s+(?:he|she|they|it|we)\s+(?P<clause>[^,;?.]*)", re.IGNORECASE)
+
+
+def unrecorded_reference(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> str | None:
+    """Why the question cannot be placed in time (None: it can): a cue points at a pronoun's act that no relation of the KG
+    names ("since he took office", "after he won the election"), so no fact dates it, and a program that places the answers
+    after another event answers another question. A pro-verb ("after he did") or an act a relation names is read as such."""
+    clause = _PRONOUN_CLAUSE.search(analysis.masked)
+    words = [w for w in naming_words(clause.group("clause")) if not carries_no_act(w)] if clause else []
+    # the question's own act said again ("who had {E1} sued before it sued that judge") is read by the relation it names
+    asked = [stem(w) for w in content_words(analysis.masked.replace(clause.group(0), " "))] if clause else []
+    if not words or any(relations_naming(store, w) or naming_by_synonym(store, w, lexicon) or credited(lexicon, w) or any(same_word(stem(w), a) for a in asked) for w in words):
+        return None
+    return f"the question is placed against an act no relation of the KG records ('{clause.group(0).strip() if clause else ''}'): say when it was"
 
 
 def _competing(mention: EntityMention) -> bool:

@@ -146,7 +146,18 @@ def test_a_number_read_as_no_date_is_refused_naming_it(agent) -> None:  # noqa: 
 
 @pytest.mark.parametrize(
     ("question", "missing"),
-    [("Why did Iran criticise Iraq in 2008?", "a reason"), ("How strongly did Iran criticise Iraq in 2008?", "a degree")],
+    [
+        ("Why did Iran criticise Iraq in 2008?", "a reason"), ("How strongly did Iran criticise Iraq in 2008?", "a degree"),
+        # a time placed against what no entity or date names: read without it, "after the earthquake in 2008" is "after 2008"
+        ("Who visited Iran after the earthquake in 2008?", "'after the earthquake'"),
+        ("Which countries did Jack Straw visit during the financial crisis?", "'during the financial crisis'"),
+        ("How many times did Jack Straw visit Iran in the late 2000s?", "'the late 2000s'"),
+        # a condition on each answer no program computes: read without it, every visitor would be answered
+        ("Who visited Iran at least twice in 2008?", "'at least twice'"),
+        ("Which countries did Jack Straw visit in both 2008 and 2010?", "'both"),
+        # a pronoun's act no relation names dates nothing
+        ("Who criticised Iraq after she became president?", "'after she became president'"),
+    ],
 )
 def test_what_the_kg_cannot_represent_is_refused_naming_it(agent, question: str, missing: str) -> None:  # noqa: ANN001
     result = agent.ask(question)
@@ -232,6 +243,14 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("whats the second to last time jack straw visited iran in 2008", "2008-03-10"),
         # visitors told apart are entities (Jack Straw, Barack Obama, Angela Merkel)
         ("How many different people visited Iran in 2008?", "3"),
+        # a phrase of the whole period is "during" (Jack Straw visited Iran on 5 January, 10 and 11 March 2008)
+        ("Throughout 2008, how many times did Jack Straw visit Iran?", "3"),
+        ("How many times did Jack Straw visit Iran all through 2008?", "3"),
+        ("Over the whole course of March 2008, on how many days did Jack Straw visit Iran?", "2"),
+        # an open bound after the time includes it and runs to the KG's end; one before it ("no later than") from its start
+        ("From March 2008 onwards, how many times did Jack Straw visit Iran?", "2"),
+        ("How many times did Jack Straw visit Iran from 2009 on?", "0"),
+        ("How many times did Jack Straw visit Iran no later than January 2008?", "1"),
     ],
 )
 def test_other_wordings_of_yes_no_counts_windows_and_notes(agent, question: str, answer: str) -> None:  # noqa: ANN001

@@ -24,11 +24,13 @@ from agents.shapes import (
     constraint_problem,
     counted_variants,
     credited,
+    described_by,
     excluding_variants,
     reference_relations,
     swapped_variants,
     type_problem,
     typed_variants,
+    unrecorded_reference,
     wording_problem,
 )
 from tests.bench_support import build_store, visit
@@ -114,6 +116,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         ("Evo_Morales", "Make_statement", "Barack_Obama", "2009-01-19"),
         ("Evo_Morales", "Make_optimistic_comment", "Barack_Obama", "2009-01-20"),
         ("Government_(Thailand)", "Impose_state_of_emergency_or_martial_law", "Citizen_(Thailand)", "2010-04-07"),
+        ("Iran", "Threaten_with_sanctions,_boycott,_embargo", "Iraq", "2013-02-02"),
+        ("Iran", "Provide_aid", "Iraq", "2013-03-03"),
+        ("Iran", "Make_empathetic_comment", "Iraq", "2013-04-04"),
         # enough visits, each recorded from both sides, for the KG to show the two relations mirror each other
         *(f for day in range(1, MIRROR_MIN_FACTS + 2) for f in visit("Jack_Straw", "Iran", f"2008-01-{day:02d}")),
     ]
@@ -447,3 +452,56 @@ def test_no_is_not_answered_from_words_read_as_the_aim_of_an_intent(tmp_path: Pa
 
         assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon, aimed) == absent
         assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == "No"  # when nothing is read as an aim
+
+
+@pytest.mark.parametrize(
+    ("masked", "relations", "counts", "absent"),
+    [
+        # Iran threatened Iraq with sanctions in 2013: a threat too, though the relation read is Threaten
+        ("Did {E1} threaten {E2} in {T1}?", [("Threaten", 0.6)], {"threaten": {"Threaten": 5.0}}, None),
+        ("How many times did {E1} threaten {E2} in {T1}?", [("Threaten", 0.6)], {"threaten": {"Threaten": 5.0}}, None),
+        # "give aid", read as humanitarian aid: Iran gave Iraq aid in 2013, which Provide_aid records
+        ("Did {E1} give aid to {E2} in {T1}?", [("Provide_humanitarian_aid", 0.8)], {"give": {"Provide_humanitarian_aid": 5.0}}, None),
+        # an act of which the KG holds no instance between them in 2013
+        ("Did {E1} criticize {E2} in {T1}?", [("Criticize_or_denounce", 0.6)], {"criticize": {"Criticize_or_denounce": 5.0}}, "No"),
+    ],
+)
+def test_no_is_answered_only_where_no_instance_of_the_act_holds(
+    store: TKGStore, masked: str, relations: list[tuple[str, float]], counts: dict[str, dict[str, float]], absent: str | None
+) -> None:
+    analysis = QuestionAnalysis(
+        "?", masked, entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+        times=[TimeMention("2013", (0, 0), parse_time("2013"))], relations=relations, query=Query(asks="number" if "many" in masked else "yesno"),
+    )
+    answer = absent_answer(store, analysis, AnswerCheck(store, analysis), RelationLexicon(counts=counts))
+    assert answer == (absent and ("0" if "many" in masked else absent))
+
+
+@pytest.mark.parametrize(
+    ("masked", "unrecorded"),
+    [
+        # a pronoun's act no relation names: no fact dates it, and "after" some other event would answer another question
+        ("Who did {E1} criticize after he won the election?", "'after he won the election'"),
+        ("How many times has {E1} threatened {E2} since she became president?", "'since she became president'"),
+        # a pro-verb, an act a relation names, the question's own act said again: each is read as an event
+        ("Who visited {E1} after he did?", None),
+        ("Who did {E1} criticize after he visited {E2}?", None),
+        ("Who had {E1} sued before it sued that judge?", None),
+    ],
+)
+def test_a_time_placed_against_an_act_no_relation_records_is_refused_naming_it(store: TKGStore, masked: str, unrecorded: str | None) -> None:
+    reason = unrecorded_reference(store, QuestionAnalysis("?", masked), RelationLexicon(counts={}))
+    assert (reason is None) if unrecorded is None else (reason is not None and unrecorded in reason)
+
+
+def test_a_word_only_a_relations_description_says_is_an_instance_of_it_too(store: TKGStore) -> None:
+    # Iran made an empathetic comment on Iraq in 2013: "express sympathy" names no relation, its description says it
+    texts = {"Make_empathetic_comment": ("Make empathetic comment", "Express sympathy.", "Offer condolences."), "Threaten": ("Threaten", "Warn.")}
+    assert described_by(texts, "sympathy") == {"Make_empathetic_comment"} and described_by(texts, "condolence") == {"Make_empathetic_comment"}
+    analysis = QuestionAnalysis(
+        "?", "Did {E1} express sympathy for {E2} in {T1}?", entities=[EntityMention(n, (0, 0), [(n, 1.0)]) for n in ("Iran", "Iraq")],
+        times=[TimeMention("2013", (0, 0), parse_time("2013"))], relations=[("Express_intent_to_cooperate", 0.6)], query=Query(asks="yesno"),
+    )
+    lexicon = RelationLexicon(counts={"express": {"Express_intent_to_cooperate": 5.0}})
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == "No"  # the relations read hold nothing
+    assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon, described=lambda w: described_by(texts, w)) is None

@@ -7,8 +7,7 @@ What the analysis read is masked ({E1}, {T1}); these words left over mean it dro
   one of them neither English the analysis reads nor a word of the relation lexicon ("the state actor"), or a word no
   English is (inflected or slipped): a name the linker did not know ("the unhcr"); a negation of the event ("said no to X").
 Each was chosen on the learning material only, with the criterion that a wrong answer avoided costs at most one
-right answer (`benchmarks/accounting_signals.py`; the counts: `benchmarks/results/accounting/README.md`).
-"""
+right answer (`benchmarks/accounting_signals.py`; the counts: `benchmarks/results/accounting/README.md`)."""
 
 from __future__ import annotations
 

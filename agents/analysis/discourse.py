@@ -8,8 +8,7 @@ General English of speech and quick typing, not of any one writer:
 - A checked claim states or asks something the asker heard ("I read that X visited Y in 2009. Is that right?",
   "X visited Y, didn't it?") and asks the real question. The claim's value is what is in doubt: a question that
   stands alone is asked alone, its pointers ("that month", "he") read from the claim; one that only points back
-  ("which year was it?", "if not, who did?") is the claim with the value it asks for open.
-"""
+  ("which year was it?", "if not, who did?") is the claim with the value it asks for open."""
 
 from __future__ import annotations
 

@@ -4,8 +4,7 @@ The analysis reads the event pattern; this module reads the rest, so nothing the
 ignored: what is asked, the constraints (a window, the n-th, most or least often, "apart from X"),
 and what no (head, relation, tail, day) fact can represent (a place, a reason, a quantity...), which
 makes the question unanswerable. The `Query` it fills in is the planner's contract (`actions.query`:
-`Query.admits(program)` checks that a program carries out every constraint it states, and nothing it does not).
-"""
+`Query.admits(program)` checks that a program carries out every constraint it states, and nothing it does not)."""
 
 from __future__ import annotations
 
@@ -97,13 +96,15 @@ def _unsupported(masked: str) -> str | None:
         return f"what was said ({said.group(0).split()[-1]!r}: the KG records that a statement was made, not what it said)"
     if future := PATTERNS["future"].search(masked):
         return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
+    if uncomputed := PATTERNS["uncomputed"].search(masked):
+        return f"a condition on each answer that no program computes ({uncomputed.group(0)!r}: ARI counts, ranks and lists, but keeps no answer by how often, in every period or in two at once)"
+    if unnamed := PATTERNS["unnamed_event"].search(masked):
+        return f"a time placed against what no entity or date names ({unnamed.group(0)!r}: the KG dates events between named actors)"
     if offset := _EVENT_OFFSET.search(masked):
         return f"a time offset from another event ({offset.group(0).strip()!r}: ARI reads before and after an event, not how long before or after)"
     if bound := TIMES["relative_bound"].search(masked):
         return f"a time bound ARI cannot read ({bound.group(0).strip(' ,')!r}: it names no date of its own)"
     return None
-
-
 
 
 def unread_number(masked: str) -> str | None:
@@ -141,8 +142,7 @@ def counts_a_quantity(query: Query, masked: str, name_words: frozenset[str]) -> 
         phrase.append(w)
     if not phrase:  # "how many did ...": no noun
         return query
-    word = phrase[-1]
-    return replace(query, unsupported=f"a quantity ({word!r}: the KG records events between actors, not how many {word})")
+    return replace(query, unsupported=f"a quantity ({phrase[-1]!r}: the KG records events between actors, not how many {phrase[-1]})")
 
 
 _VERB_FORM = re.compile(rf"[a-z]+(?:ed|ing)|{_IRREGULAR_PAST}")
@@ -177,9 +177,7 @@ def asked_kind(masked: str) -> str | None:
 def _count_unit(masked: str) -> str:
     """Occasions ("how many times": distinct days) or distinct entities ("how many countries")."""
     noun = PATTERNS["counted_noun"].search(masked) or PATTERNS["number_of"].search(masked)
-    if noun is None or noun.group("noun").lower() in _OCCASIONS:
-        return "days"
-    return "entities"
+    return "days" if noun is None or noun.group("noun").lower() in _OCCASIONS else "entities"
 
 
 def _ordinal(masked: str) -> tuple[int | None, bool]:

@@ -2,8 +2,7 @@
 
 The pattern is read from the cue words of the one lexicon (`agents.analysis.cues`), combined as MultiTQ
 combines them ("first ... after X" is after_first, "last ... before X" before_last, "first ... in
-2012" equal_multi): features for the decider and the memory, not hard rules.
-"""
+2012" equal_multi): features for the decider and the memory, not hard rules."""
 
 from __future__ import annotations
 

@@ -192,7 +192,10 @@ def _written(day: date, granularity: Granularity) -> str:
 def stated_window(text: str) -> str:
     """`text` with a window stated by exclusive bounds written as the inclusive window it is: "after D1
     and before D2" -> "between D1+1 and D2-1" (days); "after D, within that year" -> "between D+1 and
-    the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"."""
+    the year's last day"; "before D, in the same month" -> "between the month's first day and D-1"; a phrase of a whole period said as "during"."""
+    for whole in reversed(list(PATTERNS["whole"].finditer(text))):  # "throughout 2010", "all through March 2010"
+        if any(t.span[0] == 0 for t in read_times(text[whole.end() :]).found):
+            text = text[: whole.start()] + ("During " if text[whole.start()].isupper() else "during ") + text[whole.end() :]
     times = read_times(text).found
     for one, other in zip(times, times[1:]):
         first, second = PATTERNS["after"].search(text, 0, one.span[0]) or PATTERNS["before"].search(text, 0, one.span[0]), PATTERNS["and_before"].fullmatch(text, one.span[1], other.span[0])
@@ -252,6 +255,8 @@ def _bounded(text: str, found: list[TimeMention]) -> list[TimeMention]:
         if opener and not (i and PATTERNS["joins"].match(text, previous, opener.start())) and not (since and i + 1 < len(found) and PATTERNS["joins"].match(text, end, found[i + 1].span[0])):
             opened = TimeSpan(time.start, OPEN_END, time.granularity) if since else TimeSpan(OPEN_START, time.end, time.granularity)
             found[i] = TimeMention(text[opener.start() : end], (opener.start(), end), opened)
+        elif (onwards := PATTERNS["onwards"].match(text, end)) and ((opening := PATTERNS["from"].search(text, previous, start)) or not onwards.group("bare")):
+            found[i] = TimeMention(text[(begin := opening.start() if opening else start) : onwards.end()], (begin, onwards.end()), TimeSpan(time.start, OPEN_END, time.granularity))
     return found
 
 
