@@ -281,14 +281,8 @@ def role_order(masked: str) -> list[int]:
     """Entity numbers in role order, read off a masked question as `question_type.in_role_order`
     reads a question: by first appearance, except that the one a temporal cue points at ("before
     {E2}", "the same month as {E2}") comes last."""
-    order: list[int] = []
-    pointed: list[int] = []
-    for m in _PLACEHOLDER.finditer(masked):
-        number = int(m.group(1))
-        if number not in order:
-            order.append(number)
-        if POINTS_AT_NEXT.search(masked[: m.start()]) and number not in pointed:
-            pointed.append(number)
+    order = list(dict.fromkeys(int(m.group(1)) for m in _PLACEHOLDER.finditer(masked)))
+    pointed = list(dict.fromkeys(int(m.group(1)) for m in _PLACEHOLDER.finditer(masked) if POINTS_AT_NEXT.search(masked[: m.start()])))
     if len(pointed) == 1 and len(order) >= 2:
         order = [n for n in order if n != pointed[0]] + pointed
     return order
