@@ -55,8 +55,7 @@ def resolve_by_facts(mentions: list[EntityMention], store: TKGStore) -> None:
         linked = [n for n, _ in competing if any(store.relations_between(n, p) for p in partners)]
         if not linked or len(linked) == len(competing):
             continue
-        rest = [(n, s) for n, s in mention.candidates if n not in linked]
-        mention.candidates = [(n, best) for n in linked] + rest
+        mention.candidates = [(n, best) for n in linked] + [(n, s) for n, s in mention.candidates if n not in linked]
         chosen, passed = linked[0], [n for n, _ in competing if n not in linked]
         with_whom = next(p for p in partners if store.relations_between(chosen, p))
         reason = f"{chosen} chosen over {', '.join(passed[:3])}: it has facts with {with_whom}"

@@ -9,20 +9,18 @@ would answer another question, a word left alone at worst goes unread.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
-from pathlib import Path
 
 from agents.analysis.aliases import TITLE_ABBREVIATIONS
 from agents.analysis.times import MONTHS
-from agents.analysis.words import english
+from agents.analysis.words import DATA, data, english
 from ari.base.text import one_slip_away, stem, word_key
 from tkg_store.temporal import full_year
 
 # chat and newspaper abbreviations -> the standard word (lower case: they are only written so)
-CHAT_WORDS = Path(__file__).parent / "data" / "chat_spellings.json"
-SPELLINGS: dict[str, str] = json.loads(CHAT_WORDS.read_text(encoding="utf-8"))["spellings"]
+CHAT_WORDS = DATA / "chat_spellings.json"
+SPELLINGS: dict[str, str] = data("chat_spellings")["spellings"]
 _MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time reader knows them
 _WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
 # a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day

@@ -22,17 +22,10 @@ PATTERNS = patterns("role_patterns", {})
 
 SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
 
-_DO_AUX = GRAMMAR_WORDS["do_auxiliaries"]
 _BE_AUX = frozenset("was were is are be been being".split())  # "was {E1} visited": passive, role unknown
 _PREPOSITIONS = GRAMMAR_WORDS["prepositions"]
 _AGENT_PREPOSITIONS = frozenset({"by", "of"})  # "visited by X", "the visit of X": the doer, not the object
 _ORDINALS = frozenset("first last earliest latest next final only".split())
-_CLAUSE_OPENERS = GRAMMAR_WORDS["clause_openers"]
-_TIME_NOUNS = GRAMMAR_WORDS["time_nouns"]
-_AFTER_OBJECT = GRAMMAR_WORDS["after_object"]  # words after an object that end its verb phrase
-# "make a visit" says what "visit" says: a relation named by a light verb and a noun is the one a
-# plain verb of that noun means (Make_a_visit for "who visited X", Host_a_visit only for "host").
-LIGHT_VERBS = frozenset("make makes give have take do pay hold".split())
 
 
 def clause_roles(masked: str) -> dict[int, str | None]:
@@ -80,7 +73,7 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
             named.append(relation)
     if named:  # one, or several and none sure
         return named[0] if len(named) == 1 else None
-    light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in LIGHT_VERBS)]
+    light = [r for r in family if store.relation_text(r).lower().split()[:1] in ([v] for v in GRAMMAR_WORDS["light_verbs"])]
     return light[0] if len(light) == 1 else None
 
 
@@ -95,7 +88,7 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
-    if previous in _DO_AUX:  # "did {E1} get visited": a get-passive's subject is the one it was done to
+    if previous in GRAMMAR_WORDS["do_auxiliaries"]:  # "did {E1} get visited": a get-passive's subject is the one it was done to
         return OBJECT if re.match(r"\s+(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
     if previous in _PREPOSITIONS:
         return OBJECT
@@ -103,8 +96,8 @@ def _role_at(before: str, after: str) -> str | None:
         return SUBJECT  # "was {E1} threatening {E2}": active, as "did {E1} threaten"
     if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
-    opens_clause = previous is None or previous in _CLAUSE_OPENERS or (
-        previous in _TIME_NOUNS and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
+    opens_clause = previous is None or previous in GRAMMAR_WORDS["clause_openers"] or (
+        previous in GRAMMAR_WORDS["time_nouns"] and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
     ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None or (  # "the country {E1} visited / went to": a relative clause, "that" left out
         following in _BE_AUX and PATTERNS["progressive"].match(after) is not None  # "how many times {E1} was hosting"
     )
@@ -140,7 +133,7 @@ def _next_word(after: str) -> str | None:
 def _is_open_word(word: str | None) -> bool:
     """A word that may start a verb phrase: not punctuation, a time, a preposition or an adverb
     that ends an object's phrase."""
-    return word is not None and word not in _AFTER_OBJECT and word not in _PREPOSITIONS and word not in _AGENT_PREPOSITIONS
+    return word is not None and word not in GRAMMAR_WORDS["after_object"] and word not in _PREPOSITIONS and word not in _AGENT_PREPOSITIONS
 
 
 class VoiceRoles(NamedTuple):

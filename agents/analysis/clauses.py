@@ -10,11 +10,9 @@ from __future__ import annotations
 import re
 
 from agents.analysis.grammar_words import (
-    _AGENT_SUFFIX,
-    _ENT,
-    _NOT_GERUNDS,
     _PLACEHOLDER,
     _PROVERB,
+    GRAMMAR_WORDS,
     SHARED,
     _adverbs,
     _cap,
@@ -51,7 +49,7 @@ def gerund_reference(text: str) -> str | None:
     The same for an event noun: "after the visit by {E2} (to {E1})", "after {E2}'s visit to {E1}" ->
     "after {E2}", when {E1} is named again by the main clause."""
     for m in PATTERNS["gerund"].finditer(text):
-        if m.group("ger").lower() in _NOT_GERUNDS or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
+        if m.group("ger").lower() in GRAMMAR_WORDS["not_gerunds"] or re.search(r"\b(?:who|whom|which|what|when)\b", m.group("rest"), re.I):
             continue
         return _spliced(m, f"{m.group('cue')} ")
     for pattern in (PATTERNS["event_by"], PATTERNS["event_of"]):
@@ -140,10 +138,10 @@ def _fold_clause(vp: str, main: str, subject: str, same_period: bool = False) ->
         return main[: pronoun.start("p")] + _party(vp, objects[0]) + main[pronoun.end("p") :], subject
     owner = PATTERNS["possessive_pronoun"].search(main)
     if owner:  # "its first visitor": the clause's object; "its criticism" (the clause's own act): its subject
-        possessor = re.search(rf"(?P<e>{_ENT})'s\s+(?:[a-z]+\s+)?{re.escape(owner.group('noun'))}\b", vp, re.IGNORECASE)
+        possessor = re.search(rf"(?P<e>{SHARED['ENT']})'s\s+(?:[a-z]+\s+)?{re.escape(owner.group('noun'))}\b", vp, re.IGNORECASE)
         if possessor:  # "After {E2} hosted {E1}'s visit, which country was the first to host his visit?": {E1}'s
             return main[: owner.start("p")] + f"{_object(possessor.group('e'))}'s" + main[owner.end("p") :], subject
-        if re.fullmatch(_AGENT_SUFFIX, owner.group("noun").lower()):
+        if re.fullmatch(SHARED["AGENT_SUFFIX"], owner.group("noun").lower()):
             return main[: owner.start("p")] + f"{_party(vp, objects[0])}'s" + main[owner.end("p") :], subject
         if word_key(owner.group("noun")) in _acts(vp):
             return main[: owner.start("p")] + f"{_object(subject)}'s" + main[owner.end("p") :], _party(vp, objects[0])
@@ -169,8 +167,7 @@ def same_period_clause(text: str) -> str | None:
         main = m.group("main").rstrip(" ,")
         folded = _fold_clause(vp, main, m.group("a"), same_period=True) if vp else (_PROVERB.sub("", main).strip(), m.group("a"))
         if folded and folded[0]:
-            main, reference = folded
-            main = main.rstrip(" ,")
+            main, reference = folded[0].rstrip(" ,"), folded[1]
             same = _same_period(m.group("unit"), reference, (m.group("prep") or "").lower())
             return f"{m.group('pre')}{_cap(main)} {same}{m.group('end') or '?'}"
     if m := PATTERNS["same_clause"].search(text):
@@ -325,5 +322,4 @@ def template_cue(text: str) -> str | None:
     def word(m: re.Match[str]) -> str:
         cue = "before" if m.group("before") else "after"
         return (cue.capitalize() if m.group("cue")[:1].isupper() else cue) + " "
-    changed = PATTERNS["template_cue"].sub(word, text)
-    return changed if changed != text else None
+    return PATTERNS["template_cue"].sub(word, text)  # unchanged: the rule did not fire (`grammar.rewrite`)

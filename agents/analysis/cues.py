@@ -32,9 +32,7 @@ _BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
 BETWEEN = english(_BETWEEN)
 # two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in (the months of) {T1} and {T2}"
 WINDOW = english(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}")
-ASKS_TIME = re.compile(
-    r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b", re.IGNORECASE
-)
+ASKS_TIME = english(r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b")
 
 # Words that belong to the cue phrases, and pro-forms (data/grammar_words.json: what each table holds and why)
 _WORDS = word_tables("grammar_words")
@@ -51,11 +49,8 @@ def same_granularity(text: str) -> str | None:
 
 def temporal_cues(text: str) -> list[str]:
     """The cues of a text in a fixed order: same, between, before, after, first, last."""
-    found = ["same"] if SAME.search(text) else []
-    for name, pattern in (("between", BETWEEN), ("before", BEFORE), ("after", AFTER), ("first", FIRST), ("last", LAST)):
-        if pattern.search(text):
-            found.append(name)
-    return found
+    cues = (("same", SAME), ("between", BETWEEN), ("before", BEFORE), ("after", AFTER), ("first", FIRST), ("last", LAST))
+    return [name for name, pattern in cues if pattern.search(text)]
 
 
 def question_cues(question: str) -> frozenset[str]:

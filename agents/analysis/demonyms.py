@@ -6,12 +6,12 @@ to the country's usual English name; the linker keeps only the names the store u
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from types import MappingProxyType
 
-COUNTRIES = Path(__file__).parent / "data" / "countries.json"
-_DATA = json.loads(COUNTRIES.read_text(encoding="utf-8"))
+from agents.analysis.words import DATA, data
+
+COUNTRIES = DATA / "countries.json"
+_DATA = data("countries")
 # country name -> its adjectives, demonyms and short names (data/countries.json)
 COUNTRY_ALIASES = MappingProxyType({country: tuple(names) for country, names in _DATA["aliases"].items()})
 # country name -> the names of its capital, which news English writes for the country's government ("Beijing",

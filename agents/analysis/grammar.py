@@ -14,19 +14,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agents.analysis.clauses import (
-    anaphoric_reference,
-    clause_reference,
-    companion_reference,
-    gerund_reference,
-    perfect_participle_reference,
-    reference_proverb,
-    same_period_clause,
-    template_cue,
-)
+from agents.analysis import clauses
 from agents.analysis.cues import AFTER_FIRST, AFTER_HEAD, CUE_HEAD, FIRST, LAST, POINTS_AT_NEXT
 from agents.analysis.grammar_words import (
-    _NOT_PARTICIPLES,
     _PLACEHOLDER,
     GRAMMAR_WORDS,
     SHARED,
@@ -56,14 +46,11 @@ class Rewrite:
     dropped: str = ""
 
 
-_FUNCTION_WORDS = GRAMMAR_WORDS["function_words"]  # words that carry no relation: a rule may drop them
-
-
 def _dropped_words(before: str, after: str) -> str:
-    """The content words of `before` that `after` no longer has, in their order."""
+    """The content words of `before` that `after` no longer has, in their order (function words carry no relation)."""
     kept = {w.lower() for w in re.findall(r"[A-Za-z]+", after)}
     words = [w for w in re.findall(r"[A-Za-z]+", re.sub(r"\{[ET]\d+\}", " ", before)) if w.lower() not in kept]
-    return " ".join(w for w in words if w.lower() not in _FUNCTION_WORDS)
+    return " ".join(w for w in words if w.lower() not in GRAMMAR_WORDS["function_words"])
 
 
 # -- agent passives -----------------------------------------------------------------------------
@@ -73,7 +60,7 @@ def active_voice(text: str) -> str | None:
     """"{E1} was visited by whom" / "Who was {E1} visited by" / "By whom was {E1} visited" -> "who visited {E1}"."""
     for pattern in (PATTERNS["passive_fronted_by"], PATTERNS["passive_stranded"], PATTERNS["passive_subject"]):
         m = pattern.search(text)
-        if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        if m and m.group("verb").lower() not in GRAMMAR_WORDS["not_participles"]:
             subject = next(v for k, v in m.groupdict().items() if k.startswith("subj") and v)
             active = f"{_who(m.group('wh'))} {_passive_adverbs(m)}{m.group('verb')} {_object(subject)}"
             return _spliced(m, active)
@@ -84,7 +71,7 @@ def named_agent_active(text: str) -> str | None:
     """"When was {E1} visited by {E2}" -> "When did {E2} visit(ed) {E1}"; "{E1} was visited by {E2}" -> "{E2} visited {E1}"."""
     for pattern in (PATTERNS["passive_named_asked"], PATTERNS["passive_named"]):
         m = pattern.search(text)
-        if m and m.group("verb").lower() not in _NOT_PARTICIPLES:
+        if m and m.group("verb").lower() not in GRAMMAR_WORDS["not_participles"]:
             asked = f"{m.group('wh') or ''} did " if "wh" in m.groupdict() else ""
             verb = f"{_passive_adverbs(m)}{m.group('verb')}"
             return _spliced(m, f"{asked}{_object(m.group('agent'))} {verb} {_object(m.group('obj'))}")
@@ -97,11 +84,11 @@ def named_agent_active(text: str) -> str | None:
 def noun_phrase_passive(text: str) -> str | None:
     """"Negative comments about {E1} were made by whom" -> "who made negative comments about {E1}";
     "Formal agreements were signed by {E1} with whom" -> "{E1} signed formal agreements with whom"."""
-    if (m := PATTERNS["np_passive_asked"].search(text)) and m.group("verb").lower() not in _NOT_PARTICIPLES:
+    if (m := PATTERNS["np_passive_asked"].search(text)) and m.group("verb").lower() not in GRAMMAR_WORDS["not_participles"]:
         clause = f"{m.group('wh') or ''} did {_object(m.group('agent'))} {_adverbs(m.group('adv'))}{m.group('verb')} {m.group('np')}{m.group('pp') or ''}"
         return _spliced(m, clause)
     m = PATTERNS["np_passive"].search(text)
-    if m is None or m.group("verb").lower() in _NOT_PARTICIPLES:
+    if m is None or m.group("verb").lower() in GRAMMAR_WORDS["not_participles"]:
         return None
     np = m.group("np")
     np = np[:1].lower() + np[1:]
@@ -170,8 +157,7 @@ def plain_question(text: str) -> str | None:
     if m := PATTERNS["negative_opening"].search(text):
         return plain_question(text := _spliced(m, m.group("aux"))) or text
     if m := PATTERNS["else"].search(text):
-        text = _spliced(m, m.group("wh") or f"{m.group('which')} ")
-        return plain_question(text) or text
+        return plain_question(text := _spliced(m, m.group("wh") or f"{m.group('which')} ")) or text
     if m := PATTERNS["cleft"].search(text):
         did = "did " if PATTERNS["own_subject"].match(text, m.end()) else ""
         return _spliced(m, f"{_who(m.group('wh'))} {did}")
@@ -210,8 +196,7 @@ def indirect_question(text: str) -> str | None:
         asked = _asked_clause(f"{m.group('prep') or ''}{wh}", text[m.end():])
         return None if asked is None else m.group("pre") + asked
     if m := PATTERNS["one_who"].search(text):
-        ordinal = _ordinal(m.group("ord"))
-        return _spliced(m, f"{_who(m.group('wh'))} {_adverbs(ordinal)}")
+        return _spliced(m, f"{_who(m.group('wh'))} {_adverbs(_ordinal(m.group('ord')))}")
     if m := PATTERNS["wh_last"].match(text):
         return f"{m.group('pre')}{m.group('prep')} {m.group('wh')} did {_object(m.group('subj'))} {m.group('vp')}{m.group('end') or '?'}"
     return None
@@ -261,13 +246,13 @@ RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("resumed topic", resumed_topic),
     ("indirect question", indirect_question),
     ("plain question", plain_question),
-    ("same period clause", same_period_clause),
-    ("companion reference", companion_reference),
-    ("anaphoric reference", anaphoric_reference),
-    ("perfect participle", perfect_participle_reference),
-    ("clause reference", clause_reference),
-    ("reference pro-verb", reference_proverb),
-    ("gerund reference", gerund_reference),
+    ("same period clause", clauses.same_period_clause),
+    ("companion reference", clauses.companion_reference),
+    ("anaphoric reference", clauses.anaphoric_reference),
+    ("perfect participle", clauses.perfect_participle_reference),
+    ("clause reference", clauses.clause_reference),
+    ("reference pro-verb", clauses.reference_proverb),
+    ("gerund reference", clauses.gerund_reference),
     ("ordinal phrase", ordinal_phrase),
     ("noun phrase passive", noun_phrase_passive),
     ("active voice", active_voice),
@@ -275,7 +260,7 @@ RULES: tuple[tuple[str, Callable[[str], str | None]], ...] = (
     ("act doer first", act_doer_first),
     ("named giver", named_giver),
     ("agent as subject", agent_as_subject),
-    ("template cue", template_cue),
+    ("template cue", clauses.template_cue),
 )
 
 
@@ -296,14 +281,8 @@ def role_order(masked: str) -> list[int]:
     """Entity numbers in role order, read off a masked question as `question_type.in_role_order`
     reads a question: by first appearance, except that the one a temporal cue points at ("before
     {E2}", "the same month as {E2}") comes last."""
-    order: list[int] = []
-    pointed: list[int] = []
-    for m in _PLACEHOLDER.finditer(masked):
-        number = int(m.group(1))
-        if number not in order:
-            order.append(number)
-        if POINTS_AT_NEXT.search(masked[: m.start()]) and number not in pointed:
-            pointed.append(number)
+    order = list(dict.fromkeys(int(m.group(1)) for m in _PLACEHOLDER.finditer(masked)))
+    pointed = list(dict.fromkeys(int(m.group(1)) for m in _PLACEHOLDER.finditer(masked) if POINTS_AT_NEXT.search(masked[: m.start()])))
     if len(pointed) == 1 and len(order) >= 2:
         order = [n for n in order if n != pointed[0]] + pointed
     return order

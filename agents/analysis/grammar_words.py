@@ -14,13 +14,10 @@ GRAMMAR_WORDS = word_tables("grammar_words")
 # words, auxiliaries, adverbs, pro-verbs), as the rules' data files write them: <ENT>, <WH>, <CUE>, ...
 PATTERNS = patterns("grammar_parts", {"CUE": CUE_HEAD})
 SHARED = {"CUE": CUE_HEAD} | {key.upper(): part.pattern for key, part in PATTERNS.items()}
-_ENT = SHARED["ENT"]  # "a {E1}": sector roles are named with either article ("a Thai MP")
 _AGENT_SUFFIX = SHARED["AGENT_SUFFIX"]  # the noun of one who does something: visitor(s), critic(s)
 _IRREGULAR_PAST = SHARED["IRREGULAR_PAST"]  # "went", "made": a regular past tense ends in "ed"
 _PLACEHOLDER = PATTERNS["placeholder"]
 _PROVERB = PATTERNS["proverb"]
-_NOT_PARTICIPLES = frozenset({"been", "being", "the", "a", "an", "first", "last"})
-_NOT_GERUNDS = frozenset({"being", "having", "during", "following", "preceding", "according", "including", "nothing", "something", "anything", "king", "thing", "spring", "evening", "morning", "beijing", "wing"})
 
 
 # the templates say "first" and "last": each other way of saying an ordinal, in their word
@@ -39,10 +36,7 @@ def _who(wh: str) -> str:
 
 def _object(subject: str) -> str:
     """A moved subject loses its sentence-initial capital ("The {E1} was ..." -> "... the {E1}")."""
-    for article in ("The ", "An ", "A "):
-        if subject.startswith(article):
-            return article.lower() + subject[len(article) :]
-    return subject
+    return re.sub(r"^(?:The|An|A) ", lambda m: m.group(0).lower(), subject)
 
 
 def _cap(text: str) -> str:

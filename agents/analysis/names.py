@@ -124,6 +124,7 @@ def build_name_tables(store: TKGStore) -> NameTables:
         if (match := _QUALIFIED.match(display)) and not noted(display):
             role, qualifier = match.group("role").strip(), match.group("qualifier").strip()
             tables.roles.setdefault(qualifier, []).append((role, name))
+    country_keys = {normalize_name(text) for country, names in COUNTRY_ALIASES.items() for text in (country, *names)}
     for qualifier in tables.roles:
         key = normalize_name(qualifier)
         tables.qualifier_keys.setdefault(key, []).append(qualifier)
@@ -131,6 +132,11 @@ def build_name_tables(store: TKGStore) -> NameTables:
             tables.qualifier_keys.setdefault(key[4:], []).append(qualifier)
         for entity in tables.by_key.get(key, []):
             tables.qualifier_entity[qualifier] = entity
+        # a qualifier that is no country and no entity of its own ("International", "Taliban", "Hamas") only
+        # ever qualifies a role, as an adjective or a noun before it does: "the international media",
+        # "taliban militants"
+        if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
+            tables.adjective_keys.add(key)
     known = {normalize_name(q): q for q in tables.roles}
     for country, aliases in COUNTRY_ALIASES.items():
         if (qualifier := known.get(normalize_name(country))) is None:
@@ -146,14 +152,6 @@ def build_name_tables(store: TKGStore) -> NameTables:
                 tables.case_sensitive_keys[key] = alias.replace(".", "")
             if key != normalize_name(qualifier):
                 tables.adjective_keys.add(key)
-    # a qualifier that is no country and no entity of its own ("International", "Taliban", "Hamas") only
-    # ever qualifies a role, as an adjective or a noun before it does: "the international media",
-    # "taliban militants"
-    country_keys = {normalize_name(text) for country, names in COUNTRY_ALIASES.items() for text in (country, *names)}
-    for qualifier in tables.roles:
-        key = normalize_name(qualifier)
-        if qualifier[:1].isupper() and qualifier not in tables.qualifier_entity and key not in country_keys:
-            tables.adjective_keys.add(key)
     # a qualifier of several capitalised words with no entity of its own is also written
     # by its initials, as "isil" for "Islamic State of Iraq and the Levant": four letters or more (three
     # spell words: "car", "tar"), no word of the KG's role and relation names, no other KG name's

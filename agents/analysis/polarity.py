@@ -1,10 +1,10 @@
 """Which way a wording says an act goes, on the axes of `data/polarity_words.json`: a verb phrase saying the
 opposite of a relation's own name and description ("cut back ties", "improve ties") cannot be read as it."""
 
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
+
+from agents.analysis.words import data
 
 
 def _forms(word: str) -> set[str]:
@@ -13,7 +13,7 @@ def _forms(word: str) -> set[str]:
     return {word, word + "s", word + "es", word + "ed", word + "d", word + "ing", stem + "ing", stem + "ied", stem + "ies", word + word[-1] + "ed", word + word[-1] + "ing"}
 
 
-_DATA = {k: v for k, v in json.loads((Path(__file__).parent / "data" / "polarity_words.json").read_text(encoding="utf-8")).items() if k[0] != "_"}
+_DATA = {k: v for k, v in data("polarity_words").items() if k[0] != "_"}
 _YES_OR_NO = list(_DATA).index("yes_or_no")
 AXES = [tuple(frozenset(f for w in pole for f in _forms(w)) for pole in poles) for poles in _DATA.values()]
 

@@ -10,10 +10,8 @@ from agents.analysis.words import patterns, word_tables
 # a frame, a tag and a reciprocal around a yes/no question's event (data/predicate_patterns.json: each with why and examples)
 PATTERNS = patterns("predicate_patterns", {})
 
-# nouns that say "when" in a phrase ("at any point", "at some stage"): the time, not the event
-_WHEN_NOUNS = frozenset({"point", "points", "time", "times", "moment", "stage", "period", "occasion"})
 # the words of a yes/no question that assert nothing about its event (data/yes_no_words.json: frequency,
-# emphasis, truth, existential "there", politeness)
+# emphasis, truth, existential "there", politeness, indefinites, and nouns that say when: "at any point")
 _NOT_ASSERTED = frozenset().union(*word_tables("yes_no_words").values())
 
 
@@ -24,6 +22,6 @@ def naming_words(masked: str) -> set[str]:
 
 def asserted_words(masked: str) -> list[str]:
     """The words a yes/no question asserts of its event, in order: its verb phrase without a frame or a tag
-    around the question, without when-nouns, constraint words and words that assert nothing ("ever", "really")."""
+    around the question, without constraint words and words that assert nothing ("ever", "really", "at any point")."""
     asserted = verb_phrase(PATTERNS["reciprocal"].sub("", PATTERNS["tag"].sub("", PATTERNS["frame"].sub("", masked))))
-    return [w for w in asserted.split() if len(w) >= 4 and w not in _WHEN_NOUNS and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]
+    return [w for w in asserted.split() if len(w) >= 4 and w not in CONSTRAINT_WORDS and w not in _NOT_ASSERTED]

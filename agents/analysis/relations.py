@@ -91,10 +91,8 @@ class RelationLinker:
         texts: RelationTexts | None = None,
     ) -> None:
         self.store = store
-        self.embedder = embedder
         self.lexicon = lexicon
-        self.lexicon_weight = config.lexicon_weight
-        self.per_mention = config.relation_candidates_per_mention
+        self.config = config
         self.judge = judge
         self.synonyms = synonyms
         self.all_relations = sorted(store.relation_names())
@@ -157,7 +155,7 @@ class RelationLinker:
     def connected(self, mentions: list[list[str]]) -> list[str]:
         """The relations the question may ask about: those linking its mentions' candidates (`TKGStore.relations_linking`,
         the first `LinkingConfig.relation_candidates_per_mention` of each)."""
-        return self.store.relations_linking(mentions, self.per_mention)
+        return self.store.relations_linking(mentions, self.config.relation_candidates_per_mention)
 
     def unlinked_relation(self, masked: str, linking: set[str]) -> str | None:
         """The relation the question clearly asks about (KG-wide posterior, or word overlap without a
@@ -194,10 +192,8 @@ class RelationLinker:
             named = self._names_one_of(words, self.all_relations)
             self._posterior_of = (masked, posterior, named)
         _, asked, named = self._posterior_of
-        if asked:
-            best = max(asked.values())
-            if any(asked.get(r, 0.0) >= self.judge.link_share * best for r in family):
-                return True
+        if asked and any(asked.get(r, 0.0) >= self.judge.link_share * max(asked.values()) for r in family):
+            return True
         if self._verb_phrase_asks(masked, family):
             return True
         return False if named else None
@@ -259,7 +255,7 @@ class RelationLinker:
             if sims is not None:
                 logs = logs + VERB_PHRASE_WEIGHT * max(KNOWN_SHARE, unseen) * sims
             combined = np.exp(logs - logs.max())
-            scores = (self.lexicon_weight * combined / combined.sum()).tolist()
+            scores = (self.config.lexicon_weight * combined / combined.sum()).tolist()
         elif sims is not None:
             scores = np.maximum(sims, 0.0).tolist()
         else:

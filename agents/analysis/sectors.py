@@ -8,19 +8,17 @@ a phrase is compared only with its qualifier's few dozen roles, so a modest simi
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
+from agents.analysis.words import DATA, data
 from ari.base.text import normalize_name, overlap_score, stem
 
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "and", "for", "s", "in", "on", "to"})
 
 # General-English equivalences (spelling variants, abbreviations, plural forms the stemmer misses) and
 # multi-word paraphrases of role names, applied before them (data/role_words.json)
-ROLE_WORDS = Path(__file__).parent / "data" / "role_words.json"
-_TABLES = json.loads(ROLE_WORDS.read_text(encoding="utf-8"))
+ROLE_WORDS = DATA / "role_words.json"
+_TABLES = data("role_words")
 _EQUIVALENT: dict[str, str] = _TABLES["equivalents"]
 _PHRASES: dict[str, str] = _TABLES["phrases"]
 
@@ -56,12 +54,8 @@ def role_scores(
 ) -> list[float]:
     """Score `phrase` against each (role text, role words, role vector row); in [0, 1]."""
     words = content_words(phrase)
-    scores = []
-    sims = None
+    sims = [0.0] * len(roles)
     if phrase_vector is not None and role_matrix is not None and roles:
-        sims = role_matrix[np.array([row for _, _, row in roles])] @ phrase_vector
-    for k, (_, role_words, _) in enumerate(roles):
-        lexical = overlap_score(words, role_words)
-        semantic = float(sims[k]) if sims is not None else 0.0
-        scores.append(max(lexical, 0.5 * (lexical + semantic), semantic * 0.95))
-    return scores
+        sims = [float(s) for s in role_matrix[np.array([row for _, _, row in roles])] @ phrase_vector]
+    lexical = [overlap_score(words, role_words) for _, role_words, _ in roles]
+    return [max(word, 0.5 * (word + semantic), semantic * 0.95) for word, semantic in zip(lexical, sims)]

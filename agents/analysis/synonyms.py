@@ -8,15 +8,14 @@ at cosine SYNONYM_FLOOR or more. Embedding starts at the first unseen word: temp
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from agents.analysis.cues import CUE_WORDS
 from agents.analysis.grammar_words import GRAMMAR_WORDS
+from agents.analysis.words import data
 from ari.base.embedding import Embedder
 from ari.base.text import STOP_WORDS, word_key
 
@@ -29,10 +28,7 @@ _ALPHA = re.compile(r"^[a-z]+$")
 # "negative", "condemned" is as near "praised" as "criticised"). Consulted only for n-grams the lexicon
 # never saw, so a question worded as the learning split's templates are never reads it; an entry whose
 # target the lexicon does not know is ignored.
-SYNONYMS = Path(__file__).parent / "data" / "synonyms.json"
-GENERAL_SYNONYMS = {
-    word: known for known, words in json.loads(SYNONYMS.read_text(encoding="utf-8"))["synonyms"].items() for word in words
-}
+GENERAL_SYNONYMS = {word: known for known, words in data("synonyms")["synonyms"].items() for word in words}
 _PHRASES = {phrase: known for phrase, known in GENERAL_SYNONYMS.items() if " " in phrase}  # "went to": visited
 
 
@@ -46,13 +42,10 @@ def said_phrases(text: str) -> dict[str, str]:
 # WordNet's plainer words for a verb (data/wordnet_verbs.json, `benchmarks/wordnet_verbs.py`): its most
 # frequent sense's synonyms and the verb it is a kind of ("haggle": bargain; "implore": beg, plead).
 # Read at the first verb no other table knows, not at start-up (600 KiB: about 11 ms of every command).
-WORDNET_VERBS = Path(__file__).parent / "data" / "wordnet_verbs.json"
-
-
 @cache
 def wordnet_verbs() -> dict[str, dict]:
     """The bundled WordNet table: "verbs" (lemma -> plainer words) and "forms" (irregular form -> lemma)."""
-    return json.loads(WORDNET_VERBS.read_text(encoding="utf-8"))
+    return data("wordnet_verbs")
 _SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""), ("s", ""))
 
 
