@@ -127,12 +127,13 @@ class EntityLinker:
         self._relation_keys = frozenset(
             word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
         )
-        # the role words and those of the KG's common-noun names (lower case: "member of the Riksdag", "governor"), less its
-        # relations' (the question's own: "held the position of"): what a name's phrase is made of, not a person's name
+        # a name's phrase words: role words, the lower-case names' ("member of the Riksdag"), not relations' ("the position of")
         lower = {w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()}
         self._noun_words = (self._role_vocabulary | lower) - {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()} - KNOWN_ENGLISH
-        # English words no person of the KG is named with: capitalised only because they open the sentence ("Title of ...")
-        self._plain_english = english_words(embedder.name) - {w for n in self.tables.people for w in normalize_name(store.display(n)).split()} if embedder else frozenset()
+        # words capitalised only because they open the sentence: the KG's relation and role words, and English words no person
+        # of the KG is named with ("Title of the award ...")
+        english = english_words(embedder.name) - {w for n in self.tables.people for w in normalize_name(store.display(n)).split()} if embedder else set()
+        self._opening_words = self.tables.common_words | english
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -167,10 +168,8 @@ class EntityLinker:
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = []
-            # a word of the KG's relation or role vocabulary that opens the sentence ("Conventional military force was
-            # used ..."): never read as a name, as the cue words are not
-            common = self.tables.common_words
-            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not (_opens_sentence(toks, s) and toks[s[0]].key in common)):
+            # a word opening the sentence ("Conventional military force was used ..."): never read as a name, as cue words are not
+            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not (_opens_sentence(toks, s) and toks[s[0]].key in self._opening_words)):
                 style, owner = self._formal_style(question, toks, s, chosen)
                 if owner is not None:  # the style is part of the name it belongs to: read (and masked) as one
                     owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
@@ -178,15 +177,13 @@ class EntityLinker:
             runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
             pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
             for run, text in pending[-1][2]:
-                opening = _opens_sentence(toks, (run.start, run.end)) and toks[run.start].key in self._plain_english
-                run.entities = [] if self._a_country(text) or opening else self._contained(text) or self._fuller(text) or self._fuzzy(text)
-                run.kind = "english" if opening else run.kind
+                run.entities = [] if self._a_country(text) else self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
         self._vectors.add([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
         for n, chosen, texts in pending:
             toks = tokenised[n]
             for run, text in texts:
-                run.entities = run.entities or ([] if self._a_country(text) or run.kind == "english" else self._nearest(text))
+                run.entities = run.entities or ([] if self._a_country(text) else self._nearest(text))
                 run.kind = "fuzzy" if run.entities else "unlinked"
             runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
@@ -737,13 +734,10 @@ class EntityLinker:
             # one mention alone is read again only where the phrase grew, or it is weak and of the KG's vocabulary ("Quebec
             # Prime Minister"; a person's name sharing a surname is another person), its first candidates do not tie (the
             # facts choose among a "Ministry of Energy"'s) and it is no country's sector role ("North Korea's army")
-            tie = len(one.entities) > 1 and one.entities[0][1] == one.entities[1][1]
-            weak = one.score < WEAK and not tie and one.kind not in ("role", "qualifier")
+            weak = one.score < WEAK and one.kind not in ("role", "qualifier") and not (len(one.entities) > 1 and one.entities[0][1] == one.entities[1][1])
             vocabulary = any(t.key in self._noun_words for t in tokens[start:end])
             if len(group) > 1 or vocabulary and (weak or (start, end) != (one.start, one.end)):
-                text = question[tokens[start].start : tokens[end - 1].end]
-                self._vectors.add([text])
-                found = self._phrase_names(text)
+                found = self._phrase_names(question[tokens[start].start : tokens[end - 1].end])
                 # names side by side ("japan vietnam") are two parties where the phrase reads as one while another is exact
                 tops = [c.entities[0][0] for c in group if c.entities]
                 if found and not (found[0][0] in tops and any(c.kind == "exact" and c.score >= WEAK and c.entities[0][0] != found[0][0] for c in group)):
@@ -755,8 +749,8 @@ class EntityLinker:
     def _phrase_names(self, text: str) -> list[tuple[str, float]]:
         """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, nearer than any other name by
         `WHOLE_PHRASE_MARGIN` and sharing a word with it; none otherwise."""
-        vector = self._vectors.get(text)
-        if vector is None or self._entity_index is None:
+        self._vectors.add([text])
+        if (vector := self._vectors.get(text)) is None or self._entity_index is None:
             return []
         sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
         ranked = [(self._entity_rows[i], float(v), self.store.display(self._entity_rows[i])) for v, i in zip(sims[0], ids[0]) if i >= 0]
