@@ -8,8 +8,7 @@ import pytest
 
 from agents.analysis.analyzer import QuestionAnalyzer
 from ari.base.embedding import get_embedder
-from tests.bench_support import build_store
-from tkg_store.store import TKGStore
+from tests.bench_support import analyzer_over
 
 ROWS = [
     ("Sergio Mattarella", "position held", "President of Italy", "2015", "2022"),
@@ -28,9 +27,7 @@ ROWS = [
 
 @pytest.fixture(scope="module")
 def analyzer(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - QuestionAnalyzer over an open store
-    db = build_store(tmp_path_factory.mktemp("phrases") / "kg.duckdb", ROWS)
-    with TKGStore.open(db) as store:
-        yield QuestionAnalyzer(store, get_embedder(), use_default_lexicon=False)
+    yield from analyzer_over(tmp_path_factory.mktemp("phrases") / "kg.duckdb", ROWS, get_embedder())
 
 
 def _entities(analyzer: QuestionAnalyzer, question: str) -> list[tuple[str, str | None]]:
