@@ -88,8 +88,8 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
-    if previous in GRAMMAR_WORDS["do_auxiliaries"]:  # "did {E1} get visited": a get-passive's subject is the one it was done to
-        return OBJECT if re.match(r"\s+(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
+    if previous in GRAMMAR_WORDS["do_auxiliaries"]:  # "did {E1} (last) get visited": a get-passive's subject is the one it was done to
+        return OBJECT if re.match(r"\s+(?:[a-z]+\s+)?(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
     if previous in _PREPOSITIONS:
         return OBJECT
     if previous in _BE_AUX and PATTERNS["progressive"].match(after):
