@@ -153,6 +153,7 @@ def test_an_entity_a_cue_points_at_does_not_anchor_the_answer(store):
         ("what year {E1} last visited {E2}", {1: SUBJECT, 2: OBJECT}),
         ("who visited {E1} the same year {E2} did", {1: OBJECT, 2: None}),
         ("How many times did {E1} get visited in {T1}?", {1: OBJECT}),  # a get-passive's subject is the one visited
+        ("When did {E1} last get threatened?", {1: OBJECT}),  # an adverb before "get"
     ],
 )
 def test_clause_roles(masked, roles):

@@ -228,6 +228,8 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         # a get-passive: its subject is the one it was done to
         ("Did Iraq get criticized by Japan in 2008?", "Yes"),
         ("Did Japan get criticized by Iraq in 2008?", "No"),
+        ("How many times did Iraq get criticized in 2008?", "4"),  # a get-passive is no reception ("got a visit from")
+        ("When did Iraq last get criticized?", "2008-08-01"),
         # windows: a hyphenated range of years; ordinal days sharing their month (Jack Straw visited Iran on 10 and 11 March)
         ("How many times did Jack Straw visit Iran in 2008-2009?", "3"),
         ("How many times did Jack Straw visit Iran between the 1st and 10th of March 2008?", "1"),
