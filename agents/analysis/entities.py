@@ -124,16 +124,13 @@ class EntityLinker:
         self._modifier_words = frozenset(data["modifier_words"])
         self._head_words = frozenset(data["head_words"])
         self.name_words: list[str] = data["name_words"]
-        self._relation_keys = frozenset(
-            word_key(w) for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split() if len(w) >= 4
-        )
+        relation_words = {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()}
+        self._relation_keys = frozenset(word_key(w) for w in relation_words if len(w) >= 4)
         # a name's phrase words: role words, the lower-case names' ("member of the Riksdag"), not relations' ("the position of")
-        lower = {w for name in set(self.tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()}
-        self._noun_words = (self._role_vocabulary | lower) - {w for r in store.relation_names() for w in normalize_name(store.relation_text(r)).split()} - KNOWN_ENGLISH
+        self._noun_words = (self._role_vocabulary | set(data["lower_name_words"])) - relation_words - KNOWN_ENGLISH
         # words capitalised only because they open the sentence: the KG's relation and role words, and English words no person
         # of the KG is named with ("Title of the award ...")
-        english = english_words(embedder.name) - {w for n in self.tables.people for w in normalize_name(store.display(n)).split()} if embedder else set()
-        self._opening_words = self.tables.common_words | english
+        self._opening_words = self.tables.common_words | (english_words(embedder.name) - set(data["person_words"]) if embedder else set())
         self._role_matrix: np.ndarray | None = None
         self._entity_index: VectorIndex | None = None
         self._entity_rows: list[str] = []
@@ -933,6 +930,9 @@ def _build_linker_tables(store: TKGStore) -> dict:
         "head_words": sorted({normalize_name(text).rsplit(" ", 1)[-1] for text in role_texts if text.strip()}),
         # the words of every name and alias: a typing slip is read back to one (`chat_spellings.Vocabulary`)
         "name_words": sorted({w for key in (*tables.by_key, *tables.aliases) for w in key.lower().split()}),
+        # the words of the names written in lower case (common nouns, as Wikidata labels classes) and of persons' names
+        "lower_name_words": sorted({w for name in set(tables.entities) if name[:1].islower() for w in normalize_name(store.display(name)).split()}),
+        "person_words": sorted({w for name in tables.people for w in normalize_name(store.display(name)).split()}),
     }
 
 

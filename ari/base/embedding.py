@@ -176,6 +176,7 @@ def get_embedder(model_path: str | None = None, device: str | None = None) -> Em
     return SentenceTransformerEmbedder(path)
 
 
+@lru_cache(maxsize=4)  # read by the entity linker and the question analyzer of each store
 def english_words(model_path: str) -> frozenset[str]:
     """The whole words of a word-piece model's vocabulary (`vocab.txt`; none without one): the English it knows."""
     path = Path(model_path, "vocab.txt")
