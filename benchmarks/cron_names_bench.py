@@ -32,24 +32,18 @@ from unittest import mock
 
 from ari.base.text import normalize_name
 from benchmarks.cron_devset import read_names
+from benchmarks.learn_aliases import renamed_slots, store_name
 from benchmarks.loaders.safe_pickle import load_plain_pickle
-from memory.names import slot_surfaces
 
 
 def renamed_pairs(records: list[dict], labels: dict[str, str], kg: set[str]) -> list[dict]:
     """(question, words, entity) where the question names a store entity otherwise (module docstring)."""
     named = Counter(normalize_name(label) for label in labels.values())
     pairs, seen = [], set()
-    for record in records:
-        text = (record.get("paraphrases") or [record["question"]])[0]
-        for slot, words in (slot_surfaces(record["template"], text) or {}).items():
-            qid = record["annotation"].get(slot)
-            if not isinstance(qid, str) or qid not in labels or normalize_name(words) == normalize_name(labels[qid]):
-                continue
-            name = labels[qid] if named[normalize_name(labels[qid])] == 1 else f"{labels[qid]} ({qid})"
-            if name in kg and (words, name) not in seen:
-                seen.add((words, name))
-                pairs.append({"question": text, "words": words, "entity": name})
+    for text, words, qid in renamed_slots(records, labels):
+        if (name := store_name(qid, labels, named)) in kg and (words, name) not in seen:
+            seen.add((words, name))
+            pairs.append({"question": text, "words": words, "entity": name})
     return pairs
 
 

@@ -33,24 +33,30 @@ from benchmarks.loaders.safe_pickle import load_plain_pickle
 from memory.names import one_meaning, slot_surfaces
 
 
+def renamed_slots(records: Iterable[dict], labels: dict[str, str]) -> Iterator[tuple[str, str, str]]:
+    """(the text people read, the words in a template slot, the Qid the slot is annotated with) wherever the words
+    differ from the entity's KG name (`labels`: Qid -> KG name)."""
+    for record in records:
+        text = str((record.get("paraphrases") or [record.get("question", "")])[0])
+        for slot, surface in (slot_surfaces(str(record.get("template", "")), text) or {}).items():
+            qid = (record.get("annotation") or {}).get(slot)
+            if isinstance(qid, str) and qid in labels and normalize_name(surface) != normalize_name(labels[qid]):
+                yield text, surface, qid
+
+
+def store_name(qid: str, labels: dict[str, str], named: Counter[str]) -> str:
+    """The store's name of the entity: its label, or "Label (Qid)" where several entities share the label (`named`:
+    how many labels each key is), as a store of the KG writes namesakes."""
+    return labels[qid] if named[normalize_name(labels[qid])] == 1 else f"{labels[qid]} ({qid})"
+
+
 def learned_names(records: Iterable[dict], labels: dict[str, str]) -> dict[str, str]:
     """surface -> the entity's KG name by the rules of the module docstring; `labels`: Qid -> KG name. A label
-    several entities share is written "Name (Qid)", as a store of the KG writes namesakes, so the name never
-    stands for one of them that the questions did not mean."""
-    def uses() -> Iterator[tuple[str, str]]:  # (name as written, the Qid its slot is annotated with)
-        for record in records:
-            texts = record.get("paraphrases") or [record.get("question", "")]
-            for slot, surface in (slot_surfaces(str(record.get("template", "")), str(texts[0])) or {}).items():
-                qid = (record.get("annotation") or {}).get(slot)
-                if isinstance(qid, str) and qid in labels and normalize_name(surface) != normalize_name(labels[qid]):
-                    yield surface, qid
-
+    several entities share is written "Name (Qid)", so the name never stands for one of them that the questions
+    did not mean."""
     named = Counter(normalize_name(label) for label in labels.values())
-    return {
-        surface: labels[qid] if named[normalize_name(labels[qid])] == 1 else f"{labels[qid]} ({qid})"
-        for surface, qid in one_meaning(uses()).items()
-        if normalize_name(surface) not in named
-    }
+    uses = ((surface, qid) for _, surface, qid in renamed_slots(records, labels))
+    return {surface: store_name(qid, labels, named) for surface, qid in one_meaning(uses).items() if normalize_name(surface) not in named}
 
 
 def one_entry_a_line(table: dict) -> str:
