@@ -730,12 +730,12 @@ class EntityLinker:
             start, end, one = reach(group[0].start, -1), reach(group[-1].end - 1, 1) + 1, group[0]
             # one mention alone is read again only where the phrase grew, or it is weak and of the KG's vocabulary ("Quebec
             # Prime Minister"; a person's name sharing a surname is another person), its first candidates do not tie (the
-            # facts choose among a "Ministry of Energy"'s) and it is no country's sector role ("North Korea's army")
+            # facts choose among the many countries' "Ministry of Health") and it is no country's sector role ("Chile's navy")
             weak = one.score < WEAK and one.kind not in ("role", "qualifier") and not (len(one.entities) > 1 and one.entities[0][1] == one.entities[1][1])
             vocabulary = any(t.key in self._noun_words for t in tokens[start:end])
             if len(group) > 1 or vocabulary and (weak or (start, end) != (one.start, one.end)):
                 found = self._phrase_names(question[tokens[start].start : tokens[end - 1].end])
-                # names side by side ("japan vietnam") are two parties where the phrase reads as one while another is exact
+                # names side by side ("peru chile") are two parties where the phrase reads as one while another is exact
                 tops = [c.entities[0][0] for c in group if c.entities]
                 if found and not (found[0][0] in tops and any(c.kind == "exact" and c.score >= WEAK and c.entities[0][0] != found[0][0] for c in group)):
                     out.append(_Candidate(start, end, found, "fuzzy", why="the whole phrase's nearest name"))
