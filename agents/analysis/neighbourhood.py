@@ -1,9 +1,8 @@
-"""Neighbourhood linking: a name the linker left unlinked (or linked weakly or to entities outside the question's
-relation, with no fact with its other entities) read among the few entities the KG leaves it: the neighbours of the
-question's other entities through its best-ranked relations (with none linked, those relations' entities). No rule
-of English derives "Thomas Cruise Mapother IV" from "Tom Cruise"; a rare word they share, clearly more than any other
-neighbour shares, does; and "City", a class, is the one club of a player's with the word. Otherwise the span stays as
-it was and the judge abstains."""
+"""Neighbourhood linking: a name left unlinked, or linked weakly or outside the question's relation and with no fact
+with its other entities, read among the few entities the KG leaves it: the neighbours of the question's other entities
+through its best-ranked relations (with none linked, those relations' entities). No rule of English derives "Thomas
+Cruise Mapother IV" from "Tom Cruise"; a rare word they share, clearly more than any other neighbour shares, does, and
+"City" is a player's one club with that word. Otherwise the span stays as it was and the judge abstains."""
 
 from __future__ import annotations
 
