@@ -110,3 +110,36 @@ def test_a_weak_link_with_no_fact_with_the_others_is_read_again(analyzer: Questi
     relations = [("position held", 0.2), ("award received", 0.1)]
     assert link_in_neighbourhood(analyzer.store, mentions, relations, lambda word: 1) is read_again
     assert mentions[1].candidates == ([("Premier of Quebec", SCORE)] if read_again else [(weak, 0.66)])
+
+
+CLUBS = [
+    ("Aaron Ramsey", "member of sports team", "Cardiff City F.C.", "2006", "2008"),
+    ("Aaron Ramsey", "member of sports team", "Arsenal F.C.", "2008", "2019"),
+    ("Aaron Wilbraham", "member of sports team", "Bristol City F.C.", "2014", "2015"),
+    ("Aaron Wilbraham", "member of sports team", "Bradford City A.F.C.", "2006", "2006"),
+    ("Cardiff", "instance of", "city", "1900", "2020"),  # the class "city", which a short club name also spells
+    ("Bristol", "instance of", "city", "1900", "2020"),
+]
+
+
+@pytest.fixture(scope="module")
+def clubs(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - QuestionAnalyzer over an open store
+    db = build_store(tmp_path_factory.mktemp("clubs") / "kg.duckdb", CLUBS)
+    with TKGStore.open(db) as store:
+        yield QuestionAnalyzer(store, use_default_lexicon=False)
+
+
+@pytest.mark.parametrize(("question", "club"), [
+    ("Which team did Aaron Ramsey join after City", "Cardiff City F.C."),  # his one club with "City" in its name
+    ("Which team did Aaron Wilbraham join after City", "city"),  # two of his clubs hold it: nothing is guessed
+])
+def test_a_short_name_that_names_a_class_is_read_as_the_one_neighbour_holding_it(clubs: QuestionAnalyzer, question: str, club: str) -> None:
+    entities, _ = _read(clubs, question)
+    assert ("City", club) in entities
+
+
+def test_a_rarer_word_of_the_span_missing_from_the_name_is_no_reading() -> None:
+    # "cruise" is shared, but "mapper" is rarer in the KG and "Tom Cruise" lacks it
+    names = {"Tom Cruise": "Tom Cruise", "Tom Hanks": "Tom Hanks"}
+    assert best_match("Thomas Cruise Mapother IV", names, frequency) == ("Tom Cruise", "cruise")
+    assert best_match("Thomas Cruise Mapper", names, lambda word: {"mapper": 1, "cruise": 2}.get(word, 0)) is None

@@ -191,9 +191,7 @@ _COMPASS = re.compile(r"\b(North|South)(east|west)\b")
 def compass_acronym(display: str) -> str | None:
     """The acronym of a name with a compound of compass points, which gives both of its initials
     ("Association of Southeast Asian Nations" -> "asean"); None for other names."""
-    if not _COMPASS.search(display):
-        return None
-    return acronym(_COMPASS.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()}", display))
+    return acronym(_COMPASS.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()}", display)) if _COMPASS.search(display) else None
 
 
 def nested_acronym(display: str) -> str | None:
@@ -230,19 +228,14 @@ def country_forms(display: str, demonyms: dict[str, str], countries: dict[str, s
     return forms + [re.sub(r"\bmilitary$", "army", form) for form in forms if form.endswith(" military")]
 
 
-# Organisations whose full name and initials stand for each other inside longer names (general usage:
-# "the UN Security Council", "the Office of the United Nations High Commissioner ...").
-_NAME_INITIALS = (("united nations", "un"),)
-
-
 def initials_variant(key: str) -> str | None:
-    """The normalised name with "united nations" written "un", or "un" written "united nations"."""
+    """The normalised name with "united nations" written "un", or "un" written "united nations": the full name and
+    the initials stand for each other inside longer names ("the UN Security Council", "the Office of the United
+    Nations High Commissioner ...")."""
     padded = f" {key} "
-    for full, short in _NAME_INITIALS:
-        if f" {full} " in padded:
-            return padded.replace(f" {full} ", f" {short} ").strip()
-        if f" {short} " in padded:
-            return padded.replace(f" {short} ", f" {full} ").strip()
+    for written, other in ((" united nations ", " un "), (" un ", " united nations ")):
+        if written in padded:
+            return padded.replace(written, other).strip()
     return None
 
 
@@ -250,9 +243,7 @@ def un_body(key: str) -> str | None:
     """The name of a UN body without "UN" ("un security council" -> "security
     council"), as news English names it after the first mention; None for other names and for one word."""
     words = key.split()
-    if len(words) >= 3 and words[0] == "un":
-        return " ".join(words[1:])
-    return None
+    return " ".join(words[1:]) if len(words) >= 3 and words[0] == "un" else None
 
 
 # Initials that end or open a sports club's name, and the words they stand for (general English usage of

@@ -858,12 +858,9 @@ def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -
     """(role: organisation names) Whether a one-word capitalised run heads the proper name a linked
     mention completes, right after it ("the Party Chairman of Vietnam") or after "of (the)" ("the
     Member of the Judiciary of United States"): no second mention. A longer run is a name itself."""
-    if end - start != 1:
-        return False
-    after = end + 1 if end < len(tokens) and tokens[end].key == "of" else end
-    if after > end and after < len(tokens) and tokens[after].key == "the":
-        after += 1
-    return after in starts
+    after = end + (end < len(tokens) and tokens[end].key == "of")
+    after += after > end and after < len(tokens) and tokens[after].key == "the"
+    return end - start == 1 and after in starts
 
 def _opens_sentence(tokens: list[Token], span: tuple[int, int]) -> bool:
     """One capitalised word that opens the sentence before a lower-case word ("Negative comments about
