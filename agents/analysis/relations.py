@@ -72,6 +72,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
+WEAK_SHARE = 0.5  # see RelationLinker.phrase_elsewhere (chosen by benchmarks/verb_bench.py and the learning split)
 # words that ask when, never what happened ("which months did X go to Y")
 _TIME_WORDS = frozenset(w + s for w in GRAMMAR_WORDS["time_nouns"] | {"week"} for s in ("", "s"))
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
@@ -298,6 +299,25 @@ class RelationLinker:
             return None
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
+    def _alike(self, relation: str, other: str) -> bool:
+        """Whether two relations name one kind of act: one CAMEO group (`RelationTexts.group`) or a shared name word."""
+        keys = self.relation_keys
+        return self.texts.group(relation) == self.texts.group(other) or not keys.get(relation, frozenset()).isdisjoint(keys.get(other, ()))
+
+    def phrase_elsewhere(self, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
+        """The relation of the first few the verb phrase is closest to, when the reading is weak (the first's score
+        under WEAK_SHARE of the lexicon's weight: the question's words split between relations) and that relation names
+        another kind of act: the frame words the lexicon knows outvote a verb it knows little of ("Who apologised to X",
+        read as Accuse; "expressed sympathy", read as an intent), and a guess between the two is no answer. None otherwise."""
+        if self.lexicon is None or not ranked or ranked[0][1] >= WEAK_SHARE * self.config.lexicon_weight:
+            return None
+        few = [r for r, _ in ranked[: self.config.max_relations]]
+        sims = self._similarities(vector, few)
+        if sims is None:
+            return None
+        closest = few[int(np.argmax(sims))]  # one CAMEO group is one kind of act; a shared name word ("make", "express") is not
+        return None if self.texts.group(few[0]) == self.texts.group(closest) else closest
+
     def unsure(
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
     ) -> str | None:
@@ -307,6 +327,9 @@ class RelationLinker:
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
         if ranked and self.contradicted(masked, ranked[0][0]):
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
+        if (elsewhere := self.phrase_elsewhere(ranked, vector)) is not None:
+            guesses = f"{self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?"
+            return f"not sure which event '{verb_phrase(masked, 3)}' names ({guesses}): say it another way"
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in _TIME_WORDS]
         # a phrase the thesaurus lists ("went to": visited) is known too
@@ -315,9 +338,7 @@ class RelationLinker:
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
-        of_relation = self.relation_keys
-        group, keys = self.texts.group(ranked[0][0]), of_relation.get(ranked[0][0], frozenset())
-        alike = [self.texts.group(r) == group or not keys.isdisjoint(of_relation.get(r, ())) for r, _ in ranked]
+        alike = [self._alike(ranked[0][0], r) for r, _ in ranked]
         same = [s for s, one in zip(sims, alike) if one]
         other = max(((s, r) for (r, _), s, one in zip(ranked, sims, alike) if not one), default=None)
         if max(same) >= UNSURE_FLOOR and (other is None or max(same) - other[0] >= UNSURE_MARGIN):
