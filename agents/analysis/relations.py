@@ -73,6 +73,8 @@ UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
 WEAK_SHARE = 0.5  # see RelationLinker.phrase_elsewhere (chosen by benchmarks/verb_bench.py and the learning split)
+CLEAR_COSINE, CLEAR_MARGIN = 0.3, 0.1  # ... the verb phrase's closest relation, and how much closer than the first
+RIVAL_SHARE = 0.7  # ... and a relation the lexicon scores this share of the first's is a near rival, not a contradiction
 # words that ask when, never what happened ("which months did X go to Y")
 _TIME_WORDS = frozenset(w + s for w in GRAMMAR_WORDS["time_nouns"] | {"week"} for s in ("", "s"))
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
@@ -305,18 +307,23 @@ class RelationLinker:
         return self.texts.group(relation) == self.texts.group(other) or not keys.get(relation, frozenset()).isdisjoint(keys.get(other, ()))
 
     def phrase_elsewhere(self, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
-        """The relation of the first few the verb phrase is closest to, when the reading is weak (the first's score
-        under WEAK_SHARE of the lexicon's weight: the question's words split between relations) and that relation names
-        another kind of act: the frame words the lexicon knows outvote a verb it knows little of ("Who apologised to X",
-        read as Accuse; "expressed sympathy", read as an intent), and a guess between the two is no answer. None otherwise."""
+        """The relation of the first few the verb phrase is clearly closest to (CLEAR_COSINE, and CLEAR_MARGIN above the
+        first), when the reading is weak (the first's score under WEAK_SHARE of the lexicon's weight: the question's words
+        split between relations), that relation names another kind of act and the lexicon scores it far below the first:
+        the frame words the lexicon knows outvote a verb it knows little of ("Who apologised to X", read as Accuse;
+        "expressed sympathy", read as an intent), and a guess between the two is no answer. A near rival (RIVAL_SHARE)
+        is left to what follows the reading (the learned programs, the facts), as before. None otherwise."""
         if self.lexicon is None or not ranked or ranked[0][1] >= WEAK_SHARE * self.config.lexicon_weight:
             return None
-        few = [r for r, _ in ranked[: self.config.max_relations]]
-        sims = self._similarities(vector, few)
+        few = ranked[: self.config.max_relations]
+        sims = self._similarities(vector, [r for r, _ in few])
         if sims is None:
             return None
-        closest = few[int(np.argmax(sims))]  # one CAMEO group is one kind of act; a shared name word ("make", "express") is not
-        return None if self.texts.group(few[0]) == self.texts.group(closest) else closest
+        best = int(np.argmax(sims))
+        (first, score), (closest, its_score) = few[0], few[best]
+        if sims[best] < CLEAR_COSINE or sims[best] - sims[0] < CLEAR_MARGIN or its_score >= RIVAL_SHARE * score:
+            return None
+        return None if self.texts.group(first) == self.texts.group(closest) else closest  # one CAMEO group, one kind of act
 
     def unsure(
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
