@@ -31,14 +31,14 @@ TEMPLATES = ("Who {p} in {year}?", "Which actor {p} first?")
 
 
 def pairs(store: TKGStore, relation: str, many: int = 2) -> list[tuple[str, int]]:
-    """(object, a year it happened) for the `many` plain-named objects with most facts of `relation`."""
+    """(object as written, a year it happened) for the `many` plain-named objects with most facts of `relation`."""
     by_tail: Counter[str] = Counter()
     year: dict[str, int] = {}
     for fact in store.facts(relation=relation):
         if "(" not in fact.tail and "Citizen" not in fact.tail and fact.start is not None:
             by_tail[fact.tail] += 1
             year.setdefault(fact.tail, fact.start.year)
-    return [(tail, year[tail]) for tail, _ in by_tail.most_common(many)]
+    return [(store.display(tail), year[tail]) for tail, _ in by_tail.most_common(many)]
 
 
 def outcome(analysis: QuestionAnalysis, accepted: set[str]) -> str:

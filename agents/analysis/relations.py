@@ -72,11 +72,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
-WEAK_SHARE = 0.5  # see RelationLinker.phrase_elsewhere (chosen by benchmarks/verb_bench.py and the learning split)
-CLEAR_COSINE, CLEAR_MARGIN = 0.3, 0.1  # ... the verb phrase's closest relation, and how much closer than the first
-RIVAL_SHARE = 0.7  # ... and a relation the lexicon scores this share of the first's is a near rival, not a contradiction
-# words that ask when, never what happened ("which months did X go to Y")
-_TIME_WORDS = frozenset(w + s for w in GRAMMAR_WORDS["time_nouns"] | {"week"} for s in ("", "s"))
+CLEAR_COSINE, CLEAR_MARGIN, RIVAL_SHARE = 0.4, 0.1, 0.7  # see RelationLinker.phrase_elsewhere (benchmarks/verb_bench.py)
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
@@ -165,18 +161,17 @@ class RelationLinker:
         lexicon, at least `asked_confidence`, and a shared content word) when none of `linking` can be
         it; None when one may be (shares a word, or gets `link_share` of the probability: naive Bayes is
         overconfident, and "hosted the visit" must not rule out Make_a_visit) or the evidence is weak."""
-        relation_words = self._relation_words
         words = content_words(predicate_text(masked))
         if self._names_one_of(words, linking):
             return None  # checked first: it settles most questions without the posterior
         if self.lexicon is not None:
             asked = self.lexicon.posterior(self.grams(masked), self.all_relations)
         else:
-            asked = {r: overlap_score(words, relation_words[r]) for r in self.all_relations}
+            asked = {r: overlap_score(words, self._relation_words[r]) for r in self.all_relations}
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < self.judge.asked_confidence or not share_a_word(words, relation_words.get(relation, frozenset())):
+        if confidence < self.judge.asked_confidence or not share_a_word(words, self._relation_words.get(relation, frozenset())):
             return None
         if any(asked.get(r, 0.0) >= self.judge.link_share * confidence for r in linking):
             return None
@@ -289,7 +284,7 @@ class RelationLinker:
     @cached_property
     def _name_roots(self) -> dict[str, frozenset[str]]:
         """Each relation's name's words by `word_root`, less its examples in brackets ("(such as policy support)")."""
-        return {r: frozenset(word_root(w) for w in content_words(_BRACKETED.sub(" ", self.store.relation_text(r)))) for r in self.all_relations}
+        return {r: frozenset(word_root(w) for w in content_words(re.sub(r"\([^)]*\)", " ", self.store.relation_text(r)))) for r in self.all_relations}
 
     def contradicted(self, masked: str, relation: str) -> bool:
         """Whether the verb phrase says the opposite of the relation's name and description (`agents.analysis.polarity`)."""
@@ -301,29 +296,21 @@ class RelationLinker:
             return None
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
-    def _alike(self, relation: str, other: str) -> bool:
-        """Whether two relations name one kind of act: one CAMEO group (`RelationTexts.group`) or a shared name word."""
-        keys = self.relation_keys
-        return self.texts.group(relation) == self.texts.group(other) or not keys.get(relation, frozenset()).isdisjoint(keys.get(other, ()))
-
-    def phrase_elsewhere(self, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
-        """The relation of the first few the verb phrase is clearly closest to (CLEAR_COSINE, and CLEAR_MARGIN above the
-        first), when the reading is weak (the first's score under WEAK_SHARE of the lexicon's weight: the question's words
-        split between relations), that relation names another kind of act and the lexicon scores it far below the first:
-        the frame words the lexicon knows outvote a verb it knows little of ("Who apologised to X", read as Accuse;
-        "expressed sympathy", read as an intent), and a guess between the two is no answer. A near rival (RIVAL_SHARE)
-        is left to what follows the reading (the learned programs, the facts), as before. None otherwise."""
-        if self.lexicon is None or not ranked or ranked[0][1] >= WEAK_SHARE * self.config.lexicon_weight:
+    def phrase_elsewhere(self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
+        """Another kind of act (CAMEO group) than a weak first reading's (short of the judge's `asked_confidence`), which a verb
+        phrase with a word no table knows is clearly closest to of the relations kept (CLEAR_COSINE, CLEAR_MARGIN above the
+        first) though the lexicon scores it far below the first (a near rival, RIVAL_SHARE, is left to the programs and facts):
+        frame words outvote a verb the lexicon never saw ("Who {E1} heaped scorn on": a visit), and a guess is no answer."""
+        weak = self.lexicon is not None and bool(ranked) and ranked[0][1] < self.judge.asked_confidence * self.config.lexicon_weight
+        if not weak or all(self._known(w) for w in verb_phrase(masked).split() if content_word(w)):
             return None
-        few = ranked[: self.config.max_relations]
-        sims = self._similarities(vector, [r for r, _ in few])
+        sims = self._similarities(vector, [r for r, _ in ranked[: self.config.max_relations]])
         if sims is None:
             return None
         best = int(np.argmax(sims))
-        (first, score), (closest, its_score) = few[0], few[best]
-        if sims[best] < CLEAR_COSINE or sims[best] - sims[0] < CLEAR_MARGIN or its_score >= RIVAL_SHARE * score:
+        if sims[best] < CLEAR_COSINE or sims[best] - sims[0] < CLEAR_MARGIN or ranked[best][1] >= RIVAL_SHARE * ranked[0][1]:
             return None
-        return None if self.texts.group(first) == self.texts.group(closest) else closest  # one CAMEO group, one kind of act
+        return None if self.texts.group(ranked[0][0]) == self.texts.group(ranked[best][0]) else ranked[best][0]
 
     def unsure(
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
@@ -334,18 +321,19 @@ class RelationLinker:
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
         if ranked and self.contradicted(masked, ranked[0][0]):
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
-        if (elsewhere := self.phrase_elsewhere(ranked, vector)) is not None:
-            guesses = f"{self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?"
-            return f"not sure which event '{verb_phrase(masked, 3)}' names ({guesses}): say it another way"
+        if (elsewhere := self.phrase_elsewhere(masked, ranked, vector)) is not None:
+            return f"not sure which event '{verb_phrase(masked, 3)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
         proper = capitalised_words(question)
-        words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in _TIME_WORDS]
+        words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["asks_when"]]
         # a phrase the thesaurus lists ("went to": visited) is known too
         unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) or said_phrases(masked) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
-        alike = [self._alike(ranked[0][0], r) for r, _ in ranked]
+        of_relation = self.relation_keys
+        group, keys = self.texts.group(ranked[0][0]), of_relation.get(ranked[0][0], frozenset())
+        alike = [self.texts.group(r) == group or not keys.isdisjoint(of_relation.get(r, ())) for r, _ in ranked]
         same = [s for s, one in zip(sims, alike) if one]
         other = max(((s, r) for (r, _), s, one in zip(ranked, sims, alike) if not one), default=None)
         if max(same) >= UNSURE_FLOOR and (other is None or max(same) - other[0] >= UNSURE_MARGIN):
@@ -359,9 +347,7 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
     return share_a_word(content_words(text), content_words(relation_text))
 
 
-_BRACKETED = re.compile(r"\([^)]*\)")
-# derivational endings, longest first: "diplomatically", "diplomatic" -> "diplomat"; "cooperation", "cooperated" -> "cooper"
-_DERIVED = ("ically", "ations", "ation", "ially", "ating", "ated", "ally", "ions", "ion", "ate", "ily", "ing", "ic", "al", "ly", "ed", "es", "s", "e")
+_DERIVED = sorted(GRAMMAR_WORDS["derived_endings"], key=len, reverse=True)  # longest first
 
 
 def word_root(word: str) -> str:
