@@ -296,13 +296,13 @@ class RelationLinker:
             return None
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
-    def phrase_elsewhere(self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
-        """Another kind of act (CAMEO group) than a weak first reading's (short of the judge's `asked_confidence`), which a verb
-        phrase with a word no table knows is clearly closest to of the relations kept (CLEAR_COSINE, CLEAR_MARGIN above the
-        first) though the lexicon scores it far below the first (a near rival, RIVAL_SHARE, is left to the programs and facts):
-        frame words outvote a verb the lexicon never saw ("Who {E1} heaped scorn on": a visit), and a guess is no answer."""
+    def phrase_elsewhere(self, words: list[str], ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
+        """Another kind of act (CAMEO group) than a weak first reading's (short of the judge's `asked_confidence`), which the
+        verb phrase, with a word of an act (`words`, as `unsure` keeps them) no table knows, is clearly closest to of the relations
+        kept (CLEAR_COSINE, CLEAR_MARGIN above the first), though the lexicon scores it far below the first (a near rival,
+        RIVAL_SHARE, is left to the programs and facts): frame words outvote an unseen verb ("Who {E1} heaped scorn on": a visit)."""
         weak = self.lexicon is not None and bool(ranked) and ranked[0][1] < self.judge.asked_confidence * self.config.lexicon_weight
-        if not weak or all(self._known(w) for w in verb_phrase(masked).split() if content_word(w)):
+        if not weak or all(self._known(w) for w in words if content_word(w)):
             return None
         sims = self._similarities(vector, [r for r, _ in ranked[: self.config.max_relations]])
         if sims is None:
@@ -321,10 +321,10 @@ class RelationLinker:
         (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
         if ranked and self.contradicted(masked, ranked[0][0]):
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
-        if (elsewhere := self.phrase_elsewhere(masked, ranked, vector)) is not None:
-            return f"not sure which event '{verb_phrase(masked, 3)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["asks_when"]]
+        if (elsewhere := self.phrase_elsewhere(words, ranked, vector)) is not None:
+            return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
         # a phrase the thesaurus lists ("went to": visited) is known too
         unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) or said_phrases(masked) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
