@@ -15,7 +15,7 @@ import pytest
 from bench_support import build_store
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams
+from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams, verb_phrase
 from agents.analysis.synonyms import GENERAL_SYNONYMS, plainer_words, wordnet_verbs
 from agents.judge import audit_answerability
 from ari.base.embedding import get_embedder
@@ -219,3 +219,36 @@ def test_a_phrase_of_the_thesaurus_is_never_unrecorded(store, lexicon, descripti
     linker = _linker(store, lexicon, descriptions)
     assert linker.unrecorded_predicate("In which year did {E1} last went to {E2}?") is None  # "went to": visited
     assert linker.unrecorded_predicate("Where was {E1} born?") == "born"
+
+
+@pytest.mark.parametrize(
+    ("question", "elsewhere"),
+    [
+        ("Who {E1} heaped scorn on in {T1}?", "Criticize_or_denounce"),  # not a visit: a censure
+        ("Who was given loans and grants by {E1} in {T1}?", "Provide_economic_aid"),
+    ],
+)
+def test_a_weak_reading_whose_verb_names_another_kind_of_act_is_not_sure(store, lexicon, descriptions, question, elsewhere) -> None:
+    linker = _linker(store, lexicon, descriptions)
+    vector = linker.vectors_of([linker.vector_text(question)])[0]
+    weak = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1), ("Provide_economic_aid", 0.1)]  # the frame's words split
+    assert linker.phrase_elsewhere(verb_phrase(question).split(), weak, vector) == elsewhere
+    assert (why := linker.unsure(question, weak, vector)) is not None and "Make a visit?" in why
+    assert linker.phrase_elsewhere(verb_phrase(question).split(), [("Make_a_visit", 0.8), *weak[1:]], vector) is None  # a strong reading stands
+    rival = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.28), ("Provide_economic_aid", 0.28)]
+    assert linker.phrase_elsewhere(verb_phrase(question).split(), rival, vector) is None  # scored nearly as high: the learned programs and facts decide
+
+
+def test_a_weak_reading_its_verb_agrees_with_is_kept(store, lexicon, descriptions) -> None:
+    linker = _linker(store, lexicon, descriptions)
+    question = "Who {E1} travelled to in {T1}?"
+    vector = linker.vectors_of([linker.vector_text(question)])[0]
+    assert linker.phrase_elsewhere(verb_phrase(question).split(), [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)], vector) is None
+
+
+def test_a_weak_reading_of_words_a_relation_is_named_by_is_no_guess(store, lexicon, descriptions) -> None:
+    linker = _linker(store, lexicon, descriptions)
+    question = "On how many days did {E1} denounce {E2} in {T1}?"  # "denounce": a word of Criticize_or_denounce's name; "many days" asks a count
+    vector = linker.vectors_of([linker.vector_text(question)])[0]
+    weak = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)]
+    assert linker.phrase_elsewhere(["denounce"], weak, vector) is None and linker.unsure(question, weak, vector) is None

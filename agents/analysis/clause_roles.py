@@ -22,11 +22,6 @@ PATTERNS = patterns("role_patterns", {})
 
 SUBJECT, OBJECT, REFERENCE = "subject", "object", "reference"
 
-_BE_AUX = frozenset("was were is are be been being".split())  # "was {E1} visited": passive, role unknown
-_PREPOSITIONS = GRAMMAR_WORDS["prepositions"]
-_AGENT_PREPOSITIONS = frozenset({"by", "of"})  # "visited by X", "the visit of X": the doer, not the object
-_ORDINALS = frozenset("first last earliest latest next final only".split())
-
 
 def clause_roles(masked: str) -> dict[int, str | None]:
     """Entity number (1 for {E1}) -> SUBJECT, OBJECT, REFERENCE or None (unknown). An entity that
@@ -90,20 +85,20 @@ def _role_at(before: str, after: str) -> str | None:
     following = _next_word(after)
     if previous in GRAMMAR_WORDS["do_auxiliaries"]:  # "did {E1} (last) get visited": a get-passive's subject is the one it was done to
         return OBJECT if re.match(r"\s+(?:[a-z]+\s+)?(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
-    if previous in _PREPOSITIONS:
+    if previous in GRAMMAR_WORDS["prepositions"]:
         return OBJECT
-    if previous in _BE_AUX and PATTERNS["progressive"].match(after):
+    if previous in GRAMMAR_WORDS["be_auxiliaries"] and PATTERNS["progressive"].match(after):
         return SUBJECT  # "was {E1} threatening {E2}": active, as "did {E1} threaten"
-    if previous in _BE_AUX or previous in _AGENT_PREPOSITIONS or previous in _ORDINALS:
+    if previous in GRAMMAR_WORDS["be_auxiliaries"] or previous in GRAMMAR_WORDS["agent_prepositions"] or previous in GRAMMAR_WORDS["ordinal_adverbs"]:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in GRAMMAR_WORDS["clause_openers"] or (
         previous in GRAMMAR_WORDS["time_nouns"] and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
     ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None or (  # "the country {E1} visited / went to": a relative clause, "that" left out
-        following in _BE_AUX and PATTERNS["progressive"].match(after) is not None  # "how many times {E1} was hosting"
+        following in GRAMMAR_WORDS["be_auxiliaries"] and PATTERNS["progressive"].match(after) is not None  # "how many times {E1} was hosting"
     )
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb
         verb = _next_word(PATTERNS["adverb_run"].sub("", after, count=1))
-        if verb in _BE_AUX:  # "{E1} was visited": passive; "{E1} was hosting": active
+        if verb in GRAMMAR_WORDS["be_auxiliaries"]:  # "{E1} was visited": passive; "{E1} was hosting": active
             return SUBJECT if PATTERNS["progressive"].match(PATTERNS["adverb_run"].sub("", after, count=1)) else None
         return SUBJECT if _is_open_word(verb) else None
     if previous == "":  # another placeholder or a possessive right before: a name read in two parts
@@ -133,7 +128,7 @@ def _next_word(after: str) -> str | None:
 def _is_open_word(word: str | None) -> bool:
     """A word that may start a verb phrase: not punctuation, a time, a preposition or an adverb
     that ends an object's phrase."""
-    return word is not None and word not in GRAMMAR_WORDS["after_object"] and word not in _PREPOSITIONS and word not in _AGENT_PREPOSITIONS
+    return word is not None and word not in GRAMMAR_WORDS["after_object"] and word not in GRAMMAR_WORDS["prepositions"] and word not in GRAMMAR_WORDS["agent_prepositions"]
 
 
 class VoiceRoles(NamedTuple):

@@ -72,8 +72,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
-# words that ask when, never what happened ("which months did X go to Y")
-_TIME_WORDS = frozenset(w + s for w in GRAMMAR_WORDS["time_nouns"] | {"week"} for s in ("", "s"))
+CLEAR_COSINE, CLEAR_MARGIN, RIVAL_SHARE = 0.4, 0.1, 0.7  # see RelationLinker.phrase_elsewhere (benchmarks/verb_bench.py)
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
@@ -162,18 +161,17 @@ class RelationLinker:
         lexicon, at least `asked_confidence`, and a shared content word) when none of `linking` can be
         it; None when one may be (shares a word, or gets `link_share` of the probability: naive Bayes is
         overconfident, and "hosted the visit" must not rule out Make_a_visit) or the evidence is weak."""
-        relation_words = self._relation_words
         words = content_words(predicate_text(masked))
         if self._names_one_of(words, linking):
             return None  # checked first: it settles most questions without the posterior
         if self.lexicon is not None:
             asked = self.lexicon.posterior(self.grams(masked), self.all_relations)
         else:
-            asked = {r: overlap_score(words, relation_words[r]) for r in self.all_relations}
+            asked = {r: overlap_score(words, self._relation_words[r]) for r in self.all_relations}
         if not asked:
             return None
         relation, confidence = max(asked.items(), key=lambda pair: (pair[1], pair[0]))
-        if confidence < self.judge.asked_confidence or not share_a_word(words, relation_words.get(relation, frozenset())):
+        if confidence < self.judge.asked_confidence or not share_a_word(words, self._relation_words.get(relation, frozenset())):
             return None
         if any(asked.get(r, 0.0) >= self.judge.link_share * confidence for r in linking):
             return None
@@ -286,7 +284,7 @@ class RelationLinker:
     @cached_property
     def _name_roots(self) -> dict[str, frozenset[str]]:
         """Each relation's name's words by `word_root`, less its examples in brackets ("(such as policy support)")."""
-        return {r: frozenset(word_root(w) for w in content_words(_BRACKETED.sub(" ", self.store.relation_text(r)))) for r in self.all_relations}
+        return {r: frozenset(word_root(w) for w in content_words(re.sub(r"\([^)]*\)", " ", self.store.relation_text(r)))) for r in self.all_relations}
 
     def contradicted(self, masked: str, relation: str) -> bool:
         """Whether the verb phrase says the opposite of the relation's name and description (`agents.analysis.polarity`)."""
@@ -298,6 +296,22 @@ class RelationLinker:
             return None
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
+    def phrase_elsewhere(self, words: list[str], ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
+        """Another kind of act (CAMEO group) than a weak first reading's (short of the judge's `asked_confidence`), which the
+        verb phrase, with a word of an act (`words`, as `unsure` keeps them) no table knows, is clearly closest to of the relations
+        kept (CLEAR_COSINE, CLEAR_MARGIN above the first), though the lexicon scores it far below the first (a near rival,
+        RIVAL_SHARE, is left to the programs and facts): frame words outvote an unseen verb ("Who {E1} heaped scorn on": a visit)."""
+        weak = self.lexicon is not None and bool(ranked) and ranked[0][1] < self.judge.asked_confidence * self.config.lexicon_weight
+        if not weak or all(self._known(w) for w in words if content_word(w)):
+            return None
+        sims = self._similarities(vector, [r for r, _ in ranked[: self.config.max_relations]])
+        if sims is None:
+            return None
+        best = int(np.argmax(sims))
+        if sims[best] < CLEAR_COSINE or sims[best] - sims[0] < CLEAR_MARGIN or ranked[best][1] >= RIVAL_SHARE * ranked[0][1]:
+            return None
+        return None if self.texts.group(ranked[0][0]) == self.texts.group(ranked[best][0]) else ranked[best][0]
+
     def unsure(
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
     ) -> str | None:
@@ -308,7 +322,9 @@ class RelationLinker:
         if ranked and self.contradicted(masked, ranked[0][0]):
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         proper = capitalised_words(question)
-        words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in _TIME_WORDS]
+        words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["asks_when"]]
+        if (elsewhere := self.phrase_elsewhere(words, ranked, vector)) is not None:
+            return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
         # a phrase the thesaurus lists ("went to": visited) is known too
         unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) or said_phrases(masked) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
@@ -331,9 +347,7 @@ def texts_share_a_word(text: str, relation_text: str) -> bool:
     return share_a_word(content_words(text), content_words(relation_text))
 
 
-_BRACKETED = re.compile(r"\([^)]*\)")
-# derivational endings, longest first: "diplomatically", "diplomatic" -> "diplomat"; "cooperation", "cooperated" -> "cooper"
-_DERIVED = ("ically", "ations", "ation", "ially", "ating", "ated", "ally", "ions", "ion", "ate", "ily", "ing", "ic", "al", "ly", "ed", "es", "s", "e")
+_DERIVED = sorted(GRAMMAR_WORDS["derived_endings"], key=len, reverse=True)  # longest first
 
 
 def word_root(word: str) -> str:

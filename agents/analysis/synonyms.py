@@ -20,8 +20,6 @@ from ari.base.embedding import Embedder
 from ari.base.text import STOP_WORDS, word_key
 
 SYNONYM_FLOOR = 0.6
-_FUNCTION = GRAMMAR_WORDS["no_relation"]
-_ALPHA = re.compile(r"^[a-z]+$")
 
 # General English: an unseen word or phrasal verb -> the word the lexicon knows for that act
 # (data/synonyms.json). Single MiniLM word vectors cannot be trusted here ("positive" is nearest
@@ -64,7 +62,7 @@ def plainer_words(verb: str) -> list[str]:
 def content_word(word: str, shortest: int = 4) -> bool:
     """A word that may name an act: letters only, `shortest` or more ("ask", "say" have three), no
     function, cue or question word."""
-    return len(word) >= shortest and bool(_ALPHA.match(word)) and word not in STOP_WORDS and word not in _FUNCTION and word not in CUE_WORDS
+    return len(word) >= shortest and word.isascii() and word.isalpha() and word.islower() and word not in STOP_WORDS and word not in GRAMMAR_WORDS["no_relation"] and word not in CUE_WORDS
 
 
 class SynonymMap:
@@ -103,13 +101,6 @@ class SynonymMap:
         return self.known[best] if sims[best] >= SYNONYM_FLOOR else None
 
 
-# a light or receiving verb ("make a trip", "received praise from"): its noun names the act
-_CARRIER_VERB = re.compile(
-    r"(?:make|makes|made|making|have|has|had|having|take|takes|took|taken|taking|give|gives|gave|given|giving|hold|holds|held|holding"
-    r"|receiv\w*|gets|gotten|getting|dr[ae]w|drawn|draws|earn\w*|fac(?:e|ed|es|ing)|attract\w*)"
-)
-
-
 def carries_no_act(word: str) -> bool:
     """A light or receiving verb ("made", "received"): the noun after it says what the act is."""
-    return bool(_CARRIER_VERB.fullmatch(word))
+    return word in GRAMMAR_WORDS["carrier_verbs"]
