@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from os.path import commonprefix
 
 import numpy as np
 
@@ -72,20 +73,25 @@ class SynonymMap:
         self.known = sorted((w for w in known if content_word(w)), key=lambda w: (-known[w], w))
         self.embedder = embedder
         self._general = {w: known_word for w, known_word in GENERAL_SYNONYMS.items() if known_word in known}
-        self._by_key: dict[str, str] = {}
-        for word in self.known:  # most credited first: "criticise" wins the key "criti"
-            self._by_key.setdefault(word_key(word), word)
+        self._by_key: dict[str, list[str]] = {}
+        for word in self.known:  # most credited first: "criticise" before "criticize" under the key "criti"
+            self._by_key.setdefault(word_key(word), []).append(word)
         self._matrix: np.ndarray | None = None
         self._cache: dict[str, str | None] = {}
 
     def __call__(self, word: str) -> str | None:
         if word not in self._cache:
-            self._cache[word] = self._general.get(word) or self._by_key.get(word_key(word)) or self._nearest(word)
+            self._cache[word] = self._general.get(word) or self._inflected(word) or self._nearest(word)
         return self._cache[word]
 
     def listed(self, word: str) -> bool:
         """Whether the thesaurus or a known word's stem reads `word` (not a mere embedding neighbour)."""
-        return word in self._general or word_key(word) in self._by_key
+        return word in self._general or self._inflected(word) is not None
+
+    def _inflected(self, word: str) -> str | None:
+        """The most credited known word that `word` differs from in an ending only (the longer's last four letters at most:
+        "criticised", "criticize"): words that only begin alike are others ("invested" is no "investigated")."""
+        return next((k for k in self._by_key.get(word_key(word), ()) if len(commonprefix([word, k])) >= max(len(word), len(k)) - 4), None)
 
     def phrase(self, gram: str) -> str | None:
         """The known word a two-word phrasal verb stands for ("turned down" -> "rejected"), or None."""
