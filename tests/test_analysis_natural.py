@@ -182,3 +182,10 @@ def test_an_abbreviation_of_a_role_reads_as_the_role_name() -> None:
     from agents.analysis.sectors import content_words
 
     assert content_words("mp") == content_words("Member of Parliament") == content_words("MPs")
+
+
+def test_a_known_word_of_the_same_stem_key_is_another_word_where_more_than_an_ending_differs() -> None:
+    synonyms = SynonymMap({"investigated": 1.0, "criticised": 1.0, "transitional": 1.0}, None)
+    assert synonyms("investigating") == "investigated" and synonyms("criticizing") == "criticised"  # endings only
+    assert synonyms("invested") is None and synonyms("transported") is None  # they only begin alike
+    assert not synonyms.listed("invested") and synonyms.listed("investigates")

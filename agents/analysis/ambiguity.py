@@ -48,8 +48,7 @@ def resolve_by_facts(mentions: list[EntityMention], store: TKGStore) -> None:
         competing = [(n, s) for n, s in mention.candidates if s >= best - CLOSE]
         if len(competing) < 2:
             continue
-        partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS]]
-        partners = [p for p in partners if p not in dict(competing)]
+        partners = [n for k, other in enumerate(mentions) if k != index for n, _ in other.candidates[:PARTNERS] if n not in dict(competing)]
         if not partners:
             continue
         linked = [n for n, _ in competing if any(store.relations_between(n, p) for p in partners)]

@@ -42,8 +42,7 @@ def best_match(span: str, names: dict[str, str], frequency: Callable[[str], int]
 
 
 def only_holder(span: str, names: dict[str, str]) -> tuple[str, str] | None:
-    """(entity, the span) for the one of `names` (entity -> display) whose name holds every word of `span`
-    (spelt alike); None for none or several: a common word is evidence only among few names."""
+    """(entity, the span) for the one of `names` (entity -> display) holding every word of `span` (spelt alike), else None."""
     words = [w for w in normalize_name(span).split() if len(w) >= 3]
     holders = [n for n, d in names.items() if words and all(any(spelt_alike(w, o) for o in normalize_name(d).split()) for w in words)]
     return (holders[0], span) if len(holders) == 1 else None

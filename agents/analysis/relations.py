@@ -132,9 +132,7 @@ class RelationLinker:
         if not words or said_phrases(masked) or any(w in counts or (self.synonyms is not None and self.synonyms(w) is not None) for w in words):
             return None
         (vector,) = self.vectors_of([predicate_text(masked)])
-        if vector is None:
-            return None
-        return " ".join(words) if float(self._relation_vectors.similarities(vector).max()) < UNRECORDED_COSINE else None
+        return " ".join(words) if vector is not None and float(self._relation_vectors.similarities(vector).max()) < UNRECORDED_COSINE else None
 
     def vector_text(self, masked: str) -> str:
         """The text embedded to compare with relation names: the verb phrase beside a lexicon (the lexicon reads the rest
@@ -331,9 +329,8 @@ class RelationLinker:
         sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
         if sims is None:
             return None
-        of_relation = self.relation_keys
-        group, keys = self.texts.group(ranked[0][0]), of_relation.get(ranked[0][0], frozenset())
-        alike = [self.texts.group(r) == group or not keys.isdisjoint(of_relation.get(r, ())) for r, _ in ranked]
+        group, keys = self.texts.group(ranked[0][0]), self.relation_keys.get(ranked[0][0], frozenset())
+        alike = [self.texts.group(r) == group or not keys.isdisjoint(self.relation_keys.get(r, ())) for r, _ in ranked]
         same = [s for s, one in zip(sims, alike) if one]
         other = max(((s, r) for (r, _), s, one in zip(ranked, sims, alike) if not one), default=None)
         if max(same) >= UNSURE_FLOOR and (other is None or max(same) - other[0] >= UNSURE_MARGIN):

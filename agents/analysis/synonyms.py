@@ -89,8 +89,7 @@ class SynonymMap:
         return word in self._general or self._inflected(word) is not None
 
     def _inflected(self, word: str) -> str | None:
-        """The most credited known word that `word` differs from in an ending only (the longer's last four letters at most:
-        "criticised", "criticize"): words that only begin alike are others ("invested" is no "investigated")."""
+        """The most credited known word `word` differs from in its ending only (four letters at most): "invested" is no "investigated"."""
         return next((k for k in self._by_key.get(word_key(word), ()) if len(commonprefix([word, k])) >= max(len(word), len(k)) - 4), None)
 
     def phrase(self, gram: str) -> str | None:
