@@ -253,6 +253,9 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("From March 2008 onwards, how many times did Jack Straw visit Iran?", "2"),
         ("How many times did Jack Straw visit Iran from 2009 on?", "0"),
         ("How many times did Jack Straw visit Iran no later than January 2008?", "1"),
+        # a tag asks for confirmation and names no act ("right" is no relation of rights)
+        ("Jack Straw visited Japan in 2008, right?", "Yes"),
+        ("Angela Merkel went to Japan in 2008, right?", "No"),
     ],
 )
 def test_other_wordings_of_yes_no_counts_windows_and_notes(agent, question: str, answer: str) -> None:  # noqa: ANN001
