@@ -15,9 +15,12 @@ from datetime import timedelta
 from actions.enumerate import neighbours
 from actions.query import VALUE_ASKS, Query
 from agents.analysis.ambiguity import unresolved_namesakes
+from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import asks_foreign, distinct_entities
+from agents.analysis.relations import predicate_text, verb_phrase
+from agents.analysis.sectors import content_words
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
@@ -47,6 +50,16 @@ def attribute_asked(store: TKGStore, query: Query) -> str | None:
     if not query.attribute or any(relations_naming(store, w) or naming_by_synonym(store, w) for w in query.attribute):
         return None
     return f"a relation the KG does not record ({' '.join(query.attribute)!r}: its facts are events between actors)"
+
+
+def unnamed_act(analysis: QuestionAnalysis) -> str | None:
+    """Why no relation can be read (None: one can): once its names and times are read, the question holds no word of an
+    act ("Who did {E1} in {T1}?", where a name took the verb), so any relation read is a guess; the relations between
+    two parties ("what happened between ...") are asked of every act."""
+    words = content_words(predicate_text(analysis.masked)) - GRAMMAR_WORDS["function_words"] - GRAMMAR_WORDS["do_auxiliaries"]
+    if analysis.query.asks == "relation" or verb_phrase(analysis.masked, 3).strip() or words:
+        return None
+    return f"no word of the question names an event once its names and times are read ({analysis.masked!r}): say what was done"
 
 
 def audit_answerability(
@@ -92,7 +105,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
-    problem = (analysis.unsure_relation or analysis.unaccounted) if unsure_reading else None
+    problem = (analysis.unsure_relation or analysis.unaccounted or unnamed_act(analysis)) if unsure_reading else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity

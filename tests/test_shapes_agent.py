@@ -408,3 +408,10 @@ def test_a_kind_only_names_tell_is_answered_only_by_a_name_that_says_it(agent) -
     assert kind.abstained and "which military" in (kind.reason or "")
     assert agent.ask("Which military did Jack Straw visit in 2008?").answers == ["Military (Iran)"]
     assert agent.ask("Which person visited Iran first in 2008?").answers == ["Jack Straw"]  # a party noun: any actor
+
+
+@pytest.mark.parametrize("question", ["What did Jack Straw do in 2008?", "Who did Jack Straw in 2008?"])
+def test_a_question_left_with_no_word_of_an_act_is_refused(agent, question: str) -> None:  # noqa: ANN001
+    result = agent.ask(question)  # any relation read would be a guess (a name may have taken the verb)
+    assert result.abstained and "names an event" in (result.reason or "")
+    assert agent.ask("Who did Jack Straw visit in 2008?").answers  # one that says its act is answered
