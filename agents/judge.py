@@ -16,6 +16,7 @@ from actions.enumerate import neighbours
 from actions.query import VALUE_ASKS, Query
 from agents.analysis.ambiguity import unresolved_namesakes
 from agents.analysis.grammar_words import GRAMMAR_WORDS
+from agents.analysis.query import PATTERNS as QUERY_PATTERNS
 from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import asks_foreign, distinct_entities
@@ -52,6 +53,12 @@ def attribute_asked(store: TKGStore, query: Query) -> str | None:
     return f"a relation the KG does not record ({' '.join(query.attribute)!r}: its facts are events between actors)"
 
 
+def kinship_asked(analysis: QuestionAnalysis) -> str | None:
+    """A marriage asked as if it were an act (`PATTERNS["kinship"]`): the KG's facts are events between actors."""
+    kin = QUERY_PATTERNS["kinship"].search(analysis.masked)
+    return f"a relation the KG does not record ({kin.group(0)!r}: its facts are events between actors, not kinship)" if kin else None
+
+
 def unnamed_act(analysis: QuestionAnalysis) -> str | None:
     """Why no relation can be read (None: one can): once its names and times are read, the question holds no word of an
     act ("Who did {E1} in {T1}?", where a name took the verb), so any relation read is a guess; the relations between
@@ -80,7 +87,7 @@ def audit_answerability(
     problem = None if query.asks in VALUE_ASKS else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
-    unsupported = query.unsupported or attribute_asked(store, query) or home_country_asked(store, analysis)
+    unsupported = query.unsupported or attribute_asked(store, query) or kinship_asked(analysis) or home_country_asked(store, analysis)
     if unsupported:
         missing = f"the question asks for {unsupported}"
         return Judgement(False, [missing], missing=missing)

@@ -415,3 +415,8 @@ def test_a_question_left_with_no_word_of_an_act_is_refused(agent, question: str)
     result = agent.ask(question)  # any relation read would be a guess (a name may have taken the verb)
     assert result.abstained and "names an event" in (result.reason or "")
     assert agent.ask("Who did Jack Straw visit in 2008?").answers  # one that says its act is answered
+
+
+def test_a_marriage_is_no_act_the_kg_records(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Who was Jack Straw married to in 2008?")
+    assert result.abstained and "kinship" in (result.reason or "")
