@@ -34,10 +34,11 @@ from tkg_store.temporal import OPEN_END, OPEN_START, TimeSpan, describe_range
 
 def home_country_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
     """"Which foreign countries did X visit": the countries other than X's own, which the KG records for no one
-    but a country itself; answerable where the question names the one to leave out ("(not Thailand)")."""
+    but a country itself; answerable where the question names the one to leave out ("(not Thailand)"), or where every
+    party named is a country (its own is itself). A country named otherwise ("after his first trip to Iran") is not X's."""
     if not asks_foreign(analysis.masked) or analysis.query.excluded:
         return None
-    if any(m.best in country_names(store) for m in analysis.entities):
+    if all(m.best in country_names(store) for m in analysis.entities if m.best):
         return None
     return "whose country an actor is ('foreign': the KG records no nationality; name the country to leave out)"
 

@@ -24,7 +24,7 @@ from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime, reference_of
 from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
-from agents.analysis.cues import referred_clause, repeats_act, same_word
+from agents.analysis.cues import CUE_HEAD, referred_clause, repeats_act, same_word
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.predicate import asserted_words, naming_words
 from agents.analysis.query import CONSTRAINT_WORDS, Query
@@ -577,12 +577,26 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: froz
         placed = next((s for s in program.steps if s.operation in ("before", "after") and not s.times), None)
         if placed is not None:
             return f"the program places its answers {placed.operation} another event, and the question {placed.operation} a time"
+    if analysis.query.shape != "six" and _time_on_reference(analysis.masked, program):
+        return "the program places the question's time on the event it refers to, and the question on its answers"
     used = {t for step in program.steps for t in step.times}
     if analysis.times and not used:
         return f"the program ignores the time the question states ({analysis.times[0].text})"
     if len(analysis.times) >= 2 and len(used) < 2:
         return f"the program uses one of the question's times only ({', '.join(t.text for t in analysis.times)})"
     return None
+
+
+def _time_on_reference(masked: str, program: Program) -> bool:
+    """Whether `program` bounds by the question's time only the event it places its answers before or after, where the
+    question states that time outside the clause naming that event ("Once {E2}, which countries did {E1} visit {T1}?":
+    the visits are in {T1}; "after {E2} visited {E1} in {T1}, who ..." dates the event referred to)."""
+    placed = next((s for s in program.steps if s.operation in ("before", "after") and len(s.reads) == 2), None)
+    cue = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E\d+\}}[^,;?]*", masked, re.IGNORECASE)
+    if placed is None or cue is None or not re.search(r"\{T\d+\}", masked[: cue.start()] + masked[cue.end() :]):
+        return False
+    timed = {k for k, step in enumerate(program.steps, 1) if step.times}
+    return bool(timed) and timed <= {placed.reads[1]}
 
 
 def type_problem(asked: str, answers: Sequence[str]) -> str | None:

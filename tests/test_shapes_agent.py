@@ -70,6 +70,9 @@ def test_foreign_countries_are_answered_only_where_the_one_to_leave_out_is_known
     result = agent.ask("Which foreign countries did Jack Straw visit in 2008?")  # the KG records no one's nationality
     assert result.abstained and "'foreign'" in (result.reason or "")
     assert agent.ask("Which foreign countries did Jack Straw visit in 2008 other than Iran?").answers == ["Japan"]
+    # a country named as the reference is not the traveller's own, and "other foreign countries" still asks a list of them
+    placed = agent.ask("After his first trip to Japan, which other foreign countries did Jack Straw visit?")
+    assert placed.abstained and "'foreign'" in (placed.reason or "")
     # two months joined by "and" after "in" are the span of both: Jack Straw visited Iran on 10-11 March, Japan on 1 June
     assert agent.ask("Which countries did Jack Straw visit in May and June 2008?").answers == ["Japan"]
     assert set(agent.ask("Which countries did Jack Straw visit in March and April 2008?").answers) == {"Iran"}

@@ -70,6 +70,11 @@ def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = Non
         # "second to last" picks by days itself: its "last" is no getLast
         ("Whom did {E1} visit second to last in {T1}?", ("last",), Query(ordinal=2, from_end=True),
          "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", True),
+        # a time outside the clause of the event referred to bounds the answers, not that event; inside it, the event
+        ("Once {E2}, which countries did {E1} visit {T1}?", ("after",), Query(is_list=True, entity_type="country"),
+         "getTime(E1, R, E2, T) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> ofType(#3, country) -> answer(#4)", False),
+        ("After {E1} visited {E2} in {T1}, which countries did {E1} visit?", ("after",), Query(is_list=True, entity_type="country"),
+         "getTime(E1, R, E2, T) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> ofType(#3, country) -> answer(#4)", True),
     ],
 )
 def test_a_program_must_place_answers_in_time_as_the_question_does(
