@@ -25,7 +25,7 @@ from agents.analysis.sectors import content_words
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
-from agents.shapes import naming_by_synonym, relations_naming
+from agents.shapes import naming_by_synonym, relations_naming, two_acts
 from tkg_store.learned import country_names
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
@@ -113,7 +113,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in namesakes[:4]) + (", ..." if len(namesakes) > 4 else "")
             missing = f"'{linked[index].text}' names {len(namesakes)} entities of the KG ({listed}): say which one"
             return Judgement(False, [missing], missing=missing)
-    problem = (analysis.unsure_relation or analysis.unaccounted or unnamed_act(analysis)) if unsure_reading else None
+    problem = (analysis.unsure_relation or analysis.unaccounted or unnamed_act(analysis) or two_acts(store, analysis.masked)) if unsure_reading else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity

@@ -483,6 +483,21 @@ def unrecorded_reference(store: TKGStore, analysis: QuestionAnalysis, lexicon: R
     return f"the question is placed against an act no relation of the KG records ('{clause.group(0).strip() if clause else ''}'): say when it was"
 
 
+_EITHER = re.compile(r"\b([a-z]{4,})\s+or\s+([a-z]{4,})\b")  # two words joined by "or": "consulted or negotiated"
+
+
+def two_acts(store: TKGStore, masked: str) -> str | None:
+    """Why the question cannot be read as one relation (None: it can): it joins by "or" two acts that no one relation
+    names together ("consulted or negotiated": Consult, Engage_in_negotiation), and a program reads one relation, so
+    it would answer for half of what was asked. Words one relation names together ("arrest or detain": Arrest, detain,
+    or charge ...; "meet or negotiate") are one act."""
+    for one, other in _EITHER.findall(masked.lower()):
+        named = [relations_naming(store, w) or naming_by_synonym(store, w) for w in (one, other)]
+        if all(named) and not named[0] & named[1]:
+            return f"the question asks about two acts at once ('{one} or {other}'), and ARI reads one relation a question: ask about each"
+    return None
+
+
 def _competing(mention: EntityMention) -> bool:
     """Whether another entity reads the mention as well as its best (`CLOSE`): a country the KG names only by its
     sectors ("Israel": its police, its foreign ministry, ...), or namesakes. No fact of the best is then no evidence that

@@ -423,3 +423,9 @@ def test_a_question_left_with_no_word_of_an_act_is_refused(agent, question: str)
 def test_a_marriage_is_no_act_the_kg_records(agent) -> None:  # noqa: ANN001
     result = agent.ask("Who was Jack Straw married to in 2008?")
     assert result.abstained and "kinship" in (result.reason or "")
+
+
+def test_two_acts_joined_by_or_are_not_read_as_one(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Who criticised or consulted Iraq in 2008?")  # Criticize_or_denounce and Consult: a program reads one
+    assert result.abstained and "two acts" in (result.reason or "")
+    assert set(agent.ask("Who criticised Iraq in 2008?").answers) == {"Iran", "Japan", "China"}
