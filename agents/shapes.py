@@ -205,6 +205,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     a count, a ranking or an n-th computes over one direction of a one-way relation is wrong read
     the other way, so a role the wording leaves open ("the most demands of {E1}") answers nothing."""
     referred = {k for a in actions if isinstance(k := reference_of(a), int)}
+    numbers = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
+    doers = {int(n) for n in _DOES_AGAIN.findall(check.analysis.masked)}
     for step, action in enumerate(actions, 1):
         if isinstance(action, (GetHeadEntity, GetTailEntity)):
             anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
@@ -213,6 +215,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         else:
             continue
         role = next((r for names, r in zip(check.mentions, _roles(check)) if anchor in names), None)
+        if step in referred and any(numbers[k] in doers for k, names in enumerate(check.mentions[: len(numbers)]) if anchor in names):
+            role = SUBJECT  # "after {E2} did": the event referred to is the asked act, done by {E2}
         if check.pronoun is not None and step not in referred:  # the asked event's party said by a pronoun, in its role
             role = next((r for names, r in check.anchors() if anchor in names), role)
         head_role = check.head_role(action.relation)
@@ -223,6 +227,10 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
+
+
+# a party said to do the asked act again by a pro-verb ("after {E2} did", "before {E2} did so"): the doer of the event referred to
+_DOES_AGAIN = re.compile(r"\{E(\d+)\}\s+(?:did|does|had|has)(?:\s+(?:so|too|it|the\s+same))?\s*(?=[?,.;!]|$)", re.IGNORECASE)
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:

@@ -429,3 +429,8 @@ def test_two_acts_joined_by_or_are_not_read_as_one(agent) -> None:  # noqa: ANN0
     result = agent.ask("Who criticised or consulted Iraq in 2008?")  # Criticize_or_denounce and Consult: a program reads one
     assert result.abstained and "two acts" in (result.reason or "")
     assert set(agent.ask("Who criticised Iraq in 2008?").answers) == {"Iran", "Japan", "China"}
+
+
+def test_a_party_said_to_do_the_act_again_did_the_event_referred_to(agent) -> None:  # noqa: ANN001
+    # "after Japan did": after Japan criticised Iraq (3 March 2008), not after someone criticised Japan
+    assert set(agent.ask("Which countries criticised Iraq after Japan did?").answers) == {"China", "Iran"}
