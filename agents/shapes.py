@@ -230,7 +230,7 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
 
 
 # a party said to do the asked act again by a pro-verb ("after {E2} did", "before {E2} did so"): the doer of the event referred to
-_DOES_AGAIN = re.compile(r"\{E(\d+)\}\s+(?:did|does|had|has)(?:\s+(?:so|too|it|the\s+same))?\s*(?=[?,.;!]|$)", re.IGNORECASE)
+_DOES_AGAIN = re.compile(r"\{E(\d+)\}\s+(?:did|does|had|has)(?:\s+(?:done\s+)?(?:so|too|it|the\s+same))?\s*(?=[?,.;!]|$)", re.IGNORECASE)
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:
@@ -600,7 +600,7 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: froz
         placed = next((s for s in program.steps if s.operation in ("before", "after") and not s.times), None)
         if placed is not None:
             return f"the program places its answers {placed.operation} another event, and the question {placed.operation} a time"
-    if analysis.query.shape != "six" and _time_on_reference(analysis.masked, program):
+    if analysis.query.shape != "six" and _time_on_reference(analysis, program):
         return "the program places the question's time on the event it refers to, and the question on its answers"
     used = {t for step in program.steps for t in step.times}
     if analysis.times and not used:
@@ -610,13 +610,18 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: froz
     return None
 
 
-def _time_on_reference(masked: str, program: Program) -> bool:
+def _time_on_reference(analysis: QuestionAnalysis, program: Program) -> bool:
     """Whether `program` bounds by the question's time only the event it places its answers before or after, where the
-    question states that time outside the clause naming that event ("Once {E2}, which countries did {E1} visit {T1}?":
-    the visits are in {T1}; "after {E2} visited {E1} in {T1}, who ..." dates the event referred to)."""
+    question states that time outside the clause naming that event ("Once {E2} had made his first trip to {E3}, which
+    countries did {E1} visit {T1}?": the visits are in {T1}; "after {E2} visited {E1} in {T1}, who ..." dates the event
+    referred to). A clause that only repeats the asked act ("after {E2} had done it") has the asked act's time too."""
+    masked = analysis.masked
     placed = next((s for s in program.steps if s.operation in ("before", "after") and len(s.reads) == 2), None)
     cue = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E\d+\}}[^,;?]*", masked, re.IGNORECASE)
     if placed is None or cue is None or not re.search(r"\{T\d+\}", masked[: cue.start()] + masked[cue.end() :]):
+        return False
+    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else re.sub(r"^\S+\s+(?:(?:the|a|an)\s+)?\{E\d+\}", "", cue.group(0))
+    if not words.strip() or repeats_act(words, masked):
         return False
     timed = {k for k, step in enumerate(program.steps, 1) if step.times}
     return bool(timed) and timed <= {placed.reads[1]}

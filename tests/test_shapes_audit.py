@@ -72,7 +72,7 @@ def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = Non
         ("Whom did {E1} visit second to last in {T1}?", ("last",), Query(ordinal=2, from_end=True),
          "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", True),
         # a time outside the clause of the event referred to bounds the answers, not that event
-        ("Once {E2}, which countries did {E1} visit {T1}?", ("after",), Query(is_list=True, entity_type="country"),
+        ("After {E2} made a trip abroad, which countries did {E1} visit {T1}?", ("after",), Query(is_list=True, entity_type="country"),
          "getTime(E1, R, E2, T) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> ofType(#3, country) -> answer(#4)", False),
     ],
 )
@@ -513,5 +513,7 @@ def test_a_word_only_a_relations_description_says_is_an_instance_of_it_too(store
 
 def test_a_time_inside_the_clause_of_the_event_referred_to_dates_that_event() -> None:
     program = Program.parse("getTime(E1, R, E2, T) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> answer(#3)")
-    assert _time_on_reference("Once {E2}, which countries did {E1} visit {T1}?", program)
-    assert not _time_on_reference("After {E1} visited {E2} in {T1}, which countries did {E1} visit?", program)
+    assert _time_on_reference(_analysis("After {E2} made a trip to {E3}, which countries did {E1} visit {T1}?", ("after",)), program)
+    assert not _time_on_reference(_analysis("After {E1} visited {E2} in {T1}, which countries did {E1} visit?", ("after",)), program)
+    # a pro-verb repeats the asked act with its time: the event referred to is in that time too
+    assert not _time_on_reference(_analysis("Which countries recognised {E1} in {T1} after {E2} did so?", ("after",)), program)
