@@ -16,6 +16,7 @@ from agents.analysis.query import Query
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
+from agents.judge import sectors_only
 from agents.methodology import Guide
 from agents.shapes import (
     _time_on_reference,
@@ -517,3 +518,16 @@ def test_a_time_inside_the_clause_of_the_event_referred_to_dates_that_event() ->
     assert not _time_on_reference(_analysis("After {E1} visited {E2} in {T1}, which countries did {E1} visit?", ("after",)), program)
     # a pro-verb repeats the asked act with its time: the event referred to is in that time too
     assert not _time_on_reference(_analysis("Which countries recognised {E1} in {T1} after {E2} did so?", ("after",)), program)
+
+
+@pytest.mark.parametrize(
+    ("text", "candidates", "sectors"),
+    [
+        ("Russia", [("Military_(Russia)", 0.5), ("Police_(Russia)", 0.5)], True),  # no entity of the country itself
+        ("Nigerian", [("Citizen_(Nigeria)", 0.5), ("Government_(Nigeria)", 0.5)], False),  # an adjective: its noun says which
+        ("Russian military", [("Military_(Russia)", 1.0), ("Military_Transport_Plane_(Russia)", 0.5)], False),  # one sector said
+        ("Japan", [("Japan", 1.0), ("Military_(Japan)", 0.5)], False),  # the country is an entity
+    ],
+)
+def test_a_country_the_kg_names_only_by_its_sectors(text: str, candidates: list[tuple[str, float]], sectors: bool) -> None:
+    assert bool(sectors_only(EntityMention(text, (0, len(text)), candidates))) == sectors
