@@ -22,6 +22,7 @@ from agents.analysis.predicate import naming_words
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, word_root
 from agents.analysis.sectors import content_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
@@ -78,8 +79,11 @@ def make_plan(
         others = worded - ({bound} | set(mirror_relations(store).get(bound, ()))) if bound is not None else frozenset()
         rival = _rival_reading(store, analysis, guides, config, accept, others, plan, referred, as_close=True) if others else None
         if rival is None and not any(relations_naming(store, w) for w in naming_words(analysis.masked)):
-            # no word names a relation outright ("hold talks"): the ranking's near-best ones are read alike
+            # no word names a relation outright ("hold talks"): a near-best one its words' synonyms name too is read alike
             rival = _ranked_rival(store, analysis, guides, config, plan, referred)
+            if rival is not None:
+                plan.rivals = rival
+                return plan, rival_note(store, rival)
         if rival is not None:
             better = _better_reading(store, analysis, guides, config, accept, others, rival, referred)
             if better is not None:
@@ -189,14 +193,18 @@ def _ranked_rival(
     store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, found: Plan,
     referred: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
-    """(the relation `found` bound, a rival) when no word of the question names a relation and another the ranking puts
-    at least half as high as its best answers otherwise ("hold talks": an intent to meet or negotiate, or negotiations):
-    a count, yes / no, ranking or n-th over the ranking's pick would be a guess. The bound one's mirrors are no rivals."""
+    """(the relation `found` bound, a rival) when no word of the question names a relation, and another that a word's
+    general-English synonym names is ranked at least half as high as the best and answers
+    otherwise ("hold talks": "negotiate" names an intent to meet or negotiate and negotiations alike): a count, yes / no,
+    ranking or n-th over the ranking's pick would be a guess. The bound one's mirrors are no rivals; nor is a relation no
+    word points to ("phone": Make_statement, ranked near Discuss_by_telephone by the frame alone)."""
     bound = first_relation(found.actions)
     if bound is None or not analysis.relations:
         return None
     family = {bound} | set(mirror_relations(store).get(bound, ()))
-    near = [r for r, score in analysis.relations if r not in family and score >= analysis.relations[0][1] / 2]
+    words = [v for w in naming_words(analysis.masked) for v in (w, GENERAL_SYNONYMS.get(w)) if v]
+    pointed = set().union(*(relations_naming(store, w) for w in words))
+    near = [r for r, score in analysis.relations if r not in family and r in pointed and score >= analysis.relations[0][1] / 2]
     # the check accepts only what the wording was read as: a rival of the ranking is bound as the question's program binds it
     return _answering_otherwise(store, analysis, guides, config, None, found, near, referred)
 
