@@ -9,6 +9,7 @@ supporting facts, and so does the answer audit when the answers are only entitie
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -70,12 +71,16 @@ def kinship_asked(analysis: QuestionAnalysis) -> str | None:
     return f"a relation the KG does not record ({kin.group(0)!r}: its facts are events between actors, not kinship)" if kin else None
 
 
+_HOLDS = re.compile(r"\b(?:was|is|were|are|been)\s+(?:\w+\s+){0,2}\{E\d+\}", re.IGNORECASE)
+
+
 def unnamed_act(analysis: QuestionAnalysis) -> str | None:
     """Why no relation can be read (None: one can): once its names and times are read, the question holds no word of an
     act ("Who did {E1} in {T1}?", where a name took the verb), so any relation read is a guess; the relations between
     two parties ("what happened between ...") are asked of every act."""
     words = content_words(predicate_text(analysis.masked)) - GRAMMAR_WORDS["function_words"] - GRAMMAR_WORDS["do_auxiliaries"]
-    if analysis.query.asks == "relation" or verb_phrase(analysis.masked, 3).strip() or words:
+    # a copula before a name asks who held what the name says ("Who was {E1} before {E2}?", "the last {E1}": a position's holder)
+    if analysis.query.asks == "relation" or verb_phrase(analysis.masked, 3).strip() or words or _HOLDS.search(analysis.masked):
         return None
     return f"no word of the question names an event once its names and times are read ({analysis.masked!r}): say what was done"
 
