@@ -18,14 +18,16 @@ from actions.enumerate import enumerate_candidates, list_operations
 from actions.items import Item
 from actions.programs import AbstractStep, Program
 from actions.templates import Action, OfType, entities_of, reference_of, relation_of
+from agents.analysis.predicate import naming_words
 from agents.analysis.query import Query
 from agents.analysis.relations import predicate_text, texts_share_a_word, word_root
 from agents.analysis.sectors import content_words
+from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.analysis.types import QuestionAnalysis
 from agents.answers import ranked_answers
 from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
-from agents.shapes import JOINING, asked_query, fits, unsaid
+from agents.shapes import JOINING, asked_query, fits, relations_naming, unsaid
 from ari.base.config import PlannerConfig
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
@@ -76,6 +78,12 @@ def make_plan(
         bound = first_relation(plan.actions)
         others = worded - ({bound} | set(mirror_relations(store).get(bound, ()))) if bound is not None else frozenset()
         rival = _rival_reading(store, analysis, guides, config, accept, others, plan, referred, as_close=True) if others else None
+        if rival is None and not any(relations_naming(store, w) for w in naming_words(analysis.masked)):
+            # no word names a relation outright ("hold talks"): a near-best one its words' synonyms name too is read alike
+            rival = _ranked_rival(store, analysis, guides, config, plan, referred)
+            if rival is not None:
+                plan.rivals = rival
+                return plan, rival_note(store, rival)
         if rival is not None:
             better = _better_reading(store, analysis, guides, config, accept, others, rival, referred)
             if better is not None:
@@ -178,10 +186,38 @@ def _rival_reading(
     rivals = sorted(r for r in named if r != bound and (shared := holds(r))[0] >= max(1, least) and shared[1] == acted)
     if as_close:
         rivals = [r for r in rivals if unsaid(store.relation_text(r), analysis.masked) <= unsaid(store.relation_text(bound), analysis.masked)]
-    answers = set(ranked_answers(store, analysis, found.results[-1]))
+    return _answering_otherwise(store, analysis, guides, config, accept, found, rivals, referred)
+
+
+def _ranked_rival(
+    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, found: Plan,
+    referred: frozenset[str] = frozenset(),
+) -> tuple[str, str] | None:
+    """(the relation `found` bound, a rival) when no word of the question names a relation, and another that a word's
+    general-English synonym names is ranked at least half as high as the best and answers
+    otherwise ("hold talks": "negotiate" names an intent to meet or negotiate and negotiations alike): a count, yes / no,
+    ranking or n-th over the ranking's pick would be a guess. The bound one's mirrors are no rivals; nor is a relation no
+    word points to ("phone": Make_statement, ranked near Discuss_by_telephone by the frame alone)."""
+    bound = first_relation(found.actions)
+    if bound is None or not analysis.relations:
+        return None
+    family = {bound} | set(mirror_relations(store).get(bound, ()))
+    words = [v for w in naming_words(analysis.masked) for v in (w, GENERAL_SYNONYMS.get(w)) if v]
+    pointed = set().union(*(relations_naming(store, w) for w in words))
+    near = [r for r, score in analysis.relations if r not in family and r in pointed and score >= analysis.relations[0][1] / 2]
+    # the check accepts only what the wording was read as: a rival of the ranking is bound as the question's program binds it
+    return _answering_otherwise(store, analysis, guides, config, None, found, near, referred)
+
+
+def _answering_otherwise(
+    store: TKGStore, analysis: QuestionAnalysis, guides: list[Guide], config: PlannerConfig, accept: Accept | None, found: Plan,
+    rivals: list[str], referred: frozenset[str],
+) -> tuple[str, str] | None:
+    """(the relation `found` bound, the first of `rivals` whose accepted binding answers otherwise), or None."""
+    bound, answers = first_relation(found.actions), set(ranked_answers(store, analysis, found.results[-1]))
     for relation in rivals:
         other, _, accepted = _first_binding(store, analysis, guides, config, accept, frozenset({relation}), referred)
-        if accepted and other is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
+        if (accepted or accept is None) and other is not None and bound is not None and set(ranked_answers(store, analysis, other.results[-1])) != answers:
             return bound, relation
     return None
 

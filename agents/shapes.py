@@ -24,7 +24,7 @@ from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime, reference_of
 from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
-from agents.analysis.cues import referred_clause, repeats_act, same_word
+from agents.analysis.cues import CUE_HEAD, referred_clause, repeats_act, same_word
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.predicate import asserted_words, naming_words
 from agents.analysis.query import CONSTRAINT_WORDS, Query
@@ -205,6 +205,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     a count, a ranking or an n-th computes over one direction of a one-way relation is wrong read
     the other way, so a role the wording leaves open ("the most demands of {E1}") answers nothing."""
     referred = {k for a in actions if isinstance(k := reference_of(a), int)}
+    numbers = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
+    doers = {int(n) for n in _DOES_AGAIN.findall(check.analysis.masked)}
     for step, action in enumerate(actions, 1):
         if isinstance(action, (GetHeadEntity, GetTailEntity)):
             anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
@@ -213,6 +215,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         else:
             continue
         role = next((r for names, r in zip(check.mentions, _roles(check)) if anchor in names), None)
+        if step in referred and any(numbers[k] in doers for k, names in enumerate(check.mentions[: len(numbers)]) if anchor in names):
+            role = SUBJECT  # "after {E2} did": the event referred to is the asked act, done by {E2}
         if check.pronoun is not None and step not in referred:  # the asked event's party said by a pronoun, in its role
             role = next((r for names, r in check.anchors() if anchor in names), role)
         head_role = check.head_role(action.relation)
@@ -223,6 +227,10 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
+
+
+# a party said to do the asked act again by a pro-verb ("after {E2} did", "before {E2} did so"): the doer of the event referred to
+_DOES_AGAIN = re.compile(r"\{E(\d+)\}\s+(?:did|does|had|has)(?:\s+(?:done\s+)?(?:so|too|it|the\s+same))?\s*(?=[?,.;!]|$)", re.IGNORECASE)
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:
@@ -483,6 +491,21 @@ def unrecorded_reference(store: TKGStore, analysis: QuestionAnalysis, lexicon: R
     return f"the question is placed against an act no relation of the KG records ('{clause.group(0).strip() if clause else ''}'): say when it was"
 
 
+_EITHER = re.compile(r"\b([a-z]{4,})\s+or\s+([a-z]{4,})\b")  # two words joined by "or": "consulted or negotiated"
+
+
+def two_acts(store: TKGStore, masked: str) -> str | None:
+    """Why the question cannot be read as one relation (None: it can): it joins by "or" two acts that no one relation
+    names together ("consulted or negotiated": Consult, Engage_in_negotiation), and a program reads one relation, so
+    it would answer for half of what was asked. Words one relation names together ("arrest or detain": Arrest, detain,
+    or charge ...; "meet or negotiate") are one act."""
+    for one, other in _EITHER.findall(masked.lower()):
+        named = [relations_naming(store, w) or naming_by_synonym(store, w) for w in (one, other)]
+        if all(named) and not named[0] & named[1]:
+            return f"the question asks about two acts at once ('{one} or {other}'), and ARI reads one relation a question: ask about each"
+    return None
+
+
 def _competing(mention: EntityMention) -> bool:
     """Whether another entity reads the mention as well as its best (`CLOSE`): a country the KG names only by its
     sectors ("Israel": its police, its foreign ministry, ...), or namesakes. No fact of the best is then no evidence that
@@ -577,12 +600,31 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: froz
         placed = next((s for s in program.steps if s.operation in ("before", "after") and not s.times), None)
         if placed is not None:
             return f"the program places its answers {placed.operation} another event, and the question {placed.operation} a time"
+    if analysis.query.shape != "six" and _time_on_reference(analysis, program):
+        return "the program places the question's time on the event it refers to, and the question on its answers"
     used = {t for step in program.steps for t in step.times}
     if analysis.times and not used:
         return f"the program ignores the time the question states ({analysis.times[0].text})"
     if len(analysis.times) >= 2 and len(used) < 2:
         return f"the program uses one of the question's times only ({', '.join(t.text for t in analysis.times)})"
     return None
+
+
+def _time_on_reference(analysis: QuestionAnalysis, program: Program) -> bool:
+    """Whether `program` bounds by the question's time only the event it places its answers before or after, where the
+    question states that time outside the clause naming that event ("Once {E2} had made his first trip to {E3}, which
+    countries did {E1} visit {T1}?": the visits are in {T1}; "after {E2} visited {E1} in {T1}, who ..." dates the event
+    referred to). A clause that only repeats the asked act ("after {E2} had done it") has the asked act's time too."""
+    masked = analysis.masked
+    placed = next((s for s in program.steps if s.operation in ("before", "after") and len(s.reads) == 2), None)
+    cue = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E\d+\}}[^,;?]*", masked, re.IGNORECASE)
+    if placed is None or cue is None or not re.search(r"\{T\d+\}", masked[: cue.start()] + masked[cue.end() :]):
+        return False
+    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else re.sub(r"^\S+\s+(?:(?:the|a|an)\s+)?\{E\d+\}", "", cue.group(0))
+    if not words.strip() or repeats_act(words, masked):
+        return False
+    timed = {k for k, step in enumerate(program.steps, 1) if step.times}
+    return bool(timed) and timed <= {placed.reads[1]}
 
 
 def type_problem(asked: str, answers: Sequence[str]) -> str | None:

@@ -35,3 +35,8 @@ def test_a_light_verb_leaves_the_act_to_its_noun() -> None:
     assert words == {"made", "visit"}  # "first" is the query's constraint, not the act
     assert [w for w in sorted(words) if not carries_no_act(w)] == ["visit"]
     assert carries_no_act("received") and not carries_no_act("criticised")
+
+
+@pytest.mark.parametrize("masked", ["{E1} went to {E2} in {T1}, right?", "{E1} visited {E2} in {T1} - correct?", "{E1} went to {E2}, didn't he?"])
+def test_a_tag_asking_for_confirmation_names_no_act(masked: str) -> None:
+    assert not naming_words(masked) & {"right", "correct", "didn't"}  # "right" would name the relations of rights

@@ -182,6 +182,8 @@ def test_other_wordings_of_counts_and_yes_no(masked: str, asks: str) -> None:
         ("Which country did {E1} visit after {T1}, within that year?", "a time bound ARI cannot read ('within that year'"),
         ("After {T1}, where did {E1} meet {E2} before the year was out?", "a place"),
         ("Where did {E1} travel with {E2} in {T1}?", "a place"),  # the destination of a journey two named parties made
+        ("How many agreements worth over a billion dollars did {E1} sign with {E2}?", "a quantity"),  # a value of each event
+        ("Who did {E1} criticize over the border dispute in {T1}?", "what was said"),  # what the act was about
     ],
 )
 def test_what_the_kg_cannot_represent_is_named(masked: str, what: str) -> None:
@@ -363,3 +365,9 @@ def test_people_or_parties_told_apart_are_counted_as_entities(masked: str, entit
 
 def test_people_counted_with_no_kind_beside_them_are_a_quantity() -> None:
     assert "quantity" in (_read("How many people were killed by {E1} in {T1}?").unsupported or "")
+
+
+@pytest.mark.parametrize("masked", ["Who did {E1} talk to over the phone in {T1}?", "Who did {E1} criticize over the course of {T1}?",
+                                    "What month did {E1} say pessimistic things about the {E2}?"])
+def test_a_means_a_span_of_time_or_a_party_after_about_or_over_is_no_topic(masked: str) -> None:
+    assert _read(masked).unsupported is None

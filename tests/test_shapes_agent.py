@@ -70,6 +70,9 @@ def test_foreign_countries_are_answered_only_where_the_one_to_leave_out_is_known
     result = agent.ask("Which foreign countries did Jack Straw visit in 2008?")  # the KG records no one's nationality
     assert result.abstained and "'foreign'" in (result.reason or "")
     assert agent.ask("Which foreign countries did Jack Straw visit in 2008 other than Iran?").answers == ["Japan"]
+    # a country named as the reference is not the traveller's own, and "other foreign countries" still asks a list of them
+    placed = agent.ask("After his first trip to Japan, which other foreign countries did Jack Straw visit?")
+    assert placed.abstained and "'foreign'" in (placed.reason or "")
     # two months joined by "and" after "in" are the span of both: Jack Straw visited Iran on 10-11 March, Japan on 1 June
     assert agent.ask("Which countries did Jack Straw visit in May and June 2008?").answers == ["Japan"]
     assert set(agent.ask("Which countries did Jack Straw visit in March and April 2008?").answers) == {"Iran"}
@@ -253,6 +256,9 @@ def test_no_when_the_only_facts_run_the_other_way_on_a_one_way_relation(agent) -
         ("From March 2008 onwards, how many times did Jack Straw visit Iran?", "2"),
         ("How many times did Jack Straw visit Iran from 2009 on?", "0"),
         ("How many times did Jack Straw visit Iran no later than January 2008?", "1"),
+        # a tag asks for confirmation and names no act ("right" is no relation of rights)
+        ("Jack Straw visited Japan in 2008, right?", "Yes"),
+        ("Angela Merkel went to Japan in 2008, right?", "No"),
     ],
 )
 def test_other_wordings_of_yes_no_counts_windows_and_notes(agent, question: str, answer: str) -> None:  # noqa: ANN001
@@ -405,3 +411,26 @@ def test_a_kind_only_names_tell_is_answered_only_by_a_name_that_says_it(agent) -
     assert kind.abstained and "which military" in (kind.reason or "")
     assert agent.ask("Which military did Jack Straw visit in 2008?").answers == ["Military (Iran)"]
     assert agent.ask("Which person visited Iran first in 2008?").answers == ["Jack Straw"]  # a party noun: any actor
+
+
+@pytest.mark.parametrize("question", ["What did Jack Straw do in 2008?", "Who did Jack Straw in 2008?"])
+def test_a_question_left_with_no_word_of_an_act_is_refused(agent, question: str) -> None:  # noqa: ANN001
+    result = agent.ask(question)  # any relation read would be a guess (a name may have taken the verb)
+    assert result.abstained and "names an event" in (result.reason or "")
+    assert agent.ask("Who did Jack Straw visit in 2008?").answers  # one that says its act is answered
+
+
+def test_a_marriage_is_no_act_the_kg_records(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Who was Jack Straw married to in 2008?")
+    assert result.abstained and "kinship" in (result.reason or "")
+
+
+def test_two_acts_joined_by_or_are_not_read_as_one(agent) -> None:  # noqa: ANN001
+    result = agent.ask("Who criticised or consulted Iraq in 2008?")  # Criticize_or_denounce and Consult: a program reads one
+    assert result.abstained and "two acts" in (result.reason or "")
+    assert set(agent.ask("Who criticised Iraq in 2008?").answers) == {"Iran", "Japan", "China"}
+
+
+def test_a_party_said_to_do_the_act_again_did_the_event_referred_to(agent) -> None:  # noqa: ANN001
+    # "after Japan did": after Japan criticised Iraq (3 March 2008), not after someone criticised Japan
+    assert set(agent.ask("Which countries criticised Iraq after Japan did?").answers) == {"China", "Iran"}

@@ -16,8 +16,10 @@ from agents.analysis.query import Query
 from agents.analysis.relations import RelationLexicon
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
 from agents.faithfulness import AnswerCheck
+from agents.judge import sectors_only
 from agents.methodology import Guide
 from agents.shapes import (
+    _time_on_reference,
     absent_answer,
     admitted,
     aim_only,
@@ -70,6 +72,9 @@ def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = Non
         # "second to last" picks by days itself: its "last" is no getLast
         ("Whom did {E1} visit second to last in {T1}?", ("last",), Query(ordinal=2, from_end=True),
          "getTailEntity(E1, R, T) -> getNthLast(#1, N) -> answer(#2)", True),
+        # a time outside the clause of the event referred to bounds the answers, not that event
+        ("After {E2} made a trip abroad, which countries did {E1} visit {T1}?", ("after",), Query(is_list=True, entity_type="country"),
+         "getTime(E1, R, E2, T) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> ofType(#3, country) -> answer(#4)", False),
     ],
 )
 def test_a_program_must_place_answers_in_time_as_the_question_does(
@@ -505,3 +510,24 @@ def test_a_word_only_a_relations_description_says_is_an_instance_of_it_too(store
     lexicon = RelationLexicon(counts={"express": {"Express_intent_to_cooperate": 5.0}})
     assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon) == "No"  # the relations read hold nothing
     assert absent_answer(store, analysis, AnswerCheck(store, analysis), lexicon, described=lambda w: described_by(texts, w)) is None
+
+
+def test_a_time_inside_the_clause_of_the_event_referred_to_dates_that_event() -> None:
+    program = Program.parse("getTime(E1, R, E2, T) -> getTailEntity(E1, R) -> getAfter(#2, #1) -> answer(#3)")
+    assert _time_on_reference(_analysis("After {E2} made a trip to {E3}, which countries did {E1} visit {T1}?", ("after",)), program)
+    assert not _time_on_reference(_analysis("After {E1} visited {E2} in {T1}, which countries did {E1} visit?", ("after",)), program)
+    # a pro-verb repeats the asked act with its time: the event referred to is in that time too
+    assert not _time_on_reference(_analysis("Which countries recognised {E1} in {T1} after {E2} did so?", ("after",)), program)
+
+
+@pytest.mark.parametrize(
+    ("text", "candidates", "sectors"),
+    [
+        ("Russia", [("Military_(Russia)", 0.5), ("Police_(Russia)", 0.5)], True),  # no entity of the country itself
+        ("Nigerian", [("Citizen_(Nigeria)", 0.5), ("Government_(Nigeria)", 0.5)], False),  # an adjective: its noun says which
+        ("Russian military", [("Military_(Russia)", 1.0), ("Military_Transport_Plane_(Russia)", 0.5)], False),  # one sector said
+        ("Japan", [("Japan", 1.0), ("Military_(Japan)", 0.5)], False),  # the country is an entity
+    ],
+)
+def test_a_country_the_kg_names_only_by_its_sectors(text: str, candidates: list[tuple[str, float]], sectors: bool) -> None:
+    assert bool(sectors_only(EntityMention(text, (0, len(text)), candidates))) == sectors

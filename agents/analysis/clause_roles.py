@@ -93,7 +93,7 @@ def _role_at(before: str, after: str) -> str | None:
         return None  # a passive, the doer ("by", "of"), an ordinal before a name ("the last {E1} to visit")
     opens_clause = previous is None or previous in GRAMMAR_WORDS["clause_openers"] or (
         previous in GRAMMAR_WORDS["time_nouns"] and not re.search(r"\bsame\s+\w+\s*$", before, re.IGNORECASE)
-    ) or re.match(rf"\s+(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None or (  # "the country {E1} visited / went to": a relative clause, "that" left out
+    ) or re.match(rf"\s+(?:[a-z]+ly\s+)?(?:[a-z]+ed|had|has|{_IRREGULAR_PAST})\b", after) is not None or (  # "the country {E1} (openly) visited / went to": a relative clause, "that" left out
         following in GRAMMAR_WORDS["be_auxiliaries"] and PATTERNS["progressive"].match(after) is not None  # "how many times {E1} was hosting"
     )
     if opens_clause:  # "the last time {E1} (last) visited": adverbs may stand before the verb

@@ -16,8 +16,8 @@ _NOT_ASSERTED = frozenset().union(*word_tables("yes_no_words").values())
 
 
 def naming_words(masked: str) -> set[str]:
-    """The verb phrase's words that may name an act: not the query's own constraint words ("first", "most often")."""
-    return {w for w in verb_phrase(masked).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
+    """The verb phrase's words that may name an act: not the query's own constraint words ("first", "most often"), nor a tag's ("..., right?")."""
+    return {w for w in verb_phrase(PATTERNS["tag"].sub("", masked)).split() if len(w) >= 4 and w not in CONSTRAINT_WORDS}
 
 
 def asserted_words(masked: str) -> list[str]:

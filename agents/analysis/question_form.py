@@ -94,7 +94,7 @@ def without_framing(text: str) -> str:
     """`text` without a framing clause before the question (`PATTERNS["framing"]`: it says why the question is asked)."""
     m = PATTERNS["framing"].match(text)
     rest = text[m.end() :] if m else ""
-    if not rest or PATTERNS["pronoun"].search(rest) or PATTERNS["pointer"].search(rest) or not (PATTERNS["interrogative"].search(rest) or PATTERNS["request"].search(rest)):
+    if not rest or PATTERNS["pronoun"].search(rest) or PATTERNS["pointer"].search(rest) or not any(PATTERNS[k].search(rest) for k in ("interrogative", "request", "yes_no_opening")):
         return text
     return rest[:1].upper() + rest[1:]
 
