@@ -65,13 +65,16 @@ def sectors_only(mention: EntityMention) -> list[str]:
     return alike if len(alike) >= 2 and all(n.endswith(")") and n.rsplit("(", 1)[-1].rstrip(")").replace("_", " ").lower() == named for n in alike) else []
 
 
-def kinship_asked(analysis: QuestionAnalysis) -> str | None:
-    """A marriage asked as if it were an act (`PATTERNS["kinship"]`): the KG's facts are events between actors."""
+def kinship_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
+    """A marriage asked as if it were an act (`PATTERNS["kinship"]`) of a KG none of whose relations' names records one
+    (Wikidata's "spouse" does; an event KG's facts are events between actors)."""
     kin = QUERY_PATTERNS["kinship"].search(analysis.masked)
-    return f"a relation the KG does not record ({kin.group(0)!r}: its facts are events between actors, not kinship)" if kin else None
+    if kin is None or any(GRAMMAR_WORDS["kinship_words"] & content_words(store.relation_text(r)) for r in store.relation_names()):
+        return None
+    return f"a relation the KG does not record ({kin.group(0)!r}: its facts are events between actors, not kinship)"
 
 
-_HOLDS = re.compile(r"\b(?:was|is|were|are|been)\s+(?:\w+\s+){0,2}\{E\d+\}", re.IGNORECASE)
+_HOLDS = re.compile(r"\b(?:was|is|were|are|been|being)\s+(?:\w+\s+){0,2}\{E\d+\}|\{E\d+\}\s+(?:\w+\s+)?(?:was|is|were|are|been)\b", re.IGNORECASE)
 
 
 def unnamed_act(analysis: QuestionAnalysis) -> str | None:
@@ -79,7 +82,8 @@ def unnamed_act(analysis: QuestionAnalysis) -> str | None:
     act ("Who did {E1} in {T1}?", where a name took the verb), so any relation read is a guess; the relations between
     two parties ("what happened between ...") are asked of every act."""
     words = content_words(predicate_text(analysis.masked)) - GRAMMAR_WORDS["function_words"] - GRAMMAR_WORDS["do_auxiliaries"]
-    # a copula before a name asks who held what the name says ("Who was {E1} before {E2}?", "the last {E1}": a position's holder)
+    # a copula beside a name asks who held what the name says ("Who was {E1} before {E2}?", "the last {E1} had been who",
+    # "the last year of {E1} being {E2}": a position's holder)
     if analysis.query.asks == "relation" or verb_phrase(analysis.masked, 3).strip() or words or _HOLDS.search(analysis.masked):
         return None
     return f"no word of the question names an event once its names and times are read ({analysis.masked!r}): say what was done"
@@ -103,7 +107,7 @@ def audit_answerability(
     problem = None if query.asks in VALUE_ASKS else not_a_question(analysis.question, analysis.masked)
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
-    unsupported = query.unsupported or attribute_asked(store, query) or kinship_asked(analysis) or home_country_asked(store, analysis)
+    unsupported = query.unsupported or attribute_asked(store, query) or kinship_asked(store, analysis) or home_country_asked(store, analysis)
     if unsupported:
         missing = f"the question asks for {unsupported}"
         return Judgement(False, [missing], missing=missing)
