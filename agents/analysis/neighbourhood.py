@@ -66,9 +66,9 @@ def link_in_neighbourhood(store: TKGStore, mentions: list[EntityMention], ranked
     for mention in mentions:
         others = [m.best for m in mentions if m.best is not None and m is not mention]
         weak = bool(mention.candidates) and mention.candidates[0][1] < SCORE
-        roleless = bool(mention.candidates) and not any(set(relations[:1]) & store.relations_of(n) for n, _ in mention.candidates)
         factless = bool(others) and not any(store.relations_between(n, o) for n, _ in mention.candidates for o in others)
-        if mention.candidates and not ((weak or roleless) and factless):
+        roleless = factless and bool(mention.candidates) and not any(set(relations[:1]) & store.relations_of(n) for n, _ in mention.candidates)
+        if mention.candidates and not (weak and factless or roleless):
             continue
         names = {name: store.display(name) for name in sorted(store.neighbours_through(others, relations))}
         if (match := best_match(mention.text, names, frequency) or (only_holder(mention.text, names) if roleless else None)) is not None:
