@@ -77,7 +77,7 @@ def kinship_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
 _HOLDS = re.compile(r"\b(?:was|is|were|are|been|being)\s+(?:\w+\s+){0,2}\{E\d+\}|\{E\d+\}\s+(?:\w+\s+)?(?:was|is|were|are|been)\b", re.IGNORECASE)
 
 
-def unnamed_act(analysis: QuestionAnalysis) -> str | None:
+def no_act_word(analysis: QuestionAnalysis) -> str | None:
     """Why no relation can be read (None: one can): once its names and times are read, the question holds no word of an
     act ("Who did {E1} in {T1}?", where a name took the verb), so any relation read is a guess; the relations between
     two parties ("what happened between ...") are asked of every act."""
@@ -138,7 +138,7 @@ def audit_answerability(
             listed = ", ".join(store.display(n) for n in sectors[:3])
             missing = f"the KG names '{named.text}' only by its sectors ({listed}, ...), and a count, list or ranking over one of them answers another question: say which"
             return Judgement(False, [missing], missing=missing)
-    problem = (analysis.unsure_relation or analysis.unaccounted or unnamed_act(analysis) or two_acts(store, analysis.masked)) if unsure_reading else None
+    problem = (analysis.unsure_relation or analysis.unaccounted or no_act_word(analysis) or two_acts(store, analysis.masked)) if unsure_reading else None
     if problem is not None:
         return Judgement(False, [problem], missing=problem)
     names = list(dict.fromkeys(m.best for m in linked if m.best is not None))  # two mentions of one entity are one entity

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.judge import kinship_asked, unnamed_act
+from agents.judge import kinship_asked, no_act_word
 from tests.bench_support import build_store
 from tkg_store.store import TKGStore
 
@@ -38,8 +38,8 @@ def test_a_marriage_is_refused_only_by_a_kg_that_records_none(analyzers) -> None
     "What's the last year of Andrew Motion being Poet Laureate of the United Kingdom?",
 ])
 def test_a_copula_beside_a_name_asks_who_held_it(analyzers, question: str) -> None:  # noqa: ANN001
-    assert unnamed_act(analyzers[0].analyze(question)) is None
+    assert no_act_word(analyzers[0].analyze(question)) is None
 
 
 def test_a_question_with_no_act_and_no_copula_is_still_refused(analyzers) -> None:  # noqa: ANN001
-    assert "names an event" in (unnamed_act(analyzers[1].analyze("Who did Jack Straw in 2008?")) or "")
+    assert "names an event" in (no_act_word(analyzers[1].analyze("Who did Jack Straw in 2008?")) or "")
