@@ -13,5 +13,5 @@ for path in sys.argv[1:]:
     heads, tails, both = con.execute(
         """WITH h AS (SELECT DISTINCT head AS id FROM facts), t AS (SELECT DISTINCT tail AS id FROM facts)
            SELECT (SELECT count(*) FROM h), (SELECT count(*) FROM t), (SELECT count(*) FROM h JOIN t USING (id))"""
-    ).fetchone()
+    ).fetchall()[0]
     print(f"{path}: heads {heads}, tails {tails}, both {both}")
