@@ -870,7 +870,7 @@ def _opens_sentence(tokens: list[Token], span: tuple[int, int], alone: bool = Fa
     start, end = span
     return end - start == 1 and _sentence_start(tokens, start) and (
         end < len(tokens) and (tokens[end].key != "" and tokens[end].text[:1].islower() or start == 0 and tokens[end].text == ":")
-        or alone and (end == len(tokens) or tokens[end].key == "" or _sentence_start(tokens, end))
+        or alone and (end == len(tokens) or tokens[end].text in {",", ";", ":", "!", "?"} or _sentence_start(tokens, end))
     )
 
 
