@@ -101,6 +101,7 @@ def test_a_sentence_opening_cue_word_is_no_name(analyzer: QuestionAnalyzer) -> N
     "Thanks! Also, who did Merkel criticise in 2008?",
     "Right, that helps. Next thing I'm wondering: who did Merkel criticise in 2008?",  # the pronoun with a contraction's ending
     "Great job. Whom did Merkel criticise in 2008?",
+    "We're curious: who did Merkel criticise in 2008?",  # "We're" is no "Were"
 ])
 def test_an_askers_aside_before_the_question_names_no_one(analyzer: QuestionAnalyzer, question: str) -> None:
     # everyday words capitalised by their sentences, not names: the one party named is linked and none is unknown

@@ -883,7 +883,7 @@ def _name_like(tokens: list[Token], k: int) -> bool:
     if (token.key in CUE_WORDS or token.key in _WORDS["opening_prepositions"] or token.key in REQUEST_VERBS) and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...", "Against which country ...", "List all ...": capitalised because it opens the sentence
     word, _, clitic = token.key.partition(" ")  # "I'm" is "i m": the pronoun with a contraction's ending
-    return token.key not in _NOT_NAMES and not (word in _NOT_NAMES and clitic in _WORDS["clitics"])
+    return token.key not in _NOT_NAMES and not (word in _WORDS["contracted"] and clitic in _WORDS["clitics"])
 
 
 def _verb_slot(tokens: list[Token], k: int) -> bool:
