@@ -41,7 +41,8 @@ from datetime import date
 from typing import cast
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role, voice_roles
-from agents.analysis.cues import CUE_HEAD, time_before_cue
+from agents.analysis.cues import time_before_cue
+from agents.analysis.referents import pronoun_anchor
 from agents.analysis.types import QuestionAnalysis
 from agents.roles import ACTED_PER_MENTION, reference_role
 from tkg_store.learned import country_names, mirror_relations, qualifier_of
@@ -50,9 +51,6 @@ from tkg_store.temporal import Granularity, TimeSpan, format_time, parse_time, w
 
 NEAREST = 3  # facts shown as evidence when abstaining
 _ISO_TIME = re.compile(r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$")
-_CUE_CLAUSE = re.compile(rf"\b(?:{CUE_HEAD})\s+(?P<clause>[^,;?]*)", re.IGNORECASE)
-_NO_ACT = {w[:4] for w in "first last again also later next most recently whom which what were afterwards".split()}
-_PERSONAL = re.compile(r"\b(?P<person>he|him|she|her)\b|\b(?:it|they|them)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -121,28 +119,6 @@ def time_constraint(analysis: QuestionAnalysis) -> TimeConstraint | None:
 
 def is_time_answer(answer: str) -> bool:
     return bool(_ISO_TIME.match(answer))
-
-
-def _acts(text: str) -> set[str]:
-    """The words of a clause that may say its act, by their first four letters ("call" meets "called")."""
-    return {w[:4] for w in re.findall(r"[a-z]{4,}", re.sub(r"\{E\d+\}", " ", text.lower()))} - _NO_ACT
-
-
-def pronoun_anchor(masked: str) -> tuple[list[int], str | None, bool] | None:
-    """(the entity numbers a personal pronoun of the asked clause may stand for, its role, whether it is a person's) where
-    the asked clause names its party by the pronoun only and a cue's clause names the one party, or two and a person's
-    pronoun of another act: "after {E1} first visited {E2}, who criticized him": E1 or E2, the one criticized, a person.
-    None: the asked clause names its party, says no pronoun, or the clause roles read it ("it" of two parties)."""
-    cue = _CUE_CLAUSE.search(masked)
-    if cue is None:
-        return None
-    asked = masked[: cue.start()] + " , " + masked[cue.end() :]
-    pronoun = _PERSONAL.search(asked) if "{E" not in asked else None
-    named = [int(n) for n in dict.fromkeys(re.findall(r"\{E(\d+)\}", cue.group("clause")))]
-    if pronoun is None or not named or len(named) > 1 and (not pronoun.group("person") or _acts(asked) & _acts(cue.group("clause"))):
-        return None  # "it" of two, or the clause's act again ("... who else rejected it"): the clause's object, as its roles say
-    said = asked[: pronoun.start()] + f"{{E{named[0]}}}" + asked[pronoun.end() :]
-    return named, clause_roles(said).get(named[0]) or voice_roles(said).read.get(named[0]), bool(pronoun.group("person"))
 
 
 class AnswerCheck:

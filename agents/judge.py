@@ -9,7 +9,6 @@ supporting facts, and so does the answer audit when the answers are only entitie
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -21,6 +20,7 @@ from agents.analysis.query import PATTERNS as QUERY_PATTERNS
 from agents.analysis.query import unread_number
 from agents.analysis.question_form import not_a_question
 from agents.analysis.question_type import asks_foreign, distinct_entities
+from agents.analysis.referents import holds_by_copula
 from agents.analysis.relations import predicate_text, verb_phrase
 from agents.analysis.sectors import content_words
 from agents.analysis.types import EntityMention, QuestionAnalysis
@@ -74,9 +74,6 @@ def kinship_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
     return f"a relation the KG does not record ({kin.group(0)!r}: its facts are events between actors, not kinship)"
 
 
-_HOLDS = re.compile(r"\b(?:was|is|were|are|been|being)\s+(?:\w+\s+){0,2}\{E\d+\}|\{E\d+\}\s+(?:\w+\s+)?(?:was|is|were|are|been)\b", re.IGNORECASE)
-
-
 def no_act_word(analysis: QuestionAnalysis) -> str | None:
     """Why no relation can be read (None: one can): once its names and times are read, the question holds no word of an
     act ("Who did {E1} in {T1}?", where a name took the verb), so any relation read is a guess; the relations between
@@ -84,7 +81,7 @@ def no_act_word(analysis: QuestionAnalysis) -> str | None:
     words = content_words(predicate_text(analysis.masked)) - GRAMMAR_WORDS["function_words"] - GRAMMAR_WORDS["do_auxiliaries"]
     # a copula beside a name asks who held what the name says ("Who was {E1} before {E2}?", "the last {E1} had been who",
     # "the last year of {E1} being {E2}": a position's holder)
-    if analysis.query.asks == "relation" or verb_phrase(analysis.masked, 3).strip() or words or _HOLDS.search(analysis.masked):
+    if analysis.query.asks == "relation" or verb_phrase(analysis.masked, 3).strip() or words or holds_by_copula(analysis.masked):
         return None
     return f"no word of the question names an event once its names and times are read ({analysis.masked!r}): say what was done"
 

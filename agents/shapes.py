@@ -24,11 +24,19 @@ from actions.programs import Program, asked_operations, render_step
 from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime, reference_of
 from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
-from agents.analysis.cues import CUE_HEAD, referred_clause, repeats_act, same_word
+from agents.analysis.cues import referred_clause, repeats_act, same_word
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.predicate import asserted_words, naming_words
 from agents.analysis.query import CONSTRAINT_WORDS, Query
 from agents.analysis.question_type import asks_country
+from agents.analysis.referents import (
+    aimed_words,
+    asks_by_auxiliary,
+    either_words,
+    pronoun_clause,
+    reference_clause,
+    repeating_doers,
+)
 from agents.analysis.relations import RelationLexicon, predicate_text, verb_phrase, word_root
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, carries_no_act, said_phrases
@@ -141,9 +149,6 @@ def counted_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> lis
 _PICKS_OR_VALUES = frozenset({"getFirst", "getLast", "getNth", "getNthLast", "getMost", "getLeast", "count", "exists", "includes"})
 
 
-_AUXILIARY_ASKS = re.compile(r"(?:^|[,;:.?!]\s*)(?:did|does|do|has|have|had|was|were|is|are)(?:n['’]t)?\s", re.IGNORECASE)  # "..., had he ...?"
-
-
 def valued_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """`guides`, then for a yes / no or a count, each program that answers the list of what it found with that list's
     value taken: whether it holds anything, or how many days or entities. The value of a list is one operation on it,
@@ -152,7 +157,7 @@ def valued_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     query = analysis.query
     if query.asks not in ("yesno", "number") or query.asks == "number" and query.count is None:
         return list(guides)
-    if query.asks == "yesno" and not _AUXILIARY_ASKS.search(analysis.masked):
+    if query.asks == "yesno" and not asks_by_auxiliary(analysis.masked):
         return list(guides)  # read as yes / no from its question mark alone, the reading is too weak to carry a new program
 
     def valued(program: Program) -> Program | None:
@@ -206,7 +211,7 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
     the other way, so a role the wording leaves open ("the most demands of {E1}") answers nothing."""
     referred = {k for a in actions if isinstance(k := reference_of(a), int)}
     numbers = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
-    doers = {int(n) for n in _DOES_AGAIN.findall(check.analysis.masked)}
+    doers = repeating_doers(check.analysis.masked)
     for step, action in enumerate(actions, 1):
         if isinstance(action, (GetHeadEntity, GetTailEntity)):
             anchor, anchor_is_head = (action.head, True) if isinstance(action, GetTailEntity) else (action.tail, False)
@@ -227,10 +232,6 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
-
-
-# a party said to do the asked act again by a pro-verb ("after {E2} did", "before {E2} did so"): the doer of the event referred to
-_DOES_AGAIN = re.compile(r"\{E(\d+)\}\s+(?:did|does|had|has)(?:\s+(?:done\s+)?(?:so|too|it|the\s+same))?\s*(?=[?,.;!]|$)", re.IGNORECASE)
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:
@@ -391,7 +392,7 @@ def aim_only(analysis: QuestionAnalysis, texts: Sequence[str], relation: str, le
     said = {word_root(w) for w in words}
     if not said & aimed or said & {word_root(w) for w in content_words(head)}:
         return False
-    if any(word_root(m.group(1)) in aimed for m in re.finditer(r"\b[a-z]{3,}\s+to\s+([a-z]+)", analysis.masked.lower())):
+    if any(word_root(w) in aimed for w in aimed_words(analysis.masked)):
         return False
     described = {word_root(w) for text in texts[1:] for w in content_words(text)}
     return not any(word_root(w) not in aimed and (word_root(w) in described or relation in credited(lexicon, w)) for w in words)
@@ -474,24 +475,17 @@ def instances(store: TKGStore, masked: str) -> frozenset[str]:
     return frozenset.intersection(*(relations_naming(store, w) for w in words)) if words else frozenset()
 
 
-# a temporal cue heading a clause whose subject is a pronoun: "since he took office", "after she won the election"
-_PRONOUN_CLAUSE = re.compile(r"\b(?:after|before|since|until|till|once|following|prior\s+to)\s+(?:he|she|they|it|we)\s+(?P<clause>[^,;?.]*)", re.IGNORECASE)
-
-
 def unrecorded_reference(store: TKGStore, analysis: QuestionAnalysis, lexicon: RelationLexicon | None) -> str | None:
     """Why the question cannot be placed in time (None: it can): a cue points at a pronoun's act that no relation of the KG
     names ("since he took office", "after he won the election"), so no fact dates it, and a program that places the answers
     after another event answers another question. A pro-verb ("after he did") or an act a relation names is read as such."""
-    clause = _PRONOUN_CLAUSE.search(analysis.masked)
-    words = [w for w in naming_words(clause.group("clause")) if not carries_no_act(w)] if clause else []
+    clause, said = pronoun_clause(analysis.masked) or ("", "")
+    words = [w for w in naming_words(said) if not carries_no_act(w)]
     # the question's own act said again ("who had {E1} sued before it sued that judge") is read by the relation it names
-    asked = [stem(w) for w in content_words(analysis.masked.replace(clause.group(0), " "))] if clause else []
+    asked = [stem(w) for w in content_words(analysis.masked.replace(clause, " "))] if clause else []
     if not words or any(relations_naming(store, w) or naming_by_synonym(store, w, lexicon) or credited(lexicon, w) or any(same_word(stem(w), a) for a in asked) for w in words):
         return None
-    return f"the question is placed against an act no relation of the KG records ('{clause.group(0).strip() if clause else ''}'): say when it was"
-
-
-_EITHER = re.compile(r"\b([a-z]{4,})\s+or\s+([a-z]{4,})\b")  # two words joined by "or": "consulted or negotiated"
+    return f"the question is placed against an act no relation of the KG records ('{clause.strip()}'): say when it was"
 
 
 def two_acts(store: TKGStore, masked: str) -> str | None:
@@ -499,7 +493,7 @@ def two_acts(store: TKGStore, masked: str) -> str | None:
     names together ("consulted or negotiated": Consult, Engage_in_negotiation), and a program reads one relation, so
     it would answer for half of what was asked. Words one relation names together ("arrest or detain": Arrest, detain,
     or charge ...; "meet or negotiate") are one act."""
-    for one, other in _EITHER.findall(masked.lower()):
+    for one, other in either_words(masked):
         named = [relations_naming(store, w) or naming_by_synonym(store, w) for w in (one, other)]
         if all(named) and not named[0] & named[1]:
             return f"the question asks about two acts at once ('{one} or {other}'), and ARI reads one relation a question: ask about each"
@@ -617,10 +611,10 @@ def _time_on_reference(analysis: QuestionAnalysis, program: Program) -> bool:
     referred to). A clause that only repeats the asked act ("after {E2} had done it") has the asked act's time too."""
     masked = analysis.masked
     placed = next((s for s in program.steps if s.operation in ("before", "after") and len(s.reads) == 2), None)
-    cue = re.search(rf"\b(?:{CUE_HEAD})\s+(?:(?:the|a|an)\s+)?\{{E\d+\}}[^,;?]*", masked, re.IGNORECASE)
-    if placed is None or cue is None or not re.search(r"\{T\d+\}", masked[: cue.start()] + masked[cue.end() :]):
+    outside, said = reference_clause(masked) or ("", "")
+    if placed is None or not re.search(r"\{T\d+\}", outside):
         return False
-    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else re.sub(r"^\S+\s+(?:(?:the|a|an)\s+)?\{E\d+\}", "", cue.group(0))
+    words = analysis.grammar_dropped if "clause reference" in analysis.grammar else said
     if not words.strip() or repeats_act(words, masked):
         return False
     timed = {k for k, step in enumerate(program.steps, 1) if step.times}

@@ -96,6 +96,24 @@ def test_a_sentence_opening_cue_word_is_no_name(analyzer: QuestionAnalyzer) -> N
     assert analysis.pattern == "before_after" and analysis.cue == "before"
 
 
+@pytest.mark.parametrize("question", [
+    "Interesting. Then who did Merkel criticise in 2008?",  # a sentence of one word, then a sentence adverb
+    "Thanks! Also, who did Merkel criticise in 2008?",
+    "Right, that helps. Next thing I'm wondering: who did Merkel criticise in 2008?",  # the pronoun with a contraction's ending
+    "Great job. Whom did Merkel criticise in 2008?",
+    "We're curious: who did Merkel criticise in 2008?",  # "We're" is no "Were"
+])
+def test_an_askers_aside_before_the_question_names_no_one(analyzer: QuestionAnalyzer, question: str) -> None:
+    # everyday words capitalised by their sentences, not names: the one party named is linked and none is unknown
+    analysis = analyzer.analyze(question)
+    assert [m.best for m in analysis.entities] == ["Angela_Merkel"] and not analysis.unlinked
+
+
+def test_a_title_abbreviation_does_not_end_the_sentence(analyzer: QuestionAnalyzer) -> None:
+    # "Prof." or "Pres." is no sentence's end: the capitalised name after it is read as the name it is
+    assert [m.text for m in analyzer.analyze("Which country did Pres. Musharraf criticise in 2007?").entities] == ["Pres. Musharraf"]
+
+
 def test_general_english_words_in_lower_case_are_not_surnames(analyzer: QuestionAnalyzer) -> None:
     # "prior" is a word of the cue lexicon; the KG's "Prior Group Holdings" is not meant
     assert linked(analyzer, "who visited chad prior to 2014") == ["Chad"]

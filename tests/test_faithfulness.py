@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from agents.analysis.referents import pronoun_anchor
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
-from agents.faithfulness import AnswerCheck, TimeConstraint, check_answers, pronoun_anchor, time_constraint
+from agents.faithfulness import AnswerCheck, TimeConstraint, check_answers, time_constraint
 from tests.bench_support import build_store
 from tkg_store.learned import mirror_relations
 from tkg_store.schema import rebuild_layout

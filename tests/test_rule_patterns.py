@@ -20,7 +20,20 @@ import pytest
 
 import agents.analysis
 from actions.query import Query
-from agents.analysis import clause_roles, clauses, discourse, gaps, grammar, grammar_words, predicate, query, question_form, times
+from agents.analysis import (
+    accounting,
+    clause_roles,
+    clauses,
+    discourse,
+    gaps,
+    grammar,
+    grammar_words,
+    predicate,
+    query,
+    question_form,
+    referents,
+    times,
+)
 from agents.analysis.clause_roles import receives_event, voice_roles
 from agents.analysis.grammar import renumber, rewrite, role_order
 from agents.analysis.query import asked_by_noun, asked_kind, counts_a_quantity, read_query, unread_number
@@ -75,6 +88,25 @@ def _time(text: str) -> str:
     return "; ".join(said) or "none"
 
 
+def _referents(masked: str) -> str:
+    """What the wording says of the acts and parties it refers to: an auxiliary asking, a pro-verb's doers, a pronoun's
+    clause, words "or" joins, a copula beside a name, the party a pronoun stands for (its role, a person's), the clause
+    a cue heads with a party (and whether a time is stated outside it), the words said as an aim."""
+    said = ["auxiliary"] if referents.asks_by_auxiliary(masked) else []
+    said += [f"again {', '.join(f'E{n}' for n in sorted(doers))}"] if (doers := referents.repeating_doers(masked)) else []
+    said += [f"pronoun clause {clause[1]!r}"] if (clause := referents.pronoun_clause(masked)) else []
+    said += [f"either {one}/{other}" for one, other in referents.either_words(masked)]
+    said += ["copula"] if referents.holds_by_copula(masked) else []
+    if anchor := referents.pronoun_anchor(masked):
+        said += [f"anchor {','.join(f'E{n}' for n in anchor[0])} {anchor[1]}" + (" person" if anchor[2] else "")]
+    if reference := referents.reference_clause(masked):
+        said += [f"reference {reference[1]!r}" + (", time outside" if "{T" in reference[0] else "")]
+    said += [f"aims {w}" for w in referents.aimed_words(masked)]
+    return "; ".join(said) or "none"
+
+
+# no vocabulary: every word is known and none is a name's, so only the patterns give a reason
+_NO_VOCABULARY = accounting.Vocabularies(name_words=frozenset(), read_words=frozenset())
 _DATA = Path(agents.analysis.__file__).parent / "data"
 _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (grammar_words, "grammar_parts", _active_form),
@@ -82,6 +114,8 @@ _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
     (query, "query_patterns", _query), (times, "time_patterns", _time), (gaps, "gap_patterns", gaps.as_question),
     (discourse, "discourse_patterns", lambda text: discourse.as_checked_claim(discourse.without_repairs(text))),
+    (referents, "referent_patterns", _referents),
+    (accounting, "accounting_patterns", lambda masked: accounting.unaccounted(masked, _NO_VOCABULARY) or "accounted"),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}
 

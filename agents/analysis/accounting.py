@@ -22,6 +22,7 @@ from agents.analysis.entities import KNOWN_ENGLISH
 from agents.analysis.question_form import INTERROGATIVE
 from agents.analysis.times import MONTHS
 from agents.analysis.times import NUMBER_WORDS as CARDINALS
+from agents.analysis.words import patterns
 
 # cardinal number words (general English): two of them in a row, or after a month, write a year or a day
 NUMBER_WORDS = frozenset(CARDINALS) | {"hundred", "thousand"}
@@ -32,26 +33,11 @@ _MONTH_NAMES = frozenset(m for m in MONTHS if len(m) > 3 and m != "sept")
 _CLOSED = (KNOWN_ENGLISH - NAME_WORD_TABLES["frequent_english"]) | frozenset(
     "i you he she it we they me him us them its his her their our my your all both".split()
 )
-# "before him", "after they did" in a question naming one party: it points to one it does not name (no statement said who)
-_POINTS_AWAY = re.compile(r"\b(?:after|before|prior\s+to)\s+(?:him|her|them|(?:he|she|they)\s+did)\b", re.IGNORECASE)
-# a personal pronoun with no name before it that it could stand for ("what country did he visit after {E1}?"): it
-# points to someone the question does not name, and binding it to a name the question gives elsewhere answers another question
-# Only a subject after its auxiliary ("did he") or an object ("visited him"): "who said they wanted to meet {E1}" is the one asked
-_UNBOUND_PRONOUN = re.compile(
-    r"^(?:(?!\{E\d+\}).)*?\b(?:(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+(?P<p>he|she|they)|(?<!\bof\s)(?P<o>him|them))\b", re.IGNORECASE
-)
-# words before an auxiliary put before its subject that are no question word, name, time or closed-class word ("Con quién
-# did {E1} sign ...?"): the question word in words the reading does not know; read without them it is a yes / no it is not
+PATTERNS = patterns("accounting_patterns", {})  # pronouns pointing away, an unread question word, a negation
 _LINKING = frozenset("and but or so then now well also yet plus".split())  # a question may open with a conjunction
-_INVERTED = re.compile(r"(?:^|[,;:.?!(]\s*)(?P<pre>[^,;:.?!(]*?)\b(?:did|does|do|has|have|had|was|were|is|are)\s+(?:not\s+)?(?:the\s+)?\{E\d+\}", re.IGNORECASE)
 _TOKEN = re.compile(r"\{[ET]\d+\}|[a-z][a-z'\-]*")
 _WORD = re.compile(r"[^\W\d_]+")  # a word in any alphabet ("Médecins" is one), its clitic ("didn't", "I'm") set aside
 _CLITIC = re.compile(r"n't\b|'(?:s|re|ve|m|ll|d)\b")
-# a negation of the event (the KG records events, not their absence: read, it answers the opposite); of none: of knowing
-# ("not sure", "I don't remember"), opening a sentence ("Didn't X ...?"), a tag ("didn't he?", "or not?", "whether or not"),
-# excluding ("not {E1}", "not counting"): after "or" a negation offers the other answer, it denies nothing
-_NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
-_NOT_OF_EVENT = re.compile(r"(?:\s+\w+)?\s+(?:sure|certain|know|remember|recall|idea)\b|\s+(?:he|she|it|they|we|you|i)\b\s*[?,]|\s*\(?\{E|\s+(?:counting|including)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -74,11 +60,11 @@ class Vocabularies:
 
 def unaccounted(masked: str, words: Vocabularies) -> str | None:
     """Why the reading does not account for the question's words (None: it does), naming them."""
-    if (away := _POINTS_AWAY.search(masked)) and len(set(re.findall(r"\{E\d+\}", masked))) < 2:
+    if (away := PATTERNS["points_away"].search(masked)) and len(set(re.findall(r"\{E\d+\}", masked))) < 2:
         return f"'{away.group(0)}' points to someone the question does not name: say who"
-    if unbound := _UNBOUND_PRONOUN.match(masked):
+    if unbound := PATTERNS["unbound_pronoun"].match(masked):
         return f"'{unbound.group('p') or unbound.group('o')}' points to someone the question does not name: say who"
-    for inverted in _INVERTED.finditer(masked):
+    for inverted in PATTERNS["inverted"].finditer(masked):
         opening = _WORD.findall(_CLITIC.sub("", re.sub(r"\{T\d+\}", "", inverted.group("pre"))))
         if "{E" not in inverted.group("pre") and not INTERROGATIVE.search(inverted.group("pre")) and (unread := [w for w in opening if w.lower() not in _CLOSED | _LINKING]):
             return f"'{' '.join(unread)}' before the question's verb was not read: ask with who, what, which or when"
@@ -92,8 +78,8 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
             return f"'{one} {other}' reads like part of a name in the KG, but no entity was linked to it: not sure what it names"
     if unknown := [w for w in _WORD.findall(_CLITIC.sub("", masked.lower())) if not words.knows(w)]:
         return f"'{unknown[0]}' was not read: no entity, English word or word of an event is written so"
-    for negation in _NEGATION.finditer(masked):
-        if not _NOT_OF_EVENT.match(masked, negation.end()) and not re.search(r"(?:^|[.?!:;]\s*|\bor\s+)\w*$", masked[: negation.start()]):
+    for negation in PATTERNS["negation"].finditer(masked):
+        if not PATTERNS["not_of_event"].match(masked, negation.end()) and not re.search(r"(?:^|[.?!:;]\s*|\bor\s+)\w*$", masked[: negation.start()]):
             said = " ".join(re.findall(r"[^\s?.,;:!]+", masked[negation.start() :])[:2])
             return f"the negation '{said}' was not read: ask about the event, not its absence"
     return None

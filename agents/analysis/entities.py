@@ -166,7 +166,7 @@ class EntityLinker:
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = []
             # a word opening the sentence ("Conventional military force was used ..."): never read as a name, as cue words are not
-            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not (_opens_sentence(toks, s) and toks[s[0]].key in self._opening_words)):
+            for s in (s for s in _uncovered_name_runs(toks, chosen, blocked[n]) if not (_opens_sentence(toks, s, alone=True) and toks[s[0]].key in self._opening_words)):
                 style, owner = self._formal_style(question, toks, s, chosen)
                 if owner is not None:  # the style is part of the name it belongs to: read (and masked) as one
                     owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
@@ -840,7 +840,7 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
             k += 1
             continue
         end = k + 1
-        while end < len(tokens) and end not in covered:
+        while end < len(tokens) and end not in covered and not _sentence_start(tokens, end):  # a name ends with its sentence
             if _name_like(tokens, end):
                 end += 1
             elif (tokens[end].key in _NAME_CONNECTORS and end + 1 < len(tokens) and end + 1 not in covered
@@ -862,14 +862,15 @@ def _heads_a_name(tokens: list[Token], start: int, end: int, starts: set[int]) -
     after += after > end and after < len(tokens) and tokens[after].key == "the"
     return end - start == 1 and after in starts
 
-def _opens_sentence(tokens: list[Token], span: tuple[int, int]) -> bool:
+def _opens_sentence(tokens: list[Token], span: tuple[int, int], alone: bool = False) -> bool:
     """One capitalised word that opens the sentence before a lower-case word ("Negative comments about
     ...", "Formal agreements were ..."), or opens the text as a label before a colon ("Fact-check: ..."):
-    its capital says nothing about it being a name."""
+    its capital says nothing about it being a name. `alone`: or is a sentence or clause of its own ("Thanks!",
+    "Interesting.", "Also, ..."): for a word of everyday English, an aside of the asker's."""
     start, end = span
-    return (
-        end - start == 1 and _sentence_start(tokens, start) and end < len(tokens)
-        and (tokens[end].key != "" and tokens[end].text[:1].islower() or start == 0 and tokens[end].text == ":")
+    return end - start == 1 and _sentence_start(tokens, start) and (
+        end < len(tokens) and (tokens[end].key != "" and tokens[end].text[:1].islower() or start == 0 and tokens[end].text == ":")
+        or alone and (end == len(tokens) or tokens[end].text in {",", ";", ":", "!", "?"} or _sentence_start(tokens, end))
     )
 
 
@@ -881,7 +882,8 @@ def _name_like(tokens: list[Token], k: int) -> bool:
         return False
     if (token.key in CUE_WORDS or token.key in _WORDS["opening_prepositions"] or token.key in REQUEST_VERBS) and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...", "Against which country ...", "List all ...": capitalised because it opens the sentence
-    return token.key not in _NOT_NAMES
+    word, _, clitic = token.key.partition(" ")  # "I'm" is "i m": the pronoun with a contraction's ending
+    return token.key not in _NOT_NAMES and not (word in _WORDS["contracted"] and clitic in _WORDS["clitics"])
 
 
 def _verb_slot(tokens: list[Token], k: int) -> bool:
@@ -899,8 +901,10 @@ def _verb_slot(tokens: list[Token], k: int) -> bool:
 
 
 def _sentence_start(tokens: list[Token], k: int) -> bool:
-    """Whether token k opens a sentence or clause (first, or after , ; : or an opening bracket)."""
-    return k == 0 or tokens[k - 1].text in {",", ";", ":", "(", ".", "?", "!"}
+    """Whether token k opens a sentence or clause (first, after , ; : ? ! or an opening bracket, or after a word of five
+    letters or more that ends a sentence with its full stop: "Interesting. Then who ...", not "Jan.", "Prof." or "U.S.")."""
+    before = tokens[k - 1].text if k else ""
+    return k == 0 or before in {",", ";", ":", "(", "?", "!"} or before.endswith(".") and "." not in before[:-1] and len(before) > 5
 
 
 def linker_tables(store: TKGStore) -> dict:

@@ -15,7 +15,7 @@ from agents.analysis.aliases import acronym, add_aliases, add_compass_initials, 
 from agents.analysis.demonyms import CAPITALS, CASE_SENSITIVE, COUNTRY_ALIASES, demonym_plural
 from tkg_store.store import TKGStore, normalize_name, noted
 
-_TOKEN = re.compile(r"[^\W_]+(?:[.\-'’][^\W_]+)*\.?|['’]s\b|[?,;:/()]")
+_TOKEN = re.compile(r"[^\W_]+(?:[.\-'’][^\W_]+)*\.?|['’]s\b|[?!,;:/()]")
 _QUALIFIED = re.compile(r"^(?P<role>.+?)[_ ]\((?P<qualifier>[^()]+)\)$")
 
 
