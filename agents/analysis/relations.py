@@ -23,6 +23,7 @@ from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, carries_no_act, content_word, plainer_words, said_phrases
+from ari.base.calibration import Calibration
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
 from ari.base.text import overlap_score, share_a_word, word_key, word_keys
@@ -73,6 +74,7 @@ UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
 UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
 UNSURE_FLOOR = 0.25
 CLEAR_COSINE, CLEAR_MARGIN, RIVAL_SHARE = 0.4, 0.1, 0.7  # see RelationLinker.phrase_elsewhere (benchmarks/verb_bench.py)
+CALIBRATION = Calibration.load(Path(__file__).parent / "data" / "relation_calibration.json")  # see RelationLinker.signals
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
@@ -294,6 +296,24 @@ class RelationLinker:
             return None
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
+    SIGNALS = ("first score", "log lead over another group", "log candidates", "cosine to first", "cosine short of closest", "verb phrase agrees", "unknown share")
+
+    def signals(self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> list[float]:
+        """Signals of whether the first relation read is right, each from another source (`SIGNALS`; weighed by
+        `ari.relation_calibration`): the whole wording's score and its lead over another kind of act, the verb phrase's
+        cosine to the first relation and how far the closest kept one is nearer, whether the lexicon reading the verb
+        phrase alone puts the same kind of act first, and the share of the phrase's words no table knows."""
+        group = self.texts.group(ranked[0][0])
+        other = max((s for r, s in ranked[1:] if self.texts.group(r) != group), default=0.0)
+        sims = self._similarities(vector, [r for r, _ in ranked[: self.config.max_relations]])
+        near = [float(sims[0]), float(sims.max() - sims[0])] if sims is not None else [0.0, 0.0]
+        self._verb_phrase_asks(masked, set())
+        agrees = 0.5 if self._verb_top_of[1] is None else float(self.texts.group(self._verb_top_of[1]) == group)
+        words = [w for w in verb_phrase(masked).split() if content_word(w)]
+        unknown = sum(not self._known(w) for w in words) / len(words) if words else 0.0
+        lead = np.log((ranked[0][1] + 1e-3) / (other + 1e-3))
+        return [ranked[0][1] / self.config.lexicon_weight, float(lead), float(np.log(len(ranked))), *near, agrees, unknown]
+
     def phrase_elsewhere(self, words: list[str], ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
         """Another kind of act (CAMEO group) than a weak first reading's (short of the judge's `asked_confidence`), which the
         verb phrase, with a word of an act (`words`, as `unsure` keeps them) no table knows, is clearly closest to of the relations
@@ -323,6 +343,9 @@ class RelationLinker:
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["asks_when"]]
         if (elsewhere := self.phrase_elsewhere(words, ranked, vector)) is not None:
             return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
+        if self.lexicon is not None and ranked and CALIBRATION.doubts(self.signals(masked, ranked, vector)):
+            rival = next((r for r, _ in ranked[1:] if self.texts.group(r) != self.texts.group(ranked[0][0])), ranked[0][0])
+            return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(rival)}?): say it another way"
         # a phrase the thesaurus lists ("went to": visited) is known too
         unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) or said_phrases(masked) else words
         counts = self.lexicon.counts if self.lexicon is not None else {}
