@@ -138,6 +138,7 @@ def main() -> None:
         linker = RelationLinker(store, base._text_vectors.embedder, lexicon, base.config, base.judge, synonyms, base.texts)
         rows += readings(linker, read + rewrites(read, rng, table))
         print(f"half {half}: {len(rows)} readings", flush=True)
+    rows = [r for r in rows if r["signals"][-1] > 0]  # the readings it is applied to: a word no table knows
     calibration = fit(rows)
     for name in sorted({r["set"] for r in rows}):
         mine = [r for r in rows if r["set"] == name]

@@ -343,7 +343,8 @@ class RelationLinker:
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["asks_when"]]
         if (elsewhere := self.phrase_elsewhere(words, ranked, vector)) is not None:
             return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
-        if self.lexicon is not None and ranked and CALIBRATION.doubts(self.signals(masked, ranked, vector)):
+        # a reading with a word no table knows, more likely wrong than right by its signals (of known words the lexicon's learned reading stands)
+        if self.lexicon is not None and ranked and (signals := self.signals(masked, ranked, vector))[-1] > 0 and CALIBRATION.doubts(signals):
             rival = next((r for r, _ in ranked[1:] if self.texts.group(r) != self.texts.group(ranked[0][0])), ranked[0][0])
             return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(rival)}?): say it another way"
         # a phrase the thesaurus lists ("went to": visited) is known too
