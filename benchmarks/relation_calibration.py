@@ -25,7 +25,7 @@ from pathlib import Path
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLinker, predicate_ngrams, verb_phrase
 from agents.analysis.synonyms import SynonymMap, content_word, wordnet_verbs
-from ari.base.calibration import Calibration
+from ari.base.calibration import RELATION_SIGNALS, Calibration
 from ari.base.embedding import get_embedder
 from benchmarks.results_io import write_json
 from benchmarks.selection import shard_of
@@ -103,7 +103,7 @@ def fit(rows: list[dict]) -> Calibration:
 
     model = LogisticRegression(C=1.0, max_iter=5000).fit([r["signals"] for r in rows], [r["right"] for r in rows])
     weights = tuple(round(float(w), 4) for w in model.coef_[0])
-    return Calibration(RelationLinker.SIGNALS, weights, round(float(model.intercept_[0]), 4), CUT_OFF)
+    return Calibration(RELATION_SIGNALS, weights, round(float(model.intercept_[0]), 4), CUT_OFF)
 
 
 def break_even(calibration: Calibration, rows: list[dict]) -> float:

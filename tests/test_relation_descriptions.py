@@ -18,6 +18,7 @@ from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams, verb_phrase
 from agents.analysis.synonyms import GENERAL_SYNONYMS, plainer_words, wordnet_verbs
 from agents.judge import audit_answerability
+from ari.base.calibration import clearly_elsewhere
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
 from tkg_store.relation_texts import read_relation_texts
@@ -232,18 +233,20 @@ def test_a_weak_reading_whose_verb_names_another_kind_of_act_is_not_sure(store, 
     linker = _linker(store, lexicon, descriptions)
     vector = linker.vectors_of([linker.vector_text(question)])[0]
     weak = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1), ("Provide_economic_aid", 0.1)]  # the frame's words split
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), weak, vector) == elsewhere
+    assert linker.doubted(question, verb_phrase(question).split(), weak, vector) == elsewhere
     assert (why := linker.unsure(question, weak, vector)) is not None and "Make a visit?" in why
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), [("Make_a_visit", 0.8), *weak[1:]], vector) is None  # a strong reading stands
+    assert linker.doubted(question, verb_phrase(question).split(), [("Make_a_visit", 0.8), *weak[1:]], vector) is None  # a strong reading stands
     rival = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.28), ("Provide_economic_aid", 0.28)]
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), rival, vector) is None  # scored nearly as high: the learned programs and facts decide
+    sims = linker._similarities(vector, [r for r, _ in rival])
+    assert clearly_elsewhere([s for _, s in rival], ["04", "11", "07"], sims, 0.4) is None  # scored nearly as high: not clearly elsewhere
+    assert linker.doubted(question, verb_phrase(question).split(), rival, vector) is not None  # but a near tie of kinds is a guess (calibrated)
 
 
 def test_a_weak_reading_its_verb_agrees_with_is_kept(store, lexicon, descriptions) -> None:
     linker = _linker(store, lexicon, descriptions)
     question = "Who {E1} travelled to in {T1}?"
     vector = linker.vectors_of([linker.vector_text(question)])[0]
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)], vector) is None
+    assert linker.doubted(question, verb_phrase(question).split(), [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)], vector) is None
 
 
 def test_a_weak_reading_of_words_a_relation_is_named_by_is_no_guess(store, lexicon, descriptions) -> None:
@@ -251,4 +254,4 @@ def test_a_weak_reading_of_words_a_relation_is_named_by_is_no_guess(store, lexic
     question = "On how many days did {E1} denounce {E2} in {T1}?"  # "denounce": a word of Criticize_or_denounce's name; "many days" asks a count
     vector = linker.vectors_of([linker.vector_text(question)])[0]
     weak = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)]
-    assert linker.phrase_elsewhere(["denounce"], weak, vector) is None and linker.unsure(question, weak, vector) is None
+    assert linker.doubted(question, ["denounce"], weak, vector) is None and linker.unsure(question, weak, vector) is None
