@@ -304,15 +304,15 @@ class RelationLinker:
         return reading_signals([s / self.config.lexicon_weight for _, s in ranked], groups, sims, agrees, unknown)
 
     def doubted(self, masked: str, words: list[str], ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
-        """A rival of another kind of act to a reading whose verb phrase has a word no table knows (of known words the lexicon's learned
-        reading stands), or None: the one a weak reading's verb phrase is clearly closer to (`clearly_elsewhere`: frame words outvote an
-        unseen verb, "Who {E1} heaped scorn on": a visit), or the best, where the reading is more likely wrong than right by its `signals`
-        (`CALIBRATION`, learned) and the verb phrase alone reads no kept rival first (the programs and facts decide that, by `plausible`)."""
-        if self.lexicon is None or self._relation_vectors is None or not ranked:  # its signals are learned with both
+        """A rival of another kind of act to a reading whose verb phrase has a word of an act no table knows (`words`, as `unsure` keeps
+        them; of known words the learned reading stands), or None: the one a weak reading's phrase is clearly closer to (`clearly_elsewhere`:
+        frame words outvote an unseen verb, "Who {E1} heaped scorn on"), or the best where the reading is more likely wrong than right by its
+        `signals` (`CALIBRATION`, learned with a lexicon and vectors) and the verb phrase alone reads no kept rival first (the programs decide)."""
+        if self.lexicon is None or self._relation_vectors is None or not ranked or all(self._known(w) for w in words if content_word(w)):
             return None
         kept, groups = [r for r, _ in ranked[: self.config.max_relations]], [self.texts.group(r) for r, _ in ranked]
         weak = self.judge.asked_confidence * self.config.lexicon_weight  # short of what the judge takes as asked
-        if not all(self._known(w) for w in words if content_word(w)) and (best := clearly_elsewhere([s for _, s in ranked], groups, self._similarities(vector, kept), weak)) is not None:
+        if (best := clearly_elsewhere([s for _, s in ranked], groups, self._similarities(vector, kept), weak)) is not None:
             return ranked[best][0]
         if (signals := self.signals(masked, ranked, vector))[-1] == 0 or not CALIBRATION.doubts(signals) or self._verb_top_of[1] in kept[1:]:
             return None
