@@ -146,7 +146,7 @@ def main() -> None:
         mine = [r for r in rows if r["set"] == name]
         flagged = [r for r in mine if calibration.doubts(r["signals"])]
         print(f"{name}: {len(mine)} readings, right {sum(r['right'] for r in mine)}; flagged {len(flagged)} "
-              f"(right {sum(r['right'] for r in flagged)}); today's unsure {sum(r['unsure'] for r in mine)} (right {sum(r['right'] for r in mine if r['unsure'])})")
+              f"(right {sum(r['right'] for r in flagged)}); unsure by RelationLinker.unsure {sum(r['unsure'] for r in mine)} (right {sum(r['right'] for r in mine if r['unsure'])})")
     print("weights", calibration.weights, "intercept", calibration.intercept, "break-even cut-off", round(break_even(calibration, rows), 3))
     if args.out:
         write_json(Path(args.out), {"_about": ABOUT, **asdict(calibration)}, indent=1)

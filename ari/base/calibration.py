@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-# the signals of a relation reading (`reading_signals`), in the order the weights are written
 UNSURE_MARGIN, UNSURE_FLOOR = 0.02, 0.25  # see kind_unclear (chosen by benchmarks/unsure_thresholds.py)
 CLEAR_COSINE, CLEAR_MARGIN, RIVAL_SHARE = 0.4, 0.1, 0.7  # see clearly_elsewhere (benchmarks/verb_bench.py)
+# the signals of a relation reading (`reading_signals`), in the order the weights are written
 RELATION_SIGNALS = ("first score", "log lead over another group", "log candidates", "cosine to first", "cosine short of closest", "verb phrase agrees", "unknown share")
 
 
@@ -57,8 +57,7 @@ def reading_signals(scores: list[float], groups: list[str], sims: np.ndarray | N
 
 def clearly_elsewhere(scores: list[float], groups: list[str], sims: np.ndarray | None, weak: float) -> int | None:
     """The candidate of another kind of act (CAMEO group) than a weak first reading's (score under `weak`) that the verb phrase
-    is clearly closest to of the first few (`sims`: UNSURE_MARGIN, UNSURE_FLOOR = 0.02, 0.25  # see kind_unclear (chosen by benchmarks/unsure_thresholds.py)
-CLEAR_COSINE, CLEAR_MARGIN above the first's) though scored far below the
+    is clearly closest to of the first few (`sims`: CLEAR_COSINE, CLEAR_MARGIN above the first's) though scored far below the
     first (a near rival, RIVAL_SHARE, is left to the programs and facts); None for none."""
     if sims is None or scores[0] >= weak:
         return None
