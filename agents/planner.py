@@ -20,7 +20,7 @@ from actions.programs import AbstractStep, Program
 from actions.templates import Action, OfType, entities_of, reference_of, relation_of
 from agents.analysis.predicate import naming_words
 from agents.analysis.query import Query
-from agents.analysis.relations import predicate_text, texts_share_a_word, word_root
+from agents.analysis.relations import predicate_text, word_root
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS
 from agents.analysis.types import QuestionAnalysis
@@ -29,6 +29,7 @@ from agents.methodology import Guide
 from agents.roles import binding_scorer, current_entities, entity_roles
 from agents.shapes import JOINING, asked_query, fits, relations_naming, unsaid
 from ari.base.config import PlannerConfig
+from ari.base.text import share_a_word
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
 
@@ -377,7 +378,7 @@ def named_relations(store: TKGStore, analysis: QuestionAnalysis) -> frozenset[st
     binding within the floor passes the answer check, the planner binds them too and the check
     decides. Only then: "make" in "make a request" also names Make_statement."""
     wording = predicate_text(analysis.masked)
-    return frozenset(r for r, _ in analysis.relations if texts_share_a_word(wording, store.relation_text(r)))
+    return frozenset(r for r, _ in analysis.relations if share_a_word(content_words(wording), content_words(store.relation_text(r))))
 
 
 def _reads_referred(step: AbstractStep) -> bool:

@@ -49,10 +49,10 @@ from datetime import date
 
 from agents.analysis.clause_roles import OBJECT, REFERENCE, SUBJECT, clause_roles, head_role
 from agents.analysis.question_form import DESCRIPTION, INTERROGATIVE
-from agents.analysis.relations import texts_share_a_word
 from agents.analysis.sectors import content_words
 from agents.analysis.times import read_times
 from agents.faithfulness import TimeConstraint
+from ari.base.text import share_a_word
 from benchmarks.loaders.types import Question
 from tkg_store.learned import mirror_relations
 from tkg_store.store import TKGStore
@@ -235,7 +235,7 @@ class TwinMaker:
         if not worded:
             return None
         if self._named.get(text) is None:
-            self._named[text] = {r for r in self.store.relation_names() if texts_share_a_word(text, self.store.relation_text(r))}
+            self._named[text] = {r for r in self.store.relation_names() if share_a_word(content_words(text), content_words(self.store.relation_text(r)))}
         family = set(self._named[text]) | {r for r, _ in found}
         for relation in list(family):
             family |= self.mirrors.get(relation, set())

@@ -18,7 +18,7 @@ import argparse
 import json
 from pathlib import Path
 
-import agents.analysis.relations as relations
+import ari.base.calibration as calibration
 from agents.analysis.analyzer import QuestionAnalyzer
 from ari.base.embedding import get_embedder
 from benchmarks.loaders.multitq import MultiTQLoader
@@ -34,7 +34,7 @@ GRID = [(0.0, 0.2), (0.0, 0.25), (0.0, 0.3), (0.02, 0.25), (0.05, 0.25), (0.1, 0
 
 def flags(analyzer: QuestionAnalyzer, questions: list[str], margin: float, floor: float) -> list[tuple[str | None, bool]]:
     """(first relation, flagged unsure) per question under these thresholds."""
-    relations.UNSURE_MARGIN, relations.UNSURE_FLOOR = margin, floor
+    calibration.UNSURE_MARGIN, calibration.UNSURE_FLOOR = margin, floor
     found = []
     for start in range(0, len(questions), 256):
         for analysis in analyzer.analyze_batch(questions[start : start + 256]):
@@ -51,7 +51,7 @@ def main() -> None:
     verbs = [r for r in json.loads(VERBS.read_text(encoding="utf-8")) if r["part"] == "dev"]
     learning = take_shard(stratified_sample(MultiTQLoader().load(Path(args.dev)).questions, 4000, 0), (0, 2))
     analyzer = QuestionAnalyzer(TKGStore.open(args.db), get_embedder())
-    chosen = (relations.UNSURE_MARGIN, relations.UNSURE_FLOOR)
+    chosen = (calibration.UNSURE_MARGIN, calibration.UNSURE_FLOOR)
     rows = []
     for margin, floor in GRID:
         read = flags(analyzer, [r["question"] for r in verbs], margin, floor)

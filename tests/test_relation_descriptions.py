@@ -11,13 +11,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from bench_support import build_store
 
 from agents.analysis.analyzer import QuestionAnalyzer
-from agents.analysis.relations import RelationLexicon, RelationLinker, capitalised_words, predicate_ngrams, verb_phrase
+from agents.analysis.relations import (
+    CALIBRATION,
+    RelationLexicon,
+    RelationLinker,
+    capitalised_words,
+    predicate_ngrams,
+    verb_phrase,
+)
 from agents.analysis.synonyms import GENERAL_SYNONYMS, plainer_words, wordnet_verbs
 from agents.judge import audit_answerability
+from ari.base.calibration import RELATION_SIGNALS, clearly_elsewhere, kind_unclear
 from ari.base.embedding import get_embedder
 from ari.base.errors import UsageError
 from tkg_store.relation_texts import read_relation_texts
@@ -232,18 +241,20 @@ def test_a_weak_reading_whose_verb_names_another_kind_of_act_is_not_sure(store, 
     linker = _linker(store, lexicon, descriptions)
     vector = linker.vectors_of([linker.vector_text(question)])[0]
     weak = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1), ("Provide_economic_aid", 0.1)]  # the frame's words split
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), weak, vector) == elsewhere
+    assert linker.doubted(question, verb_phrase(question).split(), weak, vector) == elsewhere
     assert (why := linker.unsure(question, weak, vector)) is not None and "Make a visit?" in why
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), [("Make_a_visit", 0.8), *weak[1:]], vector) is None  # a strong reading stands
+    assert linker.doubted(question, verb_phrase(question).split(), [("Make_a_visit", 0.8), *weak[1:]], vector) is None  # a strong reading stands
     rival = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.28), ("Provide_economic_aid", 0.28)]
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), rival, vector) is None  # scored nearly as high: the learned programs and facts decide
+    sims = linker._similarities(vector, [r for r, _ in rival])
+    assert clearly_elsewhere([s for _, s in rival], ["04", "11", "07"], sims, 0.4) is None  # scored nearly as high: not clearly elsewhere
+    assert linker.doubted(question, verb_phrase(question).split(), rival, vector) is not None  # but a near tie of kinds is a guess (calibrated)
 
 
 def test_a_weak_reading_its_verb_agrees_with_is_kept(store, lexicon, descriptions) -> None:
     linker = _linker(store, lexicon, descriptions)
     question = "Who {E1} travelled to in {T1}?"
     vector = linker.vectors_of([linker.vector_text(question)])[0]
-    assert linker.phrase_elsewhere(verb_phrase(question).split(), [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)], vector) is None
+    assert linker.doubted(question, verb_phrase(question).split(), [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)], vector) is None
 
 
 def test_a_weak_reading_of_words_a_relation_is_named_by_is_no_guess(store, lexicon, descriptions) -> None:
@@ -251,4 +262,48 @@ def test_a_weak_reading_of_words_a_relation_is_named_by_is_no_guess(store, lexic
     question = "On how many days did {E1} denounce {E2} in {T1}?"  # "denounce": a word of Criticize_or_denounce's name; "many days" asks a count
     vector = linker.vectors_of([linker.vector_text(question)])[0]
     weak = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.1)]
-    assert linker.phrase_elsewhere(["denounce"], weak, vector) is None and linker.unsure(question, weak, vector) is None
+    assert linker.doubted(question, ["denounce"], weak, vector) is None and linker.unsure(question, weak, vector) is None
+
+
+@pytest.mark.parametrize("question", ["Who {E1} florbled at in {T1}?", "Which country did {E1} zorp with in {T1}?", "Who did {E1} blick most often?"])
+def test_a_near_tie_between_kinds_of_act_over_a_word_no_table_knows_is_not_sure(store, lexicon, descriptions, question) -> None:
+    # the calibrated doubt (CALIBRATION): scores split between two kinds of act, and the verb phrase near neither
+    linker = _linker(store, lexicon, descriptions)
+    vector = linker.vectors_of([linker.vector_text(question)])[0]
+    tie = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.28), ("Provide_economic_aid", 0.2)]
+    assert linker.doubted(question, verb_phrase(question, 3).split(), tie, vector) == "Criticize_or_denounce"
+    assert (why := linker.unsure(question, tie, vector)) is not None and "Make a visit? Criticize or denounce?" in why
+    clear = [("Make_a_visit", 0.79), ("Criticize_or_denounce", 0.005), ("Provide_economic_aid", 0.005)]
+    assert linker.doubted(question, verb_phrase(question, 3).split(), clear, vector) is None  # the wording reads one act clearly
+
+
+@pytest.mark.parametrize("question", ["Who visited {E1} in {T1}?", "Who criticised {E1} in {T1}?", "Who provided economic aid to {E1} in {T1}?"])
+def test_a_wording_the_lexicon_learned_is_never_doubted_by_the_calibration(store, lexicon, descriptions, question) -> None:
+    linker = _linker(store, lexicon, descriptions)
+    vector = linker.vectors_of([linker.vector_text(question)])[0]
+    tie = [("Make_optimistic_comment", 0.3), ("Make_a_visit", 0.28), ("Criticize_or_denounce", 0.28)]
+    assert linker.doubted(question, verb_phrase(question, 3).split(), tie, vector) is None
+
+
+def test_a_rival_the_verb_phrase_alone_reads_first_is_left_to_the_programs(store, lexicon, descriptions) -> None:
+    question = "Who criticised {E1} florbishly in {T1}?"  # "criticised": the verb phrase alone reads a censure
+    linker = _linker(store, lexicon, descriptions)
+    vector = linker.vectors_of([linker.vector_text(question)])[0]
+    tie = [("Make_a_visit", 0.3), ("Criticize_or_denounce", 0.28), ("Provide_economic_aid", 0.2)]
+    assert linker.doubted(question, verb_phrase(question, 3).split(), tie, vector) is None
+    assert linker.doubted(question, verb_phrase(question, 3).split(), [tie[0], tie[2]], vector) is not None  # not kept: a guess
+
+
+def test_the_shipped_calibration_weighs_the_signals_in_the_order_they_are_read() -> None:
+    assert CALIBRATION.signals == RELATION_SIGNALS and len(CALIBRATION.weights) == len(RELATION_SIGNALS)
+    sure, split = [1.0, 6.9, 1.4, 0.7, 0.0, 1.0, 0.0], [0.35, 0.1, 5.0, 0.1, 0.3, 0.0, 1.0]  # a clear reading; a split one
+    assert CALIBRATION.probability(sure) > 0.9 and CALIBRATION.doubts(split) and not CALIBRATION.doubts(sure)
+
+
+def test_a_reading_clearly_of_another_kind_or_of_no_clear_kind() -> None:
+    sims = np.array([0.2, 0.5, 0.1])
+    assert clearly_elsewhere([0.3, 0.1, 0.1], ["04", "11", "07"], sims, 0.4) == 1  # weak, and the phrase is a censure
+    assert clearly_elsewhere([0.6, 0.1, 0.1], ["04", "11", "07"], sims, 0.4) is None  # a strong reading stands
+    assert clearly_elsewhere([0.3, 0.1, 0.1], ["04", "04", "07"], sims, 0.4) is None  # a kin of the first: no rival
+    assert kind_unclear(np.array([0.5, 0.2]), [True, False]) is None  # clearly the first's kind
+    assert kind_unclear(np.array([0.3, 0.29]), [True, False]) == 1 and kind_unclear(np.array([0.1]), [True]) == -1

@@ -23,6 +23,7 @@ from agents.analysis.polarity import contradicts
 from agents.analysis.query import CONSTRAINT_WORDS
 from agents.analysis.sectors import content_words
 from agents.analysis.synonyms import GENERAL_SYNONYMS, SynonymMap, carries_no_act, content_word, plainer_words, said_phrases
+from ari.base.calibration import Calibration, clearly_elsewhere, kind_unclear, reading_signals
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, VectorCache
 from ari.base.text import overlap_score, share_a_word, word_key, word_keys
@@ -70,9 +71,7 @@ def bundled_lexicon_path(name: str = "multitq") -> Path:
 
 
 UNRECORDED_COSINE = 0.20  # see RelationLinker.unrecorded_predicate
-UNSURE_MARGIN = 0.02  # see RelationLinker.unsure (chosen by benchmarks/unsure_thresholds.py)
-UNSURE_FLOOR = 0.25
-CLEAR_COSINE, CLEAR_MARGIN, RIVAL_SHARE = 0.4, 0.1, 0.7  # see RelationLinker.phrase_elsewhere (benchmarks/verb_bench.py)
+CALIBRATION = Calibration.load(Path(__file__).parent / "data" / "relation_calibration.json")  # see RelationLinker.doubted
 AGREEING_SHARE = 0.9  # a relation the words agree with replaces a contradicted first one as close to them (cosine; else score)
 
 
@@ -294,21 +293,30 @@ class RelationLinker:
             return None
         return self._relation_vectors.similarities(vector)[[self._row[r] for r in relations]]
 
-    def phrase_elsewhere(self, words: list[str], ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
-        """Another kind of act (CAMEO group) than a weak first reading's (short of the judge's `asked_confidence`), which the
-        verb phrase, with a word of an act (`words`, as `unsure` keeps them) no table knows, is clearly closest to of the relations
-        kept (CLEAR_COSINE, CLEAR_MARGIN above the first), though the lexicon scores it far below the first (a near rival,
-        RIVAL_SHARE, is left to the programs and facts): frame words outvote an unseen verb ("Who {E1} heaped scorn on": a visit)."""
-        weak = self.lexicon is not None and bool(ranked) and ranked[0][1] < self.judge.asked_confidence * self.config.lexicon_weight
-        if not weak or all(self._known(w) for w in words if content_word(w)):
-            return None
+    def signals(self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None) -> list[float]:
+        """The reading's `reading_signals`, each from another source: the ranking's scores, the verb phrase's cosines to the relations
+        kept, whether the lexicon reading the verb phrase alone puts the same kind of act first, its share of words no table knows."""
+        self._verb_phrase_asks(masked, set())
+        groups, top, acts = [self.texts.group(r) for r, _ in ranked], self._verb_top_of[1], [w for w in verb_phrase(masked).split() if content_word(w)]
+        agrees = 0.5 if top is None else float(self.texts.group(top) == groups[0])
+        unknown = sum(not self._known(w) for w in acts) / len(acts) if acts else 0.0
         sims = self._similarities(vector, [r for r, _ in ranked[: self.config.max_relations]])
-        if sims is None:
+        return reading_signals([s / self.config.lexicon_weight for _, s in ranked], groups, sims, agrees, unknown)
+
+    def doubted(self, masked: str, words: list[str], ranked: list[tuple[str, float]], vector: np.ndarray | None) -> str | None:
+        """A rival of another kind of act to a reading whose verb phrase has a word of an act no table knows (`words`, as `unsure` keeps
+        them; of known words the learned reading stands), or None: the one a weak reading's phrase is clearly closer to (`clearly_elsewhere`:
+        frame words outvote an unseen verb, "Who {E1} heaped scorn on"), or the best where the reading is more likely wrong than right by its
+        `signals` (`CALIBRATION`, learned with a lexicon and vectors) and the verb phrase alone reads no kept rival first (the programs decide)."""
+        if self.lexicon is None or self._relation_vectors is None or not ranked or all(self._known(w) for w in words if content_word(w)):
             return None
-        best = int(np.argmax(sims))
-        if sims[best] < CLEAR_COSINE or sims[best] - sims[0] < CLEAR_MARGIN or ranked[best][1] >= RIVAL_SHARE * ranked[0][1]:
+        kept, groups = [r for r, _ in ranked[: self.config.max_relations]], [self.texts.group(r) for r, _ in ranked]
+        weak = self.judge.asked_confidence * self.config.lexicon_weight  # short of what the judge takes as asked
+        if (best := clearly_elsewhere([s for _, s in ranked], groups, self._similarities(vector, kept), weak)) is not None:
+            return ranked[best][0]
+        if (signals := self.signals(masked, ranked, vector))[-1] == 0 or not CALIBRATION.doubts(signals) or self._verb_top_of[1] in kept[1:]:
             return None
-        return None if self.texts.group(ranked[0][0]) == self.texts.group(ranked[best][0]) else ranked[best][0]
+        return next((r for (r, _), g in zip(ranked, groups) if g != groups[0]), ranked[0][0])
 
     def unsure(
         self, masked: str, ranked: list[tuple[str, float]], vector: np.ndarray | None, names: frozenset[str] = frozenset(), question: str = ""
@@ -316,32 +324,24 @@ class RelationLinker:
         """Why the relation read is a guess (None: it is not): no word of the verb phrase is known to the lexicon, `synonyms`
         or a relation's name, itself or by its synonym ("abduct", "talks"; a known word beside unseen ones is read by the lexicon; words of entity `names` and
         capitalised words of the `question` name no act), and its similarity to the first relation's group
-        (`RelationTexts.group`, or a shared name word) is below UNSURE_FLOOR or not UNSURE_MARGIN above another candidate's."""
+        (`RelationTexts.group`, or a shared name word) is unclear (`kind_unclear`)."""
         if ranked and self.contradicted(masked, ranked[0][0]):
             return f"not sure which event '{verb_phrase(masked, 3)}' names: its words say the opposite of {self.store.relation_text(ranked[0][0])!r}"
         proper = capitalised_words(question)
         words = [w for w in verb_phrase(masked, 3).split() if w not in names and w not in proper and w not in CONSTRAINT_WORDS and w not in GRAMMAR_WORDS["asks_when"]]
-        if (elsewhere := self.phrase_elsewhere(words, ranked, vector)) is not None:
+        if (elsewhere := self.doubted(masked, words, ranked, vector)) is not None:
             return f"not sure which event '{' '.join(words)}' names ({self.store.relation_text(ranked[0][0])}? {self.store.relation_text(elsewhere)}?): say it another way"
         # a phrase the thesaurus lists ("went to": visited) is known too
         unseen = [] if any(self._known(w) for w in words if not carries_no_act(w)) or said_phrases(masked) else words
-        counts = self.lexicon.counts if self.lexicon is not None else {}
-        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and counts and ranked else None
+        sims = self._similarities(vector, [r for r, _ in ranked]) if unseen and self.lexicon is not None and self.lexicon.counts and ranked else None
         if sims is None:
             return None
         group, keys = self.texts.group(ranked[0][0]), self.relation_keys.get(ranked[0][0], frozenset())
         alike = [self.texts.group(r) == group or not keys.isdisjoint(self.relation_keys.get(r, ())) for r, _ in ranked]
-        same = [s for s, one in zip(sims, alike) if one]
-        other = max(((s, r) for (r, _), s, one in zip(ranked, sims, alike) if not one), default=None)
-        if max(same) >= UNSURE_FLOOR and (other is None or max(same) - other[0] >= UNSURE_MARGIN):
+        if (other := kind_unclear(sims, alike)) is None:
             return None
-        guesses = "? ".join(self.store.relation_text(r) for r in (ranked[0][0], *(other[1:] if other else ())))
+        guesses = "? ".join(self.store.relation_text(r) for r in (ranked[0][0], *([ranked[other][0]] if other >= 0 else ())))
         return f"not sure which event '{' '.join(unseen)}' names ({guesses}?): say it another way"
-
-
-def texts_share_a_word(text: str, relation_text: str) -> bool:
-    """Whether a question's wording and a relation's text share a content word (see `ari.base.text.share_a_word`)."""
-    return share_a_word(content_words(text), content_words(relation_text))
 
 
 _DERIVED = sorted(GRAMMAR_WORDS["derived_endings"], key=len, reverse=True)  # longest first
