@@ -166,9 +166,11 @@ def with_offsets(text: str) -> str:
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        # "the two years after": from the granule next to the time to the second year; else ("two years after", "the second
-        # year after") one time. The next granule is the time's own: "the three months after 1 April 2010" starts on 2 April
-        window = the and not count.endswith(("st", "nd", "rd", "th")) and steps > 1
+        # "the two years after", "the month after 14 March" (a unit coarser than the time): from the granule next to the time to
+        # the last one; else ("two years after", "the second year after") one time. The next granule is the time's own: "the
+        # three months after 1 April 2010" starts on 2 April
+        coarser = Granularity(unit if unit in ("month", "year") else "day").rank > stated.time.granularity.rank
+        window = the and not count.endswith(("st", "nd", "rd", "th")) and (steps > 1 or coarser)
         near, far = shifted(stated.time, sign, stated.time.granularity.value) if window else None, shifted(stated.time, sign * steps, unit)
         if far is None or window and near is None:
             continue
@@ -204,11 +206,24 @@ def stated_window(text: str) -> str:
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
     for one in times:
         bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
-        first = PATTERNS["after"].search(text, 0, one.span[0]) or PATTERNS["before"].search(text, 0, one.span[0])
+        first = next(filter(None, (PATTERNS[cue].search(text, 0, one.span[0]) for cue in ("after", "before", "starts"))), None)
         if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
-            period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
-            low, high = (one.time.end + timedelta(1), period.end) if first.re is PATTERNS["after"] else (period.start, one.time.start - timedelta(1))
-            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high)
+            period, ahead = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH), first.re is not PATTERNS["before"]
+            low = one.time.end + timedelta(1) if first.re is PATTERNS["after"] else one.time.start if ahead else period.start
+            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, period.end if ahead else one.time.start - timedelta(1))
+    return text
+
+
+def _dated(text: str) -> str:
+    """`text` with a day's second bound of no year given the first's year (`carried_year`), and an event said with its day
+    before a bound ("after becoming prime minister on 24 June 2010") said by its day alone (`dated_clause`)."""
+    for one in reversed(read_times(text).found):
+        same = PATTERNS["carried_year"].match(text, one.span[1]) if one.time.granularity != Granularity.YEAR else None
+        if same and (second := next(iter(read_times(f"{same['date']} {one.time.start.year}").found), None)) and second.time.start >= one.time.start:
+            text = text[: same.end("date")] + f" {one.time.start.year}" + text[same.end("date") :]
+        if one.time.granularity == Granularity.DAY and (clause := PATTERNS["dated_clause"].search(text, 0, one.span[0])):
+            closes = re.match(r"\s*\)", text[one.span[1] :]) if "(" in clause["open"] else None
+            text = text[: clause.start("clause")] + text[one.span[0] : one.span[1]] + text[one.span[1] + (closes.end() if closes else 0) :]
     return text
 
 
@@ -217,6 +232,7 @@ def with_stated_year(text: str) -> str:
     after March?" -> "between April 2008 and December 2008"; "who threatened Iraq in 2008 between July and December?" ->
     "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
+    text = _dated(text)
     found = read_times(text).found if PATTERNS["bare_months"].search(text) else []
     months = next((m for m in PATTERNS["bare_months"].finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
     if not months or len(found) != 1 or not (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
