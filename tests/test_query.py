@@ -156,6 +156,10 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
     assert _read("Which country did {E2} visit most? (not {E1})").excluded == (1,)
     assert _read("Leaving {E1} itself aside, which country did {E2} visit the most?").excluded == (1,)
     assert _read("Other than that, who visited {E1} after {E2}?").excluded == ()
+    # a list of names after the cue: each of them; a name after the list's end is the asked event's
+    assert _read("Apart from {E1} and {E2}, who did {E3} criticize in {T1}?").excluded == (1, 2)
+    assert _read("Which countries did {E3} visit in {T1}, other than {E1}, {E2} or the like?").excluded == (1, 2)
+    assert _read("Apart from {E1}, who did {E2} praise in {T1} and {E3} criticize?").excluded == (1,)
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from tkg_store.temporal import parse_time
 
 
 def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = None) -> QuestionAnalysis:
-    entities = [EntityMention(f"E{k}", (0, 0), [(f"Entity{k}", 1.0)]) for k in (1, 2) if f"{{E{k}}}" in masked]
+    entities = [EntityMention(f"E{k}", (0, 0), [(f"Entity{k}", 1.0)]) for k in (1, 2, 3) if f"{{E{k}}}" in masked]
     times = [TimeMention(f"200{k}", (0, 0), parse_time(f"200{k}")) for k in (1, 2) if f"{{T{k}}}" in masked]
     return QuestionAnalysis(masked, masked, entities=entities, times=times, cues=list(cues), query=query or Query())
 
@@ -253,6 +253,16 @@ def test_most_often_apart_from_x_is_answered_by_a_program_learnt_without_the_exc
     assert admitted([ranking], analysis) == []
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)"
+
+
+def test_apart_from_two_entities_leaves_out_both_and_only_a_program_leaving_out_both_is_admitted() -> None:
+    # "Apart from {E1} and {E2}, who did {E3} criticize in {T1}?": the memory holds the list learnt about one entity
+    analysis = _analysis("Apart from {E1} and {E2}, who did {E3} criticize in {T1}?", query=Query(is_list=True, excluded=(1, 2)))
+    listing = Guide(Program.parse("getTailEntity(E1, R, T) -> answer(#1)"), 5, 0.9)
+    (kept,) = admitted(excluding_variants([listing], analysis), analysis)
+    assert kept.program.render() == "getTailEntity(E3, R, T) -> exclude(#1, E2) -> exclude(#2, E1) -> answer(#3)"
+    one = Guide(Program.parse("getTailEntity(E3, R, T) -> exclude(#1, E1) -> answer(#2)"), 5, 0.9)
+    assert admitted([one], analysis) == []  # E2 would be among the answers
 
 
 @pytest.mark.parametrize(

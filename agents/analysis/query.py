@@ -214,11 +214,13 @@ def _is_yes_no(masked: str) -> bool:
 
 def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:
     """The roles of entities named after "apart from", "except", "other than", "(not" ... within a few words of
-    the cue ("not counting trips inside {E2}"), or set aside after their name ("leaving {E2} aside")."""
+    the cue ("not counting trips inside {E2}"), and the names joined to that one ("apart from {E2} and {E3}"), or set
+    aside after their name ("leaving {E2} aside")."""
     roles = [role for role, (_, end) in enumerate(entity_spans, 1) if re.match(r"\s+(?:itself\s+|himself\s+|herself\s+)?aside\b", question[end:], re.IGNORECASE)]
     for match in PATTERNS["except"].finditer(question):
-        for role, (start, _) in enumerate(entity_spans, 1):
-            gap = question[match.end():start]
-            if start >= match.end() and re.fullmatch(r"[\s,]*(?:[a-z]+\s+){0,3}?(?:the\s+)?", gap) and role not in roles:
+        at, gap = match.end(), r"[\s,]*(?:[a-z]+\s+){0,3}?(?:the\s+)?"
+        for role, (start, end) in sorted(enumerate(entity_spans, 1), key=lambda pair: pair[1]):
+            if start >= at and re.fullmatch(gap, question[at:start]) and role not in roles:
                 roles.append(role)
+                at, gap = end, r"\s*(?:,|,?\s+(?:and|or|nor))\s+(?:the\s+)?"  # a list of names goes on
     return tuple(sorted(roles))

@@ -206,11 +206,12 @@ def stated_window(text: str) -> str:
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
     for one in times:
         bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
-        first = next(filter(None, (PATTERNS[cue].search(text, 0, one.span[0]) for cue in ("after", "before", "starts"))), None)
-        if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
-            period, ahead = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH), first.re is not PATTERNS["before"]
-            low = one.time.end + timedelta(1) if first.re is PATTERNS["after"] else one.time.start if ahead else period.start
-            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, period.end if ahead else one.time.start - timedelta(1))
+        opening = next(((cue, m.start()) for cue in ("after", "before", "starts") if (m := PATTERNS[cue].search(text, 0, one.span[0]))), None)
+        opening = opening or (("starts", one.span[0]) if one.time.end == OPEN_END else None)  # "since {T1}": read with its time
+        if bound and opening and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
+            period, (cue, at) = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH), opening
+            low = one.time.end + timedelta(1) if cue == "after" else period.start if cue == "before" else one.time.start
+            return _window(text[: bound.start()] + text[bound.end() :], at, one.span[1], low, one.time.start - timedelta(1) if cue == "before" else period.end)
     return text
 
 
