@@ -414,3 +414,17 @@ def test_a_window_from_an_inclusive_start_or_a_carried_year_is_read_whole(text: 
 def test_an_event_said_with_its_day_is_read_by_the_day_and_a_year_is_carried_only_forward(text: str, read: str) -> None:
     found = read_times(stated_window(with_stated_year(text))).found
     assert [t.text for t in found] == [read]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Was X in Iraq on Christmas Day 2007?", [date(2007, 12, 25)]),
+        ("Who did X phone on New Year’s Eve, 2009?", [date(2009, 12, 31)]),
+        ("Who visited Iran between Boxing Day 2010 and 3 March 2011?", [date(2010, 12, 26), date(2011, 3, 3)]),
+        ("Who visited Iran on Christmas Day?", []),  # no year: no one day
+        ("Who visited Iran at Easter 2010?", []),  # a holiday whose day moves: left unread
+    ],
+)
+def test_a_holiday_of_a_fixed_day_is_that_day_of_the_year_it_names(text: str, read: list[date]) -> None:
+    assert [t.time.start for t in read_times(with_stated_year(text)).found if t.time.granularity == Granularity.DAY] == read

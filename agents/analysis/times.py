@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
-from agents.analysis.words import patterns
+from agents.analysis.words import data, patterns
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, shifted, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
@@ -68,6 +68,7 @@ _MONTH_WORD = "|".join(calendar.month_name[1:])
 # the time reading's own patterns (data/time_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("time_patterns", {"MONTH_NAMES": _MONTH_NAMES, "NUMBER": _NUMBER, "MONTH_WORD": _MONTH_WORD, "PICKS": _PICKS})
 _FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
+_HOLIDAYS = data("time_patterns")["holidays"]
 
 
 def _compiled(forms: list[dict[str, object]]) -> list[re.Pattern[str]]:
@@ -216,8 +217,10 @@ def stated_window(text: str) -> str:
 
 
 def _dated(text: str) -> str:
-    """`text` with a day's second bound of no year given the first's year (`carried_year`), and an event said with its day
-    before a bound ("after becoming prime minister on 24 June 2010") said by its day alone (`dated_clause`)."""
+    """`text` with a day's second bound of no year given the first's year (`carried_year`), an event said with its day
+    before a bound ("after becoming prime minister on 24 June 2010") said by its day alone (`dated_clause`), and a
+    holiday of a fixed day by that day ("Christmas Day 2007": 25 December 2007)."""
+    text = PATTERNS["holiday"].sub(lambda m: _HOLIDAYS[re.sub(r"[^a-z]", "", m["name"].lower()).removeprefix("st")], text)
     for one in reversed(read_times(text).found):
         same = PATTERNS["carried_year"].match(text, one.span[1]) if one.time.granularity != Granularity.YEAR else None
         if same and (second := next(iter(read_times(f"{same['date']} {one.time.start.year}").found), None)) and second.time.start >= one.time.start:
