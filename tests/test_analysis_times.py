@@ -384,13 +384,12 @@ def test_the_all_number_dates_of_one_text_are_written_in_one_order(text: str, da
         # an inclusive start with a relative end: the window holds the first day itself
         ("From 3 July 2009 until the end of that year, who visited Iran?", date(2009, 7, 3), date(2009, 12, 31)),
         ("How many times did X criticize Iran between 10 March 2011 and the end of the year?", date(2011, 3, 10), date(2011, 12, 31)),
-        ("Beginning in May 2012, through the end of that year, who did X praise?", date(2012, 5, 1), date(2012, 12, 31)),
         # a second day of no year takes the first's
         ("Who visited Iran between 5 March 2010 and 20 June?", date(2010, 3, 5), date(2010, 6, 20)),
         ("Which countries did X visit from 1 May 2012 up to June 30?", date(2012, 5, 1), date(2012, 6, 30)),
         # an event said with its day before a bound: the day is the bound
         ("From when she took office on 24 June 2010 to the end of that year, who did X phone?", date(2010, 6, 24), date(2010, 12, 31)),
-        ("Starting from the day he was sworn in (2 March 2012) until the end of the month, who did X meet?", date(2012, 3, 2), date(2012, 3, 31)),
+        ("From the day he was sworn in (2 March 2012) until the end of the month, who did X meet?", date(2012, 3, 2), date(2012, 3, 31)),
         # "the month after" a day: that month's window, from the next day
         ("Who visited Iran in the month after 14 March 2013?", date(2013, 3, 15), date(2013, 4, 14)),
     ],

@@ -17,7 +17,7 @@ from agents.analysis.grammar_words import _AGENT_SUFFIX, _IRREGULAR_PAST, GRAMMA
 from agents.analysis.question_form import INTERROGATIVE
 from agents.analysis.times import ORDINAL_WORDS, number
 from agents.analysis.times import PATTERNS as TIMES
-from agents.analysis.words import patterns
+from agents.analysis.words import data, patterns
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
 _ORDINALS = {w: n for w, n in ORDINAL_WORDS.items() if 2 <= n <= 10} | {f"{n}{suffix}": n for n, suffix in zip(range(2, 11), ["nd", "rd", *["th"] * 7])}
@@ -71,35 +71,20 @@ def asked_by_noun(query: Query, active: str) -> Query:
     return replace(query, attribute=tuple(w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS))
 
 
+# what a pattern finds that no fact states, and the refusal that says so (data/query_patterns.json "refuses"), in order
+_REFUSALS = [(PATTERNS[key], entry["refuses"]) for key, entry in data("query_patterns")["patterns"].items() if "refuses" in entry]
 # "the day before {E2} did", "a week after the election": an offset from an event, not from a stated date (`times.with_offsets`)
 _EVENT_OFFSET = re.compile(TIMES["offset"].pattern + r"(?!\{T\d+\})", re.IGNORECASE)
 
 
 def _unsupported(masked: str) -> str | None:
     """What the question asks about that no (head, relation, tail, day) fact states, or None."""
-    if PATTERNS["reason"].search(masked):
-        return "a reason ('why' cannot be checked: the KG records events, not their causes)"
-    if PATTERNS["place_word"].search(masked) or PATTERNS["place_after_event"].search(masked):
-        return "a place (the KG records no places: where an event happened cannot be checked)"
-    if PATTERNS["time_of_day"].search(masked):
-        return "a time of day (the KG dates each event by its day, not its hour)"
-    if PATTERNS["how_long"].search(masked):
-        return "a duration (the KG records events on days, not how long they lasted)"
-    if PATTERNS["how_much"].search(masked):
-        return "a quantity (the KG records no amounts)"
+    for pattern, refusal in _REFUSALS:
+        if found := pattern.search(masked):
+            return refusal.format(words=repr(found.group(0).strip(" ,")), last=repr(found.group(0).split()[-1]))
     counted = PATTERNS["counted_noun"].search(masked) or PATTERNS["number_of"].search(masked)
     if counted and counted.group("noun").lower() in _QUANTITIES and not PATTERNS["actors_counted"].match(masked, counted.start()):
         return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
-    if degree := PATTERNS["degree"].search(masked):
-        return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
-    if said := PATTERNS["said"].search(masked):
-        return f"what was said ({said.group(0).split()[-1]!r}: the KG records that a statement was made, not what it said)"
-    if future := PATTERNS["future"].search(masked):
-        return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
-    if uncomputed := PATTERNS["uncomputed"].search(masked):
-        return f"a condition on each answer that no program computes ({uncomputed.group(0)!r}: ARI counts, ranks and lists, but keeps no answer by how often, in every period or in two at once)"
-    if unnamed := PATTERNS["unnamed_event"].search(masked):
-        return f"a time placed against what no entity or date names ({unnamed.group(0)!r}: the KG dates events between named actors)"
     if offset := _EVENT_OFFSET.search(masked):
         return f"a time offset from another event ({offset.group(0).strip()!r}: ARI reads before and after an event, not how long before or after)"
     if bound := TIMES["relative_bound"].search(masked):

@@ -167,9 +167,8 @@ def with_offsets(text: str) -> str:
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        # "the two years after", "the month after 14 March" (a unit coarser than the time): from the granule next to the time to
-        # the last one; else ("two years after", "the second year after") one time. The next granule is the time's own: "the
-        # three months after 1 April 2010" starts on 2 April
+        # "the two years after", "the month after 14 March" (a unit coarser than the time): the granules from the time's next
+        # to the last; else ("two years after", "the second year after") one time. "the three months after 1 April" starts on 2 April
         coarser = Granularity(unit if unit in ("month", "year") else "day").rank > stated.time.granularity.rank
         window = the and not count.endswith(("st", "nd", "rd", "th")) and (steps > 1 or coarser)
         near, far = shifted(stated.time, sign, stated.time.granularity.value) if window else None, shifted(stated.time, sign * steps, unit)
@@ -208,7 +207,6 @@ def stated_window(text: str) -> str:
     for one in times:
         bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
         opening = next(((cue, m.start()) for cue in ("after", "before", "starts") if (m := PATTERNS[cue].search(text, 0, one.span[0]))), None)
-        opening = opening or (("starts", one.span[0]) if one.time.end == OPEN_END else None)  # "since {T1}": read with its time
         if bound and opening and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
             period, (cue, at) = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH), opening
             low = one.time.end + timedelta(1) if cue == "after" else period.start if cue == "before" else one.time.start
@@ -217,18 +215,17 @@ def stated_window(text: str) -> str:
 
 
 def _dated(text: str) -> str:
-    """`text` with a day's second bound of no year given the first's year (`carried_year`), an event said with its day
-    before a bound ("after becoming prime minister on 24 June 2010") said by its day alone (`dated_clause`), and a
-    holiday of a fixed day by that day ("Christmas Day 2007": 25 December 2007)."""
+    """`text` with a holiday of a fixed day said by that day ("Christmas Day 2007": 25 December 2007), an event said with
+    its day before a bound ("after becoming prime minister on 24 June 2010") by its day alone (`dated_clause`), and a
+    range's second day of no year given the first's year (`carried_year`)."""
     text = PATTERNS["holiday"].sub(lambda m: _HOLIDAYS[re.sub(r"[^a-z]", "", m["name"].lower()).removeprefix("st")], text)
-    for one in reversed(read_times(text).found):
-        same = PATTERNS["carried_year"].match(text, one.span[1]) if one.time.granularity != Granularity.YEAR else None
-        if same and (second := next(iter(read_times(f"{same['date']} {one.time.start.year}").found), None)) and second.time.start >= one.time.start:
-            text = text[: same.end("date")] + f" {one.time.start.year}" + text[same.end("date") :]
-        if one.time.granularity == Granularity.DAY and (clause := PATTERNS["dated_clause"].search(text, 0, one.span[0])):
-            closes = re.match(r"\s*\)", text[one.span[1] :]) if "(" in clause["open"] else None
-            text = text[: clause.start("clause")] + text[one.span[0] : one.span[1]] + text[one.span[1] + (closes.end() if closes else 0) :]
-    return text
+    return PATTERNS["carried_year"].sub(_carried, PATTERNS["dated_clause"].sub(r"\g<cue> \g<day>", text))
+
+
+def _carried(m: re.Match[str]) -> str:
+    """`carried_year`'s second day with the first's year, only where it does not fall before the first."""
+    first, second = (next(iter(read_times(t).found), None) for t in (m["first"], f"{m['date']} {m['year']}"))
+    return m[0] + (f" {m['year']}" if first and second and second.time.start >= first.time.start else "")
 
 
 def with_stated_year(text: str) -> str:
@@ -321,7 +318,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     year = int(parts["year"]) if parts.get("year") else said_year(parts["said"]) if parts.get("said") else full_year(int(parts["yy"] or 0))
     if parts.get("unit") or parts.get("code") or parts.get("side"):
         return _period(parts, year)
-    day: int | None
+    day = number(parts.get("day") or parts.get("dayword") or "")
     if parts.get("first"):
         first, second = int(parts["first"]), int(parts["second"])
         month, day = (second, first) if first > 12 else (first, second)  # 21/6/2005: day first; else month first
@@ -331,12 +328,9 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         month = int(parts["mnum"])
     else:
         return span_of(date(year, 1, 1), Granularity.YEAR)
-    if not parts.get("first"):
-        day = number(parts.get("day") or parts.get("dayword") or "")
-    try:
+    with suppress(ValueError):  # "31 February 2010" or "2010-13": not a date
         return span_of(date(year, month, day or 1), Granularity.DAY if day else Granularity.MONTH)
-    except ValueError:
-        return None  # "31 February 2010" or "2010-13": not a date
+    return None
 
 
 def _day_first(match: re.Match[str]) -> TimeSpan | None:
@@ -346,10 +340,9 @@ def _day_first(match: re.Match[str]) -> TimeSpan | None:
     if not parts.get("first") or int(parts["first"]) > 12 or int(parts["second"]) > 12 or parts["first"] == parts["second"]:
         return None
     year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
-    try:
+    with suppress(ValueError):  # read day first, no date ("31/2/2010")
         return span_of(date(year, int(parts["second"]), int(parts["first"])), Granularity.DAY)
-    except ValueError:
-        return None
+    return None
 
 
 def said_year(words: str) -> int:
