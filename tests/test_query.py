@@ -375,3 +375,12 @@ def test_people_counted_with_no_kind_beside_them_are_a_quantity() -> None:
                                     "What month did {E1} say pessimistic things about the {E2}?"])
 def test_a_means_a_span_of_time_or_a_party_after_about_or_over_is_no_topic(masked: str) -> None:
     assert _read(masked).unsupported is None
+
+
+def test_an_exclusions_cue_that_names_no_act_is_no_word_of_the_event() -> None:
+    from agents.analysis.predicate import asserted_words
+
+    # "apart" and "besides" say what the answers leave out; "excluding" stays a word the unsure check sees
+    assert asserted_words("Apart from {E2}, did {E1} phone {E3} in {T1}?") == ["phone"]
+    assert asserted_words("Besides {E2}, did {E1} ever phone {E3} in {T1}?") == ["phone"]
+    assert "excluding" in asserted_words("Excluding {E2}, did {E1} phone {E3} in {T1}?")

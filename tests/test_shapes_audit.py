@@ -137,6 +137,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         # a verb the lexicon never saw is accounted for by the relation it names, and by no other
         ("Who did {E1} abduct in {T1}?", "Abduct,_hijack,_or_take_hostage", True),
         ("Who did {E1} abduct in {T1}?", "Make_an_appeal_or_request", False),
+        # a verb named by its general-English synonym ("kidnap": abduct) is read as the relation that names it
+        ("Whom did {E1} kidnap in {T1}?", "Abduct,_hijack,_or_take_hostage", True),
+        ("Whom did {E1} kidnap in {T1}?", "Make_an_appeal_or_request", False),
         ("Did {E1} threaten {E2} in {T1}?", "Make_pessimistic_comment", False),
         ("Did {E1} threaten {E2} in {T1}?", "Threaten", True),
         # an inflection still names it ("hosted": Host_a_visit), and a mirror answers for it

@@ -22,8 +22,9 @@ from agents.analysis.words import data, patterns
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
 _ORDINALS = {w: n for w, n in ORDINAL_WORDS.items() if 2 <= n <= 10} | {f"{n}{suffix}": n for n, suffix in zip(range(2, 11), ["nd", "rd", *["th"] * 7])}
 _ORDINAL_WORD = "|".join(_ORDINALS)
-# the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
-CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
+# the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency, an exclusion's
+# cue that names no act ("excluding" may be read as rejecting: the unsure check sees it)
+CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many", "apart", "besides", "aside"})
 # the query's patterns (data/query_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("query_patterns", {"ORDINAL_WORD": _ORDINAL_WORD})
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities

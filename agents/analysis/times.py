@@ -215,9 +215,8 @@ def stated_window(text: str) -> str:
 
 
 def _dated(text: str) -> str:
-    """`text` with a holiday of a fixed day said by that day ("Christmas Day 2007": 25 December 2007), an event said with
-    its day before a bound ("after becoming prime minister on 24 June 2010") by its day alone (`dated_clause`), and a
-    range's second day of no year given the first's year (`carried_year`)."""
+    """`text` with a fixed holiday said by its day ("Christmas Day 2007": 25 December 2007), an event said with its day
+    before a bound by the day alone (`dated_clause`), and a range's second day of no year in the first's year (`carried_year`)."""
     text = PATTERNS["holiday"].sub(lambda m: _HOLIDAYS[re.sub(r"[^a-z]", "", m["name"].lower()).removeprefix("st")], text)
     return PATTERNS["carried_year"].sub(_carried, PATTERNS["dated_clause"].sub(r"\g<cue> \g<day>", text))
 
