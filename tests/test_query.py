@@ -384,3 +384,12 @@ def test_an_exclusions_cue_that_names_no_act_is_no_word_of_the_event() -> None:
     assert asserted_words("Apart from {E2}, did {E1} phone {E3} in {T1}?") == ["phone"]
     assert asserted_words("Besides {E2}, did {E1} ever phone {E3} in {T1}?") == ["phone"]
     assert "excluding" in asserted_words("Excluding {E2}, did {E1} phone {E3} in {T1}?")
+
+
+def test_the_relations_are_asked_only_where_the_question_asks_for_them() -> None:
+    assert _read("{E1} x {E2}, {T1}: event types?").asks == "relation"
+    assert _read("{E1} and {E2} in {T1}, what was going on between them?").asks == "relation"
+    assert _read("What has been recorded between {E1} and {E2}?").asks == "relation"
+    # a field naming the one type ("event type: make a request") asks for something else
+    assert _read("Source: {E1}, target: {E2}, event type: make a request. Which month and year?").asks != "relation"
+    assert _read("Who visited {E1} in {T1}, and what did {E2} say about them?").asks != "relation"
