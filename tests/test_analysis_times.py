@@ -427,3 +427,16 @@ def test_an_event_said_with_its_day_is_read_by_the_day_and_a_year_is_carried_onl
 )
 def test_a_holiday_of_a_fixed_day_is_that_day_of_the_year_it_names(text: str, read: list[date]) -> None:
     assert [t.time.start for t in read_times(with_stated_year(text)).found if t.time.granularity == Granularity.DAY] == read
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("March 2015: how many visitors did China host that month?", None),  # a pointer to the time said asks none
+        ("In 2010, how often did X criticize Iran in that year?", None),
+        ("The month X first visited Iran was what?", Granularity.MONTH),
+        ("Name the last year X visited Iran.", Granularity.YEAR),
+    ],
+)
+def test_a_time_noun_after_a_pointer_asks_no_time(text: str, asked: Granularity | None) -> None:
+    assert asked_granularity(text) == asked
