@@ -110,9 +110,9 @@ def _role_at(before: str, after: str) -> str | None:
 
 
 def _previous_word(before: str) -> str | None:
-    """The word before a placeholder ("the" skipped), lower case; None at the start of a clause
+    """The word before a placeholder ("the", "any" skipped), lower case; None at the start of a clause
     (the text's start or a comma), "" when something other than a word stands there."""
-    text = re.sub(r"\b(?:the|a|an)\s*$", "", before.rstrip(), flags=re.IGNORECASE).rstrip()
+    text = re.sub(r"\b(?:the|a|an|any|some)\s*$", "", before.rstrip(), flags=re.IGNORECASE).rstrip()
     if not text or text.endswith((",", ";", ":")):
         return None
     m = re.search(r"([A-Za-z]+)$", text)
