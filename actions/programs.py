@@ -207,9 +207,9 @@ class Program:
 
     def excluding(self, role: str) -> Program | None:
         """The program with `exclude(#k, role)` before what it computes over its answers: "apart from
-        {E2}" carried out by a program the memory holds without it. None when it excludes already,
-        names `role` elsewhere, or looks nothing up first."""
-        return None if "exclude" in self.operations or role in self.roles else self._filtered("exclude", role)
+        {E2}" carried out by a program the memory holds without it; "apart from {E2} and {E3}" by
+        two. None when it names `role` already (excluded or elsewhere), or looks nothing up first."""
+        return None if role in self.roles else self._filtered("exclude", role)
 
     def of_type(self, kind: str) -> Program | None:
         """The program with `ofType(#k, kind)` before what it computes over its answers: "which

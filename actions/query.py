@@ -80,6 +80,8 @@ class Query:
             return False
         if "count" in done or "exclude" in done:
             excluded = {f"E{r}" for r in self.excluded}
+            if "exclude" in done and {s.args[1] for s in program.steps if s.template == "exclude" and s.args[1:]} != excluded:
+                return False  # every entity excluded, and no other
             for step in program.steps:
                 if step.template == "count" and step.args[1:] != (self.count,):
                     return False

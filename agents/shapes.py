@@ -105,18 +105,23 @@ def _with_variants(guides: Sequence[Guide], variant: Callable[[Program], Program
 
 
 def excluding_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
-    """`guides`, then each program leaving out the entity the question excludes ("apart from {E2}",
-    `Program.excluding`) where the memory holds it without: a methodology need not have seen every
-    shape with every exclusion; `admitted` then keeps those that do what is asked."""
-    if len(analysis.query.excluded) != 1:
+    """`guides`, then each program leaving out the entities the question excludes ("apart from {E2}
+    (and {E3})", `Program.excluding`) where the memory holds it without: a methodology need not have
+    seen every shape with every exclusion; `admitted` then keeps those that do what is asked."""
+    if not analysis.query.excluded:
         return list(guides)
-    role, others = f"E{analysis.query.excluded[0]}", sorted(_named_roles(analysis) - {f"E{analysis.query.excluded[0]}"})
+    roles = [f"E{r}" for r in analysis.query.excluded]
+    others = sorted(_named_roles(analysis) - set(roles))
 
     def excluding(program: Program) -> Program | None:
         # "apart from {E1}, ... {E2} ...": a program learnt about E1 reads it of the other role, E2, leaving E1 out
-        if role in program.roles and len(others) == 1 and others[0] not in program.roles:
-            program = Program.parse([render_step(s.template, tuple({role: others[0]}.get(a, a) for a in s.args)) for s in program.steps])
-        return program.excluding(role)
+        learnt = [r for r in roles if r in program.roles]
+        if len(learnt) == 1 and len(others) == 1 and others[0] not in program.roles:
+            program = Program.parse([render_step(s.template, tuple({learnt[0]: others[0]}.get(a, a) for a in s.args)) for s in program.steps])
+        made: Program | None = program
+        for role in roles:  # one exclusion each
+            made = made.excluding(role) if made is not None else None
+        return made
 
     return _with_variants(guides, excluding, ", leaving out the entity the question excludes")
 

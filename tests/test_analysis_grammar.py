@@ -435,3 +435,12 @@ def test_receiving_an_act_turns_its_roles_around_without_a_rewrite():
 
     assert receives_event("Who did {E1} receive a call from in {T1}?")
     assert not receives_event("Who did {E1} call in {T1}?")
+
+
+def test_a_quantifier_before_a_passives_subject_leaves_it_the_one_acted_on() -> None:
+    from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
+
+    # "were any {E1} abducted by {E2}": E1 was abducted, E2 did it; "did any {E1} visit {E2}": E1 visited
+    assert clause_roles("Were any {E1} abducted by {E2} in {T1}?")[1] is None
+    assert voice_roles("Were any {E1} abducted by {E2} in {T1}?").read == {1: OBJECT, 2: SUBJECT}
+    assert clause_roles("Did any {E1} visit {E2} in {T1}?") == {1: SUBJECT, 2: OBJECT}

@@ -317,9 +317,18 @@ def test_other_bounds_are_left_as_written(text: str) -> None:
         ("In 2009, which countries did X visit before March?", date(2009, 1, 1), date(2009, 2, 28)),
         ("Over the course of 2014, who visited Iran after March?", date(2014, 4, 1), date(2014, 12, 31)),
         ("In 2008 who did Iran praise in May?", date(2008, 5, 1), date(2008, 5, 31)),
+        # an inclusive start with a relative end: the window holds the first day itself
+        ("From 3 July 2009 until the end of that year, who visited Iran?", date(2009, 7, 3), date(2009, 12, 31)),
+        ("How many times did X criticize Iran between 10 March 2011 and the end of the year?", date(2011, 3, 10), date(2011, 12, 31)),
+        # a second day of no year takes the first's
+        ("Who visited Iran between 5 March 2010 and 20 June?", date(2010, 3, 5), date(2010, 6, 20)),
+        ("Which countries did X visit from 1 May 2012 up to June 30?", date(2012, 5, 1), date(2012, 6, 30)),
+        # an event said with its day before a bound: the day is the bound
+        ("From when she took office on 24 June 2010 to the end of that year, who did X phone?", date(2010, 6, 24), date(2010, 12, 31)),
+        ("From the day he was sworn in (2 March 2012) until the end of the month, who did X meet?", date(2012, 3, 2), date(2012, 3, 31)),
     ],
 )
-def test_a_month_with_no_year_is_read_in_the_year_the_question_states(text: str, start: date, end: date) -> None:
+def test_a_month_with_no_year_or_a_window_said_in_part_is_read_in_the_year_the_question_states(text: str, start: date, end: date) -> None:
     read = read_times(stated_window(with_stated_year(text))).found  # a window: its two ends
     assert len(read) in (1, 2) and (read[0].time.start, read[-1].time.end) == (start, end)
 
@@ -376,3 +385,59 @@ def test_a_weekday_beside_the_date_it_falls_on_is_that_dates(text: str, unplaced
 def test_the_all_number_dates_of_one_text_are_written_in_one_order(text: str, days: list[tuple[str, str | None]]) -> None:
     found = read_times(text).found
     assert [(str(t.time.start), str(t.other_reading.start) if t.other_reading else None) for t in found] == days
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Since taking office on 14 March 2013, which countries has X visited?", "Since 14 March 2013"),
+        ("After becoming prime minister (24 June 2010), which countries did X visit?", "24 June 2010"),
+        ("After visiting Iran in 2009, which countries did X visit?", "2009"),  # a year: the event's own day is not said
+        ("Who visited Iran between 5 March 2010 and 20 February?", "5 March 2010"),  # the day would fall before the first
+    ],
+)
+def test_an_event_said_with_its_day_is_read_by_the_day_and_a_year_is_carried_only_forward(text: str, read: str) -> None:
+    found = read_times(stated_window(with_stated_year(text))).found
+    assert [t.text for t in found] == [read]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Was X in Iraq on Christmas Day 2007?", [date(2007, 12, 25)]),
+        ("Who did X phone on New Year’s Eve, 2009?", [date(2009, 12, 31)]),
+        ("Who visited Iran between Boxing Day 2010 and 3 March 2011?", [date(2010, 12, 26), date(2011, 3, 3)]),
+        ("Who visited Iran on Christmas Day?", []),  # no year: no one day
+        ("Who visited Iran at Easter 2010?", []),  # a holiday whose day moves: left unread
+    ],
+)
+def test_a_holiday_of_a_fixed_day_is_that_day_of_the_year_it_names(text: str, read: list[date]) -> None:
+    assert [t.time.start for t in read_times(with_stated_year(text)).found if t.time.granularity == Granularity.DAY] == read
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("March 2015: how many visitors did China host that month?", None),  # a pointer to the time said asks none
+        ("In 2010, how often did X criticize Iran in that year?", None),
+        ("The month X first visited Iran was what?", Granularity.MONTH),
+        ("Name the last year X visited Iran.", Granularity.YEAR),
+    ],
+)
+def test_a_time_noun_after_a_pointer_asks_no_time(text: str, asked: Granularity | None) -> None:
+    assert asked_granularity(text) == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # "that year" closing a question bounded on one side is the rest (or the start) of that year
+        ("After 20 January 2009, how many times did X criticize Iran that year?", date(2009, 1, 21), date(2009, 12, 31)),
+        ("Before 20 May 2009, who criticized Iran during that year?", date(2009, 1, 1), date(2009, 5, 19)),
+        # an event with its day after "following", a possessive noun phrase or "the": the day
+        ("Following his inauguration on 20 January 2009, who did X criticize until the end of that year?", date(2009, 1, 21), date(2009, 12, 31)),
+    ],
+)
+def test_a_bound_and_its_period_said_by_pointing_at_it_are_one_window(text: str, start: date, end: date) -> None:
+    first, second = read_times(stated_window(with_stated_year(text))).found
+    assert (first.time.start, second.time.end) == (start, end)

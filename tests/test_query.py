@@ -156,6 +156,10 @@ def test_apart_from_excludes_the_entity_named_after_it() -> None:
     assert _read("Which country did {E2} visit most? (not {E1})").excluded == (1,)
     assert _read("Leaving {E1} itself aside, which country did {E2} visit the most?").excluded == (1,)
     assert _read("Other than that, who visited {E1} after {E2}?").excluded == ()
+    # a list of names after the cue: each of them; a name after the list's end is the asked event's
+    assert _read("Apart from {E1} and {E2}, who did {E3} criticize in {T1}?").excluded == (1, 2)
+    assert _read("Which countries did {E3} visit in {T1}, other than {E1}, {E2} or the like?").excluded == (1, 2)
+    assert _read("Apart from {E1}, who did {E2} praise in {T1} and {E3} criticize?").excluded == (1,)
 
 
 @pytest.mark.parametrize(
@@ -371,3 +375,21 @@ def test_people_counted_with_no_kind_beside_them_are_a_quantity() -> None:
                                     "What month did {E1} say pessimistic things about the {E2}?"])
 def test_a_means_a_span_of_time_or_a_party_after_about_or_over_is_no_topic(masked: str) -> None:
     assert _read(masked).unsupported is None
+
+
+def test_an_exclusions_cue_that_names_no_act_is_no_word_of_the_event() -> None:
+    from agents.analysis.predicate import asserted_words
+
+    # "apart" and "besides" say what the answers leave out; "excluding" stays a word the unsure check sees
+    assert asserted_words("Apart from {E2}, did {E1} phone {E3} in {T1}?") == ["phone"]
+    assert asserted_words("Besides {E2}, did {E1} ever phone {E3} in {T1}?") == ["phone"]
+    assert "excluding" in asserted_words("Excluding {E2}, did {E1} phone {E3} in {T1}?")
+
+
+def test_the_relations_are_asked_only_where_the_question_asks_for_them() -> None:
+    assert _read("{E1} x {E2}, {T1}: event types?").asks == "relation"
+    assert _read("{E1} and {E2} in {T1}, what was going on between them?").asks == "relation"
+    assert _read("What has been recorded between {E1} and {E2}?").asks == "relation"
+    # a field naming the one type ("event type: make a request") asks for something else
+    assert _read("Source: {E1}, target: {E2}, event type: make a request. Which month and year?").asks != "relation"
+    assert _read("Who visited {E1} in {T1}, and what did {E2} say about them?").asks != "relation"

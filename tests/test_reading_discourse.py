@@ -86,3 +86,23 @@ def test_the_statement_s_act_is_kept_for_the_relation() -> None:
     assert (read.text, read.dropped) == ("Which country did {E1} go to first after {E2}?", "visited")
     # a name linked with its sentence's full stop ("China." is a name): the capital after it still opens the question
     assert rewrite("The {E1} blamed the {E2} Who did they blame last before that?").text == "Who did {E1} blame last before {E2}?"
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # the statement's day is the bound the question points back at; its subject is the pronoun's
+        ("Jacob Zuma was sworn in on 9 May 2009. Which countries did he visit after that?", "Which countries did Jacob Zuma visit after 9 May 2009?"),
+        ("Julia Gillard took office on 24 June 2010. From then until the end of the year, who did she phone?",
+         "From 24 June 2010 until the end of the year, who did Julia Gillard phone?"),
+        ("Iran threatened Iraq on 3 May 2010. Who threatened Iraq before that?", "Who threatened Iraq before 3 May 2010?"),
+        # no day (an event in a month or year has a day the text does not say), or no pointer back: left as written
+        ("Jacob Zuma was elected in 2009. Which countries did he visit after that?", "Jacob Zuma was elected in 2009. Which countries did he visit after that?"),
+        ("Switzerland visited China. Who was the first to visit China after that?", "Switzerland visited China. Who was the first to visit China after that?"),
+        ("Jacob Zuma was sworn in on 9 May 2009. Which countries did he visit in 2010?", "Jacob Zuma was sworn in on 9 May 2009. Which countries did he visit in 2010?"),
+    ],
+)
+def test_a_statement_dating_an_event_gives_its_day_to_the_question_pointing_back(text: str, asked: str) -> None:
+    from agents.analysis.discourse import as_checked_claim
+
+    assert as_checked_claim(text) == asked

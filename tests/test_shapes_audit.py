@@ -42,7 +42,7 @@ from tkg_store.temporal import parse_time
 
 
 def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = None) -> QuestionAnalysis:
-    entities = [EntityMention(f"E{k}", (0, 0), [(f"Entity{k}", 1.0)]) for k in (1, 2) if f"{{E{k}}}" in masked]
+    entities = [EntityMention(f"E{k}", (0, 0), [(f"Entity{k}", 1.0)]) for k in (1, 2, 3) if f"{{E{k}}}" in masked]
     times = [TimeMention(f"200{k}", (0, 0), parse_time(f"200{k}")) for k in (1, 2) if f"{{T{k}}}" in masked]
     return QuestionAnalysis(masked, masked, entities=entities, times=times, cues=list(cues), query=query or Query())
 
@@ -137,6 +137,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         # a verb the lexicon never saw is accounted for by the relation it names, and by no other
         ("Who did {E1} abduct in {T1}?", "Abduct,_hijack,_or_take_hostage", True),
         ("Who did {E1} abduct in {T1}?", "Make_an_appeal_or_request", False),
+        # a verb named by its general-English synonym ("kidnap": abduct) is read as the relation that names it
+        ("Whom did {E1} kidnap in {T1}?", "Abduct,_hijack,_or_take_hostage", True),
+        ("Whom did {E1} kidnap in {T1}?", "Make_an_appeal_or_request", False),
         ("Did {E1} threaten {E2} in {T1}?", "Make_pessimistic_comment", False),
         ("Did {E1} threaten {E2} in {T1}?", "Threaten", True),
         # an inflection still names it ("hosted": Host_a_visit), and a mirror answers for it
@@ -253,6 +256,16 @@ def test_most_often_apart_from_x_is_answered_by_a_program_learnt_without_the_exc
     assert admitted([ranking], analysis) == []
     (kept,) = admitted(excluding_variants([ranking], analysis), analysis)
     assert kept.program.render() == "getTailEntity(E1, R, T) -> exclude(#1, E2) -> getMost(#2) -> answer(#3)"
+
+
+def test_apart_from_two_entities_leaves_out_both_and_only_a_program_leaving_out_both_is_admitted() -> None:
+    # "Apart from {E1} and {E2}, who did {E3} criticize in {T1}?": the memory holds the list learnt about one entity
+    analysis = _analysis("Apart from {E1} and {E2}, who did {E3} criticize in {T1}?", query=Query(is_list=True, excluded=(1, 2)))
+    listing = Guide(Program.parse("getTailEntity(E1, R, T) -> answer(#1)"), 5, 0.9)
+    (kept,) = admitted(excluding_variants([listing], analysis), analysis)
+    assert kept.program.render() == "getTailEntity(E3, R, T) -> exclude(#1, E2) -> exclude(#2, E1) -> answer(#3)"
+    one = Guide(Program.parse("getTailEntity(E3, R, T) -> exclude(#1, E1) -> answer(#2)"), 5, 0.9)
+    assert admitted([one], analysis) == []  # E2 would be among the answers
 
 
 @pytest.mark.parametrize(

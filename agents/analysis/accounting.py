@@ -74,7 +74,8 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
             run = [one, other, *takewhile(NUMBER_WORDS.__contains__, tokens[index + 2 :])]
             return f"the time '{' '.join(run)}' was not read: say it in digits (e.g. 2013, 12 November 2009)"
     for one, other in pairwise(tokens):
-        if _name_like(one, words) and _name_like(other, words) and not {one, other} <= words.read_words:
+        # both words of the KG's names (not closed-class), not both words the reading reads
+        if all(len(w) > 1 and w in words.name_words and w not in _CLOSED for w in (one, other)) and not {one, other} <= words.read_words:
             return f"'{one} {other}' reads like part of a name in the KG, but no entity was linked to it: not sure what it names"
     if unknown := [w for w in _WORD.findall(_CLITIC.sub("", masked.lower())) if not words.knows(w)]:
         return f"'{unknown[0]}' was not read: no entity, English word or word of an event is written so"
@@ -83,7 +84,3 @@ def unaccounted(masked: str, words: Vocabularies) -> str | None:
             said = " ".join(re.findall(r"[^\s?.,;:!]+", masked[negation.start() :])[:2])
             return f"the negation '{said}' was not read: ask about the event, not its absence"
     return None
-
-
-def _name_like(word: str, words: Vocabularies) -> bool:
-    return len(word) > 1 and word in words.name_words and word not in _CLOSED

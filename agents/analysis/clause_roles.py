@@ -83,6 +83,8 @@ def _role_at(before: str, after: str) -> str | None:
         return OBJECT if re.match(r"'s?\s+(?:[a-z]+\s+){0,2}?[a-z]{3,}(?:or|ic|ist)s?\b", after) else None  # "{E1}'s most frequent visitor"
     previous = _previous_word(before)
     following = _next_word(after)
+    if PATTERNS["seen_doing"].search(before) and PATTERNS["progressive"].match(after):
+        return SUBJECT  # "dates that show {E1} criticizing {E2}": the one seen does it, "a record of {E1} criticizing"
     if previous in GRAMMAR_WORDS["do_auxiliaries"]:  # "did {E1} (last) get visited": a get-passive's subject is the one it was done to
         return OBJECT if re.match(r"\s+(?:[a-z]+\s+)?(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
     if previous in GRAMMAR_WORDS["prepositions"]:
@@ -103,16 +105,14 @@ def _role_at(before: str, after: str) -> str | None:
         return SUBJECT if _is_open_word(verb) else None
     if previous == "":  # another placeholder or a possessive right before: a name read in two parts
         return None
-    if PATTERNS["seen_doing"].search(before) and PATTERNS["progressive"].match(after):
-        return SUBJECT  # "dates that show {E1} criticizing {E2}": the one seen does it
     # after an open-class word (a verb, or a noun that a relative clause follows)
     return OBJECT if not _is_open_word(following) else None
 
 
 def _previous_word(before: str) -> str | None:
-    """The word before a placeholder ("the" skipped), lower case; None at the start of a clause
+    """The word before a placeholder ("the", "any" skipped), lower case; None at the start of a clause
     (the text's start or a comma), "" when something other than a word stands there."""
-    text = re.sub(r"\b(?:the|a|an)\s*$", "", before.rstrip(), flags=re.IGNORECASE).rstrip()
+    text = re.sub(r"\b(?:the|a|an|any|some)\s*$", "", before.rstrip(), flags=re.IGNORECASE).rstrip()
     if not text or text.endswith((",", ";", ":")):
         return None
     m = re.search(r"([A-Za-z]+)$", text)

@@ -26,20 +26,17 @@ _TYPED = frozenset({"ordinal", "direction", "determiner", "year", "day", "month"
 _ORDINALS = frozenset("first last second third fourth fifth next final earliest latest".split())
 _DIRECTIONS = frozenset("before after since until prior".split())
 _DETERMINERS = frozenset("the a an its his her their".split())
+_WH = frozenset("who whom which what when where".split())
 
 
 def _kind(word: str) -> str:
     """The kind of word a repair retraces to: an ordinal, a direction, a determiner, a number, a month, a name, a past form."""
     low = word.lower().strip(".,;:?!")
-    for kind, words in (("ordinal", _ORDINALS), ("direction", _DIRECTIONS), ("determiner", _DETERMINERS)):
+    for kind, words in (("ordinal", _ORDINALS), ("direction", _DIRECTIONS), ("determiner", _DETERMINERS), ("month", MONTHS), ("wh", _WH)):
         if low in words:
             return kind
     if low.isdigit():
         return "year" if len(low) == 4 else "day"
-    if low in MONTHS:
-        return "month"
-    if low in ("who", "whom", "which", "what", "when", "where"):
-        return "wh"
     if low.endswith("'s"):
         return "determiner"
     return "name" if word[:1].isupper() else "past" if low.endswith("ed") else low
@@ -80,6 +77,7 @@ _BACK_WORDS = frozenset("was is were did do does it that this they then really a
 
 def as_checked_claim(text: str) -> str:
     """The question a checked claim asks (see the module docstring), or `text` when it is none."""
+    text = _as_dated_statement(text)
     pieces = _pieces(text)
     asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
     if len(pieces) < 2 or not asked or asked[-1] == 0:
@@ -110,6 +108,17 @@ def as_checked_claim(text: str) -> str:
         pointed = PATTERNS["time_pointer"].search(question) and not time  # "that month" with no time in the claim: the text says it
         return _with_claims_time(question, time) if not PATTERNS["back_pointer"].search(question) and not pointed else text
     return said[:1].upper() + said[1:].rstrip(" ?.") + "?" if said else text
+
+
+def _as_dated_statement(text: str) -> str:
+    """A statement dating an event, then a question pointing back at it ("X was sworn in on 8 June 2014. Which countries
+    did he visit after that?"): the question, the statement's day for its pointer and its subject for its pronoun."""
+    m = PATTERNS["dated_statement"].match(text)
+    days = read_times(m["statement"]).found if m else []
+    if m is None or len(days) != 1 or days[0].time.granularity != Granularity.DAY or not PATTERNS["points_back"].search(m["question"]):
+        return text
+    question = PATTERNS["points_back"].sub(lambda back: f"{back['cue']} {days[0].text}", m["question"])
+    return PATTERNS["subject_pronoun"].sub(m["subject"], question, count=1)
 
 
 def _time_opened(claim: str, unit: str) -> str:

@@ -17,13 +17,14 @@ from agents.analysis.grammar_words import _AGENT_SUFFIX, _IRREGULAR_PAST, GRAMMA
 from agents.analysis.question_form import INTERROGATIVE
 from agents.analysis.times import ORDINAL_WORDS, number
 from agents.analysis.times import PATTERNS as TIMES
-from agents.analysis.words import patterns
+from agents.analysis.words import data, patterns
 
 # ordinals as written; 1 is first (MultiTQ's first/last shapes), read by the question typing
 _ORDINALS = {w: n for w, n in ORDINAL_WORDS.items() if 2 <= n <= 10} | {f"{n}{suffix}": n for n, suffix in zip(range(2, 11), ["nd", "rd", *["th"] * 7])}
 _ORDINAL_WORD = "|".join(_ORDINALS)
-# the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency
-CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many"})
+# the words the query reads as its own constraints, not as the event's: an n-th, an extreme, a frequency, an exclusion's
+# cue that names no act ("excluding" may be read as rejecting: the unsure check sees it)
+CONSTRAINT_WORDS = frozenset({*_ORDINALS, "first", "last", "penultimate", "most", "least", "fewest", "often", "frequently", "times", "many", "apart", "besides", "aside"})
 # the query's patterns (data/query_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("query_patterns", {"ORDINAL_WORD": _ORDINAL_WORD})
 _OCCASIONS = GRAMMAR_WORDS["occasions"]  # nouns that count occurrences (days with an event), not entities
@@ -71,35 +72,20 @@ def asked_by_noun(query: Query, active: str) -> Query:
     return replace(query, attribute=tuple(w for w in (m.group("noun") or m.group("owned")).lower().split() if w not in CONSTRAINT_WORDS))
 
 
+# what a pattern finds that no fact states, and the refusal that says so (data/query_patterns.json "refuses"), in order
+_REFUSALS = [(PATTERNS[key], entry["refuses"]) for key, entry in data("query_patterns")["patterns"].items() if "refuses" in entry]
 # "the day before {E2} did", "a week after the election": an offset from an event, not from a stated date (`times.with_offsets`)
 _EVENT_OFFSET = re.compile(TIMES["offset"].pattern + r"(?!\{T\d+\})", re.IGNORECASE)
 
 
 def _unsupported(masked: str) -> str | None:
     """What the question asks about that no (head, relation, tail, day) fact states, or None."""
-    if PATTERNS["reason"].search(masked):
-        return "a reason ('why' cannot be checked: the KG records events, not their causes)"
-    if PATTERNS["place_word"].search(masked) or PATTERNS["place_after_event"].search(masked):
-        return "a place (the KG records no places: where an event happened cannot be checked)"
-    if PATTERNS["time_of_day"].search(masked):
-        return "a time of day (the KG dates each event by its day, not its hour)"
-    if PATTERNS["how_long"].search(masked):
-        return "a duration (the KG records events on days, not how long they lasted)"
-    if PATTERNS["how_much"].search(masked):
-        return "a quantity (the KG records no amounts)"
+    for pattern, refusal in _REFUSALS:
+        if found := pattern.search(masked):
+            return refusal.format(words=repr(found.group(0).strip(" ,")), last=repr(found.group(0).split()[-1]))
     counted = PATTERNS["counted_noun"].search(masked) or PATTERNS["number_of"].search(masked)
     if counted and counted.group("noun").lower() in _QUANTITIES and not PATTERNS["actors_counted"].match(masked, counted.start()):
         return f"a quantity ({counted.group('noun')!r}: the KG records events between actors, not how many {counted.group('noun')})"
-    if degree := PATTERNS["degree"].search(masked):
-        return f"a degree or manner ({degree.group(0)!r}: the KG records that an event happened, not how)"
-    if said := PATTERNS["said"].search(masked):
-        return f"what was said ({said.group(0).split()[-1]!r}: the KG records that a statement was made, not what it said)"
-    if future := PATTERNS["future"].search(masked):
-        return f"a future event ({future.group(0).strip()!r}: the KG records what happened, up to its last day)"
-    if uncomputed := PATTERNS["uncomputed"].search(masked):
-        return f"a condition on each answer that no program computes ({uncomputed.group(0)!r}: ARI counts, ranks and lists, but keeps no answer by how often, in every period or in two at once)"
-    if unnamed := PATTERNS["unnamed_event"].search(masked):
-        return f"a time placed against what no entity or date names ({unnamed.group(0)!r}: the KG dates events between named actors)"
     if offset := _EVENT_OFFSET.search(masked):
         return f"a time offset from another event ({offset.group(0).strip()!r}: ARI reads before and after an event, not how long before or after)"
     if bound := TIMES["relative_bound"].search(masked):
@@ -214,11 +200,13 @@ def _is_yes_no(masked: str) -> bool:
 
 def _excluded(question: str, entity_spans: list[tuple[int, int]]) -> tuple[int, ...]:
     """The roles of entities named after "apart from", "except", "other than", "(not" ... within a few words of
-    the cue ("not counting trips inside {E2}"), or set aside after their name ("leaving {E2} aside")."""
+    the cue ("not counting trips inside {E2}"), and the names joined to that one ("apart from {E2} and {E3}"), or set
+    aside after their name ("leaving {E2} aside")."""
     roles = [role for role, (_, end) in enumerate(entity_spans, 1) if re.match(r"\s+(?:itself\s+|himself\s+|herself\s+)?aside\b", question[end:], re.IGNORECASE)]
     for match in PATTERNS["except"].finditer(question):
-        for role, (start, _) in enumerate(entity_spans, 1):
-            gap = question[match.end():start]
-            if start >= match.end() and re.fullmatch(r"[\s,]*(?:[a-z]+\s+){0,3}?(?:the\s+)?", gap) and role not in roles:
+        at, gap = match.end(), r"[\s,]*(?:[a-z]+\s+){0,3}?(?:the\s+)?"
+        for role, (start, end) in sorted(enumerate(entity_spans, 1), key=lambda pair: pair[1]):
+            if start >= at and re.fullmatch(gap, question[at:start]) and role not in roles:
                 roles.append(role)
+                at, gap = end, r"\s*(?:,|,?\s+(?:and|or|nor))\s+(?:the\s+)?"  # a list of names goes on
     return tuple(sorted(roles))

@@ -54,14 +54,8 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
         pattern, cue = "before_after", "between"
     else:
         pattern, cue = "equal", None
-    if asked is not None:
-        level = asked
-    elif same:
-        level = Granularity(same)
-    elif times:
-        level = times[0].time.granularity
-    else:
-        level = Granularity.DAY
+    # the granularity asked, else compared at: the same-period's, the first time's, a day's
+    level = asked or (Granularity(same) if same else times[0].time.granularity if times else Granularity.DAY)
     return QuestionType(answer_type, level, pattern, cue, cues)
 
 
@@ -72,8 +66,7 @@ def without_extremes(kind: QuestionType) -> QuestionType:
     relative = "after" if "after" in cues else "before" if "before" in cues else None
     if kind.pattern not in ("first_last", "after_first", "before_last", "equal_multi") or kind.cue not in ("first", "last", "after", "before"):
         return replace(kind, cues=cues)
-    pattern = "before_after" if relative else "equal"
-    return replace(kind, pattern=pattern, cue=relative, cues=cues)
+    return replace(kind, pattern="before_after" if relative else "equal", cue=relative, cues=cues)
 
 
 def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMention]:
@@ -99,8 +92,7 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
     number), times -> {T1}... by appearance."""
     numbers: dict[str | None, int] = {}
     role = {id(m): numbers.setdefault(m.best, len(numbers) + 1) for m in entities}
-    spans = [(m.span, "E", role[id(m)]) for m in entities] + [(t.span, "T", 0) for t in times]
-    spans.sort(key=lambda s: s[0])
+    spans = sorted([(m.span, "E", role[id(m)]) for m in entities] + [(t.span, "T", 0) for t in times], key=lambda s: s[0])
     times_seen = 0
     pieces, cursor = [], 0
     for (start, end), kind, number in spans:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
-from agents.analysis.words import patterns
+from agents.analysis.words import data, patterns
 from tkg_store.temporal import OPEN_END, OPEN_START, Granularity, TimeSpan, full_year, shifted, span_of, stated_span
 
 # month names and their abbreviations (the C locale's: the calendar module's English), and "sept"
@@ -68,6 +68,7 @@ _MONTH_WORD = "|".join(calendar.month_name[1:])
 # the time reading's own patterns (data/time_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("time_patterns", {"MONTH_NAMES": _MONTH_NAMES, "NUMBER": _NUMBER, "MONTH_WORD": _MONTH_WORD, "PICKS": _PICKS})
 _FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
+_HOLIDAYS = data("time_patterns")["holidays"]
 
 
 def _compiled(forms: list[dict[str, object]]) -> list[re.Pattern[str]]:
@@ -166,9 +167,10 @@ def with_offsets(text: str) -> str:
         sign, unit = -1 if offset.group("way").lower().startswith(("before", "earlier")) else 1, offset.group("unit").lower()
         if stated is None or not steps:
             continue
-        # "the two years after": from the granule next to the time to the second year; else ("two years after", "the second
-        # year after") one time. The next granule is the time's own: "the three months after 1 April 2010" starts on 2 April
-        window = the and not count.endswith(("st", "nd", "rd", "th")) and steps > 1
+        # "the two years after", "the month after 14 March" (a unit coarser than the time): the granules from the time's next
+        # to the last; else ("two years after", "the second year after") one time. "the three months after 1 April" starts on 2 April
+        coarser = Granularity(unit if unit in ("month", "year") else "day").rank > stated.time.granularity.rank
+        window = the and not count.endswith(("st", "nd", "rd", "th")) and (steps > 1 or coarser)
         near, far = shifted(stated.time, sign, stated.time.granularity.value) if window else None, shifted(stated.time, sign * steps, unit)
         if far is None or window and near is None:
             continue
@@ -204,12 +206,25 @@ def stated_window(text: str) -> str:
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
     for one in times:
         bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
-        first = PATTERNS["after"].search(text, 0, one.span[0]) or PATTERNS["before"].search(text, 0, one.span[0])
-        if bound and first and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
-            period = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH)
-            low, high = (one.time.end + timedelta(1), period.end) if first.re is PATTERNS["after"] else (period.start, one.time.start - timedelta(1))
-            return _window(text[: bound.start()] + text[bound.end() :], first.start(), one.span[1], low, high)
+        opening = next(((cue, m.start()) for cue in ("after", "before", "starts") if (m := PATTERNS[cue].search(text, 0, one.span[0]))), None)
+        if bound and opening and (unit := next(u for u in bound.groups() if u).lower()) != "week":  # a week: left unread
+            period, (cue, at) = span_of(one.time.start, Granularity.YEAR if unit == "year" else Granularity.MONTH), opening
+            low = one.time.end + timedelta(1) if cue == "after" else period.start if cue == "before" else one.time.start
+            return _window(text[: bound.start()] + text[bound.end() :], at, one.span[1], low, one.time.start - timedelta(1) if cue == "before" else period.end)
     return text
+
+
+def _dated(text: str) -> str:
+    """`text` with a fixed holiday said by its day ("Christmas Day 2007": 25 December 2007), an event said with its day
+    before a bound by the day alone (`dated_clause`), and a range's second day of no year in the first's year (`carried_year`)."""
+    text = PATTERNS["holiday"].sub(lambda m: _HOLIDAYS[re.sub(r"[^a-z]", "", m["name"].lower()).removeprefix("st")], text)
+    return PATTERNS["carried_year"].sub(_carried, PATTERNS["dated_clause"].sub(r"\g<cue> \g<day>", text))
+
+
+def _carried(m: re.Match[str]) -> str:
+    """`carried_year`'s second day with the first's year, only where it does not fall before the first."""
+    first, second = (next(iter(read_times(t).found), None) for t in (m["first"], f"{m['date']} {m['year']}"))
+    return m[0] + (f" {m['year']}" if first and second and second.time.start >= first.time.start else "")
 
 
 def with_stated_year(text: str) -> str:
@@ -217,6 +232,7 @@ def with_stated_year(text: str) -> str:
     after March?" -> "between April 2008 and December 2008"; "who threatened Iraq in 2008 between July and December?" ->
     "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
+    text = _dated(text)
     found = read_times(text).found if PATTERNS["bare_months"].search(text) else []
     months = next((m for m in PATTERNS["bare_months"].finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
     if not months or len(found) != 1 or not (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
@@ -301,7 +317,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     year = int(parts["year"]) if parts.get("year") else said_year(parts["said"]) if parts.get("said") else full_year(int(parts["yy"] or 0))
     if parts.get("unit") or parts.get("code") or parts.get("side"):
         return _period(parts, year)
-    day: int | None
+    day = number(parts.get("day") or parts.get("dayword") or "")
     if parts.get("first"):
         first, second = int(parts["first"]), int(parts["second"])
         month, day = (second, first) if first > 12 else (first, second)  # 21/6/2005: day first; else month first
@@ -311,12 +327,9 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
         month = int(parts["mnum"])
     else:
         return span_of(date(year, 1, 1), Granularity.YEAR)
-    if not parts.get("first"):
-        day = number(parts.get("day") or parts.get("dayword") or "")
-    try:
+    with suppress(ValueError):  # "31 February 2010" or "2010-13": not a date
         return span_of(date(year, month, day or 1), Granularity.DAY if day else Granularity.MONTH)
-    except ValueError:
-        return None  # "31 February 2010" or "2010-13": not a date
+    return None
 
 
 def _day_first(match: re.Match[str]) -> TimeSpan | None:
@@ -326,10 +339,9 @@ def _day_first(match: re.Match[str]) -> TimeSpan | None:
     if not parts.get("first") or int(parts["first"]) > 12 or int(parts["second"]) > 12 or parts["first"] == parts["second"]:
         return None
     year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
-    try:
+    with suppress(ValueError):  # read day first, no date ("31/2/2010")
         return span_of(date(year, int(parts["second"]), int(parts["first"])), Granularity.DAY)
-    except ValueError:
-        return None
+    return None
 
 
 def said_year(words: str) -> int:
