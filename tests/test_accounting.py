@@ -153,3 +153,25 @@ def test_the_agent_abstains_on_an_unsure_reading_unless_configured_not_to(parts)
     config = replace(agent.config, abstention=AbstentionConfig(unsure_reading=False))
     plain = Agent(store, memory, config, analyzer=agent.analyzer, embedder=agent.embedder).ask(question)
     assert "not read" not in (plain.reason or "")
+
+
+# an act the KG names ("Grant asylum") whose words are also words of entity names ("Hugh Grant", "Asylum Seeker")
+ASYLUM = [
+    ("Rafael_Correa", "Grant_asylum", "Julian_Assange", "2012-08-15"),
+    ("Hugh_Grant", "Make_statement", "United_Kingdom", "2012-01-01"),
+    ("Asylum_Seeker_(Ecuador)", "Make_statement", "Ecuador", "2012-01-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def asylum(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - an iterator of QuestionAnalyzer
+    from tests.bench_support import analyzer_over
+
+    yield from analyzer_over(tmp_path_factory.mktemp("asylum") / "kg.duckdb", ASYLUM)
+
+
+def test_the_words_of_an_act_the_kg_names_are_read_not_taken_for_a_name(asylum) -> None:  # noqa: ANN001
+    # with no relation lexicon, the KG's own relation names still say what "grant asylum" is
+    analysis = asylum.analyze("When did Rafael Correa grant asylum to Julian Assange?")
+    assert analysis.unaccounted is None
+    assert [m.best for m in analysis.entities] == ["Rafael_Correa", "Julian_Assange"]

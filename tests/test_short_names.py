@@ -31,6 +31,7 @@ FACTS = [
     # Germany's most active role is no government: activity says nothing of what a capital stands for
     *[("Business_(Germany)", "Make_statement", "China", f"2008-0{month}-02") for month in range(1, 6)],
     *[("Envoy_(United_States)", "Accuse", "Cambodia", f"2010-0{month}-02") for month in range(1, 4)],
+    ("All_Basotho_Convention", "Criticize_or_denounce", "Lesotho", "2012-05-01"),  # a name whose first word is "All"
 ]
 
 
@@ -97,3 +98,9 @@ def test_a_demonym_and_an_office_the_kg_lacks_is_no_other_name(linker: EntityLin
     assert [m.candidates for m in linker.link("Who did the Japanese PM praise in 2013?")] == [[]]
     # the Red Cross of another country is not this one
     assert "Norwegian_Red_Cross" not in [n for m in linker.link("Who did the Japanese Red Cross help?") for n, _ in m.candidates]
+
+
+def test_a_quantifier_opening_a_sentence_names_no_one(analyzer: QuestionAnalyzer) -> None:
+    # "All of them." asks for every answer; "All" is no first name of All Basotho Convention there, which stays itself
+    assert linked(analyzer, "Who did Kim Kye Gwan criticise in 2009? All of them.") == ["Kim_Kye_Gwan"]
+    assert linked(analyzer, "Did the All Basotho Convention criticise Lesotho?") == ["All_Basotho_Convention", "Lesotho"]
