@@ -326,6 +326,11 @@ def test_other_bounds_are_left_as_written(text: str) -> None:
         # an event said with its day before a bound: the day is the bound
         ("From when she took office on 24 June 2010 to the end of that year, who did X phone?", date(2010, 6, 24), date(2010, 12, 31)),
         ("From the day he was sworn in (2 March 2012) until the end of the month, who did X meet?", date(2012, 3, 2), date(2012, 3, 31)),
+        # "that year" closing a question bounded on one side is the rest (or the start) of that year
+        ("After 20 January 2009, how many times did X criticize Iran that year?", date(2009, 1, 21), date(2009, 12, 31)),
+        ("Before 20 May 2009, who criticized Iran during that year?", date(2009, 1, 1), date(2009, 5, 19)),
+        # an event with its day after "following", a possessive noun phrase or "the": the day
+        ("Following his inauguration on 20 January 2009, who did X criticize until the end of that year?", date(2009, 1, 21), date(2009, 12, 31)),
     ],
 )
 def test_a_month_with_no_year_or_a_window_said_in_part_is_read_in_the_year_the_question_states(text: str, start: date, end: date) -> None:
@@ -426,18 +431,3 @@ def test_a_holiday_of_a_fixed_day_is_that_day_of_the_year_it_names(text: str, re
 )
 def test_a_time_noun_after_a_pointer_asks_no_time(text: str, asked: Granularity | None) -> None:
     assert asked_granularity(text) == asked
-
-
-@pytest.mark.parametrize(
-    ("text", "start", "end"),
-    [
-        # "that year" closing a question bounded on one side is the rest (or the start) of that year
-        ("After 20 January 2009, how many times did X criticize Iran that year?", date(2009, 1, 21), date(2009, 12, 31)),
-        ("Before 20 May 2009, who criticized Iran during that year?", date(2009, 1, 1), date(2009, 5, 19)),
-        # an event with its day after "following", a possessive noun phrase or "the": the day
-        ("Following his inauguration on 20 January 2009, who did X criticize until the end of that year?", date(2009, 1, 21), date(2009, 12, 31)),
-    ],
-)
-def test_a_bound_and_its_period_said_by_pointing_at_it_are_one_window(text: str, start: date, end: date) -> None:
-    first, second = read_times(stated_window(with_stated_year(text))).found
-    assert (first.time.start, second.time.end) == (start, end)
