@@ -109,14 +109,6 @@ def test_an_askers_aside_before_the_question_names_no_one(analyzer: QuestionAnal
     assert [m.best for m in analysis.entities] == ["Angela_Merkel"] and not analysis.unlinked
 
 
-def test_a_name_glossed_by_a_date_is_the_event_the_date_places(analyzer: QuestionAnalyzer) -> None:
-    # "Election Day" is no party of the KG: the date in brackets says when it was, and the question is read against it
-    analysis = analyzer.analyze("Who did Merkel criticise before Election Day (1 June 2008)?")
-    assert [m.best for m in analysis.entities] == ["Angela_Merkel"] and not analysis.unlinked
-    assert [str(t.time) for t in analysis.times] == ["2008-06-01"] and analysis.cue == "before"
-    assert analyzer.analyze("Who did Merkel criticise before Election Day?").unlinked  # with no date, it stays unknown
-
-
 def test_a_title_abbreviation_does_not_end_the_sentence(analyzer: QuestionAnalyzer) -> None:
     # "Prof." or "Pres." is no sentence's end: the capitalised name after it is read as the name it is
     assert [m.text for m in analyzer.analyze("Which country did Pres. Musharraf criticise in 2007?").entities] == ["Pres. Musharraf"]

@@ -182,8 +182,7 @@ class EntityLinker:
             for run, text in texts:
                 run.entities = run.entities or ([] if self._a_country(text) else self._nearest(text))
                 run.kind = "fuzzy" if run.entities else "unlinked"
-            # a name no entity has, glossed by the date in brackets after it ("Election Day (11/04/2008)"): an event the date places
-            runs = [r for r, _ in texts if r.entities or not (_opens_sentence(toks, (r.start, r.end)) or r.end + 1 in blocked[n] and toks[r.end].text == "(")]
+            runs = [r for r, _ in texts if r.entities or not _opens_sentence(toks, (r.start, r.end))]
             runs += self._lower_case_typos(questions[n], toks, chosen + runs, blocked[n])
             mentions = self._whole_phrases(questions[n], toks, sorted(chosen + runs, key=lambda c: c.start), blocked[n])
             for before, after in zip(mentions, mentions[1:]):
