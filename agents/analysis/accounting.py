@@ -45,7 +45,7 @@ class Vocabularies:
     """What a left-over word may be: a word of the KG's entity names, or a word the reading reads."""
 
     name_words: frozenset[str]  # the words of the KG's entity names and aliases, lower case
-    read_words: frozenset[str]  # English the analysis reads, the relation lexicon's words and the KG's relation names'
+    read_words: frozenset[str]  # English the analysis reads, and the relation lexicon's words
     english: frozenset[str] = frozenset()  # the embedding model's English words (none: no word is taken for a name)
 
     @cached_property

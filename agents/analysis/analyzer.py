@@ -144,10 +144,9 @@ class QuestionAnalyzer:
     @property
     def vocabularies(self) -> Vocabularies:
         """What a word the reading leaves over may be (`agents.analysis.accounting`), built once per store."""
-        # the lexicon's wordings and the KG's own names of its acts: "grant asylum" is read, though names hold both words
-        grams = [*(self.lexicon.counts if self.lexicon is not None else ()), *map(self.store.relation_text, self.store.relation_names())]
+        grams = self.lexicon.counts if self.lexicon is not None else {}
         return self.store.derived(("accounting", id(self.lexicon)), lambda: Vocabularies(
-            self._name_words(), KNOWN_ENGLISH | {w for g in grams for w in g.lower().split()}, english_words(self.embedder.name) if self.embedder else frozenset()))
+            self._name_words(), KNOWN_ENGLISH | {w for g in grams for w in g.split()}, english_words(self.embedder.name) if self.embedder else frozenset()))
 
     def _stressable(self) -> frozenset[str]:
         """The analysis's own English that no KG name or alias (but a surname's) is: written in capitals, only stressed."""
