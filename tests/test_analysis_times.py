@@ -425,6 +425,7 @@ def test_a_holiday_of_a_fixed_day_is_that_day_of_the_year_it_names(text: str, re
     [
         ("March 2015: how many visitors did China host that month?", None),  # a pointer to the time said asks none
         ("In 2010, how often did X criticize Iran in that year?", None),
+        ("The last X came to power that year", Granularity.YEAR),  # no time said before it: "that year" is the one asked
         ("The month X first visited Iran was what?", Granularity.MONTH),
         ("Name the last year X visited Iran.", Granularity.YEAR),
     ],

@@ -369,6 +369,8 @@ def _asked_unit(question: str) -> Granularity | None:
     if asked := next((unit for unit, pattern in _ASKS if pattern.search(question)), None):
         return asked
     if not PATTERNS["asks_party"].search(question) and (noun := PATTERNS["time_noun"].search(question)):
+        if re.search(r"\b(?:that|this)\s+$", question[: noun.start()], re.I) and re.search(r"\{T\d+\}|\b\d{4}\b", question[: noun.start()]):
+            return None  # "March 2015: how many ... that month?": a pointer to the time said asks none
         unit = (noun.group("unit") or "day").lower()
         return Granularity(unit) if unit in ("year", "month") else Granularity.DAY
     return None
