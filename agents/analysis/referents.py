@@ -32,7 +32,7 @@ def pronoun_clause(masked: str) -> tuple[str, str] | None:
 
 def either_words(masked: str) -> list[tuple[str, str]]:
     """The pairs of words "or" joins ("consulted or negotiated"), lower-cased."""
-    return [(one, other) for one, other in PATTERNS["either"].findall(masked.lower())]
+    return PATTERNS["either"].findall(masked.lower())
 
 
 def holds_by_copula(masked: str) -> bool:

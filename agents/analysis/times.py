@@ -12,13 +12,11 @@ naming it. The date forms are data (data/date_formats.json), each with the examp
 from __future__ import annotations
 
 import calendar
-import json
 import re
 from collections.abc import Iterable
 from contextlib import suppress
 from datetime import MAXYEAR, date, timedelta
 from functools import reduce
-from pathlib import Path
 from typing import NamedTuple
 
 from agents.analysis.types import TimeMention
@@ -67,7 +65,7 @@ _NUMBER = rf"\d{{1,2}}(?:st|nd|rd|th)?|a\s+few|several|some|{_TWO_DIGITS}|{_ORDI
 _MONTH_WORD = "|".join(calendar.month_name[1:])
 # the time reading's own patterns (data/time_patterns.json: each with why it is read so, and the questions it is for)
 PATTERNS = patterns("time_patterns", {"MONTH_NAMES": _MONTH_NAMES, "NUMBER": _NUMBER, "MONTH_WORD": _MONTH_WORD, "PICKS": _PICKS})
-_FORMATS = json.loads((Path(__file__).parent / "data" / "date_formats.json").read_text(encoding="utf-8"))
+_FORMATS = data("date_formats")
 _HOLIDAYS = data("time_patterns")["holidays"]
 
 
