@@ -131,6 +131,7 @@ class AnswerCheck:
         plausible: Callable[[str, set[str]], bool | None] | None = None,
         kind: frozenset[str] | None = None,
         referred_relations: frozenset[str] = frozenset(),
+        acts: dict[int, str] | None = None,
     ) -> None:
         self.store = store
         self.referred_relations = referred_relations  # the relations the words of the event referred to name (none: any asked)
@@ -140,8 +141,9 @@ class AnswerCheck:
         self.mirrors = mirror_relations(store)
         linked = [(number, m) for number, m in enumerate(analysis.entities, start=1) if m.candidates]
         self.mentions = [[n for n, _ in m.candidates[:ACTED_PER_MENTION]] for _, m in linked]
-        # a passive's roles are read off its voice where the clause leaves them open ("the last praised by {E1}": the doer)
-        roles = voice_roles(analysis.masked).read | {n: r for n, r in clause_roles(analysis.masked).items() if r is not None}
+        # a passive's roles are read off its voice where the clause leaves them open ("the last praised by {E1}": the doer);
+        # `acts`, the parties of an act said by its noun, outrank both ("for a {E1} visit to {E2}": {E1} the visitor)
+        roles = voice_roles(analysis.masked).read | {n: r for n, r in clause_roles(analysis.masked).items() if r is not None} | (acts or {})
         self.roles = [roles.get(number) for number, _ in linked]  # parallel to `mentions`
         self.pronoun = pronoun_anchor(analysis.masked)  # the asked event's party, said by a pronoun ("who criticized him")
         self.numbers = [number for number, _ in linked]

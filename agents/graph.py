@@ -66,6 +66,7 @@ from agents.planner import (
 from agents.roles import current_entities, entity_roles
 from agents.shapes import (
     absent_answer,
+    act_noun_roles,
     admitted,
     aim_only,
     asked_query,
@@ -194,7 +195,8 @@ def _answer_check(state: AgentState, ctx: AgentContext) -> AnswerCheck | None:
     if state.answer_check is None:
         query = asked_query(state.analysed)
         kind = ENTITY_KINDS[query.entity_type](ctx.store) if query.entity_type and "type" in query.operations() else None
-        return AnswerCheck(ctx.store, state.analysed, _plausible(ctx), kind, reference_relations(ctx.store, state.analysed, _lexicon(ctx)))
+        referred = reference_relations(ctx.store, state.analysed, _lexicon(ctx))
+        return AnswerCheck(ctx.store, state.analysed, _plausible(ctx), kind, referred, act_noun_roles(ctx.store, state.analysed.masked))
     return state.answer_check
 
 

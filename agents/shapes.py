@@ -244,15 +244,22 @@ def _roles(check: AnswerCheck) -> list[str | None]:
     one it was done to as the object (the clause roles leave a passive open; for a lookup the doer
     is what counts)."""
     linked = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
-    read, possessed, acts_by = voice_roles(check.analysis.masked)
-    acts: dict[int, str] = {}  # a noun of an act with its doer stated outranks the preposition's role ("threats from {E1}")
-    for noun, doer, done in acts_by:  # "visits by {E1} to {E2}", when the noun names an act of the KG
-        if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
-            acts |= {doer: SUBJECT, done: OBJECT}
+    read, possessed, _ = voice_roles(check.analysis.masked)
+    acts = act_noun_roles(check.store, check.analysis.masked)
     for number, noun in possessed:  # "{E1}'s second visit": E1 made it, when the noun names an act of the KG
         if relations_naming(check.store, noun) or naming_by_synonym(check.store, noun):
             read.setdefault(number, SUBJECT)
     return [acts.get(number, role if role is not None else read.get(number)) for number, role in zip(linked, check.roles)]
+
+
+def act_noun_roles(store: TKGStore, masked: str) -> dict[int, str]:
+    """The parties of an act said by its noun ("visits by {E1} to {E2}", "a {E1} visit to {E2}"), where the KG's relations
+    name the noun: its doer and the one it is done to outrank a preposition's role ("threats from {E1}", "for a {E1} visit")."""
+    acts: dict[int, str] = {}
+    for noun, doer, done in voice_roles(masked).acts_by:
+        if relations_naming(store, noun) or naming_by_synonym(store, noun):
+            acts |= {doer: SUBJECT, done: OBJECT}
+    return acts
 
 
 def value_answers(store: TKGStore, query: Query, items: list[Item]) -> list[str]:

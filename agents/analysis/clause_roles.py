@@ -142,7 +142,7 @@ def voice_roles(masked: str) -> VoiceRoles:
     the doer is what counts): a passive's agent the subject and the one it was done to the object, an
     active past-tense verb's two names subject and object; and each possessive before a noun of an
     act ("{E1}'s second visit"), which makes its entity the doer when the KG's relations name the noun; and
-    each noun of an act with its doer after "by" ("visits by {E1} to {E2}"), on the same condition."""
+    each noun of an act with its doer after "by" or before it ("visits by {E1} to {E2}", "a {E1} visit to {E2}"), alike."""
     read = {int(m.group(1)): OBJECT for m in PATTERNS["passive_patient"].finditer(masked)} | {int(m.group(1)): SUBJECT for m in PATTERNS["passive_agent"].finditer(masked)}
     for m in PATTERNS["active"].finditer(masked):
         read |= {int(m.group(1)): SUBJECT, int(m.group(2)): OBJECT}
@@ -153,7 +153,7 @@ def voice_roles(masked: str) -> VoiceRoles:
             read |= {int(m.group("done")): OBJECT}
     possessed = [(int(m.group(1)), noun) for m in PATTERNS["possessed_act"].finditer(masked) if not PATTERNS["agent_noun"].search(noun := m.group("noun").lower())]
     acts_by = [
-        (noun, int(m.group("doer") or m.group("doer2")), int(m.group("done") or m.group("done2")))
-        for m in PATTERNS["act_noun_by"].finditer(masked) if not (noun := m.group("noun").lower()).endswith("ed")
+        (noun, int(m.group("doer") or m.group("doer2") or m.group("doer3")), int(m.group("done") or m.group("done2") or m.group("done3")))
+        for m in PATTERNS["act_noun_by"].finditer(masked) if not (noun := (m.group("noun") or m.group("noun3")).lower()).endswith("ed")
     ]
     return VoiceRoles(read, possessed, acts_by)
