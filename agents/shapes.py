@@ -524,10 +524,12 @@ def _competing(mention: EntityMention) -> bool:
 def unsaid(text: str, masked: str) -> int:
     """How many of a relation's name words (by `word_root`, its `text`) the wording leaves unsaid. A name's list of alternatives
     is said whole by one of them: "impose sanctions" says all of Impose embargo, boycott, or sanctions (a list, with
-    commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act)."""
+    commas: "meet or negotiate" in an intent to meet or negotiate is read word by word, as an intent is another act). A
+    light verb says nothing its noun does not: "negotiate" leaves nothing of Engage in negotiation unsaid, and "halt" of
+    Halt negotiations."""
     said = {word_root(w) for w in content_words(predicate_text(masked))}
     alternatives = {word_root(w) for pair in _ALTERNATIVE.findall(text) for w in pair if w} if "," in text else set()
-    unsaid = {word_root(w) for w in content_words(text) if w not in JOINING} - said
+    unsaid = {word_root(w) for w in content_words(text) if w not in JOINING and w not in GRAMMAR_WORDS["light_verbs"]} - said
     return len(unsaid - alternatives if said & alternatives else unsaid)
 
 

@@ -271,3 +271,32 @@ def test_joining_words_of_a_name_hold_nothing_of_the_wording(tmp_path) -> None: 
         analysis = QuestionAnalysis(question="", masked="Whom did {E1} hit with sanctions?", entities=[], times=[], relations=[])
         named = frozenset({"Impose_embargo,_boycott,_or_sanctions", "Threaten_with_sanctions,_boycott,_embargo", "Impose_administrative_sanctions"})
         assert by_wording(store, analysis, named)[0] == {"Impose_embargo,_boycott,_or_sanctions", "Threaten_with_sanctions,_boycott,_embargo"}
+
+
+NEGOTIATIONS = [
+    ("Gov", "Engage_in_negotiation", "Aland", "2010-04-01"),
+    ("Gov", "Engage_in_negotiation", "Aland", "2010-04-09"),
+    ("Gov", "Halt_negotiations", "Bland", "2010-04-02"),
+    ("Gov", "Halt_negotiations", "Bland", "2010-04-03"),
+    ("Gov", "Halt_negotiations", "Bland", "2010-04-04"),
+    ("Gov", "Demand_meeting,_negotiation", "Cland", "2010-04-05"),
+    ("Gov", "Demand_meeting,_negotiation", "Cland", "2010-04-06"),
+    ("Gov", "Demand_meeting,_negotiation", "Cland", "2010-04-07"),
+    ("Gov", "Criticize", "Dland", "2010-04-08"),
+]
+
+
+@pytest.mark.parametrize("act", ["negotiate with", "negotiated with", "hold negotiations with", "engage in negotiations with"])
+def test_a_light_verb_left_unsaid_leaves_the_act_said_and_a_halt_or_a_demand_is_another_act(tmp_path, act: str) -> None:  # noqa: ANN001
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", NEGOTIATIONS)) as store:
+        # "whom did Gov negotiate with most": those it negotiated with (Aland), not those it halted talks with or asked to
+        # meet, though they are more often; "negotiate" leaves nothing of Engage in negotiation unsaid but its light verb
+        plan, why = sanctioned(store, "Gov", act, Query(asks="entity", extreme="most"))
+        assert plan.rivals is None and answers(plan) == ["Aland"], why
+
+
+@pytest.mark.parametrize(("act", "named"), [("halt negotiations with", "Halt negotiations"), ("demand a meeting with", "Demand meeting")])
+def test_a_halt_or_a_demand_said_is_read_as_said(tmp_path, act: str, named: str) -> None:  # noqa: ANN001
+    with TKGStore.open(build_store(tmp_path / "kg.duckdb", NEGOTIATIONS)) as store:
+        plan, why = sanctioned(store, "Gov", act, Query(asks="entity", extreme="most"))
+        assert plan.rivals is None and answers(plan) == (["Bland"] if named.startswith("Halt") else ["Cland"]), why
