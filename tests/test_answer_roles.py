@@ -205,3 +205,16 @@ def test_the_voice_says_who_did_it_for_a_lookup(masked: str, roles: dict, posses
 )
 def test_a_noun_of_an_act_takes_its_doer_after_by(masked: str, acts_by: list) -> None:
     assert voice_roles(masked).acts_by == acts_by
+
+
+@pytest.mark.parametrize("masked", ["What was the date of the first {E1} visit to {E2}?", "Which day saw a {E1} visit to {E2}?", "On which day was the last {E1} visit to {E2}?"])
+def test_a_name_before_the_noun_of_an_act_is_its_doer(store, masked: str) -> None:
+    # "a Xland visit to Bob": Xland visited Bob on 12 April 2010; no fact has Bob visiting Xland, whatever "for" or "to" says
+    from agents.faithfulness import AnswerCheck
+    from agents.shapes import act_noun_roles
+
+    def check(entities: list[str]) -> AnswerCheck:
+        return AnswerCheck(store, analysis(masked, entities, "time"), asked, acts=act_noun_roles(store, masked))
+
+    assert check(["Xland", "Bob"]).survives("2010-04-12")
+    assert not check(["Bob", "Xland"]).survives("2010-04-12")

@@ -323,6 +323,12 @@ def test_a_yes_no_placing_a_named_one_first_or_last_asks_of_that_one(masked: str
         ("Which organisation did {E1} appeal to?", None),
         ("In which year did {E1} visit {E2}?", None),
         ("What did {E1} say about {E2}?", None),
+        # a request for all the things of a kind asks that kind, as "which" does; "all the" asked of nothing is no kind
+        ("Tell me all the brands {E1} praised in {T1}.", "brands"),
+        ("I need all the places {E1} visited in {T1}", "places"),
+        ("Give me all the countries {E1} visited", None),
+        ("Who criticized {E1} in all the years {E2} ruled?", None),
+        ("Did {E1} visit all the neighbours of {E2}?", None),
     ],
 )
 def test_which_reads_a_kind_only_names_tell(masked: str, kind: str | None) -> None:
