@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.question_form import _YES_NO_OPENING, INTERROGATIVE, _pieces
+from agents.analysis.grammar_words import GRAMMAR_WORDS, SHARED
+from agents.analysis.question_form import _YES_NO_OPENING, INTERROGATIVE, _pieces, without_hedges
 from agents.analysis.times import MONTHS, read_times
 from agents.analysis.types import TimeMention
 from agents.analysis.words import patterns
@@ -72,41 +73,54 @@ def without_repairs(text: str) -> str:
     return text
 
 
-_BACK_WORDS = frozenset("was is were did do does it that this they then really actually instead exactly so one the time".split())
+# words a question pointing back may hold beside the statement's own: function words, pointers, its hedges and "happen"
+_BACK_WORDS = GRAMMAR_WORDS["function_words"] | _ORDINALS | frozenset("most recent were it if not or otherwise wasn't isn't didn't really actually instead exactly exact would happen happened occur occurred take took place".split())
+_PAST = re.compile(rf"(?:[a-z]+ed|{SHARED['IRREGULAR_PAST']})\b")  # a statement's verb: "praised", "went"
 
 
 def as_checked_claim(text: str) -> str:
-    """The question a checked claim asks (see the module docstring), or `text` when it is none."""
+    """The question asked of a statement said first (see the module docstring), or `text` when it asks none."""
     text = _as_dated_statement(text)
-    pieces = _pieces(text)
+    joint = PATTERNS["wanting"].search(text)  # "X did Y, and I'd like to know when ...": what is wanted is asked
+    head = _pieces(text[: joint.start()] if joint else text)
+    pieces = [PATTERNS["check"].sub("", p) for p in head + (_pieces(text[joint.end() :]) if joint else [])]
     asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
-    if len(pieces) < 2 or not asked or asked[-1] == 0:
+    stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.")]
+    back = PATTERNS["asked_back"].match(question := pieces[asked[-1]].strip(" ,")) if stated else None
+    checked = PATTERNS["check"].search(text) or stated and _YES_NO_OPENING.search(pieces[stated[-1]])
+    if back is None:
         return text
-    question = PATTERNS["check"].sub("", pieces[asked[-1]]).strip(" ,")
-    claim = next((c for p in reversed(pieces[: asked[-1]]) if (c := PATTERNS["check"].sub("", p).strip(" ,?."))), "")
-    back = PATTERNS["asked_back"].match(question)
-    if not claim or back is None or not (any(PATTERNS["check"].search(p) for p in pieces) or _YES_NO_OPENING.search(claim)):
-        return text
-    claim, wh, question = PATTERNS["reported"].sub("", claim), back.group("wh"), question[back.start("ask") :]
-    claimed = {w.lower() for w in re.findall(r"[\w']+", claim)}
-    points_back = all(w.lower() in _BACK_WORDS or w.lower() in claimed for w in re.findall(r"[\w']+", PATTERNS["time_pointer"].sub("", back.group("rest"))))
-    unit = PATTERNS["unit_asked"].search(PATTERNS["time_pointer"].sub("", question))  # what is asked, not the time pointed at
+    whole, wh, question = without_hedges(PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?."))), back.group("wh"), question[back.start("ask") :]
+    claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
+    asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
+    # a question points back when it holds no word of its own; one saying the act again ("who else visited") stands alone
+    claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if not _PAST.fullmatch(w)} | _BACK_WORDS
+    points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
+    units = [u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)]
+    ordinal = next(("first" if o.group(0).lower() in ("first", "earliest") else "last" for o in PATTERNS["ordinal_asked"].finditer(" ".join([*others, asking]))), "")
     # the claim's first time that a preposition states, as the time reader reads it, and where its preposition starts
     time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0]))), None)
-    found = PATTERNS["claim_subject"].match(claim)
-    if unit is not None and (points_back or PATTERNS["back_pointer"].search(question)) and time is not None:
-        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :], unit.group(0))
-    elif unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
-        said = f"which {unit.group(0)} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
-    elif unit is None and points_back:
-        cleft = PATTERNS["cleft"].match(claim)
-        if cleft is not None:
-            said = f"{wh} {claim[cleft.end():]}"
-        else:
-            said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), claim[found.end() :]))) if found and wh.lower() != "what" else ""
+    # the unit named, else "when": the claim's year it is in doubt about, else the day it was done
+    unit = next((u for u in reversed(units) if u.lower() != "when"), ("year" if time else "day") if units else None)
+    found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
+    some, rest = PATTERNS["indefinite"].search(whole), question[act.end() :].strip(" ?") if act else ""
+    if not (checked or points_back):
+        return text
+    if unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
+        said = f"which {unit} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
+    elif unit is not None and (points_back or PATTERNS["back_pointer"].search(question) and time is not None):
+        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, unit, ordinal)
+    elif unit is None and points_back and (cleft := PATTERNS["cleft"].match(claim)):
+        said = f"{wh} {claim[cleft.end():]}"
+    elif unit is None and points_back and some is not None and act is None:  # the one the statement leaves unnamed is asked
+        said = PATTERNS["clause_joint"].sub(". ", whole[: some.start()]) + wh.lower() + whole[some.end() :]
+    elif unit is None and points_back and found is not None and wh.lower() != "what":  # the statement's doer is asked
+        done = claim[found.end() :]
+        said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), done, "" if ordinal in rest.lower() else ordinal, rest)))
+        said = said if checked or _PAST.match(done) else ""
     else:
         pointed = PATTERNS["time_pointer"].search(question) and not time  # "that month" with no time in the claim: the text says it
-        return _with_claims_time(question, time) if not PATTERNS["back_pointer"].search(question) and not pointed else text
+        return _with_claims_time(question, time) if checked and not PATTERNS["back_pointer"].search(question) and not pointed else text
     return said[:1].upper() + said[1:].rstrip(" ?.") + "?" if said else text
 
 
@@ -121,13 +135,12 @@ def _as_dated_statement(text: str) -> str:
     return PATTERNS["subject_pronoun"].sub(m["subject"], question, count=1)
 
 
-def _time_opened(claim: str, unit: str) -> str:
-    """The claim, its time taken out, asking for the time at the unit asked: "Did X visit Y" -> "which year did X visit Y"."""
-    unit = "year" if unit.lower() == "when" else unit
-    opening = PATTERNS["opening_aux"].match(claim)
-    if opening is not None:
-        return f"which {unit} {opening.group('aux').lower()} {claim[opening.end():]}"
-    return f"{claim.removeprefix('that ')} in which {unit}"
+def _time_opened(claim: str, unit: str, ordinal: str) -> str:
+    """The claim, its time taken out, asking for the time at the unit asked (of its `ordinal` time, if one): "Did X visit
+    Y" -> "which year did X visit Y", "X visited Y" -> "X visited Y first in which year"."""
+    if (opening := PATTERNS["opening_aux"].match(claim)) is not None:
+        return " ".join(filter(None, (f"which {unit} {opening.group('aux').lower()} {claim[opening.end():]}", ordinal)))
+    return " ".join(filter(None, (claim.removeprefix("that "), ordinal, f"in which {unit}")))
 
 
 def _with_claims_time(question: str, time: tuple[int, TimeMention] | None) -> str:
