@@ -18,29 +18,23 @@ from agents.analysis.grammar_words import GRAMMAR_WORDS, SHARED
 from agents.analysis.question_form import _YES_NO_OPENING, INTERROGATIVE, _pieces, without_hedges
 from agents.analysis.times import MONTHS, read_times
 from agents.analysis.types import TimeMention
-from agents.analysis.words import patterns
+from agents.analysis.words import patterns, word_tables
 from tkg_store.temporal import Granularity
 
 # repairs and checked claims (data/discourse_patterns.json: each with why it is read so, and the texts it is for)
-PATTERNS = patterns("discourse_patterns", {})
+PATTERNS = patterns("discourse_patterns", {"IRREGULAR_PAST": SHARED["IRREGULAR_PAST"]})
 _TYPED = frozenset({"ordinal", "direction", "determiner", "year", "day", "month", "name", "wh"})  # kinds a repair must find again
-_ORDINALS = frozenset("first last second third fourth fifth next final earliest latest".split())
-_DIRECTIONS = frozenset("before after since until prior".split())
-_DETERMINERS = frozenset("the a an its his her their".split())
-_WH = frozenset("who whom which what when where".split())
+# the kinds of word a repair retraces to, and the words a question pointing back holds (data/discourse_words.json)
+_WORDS = word_tables("discourse_words")
 
 
 def _kind(word: str) -> str:
     """The kind of word a repair retraces to: an ordinal, a direction, a determiner, a number, a month, a name, a past form."""
     low = word.lower().strip(".,;:?!")
-    for kind, words in (("ordinal", _ORDINALS), ("direction", _DIRECTIONS), ("determiner", _DETERMINERS), ("month", MONTHS), ("wh", _WH)):
-        if low in words:
-            return kind
     if low.isdigit():
         return "year" if len(low) == 4 else "day"
-    if low.endswith("'s"):
-        return "determiner"
-    return "name" if word[:1].isupper() else "past" if low.endswith("ed") else low
+    found = next((kind for kind, words in (*_WORDS.items(), ("month", MONTHS)) if kind != "back" and (low in words or kind == "determiner" and low.endswith("'s"))), None)
+    return found or ("name" if word[:1].isupper() else "past" if low.endswith("ed") else low)
 
 
 def without_repairs(text: str) -> str:
@@ -73,11 +67,6 @@ def without_repairs(text: str) -> str:
     return text
 
 
-# words a question pointing back may hold beside the statement's own: function words, pointers, its hedges and "happen"
-_BACK_WORDS = GRAMMAR_WORDS["function_words"] | _ORDINALS | frozenset("most recent were it if not or otherwise wasn't isn't didn't really actually instead exactly exact would happen happened occur occurred take took place".split())
-_PAST = re.compile(rf"(?:[a-z]+ed|{SHARED['IRREGULAR_PAST']})\b")  # a statement's verb: "praised", "went"
-
-
 def as_checked_claim(text: str) -> str:
     """The question asked of a statement said first (see the module docstring), or `text` when it asks none."""
     text = _as_dated_statement(text)
@@ -94,30 +83,26 @@ def as_checked_claim(text: str) -> str:
     claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
     asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
     # a question points back when it holds no word of its own; one saying the act again ("who else visited") stands alone
-    claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if not _PAST.fullmatch(w)} | _BACK_WORDS
+    claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if not PATTERNS["stated_verb"].fullmatch(w)} | GRAMMAR_WORDS["function_words"] | _WORDS["ordinal"] | _WORDS["back"]
     points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
-    units = [u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)]
     ordinal = next(("first" if o.group(0).lower() in ("first", "earliest") else "last" for o in PATTERNS["ordinal_asked"].finditer(" ".join([*others, asking]))), "")
     # the claim's first time that a preposition states, as the time reader reads it, and where its preposition starts
     time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0]))), None)
-    # the unit named, else "when": the claim's year it is in doubt about, else the day it was done
-    unit = next((u for u in reversed(units) if u.lower() != "when"), ("year" if time else "day") if units else None)
+    unit = max([u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1], key=lambda u: u.lower() != "when", default=None)  # the last named
     found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
-    some, rest = PATTERNS["indefinite"].search(whole), question[act.end() :].strip(" ?") if act else ""
     if not (checked or points_back):
         return text
     if unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
         said = f"which {unit} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
     elif unit is not None and (points_back or PATTERNS["back_pointer"].search(question) and time is not None):
-        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, unit, ordinal)
+        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, unit, ordinal, time is not None)
     elif unit is None and points_back and (cleft := PATTERNS["cleft"].match(claim)):
         said = f"{wh} {claim[cleft.end():]}"
-    elif unit is None and points_back and some is not None and act is None:  # the one the statement leaves unnamed is asked
+    elif unit is None and points_back and (some := PATTERNS["indefinite"].search(whole)) is not None and act is None:  # the one the statement leaves unnamed is asked
         said = PATTERNS["clause_joint"].sub(". ", whole[: some.start()]) + wh.lower() + whole[some.end() :]
-    elif unit is None and points_back and found is not None and wh.lower() != "what":  # the statement's doer is asked
-        done = claim[found.end() :]
+    elif unit is None and points_back and found is not None and wh.lower() != "what" and (checked or PATTERNS["stated_verb"].match(claim[found.end() :])):
+        done, rest = claim[found.end() :], question[act.end() :].strip(" ?") if act else ""  # the statement's doer is asked
         said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), done, "" if ordinal in rest.lower() else ordinal, rest)))
-        said = said if checked or _PAST.match(done) else ""
     else:
         pointed = PATTERNS["time_pointer"].search(question) and not time  # "that month" with no time in the claim: the text says it
         return _with_claims_time(question, time) if checked and not PATTERNS["back_pointer"].search(question) and not pointed else text
@@ -135,9 +120,10 @@ def _as_dated_statement(text: str) -> str:
     return PATTERNS["subject_pronoun"].sub(m["subject"], question, count=1)
 
 
-def _time_opened(claim: str, unit: str, ordinal: str) -> str:
-    """The claim, its time taken out, asking for the time at the unit asked (of its `ordinal` time, if one): "Did X visit
-    Y" -> "which year did X visit Y", "X visited Y" -> "X visited Y first in which year"."""
+def _time_opened(claim: str, unit: str, ordinal: str, dated: bool) -> str:
+    """The claim, its time taken out, asking for the time at the unit asked ("when": the year of a `dated` claim, else the
+    day), its `ordinal` time if one: "Did X visit Y" -> "which year did X visit Y", "X visited Y" -> "X visited Y first in which year"."""
+    unit = ("year" if dated else "day") if unit.lower() == "when" else unit
     if (opening := PATTERNS["opening_aux"].match(claim)) is not None:
         return " ".join(filter(None, (f"which {unit} {opening.group('aux').lower()} {claim[opening.end():]}", ordinal)))
     return " ".join(filter(None, (claim.removeprefix("that "), ordinal, f"in which {unit}")))
