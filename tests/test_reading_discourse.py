@@ -122,6 +122,8 @@ def test_a_statement_dating_an_event_gives_its_day_to_the_question_pointing_back
         ("Iran went to Iraq, and then someone else visited Iraq after it. Who did it first after Iran?", "Who was the first to visit Iraq after Iran?"),
         ("Iran visited Iraq, and after that some country was the first to visit Iraq. Which country was that?",
          "Which country was the first to visit Iraq after Iran?"),
+        ("Chen Bingde visited China; I'd love to know the most recent time. Which month was that?", "In which month did Chen Bingde last visit China?"),
+        ("Angela Merkel criticised Iran. Which country did the same first?", "Which country was the first to criticise Iran?"),
     ],
 )
 def test_a_question_pointing_back_asks_the_statement_s_open_value(analyzer, text: str, direct: str) -> None:
@@ -139,6 +141,8 @@ def test_a_question_pointing_back_asks_the_statement_s_open_value(analyzer, text
         # a statement of one act, then a question of another: not read as one question
         "Angela Merkel criticised Iraq, and I want to know which year she visited it?",
         "Iran visited Iraq at one point. Which year did Iran praise it first?",
+        # two acts stated: what "it" points back at is not told
+        "Iran visited Iraq, and Angela Merkel criticised Iran. Which year was it?",
         # what only points back with no statement before it names nothing
         "I'd like to know when that first happened. Which year?",
     ],

@@ -74,12 +74,12 @@ def as_checked_claim(text: str) -> str:
     head = _pieces(text[: joint.start()] if joint else text)
     pieces = [PATTERNS["check"].sub("", p) for p in head + (_pieces(text[joint.end() :]) if joint else [])]
     asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
-    stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.")]
+    stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.;:") and not INTERROGATIVE.search(pieces[i])]
     back = PATTERNS["asked_back"].match(question := pieces[asked[-1]].strip(" ,")) if stated else None
     checked = PATTERNS["check"].search(text) or stated and _YES_NO_OPENING.search(pieces[stated[-1]])
     if back is None:
         return text
-    whole, wh, question = without_hedges(PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?."))), back.group("wh"), question[back.start("ask") :]
+    whole, wh, question = without_hedges(PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:"))), back.group("wh"), question[back.start("ask") :]
     claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
     asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
     # a question points back when it holds no word of its own; one saying the act again ("who else visited") stands alone
@@ -90,7 +90,8 @@ def as_checked_claim(text: str) -> str:
     time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0]))), None)
     unit = max([u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1], key=lambda u: u.lower() != "when", default=None)  # the last named
     found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
-    if not (checked or points_back):
+    # unchecked, the statement must state an act, and one only: "X visited Y, and Z visited W. Which year was it?" asks none
+    if not (checked or points_back and PATTERNS["stated_verb"].search(claim)) or any(PATTERNS["stated_verb"].search(o) and not PATTERNS["indefinite"].search(o) for o in others):
         return text
     if unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
         said = f"which {unit} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
