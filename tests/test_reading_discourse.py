@@ -138,6 +138,7 @@ def test_a_question_pointing_back_asks_the_statement_s_open_value(analyzer, text
         "Iran visited Iraq. When did Angela Merkel criticise Iran?",
         "Kuwait visited Iraq once, and I'd like to know who visited China first.",
         "Iran visited Iraq on 3 March 2009. Who else visited Iraq that day?",
+        "Iran made a visit to Iraq; which country was the first to visit it after that?",  # the statement's noun, the question's verb
         # a statement of one act, then a question of another: not read as one question
         "Angela Merkel criticised Iraq, and I want to know which year she visited it?",
         "Iran visited Iraq at one point. Which year did Iran praise it first?",
