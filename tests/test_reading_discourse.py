@@ -124,6 +124,8 @@ def test_a_statement_dating_an_event_gives_its_day_to_the_question_pointing_back
          "Which country was the first to visit Iraq after Iran?"),
         ("Chen Bingde visited China; I'd love to know the most recent time. Which month was that?", "In which month did Chen Bingde last visit China?"),
         ("Angela Merkel criticised Iran. Which country did the same first?", "Which country was the first to criticise Iran?"),
+        # a statement's own time holds (it is not in doubt, as a checked claim's is): the question asks within it
+        ("Kuwait visited Iraq in 2009 - I want to know the month. Which was it?", "In which month did Kuwait visit Iraq in 2009?"),
     ],
 )
 def test_a_question_pointing_back_asks_the_statement_s_open_value(analyzer, text: str, direct: str) -> None:

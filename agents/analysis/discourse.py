@@ -79,15 +79,15 @@ def as_checked_claim(text: str) -> str:
     checked = PATTERNS["check"].search(text) or stated and _YES_NO_OPENING.search(pieces[stated[-1]])
     if back is None:
         return text
-    whole, wh, question = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:")))), back.group("wh"), question[back.start("ask") :]
+    whole, wh, question = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:-–—")))), back.group("wh"), question[back.start("ask") :]
     claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
     asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
     # it points back holding no word of its own but the claim's names (a checked one's words): "who else visited" stands alone
     claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if checked or w[:1].isupper()} | GRAMMAR_WORDS["function_words"] | _WORDS["ordinal"] | _WORDS["back"]
     points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
     ordinal = next(("first" if o.group(0).lower() in ("first", "earliest") else "last" for o in PATTERNS["ordinal_asked"].finditer(" ".join([*others, asking]))), "")
-    # the claim's first time that a preposition states, as the time reader reads it, and where its preposition starts
-    time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0]))), None)
+    # a checked claim's first time a preposition states (in doubt; a statement's holds), and where its preposition starts
+    time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0])) and checked), None)
     unit = max([u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1], key=lambda u: u.lower() != "when", default=None)  # the last named
     found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
     # unchecked, the statement must state an act, and one only: "X visited Y, and Z visited W. Which year was it?" asks none
