@@ -5,10 +5,10 @@ General English of speech and quick typing, not of any one writer:
   ("after -- sorry, before -- Kuwait", "Japan -- China, I mean"; Levelt 1983, Shriberg 1994). The repair retraces to
   the last word of its own kind before the break (the same word, an ordinal, a direction, a number, a name) and
   replaces as many words as it has ("16 Dec 2008? No, 15 December": the 15th of December 2008).
-- A checked claim states or asks something the asker heard ("I read that X visited Y in 2009. Is that right?",
-  "X visited Y, didn't it?") and asks the real question. The claim's value is what is in doubt: a question that
-  stands alone is asked alone, its pointers ("that month", "he") read from the claim; one that only points back
-  ("which year was it?", "if not, who did?") is the claim with the value it asks for open."""
+- A statement, checked or not ("I read that X visited Y in 2009. Is that right?", "X visited Y at one point, and I'd
+  like to know when"), then a question: one that only points back ("which year was it?", "if not, who did?", "who did
+  it first after X?") asks the statement's one act with the value it asks open (a checked claim's time is in doubt);
+  one that stands alone is asked alone, a checked claim's pointers ("that month", "he") read from the claim."""
 
 from __future__ import annotations
 
