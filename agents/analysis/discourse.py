@@ -74,7 +74,7 @@ def as_checked_claim(text: str) -> str:
     head = _pieces(text[: joint.start()] if joint else text)
     pieces = [PATTERNS["check"].sub("", p) for p in head + (_pieces(text[joint.end() :]) if joint else [])]
     asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
-    stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.;:") and not INTERROGATIVE.search(pieces[i])]
+    stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.;:") and not INTERROGATIVE.match(pieces[i].lstrip())]
     back = PATTERNS["asked_back"].match(question := pieces[asked[-1]].strip(" ,")) if stated else None
     checked = PATTERNS["check"].search(text) or stated and _YES_NO_OPENING.search(pieces[stated[-1]])
     if back is None:
@@ -82,25 +82,26 @@ def as_checked_claim(text: str) -> str:
     whole, wh, question = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:-–—")))), back.group("wh"), question[back.start("ask") :]
     claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
     asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
-    # it points back holding no word of its own but the claim's names (a checked one's words): "who else visited" stands alone
-    claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if checked or w[:1].isupper()} | GRAMMAR_WORDS["function_words"] | _WORDS["ordinal"] | _WORDS["back"]
-    points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
-    ordinal = next(("first" if o.group(0).lower() in ("first", "earliest") else "last" for o in PATTERNS["ordinal_asked"].finditer(" ".join([*others, asking]))), "")
+    # it points back holding no word of its own but the claim's (an unchecked one's names), pointers (ordinals, function words)
+    claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if checked or w[:1].isupper()} | _WORDS["back"] | (frozenset() if checked else _WORDS["ordinal"] | _WORDS["pointing"] | GRAMMAR_WORDS["function_words"])
+    points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) or w.lower() in wh.lower().split() for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
+    ordinal = next(("first" if o.group(0).lower() in ("first", "earliest") else "last" for o in PATTERNS["ordinal_asked"].finditer(" ".join([*others, asking])) if o.group(0).lower() not in claim.lower()), "")
     # a checked claim's first time a preposition states (in doubt; a statement's holds), and where its preposition starts
     time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0])) and checked), None)
-    unit = max([u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1], key=lambda u: u.lower() != "when", default=None)  # the last named
+    units = [u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1] if PATTERNS["unit_asked"].search(wh) or wh.lower() in ("what", "which") else []
+    unit = max(units, key=lambda u: u.lower() != "when", default=None)  # the last named ("when": a checked claim's year, else the day)
     found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
     # unchecked, the statement must state an act, and one only: "X visited Y, and Z visited W. Which year was it?" asks none
-    if not (checked or points_back and PATTERNS["stated_verb"].search(claim)) or any(PATTERNS["stated_verb"].search(o) and not PATTERNS["indefinite"].search(o) for o in others):
+    if not (checked or points_back and PATTERNS["stated_verb"].search(claim) and not INTERROGATIVE.match(claim)) or any(PATTERNS["stated_verb"].search(o) and not PATTERNS["indefinite"].search(o) for o in others):
         return text
     if unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
         said = f"which {unit} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
     elif unit is not None and (points_back or PATTERNS["back_pointer"].search(question) and time is not None):
-        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, unit, ordinal, time is not None)
+        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, ("year" if time else "day") if unit.lower() == "when" else unit, ordinal)
     elif unit is None and points_back and (cleft := PATTERNS["cleft"].match(claim)):
         said = f"{wh} {claim[cleft.end():]}"
     elif unit is None and points_back and (some := PATTERNS["indefinite"].search(whole)) is not None and act is None:  # the one the statement leaves unnamed is asked
-        said = PATTERNS["clause_joint"].sub(". ", whole[: some.start()]) + wh.lower() + whole[some.end() :]
+        said = PATTERNS["clause_joint"].sub(". ", whole[: some.start()]) + wh.lower() + some.group("rest")  # to its clause's end
     elif unit is None and points_back and found is not None and wh.lower() != "what" and (checked or PATTERNS["stated_verb"].match(claim[found.end() :])):
         done, rest = claim[found.end() :], question[act.end() :].strip(" ?") if act else ""  # the statement's doer is asked
         said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), done, "" if ordinal in rest.lower() else ordinal, rest)))
@@ -121,10 +122,8 @@ def _as_dated_statement(text: str) -> str:
     return PATTERNS["subject_pronoun"].sub(m["subject"], question, count=1)
 
 
-def _time_opened(claim: str, unit: str, ordinal: str, dated: bool) -> str:
-    """The claim, its time taken out, asking for the time at the unit asked ("when": the year of a `dated` claim, else the
-    day), its `ordinal` time if one: "Did X visit Y" -> "which year did X visit Y", "X visited Y" -> "X visited Y first in which year"."""
-    unit = ("year" if dated else "day") if unit.lower() == "when" else unit
+def _time_opened(claim: str, unit: str, ordinal: str) -> str:
+    """The claim, its time taken out, asking its (`ordinal`) time at the unit asked: "X visited Y" -> "X visited Y first in which year"."""
     if (opening := PATTERNS["opening_aux"].match(claim)) is not None:
         return " ".join(filter(None, (f"which {unit} {opening.group('aux').lower()} {claim[opening.end():]}", ordinal)))
     return " ".join(filter(None, (claim.removeprefix("that "), ordinal, f"in which {unit}")))
