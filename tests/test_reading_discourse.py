@@ -106,3 +106,51 @@ def test_a_statement_dating_an_event_gives_its_day_to_the_question_pointing_back
     from agents.analysis.discourse import as_checked_claim
 
     assert as_checked_claim(text) == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "direct"),
+    [
+        # a statement, then a question that only points back ("when that happened", "which day was it", "do it"): the
+        # statement's act is asked, its open value at the unit and ordinal the asker wants, checked or not
+        ("Angela Merkel criticised Iraq at some point, and I'd like to know when that first happened... which year?",
+         "In which year did Angela Merkel first criticise Iraq?"),
+        ("Kuwait visited Iraq, I'm fairly sure. I want the exact date: what day was it?", "On which day did Kuwait visit Iraq?"),
+        ("Benny Gantz visited China, I believe, but what I'm after is the latest time. What month and year was that?",
+         "In which month did Benny Gantz last visit China?"),
+        ("NATO made a statement about Iraq, if I remember right. When did that happen?", "On which day did NATO make a statement about Iraq?"),
+        ("Iran went to Iraq, and then someone else visited Iraq after it. Who did it first after Iran?", "Who was the first to visit Iraq after Iran?"),
+        ("Iran visited Iraq, and after that some country was the first to visit Iraq. Which country was that?",
+         "Which country was the first to visit Iraq after Iran?"),
+        ("Chen Bingde visited China; I'd love to know the most recent time. Which month was that?", "In which month did Chen Bingde last visit China?"),
+        ("Angela Merkel criticised Iran. Which country did the same first?", "Which country was the first to criticise Iran?"),
+        # a statement's own time holds (it is not in doubt, as a checked claim's is): the question asks within it
+        ("Kuwait visited Iraq in 2009 - I want to know the month. Which was it?", "In which month did Kuwait visit Iraq in 2009?"),
+    ],
+)
+def test_a_question_pointing_back_asks_the_statement_s_open_value(analyzer, text: str, direct: str) -> None:
+    expected = reading(analyzer, direct)
+    assert expected[0] and reading(analyzer, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the question names its own parties and act: it is asked alone, the statement no source of a second act
+        "Iran visited Iraq. When did Angela Merkel criticise Iran?",
+        "Kuwait visited Iraq once, and I'd like to know who visited China first.",
+        "Iran visited Iraq on 3 March 2009. Who else visited Iraq that day?",
+        "Iran made a visit to Iraq; which country was the first to visit it after that?",  # the statement's noun, the question's verb
+        # a statement of one act, then a question of another: not read as one question
+        "Angela Merkel criticised Iraq, and I want to know which year she visited it?",
+        "Iran visited Iraq at one point. Which year did Iran praise it first?",
+        # two acts stated: what "it" points back at is not told
+        "Iran visited Iraq, and Angela Merkel criticised Iran. Which year was it?",
+        # what only points back with no statement before it names nothing
+        "I'd like to know when that first happened. Which year?",
+    ],
+)
+def test_a_question_that_stands_alone_or_asks_another_act_is_left_as_written(text: str) -> None:
+    from agents.analysis.discourse import as_checked_claim
+
+    assert as_checked_claim(text) == text

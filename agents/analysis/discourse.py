@@ -5,41 +5,36 @@ General English of speech and quick typing, not of any one writer:
   ("after -- sorry, before -- Kuwait", "Japan -- China, I mean"; Levelt 1983, Shriberg 1994). The repair retraces to
   the last word of its own kind before the break (the same word, an ordinal, a direction, a number, a name) and
   replaces as many words as it has ("16 Dec 2008? No, 15 December": the 15th of December 2008).
-- A checked claim states or asks something the asker heard ("I read that X visited Y in 2009. Is that right?",
-  "X visited Y, didn't it?") and asks the real question. The claim's value is what is in doubt: a question that
-  stands alone is asked alone, its pointers ("that month", "he") read from the claim; one that only points back
-  ("which year was it?", "if not, who did?") is the claim with the value it asks for open."""
+- A statement, checked or not ("I read that X visited Y in 2009. Is that right?", "X visited Y at one point, and I'd
+  like to know when"), then a question: one that only points back ("which year was it?", "if not, who did?", "who did
+  it first after X?") asks the statement's one act with the value it asks open (a checked claim's time is in doubt);
+  one that stands alone is asked alone, a checked claim's pointers ("that month", "he") read from the claim."""
 
 from __future__ import annotations
 
 import re
 
-from agents.analysis.question_form import _YES_NO_OPENING, INTERROGATIVE, _pieces
+from agents.analysis.grammar_words import GRAMMAR_WORDS, SHARED
+from agents.analysis.question_form import _YES_NO_OPENING, INTERROGATIVE, _pieces, without_hedges
 from agents.analysis.times import MONTHS, read_times
 from agents.analysis.types import TimeMention
-from agents.analysis.words import patterns
+from agents.analysis.words import patterns, word_tables
 from tkg_store.temporal import Granularity
 
 # repairs and checked claims (data/discourse_patterns.json: each with why it is read so, and the texts it is for)
-PATTERNS = patterns("discourse_patterns", {})
+PATTERNS = patterns("discourse_patterns", {"IRREGULAR_PAST": SHARED["IRREGULAR_PAST"]})
 _TYPED = frozenset({"ordinal", "direction", "determiner", "year", "day", "month", "name", "wh"})  # kinds a repair must find again
-_ORDINALS = frozenset("first last second third fourth fifth next final earliest latest".split())
-_DIRECTIONS = frozenset("before after since until prior".split())
-_DETERMINERS = frozenset("the a an its his her their".split())
-_WH = frozenset("who whom which what when where".split())
+# the kinds of word a repair retraces to, and the words a question pointing back holds (data/discourse_words.json)
+_WORDS = word_tables("discourse_words")
 
 
 def _kind(word: str) -> str:
     """The kind of word a repair retraces to: an ordinal, a direction, a determiner, a number, a month, a name, a past form."""
     low = word.lower().strip(".,;:?!")
-    for kind, words in (("ordinal", _ORDINALS), ("direction", _DIRECTIONS), ("determiner", _DETERMINERS), ("month", MONTHS), ("wh", _WH)):
-        if low in words:
-            return kind
     if low.isdigit():
         return "year" if len(low) == 4 else "day"
-    if low.endswith("'s"):
-        return "determiner"
-    return "name" if word[:1].isupper() else "past" if low.endswith("ed") else low
+    found = next((kind for kind, words in (*_WORDS.items(), ("month", MONTHS)) if kind != "back" and (low in words or kind == "determiner" and low.endswith("'s"))), None)
+    return found or ("name" if word[:1].isupper() else "past" if low.endswith("ed") else low)
 
 
 def without_repairs(text: str) -> str:
@@ -72,41 +67,47 @@ def without_repairs(text: str) -> str:
     return text
 
 
-_BACK_WORDS = frozenset("was is were did do does it that this they then really actually instead exactly so one the time".split())
-
-
 def as_checked_claim(text: str) -> str:
-    """The question a checked claim asks (see the module docstring), or `text` when it is none."""
+    """The question asked of a statement said first (see the module docstring), or `text` when it asks none."""
     text = _as_dated_statement(text)
-    pieces = _pieces(text)
+    joint = PATTERNS["wanting"].search(text)  # "X did Y, and I'd like to know when ...": what is wanted is asked
+    head = _pieces(text[: joint.start()] if joint else text)
+    pieces = [PATTERNS["check"].sub("", p) for p in head + (_pieces(text[joint.end() :]) if joint else [])]
     asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
-    if len(pieces) < 2 or not asked or asked[-1] == 0:
+    stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.;:") and not INTERROGATIVE.match(pieces[i].lstrip())]
+    back = PATTERNS["asked_back"].match(question := pieces[asked[-1]].strip(" ,")) if stated else None
+    checked = PATTERNS["check"].search(text) or stated and _YES_NO_OPENING.search(pieces[stated[-1]])
+    if back is None:
         return text
-    question = PATTERNS["check"].sub("", pieces[asked[-1]]).strip(" ,")
-    claim = next((c for p in reversed(pieces[: asked[-1]]) if (c := PATTERNS["check"].sub("", p).strip(" ,?."))), "")
-    back = PATTERNS["asked_back"].match(question)
-    if not claim or back is None or not (any(PATTERNS["check"].search(p) for p in pieces) or _YES_NO_OPENING.search(claim)):
+    whole, wh, question = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:-–—")))), back.group("wh"), question[back.start("ask") :]
+    claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
+    asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
+    # it points back holding no word of its own but the claim's (an unchecked one's names), pointers (ordinals, function words)
+    claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if checked or w[:1].isupper()} | _WORDS["back"] | (frozenset() if checked else _WORDS["ordinal"] | _WORDS["pointing"] | GRAMMAR_WORDS["function_words"])
+    points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) or w.lower() in wh.lower().split() for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
+    ordinal = next(("first" if o.group(0).lower() in ("first", "earliest") else "last" for o in PATTERNS["ordinal_asked"].finditer(" ".join([*others, asking])) if o.group(0).lower() not in claim.lower()), "")
+    # a checked claim's first time a preposition states (in doubt; a statement's holds), and where its preposition starts
+    time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0])) and checked), None)
+    units = [u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1] if PATTERNS["unit_asked"].search(wh) or wh.lower() in ("what", "which") else []
+    unit = max(units, key=lambda u: u.lower() != "when", default=None)  # the last named ("when": a checked claim's year, else the day)
+    found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
+    # unchecked, the statement must state an act, and one only: "X visited Y, and Z visited W. Which year was it?" asks none
+    if not (checked or points_back and PATTERNS["stated_verb"].search(claim) and not INTERROGATIVE.match(claim)) or any(PATTERNS["stated_verb"].search(o) and not PATTERNS["indefinite"].search(o) for o in others):
         return text
-    claim, wh, question = PATTERNS["reported"].sub("", claim), back.group("wh"), question[back.start("ask") :]
-    claimed = {w.lower() for w in re.findall(r"[\w']+", claim)}
-    points_back = all(w.lower() in _BACK_WORDS or w.lower() in claimed for w in re.findall(r"[\w']+", PATTERNS["time_pointer"].sub("", back.group("rest"))))
-    unit = PATTERNS["unit_asked"].search(PATTERNS["time_pointer"].sub("", question))  # what is asked, not the time pointed at
-    # the claim's first time that a preposition states, as the time reader reads it, and where its preposition starts
-    time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0]))), None)
-    found = PATTERNS["claim_subject"].match(claim)
-    if unit is not None and (points_back or PATTERNS["back_pointer"].search(question)) and time is not None:
-        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :], unit.group(0))
-    elif unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
-        said = f"which {unit.group(0)} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
-    elif unit is None and points_back:
-        cleft = PATTERNS["cleft"].match(claim)
-        if cleft is not None:
-            said = f"{wh} {claim[cleft.end():]}"
-        else:
-            said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), claim[found.end() :]))) if found and wh.lower() != "what" else ""
+    if unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
+        said = f"which {unit} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
+    elif unit is not None and (points_back or PATTERNS["back_pointer"].search(question) and time is not None):
+        said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, ("year" if time else "day") if unit.lower() == "when" else unit, ordinal)
+    elif unit is None and points_back and (cleft := PATTERNS["cleft"].match(claim)):
+        said = f"{wh} {claim[cleft.end():]}"
+    elif unit is None and points_back and (some := PATTERNS["indefinite"].search(whole)) is not None and act is None:  # the one the statement leaves unnamed is asked
+        said = PATTERNS["clause_joint"].sub(". ", whole[: some.start()]) + wh.lower() + some.group("rest")  # to its clause's end
+    elif unit is None and points_back and found is not None and wh.lower() != "what" and (checked or PATTERNS["stated_verb"].match(claim[found.end() :])):
+        done, rest = claim[found.end() :], question[act.end() :].strip(" ?") if act else ""  # the statement's doer is asked
+        said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), done, "" if ordinal in rest.lower() else ordinal, rest)))
     else:
         pointed = PATTERNS["time_pointer"].search(question) and not time  # "that month" with no time in the claim: the text says it
-        return _with_claims_time(question, time) if not PATTERNS["back_pointer"].search(question) and not pointed else text
+        return _with_claims_time(question, time) if checked and not PATTERNS["back_pointer"].search(question) and not pointed else text
     return said[:1].upper() + said[1:].rstrip(" ?.") + "?" if said else text
 
 
@@ -121,13 +122,11 @@ def _as_dated_statement(text: str) -> str:
     return PATTERNS["subject_pronoun"].sub(m["subject"], question, count=1)
 
 
-def _time_opened(claim: str, unit: str) -> str:
-    """The claim, its time taken out, asking for the time at the unit asked: "Did X visit Y" -> "which year did X visit Y"."""
-    unit = "year" if unit.lower() == "when" else unit
-    opening = PATTERNS["opening_aux"].match(claim)
-    if opening is not None:
-        return f"which {unit} {opening.group('aux').lower()} {claim[opening.end():]}"
-    return f"{claim.removeprefix('that ')} in which {unit}"
+def _time_opened(claim: str, unit: str, ordinal: str) -> str:
+    """The claim, its time taken out, asking its (`ordinal`) time at the unit asked: "X visited Y" -> "X visited Y first in which year"."""
+    if (opening := PATTERNS["opening_aux"].match(claim)) is not None:
+        return " ".join(filter(None, (f"which {unit} {opening.group('aux').lower()} {claim[opening.end():]}", ordinal)))
+    return " ".join(filter(None, (claim.removeprefix("that "), ordinal, f"in which {unit}")))
 
 
 def _with_claims_time(question: str, time: tuple[int, TimeMention] | None) -> str:
