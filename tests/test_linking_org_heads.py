@@ -52,6 +52,7 @@ TITLED = [
     ("Foreign_Affairs_(Japan)", "Make_statement", "Cambodia", "2009-06-06"),
     ("Nuri_al-Maliki", "Make_a_visit", "Iran", "2008-01-01"),
     ("Prime_Minister_(Iraq)", "Consult", "Iran", "2008-02-02"),
+    ("UN_Security_Council", "Criticize_or_denounce", "Iran", "2008-03-03"),
 ]
 
 
@@ -76,3 +77,8 @@ def test_a_role_before_a_persons_name_is_the_persons_title(titled_linker, questi
 def test_a_role_apart_from_a_name_stays_a_party(titled_linker):
     found = titled_linker.link("Did the Iraqi prime minister consult Iran before Nouri al-Maliki visited it?")
     assert [m.best for m in found][0] == "Prime_Minister_(Iraq)"
+
+
+@pytest.mark.parametrize("written", ["UN Security Council", "U.N. Security Council"])
+def test_initials_written_with_stops_are_the_initials(titled_linker, written):
+    assert [m.best for m in titled_linker.link(f"When did the {written} criticise Iran?")] == ["UN_Security_Council", "Iran"]
