@@ -188,8 +188,10 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party
-                c for c in _titles_joined(mentions, self.tables.people) if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
+                if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
+                    after.start = before.end = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words (or none) names no party
+                c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
@@ -813,18 +815,6 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
                             "fuzzy": "closest names", "acronym": "acronym"}.get(candidate.kind, "")
     return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
-
-
-def _titles_joined(mentions: list[_Candidate], people: set[str]) -> list[_Candidate]:
-    """(role: names people use) A country's sector role said right before a person's name is the person's title, in
-    apposition ("Japanese Foreign Minister Katsuya Okada", "Iraqi Prime Minister Nouri al-Maliki"): one mention, the
-    person's, as `EntityLinker._title_start` reads a title before a name it matched."""
-    joined: list[_Candidate] = []
-    for mention in mentions:
-        if joined and joined[-1].kind == "role" and joined[-1].end == mention.start and mention.entities and mention.entities[0][0] in people:
-            mention.start = joined.pop().start
-        joined.append(mention)
-    return joined
 
 
 def _select(candidates: list[_Candidate]) -> list[_Candidate]:
