@@ -22,10 +22,9 @@ CAPITALS = MappingProxyType({country: tuple(names) for country, names in _DATA["
 CASE_SENSITIVE = frozenset({"US", "UN", "EU", "UK", "HK", "PNG", "DRC", "ROK", "PRC", "DPRK", "UAE", "USA"})
 
 
-# A demonym noun's plural is the people of the country ("the Cambodians", "the Greeks", "the Danes"): English adds -s to
-# one ending so, and to a one-word noun ending in a consonant or an "e" ("Greek", "Dane"; a country's several-word name
-# is no noun of that kind); an adjective of -ese, -ish, -ch, -ic or -y ("Chinese", "Danish", "French", "Icelandic",
-# "Malagasy") names the people as it is, and a final "a" or "u" ends a country's name ("America", "Macau").
+# A demonym noun's plural names the people ("the Cambodians", "the Greeks"): -s after these endings, or after a
+# one-word noun's consonant or "e" ("Dane"); not after an adjective's -ese, -ish, -ch, -ic or -y ("Chinese", "French"),
+# nor a country name's final "a" or "u" ("America", "Macau").
 _PLURAL_ENDINGS = ("an", "i", "ite", "er", "on", "ie", "o", "it")
 _NO_PLURAL = ("ese", "sh", "tch", "nch", "ic", "s", "x", "z", "y", "a", "u", "i", "o")
 
