@@ -54,6 +54,8 @@ def test_naming_rules() -> None:
     assert compass_acronym("Association of Southeast Asian Nations") == "asean"  # a compound of compass points: both parts
     assert demonym_plural("Cambodian") == "Cambodians" and demonym_plural("South Korean") == "South Koreans"
     assert demonym_plural("Chinese") is None and demonym_plural("UAE") is None
+    assert [demonym_plural(d) for d in ("Greek", "Dane", "Turk", "Czech", "Danish", "French", "Icelandic", "America")] == [
+        "Greeks", "Danes", "Turks", "Czechs", None, None, None, None]
 
 
 @pytest.mark.parametrize(

@@ -22,14 +22,17 @@ CAPITALS = MappingProxyType({country: tuple(names) for country, names in _DATA["
 CASE_SENSITIVE = frozenset({"US", "UN", "EU", "UK", "HK", "PNG", "DRC", "ROK", "PRC", "DPRK", "UAE", "USA"})
 
 
-# Demonyms whose plural is the people of the country ("the Cambodians", "the Saudis", "the Brits"):
-# English adds -s to those ending so; "Chinese", "French", "Swiss" stay as they are.
+# A demonym noun's plural names the people ("the Cambodians", "the Greeks"): -s after these endings, or after a
+# one-word noun's consonant or "e" ("Dane"); not after an adjective's -ese, -ish, -ch, -ic or -y ("Chinese", "French"),
+# nor a country name's final "a" or "u" ("America", "Macau").
 _PLURAL_ENDINGS = ("an", "i", "ite", "er", "on", "ie", "o", "it")
+_NO_PLURAL = ("ese", "sh", "tch", "nch", "ic", "s", "x", "z", "y", "a", "u", "i", "o")
 
 
 def demonym_plural(alias: str) -> str | None:
-    """"Cambodian" -> "Cambodians", "South Korean" -> "South Koreans"; None for a name, initials or a demonym
-    that is its own plural ("Chinese")."""
+    """"Cambodian" -> "Cambodians", "Greek" -> "Greeks", "South Korean" -> "South Koreans"; None for a name, initials or
+    a demonym that is its own plural ("Chinese")."""
     if alias.isupper() or alias.startswith("The ") or not alias[:1].isupper() or alias in COUNTRY_ALIASES:
         return None
-    return alias + "s" if alias.lower().endswith(_PLURAL_ENDINGS) else None
+    ending = alias.lower().endswith(_PLURAL_ENDINGS) or " " not in alias and not alias.lower().endswith(_NO_PLURAL)
+    return alias + "s" if ending else None

@@ -188,7 +188,9 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party
+                if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
+                    after.start = before.end = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words (or none) names no party
                 c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])

@@ -59,10 +59,11 @@ PREFIXES = frozenset("non anti pro co counter inter multi pan post pre trans ult
 
 
 def closed_key(tokens: list[Token], i: int, j: int) -> str:
-    """`ngram_key` with each hyphenated word closed up: "non-aligned movement" -> "nonaligned movement"
-    (a prefix or compound written with a hyphen in the question and as one word in the KG's name), and
-    a prefix written apart closed onto the word after it ("non aligned movement")."""
-    words = [t.key.replace(" ", "") if "-" in t.text else ("s" if t.key == "'s" else t.key) for t in tokens[i:j] if t.key]
+    """`ngram_key` with each hyphenated word and each initialism closed up: "non-aligned movement" -> "nonaligned movement"
+    (a prefix or compound written with a hyphen in the question and as one word in the KG's name), "U.N. Security
+    Council" -> "un security council" (initials written with stops), and a prefix written apart closed onto the word
+    after it ("non aligned movement")."""
+    words = [t.key.replace(" ", "") if "-" in t.text or "." in t.text[:-1] else ("s" if t.key == "'s" else t.key) for t in tokens[i:j] if t.key]
     closed: list[str] = []
     for word in words:
         if closed and closed[-1] in PREFIXES:
