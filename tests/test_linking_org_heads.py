@@ -15,6 +15,11 @@ FACTS = [
     ("Action_Against_Hunger", "Make_an_appeal_or_request", "China", "2010-02-02"),
     ("Tourist_(Japan)", "Make_a_visit", "China", "2010-03-03"),
     ("China", "Host_a_visit", "Japan", "2010-04-04"),
+    ("Okada_Katsuya", "Make_a_visit", "Cambodia", "2009-05-05"),
+    ("Foreign_Affairs_(Japan)", "Make_statement", "Cambodia", "2009-06-06"),
+    ("Nuri_al-Maliki", "Make_a_visit", "Iran", "2008-01-01"),
+    ("Prime_Minister_(Iraq)", "Consult", "Iran", "2008-02-02"),
+    ("UN_Security_Council", "Criticize_or_denounce", "Iran", "2008-03-03"),
 ]
 
 
@@ -47,20 +52,6 @@ def test_the_noun_of_an_act_is_no_sector_of_its_owner(linker):
     assert texts(linker, "Which country hosted the visit of Japan in 2010?") == ["Japan"]
 
 
-TITLED = [
-    ("Okada_Katsuya", "Make_a_visit", "Cambodia", "2009-05-05"),
-    ("Foreign_Affairs_(Japan)", "Make_statement", "Cambodia", "2009-06-06"),
-    ("Nuri_al-Maliki", "Make_a_visit", "Iran", "2008-01-01"),
-    ("Prime_Minister_(Iraq)", "Consult", "Iran", "2008-02-02"),
-    ("UN_Security_Council", "Criticize_or_denounce", "Iran", "2008-03-03"),
-]
-
-
-@pytest.fixture(scope="module")
-def titled_linker(tmp_path_factory):
-    yield from linker_over(tmp_path_factory.mktemp("titled") / "kg.duckdb", TITLED)
-
-
 @pytest.mark.parametrize(
     ("question", "person"),
     [
@@ -68,17 +59,17 @@ def titled_linker(tmp_path_factory):
         ("When did Iraqi Prime Minister Nouri al-Maliki visit Iran?", "Nuri_al-Maliki"),
     ],
 )
-def test_a_role_before_a_persons_name_is_the_persons_title(titled_linker, question, person):
+def test_a_role_before_a_persons_name_is_the_persons_title(linker, question, person):
     # the role is said of the person (apposition): one party, the person, not the role's sector as well
-    found = titled_linker.link(question)
+    found = linker.link(question)
     assert [m.best for m in found if m.best not in ("Cambodia", "Iran")] == [person]
 
 
-def test_a_role_apart_from_a_name_stays_a_party(titled_linker):
-    found = titled_linker.link("Did the Iraqi prime minister consult Iran before Nouri al-Maliki visited it?")
+def test_a_role_apart_from_a_name_stays_a_party(linker):
+    found = linker.link("Did the Iraqi prime minister consult Iran before Nouri al-Maliki visited it?")
     assert [m.best for m in found][0] == "Prime_Minister_(Iraq)"
 
 
 @pytest.mark.parametrize("written", ["UN Security Council", "U.N. Security Council"])
-def test_initials_written_with_stops_are_the_initials(titled_linker, written):
-    assert [m.best for m in titled_linker.link(f"When did the {written} criticise Iran?")] == ["UN_Security_Council", "Iran"]
+def test_initials_written_with_stops_are_the_initials(linker, written):
+    assert [m.best for m in linker.link(f"When did the {written} criticise Iran?")] == ["UN_Security_Council", "Iran"]
