@@ -37,13 +37,20 @@ def test_counts_are_numbers_of_days_or_of_entities(masked: str, asks: str, count
     "masked",
     ["Did {E1} sign a formal agreement with {E2} in {T1}?", "has {E1} ever visited {E2}?", "{E1} visited {E2} in {T1}?",
      "Could you tell me whether {E1} praised {E2} in {T1}?", "I wonder whether {E1} praised {E2} in {T1}.",
-     "I'm curious if {E1} praised {E2} in {T1}"],
+     "I'm curious if {E1} praised {E2} in {T1}", "Do you know if {E1} visited {E2} in {T1}?",
+     "Can you tell me whether {E1} visited {E2}?", "Could you check that {E1} visited {E2} in {T1}?"],
 )
 def test_yes_no_questions_ask_yes_or_no(masked: str) -> None:
     assert _read(masked).asks == "yesno"
 
 
-@pytest.mark.parametrize("masked", ["Did anyone visit {E1} in {T1}?", "Who visited {E1} in {T1}?", "Iran?"])
+@pytest.mark.parametrize(
+    "masked",
+    ["Did anyone visit {E1} in {T1}?", "Who visited {E1} in {T1}?", "Iran?",
+     # a conventional indirect request for a named thing asks for it: the hearer's ability is not in question
+     "Could you look up the year {E1} last visited {E2}?", "Do you know the year {E1} last criticised {E2}?",
+     "Can you tell me the month {E1} visited {E2}?", "Do you have the date of {E1}'s first visit to {E2}?"],
+)
 def test_an_indefinite_or_a_question_word_asks_for_an_entity(masked: str) -> None:
     assert _read(masked).asks == "entity"
 
