@@ -1,4 +1,4 @@
-"""Prototype, not built: in "WH did SUBJECT VERB ...", a subject that is a noun phrase with no linked name names a doer the
+"""Prototype, not built: in "WH did SUBJECT VERB ...", a subject that is a noun phrase with no linked name names a doer the linker
 missed ("what year did the pentagon first praise {E1}"). Counts the right and wrong answers it would refuse."""
 import gzip
 import json
