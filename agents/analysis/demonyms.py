@@ -26,7 +26,7 @@ CASE_SENSITIVE = frozenset({"US", "UN", "EU", "UK", "HK", "PNG", "DRC", "ROK", "
 # one-word noun's consonant or "e" ("Dane"); not after an adjective's -ese, -ish, -ch, -ic or -y ("Chinese", "French"),
 # nor a country name's final "a" or "u" ("America", "Macau").
 _PLURAL_ENDINGS = ("an", "i", "ite", "er", "on", "ie", "o", "it")
-_NO_PLURAL = ("ese", "sh", "tch", "nch", "ic", "s", "x", "z", "y", "a", "u", "i", "o")
+_NO_PLURAL = ("ese", "sh", "tch", "nch", "ic", "s", "x", "z", "y", "a", "u")  # a final "i" or "o" takes -s above
 
 
 def demonym_plural(alias: str) -> str | None:
