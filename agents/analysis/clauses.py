@@ -259,14 +259,9 @@ def anaphoric_reference(text: str) -> str | None:
         return named
     if (m := PATTERNS["two_clauses"].match(text)) is None:
         return None
-    some, then = PATTERNS["some_period"].search(m.group("vp")), None
-    if some is not None:  # "... in a certain month; who else praised it then / that month?"
-        then = re.search(
-            r"\s*,?\s*\b(?:then|at\s+that\s+time|at\s+the\s+time|(?:(?:in|on|during)\s+)?(?:that(?:\s+same|\s+very)?|the\s+(?:same|very))\s+(?:day|date|week|month|year))\b",
-            m.group("main"),
-            re.IGNORECASE,
-        )
-    if some is not None and then is not None:
+    some = PATTERNS["some_period"].search(m.group("vp"))
+    then = PATTERNS["period_pointer"].search(m.group("main")) if some is not None else None
+    if some is not None and then is not None:  # "... in a certain month; who else praised it then / that month?"
         main = (m.group("main")[: then.start()] + m.group("main")[then.end() :]).strip(" ,")
         if (folded := _fold_clause(_spliced(some), main, m.group("a"))) is None:
             return None

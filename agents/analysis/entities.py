@@ -12,6 +12,7 @@ import calendar
 import dataclasses
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -189,9 +190,10 @@ class EntityLinker:
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
                 if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
-                    after.start = before.end = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
-            mentions = self._confirmed([  # a span of `_NOT_ALONE` words (or none) names no party
-                c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
+                    after.start = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party; a title is now part of the name after it
+                c for k, c in enumerate(mentions) if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
+                and not (k + 1 < len(mentions) and mentions[k + 1].start == c.start)
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
@@ -292,15 +294,8 @@ class EntityLinker:
     # -- exact names ------------------------------------------------------------------------
     def _exact(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_Candidate]:
         found = []
-        longest = min(self.tables.max_tokens, 12)
         for i in range(len(tokens)):
-            if i in blocked or not tokens[i].key or tokens[i].key == "'s":
-                continue
-            for j in range(i + 1, min(len(tokens), i + longest) + 1):
-                if j - 1 in blocked:
-                    break
-                if not tokens[j - 1].key or tokens[j - 1].key == "'s":
-                    continue  # a mention never ends on punctuation or a possessive
+            for j in _span_ends(tokens, i, blocked, min(self.tables.max_tokens, 12)):
                 key = ngram_key(text, tokens, i, j)
                 if key not in self._name_prefixes:
                     key = closed_key(tokens, i, j)
@@ -419,13 +414,7 @@ class EntityLinker:
         """(start, end, qualifiers, is_adjective) for each qualifier name, alias or demonym in the text."""
         found = []
         for i in range(len(tokens)):
-            if i in blocked or not tokens[i].key or tokens[i].key == "'s":
-                continue
-            for j in range(i + 1, min(len(tokens), i + 8) + 1):
-                if j - 1 in blocked:
-                    break
-                if not tokens[j - 1].key or tokens[j - 1].key == "'s":
-                    continue
+            for j in _span_ends(tokens, i, blocked, 8):
                 key = ngram_key(text, tokens, i, j)
                 if key not in self._qualifier_prefixes:
                     break
@@ -815,6 +804,18 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
                             "fuzzy": "closest names", "acronym": "acronym"}.get(candidate.kind, "")
     return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
+
+
+def _span_ends(tokens: list[Token], start: int, blocked: set[int], longest: int) -> Iterator[int]:
+    """The ends of the spans of at most `longest` tokens from `start` that may name something: none holds a time's token
+    (`blocked`), and none starts or ends on punctuation or a possessive."""
+    if start in blocked or not tokens[start].key or tokens[start].key == "'s":
+        return
+    for end in range(start + 1, min(len(tokens), start + longest) + 1):
+        if end - 1 in blocked:
+            return
+        if tokens[end - 1].key and tokens[end - 1].key != "'s":
+            yield end
 
 
 def _select(candidates: list[_Candidate]) -> list[_Candidate]:
