@@ -67,21 +67,29 @@ def without_repairs(text: str) -> str:
     return text
 
 
-def as_checked_claim(text: str) -> str:
-    """The question asked of a statement said first (see the module docstring), or `text` when it asks none."""
-    text = _as_dated_statement(text)
+def _statement_asked(text: str) -> tuple[str, re.Match[str], str, bool] | None:
+    """(the statement said last before the question, less a report's frame, a recurrence and hedges; the question read by
+    `asked_back`; what is asked after the statement, less the time it points at; whether the statement is put to be
+    checked), or None where no statement comes before the question."""
     joint = PATTERNS["wanting"].search(text)  # "X did Y, and I'd like to know when ...": what is wanted is asked
     head = _pieces(text[: joint.start()] if joint else text)
     pieces = [PATTERNS["check"].sub("", p) for p in head + (_pieces(text[joint.end() :]) if joint else [])]
     asked = [i for i, p in enumerate(pieces) if INTERROGATIVE.search(p)]
     stated = [i for i in range(min(asked[-1], len(head)) if asked else 0) if pieces[i].strip(" ,?.;:") and not INTERROGATIVE.match(pieces[i].lstrip())]
-    back = PATTERNS["asked_back"].match(question := pieces[asked[-1]].strip(" ,")) if stated else None
-    checked = PATTERNS["check"].search(text) or stated and _YES_NO_OPENING.search(pieces[stated[-1]])
-    if back is None:
+    if not stated or (back := PATTERNS["asked_back"].match(pieces[asked[-1]].strip(" ,"))) is None:
+        return None
+    checked = bool(PATTERNS["check"].search(text) or _YES_NO_OPENING.search(pieces[stated[-1]]))
+    whole = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:-–—"))))
+    return whole, back, PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :])), checked
+
+
+def as_checked_claim(text: str) -> str:
+    """The question asked of a statement said first (see the module docstring), or `text` when it asks none."""
+    if (read := _statement_asked(text := _as_dated_statement(text))) is None:
         return text
-    whole, wh, question = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:-–—")))), back.group("wh"), question[back.start("ask") :]
+    whole, back, asking, checked = read
+    wh, question = back.group("wh"), back.string[back.start("ask") :]
     claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
-    asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))  # what is asked, not the time pointed at
     # it points back holding no word of its own but the claim's (an unchecked one's names), pointers (ordinals, function words)
     claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if checked or w[:1].isupper()} | _WORDS["back"] | (frozenset() if checked else _WORDS["ordinal"] | _WORDS["pointing"] | GRAMMAR_WORDS["function_words"])
     points_back = all(w.lower() in claimed or INTERROGATIVE.fullmatch(w) or w.lower() in wh.lower().split() for w in re.findall(r"[\w']+", PATTERNS["unit_asked"].sub("", asking)))
@@ -90,21 +98,21 @@ def as_checked_claim(text: str) -> str:
     time = next(((at.start(), t) for t in read_times(claim).found if (at := PATTERNS["states_time"].search(claim, 0, t.span[0])) and checked), None)
     units = [u.group(0) for u in PATTERNS["unit_asked"].finditer(asking)][::-1] if PATTERNS["unit_asked"].search(wh) or wh.lower() in ("what", "which") else []
     unit = max(units, key=lambda u: u.lower() != "when", default=None)  # the last named ("when": a checked claim's year, else the day)
-    found, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
+    subject, act = PATTERNS["claim_subject"].match(claim), PATTERNS["act_pointer"].search(question)
     # unchecked, the statement must state an act, and one only: "X visited Y, and Z visited W. Which year was it?" asks none
     if not (checked or points_back and PATTERNS["stated_verb"].search(claim) and not INTERROGATIVE.match(claim)) or any(PATTERNS["stated_verb"].search(o) and not PATTERNS["indefinite"].search(o) for o in others):
         return text
-    if unit is not None and points_back and found is not None and re.search(r"\d{4}\s*$", claim[: found.end()].replace("really", "").strip()):
-        said = f"which {unit} {(found.group('aux') or 'was').lower()} {claim[found.end():]}"  # "Was 2010 the last year ...?"
+    if unit is not None and points_back and subject is not None and re.search(r"\d{4}\s*$", claim[: subject.end()].replace("really", "").strip()):
+        said = f"which {unit} {(subject.group('aux') or 'was').lower()} {claim[subject.end():]}"  # "Was 2010 the last year ...?"
     elif unit is not None and (points_back or PATTERNS["back_pointer"].search(question) and time is not None):
         said = _time_opened(claim[: time[0]] + claim[time[1].span[1] :] if time else claim, ("year" if time else "day") if unit.lower() == "when" else unit, ordinal)
     elif unit is None and points_back and (cleft := PATTERNS["cleft"].match(claim)):
         said = f"{wh} {claim[cleft.end():]}"
     elif unit is None and points_back and (some := PATTERNS["indefinite"].search(whole)) is not None and act is None:  # the one the statement leaves unnamed is asked
         said = PATTERNS["clause_joint"].sub(". ", whole[: some.start()]) + wh.lower() + some.group("rest")  # to its clause's end
-    elif unit is None and points_back and found is not None and wh.lower() != "what" and (checked or PATTERNS["stated_verb"].match(claim[found.end() :])):
-        done, rest = claim[found.end() :], question[act.end() :].strip(" ?") if act else ""  # the statement's doer is asked
-        said = " ".join(filter(None, (wh, (found.group("aux") or "").lower(), done, "" if ordinal in rest.lower() else ordinal, rest)))
+    elif unit is None and points_back and subject is not None and wh.lower() != "what" and (checked or PATTERNS["stated_verb"].match(claim[subject.end() :])):
+        done, rest = claim[subject.end() :], question[act.end() :].strip(" ?") if act else ""  # the statement's doer is asked
+        said = " ".join(filter(None, (wh, (subject.group("aux") or "").lower(), done, "" if ordinal in rest.lower() else ordinal, rest)))
     else:
         pointed = PATTERNS["time_pointer"].search(question) and not time  # "that month" with no time in the claim: the text says it
         return _with_claims_time(question, time) if checked and not PATTERNS["back_pointer"].search(question) and not pointed else text
