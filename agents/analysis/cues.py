@@ -34,9 +34,10 @@ BETWEEN = english(_BETWEEN)
 WINDOW = english(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}")
 ASKS_TIME = english(r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b")
 
-# Words that belong to the cue phrases, and pro-forms (data/grammar_words.json: what each table holds and why)
-_WORDS = word_tables("grammar_words")
-CUE_WORDS = _WORDS["cue_words"]
+# the grammar's word tables (data/grammar_words.json: what each table holds and why), read here once: among them the
+# words that belong to the cue phrases, and pro-forms
+GRAMMAR_WORDS = word_tables("grammar_words")
+CUE_WORDS = GRAMMAR_WORDS["cue_words"]
 
 
 def same_granularity(text: str) -> str | None:
@@ -81,7 +82,7 @@ def repeats_act(clause: str, question: str) -> bool:
     the same wish", "before its talks with {E2}, whom did {E1} last hold talks with"). It then names no other event."""
     before, _, after = question.rpartition(clause)  # the clause comes last: the same words earlier are the question's act
     own = [stem(w) for w in content_words(f"{before} {after}")]
-    said = [stem(w) for w in content_words(clause) if w not in _WORDS["pro_forms"] and not any(c.isdigit() for c in w)]
+    said = [stem(w) for w in content_words(clause) if w not in GRAMMAR_WORDS["pro_forms"] and not any(c.isdigit() for c in w)]
     return all(any(same_word(w, o) for o in own) for w in said)
 
 

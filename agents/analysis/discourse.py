@@ -67,10 +67,9 @@ def without_repairs(text: str) -> str:
     return text
 
 
-def _statement_asked(text: str) -> tuple[str, re.Match[str], str, bool] | None:
-    """(the statement said last before the question, less a report's frame, a recurrence and hedges; the question read by
-    `asked_back`; what is asked after the statement, less the time it points at; whether the statement is put to be
-    checked), or None where no statement comes before the question."""
+def _statement_asked(text: str) -> tuple[str, str, str, str, bool] | None:
+    """(the statement said last, less a report's frame, a recurrence and hedges; the question's word; the question from its
+    verb; what is asked after the statement, less a time pointer; whether it is put to be checked), or None: no statement."""
     joint = PATTERNS["wanting"].search(text)  # "X did Y, and I'd like to know when ...": what is wanted is asked
     head = _pieces(text[: joint.start()] if joint else text)
     pieces = [PATTERNS["check"].sub("", p) for p in head + (_pieces(text[joint.end() :]) if joint else [])]
@@ -80,15 +79,15 @@ def _statement_asked(text: str) -> tuple[str, re.Match[str], str, bool] | None:
         return None
     checked = bool(PATTERNS["check"].search(text) or _YES_NO_OPENING.search(pieces[stated[-1]]))
     whole = without_hedges(PATTERNS["recurring"].sub("", PATTERNS["reported"].sub("", pieces[stated[-1]].strip(" ,?.;:-–—"))))
-    return whole, back, PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :])), checked
+    asking = PATTERNS["time_pointer"].sub("", " ".join(pieces[stated[-1] + 1 :]))
+    return whole, back.group("wh"), back.string[back.start("ask") :], asking, checked
 
 
 def as_checked_claim(text: str) -> str:
     """The question asked of a statement said first (see the module docstring), or `text` when it asks none."""
     if (read := _statement_asked(text := _as_dated_statement(text))) is None:
         return text
-    whole, back, asking, checked = read
-    wh, question = back.group("wh"), back.string[back.start("ask") :]
+    whole, wh, question, asking, checked = read
     claim, *others = PATTERNS["clause_joint"].split(whole)  # the act is in its first clause; the rest may say what is asked
     # it points back holding no word of its own but the claim's (an unchecked one's names), pointers (ordinals, function words)
     claimed = {w.lower() for w in re.findall(r"[\w']+", claim) if checked or w[:1].isupper()} | _WORDS["back"] | (frozenset() if checked else _WORDS["ordinal"] | _WORDS["pointing"] | GRAMMAR_WORDS["function_words"])

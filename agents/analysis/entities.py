@@ -802,7 +802,7 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     if question[start:end].count("(") > question[start:end].count(")") and question[end : end + 1] == ")":
         end += 1  # "Citizen (Belgium)": the closing parenthesis belongs to the name
     why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
-                            "fuzzy": "closest names", "acronym": "acronym"}.get(candidate.kind, "")
+                            "fuzzy": "closest names"}.get(candidate.kind, "")
     return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from agents.analysis.cues import CUE_HEAD
-from agents.analysis.words import patterns, word_tables
+from agents.analysis.cues import GRAMMAR_WORDS as GRAMMAR_WORDS  # the word tables of data/grammar_words.json
+from agents.analysis.words import patterns
 
-GRAMMAR_WORDS = word_tables("grammar_words")
 # the parts the grammar's patterns are written with (data/grammar_parts.json: a masked question's parties, question
 # words, auxiliaries, adverbs, pro-verbs), as the rules' data files write them: <ENT>, <WH>, <CUE>, ...
 PATTERNS = patterns("grammar_parts", {"CUE": CUE_HEAD})
