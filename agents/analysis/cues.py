@@ -34,8 +34,7 @@ BETWEEN = english(_BETWEEN)
 WINDOW = english(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}")
 ASKS_TIME = english(r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b")
 
-# the grammar's word tables (data/grammar_words.json: what each table holds and why), read here once: among them the
-# words that belong to the cue phrases, and pro-forms
+# the grammar's word tables, read once here (data/grammar_words.json: what each holds and why): cue words, pro-forms, ...
 GRAMMAR_WORDS = word_tables("grammar_words")
 CUE_WORDS = GRAMMAR_WORDS["cue_words"]
 

@@ -83,7 +83,7 @@ class _Candidate:
     start: int  # token index
     end: int
     entities: list[tuple[str, float]]
-    kind: str  # exact | alias | role | qualifier | fuzzy | unlinked
+    kind: str  # exact | alias | role | qualifier | fuzzy | unlinked | title (of the person's name after it: part of that mention)
     why: str = ""  # how the span was read (alias rule, role phrase...), for the trace
     confirm: bool = False  # weak evidence of a name: kept only where the KG links it to another mention
     needs_partner: bool = False  # ... and dropped where the question has no other mention to confirm it
@@ -191,9 +191,9 @@ class EntityLinker:
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
                 if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
                     after.start = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
-            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party; a title is now part of the name after it
-                c for k, c in enumerate(mentions) if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
-                and not (k + 1 < len(mentions) and mentions[k + 1].start == c.start)
+                    before.kind = "title"
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party; a title is part of the name after it
+                c for c in mentions if c.kind != "title" and not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
