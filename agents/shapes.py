@@ -78,8 +78,8 @@ def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     times = len(analysis.times)
     if analysis.query.window and times >= 2:
         placement: tuple[str | None, tuple[str, ...]] = ("getBetween", ("T1", "T2"))
-    elif times and reference_role(analysis) is None and len(asked := asked_temporal(analysis) & {"before", "after"}) == 1:
-        placement = (f"get{next(iter(asked)).title()}", ("T",))
+    elif times and reference_role(analysis) is None and (asked := asked_temporal(analysis) & {"before", "after"}) and len(asked) <= times:
+        placement = (f"get{min(asked).title()}", ("T",))  # both: after, and `bounded_variants` adds the before
     elif not times:
         placement = (None, ())
     else:
@@ -95,6 +95,30 @@ def referred_variants(guides: Sequence[Guide], referred: frozenset[str]) -> list
     if not referred:
         return list(guides)
     return _with_variants(guides, lambda program: program.referring_apart(), ", its referred event read as the act its words name")
+
+
+def bounded_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then the programs composed from them for the bounds the question states where the memory may hold
+    each bound alone: the event a before / after refers to narrowed to its first or last day where the question asks
+    every answer or their number (then its "first" can pick no answer: "how many times did {E1} visit {E2} after his
+    first trip to {E3}"), and a second bound after the first where it says both ("after {T1} but before {T2}")."""
+    asked, query = asked_temporal(analysis), analysis.query
+    ends = asked & {"first", "last"}
+    if len(ends) == 1 and (query.asks == "number" or query.is_list):
+        end = f"get{next(iter(ends)).title()}"
+        guides = _with_variants(guides, lambda program: program.first_referred(end), ", its referred event narrowed to the end the question names")
+    if {"before", "after"} <= asked and analysis.times and not query.window:
+        guides = _with_variants(guides, Program.bounded_again, ", its answers bounded at both ends as the question states")
+    return list(guides)
+
+
+def composed_bounds(program: Program) -> bool:
+    """Whether `program` bounds its answers as `bounded_variants` composes: at both ends, or against the first or last
+    day of an event referred to. A "No" or "0" read from absence (`absent_answer`) needs a program the memory learnt
+    for the shape: a composed one may fail to bind for reasons of roles that the absence cannot see."""
+    placing = [s for s in program.steps if s.operation in ("before", "after")]
+    narrowed = {k for k, s in enumerate(program.steps, 1) if s.operation in ("first", "last")}
+    return len(placing) >= 2 or any(len(s.reads) == 2 and s.reads[1] in narrowed for s in placing)
 
 
 def _with_variants(guides: Sequence[Guide], variant: Callable[[Program], Program | None], note: str) -> list[Guide]:
@@ -613,7 +637,8 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: froz
     used = {t for step in program.steps for t in step.times}
     if analysis.times and not used:
         return f"the program ignores the time the question states ({analysis.times[0].text})"
-    if len(analysis.times) >= 2 and len(used) < 2:
+    bounds = sum(1 for s in program.steps if s.operation in ("before", "after") and s.times)  # "after {T1} but before {T2}": both
+    if len(analysis.times) >= 2 and len(used) < 2 and bounds < 2:
         return f"the program uses one of the question's times only ({', '.join(t.text for t in analysis.times)})"
     return None
 
