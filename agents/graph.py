@@ -81,6 +81,7 @@ from agents.shapes import (
     reference_relations,
     referred_variants,
     shape_problem,
+    shared_doer_variants,
     swapped_variants,
     typed_variants,
     unnamed_act,
@@ -156,7 +157,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     query = state.analysed.query
     check = _answer_check(state, ctx) if ctx.config.judge else None
     referred = check.referred_relations if check is not None else frozenset()
-    placed = bounded_variants(referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred), state.analysed)
+    placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
+    placed = bounded_variants(shared_doer_variants(placed, state.analysed), state.analysed)
     offered = swapped_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     missing = check.missing_reference() or unrecorded_reference(ctx.store, state.analysed, _lexicon(ctx)) if check is not None else None

@@ -253,6 +253,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
             role = SUBJECT  # "after {E2} did": the event referred to is the asked act, done by {E2}
         if check.pronoun is not None and step not in referred:  # the asked event's party said by a pronoun, in its role
             role = next((r for names, r in check.anchors() if anchor in names), role)
+        if isinstance(action, GetTime) and not _said_together(check, action.head, action.tail):
+            return False
         head_role = check.head_role(action.relation)
         if role not in (SUBJECT, OBJECT):
             if strict and role is None and head_role is not None:
@@ -261,6 +263,56 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
+
+
+def _said_together(check: AnswerCheck, head: str, tail: str) -> bool:
+    """Whether the wording says an event between the two named parties an event lookup reads, where a cue's clause
+    names two parties of its own (`_clauses`): both in that clause, or both in the asked one. "After {E3} visited {E1},
+    how many times did she visit {E2}" says no event between {E1} and {E2}."""
+    numbers = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
+    parties = {numbers[k] for k, names in enumerate(check.mentions[: len(numbers)]) if {head, tail} & set(names)}
+    clauses = _clauses(check.analysis.masked)
+    return clauses is None or len(parties) != 2 or parties <= clauses[1] or parties <= clauses[2]
+
+
+def _clauses(masked: str) -> tuple[int, set[int], set[int]] | None:
+    """(the party of a cue's clause, the entity numbers that clause names, those the asked clause names) where the
+    cue's clause names two parties of its own ("after {E3} visited {E1}, ..."; "after {E2} did" repeats the asked act
+    with the asked clause's other party: None). The asked clause's subject pronoun (he, she, they) is the clause's
+    party, as English coordinates two clauses on one subject; an object's or owner's pronoun may be either party."""
+    split = reference_clause(masked)
+    if split is None or not split[1]:
+        return None
+    outside, said = split
+    party = re.findall(r"\{E(\d+)\}", masked[: masked.find(said)])
+    clause = {int(n) for n in [*party[-1:], *re.findall(r"\{E(\d+)\}", said)]}
+    if len(clause) < 2:
+        return None
+    asked = {int(n) for n in re.findall(r"\{E(\d+)\}", outside)}
+    if re.search(r"\b(?:he|she|they)\b", outside, re.IGNORECASE):
+        asked.add(int(party[-1]))
+    elif re.search(r"\b(?:him|her|his|it|its|them|their)\b", outside, re.IGNORECASE):
+        asked |= clause
+    return int(party[-1]), clause, asked
+
+
+def shared_doer_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program whose first role does both acts (the event referred to and the asked one) with that
+    role and the party of the cue's clause in each other's roles, where the asked clause's subject is a pronoun for that
+    party: "after {E3} visited {E1}, how many times did she visit {E2}" is the program of "after {E1} visited {E3}, how
+    many times did {E1} visit {E2}", the doer named in the clause rather than first (`_clauses`)."""
+    clauses = _clauses(analysis.masked)
+    if clauses is None or clauses[0] == 1 or clauses[0] not in clauses[2] or len(analysis.entities) != 3:
+        return list(guides)
+    swap = {"E1": f"E{clauses[0]}", f"E{clauses[0]}": "E1"}
+
+    def swapped(program: Program) -> Program | None:
+        lookups = [s for s in program.steps if s.is_lookup]
+        if len(lookups) < 2 or not all("E1" in s.args for s in lookups):
+            return None
+        return Program.parse([render_step(s.template, tuple(swap.get(a, a) for a in s.args)) for s in program.steps])
+
+    return _with_variants(guides, swapped, ", its doer of both acts the party the wording names in the cue's clause")
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:
