@@ -100,11 +100,11 @@ def referred_variants(guides: Sequence[Guide], referred: frozenset[str]) -> list
 def bounded_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
     """`guides`, then the programs composed from them for the bounds the question states where the memory may hold
     each bound alone: the event a before / after refers to narrowed to its first or last day where the question asks
-    every answer or their number (then its "first" can pick no answer: "how many times did {E1} visit {E2} after his
-    first trip to {E3}"), and a second bound after the first where it says both ("after {T1} but before {T2}")."""
+    every answer, their number or yes / no of no one named (then its "first" can pick no answer: "how many times did
+    {E1} visit {E2} after his first trip to {E3}"), and a second bound after the first where it says both ("after {T1} but before {T2}")."""
     asked, query = asked_temporal(analysis), analysis.query
     ends = asked & {"first", "last"}
-    if len(ends) == 1 and (query.asks == "number" or query.is_list):
+    if len(ends) == 1 and (query.asks == "number" or query.is_list or query.asks == "yesno" and query.ranked is None):
         end = f"get{next(iter(ends)).title()}"
         guides = _with_variants(guides, lambda program: program.first_referred(end), ", its referred event narrowed to the end the question names")
     if {"before", "after"} <= asked and analysis.times and not query.window:
@@ -294,6 +294,16 @@ def _clauses(masked: str) -> tuple[int, set[int], set[int]] | None:
     elif re.search(r"\b(?:him|her|his|it|its|them|their)\b", outside, re.IGNORECASE):
         asked |= clause
     return int(party[-1]), clause, asked
+
+
+def said_together_first(masked: str, count: int) -> list[int]:
+    """The entity numbers 1..`count` with two the wording says in one clause first (`_clauses`): "after {E3} visited
+    {E1}, how many times did she visit {E2}" links {E3} and {E1}, never {E1} and {E2}; else in role order."""
+    order, clauses = list(range(1, count + 1)), _clauses(masked)
+    if clauses is None or count < 3 or {1, 2} <= clauses[1] or {1, 2} <= clauses[2]:
+        return order
+    pair = sorted(clauses[1])[:2]
+    return [*pair, *(n for n in order if n not in pair)]
 
 
 def shared_doer_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
