@@ -286,7 +286,7 @@ def _clauses(masked: str) -> tuple[int, set[int], set[int]] | None:
     outside, said = split
     party = re.findall(r"\{E(\d+)\}", masked[: masked.find(said)])
     clause = {int(n) for n in [*party[-1:], *re.findall(r"\{E(\d+)\}", said)]}
-    if len(clause) < 2:
+    if not party or len(clause) < 2:
         return None
     asked = {int(n) for n in re.findall(r"\{E(\d+)\}", outside)}
     if re.search(r"\b(?:he|she|they)\b", outside, re.IGNORECASE):
