@@ -221,11 +221,28 @@ class Program:
         last, n-th, most or least, a count, an exclusion) or answers them."""
         picks = ("first", "last", "nth", "most", "least", "count", "exclude")
         index = next((i for i, s in enumerate(self.steps) if s.operation in picks or s.template == "answer"), 0)
-        if index == 0:
+        return _inserted(self, index, AbstractStep(template, (f"#{index}", argument))) if index else None
+
+    def first_referred(self, end: str) -> Program | None:
+        """The program with the event its before / after refers to (a getTime step it reads) narrowed to that event's
+        first or last day (`end`: getFirst, getLast): "after {E1}'s first trip to {E2}, how many ..." counts from the
+        first such trip, not from any. None when it refers to no event that way, or picks an end or an n-th already."""
+        if self.operations & {"first", "last", "nth"}:
             return None
-        # the steps from there on read the answers through the new one: every #k from step `index` on moves on
-        later = tuple(AbstractStep(s.template, tuple(_shifted(a, index - 1, 1) for a in s.args)) for s in self.steps[index:])
-        return _parse_program(tuple(t.render() for t in (*self.steps[:index], AbstractStep(template, (f"#{index}", argument)), *later)))
+        for step in self.steps:
+            if step.operation in ("before", "after") and len(step.reads) == 2 and self.steps[(k := step.reads[1]) - 1].template == "getTime":
+                return _inserted(self, k, AbstractStep(end, (f"#{k}",)))
+        return None
+
+    def bounded_again(self) -> Program | None:
+        """The program whose answers, placed before (after) a time or an event by one step, are also placed after
+        (before) a time `T` by the next: "after {T1} but before {T2}", "after {T1}, before her first trip to {E2}" bound
+        the answers at both ends, each bound read as a single one is. None unless one step places them so."""
+        placing = [k for k, s in enumerate(self.steps, 1) if s.operation in ("before", "after")]
+        if len(placing) != 1:
+            return None
+        other = "getAfter" if self.steps[placing[0] - 1].operation == "before" else "getBefore"
+        return _inserted(self, placing[0], AbstractStep(other, (f"#{placing[0]}", "T")))
 
     @cached_property
     def consistent_joins(self) -> bool:
@@ -347,6 +364,13 @@ def _keeps_places(event: AbstractStep, lookup: AbstractStep, reference: str | No
         asked_head, _, asked_tail = lookup.args[:3]
         return reference not in (asked_head, asked_tail) and (head == asked_head or tail == asked_tail)
     return True
+
+
+def _inserted(program: Program, after: int, step: AbstractStep) -> Program:
+    """`program` with `step` inserted after its step `after` (1-based): the later steps read the new step where they
+    read step `after`, and every later #k moves on by one."""
+    later = tuple(AbstractStep(s.template, tuple(_shifted(a, after - 1, 1) for a in s.args)) for s in program.steps[after:])
+    return _parse_program(tuple(t.render() for t in (*program.steps[:after], step, *later)))
 
 
 def _shifted(argument: str, after: int, by: int) -> str:

@@ -70,6 +70,8 @@ from agents.shapes import (
     admitted,
     aim_only,
     asked_query,
+    bounded_variants,
+    composed_bounds,
     counted_variants,
     described_by,
     excluding_variants,
@@ -79,6 +81,7 @@ from agents.shapes import (
     reference_relations,
     referred_variants,
     shape_problem,
+    shared_doer_variants,
     swapped_variants,
     typed_variants,
     unnamed_act,
@@ -155,6 +158,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     check = _answer_check(state, ctx) if ctx.config.judge else None
     referred = check.referred_relations if check is not None else frozenset()
     placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
+    placed = bounded_variants(shared_doer_variants(placed, state.analysed), state.analysed)
     offered = swapped_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     missing = check.missing_reference() or unrecorded_reference(ctx.store, state.analysed, _lexicon(ctx)) if check is not None else None
@@ -175,7 +179,8 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
         why = rival_note(ctx.store, found.rivals) if found.rivals else problem or f"no program reads the relation the question asks about in its roles ({found.program})"
         found, misread = None, True
     described = partial(described_by, ctx.analyzer.relation_linker.texts.texts)
-    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r), described) if found is None else None
+    learnt = not all(composed_bounds(g.program) for g in guides)
+    absent = absent_answer(ctx.store, state.analysed, check, _lexicon(ctx), lambda r: _aimed(ctx, state.analysed, r), described) if found is None and learnt else None
     if absent is not None:  # no fact matches what a yes/no or count question asks
         evidence = nearest_facts(ctx.store, state.analysed, _plausible(ctx))
         return {"plan_note": why, "answers": [absent], "done": True, "evidence": evidence}

@@ -26,7 +26,7 @@ from agents.analysis.sectors import content_words
 from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
-from agents.shapes import naming_by_synonym, relations_naming, two_acts
+from agents.shapes import naming_by_synonym, relations_naming, said_together_first, two_acts
 from tkg_store.learned import country_names
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
@@ -162,6 +162,9 @@ def audit_answerability(
         return Judgement(True, audit + ["a yes/no question: facts decide Yes, their absence No"])
 
     if len(names) >= 2:
+        if len(linked) == len(analysis.entities):  # the two a clause says together: the event read is between them
+            linked = [linked[n - 1] for n in said_together_first(analysis.masked, len(linked))]
+            names = list(dict.fromkeys([*(m.best for m in linked[:2] if m.best is not None), *names]))
         first, second = names[0], names[1]
         linking = _linking_relations(store, linked)
         if not linking:

@@ -78,8 +78,8 @@ def placed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list
     times = len(analysis.times)
     if analysis.query.window and times >= 2:
         placement: tuple[str | None, tuple[str, ...]] = ("getBetween", ("T1", "T2"))
-    elif times and reference_role(analysis) is None and len(asked := asked_temporal(analysis) & {"before", "after"}) == 1:
-        placement = (f"get{next(iter(asked)).title()}", ("T",))
+    elif times and reference_role(analysis) is None and (asked := asked_temporal(analysis) & {"before", "after"}) and len(asked) <= times:
+        placement = (f"get{min(asked).title()}", ("T",))  # both: after, and `bounded_variants` adds the before
     elif not times:
         placement = (None, ())
     else:
@@ -95,6 +95,30 @@ def referred_variants(guides: Sequence[Guide], referred: frozenset[str]) -> list
     if not referred:
         return list(guides)
     return _with_variants(guides, lambda program: program.referring_apart(), ", its referred event read as the act its words name")
+
+
+def bounded_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then the programs composed from them for the bounds the question states where the memory may hold
+    each bound alone: the event a before / after refers to narrowed to its first or last day where the question asks
+    every answer, their number or yes / no of no one named (then its "first" can pick no answer: "how many times did
+    {E1} visit {E2} after his first trip to {E3}"), and a second bound after the first where it says both ("after {T1} but before {T2}")."""
+    asked, query = asked_temporal(analysis), analysis.query
+    ends = asked & {"first", "last"}
+    if len(ends) == 1 and (query.asks == "number" or query.is_list or query.asks == "yesno" and query.ranked is None):
+        end = f"get{next(iter(ends)).title()}"
+        guides = _with_variants(guides, lambda program: program.first_referred(end), ", its referred event narrowed to the end the question names")
+    if {"before", "after"} <= asked and analysis.times and not query.window:
+        guides = _with_variants(guides, Program.bounded_again, ", its answers bounded at both ends as the question states")
+    return list(guides)
+
+
+def composed_bounds(program: Program) -> bool:
+    """Whether `program` bounds its answers as `bounded_variants` composes: at both ends, or against the first or last
+    day of an event referred to. A "No" or "0" read from absence (`absent_answer`) needs a program the memory learnt
+    for the shape: a composed one may fail to bind for reasons of roles that the absence cannot see."""
+    placing = [s for s in program.steps if s.operation in ("before", "after")]
+    narrowed = {k for k, s in enumerate(program.steps, 1) if s.operation in ("first", "last")}
+    return len(placing) >= 2 or any(len(s.reads) == 2 and s.reads[1] in narrowed for s in placing)
 
 
 def _with_variants(guides: Sequence[Guide], variant: Callable[[Program], Program | None], note: str) -> list[Guide]:
@@ -229,6 +253,8 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
             role = SUBJECT  # "after {E2} did": the event referred to is the asked act, done by {E2}
         if check.pronoun is not None and step not in referred:  # the asked event's party said by a pronoun, in its role
             role = next((r for names, r in check.anchors() if anchor in names), role)
+        if isinstance(action, GetTime) and not _said_together(check, action.head, action.tail):
+            return False
         head_role = check.head_role(action.relation)
         if role not in (SUBJECT, OBJECT):
             if strict and role is None and head_role is not None:
@@ -237,6 +263,66 @@ def lookups_in_roles(check: AnswerCheck, actions: Sequence, strict: bool = False
         if head_role is not None and anchor_is_head != (role == head_role):
             return False
     return True
+
+
+def _said_together(check: AnswerCheck, head: str, tail: str) -> bool:
+    """Whether the wording says an event between the two named parties an event lookup reads, where a cue's clause
+    names two parties of its own (`_clauses`): both in that clause, or both in the asked one. "After {E3} visited {E1},
+    how many times did she visit {E2}" says no event between {E1} and {E2}."""
+    numbers = [n for n, m in enumerate(check.analysis.entities, start=1) if m.candidates]
+    parties = {numbers[k] for k, names in enumerate(check.mentions[: len(numbers)]) if {head, tail} & set(names)}
+    clauses = _clauses(check.analysis.masked)
+    return clauses is None or len(parties) != 2 or parties <= clauses[1] or parties <= clauses[2]
+
+
+def _clauses(masked: str) -> tuple[int, set[int], set[int]] | None:
+    """(the party of a cue's clause, the entity numbers that clause names, those the asked clause names) where the
+    cue's clause names two parties of its own ("after {E3} visited {E1}, ..."; "after {E2} did" repeats the asked act
+    with the asked clause's other party: None). The asked clause's subject pronoun (he, she, they) is the clause's
+    party, as English coordinates two clauses on one subject; an object's or owner's pronoun may be either party."""
+    split = reference_clause(masked)
+    if split is None or not split[1]:
+        return None
+    outside, said = split
+    party = re.findall(r"\{E(\d+)\}", masked[: masked.find(said)])
+    clause = {int(n) for n in [*party[-1:], *re.findall(r"\{E(\d+)\}", said)]}
+    if not party or len(clause) < 2:
+        return None
+    asked = {int(n) for n in re.findall(r"\{E(\d+)\}", outside)}
+    if re.search(r"\b(?:he|she|they)\b", outside, re.IGNORECASE):
+        asked.add(int(party[-1]))
+    elif re.search(r"\b(?:him|her|his|it|its|them|their)\b", outside, re.IGNORECASE):
+        asked |= clause
+    return int(party[-1]), clause, asked
+
+
+def said_together_first(masked: str, count: int) -> list[int]:
+    """The entity numbers 1..`count` with two the wording says in one clause first (`_clauses`): "after {E3} visited
+    {E1}, how many times did she visit {E2}" links {E3} and {E1}, never {E1} and {E2}; else in role order."""
+    order, clauses = list(range(1, count + 1)), _clauses(masked)
+    if clauses is None or count < 3 or {1, 2} <= clauses[1] or {1, 2} <= clauses[2]:
+        return order
+    pair = sorted(clauses[1])[:2]
+    return [*pair, *(n for n in order if n not in pair)]
+
+
+def shared_doer_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program whose first role does both acts (the event referred to and the asked one) with that
+    role and the party of the cue's clause in each other's roles, where the asked clause's subject is a pronoun for that
+    party: "after {E3} visited {E1}, how many times did she visit {E2}" is the program of "after {E1} visited {E3}, how
+    many times did {E1} visit {E2}", the doer named in the clause rather than first (`_clauses`)."""
+    clauses = _clauses(analysis.masked)
+    if clauses is None or clauses[0] == 1 or clauses[0] not in clauses[2] or len(analysis.entities) != 3:
+        return list(guides)
+    swap = {"E1": f"E{clauses[0]}", f"E{clauses[0]}": "E1"}
+
+    def swapped(program: Program) -> Program | None:
+        lookups = [s for s in program.steps if s.is_lookup]
+        if len(lookups) < 2 or not all("E1" in s.args for s in lookups):
+            return None
+        return Program.parse([render_step(s.template, tuple(swap.get(a, a) for a in s.args)) for s in program.steps])
+
+    return _with_variants(guides, swapped, ", its doer of both acts the party the wording names in the cue's clause")
 
 
 def _roles(check: AnswerCheck) -> list[str | None]:
@@ -613,7 +699,8 @@ def constraint_problem(analysis: QuestionAnalysis, program: Program, asked: froz
     used = {t for step in program.steps for t in step.times}
     if analysis.times and not used:
         return f"the program ignores the time the question states ({analysis.times[0].text})"
-    if len(analysis.times) >= 2 and len(used) < 2:
+    bounds = sum(1 for s in program.steps if s.operation in ("before", "after") and s.times)  # "after {T1} but before {T2}": both
+    if len(analysis.times) >= 2 and len(used) < 2 and bounds < 2:
         return f"the program uses one of the question's times only ({', '.join(t.text for t in analysis.times)})"
     return None
 

@@ -434,3 +434,21 @@ def test_two_acts_joined_by_or_are_not_read_as_one(agent) -> None:  # noqa: ANN0
 def test_a_party_said_to_do_the_act_again_did_the_event_referred_to(agent) -> None:  # noqa: ANN001
     # "after Japan did": after Japan criticised Iraq (3 March 2008), not after someone criticised Japan
     assert set(agent.ask("Which countries criticised Iraq after Japan did?").answers) == {"China", "Iran"}
+
+
+def test_a_count_or_yes_no_after_the_first_of_another_event_by_the_same_doer(agent) -> None:  # noqa: ANN001
+    # Jack Straw first visited Iran on 5 January 2008; he visited Japan after, on 1 June 2008 and 1 February 2010
+    for question in ("After Jack Straw first visited Iran, how many times did he visit Japan?",
+                     "Once Jack Straw had made his first trip to Iran, how many times did he go to Japan?",
+                     "Following Jack Straw's first visit to Iran, on how many days did he visit Japan?"):
+        assert agent.ask(question).answers == ["2"], question
+    assert agent.ask("After Jack Straw first visited Iran, did he visit Japan?").answers == ["Yes"]
+    # his first visit to Japan (1 June 2008) came after every visit of his to Iran
+    assert agent.ask("After Jack Straw visited Japan, how many times did he visit Iran?").answers == ["0"]
+    # what no fact states is still refused, whatever the bounds
+    for question in ("After Jack Straw first visited Iran, how many people did he meet in Japan?",
+                     "Why did Jack Straw visit Japan after he first visited Iran?",
+                     "How angrily did Jack Straw criticize Japan after he first visited Iran?"):
+        assert agent.ask(question).abstained, question
+    # another doer in each clause: never an event between the two places (Iran hosting Japan) counted
+    assert agent.ask("After Barack Obama visited Iran, how many times did Jack Straw visit Japan?").answers in ([], ["2"])

@@ -23,12 +23,15 @@ from agents.shapes import (
     absent_answer,
     admitted,
     aim_only,
+    bounded_variants,
     constraint_problem,
     counted_variants,
     credited,
     described_by,
     excluding_variants,
     reference_relations,
+    said_together_first,
+    shared_doer_variants,
     swapped_variants,
     type_problem,
     typed_variants,
@@ -64,6 +67,10 @@ def _analysis(masked: str, cues: tuple[str, ...] = (), query: Query | None = Non
         # "after D and before D'" excludes both days: a first pick or one bound only is another question
         ("After {T1} and before {T2}, whom did {E1} abduct?", ("before", "after"), Query(is_list=True),
          "getTailEntity(E1, R, T) -> getFirst(#1) -> answer(#2)", False),
+        ("After {T1} and before {T2}, whom did {E1} abduct?", ("before", "after"), Query(is_list=True),
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> answer(#2)", False),
+        ("After {T1} and before {T2}, whom did {E1} abduct?", ("before", "after"), Query(is_list=True),
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> getBefore(#2, T) -> answer(#3)", True),
         # a window is read by its own "between", with both ends
         ("Who praised {E1} from {T1} until {T2}?", ("between", "before"), Query(is_list=True, window=True),
          "getHeadEntity(E1, R) -> getBetween(#1, T1, T2) -> answer(#2)", True),
@@ -544,3 +551,52 @@ def test_a_time_inside_the_clause_of_the_event_referred_to_dates_that_event() ->
 )
 def test_a_country_the_kg_names_only_by_its_sectors(text: str, candidates: list[tuple[str, float]], sectors: bool) -> None:
     assert bool(sectors_only(EntityMention(text, (0, len(text)), candidates))) == sectors
+
+
+@pytest.mark.parametrize(
+    ("masked", "cues", "query", "program", "composed"),
+    [
+        # "first" in the clause of the event referred to picks that event, where the answers are all asked or counted
+        ("After {E1} first visited {E3}, how many times did he visit {E2}?", ("after", "first"), Query(asks="number", count="days"),
+         "getTime(E1, R, E3) -> getTime(E1, R, E2) -> getAfter(#2, #1) -> count(#3, days) -> answer(#4)",
+         "getTime(E1, R, E3) -> getFirst(#1) -> getTime(E1, R, E2) -> getAfter(#3, #2) -> count(#4, days) -> answer(#5)"),
+        ("Which countries did {E1} visit before his last trip to {E2}?", ("before", "last"), Query(is_list=True),
+         "getTime(E1, R, E2) -> getTailEntity(E1, R) -> getBefore(#2, #1) -> answer(#3)",
+         "getTime(E1, R, E2) -> getLast(#1) -> getTailEntity(E1, R) -> getBefore(#3, #2) -> answer(#4)"),
+        # one answer asked: the "first" is the answer's ("who first visited {E1} after {E2} did")
+        ("Who was the first to visit {E1} after {E2} did?", ("after", "first"), Query(),
+         "getTime(E2, R, E1) -> getHeadEntity(E1, R) -> getAfter(#2, #1) -> answer(#3)", None),
+        # two bounds said: the answers placed after the one and before the other
+        ("Which countries did {E1} visit after {T1}, and before {T2}?", ("before", "after"), Query(is_list=True),
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> answer(#2)",
+         "getTailEntity(E1, R) -> getAfter(#1, T) -> getBefore(#2, T) -> answer(#3)"),
+        # a window says both ends by its own "between"
+        ("Who praised {E1} from {T1} until {T2}?", ("between", "before"), Query(is_list=True, window=True),
+         "getHeadEntity(E1, R) -> getBefore(#1, T) -> answer(#2)", None),
+    ],
+)
+def test_bounds_the_memory_holds_one_at_a_time_are_composed(masked: str, cues: tuple[str, ...], query: Query, program: str, composed: str | None) -> None:
+    analysis = _analysis(masked, cues, query)
+    offered = bounded_variants([Guide(Program.parse(program), 5, 0.9)], analysis)
+    assert [g.program.render() for g in offered[1:]] == ([composed] if composed else [])
+
+
+@pytest.mark.parametrize(
+    ("masked", "order", "swapped"),
+    [
+        # "she" is the subject of the clause the cue heads: the one who visited both
+        ("After {E3} visited {E1}, how many times did she visit {E2}?", [1, 3, 2],
+         "getTime(E3, R, E1) -> getTime(E3, R, E2) -> getAfter(#2, #1) -> count(#3, days) -> answer(#4)"),
+        ("Once {E3} had made his first trip to {E1}, how many days was he in {E2} after that?", [1, 3, 2],
+         "getTime(E3, R, E1) -> getTime(E3, R, E2) -> getAfter(#2, #1) -> count(#3, days) -> answer(#4)"),
+        # the asked clause names its own doer: the roles are as learnt
+        ("After {E1} visited {E3}, how many times did {E1} visit {E2}?", [1, 2, 3], None),
+        # "after {E3} did" repeats the asked act with the asked clause's other party
+        ("How many times did {E1} visit {E2} after {E3} did?", [1, 2, 3], None),
+    ],
+)
+def test_the_doer_a_pronoun_shares_with_a_cues_clause_does_both_acts(masked: str, order: list[int], swapped: str | None) -> None:
+    assert said_together_first(masked, 3) == order
+    learnt = Guide(Program.parse("getTime(E1, R, E3) -> getTime(E1, R, E2) -> getAfter(#2, #1) -> count(#3, days) -> answer(#4)"), 5, 0.9)
+    offered = shared_doer_variants([learnt], _analysis(masked, ("after",), Query(asks="number", count="days")))
+    assert [g.program.render() for g in offered[1:]] == ([swapped] if swapped else [])
