@@ -11,7 +11,7 @@ from bench_support import analyzer_over, linked
 from agents.analysis.aliases import compass_acronym, has_regnal_number, nested_acronym, patronymic, without_honorific
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.clause_roles import clause_roles
-from agents.analysis.demonyms import demonym_plural
+from agents.analysis.demonyms import as_country_names, demonym_plural
 
 FACTS = [
     ("Tan_Sri_Muhyiddin_Yassin", "Engage_in_diplomatic_cooperation", "Malaysia", "2010-01-01"),
@@ -124,3 +124,33 @@ def test_a_misspelt_name_in_a_lower_case_question(analyzer: QuestionAnalyzer) ->
     assert linked(analyzer, "when did musharaf criticise iraq") == ["Pervez_Musharraf", "Iraq"]
     assert linked(analyzer, "when did musharaf criticise malaysia") == ["Malaysia"]  # no fact links them
 
+
+
+@pytest.mark.parametrize(("written", "plain"), [
+    ("Who did the People's Republic of China visit?", "Who did China visit?"),  # a listed formal name
+    ("Who did the Federal Democratic Republic of Ethiopia criticise?", "Who did Ethiopia criticise?"),
+    ("When did the Gulf emirate of Kuwait sign?", "When did Kuwait sign?"),  # a description before the state's noun
+    ("who praised the kingdom of thailand", "who praised thailand"),  # lower case stays lower case
+    ("Who visited the Malaysian federation?", "Who visited Malaysia?"),  # its adjective before the noun
+    ("Who met Ethiopia, the Horn of Africa nation, in 2005?", "Who met Ethiopia in 2005?"),  # a description after it
+    ("Who met the Frankfurt-based ECB?", "Who met the ECB?"),  # where an organisation is based
+    ("When did the Republic of China sign?", "When did Taiwan sign?"),  # listed: another state than China
+    ("Who met the Democratic Republic of the Congo?", "Who met Democratic Republic of Congo?"),  # not the Republic of the Congo
+])
+def test_a_state_named_formally_is_its_plain_name(written: str, plain: str) -> None:
+    assert as_country_names(written) == plain
+
+
+@pytest.mark.parametrize("kept", [
+    "Did the US Secretary of State visit China?",  # "state" names an office too
+    "Who did the African Union praise?", "Who did the United Kingdom praise?",  # a union, a state's own name
+    "Who did the citizens of Cambodia criticise?", "What did a Chinese nationalist say?",  # no state noun
+])
+def test_names_with_no_formal_state_name_stay(kept: str) -> None:
+    assert as_country_names(kept) == kept
+
+
+def test_a_formal_name_or_a_capital_links_the_country(analyzer: QuestionAnalyzer) -> None:
+    assert linked(analyzer, "Which country did the Kingdom of Cambodia sign a formal agreement with in 2009?") == ["Cambodia"]
+    assert linked(analyzer, "Who did the Cambodian kingdom sign a formal agreement with in 2009?") == ["Cambodia"]
+    assert linked(analyzer, "When did Phnom Penh sign a formal agreement with Kuwait?") == ["Cambodia", "Kuwait"]
