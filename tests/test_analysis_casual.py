@@ -37,6 +37,7 @@ FACTS = [
     ("Angus_King", "Make_a_visit", "Iraq", "2013-01-01"),
     ("Linda_Lingle", "Make_a_visit", "China", "2010-01-01"),
     ("Pervez_Musharraf", "Criticize_or_denounce", "Iraq", "2007-01-01"),
+    ("Security_Council_of_the_Russian_Federation", "Criticize_or_denounce", "Kuwait", "2009-03-01"),
 ]
 
 
@@ -154,3 +155,6 @@ def test_a_formal_name_or_a_capital_links_the_country(analyzer: QuestionAnalyzer
     assert linked(analyzer, "Which country did the Kingdom of Cambodia sign a formal agreement with in 2009?") == ["Cambodia"]
     assert linked(analyzer, "Who did the Cambodian kingdom sign a formal agreement with in 2009?") == ["Cambodia"]
     assert linked(analyzer, "When did Phnom Penh sign a formal agreement with Kuwait?") == ["Cambodia", "Kuwait"]
+    # a KG name that holds a formal state name is that name, not the state
+    assert linked(analyzer, "When did the Security Council of the Russian Federation criticise Kuwait?") == [
+        "Security_Council_of_the_Russian_Federation", "Kuwait"]

@@ -70,9 +70,12 @@ def _named(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
     return name
 
 
-def as_country_names(question: str) -> str:
+def as_country_names(question: str, kept: re.Pattern[str] | None = None) -> str:
     """A state named formally, by its adjective and a state noun, or with a description, as its plain name ("the People's
     Republic of China" -> "China", "the Thai kingdom" -> "Thailand"); a place of an organisation's base left out: the
-    KG names states and organisations plainly, and the words around the name would be read as other names."""
+    KG names states and organisations plainly, and the words around the name would be read as other names. `kept`: the
+    KG's own names that hold such words, left as written."""
+    if kept is not None and (name := kept.search(question)):
+        return as_country_names(question[: name.start()]) + name.group(0) + as_country_names(question[name.end() :], kept)
     question = _LISTED.sub(_named(_FORMAL), _DESCRIBED.sub(r"\1", _BASED.sub("", question)))
     return _ADJECTIVE_STATE.sub(_named(_ADJECTIVE_OF), _STATE_OF.sub(_named(_COUNTRY), question))
