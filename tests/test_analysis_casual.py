@@ -158,3 +158,13 @@ def test_a_formal_name_or_a_capital_links_the_country(analyzer: QuestionAnalyzer
     # a KG name that holds a formal state name is that name, not the state
     assert linked(analyzer, "When did the Security Council of the Russian Federation criticise Kuwait?") == [
         "Security_Council_of_the_Russian_Federation", "Kuwait"]
+
+
+def test_a_name_and_its_description_are_one_party(analyzer: QuestionAnalyzer) -> None:
+    # a description set off by commas or brackets names the same party: the mention the KG names closest stands for both
+    assert linked(analyzer, "When did Abhisit Vejjajiva, the Thai prime minister, visit Malaysia?") == ["Abhisit_Vejjajiva", "Malaysia"]
+    assert linked(analyzer, "When did Abhisit Vejjajiva (the head of government of Thailand) visit Malaysia?") == ["Abhisit_Vejjajiva", "Malaysia"]
+    # a list and a clause after a comma are no description
+    assert linked(analyzer, "Did Angela Merkel, Abhisit Vejjajiva and Juan Carlos visit Kuwait?") == [
+        "Angela_Merkel", "Abhisit_Vejjajiva", "Juan_Carlos_I", "Kuwait"]
+    assert sorted(map(str, linked(analyzer, "After Cambodia, Kuwait signed a formal agreement with whom?"))) == ["Cambodia", "Kuwait"]

@@ -74,6 +74,10 @@ _NOT_ALONE = (
 )
 
 
+# words that make what follows a name and a comma a clause or a list, no description of the name (`_one_party`)
+_CLAUSE_WORDS = (_WORDS["phrase_break"] | CUE_WORDS | {"and", "or", "but", "nor"}) - {"of", "in", "on", "at", "for", "from", "the", "a", "an", "to", "with", "by"}
+_KIND_RANK = {kind: k for k, kind in enumerate(("exact", "role", "alias", "qualifier", "fuzzy"))}  # how closely a kind names
+
 KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
@@ -190,11 +194,34 @@ class EntityLinker:
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
                 if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
                     after.start = before.end = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
+            self._one_party(toks, mentions)
             mentions = self._confirmed([  # a span of `_NOT_ALONE` words (or none) names no party
                 c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _one_party(self, tokens: list[Token], mentions: list[_Candidate]) -> None:
+        """(role: names people use) A name and a description of it set off by commas or brackets name one party ("Luka
+        Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for Refugees?", "Khartoum
+        (the Sudanese government)"): the mention the KG names most closely stands for them all, a description of a role
+        before a capital or a name's other words. A list ("China, the US and Russia") or a clause ("After Iraq, the IMF
+        asked whom?") is no description: it holds "and", "or", a question or cue word or a word of an act."""
+        def plain(k: int) -> bool:
+            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act
+            return bool(word.key) and word.key not in _CLAUSE_WORDS and not (word.text.islower() and word_key(word.key) in self._relation_keys)
+        for first in mentions:
+            comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower()), None)
+            if first.start == first.end or comma is None or tokens[comma].text not in {",", "("}:
+                continue
+            close = next((k for k in range(comma + 1, min(len(tokens), comma + 14)) if not plain(k)), None)
+            party = [c for c in mentions if close is not None and first.start <= c.start and c.end <= close and c.end > c.start]
+            if close is None or tokens[close].text not in {",", ";", ":", "?", ".", "!", ")"} or len(party) < 2:
+                continue
+            best = min(party, key=lambda c: (_KIND_RANK.get(c.kind, 9), -c.score, c.start))
+            for other in party:
+                other.start = other.end = first.start
+            best.start, best.end = first.start, close + (tokens[close].text == ")")
 
     def _a_country(self, text: str) -> bool:
         """A country, its people or its capital, alone ("Hong Kong", "Malaysian") or before words of role names
