@@ -54,8 +54,6 @@ _LISTED = re.compile(rf"\b(?i:the\s+)?(?i:({_either(_FORMAL)}))\b")
 _STATE_OF = re.compile(rf"\b(?i:the\s+)?(?:(?:[A-Z][\w'’]*|[a-z]+-[a-z]+)\s+){{0,3}}{_NOUN}\s+(?i:of\s+(?:the\s+)?({_either(_COUNTRY)}))\b")
 _ADJECTIVE_OF = {a.lower(): country for country, forms in COUNTRY_ALIASES.items() for a in forms if not a.isupper()}
 _ADJECTIVE_STATE = re.compile(rf"\b(?i:the\s+)?(?i:({_either(_ADJECTIVE_OF)}))\s+{_NOUN}\b")
-# a country, then a description of it set off by commas ("Ethiopia, the Horn of Africa nation, signed"): the country
-_DESCRIBED = re.compile(rf"\b({_either(COUNTRY_ALIASES)}),\s+the\s+(?:[^,;:?!.()]{{1,40}}?\s)?(?:{_NOUN}|(?i:country))(?:,|(?=[;:?!.]))")
 # where an organisation is based, before its name ("the Frankfurt-based ECB"): its name
 _BASED = re.compile(r"\b(?:[A-Z][\w'’.]*\s+){0,2}[A-Z][\w'’.]*-based\s+(?=[A-Z])")
 
@@ -71,11 +69,11 @@ def _named(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
 
 
 def as_country_names(question: str, kept: re.Pattern[str] | None = None) -> str:
-    """A state named formally, by its adjective and a state noun, or with a description, as its plain name ("the People's
+    """A state named formally or by its adjective and a state noun as its plain name ("the People's
     Republic of China" -> "China", "the Thai kingdom" -> "Thailand"); a place of an organisation's base left out: the
     KG names states and organisations plainly, and the words around the name would be read as other names. `kept`: the
     KG's own names that hold such words, left as written."""
     if kept is not None and (name := kept.search(question)):
         return as_country_names(question[: name.start()]) + name.group(0) + as_country_names(question[name.end() :], kept)
-    question = _LISTED.sub(_named(_FORMAL), _DESCRIBED.sub(r"\1", _BASED.sub("", question)))
+    question = _LISTED.sub(_named(_FORMAL), _BASED.sub("", question))
     return _ADJECTIVE_STATE.sub(_named(_ADJECTIVE_OF), _STATE_OF.sub(_named(_COUNTRY), question))

@@ -208,10 +208,11 @@ class EntityLinker:
         before a capital or a name's other words. A list ("China, the US and Russia") or a clause ("After Iraq, the IMF
         asked whom?") is no description: it holds "and", "or", a question or cue word or a word of an act."""
         def plain(k: int) -> bool:
-            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act
-            return bool(word.key) and word.key not in _CLAUSE_WORDS and not (word.text.islower() and word_key(word.key) in self._relation_keys)
-        for first in mentions:
-            comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower()), None)
+            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time
+            return word.key.replace(" ", "").isalpha() and word.key not in _CLAUSE_WORDS and not (word.text.islower() and word_key(word.key) in self._relation_keys)
+        starts = {c.start for c in mentions}
+        for first in mentions:  # the name's own lower-case words before the comma ("the UN refugee agency, ..."), no other name's
+            comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower() or k in starts), None)
             if first.start == first.end or comma is None or tokens[comma].text not in {",", "("}:
                 continue
             close = next((k for k in range(comma + 1, min(len(tokens), comma + 14)) if not plain(k)), None)
