@@ -192,8 +192,6 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-                if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
-                    after.start = before.end = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
             self._one_party(toks, mentions)
             mentions = self._confirmed([  # a span of `_NOT_ALONE` words (or none) names no party
                 c for c in mentions if not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
@@ -202,17 +200,23 @@ class EntityLinker:
         return results
 
     def _one_party(self, tokens: list[Token], mentions: list[_Candidate]) -> None:
-        """(role: names people use) A name and a description of it set off by commas or brackets name one party ("Luka
-        Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for Refugees?", "Khartoum
-        (the Sudanese government)"): the mention the KG names most closely stands for them all, a description of a role
-        before a capital or a name's other words. A list ("China, the US and Russia") or a clause ("After Iraq, the IMF
-        asked whom?") is no description: it holds "and", "or", a question or cue word or a word of an act."""
+        """(role: names people use) A title before a person's name ("White House national security aide Stephen Hadley":
+        a role or unknown name, and lower-case title words), and a name and a description of it set off by commas or
+        brackets ("Luka Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for
+        Refugees?", "Khartoum (the Sudanese government)"), name one party: the person, else the mention the KG names most
+        closely (a description of a role before a capital or a name's other words). A list ("China, the US and Russia") or
+        a clause ("After Iraq, the IMF asked whom?") is no description: it holds "and", "or", a question or cue word or a
+        word of an act."""
         def plain(k: int) -> bool:
             word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time
             return word.key.replace(" ", "").isalpha() and word.key not in _CLAUSE_WORDS and not (word.text.islower() and word_key(word.key) in self._relation_keys)
         starts = {c.start for c in mentions}
         for first in mentions:  # the name's own lower-case words before the comma ("the UN refugee agency, ..."), no other name's
             comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower() or k in starts), None)
+            person = next((c for c in mentions if c.start == comma and c.entities and c.entities[0][0] in self.tables.people), None)
+            if person is not None and first.kind in ("role", "unlinked") and first.end > first.start:
+                person.start = first.end = first.start  # a role or unknown name, and title words, before a person's name are the
+                continue  # person's title ("Iraqi PM Nouri al-Maliki", "White House national security aide Stephen Hadley")
             if first.start == first.end or comma is None or tokens[comma].text not in {",", "("}:
                 continue
             close = next((k for k in range(comma + 1, min(len(tokens), comma + 14)) if not plain(k)), None)
