@@ -173,3 +173,5 @@ def test_a_name_and_its_description_are_one_party(analyzer: QuestionAnalyzer) ->
 def test_title_words_between_a_role_and_a_person_are_the_person_s_title(analyzer: QuestionAnalyzer) -> None:
     assert linked(analyzer, "When did Thai government spokesman Abhisit Vejjajiva visit Malaysia?") == ["Abhisit_Vejjajiva", "Malaysia"]
     assert linked(analyzer, "When did Cambodia criticise Abhisit Vejjajiva?") == ["Cambodia", "Abhisit_Vejjajiva"]  # an act between
+    assert linked(analyzer, "Were any Thai companies welcomed by Abhisit Vejjajiva in 2012?") == [  # a verb between: no title
+        "Company_-_Owner_or_Operator_(Thailand)", "Abhisit_Vejjajiva"]

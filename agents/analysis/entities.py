@@ -201,7 +201,7 @@ class EntityLinker:
 
     def _one_party(self, tokens: list[Token], mentions: list[_Candidate]) -> None:
         """(role: names people use) A title before a person's name ("White House national security aide Stephen Hadley":
-        a role or unknown name, and lower-case title words), and a name and a description of it set off by commas or
+        a role or unknown name, and words of roles or titles), and a name and a description of it set off by commas or
         brackets ("Luka Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for
         Refugees?", "Khartoum (the Sudanese government)"), name one party: the person, else the mention the KG names most
         closely (a description of a role before a capital or a name's other words). A list ("China, the US and Russia") or
@@ -214,7 +214,8 @@ class EntityLinker:
         for first in mentions:  # the name's own lower-case words before the comma ("the UN refugee agency, ..."), no other name's
             comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower() or k in starts), None)
             person = next((c for c in mentions if c.start == comma and c.entities and c.entities[0][0] in self.tables.people), None)
-            if person is not None and first.kind in ("role", "unlinked") and first.end > first.start:
+            titled = all(self._in_vocabulary(tokens[k]) or is_title(tokens[k].key) for k in range(first.end, comma or first.end))
+            if person is not None and first.kind in ("role", "unlinked") and first.end > first.start and titled:
                 person.start = first.end = first.start  # a role or unknown name, and title words, before a person's name are the
                 continue  # person's title ("Iraqi PM Nouri al-Maliki", "White House national security aide Stephen Hadley")
             if first.start == first.end or comma is None or tokens[comma].text not in {",", "("}:
