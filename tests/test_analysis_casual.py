@@ -168,6 +168,7 @@ def test_a_name_and_its_description_are_one_party(analyzer: QuestionAnalyzer) ->
     assert linked(analyzer, "Did Angela Merkel, Abhisit Vejjajiva and Juan Carlos visit Kuwait?") == [
         "Angela_Merkel", "Abhisit_Vejjajiva", "Juan_Carlos_I", "Kuwait"]
     assert sorted(map(str, linked(analyzer, "After Cambodia, Kuwait signed a formal agreement with whom?"))) == ["Cambodia", "Kuwait"]
+    assert sorted(map(str, linked(analyzer, "Who first signed a formal agreement with Kuwait, Cambodia having done so?"))) == ["Cambodia", "Kuwait"]
 
 
 def test_title_words_between_a_role_and_a_person_are_the_person_s_title(analyzer: QuestionAnalyzer) -> None:

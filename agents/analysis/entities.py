@@ -205,11 +205,12 @@ class EntityLinker:
         brackets ("Luka Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for
         Refugees?", "Khartoum (the Sudanese government)"), name one party: the person, else the mention the KG names most
         closely (a description of a role before a capital or a name's other words). A list ("China, the US and Russia") or
-        a clause ("After Iraq, the IMF asked whom?") is no description: it holds "and", "or", a question or cue word or a
-        word of an act."""
+        a clause ("After Iraq, the IMF asked whom?", "China, Zambia having done so") is no description: it holds "and", "or",
+        a question or cue word, a word of an act or a participle."""
         def plain(k: int) -> bool:
-            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time
-            return word.key.replace(" ", "").isalpha() and word.key not in _CLAUSE_WORDS and not (word.text.islower() and word_key(word.key) in self._relation_keys)
+            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time;
+            verb = word.text.islower() and (word_key(word.key) in self._relation_keys or word.key.endswith(("ing", "ed")))  # "having"
+            return word.key.replace(" ", "").isalpha() and word.key not in _CLAUSE_WORDS and not verb
         starts = {c.start for c in mentions}
         for first in mentions:  # the name's own lower-case words before the comma ("the UN refugee agency, ..."), no other name's
             comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower() or k in starts), None)
