@@ -41,7 +41,7 @@ class TablesReport:
 def build_tables(store: TKGStore, embedder: Embedder, quiet: bool = False) -> TablesReport:
     """Build (or find built) every per-store table of `store` for `embedder`, with one progress bar."""
     from actions.filtering import get_filter
-    from agents.analysis.analyzer import QuestionAnalyzer, chat_protected
+    from agents.analysis.analyzer import QuestionAnalyzer, chat_protected, formal_names
     from agents.analysis.entities import linker_tables
 
     started = time.perf_counter()
@@ -62,6 +62,7 @@ def build_tables(store: TKGStore, embedder: Embedder, quiet: bool = False) -> Ta
         lambda: analyzer.relation_linker,
         lambda: get_filter(store, embedder),  # the template vectors
         lambda: chat_protected(store),
+        lambda: formal_names(store),
     ]
     for step in progress(steps, "building tables", quiet=quiet):
         step()

@@ -11,7 +11,7 @@ from bench_support import analyzer_over, linked
 from agents.analysis.aliases import compass_acronym, has_regnal_number, nested_acronym, patronymic, without_honorific
 from agents.analysis.analyzer import QuestionAnalyzer
 from agents.analysis.clause_roles import clause_roles
-from agents.analysis.demonyms import demonym_plural
+from agents.analysis.demonyms import as_country_names, demonym_plural
 
 FACTS = [
     ("Tan_Sri_Muhyiddin_Yassin", "Engage_in_diplomatic_cooperation", "Malaysia", "2010-01-01"),
@@ -37,6 +37,7 @@ FACTS = [
     ("Angus_King", "Make_a_visit", "Iraq", "2013-01-01"),
     ("Linda_Lingle", "Make_a_visit", "China", "2010-01-01"),
     ("Pervez_Musharraf", "Criticize_or_denounce", "Iraq", "2007-01-01"),
+    ("Security_Council_of_the_Russian_Federation", "Criticize_or_denounce", "Kuwait", "2009-03-01"),
 ]
 
 
@@ -124,3 +125,54 @@ def test_a_misspelt_name_in_a_lower_case_question(analyzer: QuestionAnalyzer) ->
     assert linked(analyzer, "when did musharaf criticise iraq") == ["Pervez_Musharraf", "Iraq"]
     assert linked(analyzer, "when did musharaf criticise malaysia") == ["Malaysia"]  # no fact links them
 
+
+
+@pytest.mark.parametrize(("written", "plain"), [
+    ("Who did the People's Republic of China visit?", "Who did China visit?"),  # a listed formal name
+    ("Who did the Federal Democratic Republic of Ethiopia criticise?", "Who did Ethiopia criticise?"),
+    ("When did the Gulf emirate of Kuwait sign?", "When did Kuwait sign?"),  # a description before the state's noun
+    ("who praised the kingdom of thailand", "who praised thailand"),  # lower case stays lower case
+    ("Who visited the Malaysian federation?", "Who visited Malaysia?"),  # its adjective before the noun
+    ("Who met the Frankfurt-based ECB?", "Who met the ECB?"),  # where an organisation is based
+    ("When did the Republic of China sign?", "When did Taiwan sign?"),  # listed: another state than China
+    ("Who met the Democratic Republic of the Congo?", "Who met Democratic Republic of Congo?"),  # not the Republic of the Congo
+])
+def test_a_state_named_formally_is_its_plain_name(written: str, plain: str) -> None:
+    assert as_country_names(written) == plain
+
+
+@pytest.mark.parametrize("kept", [
+    "Did the US Secretary of State visit China?",  # "state" names an office too
+    "Who did the African Union praise?", "Who did the United Kingdom praise?",  # a union, a state's own name
+    "Who did the citizens of Cambodia criticise?", "What did a Chinese nationalist say?",  # no state noun
+])
+def test_names_with_no_formal_state_name_stay(kept: str) -> None:
+    assert as_country_names(kept) == kept
+
+
+def test_a_formal_name_or_a_capital_links_the_country(analyzer: QuestionAnalyzer) -> None:
+    assert linked(analyzer, "Which country did the Kingdom of Cambodia sign a formal agreement with in 2009?") == ["Cambodia"]
+    assert linked(analyzer, "Who did the Cambodian kingdom sign a formal agreement with in 2009?") == ["Cambodia"]
+    assert linked(analyzer, "When did Phnom Penh sign a formal agreement with Kuwait?") == ["Cambodia", "Kuwait"]
+    # a KG name that holds a formal state name is that name, not the state
+    assert linked(analyzer, "When did the Security Council of the Russian Federation criticise Kuwait?") == [
+        "Security_Council_of_the_Russian_Federation", "Kuwait"]
+
+
+def test_a_name_and_its_description_are_one_party(analyzer: QuestionAnalyzer) -> None:
+    # a description set off by commas or brackets names the same party: the mention the KG names closest stands for both
+    assert linked(analyzer, "When did Abhisit Vejjajiva, the Thai prime minister, visit Malaysia?") == ["Abhisit_Vejjajiva", "Malaysia"]
+    assert linked(analyzer, "When did Abhisit Vejjajiva (the head of government of Thailand) visit Malaysia?") == ["Abhisit_Vejjajiva", "Malaysia"]
+    assert linked(analyzer, "When did Cambodia, the Southeast Asian kingdom, sign a formal agreement with Kuwait?") == ["Cambodia", "Kuwait"]
+    # a list and a clause after a comma are no description
+    assert linked(analyzer, "Did Angela Merkel, Abhisit Vejjajiva and Juan Carlos visit Kuwait?") == [
+        "Angela_Merkel", "Abhisit_Vejjajiva", "Juan_Carlos_I", "Kuwait"]
+    assert sorted(map(str, linked(analyzer, "After Cambodia, Kuwait signed a formal agreement with whom?"))) == ["Cambodia", "Kuwait"]
+    assert sorted(map(str, linked(analyzer, "Who first signed a formal agreement with Kuwait, Cambodia having done so?"))) == ["Cambodia", "Kuwait"]
+
+
+def test_title_words_between_a_role_and_a_person_are_the_person_s_title(analyzer: QuestionAnalyzer) -> None:
+    assert linked(analyzer, "When did Thai government spokesman Abhisit Vejjajiva visit Malaysia?") == ["Abhisit_Vejjajiva", "Malaysia"]
+    assert linked(analyzer, "When did Cambodia criticise Abhisit Vejjajiva?") == ["Cambodia", "Abhisit_Vejjajiva"]  # an act between
+    assert linked(analyzer, "Were any Thai companies welcomed by Abhisit Vejjajiva in 2012?") == [  # a verb between: no title
+        "Company_-_Owner_or_Operator_(Thailand)", "Abhisit_Vejjajiva"]

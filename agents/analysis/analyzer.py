@@ -16,7 +16,7 @@ from types import ModuleType
 from agents.analysis.accounting import Vocabularies, unaccounted
 from agents.analysis.ambiguity import resolve_by_facts, resolve_dates_by_facts
 from agents.analysis.chat_spellings import CHAT_WORDS, SPELLINGS, Vocabulary, protected_ngrams, standard_spelling
-from agents.analysis.demonyms import COUNTRY_ALIASES
+from agents.analysis.demonyms import COUNTRIES, COUNTRY_ALIASES, as_country_names
 from agents.analysis.discourse import as_checked_claim, without_repairs
 from agents.analysis.entities import KNOWN_ENGLISH, EntityLinker
 from agents.analysis.gaps import as_question
@@ -71,6 +71,15 @@ def chat_protected(store: TKGStore) -> frozenset[str]:
 def _protected(store: TKGStore) -> list[str]:
     names = [store.display(name) for name in store.entity_names()]
     return sorted(protected_ngrams(normalize_name(name) for name in names) | marked_words(names))
+
+
+def formal_names(store: TKGStore) -> re.Pattern[str] | None:
+    """The KG's own names that reading a state's formal name would change ("Islamic Republic of Iran Broadcasting"): left
+    as written. Saved beside the store, as `chat_protected` is."""
+    def build() -> list[str]:
+        return sorted({d for d in map(store.display, store.entity_names()) if as_country_names(d) != d}, key=len, reverse=True)
+    names = saved(store, "formal-names", build, (sys.modules[as_country_names.__module__], COUNTRIES))
+    return store.derived(("formal_names",), lambda: re.compile("|".join(map(re.escape, names)), re.IGNORECASE) if names else None)
 
 
 # the code and data that decide which words are protected: an edit of these files rebuilds the saved table
@@ -168,12 +177,13 @@ class QuestionAnalyzer:
         return self.analyze_batch([question])[0]
 
     def analyze_batch(self, questions: list[str], rank_relations: bool = True) -> list[QuestionAnalysis]:
-        protected, vocabulary = chat_protected(self.store), self.vocabulary
+        protected, vocabulary, formal = chat_protected(self.store), self.vocabulary, formal_names(self.store)
         # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
-        # ..."); asides first, while the dashes that set them off are there; a short one holds no KG name word but English ones
+        # ..."), a state's formal name as its plain one ("the Kingdom of Thailand"); asides first, while the dashes that set them off
+        # are there; a short one holds no KG name word but English ones
         stressable, naming = self._stressable(), self.store.derived(("naming",), lambda: self._name_words() - KNOWN_ENGLISH - GRAMMAR_WORDS["function_words"])
-        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(without_hashtags(q), stressable))))), naming)), protected), protected)))) for q in questions]
+        questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(as_country_names(without_hashtags(q), formal), stressable))))), naming)), protected), protected)))) for q in questions]
         questions = [stated_window(with_stated_year(with_offsets(q))) for q in questions]
         readings = [read_times(q) for q in questions]
         entities = self.entity_linker.link_batch(questions, [[t.span for t in reading.found] for reading in readings])

@@ -6,6 +6,8 @@ to the country's usual English name; the linker keeps only the names the store u
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
 from agents.analysis.words import DATA, data
@@ -36,3 +38,42 @@ def demonym_plural(alias: str) -> str | None:
         return None
     ending = alias.lower().endswith(_PLURAL_ENDINGS) or " " not in alias and not alias.lower().endswith(_NO_PLURAL)
     return alias + "s" if ending else None
+
+
+def _either(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# a formal name of a state: one listed ("the Republic of China" is Taiwan), else up to three capitalised or hyphened words
+# before its noun ("the Federal Democratic Republic of Ethiopia", "the Gulf emirate of Kuwait", "the oil-rich kingdom of
+# Saudi Arabia"), or its adjective before the noun ("the Thai kingdom")
+_NOUN = "(?i:" + _either(_DATA["state_nouns"]) + ")"
+_FORMAL = {form.lower(): country for country, forms in COUNTRY_ALIASES.items() for form in forms if re.search(_NOUN + r"\b", form)}
+_COUNTRY = {c.lower(): c for c in COUNTRY_ALIASES}
+_LISTED = re.compile(rf"\b(?i:the\s+)?(?i:({_either(_FORMAL)}))\b")
+_STATE_OF = re.compile(rf"\b(?i:the\s+)?(?:(?:[A-Z][\w'’]*|[a-z]+-[a-z]+)\s+){{0,3}}{_NOUN}\s+(?i:of\s+(?:the\s+)?({_either(_COUNTRY)}))\b")
+_ADJECTIVE_OF = {a.lower(): country for country, forms in COUNTRY_ALIASES.items() for a in forms if not a.isupper()}
+_ADJECTIVE_STATE = re.compile(rf"\b(?i:the\s+)?(?i:({_either(_ADJECTIVE_OF)}))\s+{_NOUN}\b")
+# where an organisation is based, before its name ("the Frankfurt-based ECB"): its name
+_BASED = re.compile(r"\b(?:[A-Z][\w'’.]*\s+){0,2}[A-Z][\w'’.]*-based\s+(?=[A-Z])")
+
+
+def _named(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
+    """The country a match names (the whole match where it is a country's own formal name: "the Democratic Republic of
+    Congo"), in lower case where the match was written so ("the kingdom of thailand")."""
+    def name(m: re.Match[str]) -> str:
+        whole = re.sub(r"(?i)^the\s+", "", m.group(0)).lower()
+        country = _FORMAL.get(whole) or _COUNTRY.get(whole) or table[m.group(1).lower()]
+        return country.lower() if m.group(0).islower() else country
+    return name
+
+
+def as_country_names(question: str, kept: re.Pattern[str] | None = None) -> str:
+    """A state named formally or by its adjective and a state noun as its plain name ("the People's
+    Republic of China" -> "China", "the Thai kingdom" -> "Thailand"); a place of an organisation's base left out: the
+    KG names states and organisations plainly, and the words around the name would be read as other names. `kept`: the
+    KG's own names that hold such words, left as written."""
+    if kept is not None and (name := kept.search(question)):
+        return as_country_names(question[: name.start()]) + name.group(0) + as_country_names(question[name.end() :], kept)
+    question = _LISTED.sub(_named(_FORMAL), _BASED.sub("", question))
+    return _ADJECTIVE_STATE.sub(_named(_ADJECTIVE_OF), _STATE_OF.sub(_named(_COUNTRY), question))

@@ -75,6 +75,10 @@ _NOT_ALONE = (
 )
 
 
+# words that make what follows a name and a comma a clause or a list, no description of the name (`_one_party`)
+_CLAUSE_WORDS = (_WORDS["phrase_break"] | CUE_WORDS | {"and", "or", "but", "nor"}) - {"of", "in", "on", "at", "for", "from", "the", "a", "an", "to", "with", "by"}
+_KIND_RANK = {kind: k for k, kind in enumerate(("exact", "role", "alias", "qualifier", "fuzzy"))}  # how closely a kind names
+
 KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
@@ -189,14 +193,43 @@ class EntityLinker:
             for before, after in zip(mentions, mentions[1:]):
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
-                if before.kind == "role" and before.end == after.start and after.entities and after.entities[0][0] in self.tables.people:
-                    after.start = before.start  # a sector role right before a person's name is the person's title ("Iraqi PM Nouri al-Maliki"): one mention
-                    before.kind = "title"
-            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party; a title is part of the name after it
-                c for c in mentions if c.kind != "title" and not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
+            self._one_party(toks, mentions)
+            mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party; a part is read in the mention it joined
+                c for c in mentions if c.kind != "part" and not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
             ])
             results.append([_mention(questions[n], toks, c, self.config.max_candidates) for c in mentions])
         return results
+
+    def _one_party(self, tokens: list[Token], mentions: list[_Candidate]) -> None:
+        """(role: names people use) A title before a person's name ("White House national security aide Stephen Hadley":
+        a role or unknown name, and words of roles or titles), and a name and a description of it set off by commas or
+        brackets ("Luka Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for
+        Refugees?", "Khartoum (the Sudanese government)"), name one party: the person, else the mention the KG names most
+        closely (a description of a role before a capital or a name's other words). A list ("China, the US and Russia") or
+        a clause ("After Iraq, the IMF asked whom?", "China, Zambia having done so") is no description: it holds "and", "or",
+        a question or cue word, a word of an act or a participle."""
+        def plain(k: int) -> bool:
+            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time;
+            verb = word.text.islower() and (word_key(word.key) in self._relation_keys or word.key.endswith(("ing", "ed")))  # "having"
+            return word.key.replace(" ", "").isalpha() and word.key not in _CLAUSE_WORDS and not verb
+        starts = {c.start for c in mentions}
+        for first in (c for c in mentions if c.kind != "part"):  # the name's own lower-case words before the comma, no other name's
+            comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower() or k in starts), None)
+            person = next((c for c in mentions if c.start == comma and c.entities and c.entities[0][0] in self.tables.people), None)
+            titled = all(self._in_vocabulary(tokens[k]) or is_title(tokens[k].key) for k in range(first.end, comma or first.end))
+            if person is not None and first.kind in ("role", "unlinked") and titled:
+                person.start, first.kind = first.start, "part"  # a role or unknown name, and title words, before a person's name
+                continue  # are the person's title ("Iraqi PM Nouri al-Maliki", "White House national security aide Stephen Hadley")
+            if comma is None or tokens[comma].text not in {",", "("}:
+                continue
+            close = next((k for k in range(comma + 1, min(len(tokens), comma + 14)) if not plain(k)), None)
+            party = [c for c in mentions if close is not None and first.start <= c.start and c.end <= close and c.kind != "part"]
+            if close is None or tokens[close].text not in {",", ";", ":", "?", ".", "!", ")"} or len(party) < 2:
+                continue
+            best = min(party, key=lambda c: (_KIND_RANK.get(c.kind, 9), -c.score, c.start))
+            for other in (c for c in party if c is not best):
+                other.kind = "part"
+            best.start, best.end = first.start, close + (tokens[close].text == ")")
 
     def _a_country(self, text: str) -> bool:
         """A country, its people or its capital, alone ("Hong Kong", "Malaysian") or before words of role names
