@@ -69,14 +69,15 @@ _DETERMINERS = _WORDS["determiners"]
 _NAME_CONNECTORS = _WORDS["name_connectors"]
 # A name may begin with a month or a function word ("March 23 Movement"), but a span of nothing but calendar,
 # function and request-framing words names no party.
+_CALENDAR = frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
 _NOT_ALONE = (
-    frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name)) | _NOT_NAMES | _DETERMINERS
+    _CALENDAR | _NOT_NAMES | _DETERMINERS
     | _WORDS["quantifiers"] | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _WORDS["framing_words"]
 )
 
 
-# words that make what follows a name and a comma a clause or a list, no description of the name (`_one_party`)
-_CLAUSE_WORDS = (_WORDS["phrase_break"] | CUE_WORDS | {"and", "or", "but", "nor"}) - {"of", "in", "on", "at", "for", "from", "the", "a", "an", "to", "with", "by"}
+# words that make what follows a name and a comma a clause, a list or a time, no description of the name (`_one_party`)
+_CLAUSE_WORDS = (_WORDS["phrase_break"] | CUE_WORDS | _CALENDAR | {"and", "or", "but", "nor"}) - {"of", "in", "on", "at", "for", "from", "the", "a", "an", "to", "with", "by"}
 _KIND_RANK = {kind: k for k, kind in enumerate(("exact", "role", "alias", "qualifier", "fuzzy"))}  # how closely a kind names
 
 KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
