@@ -58,8 +58,9 @@ def test_ingest_builds_the_tables_and_a_cold_store_only_reads_them(tmp_path: Pat
     assert data["tables"]["names_embedded"] == data["entities"] + data["relations"] == 4 + 3
     assert data["tables"]["names_kept"] == 0 and data["tables"]["device"] == "cpu"
     beside = sorted(p.name.split(".", 2)[-1].split("-")[0] for p in tmp_path.glob("kg.duckdb.*"))
-    # .npz and .npy of the names; "relation": the relation texts' vectors (`tkg_store.relation_texts`)
-    assert beside == ["chat", "linker", "mirror", "relation", "roles", "symmetric", "templates", "vectors", "vectors"]
+    # .npz and .npy of the names; "relation": the relation texts' vectors (`tkg_store.relation_texts`); "formal": the KG names
+    # that hold a formal state name (`analyzer.formal_names`)
+    assert beside == ["chat", "formal", "linker", "mirror", "relation", "roles", "symmetric", "templates", "vectors", "vectors"]
     real = get_embedder(device="cpu")
     with TKGStore.open(tmp_path / "kg.duckdb") as store:
         vectors = name_vectors(store, _Refusing(real.name, real.dim))
