@@ -176,3 +176,13 @@ def test_title_words_between_a_role_and_a_person_are_the_person_s_title(analyzer
     assert linked(analyzer, "When did Cambodia criticise Abhisit Vejjajiva?") == ["Cambodia", "Abhisit_Vejjajiva"]  # an act between
     assert linked(analyzer, "Were any Thai companies welcomed by Abhisit Vejjajiva in 2012?") == [  # a verb between: no title
         "Company_-_Owner_or_Operator_(Thailand)", "Abhisit_Vejjajiva"]
+
+
+def test_a_formal_state_name_the_kg_holds_as_a_state_of_its_own_is_that_state(tmp_path) -> None:  # noqa: ANN001 - pytest's Path
+    facts = [
+        ("Victor Emmanuel III", "position held", "King of Italy", "1900", "1946"),
+        ("Kingdom of Italy (Q172579)", "participant in", "World War I", "1915", "1918"),
+        ("Italy", "participant in", "World War II", "1943", "1945"),
+    ]
+    for analyzer in analyzer_over(tmp_path / "kg.duckdb", facts):
+        assert linked(analyzer, "When did the Kingdom of Italy take part in World War I?") == ["Kingdom of Italy (Q172579)", "World War I"]

@@ -36,7 +36,7 @@ from ari.base.text import marked_words, without_hashtags, without_symbols, word_
 from tkg_store.relation_lexicon import chosen_lexicon
 from tkg_store.relation_texts import default_relation_texts
 from tkg_store.saved import saved
-from tkg_store.store import TKGStore, normalize_name
+from tkg_store.store import TKGStore, namesake_base, normalize_name
 
 
 def _active_form(masked: str, entities: list[EntityMention]) -> tuple[str, list[EntityMention], Rewrite]:
@@ -74,10 +74,12 @@ def _protected(store: TKGStore) -> list[str]:
 
 
 def formal_names(store: TKGStore) -> re.Pattern[str] | None:
-    """The KG's own names that reading a state's formal name would change ("Islamic Republic of Iran Broadcasting"): left
-    as written. Saved beside the store, as `chat_protected` is."""
+    """The KG's own names that reading a state's formal name would change ("Islamic Republic of Iran Broadcasting", a
+    state of its own: "Kingdom of Italy (Q172579)", written without its note): left as written. Saved beside the store,
+    as `chat_protected` is."""
     def build() -> list[str]:
-        return sorted({d for d in map(store.display, store.entity_names()) if as_country_names(d) != d}, key=len, reverse=True)
+        names = {n for d in map(store.display, store.entity_names()) for n in (d, namesake_base(d)) if n and as_country_names(n) != n}
+        return sorted(names, key=len, reverse=True)
     names = saved(store, "formal-names", build, (sys.modules[as_country_names.__module__], COUNTRIES))
     return store.derived(("formal_names",), lambda: re.compile("|".join(map(re.escape, names)), re.IGNORECASE) if names else None)
 
