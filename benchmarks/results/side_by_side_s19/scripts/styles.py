@@ -12,7 +12,7 @@ for folder in sys.argv[1:]:
     for r in rows:
         v = "abstained" if r["abstained"] else ("right" if r["hit1"] else "wrong")
         by.setdefault(r.get("style", ""), Counter())[v] += 1
-    rewrites = Counter()
+    rewrites: Counter[str] = Counter()
     for style, c in by.items():
         if style != "original":
             rewrites.update(c)
