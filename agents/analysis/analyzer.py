@@ -30,6 +30,7 @@ from agents.analysis.relations import RelationLexicon, RelationLinker, bundled_l
 from agents.analysis.synonyms import SynonymMap
 from agents.analysis.times import TimeReading, read_times, stated_window, unplaced_calendar_names, with_offsets, with_stated_year
 from agents.analysis.types import EntityMention, QuestionAnalysis, TimeMention
+from agents.analysis.words import either
 from ari.base.config import JudgeConfig, LinkingConfig
 from ari.base.embedding import Embedder, english_words
 from ari.base.text import marked_words, without_hashtags, without_symbols, word_key
@@ -79,9 +80,9 @@ def formal_names(store: TKGStore) -> re.Pattern[str] | None:
     as `chat_protected` is."""
     def build() -> list[str]:
         names = {n for d in map(store.display, store.entity_names()) for n in (d, namesake_base(d)) if n and as_country_names(n) != n}
-        return sorted(names, key=len, reverse=True)
+        return sorted(names)
     names = saved(store, "formal-names", build, (sys.modules[as_country_names.__module__], COUNTRIES))
-    return store.derived(("formal_names",), lambda: re.compile("|".join(map(re.escape, names)), re.IGNORECASE) if names else None)
+    return store.derived(("formal_names",), lambda: re.compile(either(names), re.IGNORECASE) if names else None)
 
 
 # the code and data that decide which words are protected: an edit of these files rebuilds the saved table

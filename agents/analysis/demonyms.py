@@ -7,10 +7,10 @@ to the country's usual English name; the linker keeps only the names the store u
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from types import MappingProxyType
 
-from agents.analysis.words import DATA, data
+from agents.analysis.words import DATA, data, either
 
 COUNTRIES = DATA / "countries.json"
 _DATA = data("countries")
@@ -40,20 +40,16 @@ def demonym_plural(alias: str) -> str | None:
     return alias + "s" if ending else None
 
 
-def _either(words: Iterable[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
 # a formal name of a state: one listed ("the Republic of China" is Taiwan), else up to three capitalised or hyphened words
 # before its noun ("the Federal Democratic Republic of Ethiopia", "the Gulf emirate of Kuwait", "the oil-rich kingdom of
 # Saudi Arabia"), or its adjective before the noun ("the Thai kingdom")
-_NOUN = "(?i:" + _either(_DATA["state_nouns"]) + ")"
+_NOUN = "(?i:" + either(_DATA["state_nouns"]) + ")"
 _FORMAL = {form.lower(): country for country, forms in COUNTRY_ALIASES.items() for form in forms if re.search(_NOUN + r"\b", form)}
 _COUNTRY = {c.lower(): c for c in COUNTRY_ALIASES}
-_LISTED = re.compile(rf"\b(?i:the\s+)?(?i:({_either(_FORMAL)}))\b")
-_STATE_OF = re.compile(rf"\b(?i:the\s+)?(?:(?:[A-Z][\w'’]*|[a-z]+-[a-z]+)\s+){{0,3}}{_NOUN}\s+(?i:of\s+(?:the\s+)?({_either(_COUNTRY)}))\b")
+_LISTED = re.compile(rf"\b(?i:the\s+)?(?i:({either(_FORMAL)}))\b")
+_STATE_OF = re.compile(rf"\b(?i:the\s+)?(?:(?:[A-Z][\w'’]*|[a-z]+-[a-z]+)\s+){{0,3}}{_NOUN}\s+(?i:of\s+(?:the\s+)?({either(_COUNTRY)}))\b")
 _ADJECTIVE_OF = {a.lower(): country for country, forms in COUNTRY_ALIASES.items() for a in forms if not a.isupper()}
-_ADJECTIVE_STATE = re.compile(rf"\b(?i:the\s+)?(?i:({_either(_ADJECTIVE_OF)}))\s+{_NOUN}\b")
+_ADJECTIVE_STATE = re.compile(rf"\b(?i:the\s+)?(?i:({either(_ADJECTIVE_OF)}))\s+{_NOUN}\b")
 _HINT = re.compile(rf"{_NOUN}|-based\b")
 # where an organisation is based, before its name ("the Frankfurt-based ECB"): its name
 _BASED = re.compile(r"\b(?:[A-Z][\w'’.]*\s+){0,2}[A-Z][\w'’.]*-based\s+(?=[A-Z])")

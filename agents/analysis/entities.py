@@ -88,7 +88,7 @@ class _Candidate:
     start: int  # token index
     end: int
     entities: list[tuple[str, float]]
-    kind: str  # exact | alias | role | qualifier | fuzzy | unlinked | title (of the person's name after it: part of that mention)
+    kind: str  # exact | alias | role | qualifier | fuzzy | unlinked | part (read in the mention that took its span: a title, a description)
     why: str = ""  # how the span was read (alias rule, role phrase...), for the trace
     confirm: bool = False  # weak evidence of a name: kept only where the KG links it to another mention
     needs_partner: bool = False  # ... and dropped where the question has no other mention to confirm it
@@ -210,14 +210,14 @@ class EntityLinker:
         a clause ("After Iraq, the IMF asked whom?", "China, Zambia having done so") is no description: it holds "and", "or",
         a question or cue word, a word of an act or a participle."""
         def plain(k: int) -> bool:
-            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time;
+            word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time
             verb = word.text.islower() and (word_key(word.key) in self._relation_keys or word.key.endswith(("ing", "ed")))  # "having"
             return word.key.replace(" ", "").isalpha() and word.key not in _CLAUSE_WORDS and not verb
         starts = {c.start for c in mentions}
         for first in (c for c in mentions if c.kind != "part"):  # the name's own lower-case words before the comma, no other name's
             comma = next((k for k in range(first.end, min(len(tokens), first.end + 4)) if not plain(k) or not tokens[k].text.islower() or k in starts), None)
             person = next((c for c in mentions if c.start == comma and c.entities and c.entities[0][0] in self.tables.people), None)
-            titled = all(self._in_vocabulary(tokens[k]) or is_title(tokens[k].key) for k in range(first.end, comma or first.end))
+            titled = person is not None and all(self._in_vocabulary(tokens[k]) or is_title(tokens[k].key) for k in range(first.end, person.start))
             if person is not None and first.kind in ("role", "unlinked") and titled:
                 person.start, first.kind = first.start, "part"  # a role or unknown name, and title words, before a person's name
                 continue  # are the person's title ("Iraqi PM Nouri al-Maliki", "White House national security aide Stephen Hadley")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -24,6 +25,11 @@ def word_tables(name: str) -> dict[str, frozenset[str]]:
 def english(pattern: str) -> re.Pattern[str]:
     """A pattern of English words, matched in any case, as people write them ("Prior to", "prior to")."""
     return re.compile(pattern, re.IGNORECASE)
+
+
+def either(words: Iterable[str]) -> str:
+    """A pattern matching any of `words` as written, the longest first (so "Republic of China" is not cut at "Republic")."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 def patterns(name: str, shared: dict[str, str]) -> dict[str, re.Pattern[str]]:
