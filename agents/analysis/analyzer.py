@@ -183,7 +183,7 @@ class QuestionAnalyzer:
         protected, vocabulary, formal = chat_protected(self.store), self.vocabulary, formal_names(self.store)
         # the one normalisation: a marked unknown asked ("____ visited X", "Name this country."), symbols that are no words out ("visited 😀 Iran"), chat spellings and
         # typing slips written out ("wat yr ... vistied ... b4 08"), asides and a framing clause set aside ("For a briefing on X, who
-        # ..."), a state's formal name as its plain one ("the Kingdom of Thailand"); asides first, while the dashes that set them off
+        # ..."), a state's formal name as its plain one ("the Kingdom of Morocco"); asides first, while the dashes that set them off
         # are there; a short one holds no KG name word but English ones
         stressable, naming = self._stressable(), self.store.derived(("naming",), lambda: self._name_words() - KNOWN_ENGLISH - GRAMMAR_WORDS["function_words"])
         questions = [_YEAR_WORDS.sub("", without_framing(vocabulary.corrected(standard_spelling(without_symbols(without_hedges(without_asides(as_yes_no(as_question(as_checked_claim(without_repairs(unstressed(as_country_names(without_hashtags(q), formal), stressable))))), naming)), protected), protected)))) for q in questions]

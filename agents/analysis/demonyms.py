@@ -41,8 +41,8 @@ def demonym_plural(alias: str) -> str | None:
 
 
 # a formal name of a state: one listed ("the Republic of China" is Taiwan), else up to three capitalised or hyphened words
-# before its noun ("the Federal Democratic Republic of Ethiopia", "the Gulf emirate of Kuwait", "the oil-rich kingdom of
-# Saudi Arabia"), or its adjective before the noun ("the Thai kingdom")
+# before its noun ("the Hashemite Kingdom of Jordan", "the Gulf emirate of Qatar", "the oil-rich kingdom of
+# Saudi Arabia"), or its adjective before the noun ("the Saudi kingdom")
 _NOUN = "(?i:" + either(_DATA["state_nouns"]) + ")"
 _FORMAL = {form.lower(): country for country, forms in COUNTRY_ALIASES.items() for form in forms if re.search(_NOUN + r"\b", form)}
 _COUNTRY = {c.lower(): c for c in COUNTRY_ALIASES}
@@ -51,7 +51,7 @@ _STATE_OF = re.compile(rf"\b(?i:the\s+)?(?:(?:[A-Z][\w'’]*|[a-z]+-[a-z]+)\s+){
 _ADJECTIVE_OF = {a.lower(): country for country, forms in COUNTRY_ALIASES.items() for a in forms if not a.isupper()}
 _ADJECTIVE_STATE = re.compile(rf"\b(?i:the\s+)?(?i:({either(_ADJECTIVE_OF)}))\s+{_NOUN}\b")
 _HINT = re.compile(rf"{_NOUN}|-based\b")
-# where an organisation is based, before its name ("the Frankfurt-based ECB"): its name
+# where an organisation is based, before its name ("the Geneva-based WHO"): its name
 _BASED = re.compile(r"\b(?:[A-Z][\w'’.]*\s+){0,2}[A-Z][\w'’.]*-based\s+(?=[A-Z])")
 
 
@@ -67,7 +67,7 @@ def _named(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
 
 def as_country_names(question: str, kept: re.Pattern[str] | None = None) -> str:
     """A state named formally or by its adjective and a state noun as its plain name ("the People's
-    Republic of China" -> "China", "the Thai kingdom" -> "Thailand"); a place of an organisation's base left out: the
+    Republic of China" -> "China", "the Saudi kingdom" -> "Saudi Arabia"); a place of an organisation's base left out: the
     KG names states and organisations plainly, and the words around the name would be read as other names. `kept`: the
     KG's own names that hold such words, left as written."""
     if not _HINT.search(question):  # most questions name no state formally: one small pattern instead of four long ones

@@ -202,12 +202,12 @@ class EntityLinker:
         return results
 
     def _one_party(self, tokens: list[Token], mentions: list[_Candidate]) -> None:
-        """(role: names people use) A title before a person's name ("White House national security aide Stephen Hadley":
+        """(role: names people use) A title before a person's name ("Kremlin foreign policy aide Yuri Ushakov":
         a role or unknown name, and words of roles or titles), and a name and a description of it set off by commas or
-        brackets ("Luka Bebic, Speaker of the Croatian Parliament,", "the UN refugee agency, the High Commission for
-        Refugees?", "Khartoum (the Sudanese government)"), name one party: the person, else the mention the KG names most
+        brackets ("Ban Ki-moon, the UN Secretary-General,", "the UN children's agency, UNICEF?", "Damascus (the Syrian
+        government)"), name one party: the person, else the mention the KG names most
         closely (a description of a role before a capital or a name's other words). A list ("China, the US and Russia") or
-        a clause ("After Iraq, the IMF asked whom?", "China, Zambia having done so") is no description: it holds "and", "or",
+        a clause ("After Iraq, the IMF asked whom?", "China, Laos having done so") is no description: it holds "and", "or",
         a question or cue word, a word of an act or a participle."""
         def plain(k: int) -> bool:
             word = tokens[k]  # a capitalised word is part of a name ("the Central Military Commission"), no act; a number a time
@@ -220,7 +220,7 @@ class EntityLinker:
             titled = person is not None and all(self._in_vocabulary(tokens[k]) or is_title(tokens[k].key) for k in range(first.end, person.start))
             if person is not None and first.kind in ("role", "unlinked") and titled:
                 person.start, first.kind = first.start, "part"  # a role or unknown name, and title words, before a person's name
-                continue  # are the person's title ("Iraqi PM Nouri al-Maliki", "White House national security aide Stephen Hadley")
+                continue  # are the person's title ("Iraqi PM Nouri al-Maliki", "Kremlin foreign policy aide Yuri Ushakov")
             if comma is None or tokens[comma].text not in {",", "("}:
                 continue
             close = next((k for k in range(comma + 1, min(len(tokens), comma + 14)) if not plain(k)), None)
