@@ -24,6 +24,7 @@ from agents.analysis import (
     accounting,
     clause_roles,
     clauses,
+    cues,
     discourse,
     gaps,
     grammar,
@@ -105,6 +106,21 @@ def _referents(masked: str) -> str:
     return "; ".join(said) or "none"
 
 
+def _cues(masked: str) -> str:
+    """The cues the question asks for in the active one-clause form (`cues.question_cues`), the unit of "the same ...",
+    each party a cue points at with the clause the cue heads, the n-th asked ("after the first": the second), a window of
+    two times, a time right before the cue."""
+    text = rewrite(masked).text
+    said = [", ".join(sorted(cues.question_cues(text))) or "none"]
+    said += [f"same {unit}"] if (unit := cues.same_granularity(text)) else []
+    pointed = [int(m.group(1)) for m in re.finditer(r"\{E(\d+)\}", text) if cues.POINTS_AT_NEXT.search(text[: m.start()])]
+    said += [f"points at E{n}; refers to {cues.referred_clause(text, n)!r}" for n in pointed]
+    read = read_query(text, text, text.count("{T"), [m.span() for m in re.finditer(r"\{E\d\}", text)])
+    said += ["second"] if read.ordinal == 2 else []
+    said += ["window"] if read.window else []
+    return "; ".join(said + (["time before cue"] if cues.time_before_cue(text) else []))
+
+
 # no vocabulary: every word is known and none is a name's, so only the patterns give a reason
 _NO_VOCABULARY = accounting.Vocabularies(name_words=frozenset(), read_words=frozenset())
 _DATA = Path(agents.analysis.__file__).parent / "data"
@@ -114,7 +130,7 @@ _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (question_form, "form_patterns", _form), (predicate, "predicate_patterns", lambda masked: " ".join(predicate.asserted_words(masked))),
     (query, "query_patterns", _query), (times, "time_patterns", _time), (gaps, "gap_patterns", gaps.as_question),
     (discourse, "discourse_patterns", lambda text: discourse.as_checked_claim(discourse.without_repairs(text))),
-    (referents, "referent_patterns", _referents),
+    (referents, "referent_patterns", _referents), (cues, "cue_patterns", _cues),
     (accounting, "accounting_patterns", lambda masked: accounting.unaccounted(masked, _NO_VOCABULARY) or "accounted"),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}

@@ -8,31 +8,17 @@ from __future__ import annotations
 import re
 
 from agents.analysis.sectors import content_words
-from agents.analysis.words import english, word_tables
+from agents.analysis.words import patterns, word_tables
 from ari.base.text import stem
 
-_BEFORE_HEAD = r"before|prior\s+to|earlier\s+than|preceding|ahead\s+of|in\s+advance\s+of|until|till|by\s+the\s+time"
-_AFTER_HEAD = r"after|following|later\s+than|subsequent\s+to|since|(?<!even\s)(?<!least\s)(?<!than\s)(?<!just\s)once|in\s+the\s+wake\s+of"  # "even once": no "after"
-CUE_HEAD = f"{_BEFORE_HEAD}|{_AFTER_HEAD}"  # a cue that heads a phrase or a clause: "before X", "once X had ..."
-_BEFORE = rf"{_BEFORE_HEAD}|up\s+to|beforehand|previously"
-_AFTER = rf"{_AFTER_HEAD}|subsequently\s+to|afterwards?|thereafter"
-AFTER_HEAD = english(rf"\b(?:{_AFTER_HEAD})\b")
-BEFORE = english(rf"\b(?:{_BEFORE})\b")
-AFTER = english(rf"\b(?:{_AFTER})\b")
-# a cue right before a mention points at it: "before X", "prior to the X", "after a Thai MP", "the same month as X";
-# "other than X", "rather than X" set X aside or apart, in no time
-POINTS_AT_NEXT = english(rf"\b(?:{_BEFORE}|{_AFTER}|as|(?<!other\s)(?<!rather\s)than)\s+(?:(?:the|a|an)\s+)?$")
-# "when did X start / stop being Y": the start of the first holding, the end of the last one
-FIRST = english(r"\b(?:first|earliest|initially|originally|soonest|(?:start(?:ed)?|began|begin)\s+being)\b")
-LAST = english(r"\b(?:last|latest|most\s+recent(?:ly)?|final(?:ly)?|stop(?:ped)?\s+being|ceased?\s+to\s+be)\b")
-# "right after his first visit", "the one after the first": the second (`grammar.ordinal_phrase`, the query's n-th)
-AFTER_FIRST = english(r"\b(?:(?:immediately|just|right|directly)\s+)?after\s+(?:the|his|her|its|their|\{E\d+\}['’]s?)\s+first\b(?!\s+(?:of|to)\b)")
-SAME = english(r"\bsame\s+(day|date|month|year|time)\b")
-_BETWEEN = r"\bbetween\b|\bfrom\s+\S+\s+(?:to|until|till)\b"
-BETWEEN = english(_BETWEEN)
-# two times bound a window, both ends included: the "between" cue, or "from ... through", "until", "{T1}-{T2}", "in (the months of) {T1} and {T2}"
-WINDOW = english(rf"{_BETWEEN}|\bfrom\b.*\b(?:to|until|till|through|thru|and)\b|\b(?:until|till|through|thru)\b|\{{T1\}}\s*(?:-|–|to)\s*\{{T2\}}|\b(?:in|during)\s+(?:the\s+(?:months|years)\s+(?:of\s+)?)?\{{T1\}}\s*(?:and|&)\s*\{{T2\}}")
-ASKS_TIME = english(r"^\s*when\b|\b(?:what|which)\s+(?:date|day|month|year|yr|time)\b|\bin\s+which\s+(?:year|yr|month)\b")
+# the temporal cue patterns (data/cue_patterns.json: each with why it is read so, and the questions it is for)
+PATTERNS = patterns("cue_patterns", {})
+CUE_HEAD = PATTERNS["cue_head"].pattern  # a cue that heads a phrase or a clause: "before X", "once X had ..."
+AFTER_HEAD = PATTERNS["after_cue_head"]
+POINTS_AT_NEXT = PATTERNS["points_at_next"]  # a cue right before a mention points at it: "before X", "the same month as X"
+FIRST, LAST = PATTERNS["first"], PATTERNS["last"]
+AFTER_FIRST = PATTERNS["after_first"]  # "right after his first visit": the second
+WINDOW = PATTERNS["window"]  # two times bound a window, both ends included
 
 # the grammar's word tables, read once here (data/grammar_words.json: what each holds and why): cue words, pro-forms, ...
 GRAMMAR_WORDS = word_tables("grammar_words")
@@ -41,7 +27,7 @@ CUE_WORDS = GRAMMAR_WORDS["cue_words"]
 
 def same_granularity(text: str) -> str | None:
     """"day" | "month" | "year" for "the same day/date/time", "month", "year" as ...; None without one."""
-    if (match := SAME.search(text)) is None:
+    if (match := PATTERNS["same"].search(text)) is None:
         return None
     word = match.group(1).lower()
     return {"date": "day", "time": "day"}.get(word, word)
@@ -49,23 +35,19 @@ def same_granularity(text: str) -> str | None:
 
 def temporal_cues(text: str) -> list[str]:
     """The cues of a text in a fixed order: same, between, before, after, first, last."""
-    cues = (("same", SAME), ("between", BETWEEN), ("before", BEFORE), ("after", AFTER), ("first", FIRST), ("last", LAST))
-    return [name for name, pattern in cues if pattern.search(text)]
+    return [name for name in ("same", "between", "before", "after", "first", "last") if PATTERNS[name].search(text)]
 
 
 def question_cues(question: str) -> frozenset[str]:
     """The cues a question's wording asks for, "asks_time" among them when it asks for a time
     (what action filtering favours: `actions.filtering.CUE_TEMPLATES`)."""
-    return frozenset(temporal_cues(question) + (["asks_time"] if ASKS_TIME.search(question) else []))
-
-
-_TIME_BEFORE_CUE = english(r"\{T1\}\s*,?\s*(?:after|before)\b")
+    return frozenset(temporal_cues(question) + (["asks_time"] if PATTERNS["asks_time"].search(question) else []))
 
 
 def time_before_cue(masked: str) -> bool:
     """Whether a time stands right before the cue ("which countries recognised {E1} in {T1} after {E2} did"): it
     places the answers as well as the event referred to."""
-    return bool(_TIME_BEFORE_CUE.search(masked))
+    return bool(PATTERNS["time_before_cue"].search(masked))
 
 
 def referred_clause(masked: str, last: int) -> str:
