@@ -22,6 +22,7 @@ import agents.analysis
 from actions.query import Query
 from agents.analysis import (
     accounting,
+    chat_spellings,
     clause_roles,
     clauses,
     cues,
@@ -131,6 +132,7 @@ _FILES: list[tuple[ModuleType, str, Callable[[str], str]]] = [
     (query, "query_patterns", _query), (times, "time_patterns", _time), (gaps, "gap_patterns", gaps.as_question),
     (discourse, "discourse_patterns", lambda text: discourse.as_checked_claim(discourse.without_repairs(text))),
     (referents, "referent_patterns", _referents), (cues, "cue_patterns", _cues),
+    (chat_spellings, "spelling_patterns", chat_spellings.standard_spelling),
     (accounting, "accounting_patterns", lambda masked: accounting.unaccounted(masked, _NO_VOCABULARY) or "accounted"),
 ]
 _ENTRIES = {name: json.loads((_DATA / f"{name}.json").read_text(encoding="utf-8"))["patterns"] for _, name, _ in _FILES}

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from agents.analysis.aliases import TITLE_ABBREVIATIONS
 from agents.analysis.times import MONTHS
-from agents.analysis.words import DATA, data, english
+from agents.analysis.words import DATA, data, patterns
 from ari.base.text import one_slip_away, stem, word_key
 from tkg_store.temporal import full_year
 
@@ -22,18 +22,9 @@ from tkg_store.temporal import full_year
 CHAT_WORDS = DATA / "chat_spellings.json"
 SPELLINGS: dict[str, str] = data("chat_spellings")["spellings"]
 _MONTHS = frozenset(MONTHS)  # month names and their abbreviations, as the time reader knows them
-_WORD = re.compile(r"(?<![\w'’/])(?:gov't|int'l|nat'l|w/|[a-z0-9]+)(?![\w'’/])")
-# a two-digit year after a preposition ("in 09", "back in 06", "of 05", "since 07"); not a day
-# ("in 09 may") or a count ("in 10 days"): the word after it is no month, unit or number
-_SHORT_YEAR = english(
-    r"\b(in|of|since|before|after|until|during|by)\s+'?(\d{2})\b(?![/\-.:]\d|\s*(?:st|nd|rd|th)\b)"
-    r"(?!\s+(?:" + "|".join(sorted(_MONTHS)) + r"|days?|weeks?|months?|years?|times?|countries|people|\d)\b)",
-)
-
-# "pre-"/"post-" hyphened onto a date or a name ("pre-2007", "Post-Lage") is English's "before"/"after" it;
-# onto a lower-case word it makes an adjective of its own ("pre-war", "post-election")
-_BEFORE_AFTER = {"pre": "before ", "post": "after ", "Pre": "Before ", "Post": "After "}
-_TIME_PREFIX = re.compile(rf"\b({'|'.join(_BEFORE_AFTER)})-(?=[A-Z0-9])")
+# the patterns that find what to write out (data/spelling_patterns.json: each with why it is read so, and the texts it is for)
+PATTERNS = patterns("spelling_patterns", {"MONTHS": "|".join(sorted(_MONTHS))})
+_BEFORE_AFTER = {"pre": "before ", "post": "after ", "Pre": "Before ", "Post": "After "}  # "pre-2007": before it
 
 
 def protected_ngrams(name_keys: Iterable[str]) -> frozenset[str]:
@@ -45,7 +36,7 @@ def protected_ngrams(name_keys: Iterable[str]) -> frozenset[str]:
 def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str:
     """The question with its chat spellings written out (the text itself when it has none)."""
     lowered = text.lower()
-    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(lowered)]
+    words = [(m.start(), m.end(), m.group(0)) for m in PATTERNS["word"].finditer(lowered)]
     out, last = [], 0
     for i, (start, end, word) in enumerate(words):
         if (standard := SPELLINGS.get(word)) is None:
@@ -66,8 +57,8 @@ def standard_spelling(text: str, protected: frozenset[str] = frozenset()) -> str
         out.append(text[last:start] + standard)
         last = end
     out.append(text[last:])
-    written = _TIME_PREFIX.sub(lambda m: _BEFORE_AFTER[m.group(1)], "".join(out))
-    return _SHORT_YEAR.sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
+    written = PATTERNS["time_prefix"].sub(lambda m: _BEFORE_AFTER[m.group(1)], "".join(out))
+    return PATTERNS["short_year"].sub(lambda m: f"{m.group(1)} {full_year(int(m.group(2)))}", written)
 
 
 # a shorter word is one slip from too many others ("diff", "natl"): of four letters only a dropped one is
