@@ -47,7 +47,6 @@ _PARTICLES = NAME_WORD_TABLES["particles"]
 _HONORIFICS = tuple(sorted((tuple(h.split()) for h in NAME_WORD_TABLES["honorifics"]), key=lambda h: (-len(h), h)))
 _LONGEST_HONORIFIC = max(len(h) for h in _HONORIFICS)
 _REGNAL = re.compile(r"\s+(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI)$")
-_PATRONYMIC = frozenset({"bin", "ibn"})
 TITLE_ABBREVIATIONS = NAME_WORD_TABLES["title_abbreviations"]  # "gov lingle", "pres obama"
 _TITLES = NAME_WORD_TABLES["titles"]  # titles of office before a person's name
 # every word written before a name as its title: "former pm", "opposition leader", "army chief", "sheikh"
@@ -86,7 +85,7 @@ def patronymic(display: str) -> str | None:
     (the given name, "bin"/"ibn", the father's name), where a family name follows."""
     words = display.split()
     for k in range(1, len(words) - 2):
-        if words[k].lower() in _PATRONYMIC and words[k + 1][:1].isupper():
+        if words[k].lower() in NAME_WORD_TABLES["patronymic"] and words[k + 1][:1].isupper():
             return normalize_name(" ".join(words[: k + 2]))
     return None
 
@@ -280,16 +279,7 @@ def fuller_name(written: list[str], own: list[str]) -> bool:
     return k == len(own) - 1
 
 
-# Words that open a formal style written beside a person's name: a peerage after a comma ("Yehudi Menuhin,
-# Baron Menuhin", as the KG's own "Clive Soley, Baron Soley"), an honorific before the given names.
-PEERAGES = NAME_WORD_TABLES["peerages"]
-FORMAL_HONORIFICS = NAME_WORD_TABLES["formal_honorifics"]
-# The crown's style before a British office ("Her Majesty's Principal Secretary of State for ..."): no name of its own.
-CROWN_STYLES = frozenset({"her majesty", "his majesty"})
-
-
 # -- the tables of a store: every rule above applied to every name ------------------------------
-_COMPASS_WORDS = frozenset({"north", "south", "east", "west"})
 
 
 def add_compass_initials(tables: NameTables) -> None:
@@ -298,7 +288,7 @@ def add_compass_initials(tables: NameTables) -> None:
     qualifiers of sector roles alike); a key the KG already uses stays as it is."""
     def short(key: str) -> str | None:
         words = key.split()
-        if len(words) < 2 or words[0] not in _COMPASS_WORDS:
+        if len(words) < 2 or words[0] not in NAME_WORD_TABLES["compass_words"]:
             return None
         initial = " ".join([words[0][0], *words[1:]])
         return None if initial in tables.by_key or initial in tables.aliases else initial
@@ -322,7 +312,7 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
     found: dict[str, list[tuple[str, str]]] = {}
     firsts: list[tuple[str, str]] = []
     persons: set[str] = set()
-    role_surnames: list[tuple[str, str]] = []  # (surname that is a role word, entity)
+    by_last: dict[str, list[str]] = {}  # a surname that is a role word -> the entities of that name
     for name in tables.entities:
         display = store.display(name)
         opening = normalize_name(display.split()[0]) if display.split() else ""
@@ -343,7 +333,7 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
             if (word := first_name(bare)) is not None:
                 firsts.append((word, name))
         if personal and (last := role_word_surname(bare, organisational)):
-            role_surnames.append((last, name))
+            by_last.setdefault(last, []).append(name)
         if "(" not in display and (variant := initials_variant(normalize_name(display))) is not None:
             found.setdefault(variant, []).append((name, INITIALS))  # "un security council" <-> "united nations ..."
             # a UN body is named without "UN" too, "the Security Council" (general usage)
@@ -359,10 +349,7 @@ def add_aliases(store: TKGStore, tables: NameTables, organisational: frozenset[s
     tables.people = people
     # a surname that is a role word ("Banda", "Bishop") where no other name ends in that word and at most
     # two names do: "X Party", "Y Army" are organisations' heads, not surnames
-    by_last: dict[str, list[str]] = {}
-    for last, name in role_surnames:
-        by_last.setdefault(last, []).append(name)
-    candidates = {name for _, name in role_surnames}
+    candidates = {name for names in by_last.values() for name in names}
     heads = {normalize_name(store.display(name)).rsplit(" ", 1)[-1] for name in tables.entities
              if name not in candidates and "(" not in store.display(name)}
     role_texts = {normalize_name(role) for roles in tables.roles.values() for role, _ in roles}

@@ -22,14 +22,11 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from agents.analysis.aliases import (
-    CROWN_STYLES,
     FIRST_NAME,
-    FORMAL_HONORIFICS,
     LEARNED,
     LEARNED_TABLES,
     NAME_WORD_TABLES,
     NAME_WORDS,
-    PEERAGES,
     SURNAME,
     UN_BODY,
     fuller_name,
@@ -63,16 +60,12 @@ from tkg_store.store import TKGStore, normalize_name
 
 _WORDS = NAME_WORD_TABLES  # data/name_words.json: what each table holds, and why
 _PHRASE_BREAK = _WORDS["phrase_break"] | frozenset("?,;:()")
-_ENGLISH_WORDS = _WORDS["frequent_english"]  # in lower case no surname ("who was said to")
-_NOT_NAMES = _WORDS["not_names"]
-_DETERMINERS = _WORDS["determiners"]
-_NAME_CONNECTORS = _WORDS["name_connectors"]
 # A name may begin with a month or a function word ("March 23 Movement"), but a span of nothing but calendar,
 # function and request-framing words names no party.
 _CALENDAR = frozenset(name.lower() for name in (*calendar.month_name[1:], *calendar.day_name))
 _NOT_ALONE = (
-    _CALENDAR | _NOT_NAMES | _DETERMINERS
-    | _WORDS["quantifiers"] | _NAME_CONNECTORS | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _WORDS["framing_words"]
+    _CALENDAR | _WORDS["not_names"] | _WORDS["determiners"]
+    | _WORDS["quantifiers"] | _WORDS["name_connectors"] | _PHRASE_BREAK | frozenset(REQUEST_VERBS) | _WORDS["framing_words"]
 )
 
 
@@ -80,7 +73,7 @@ _NOT_ALONE = (
 _CLAUSE_WORDS = (_WORDS["phrase_break"] | CUE_WORDS | _CALENDAR | {"and", "or", "but", "nor"}) - {"of", "in", "on", "at", "for", "from", "the", "a", "an", "to", "with", "by"}
 _KIND_RANK = {kind: k for k, kind in enumerate(("exact", "role", "alias", "qualifier", "fuzzy"))}  # how closely a kind names
 
-KNOWN_ENGLISH = _NOT_ALONE | _ENGLISH_WORDS | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
+KNOWN_ENGLISH = _NOT_ALONE | _WORDS["frequent_english"] | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
 @dataclass
@@ -167,7 +160,7 @@ class EntityLinker:
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         self._vectors.add([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
         results: list[list[EntityMention]] = []
-        pending: list[tuple[int, list[_Candidate], list[tuple[_Candidate, str]]]] = []  # (question, chosen, (run, its text))
+        pending: list[tuple[list[_Candidate], list[tuple[_Candidate, str]]]] = []  # per question: (chosen, (run, its text))
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
             chosen = _select(exact[n] + self._score_roles(role_requests[n], toks))
             spans = []
@@ -177,13 +170,12 @@ class EntityLinker:
                 if owner is not None:  # the style is part of the name it belongs to: read (and masked) as one
                     owner.start, owner.end = min(owner.start, s[0]), max(owner.end, s[1])
                 spans += [] if style else [s]
-            runs = [_Candidate(a, b, [], "unlinked") for a, b in spans]
-            pending.append((n, chosen, [(run, question[toks[run.start].start : toks[run.end - 1].end]) for run in runs]))
-            for run, text in pending[-1][2]:
+            pending.append((chosen, [(_Candidate(a, b, [], "unlinked"), question[toks[a].start : toks[b - 1].end]) for a, b in spans]))
+            for run, text in pending[-1][1]:
                 run.entities = [] if self._a_country(text) else self._contained(text) or self._fuller(text) or self._fuzzy(text)
         # embeddings only for left-over names that no entity name contains
-        self._vectors.add([text for _, _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
-        for n, chosen, texts in pending:
+        self._vectors.add([text for _, runs in pending for run, text in runs if not run.entities and not self._a_country(text)])
+        for n, (chosen, texts) in enumerate(pending):
             toks = tokenised[n]
             for run, text in texts:
                 run.entities = run.entities or ([] if self._a_country(text) else self._nearest(text))
@@ -259,7 +251,7 @@ class EntityLinker:
     def _general_word(self, word: str) -> bool:
         """A word of the KG's relation or role vocabulary, a cue or a frequent English word: no name."""
         return (
-            word in self.tables.common_words or word in _ENGLISH_WORDS or word in CUE_WORDS or word in _NOT_NAMES
+            word in self.tables.common_words or word in _WORDS["frequent_english"] or word in CUE_WORDS or word in _WORDS["not_names"]
             or word_key(word) in self._relation_keys or (bool(content_words(word)) and content_words(word) <= self._role_vocabulary)
         )
 
@@ -268,20 +260,11 @@ class EntityLinker:
         facts with another mention's best two; a question with no other mention keeps them as they are,
         except those that need one (`_Candidate.needs_partner`)."""
         partners = [name for c in mentions if not c.confirm for name, _ in c.entities[:2]]
-        if not any(c.confirm for c in mentions):
-            return mentions
-        if not partners:
-            return [c for c in mentions if not c.needs_partner]
-        kept = []
-        for c in mentions:
-            if c.confirm:
-                linked = [(n, s) for n, s in c.entities if any(self.store.relations_between(n, p) for p in partners)]
-                if not linked:
-                    continue  # "which country said ...": no fact links Khan_Said to the question's others
-                c.entities = linked
-                c.why += "; confirmed: it has facts with the question's other names"
-            kept.append(c)
-        return kept
+        for c in (c for c in mentions if c.confirm and partners):
+            c.entities = [(n, s) for n, s in c.entities if any(self.store.relations_between(n, p) for p in partners)]
+            c.why += "; confirmed: it has facts with the question's other names"
+        # none left: "which country said ...": no fact links Khan_Said to the question's others
+        return [c for c in mentions if not c.confirm or (c.entities if partners else not c.needs_partner)]
 
     def _formal_style(self, question: str, tokens: list[Token], span: tuple[int, int], chosen: list[_Candidate]) -> tuple[bool, _Candidate | None]:
         """(role: names people use) Whether a capitalised run no source explained is the formal style of a
@@ -289,15 +272,15 @@ class EntityLinker:
         Majesty's Principal Secretary of State for ..."), and that mention (None: none linked yet)."""
         start, end = span
         words = [t.key for t in tokens[start:end]]
-        if " ".join(words) in CROWN_STYLES:
+        if " ".join(words) in _WORDS["crown_styles"]:
             crown = end < len(tokens) and tokens[end].key == "'s"
             return crown, next((c for c in chosen if c.start == end + 1), None) if crown else None
         person = {c.start: c for c in chosen if any(name in self.tables.people for name, _ in c.entities)}
         before = next((c for c in chosen if c.end == start - 1 and c.start in person), None)
-        if before is not None and tokens[start - 1].text == "," and words[0] in PEERAGES:
+        if before is not None and tokens[start - 1].text == "," and words[0] in _WORDS["peerages"]:
             return True, before
         between = question[tokens[end - 1].end : tokens[end].start].strip() if end in person else None
-        owner = person[end] if between in {'"', "“", "'", "‘"} or (words[0] in FORMAL_HONORIFICS and between == "") else None
+        owner = person[end] if between in {'"', "“", "'", "‘"} or (words[0] in _WORDS["formal_honorifics"] and between == "") else None
         return owner is not None, owner
 
     def _fuller(self, text: str) -> list[tuple[str, float]]:
@@ -330,15 +313,12 @@ class EntityLinker:
         found = []
         for i in range(len(tokens)):
             for j in _span_ends(tokens, i, blocked, min(self.tables.max_tokens, 12)):
-                key = ngram_key(text, tokens, i, j)
-                if key not in self._name_prefixes:
-                    key = closed_key(tokens, i, j)
-                    if key not in self._name_prefixes:
-                        key = spelling_variant(key)
-                        if key not in self._name_prefixes:
-                            if tokens[j - 1].key in PREFIXES:
-                                continue  # "non aligned ...": the prefix closes onto the next word
-                            break
+                closed = closed_key(tokens, i, j)  # the span as written, closed up, in the KG's spelling: the first that begins a name
+                key = next((k for k in (ngram_key(text, tokens, i, j), closed, spelling_variant(closed)) if k in self._name_prefixes), None)
+                if key is None:
+                    if tokens[j - 1].key in PREFIXES:
+                        continue  # "non aligned ...": the prefix closes onto the next word
+                    break
                 if not (names := self.tables.by_key.get(key)):
                     if (alias := self._alias(text, tokens, i, j, key, blocked)) is not None:
                         found.append(alias)
@@ -356,7 +336,7 @@ class EntityLinker:
     def _common_noun_in_name(self, tokens: list[Token], i: int, j: int, names: list[str], surface: str) -> bool:
         """A capitalised common noun (the KG writes it in lower case, as Wikidata labels classes: "minister")
         inside a longer capitalised name ("Prime Minister of Quebec"): part of that name, not a mention of its own."""
-        after = j + (j < len(tokens) and tokens[j].key in _NAME_CONNECTORS)
+        after = j + (j < len(tokens) and tokens[j].key in _WORDS["name_connectors"])
         after += after > j and after < len(tokens) and tokens[after].key == "the"
         inside = (i > 0 and _name_like(tokens, i - 1) and not _sentence_start(tokens, i - 1)) or (j < after < len(tokens) and _name_like(tokens, after))
         return inside and not surface.islower() and all(self.store.display(n)[:1].islower() for n in names)
@@ -370,8 +350,7 @@ class EntityLinker:
         if not entries and i > 0 and is_title(tokens[i - 1].key) and (titled := self.tables.title_surnames.get(key)):
             # "pres banda", "fm bishop": after a title a role word is a surname, if the KG confirms it
             ranked = [(name, 0.85) for name, _ in titled[: self.config.max_candidates]]
-            start = self._title_start(tokens, i, blocked)
-            return _Candidate(start, j, ranked, "alias", why=f"surname after a title of {titled[0][0]}", confirm=True)
+            return _Candidate(self._title_start(tokens, i, blocked), j, ranked, "alias", why=f"surname after a title of {titled[0][0]}", confirm=True)
         if not entries:
             return None
         if entries[0][1] == UN_BODY and not after_article:
@@ -387,8 +366,8 @@ class EntityLinker:
         if j - i == 1:
             word = tokens[i].key
             general = (
-                word in self.tables.common_words or word in _NOT_NAMES or word in _PHRASE_BREAK or word in CUE_WORDS
-                or word in _ENGLISH_WORDS or (is_title(word) and j < len(tokens) and tokens[j].key in self._name_prefixes)
+                word in self.tables.common_words or word in _WORDS["not_names"] or word in _PHRASE_BREAK or word in CUE_WORDS
+                or word in _WORDS["frequent_english"] or (is_title(word) and j < len(tokens) and tokens[j].key in self._name_prefixes)
             )  # a title before a KG name ("king juan carlos") is part of it, not a surname ("did king visit")
             if surface.isupper() and len(surface) >= 2:
                 pass  # "EU", "NATO": written as an acronym
@@ -397,7 +376,7 @@ class EntityLinker:
                     return None  # "Prior to ...", "Following ...": capitalised because first
             elif general or (len(word) < 4 and not after_article and (len(word) < 3 or entries[0][1] != SURNAME)):
                 return None
-            elif entries[0][1] == SURNAME and i > 0 and tokens[i - 1].key in _DETERMINERS | _WORDS["noun_openers"]:
+            elif entries[0][1] == SURNAME and i > 0 and tokens[i - 1].key in _WORDS["determiners"] | _WORDS["noun_openers"]:
                 return None  # "the prize", "the last award": a lower-case noun after an article or ordinal is no surname
             elif len(word) == 3 and not after_article:
                 # a short lower-case surname ("gul", "bak") is a name only where the KG links it to
@@ -494,7 +473,7 @@ class EntityLinker:
         Legislative Council"). Commas and names inside the phrase (`_inner_word`) are not counted as its words."""
         reach = k = origin
         inner = 0
-        stops = _PHRASE_BREAK if step > 0 else _PHRASE_BREAK | _DETERMINERS
+        stops = _PHRASE_BREAK if step > 0 else _PHRASE_BREAK | _WORDS["determiners"]
         while 0 <= k < len(tokens) and abs(k - origin) - inner < self.config.max_role_words and k not in blocked:
             if (step > 0 or k != origin) and self._inner_word(tokens, k):
                 k, inner = k + step, inner + (tokens[k].text == ",")
@@ -531,7 +510,7 @@ class EntityLinker:
         if k + 1 >= len(tokens):
             return False
         token, around = tokens[k], (tokens[k - 1], tokens[k + 1])
-        if not token.text[:1].isupper() or self._in_vocabulary(token) or token.key in _PHRASE_BREAK or token.key in _NOT_NAMES:
+        if not token.text[:1].isupper() or self._in_vocabulary(token) or token.key in _PHRASE_BREAK or token.key in _WORDS["not_names"]:
             return False
         return all((t.key in _WORDS["role_glue"] and t.key != "the") or t.text == "," for t in around)
 
@@ -576,7 +555,7 @@ class EntityLinker:
                     last = first + width - 1
                     if last >= len(tokens) or last in blocked or not tokens[last].key:
                         break
-                    if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _NOT_NAMES:
+                    if tokens[last].key in _PHRASE_BREAK or tokens[last].key in _WORDS["not_names"]:
                         break
                     event = last + 1 < len(tokens) and tokens[last + 1].key in _WORDS["event_object"] and self._is_an_act(tokens[last].key)
                     if possessive and (self._is_an_act(tokens[last].key, doer=True) or event):
@@ -588,7 +567,7 @@ class EntityLinker:
             # backward: "the government of Guinea-Bissau", "the citizens of Belgium"; an unknown noun before
             # "of" only where no noun follows a demonym ("the visit of the Iranian admiral": no Iranian visit)
             k = i - 1
-            if k >= 0 and tokens[k].key in _DETERMINERS:
+            if k >= 0 and tokens[k].key in _WORDS["determiners"]:
                 k -= 1
             if not adjective and i >= 1 and tokens[i - 1].text[:1].isupper() and self._in_vocabulary(tokens[i - 1]):
                 # (role before its country) "the Member of Legislative of Govt Iran": a role
@@ -601,7 +580,7 @@ class EntityLinker:
                 if start <= k - 1:
                     requests.append((start, j, text[tokens[start].start : tokens[k - 1].end], (qualifiers, True)))
                     found = True
-                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _NOT_NAMES and not modifies and not self._is_an_act(tokens[k - 1].key):
+                elif tokens[k - 1].key and tokens[k - 1].key not in _PHRASE_BREAK | _WORDS["not_names"] and not modifies and not self._is_an_act(tokens[k - 1].key):
                     # "the assassin of China": one unknown noun, judged by embeddings
                     requests.append((k - 1, j, tokens[k - 1].text, (qualifiers, True)))
             if not found:
@@ -614,7 +593,7 @@ class EntityLinker:
         time, punctuation, a function or cue word)."""
         if ngram_key("", tokens, i, j) in self.tables.nation_keys or j >= len(tokens) or j in blocked or not tokens[j].key:
             return True
-        return tokens[j].key in _PHRASE_BREAK or tokens[j].key in _NOT_NAMES or tokens[j].key in CUE_WORDS
+        return tokens[j].key in _PHRASE_BREAK or tokens[j].key in _WORDS["not_names"] or tokens[j].key in CUE_WORDS
 
     def _score_roles(self, requests, tokens: list[Token]) -> list[_Candidate]:
         best: dict[tuple[int, int], _Candidate] = {}
@@ -661,9 +640,8 @@ class EntityLinker:
             top = [(e, round(s, 4)) for e, s in scored[:self.config.max_candidates] if s >= 0.3]
             top += [(e, 0.3) for e in own if e not in dict(top)]
             candidate = _Candidate(start, end, top, "role")
-            key = (start, end)
-            if key not in best or candidate.score > best[key].score:
-                best[key] = candidate
+            if (start, end) not in best or candidate.score > best[(start, end)].score:
+                best[(start, end)] = candidate
         return list(best.values())
 
     def _people(self, start: int, end: int, qualifiers: list[str], own: list[str], nation: bool) -> _Candidate:
@@ -688,7 +666,7 @@ class EntityLinker:
     def _contained(self, text: str) -> list[tuple[str, float]]:
         """Entities whose name contains every word of `text` ("Keng Yaik" -> Lim Keng Yaik)."""
         scores: dict[str, float] = {}
-        key_words = [w for w in normalize_name(text).split() if w not in _NAME_CONNECTORS]
+        key_words = [w for w in normalize_name(text).split() if w not in _WORDS["name_connectors"]]
         if key_words:
             rows = set.intersection(*(self.tables.postings.get(word, set()) for word in key_words))
             for row in sorted(rows)[:200]:
@@ -716,18 +694,19 @@ class EntityLinker:
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0), pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
+    def _near(self, text: str) -> list[tuple[str, np.floating]]:
+        """(entity, cosine) of the names whose embeddings are nearest `text`'s (embedded already), nearest first."""
+        if (vector := self._vectors.get(text)) is None or self._entity_index is None:
+            return []
+        sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
+        return [(self._entity_rows[row], sim) for sim, row in zip(sims[0], ids[0]) if row >= 0]
+
     def _nearest(self, text: str) -> list[tuple[str, float]]:
         """Entities whose name embedding is close to the span's (cosine above `LinkingConfig.embedding_floor`)."""
         scores: dict[str, float] = {}
-        words = text.split()
-        vector = self._vectors.get(text)
-        if vector is not None and self._entity_index is not None and words:
-            sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
-            for sim, row in zip(sims[0], ids[0]):
-                if row >= 0 and sim >= self.config.embedding_floor:
-                    name = self._entity_rows[row]
-                    if self._spelt_like(text, name):
-                        scores[name] = max(scores.get(name, 0.0), float(sim) * 0.9)
+        for name, sim in self._near(text) if text.split() else []:
+            if sim >= self.config.embedding_floor and self._spelt_like(text, name):
+                scores[name] = max(scores.get(name, 0.0), float(sim) * 0.9)
         ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
         return [(name, round(score, 4)) for name, score in ranked[:self.config.max_candidates]]
 
@@ -772,10 +751,7 @@ class EntityLinker:
         """The names (namesakes together) nearest `text`, at least `WHOLE_PHRASE_FLOOR`, nearer than any other name by
         `WHOLE_PHRASE_MARGIN` and sharing a word with it; none otherwise."""
         self._vectors.add([text])
-        if (vector := self._vectors.get(text)) is None or self._entity_index is None:
-            return []
-        sims, ids = self._entity_index.search(vector[None, :], self.config.max_candidates)
-        ranked = [(self._entity_rows[i], float(v), self.store.display(self._entity_rows[i])) for v, i in zip(sims[0], ids[0]) if i >= 0]
+        ranked = [(name, float(v), self.store.display(name)) for name, v in self._near(text)]
         if not ranked or ranked[0][1] < WHOLE_PHRASE_FLOOR:
             return []
         own = normalize_name(ranked[0][2]).split()
@@ -792,7 +768,7 @@ class EntityLinker:
         acronyms = {w for w in text.split() if w.isupper()}  # "ISIL": an acronym is not spelt like its expansion
         alike = unlike = 0
         for word in normalize_name(text).split():
-            if word in _NAME_CONNECTORS or word.upper() in acronyms:
+            if word in _WORDS["name_connectors"] or word.upper() in acronyms:
                 continue
             # a short word ("Abe") is alike only as written: a letter changed makes another name; a country's
             # word ("chinese") is alike where the name holds the country, else the name is another country's
@@ -880,7 +856,7 @@ def _uncovered_name_runs(tokens: list[Token], chosen: list[_Candidate], blocked:
         while end < len(tokens) and end not in covered and not _sentence_start(tokens, end):  # a name ends with its sentence
             if _name_like(tokens, end):
                 end += 1
-            elif (tokens[end].key in _NAME_CONNECTORS and end + 1 < len(tokens) and end + 1 not in covered
+            elif (tokens[end].key in _WORDS["name_connectors"] and end + 1 < len(tokens) and end + 1 not in covered
                   and _name_like(tokens, end + 1)):
                 end += 2
             else:
@@ -914,13 +890,13 @@ def _opens_sentence(tokens: list[Token], span: tuple[int, int], alone: bool = Fa
 def _name_like(tokens: list[Token], k: int) -> bool:
     token = tokens[k]
     head, _, rest = token.text.partition("-")
-    joined_particle = head in _NAME_CONNECTORS and rest[:1].isupper()  # "al-Maliki", "el-Tayeb"
+    joined_particle = head in _WORDS["name_connectors"] and rest[:1].isupper()  # "al-Maliki", "el-Tayeb"
     if not token.key or token.key == "'s" or not (token.text[:1].isupper() or joined_particle):
         return False
     if (token.key in CUE_WORDS or token.key in _WORDS["opening_prepositions"] or token.key in REQUEST_VERBS) and (k == 0 or _sentence_start(tokens, k)):
         return False  # "Prior to 3 May 2008, ...", "Against which country ...", "List all ...": capitalised because it opens the sentence
     word, _, clitic = token.key.partition(" ")  # "I'm" is "i m": the pronoun with a contraction's ending
-    return token.key not in _NOT_NAMES and not (word in _WORDS["contracted"] and clitic in _WORDS["clitics"])
+    return token.key not in _WORDS["not_names"] and not (word in _WORDS["contracted"] and clitic in _WORDS["clitics"])
 
 
 def _verb_slot(tokens: list[Token], k: int) -> bool:
@@ -933,7 +909,7 @@ def _verb_slot(tokens: list[Token], k: int) -> bool:
         return False
     if tokens[j].key == "who":
         return True
-    noun = tokens[j].text.isalpha() and tokens[j].text.islower() and tokens[j].key not in _PHRASE_BREAK | _NOT_NAMES
+    noun = tokens[j].text.isalpha() and tokens[j].text.islower() and tokens[j].key not in _PHRASE_BREAK | _WORDS["not_names"]
     return j >= 1 and tokens[j - 1].key in _WORDS["wh_subjects"] and noun  # "which country said", not "what did merkel"
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from rapidfuzz import fuzz
 
-from agents.analysis.aliases import FORMAL_HONORIFICS
+from agents.analysis.aliases import NAME_WORD_TABLES
 from agents.analysis.types import EntityMention
 from tkg_store.store import TKGStore, normalize_name
 
@@ -33,7 +33,7 @@ def best_match(span: str, names: dict[str, str], frequency: Callable[[str], int]
     """(entity, the rarest word it shares) for the one of `names` (entity -> display) that `span` reads
     clearly as; None when none shares a rare word, two come close, or a rarer KG word of the span is not in the
     name ("Lord High Chancellor of Great Britain" is no "The Great Pumpkin")."""
-    words = [w for w in normalize_name(span).split() if len(w) >= 3 and w not in FORMAL_HONORIFICS]
+    words = [w for w in normalize_name(span).split() if len(w) >= 3 and w not in NAME_WORD_TABLES["formal_honorifics"]]
     scored = sorted(((*_shared(words, display, frequency), name) for name, display in names.items()), key=lambda s: (-s[0], s[2]))
     (best, rarest, name), next_best = scored[0] if scored else (0.0, "", ""), scored[1][0] if len(scored) > 1 else 0.0
     own = normalize_name(names.get(name, "")).split()
