@@ -11,7 +11,7 @@ import calendar
 import re
 
 from agents.analysis.aliases import TITLE_ABBREVIATIONS
-from agents.analysis.words import english, patterns
+from agents.analysis.words import patterns
 
 REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
 # the one pattern of a request verb, with whom it is asked for ("tell me", "give us"): the grammar's
@@ -28,7 +28,7 @@ _YES_NO_OPENING = PATTERNS["yes_no_opening"]
 
 
 _ABBREVIATED = frozenset(TITLE_ABBREVIATIONS | {m.lower() for m in calendar.month_abbr if m} | {"sept", "st", "jr", "no", "vs"})
-_TIME_WORD = english(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b")  # "2007", "'09", "May"
+_TIME_WORD = re.compile(rf"\d|\b(?:{'|'.join(m for m in calendar.month_name if m)})\b", re.IGNORECASE)  # "2007", "'09", "May"
 
 
 def _pieces(text: str) -> list[str]:

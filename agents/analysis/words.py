@@ -22,11 +22,6 @@ def word_tables(name: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v.split() if isinstance(v, str) else v) for k, v in tables.items() if not k.startswith("_")}
 
 
-def english(pattern: str) -> re.Pattern[str]:
-    """A pattern of English words, matched in any case, as people write them ("Prior to", "prior to")."""
-    return re.compile(pattern, re.IGNORECASE)
-
-
 def either(words: Iterable[str]) -> str:
     """A pattern matching any of `words` as written, the longest first (so "Republic of China" is not cut at "Republic")."""
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
