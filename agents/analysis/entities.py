@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -73,6 +72,7 @@ _NOT_ALONE = (
 _CLAUSE_WORDS = (_WORDS["phrase_break"] | CUE_WORDS | _CALENDAR | {"and", "or", "but", "nor"}) - {"of", "in", "on", "at", "for", "from", "the", "a", "an", "to", "with", "by"}
 _KIND_RANK = {kind: k for k, kind in enumerate(("exact", "role", "alias", "qualifier", "fuzzy"))}  # how closely a kind names
 
+_RoleRequest = tuple[int, int, str | None, tuple[list[str], bool]]  # (start, end, role phrase, (qualifiers, attributive))
 KNOWN_ENGLISH = _NOT_ALONE | _WORDS["frequent_english"] | CUE_WORDS  # the words the linker reads as English (`chat_spellings.Vocabulary`)
 
 
@@ -158,7 +158,7 @@ class EntityLinker:
         blocked = [{k for k, t in enumerate(toks) for a, b in spans if t.start < b and a < t.end} for toks, spans in zip(tokenised, time_spans)]
         exact = [self._exact(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
         role_requests = [self._role_phrases(q, t, b) for q, t, b in zip(questions, tokenised, blocked)]
-        self._vectors.add([r[2] for requests in role_requests for r in requests if self._needs_vector(r)])
+        self._vectors.add([r[2] for requests in role_requests for r in requests if r[2] and self._needs_vector(r)])
         results: list[list[EntityMention]] = []
         pending: list[tuple[list[_Candidate], list[tuple[_Candidate, str]]]] = []  # per question: (chosen, (run, its text))
         for n, (question, toks) in enumerate(zip(questions, tokenised)):
@@ -239,14 +239,9 @@ class EntityLinker:
         if not self.fuzzy or any(c.isupper() for c in question):
             return []
         covered = set(blocked) | {k for c in found for k in range(c.start, c.end)}
-        typos = []
-        for k, token in enumerate(tokens):
-            word = token.key
-            if k in covered or len(word) < 6 or not token.text.isalpha() or self._general_word(word):
-                continue
-            if entities := self._fuzzy(token.text):
-                typos.append(_Candidate(k, k + 1, entities, "fuzzy", why="closest names (lower case)", confirm=True))
-        return typos
+        words = [(k, t.text) for k, t in enumerate(tokens) if k not in covered and len(t.key) >= 6 and t.text.isalpha() and not self._general_word(t.key)]
+        near = [(k, self._fuzzy(word)) for k, word in words]
+        return [_Candidate(k, k + 1, entities, "fuzzy", why="closest names (lower case)", confirm=True) for k, entities in near if entities]
 
     def _general_word(self, word: str) -> bool:
         """A word of the KG's relation or role vocabulary, a cue or a frequent English word: no name."""
@@ -423,7 +418,7 @@ class EntityLinker:
         return end
 
     # -- role of a qualifier ----------------------------------------------------------------
-    def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]):
+    def _qualifier_mentions(self, text: str, tokens: list[Token], blocked: set[int]) -> list[tuple[int, int, list[str], bool]]:
         """(start, end, qualifiers, is_adjective) for each qualifier name, alias or demonym in the text."""
         found = []
         for i in range(len(tokens)):
@@ -525,10 +520,10 @@ class EntityLinker:
             and word not in self._head_words and word.removesuffix("s") not in self._head_words
         )
 
-    def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]):
+    def _role_phrases(self, text: str, tokens: list[Token], blocked: set[int]) -> list[_RoleRequest]:
         """Candidate (mention start, mention end, role phrase or None for the bare country, (qualifiers,
         attributive)) around each qualifier."""
-        requests: list[tuple[int, int, str | None, tuple[Any, bool]]] = []
+        requests: list[_RoleRequest] = []
         for i, j, qualifiers, adjective in self._qualifier_mentions(text, tokens, blocked):
             if ngram_key("", tokens, i, j) in self.tables.nation_keys:  # "zambians appeal to": a noun modifies nothing
                 requests.append((i, j, None, (qualifiers, True)))
@@ -595,7 +590,7 @@ class EntityLinker:
             return True
         return tokens[j].key in _PHRASE_BREAK or tokens[j].key in _WORDS["not_names"] or tokens[j].key in CUE_WORDS
 
-    def _score_roles(self, requests, tokens: list[Token]) -> list[_Candidate]:
+    def _score_roles(self, requests: list[_RoleRequest], tokens: list[Token]) -> list[_Candidate]:
         best: dict[tuple[int, int], _Candidate] = {}
         for start, end, phrase, (qualifiers, attributive) in requests:
             own = [self.tables.qualifier_entity[q] for q in qualifiers if q in self.tables.qualifier_entity]
@@ -628,11 +623,8 @@ class EntityLinker:
                     best.setdefault((start, end), _Candidate(start, end, top, "qualifier"))
                 continue
             vector = self._vectors.get(phrase)
-            scored: list[tuple[str, float]] = []
-            for qualifier in qualifiers:
-                roles = self._role_lists.get(qualifier, [])
-                scores = role_scores(phrase, roles, vector, self._role_matrix)
-                scored += [(self._role_entity[qualifier][role], s) for (role, _, _), s in zip(roles, scores)]
+            lists = [(q, self._role_lists.get(q, [])) for q in qualifiers]  # each qualifier's roles, scored against the phrase
+            scored = [(self._role_entity[q][role], s) for q, roles in lists for (role, _, _), s in zip(roles, role_scores(phrase, roles, vector, self._role_matrix))]
             scored.sort(key=lambda pair: (-pair[1], -self.tables.fact_count.get(pair[0], 0)))
             floor = self.config.role_floor if attributive else self.config.role_floor + 0.15
             if not scored or scored[0][1] < floor:
@@ -654,7 +646,7 @@ class EntityLinker:
         return _Candidate(start, end, ranked[: self.config.max_candidates], "role", why=why)
 
     # -- fallbacks for left-over names ------------------------------------------------------
-    def _needs_vector(self, request) -> bool:
+    def _needs_vector(self, request: _RoleRequest) -> bool:
         """Embed a role phrase only where word overlap is inconclusive and the phrase is attributive."""
         _, _, phrase, (qualifiers, attributive) = request
         if not phrase or len(phrase.split()) > 5 or self.embedder is None:
