@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from types import ModuleType
 
@@ -66,7 +65,7 @@ def chat_protected(store: TKGStore) -> frozenset[str]:
     """The KG names' word pairs that hold a chat spelling as a word ("george w"), and their marks
     standing alone ("company - owner"): left as written. It reads every name, so it is saved beside
     the store (`tkg_store.saved`) and built at ingest (`agents.tables`)."""
-    return store.derived(("chat_protected",), lambda: frozenset(saved(store, "chat-protected", partial(_protected, store), _CHAT_SOURCES)))
+    return store.derived(("chat_protected",), lambda: frozenset(saved(store, "chat-protected", lambda: _protected(store), _CHAT_SOURCES)))
 
 
 def _protected(store: TKGStore) -> list[str]:

@@ -611,11 +611,8 @@ class EntityLinker:
                         best.setdefault((start, end), _Candidate(start, end, [(government[0], 0.85)], "qualifier", why="a capital for its government"))
                     continue
                 # a country that is no entity itself ("the UK" in ICEWS): its most active roles
-                ranked = sorted(
-                    ((e, self.tables.fact_count.get(e, 0)) for q in qualifiers for _, e in self.tables.roles.get(q, [])),
-                    key=lambda pair: -pair[1],
-                )
-                top = [(e, 0.5) for e, _ in ranked[:self.config.max_candidates]]
+                ranked = sorted((e for q in qualifiers for _, e in self.tables.roles.get(q, [])), key=lambda e: -self.tables.fact_count.get(e, 0))
+                top = [(e, 0.5) for e in ranked[: self.config.max_candidates]]
                 if attributive and not (start > 0 and tokens[start - 1].key == "the"):  # "Singaporeans": its citizens first
                     citizens = self._people(start, end, qualifiers, [], False).entities
                     top = (citizens + [(e, s) for e, s in top if e not in dict(citizens)])[: self.config.max_candidates]
