@@ -452,3 +452,30 @@ def test_a_count_or_yes_no_after_the_first_of_another_event_by_the_same_doer(age
         assert agent.ask(question).abstained, question
     # another doer in each clause: never an event between the two places (Iran hosting Japan) counted
     assert agent.ask("After Barack Obama visited Iran, how many times did Jack Straw visit Japan?").answers in ([], ["2"])
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        ("Which month of 2008 did Jack Straw visit Iran the most?", {"2008-03"}),  # two days in March, one in January
+        ("In 2008, in what month did Jack Straw visit Iran most frequently?", {"2008-03"}),
+        ("In which year did Jack Straw visit Iran most often?", {"2008"}),
+        ("Which year did Jack Straw go to Japan the most?", {"2008", "2010"}),  # a day each: ties are all answered
+        ("Which month of 2008 did Jack Straw visit Iran the least?", {"2008-01"}),  # a month with no visit is no answer
+    ],
+)
+def test_which_year_or_month_the_most_ranks_the_periods_by_distinct_days(agent, question: str, answers: set[str]) -> None:  # noqa: ANN001
+    result = agent.ask(question)
+    assert set(result.answers) == answers and result.answer_type == "time", (result.answers, result.reason)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When did Jack Straw visit Iran the most?",  # a day is no period: each day of an event is one day
+        "On which day did Jack Straw visit Iran the most?",
+        "In which city did Jack Straw visit Iran the most in 2008?",  # a place the KG does not record
+    ],
+)
+def test_a_most_asked_of_no_year_or_month_is_refused(agent, question: str) -> None:  # noqa: ANN001
+    assert agent.ask(question).abstained
