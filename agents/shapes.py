@@ -746,17 +746,18 @@ def asked_query(analysis: QuestionAnalysis) -> Query:
     """The query a program must carry out: the analysis's, and in MultiTQ's six one that asks for a kind
     (`_six_asks_kind`) keeps it as the other shapes do, by the type operation a list question has. A most or least
     asked of a time ranks the periods the question asks ("which year ... the most": the years, by their days)."""
-    query = analysis.query
-    if query.extreme and analysis.answer_type == "time":
-        return replace(query, period=_ranked_period(analysis))
+    query = ranked_query(analysis)
     return replace(query, is_list=True) if query.shape == "six" and query.entity_type and _six_asks_kind(analysis) else query
 
 
-def _ranked_period(analysis: QuestionAnalysis) -> str:
-    """The period a most / least of a time ranks: the year or month asked; a day is no period to rank (each day of an
-    event is one day), and neither is a time asked at no granularity ("when ... the most"): then no program admits it."""
-    level = analysis.time_level
-    return level.value if level is not None and level.value in PERIODS else "none"
+def ranked_query(analysis: QuestionAnalysis) -> Query:
+    """The analysis's query, with the period a most / least of a time ranks: the year or month asked; a day is no
+    period to rank (each day of an event is one day), and neither is a time asked at no granularity ("when ... the
+    most"): then no program admits it."""
+    query, level = analysis.query, analysis.time_level
+    if not query.extreme or analysis.answer_type != "time":
+        return query
+    return replace(query, period=level.value if level is not None and level.value in PERIODS else "none")
 
 
 def period_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:

@@ -479,3 +479,9 @@ def test_which_year_or_month_the_most_ranks_the_periods_by_distinct_days(agent, 
 )
 def test_a_most_asked_of_no_year_or_month_is_refused(agent, question: str) -> None:  # noqa: ANN001
     assert agent.ask(question).abstained
+
+
+def test_the_memory_learns_the_ranking_of_years_from_the_kgs_own_questions(agent) -> None:  # noqa: ANN001
+    # Jack Straw visited Japan in 2008 and in 2010: the KG asks itself which year he did so most (and least) often
+    held = {stat.program.render() for m in agent.memory.methodologies().values() for stat in m.programs}
+    assert {"getTime(E1, R, E2) -> getMost(#1, year) -> answer(#2)", "getTime(E1, R, E2) -> getLeast(#1, year) -> answer(#2)"} <= held
