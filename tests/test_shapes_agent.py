@@ -485,3 +485,24 @@ def test_the_memory_learns_the_ranking_of_years_from_the_kgs_own_questions(agent
     # Jack Straw visited Japan in 2008 and in 2010: the KG asks itself which year he did so most (and least) often
     held = {stat.program.render() for m in agent.memory.methodologies().values() for stat in m.programs}
     assert {"getTime(E1, R, E2) -> getMost(#1, year) -> answer(#2)", "getTime(E1, R, E2) -> getLeast(#1, year) -> answer(#2)"} <= held
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        # Jack Straw visited Iran on 5 January, 10 and 11 March 2008, Japan on 1 June 2008
+        ("In 2008, how many times did Jack Straw visit Iran after 5 January?", ["2"]),  # the day read in the year stated
+        ("How many times did Jack Straw visit Iran in 2008 after 5 January 2008?", ["2"]),  # a period narrowed by a bound in it
+        ("Which countries did Jack Straw visit in 2008 after the 10 March summit?", ["Iran", "Japan"]),  # the day of the event it names
+        ("During March 2008, after 10 March 2008, did Jack Straw visit Iran?", ["Yes"]),
+        ("In March 2008, before 11 March 2008, how many times did Jack Straw visit Iran?", ["1"]),
+    ],
+)
+def test_a_period_and_a_bound_within_it_are_one_window(agent, question: str, answers: list[str]) -> None:  # noqa: ANN001
+    result = agent.ask(question)
+    assert sorted(result.answers) == answers, (result.answers, result.reason)
+
+
+def test_a_day_with_no_year_and_none_stated_is_still_refused(agent) -> None:  # noqa: ANN001
+    result = agent.ask("How many times did Jack Straw visit Iran before 10 March?")
+    assert result.abstained and "no year" in (result.reason or "")

@@ -202,6 +202,17 @@ def stated_window(text: str) -> str:
         if first and second and (first.re is PATTERNS["after"]) == (second.group("cue").lower() == "before"):
             earlier, later = (one, other) if first.re is PATTERNS["after"] else (other, one)
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
+    if len(times) == 2:  # a period and a bound within it, either first ("in 2010 ... before 5 July 2010"): its days on that side
+        period, day = sorted(times, key=lambda t: -t.time.granularity.rank)
+        cue = next((c for c in ("after", "before") if PATTERNS[c].search(text, 0, day.span[0])), None)
+        phrase = PATTERNS["in_year"].search(text, 0, period.span[0])
+        if cue and phrase and period.time.granularity.rank > day.time.granularity.rank and period.time.start <= day.time.start <= day.time.end <= period.time.end:
+            low, high = (day.time.end + timedelta(1), period.time.end) if cue == "after" else (period.time.start, day.time.start - timedelta(1))
+            at = PATTERNS[cue].search(text, 0, day.span[0]).start()  # type: ignore[union-attr]
+            cut = sorted([(phrase.start(), period.span[1], ""), (at, day.span[1], None)], reverse=True)
+            for a, b, written in cut:
+                text = _window(text, a, b, low, high) if written is None else text[:a] + text[b:]
+            return re.sub(r"^[\s,]+", "", text)
     for one in times:
         bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
         opening = next(((cue, m.start()) for cue in ("after", "before", "starts") if (m := PATTERNS[cue].search(text, 0, one.span[0]))), None)
@@ -231,6 +242,13 @@ def with_stated_year(text: str) -> str:
     "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
     text = _dated(text)
+    if (day := PATTERNS["bare_day"].search(text)) and len(found := read_times(text).found) == 1 and (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
+        dated = next(iter(read_times(f"{day['date']} {found[0].time.start.year}").found), None)  # a day of the stated year
+        if found[0].time.granularity == Granularity.YEAR and dated is not None and dated.time.granularity == Granularity.DAY:
+            on = day["cue"].lower() == "on"  # on that day: the year said is that day's alone, a bound's the side of it the answers are
+            for a, b, written in sorted([(day.start(), day.end(), f"{day['cue']} {_written(dated.time.start, Granularity.DAY)}"), *([(phrase.start(), found[0].span[1], "")] if on else [])], reverse=True):
+                text = text[:a] + written + text[b:]
+            return re.sub(r"^[\s,]+", "", text)
     found = read_times(text).found if PATTERNS["bare_months"].search(text) else []
     months = next((m for m in PATTERNS["bare_months"].finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
     if not months or len(found) != 1 or not (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
