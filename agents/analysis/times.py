@@ -203,13 +203,13 @@ def stated_window(text: str) -> str:
             earlier, later = (one, other) if first.re is PATTERNS["after"] else (other, one)
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
     if len(times) == 2:  # a period and a bound within it, either first ("in 2010 ... before 5 July 2010"): its days on that side
-        period, day = sorted(times, key=lambda t: -t.time.granularity.rank)
+        wide, day = sorted(times, key=lambda t: -t.time.granularity.rank)
         cue = next((c for c in ("after", "before") if PATTERNS[c].search(text, 0, day.span[0])), None)
-        phrase = PATTERNS["in_year"].search(text, 0, period.span[0])
-        if cue and phrase and period.time.granularity.rank > day.time.granularity.rank and period.time.start <= day.time.start <= day.time.end <= period.time.end:
-            low, high = (day.time.end + timedelta(1), period.time.end) if cue == "after" else (period.time.start, day.time.start - timedelta(1))
+        phrase = PATTERNS["in_year"].search(text, 0, wide.span[0])
+        if cue and phrase and wide.time.granularity.rank > day.time.granularity.rank and wide.time.start <= day.time.start <= day.time.end <= wide.time.end:
+            low, high = (day.time.end + timedelta(1), wide.time.end) if cue == "after" else (wide.time.start, day.time.start - timedelta(1))
             at = PATTERNS[cue].search(text, 0, day.span[0]).start()  # type: ignore[union-attr]
-            cut = sorted([(phrase.start(), period.span[1], ""), (at, day.span[1], None)], reverse=True)
+            cut = sorted([(phrase.start(), wide.span[1], ""), (at, day.span[1], None)], reverse=True)
             for a, b, written in cut:
                 text = _window(text, a, b, low, high) if written is None else text[:a] + text[b:]
             return re.sub(r"^[\s,]+", "", text)
@@ -243,10 +243,10 @@ def with_stated_year(text: str) -> str:
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
     text = _dated(text)
     if (day := PATTERNS["bare_day"].search(text)) and len(found := read_times(text).found) == 1 and (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
-        dated = next(iter(read_times(f"{day['date']} {found[0].time.start.year}").found), None)  # a day of the stated year
-        if found[0].time.granularity == Granularity.YEAR and dated is not None and dated.time.granularity == Granularity.DAY:
+        said = next(iter(read_times(f"{day['date']} {found[0].time.start.year}").found), None)  # a day of the stated year
+        if found[0].time.granularity == Granularity.YEAR and said is not None and said.time.granularity == Granularity.DAY:
             on = day["cue"].lower() == "on"  # on that day: the year said is that day's alone, a bound's the side of it the answers are
-            for a, b, written in sorted([(day.start(), day.end(), f"{day['cue']} {_written(dated.time.start, Granularity.DAY)}"), *([(phrase.start(), found[0].span[1], "")] if on else [])], reverse=True):
+            for a, b, written in sorted([(day.start(), day.end(), f"{day['cue']} {_written(said.time.start, Granularity.DAY)}"), *([(phrase.start(), found[0].span[1], "")] if on else [])], reverse=True):
                 text = text[:a] + written + text[b:]
             return re.sub(r"^[\s,]+", "", text)
     found = read_times(text).found if PATTERNS["bare_months"].search(text) else []
