@@ -753,11 +753,13 @@ def asked_query(analysis: QuestionAnalysis) -> Query:
 def ranked_query(analysis: QuestionAnalysis) -> Query:
     """The analysis's query, with the period a most / least of a time ranks: the year or month asked; a day is no
     period to rank (each day of an event is one day), and neither is a time asked at no granularity ("when ... the
-    most"): then no program admits it."""
+    most"): then no program admits it. A month is ranked only within a time the question states ("which month of
+    2010"): with none, "which month" may ask a month of the calendar (May, of any year), which no period is."""
     query, level = analysis.query, analysis.time_level
     if not query.extreme or analysis.answer_type != "time":
         return query
-    return replace(query, period=level.value if level is not None and level.value in PERIODS else "none")
+    ranked = level is not None and level.value in PERIODS and (level.value == "year" or bool(analysis.times))
+    return replace(query, period=level.value if ranked and level is not None else "none")
 
 
 def period_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:

@@ -474,6 +474,7 @@ def test_which_year_or_month_the_most_ranks_the_periods_by_distinct_days(agent, 
     [
         "When did Jack Straw visit Iran the most?",  # a day is no period: each day of an event is one day
         "On which day did Jack Straw visit Iran the most?",
+        "Which month did Jack Straw visit Iran the most?",  # no time stated: a month of the calendar (March, any year)?
         "In which city did Jack Straw visit Iran the most in 2008?",  # a place the KG does not record
     ],
 )
