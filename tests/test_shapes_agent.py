@@ -507,3 +507,9 @@ def test_a_period_and_a_bound_within_it_are_one_window(agent, question: str, ans
 def test_a_day_with_no_year_and_none_stated_is_still_refused(agent) -> None:  # noqa: ANN001
     result = agent.ask("How many times did Jack Straw visit Iran before 10 March?")
     assert result.abstained and "no year" in (result.reason or "")
+
+
+def test_an_open_bound_on_a_day_of_no_year_is_not_read_in_the_year_stated(agent) -> None:  # noqa: ANN001
+    # "since" runs to the KG's end: read in the year stated it would not be narrowed to that year, so it stays unread
+    result = agent.ask("In 2008, how many times did Jack Straw visit Iran since 10 March?")
+    assert result.abstained and "no year" in (result.reason or "")
