@@ -34,6 +34,7 @@ from actions.programs import AbstractStep
 from actions.semantics import is_timed
 from actions.templates import (
     ENTITY_KINDS,
+    PERIODS,
     Action,
     Answer,
     Count,
@@ -355,6 +356,7 @@ def _counting_operations(context: ActionContext, k: int, timed: bool, entities: 
     if timed:
         actions += [GetNth(k, n, from_end) for from_end in (False, True) for n in range(1, MAX_NTH + 1)]
         actions.append(Count(k, "days"))
+        actions += [rank(k, period) for rank in (GetMost, GetLeast) for period in PERIODS]  # "which year ... the most"
     if timed and named:
         actions += [GetMost(k), GetLeast(k)]
     if named:

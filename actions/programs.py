@@ -223,6 +223,15 @@ class Program:
         index = next((i for i, s in enumerate(self.steps) if s.operation in picks or s.template == "answer"), 0)
         return _inserted(self, index, AbstractStep(template, (f"#{index}", argument))) if index else None
 
+    def ranked_periods(self, extreme: str, period: str) -> Program | None:
+        """The program with the periods of the times it answers ranked by their days (`getMost(#k, year)` before its
+        answer; `extreme`: most, least): "which year did {E1} visit {E2} the most" is "when did {E1} visit {E2}" with
+        its days counted per year. None when it picks among its answers or makes a value of them already."""
+        if self.operations & {"first", "last", "nth", "most", "least", "count", "exists"} or not self.steps or self.steps[-1].template != "answer":
+            return None
+        k = len(self.steps) - 1
+        return _inserted(self, k, AbstractStep(f"get{extreme.title()}", (f"#{k}", period))) if k else None
+
     def first_referred(self, end: str) -> Program | None:
         """The program with the event its before / after refers to (a getTime step it reads) narrowed to that event's
         first or last day (`end`: getFirst, getLast): "after {E1}'s first trip to {E2}, how many ..." counts from the
@@ -409,6 +418,9 @@ def describe_step(step: AbstractStep | str) -> str:
     def source(value: str) -> str:
         return f"step {value[1:]}" if value.startswith("#") else value
 
+    def ranked() -> str:
+        return f"{arg[1]}s" if arg[1] else "entities"
+
     phrases = {
         "getHeadEntity": lambda: f"Find who or what did R to {arg[0]}{when(arg[2])}.",
         "getTailEntity": lambda: f"Find who or what {arg[0]} did R to{when(arg[2])}.",
@@ -422,8 +434,8 @@ def describe_step(step: AbstractStep | str) -> str:
         "getLast": lambda: f"Keep the latest result(s) of {source(arg[0])}.",
         "getNth": lambda: f"Keep the result(s) of {source(arg[0])} on its {arg[1]}-th earliest day.",
         "getNthLast": lambda: f"Keep the result(s) of {source(arg[0])} on its {arg[1]}-th latest day.",
-        "getMost": lambda: f"Keep the entities of {source(arg[0])} on the most days.",
-        "getLeast": lambda: f"Keep the entities of {source(arg[0])} on the fewest days.",
+        "getMost": lambda: f"Keep the {ranked()} of {source(arg[0])} on the most days.",
+        "getLeast": lambda: f"Keep the {ranked()} of {source(arg[0])} on the fewest days.",
         "count": lambda: f"Count the distinct {arg[1]} of {source(arg[0])}.",
         "exists": lambda: f"Say Yes when {source(arg[0])} found anything, else No.",
         "ofType": lambda: f"Keep the results of {source(arg[0])} that are a {arg[1]}.",

@@ -26,6 +26,7 @@ class Query:
     ordinal: int | None = None  # the n-th (n >= 2; first and last are the analysis's cue)
     from_end: bool = False  # the n-th from the end ("second to last")
     extreme: str | None = None  # "most" | "least" often
+    period: str | None = None  # with an extreme, a time asked: the period ranked ("year", "month": "which year ... the most")
     window: bool = False  # the question's two times bound a window, both ends included
     excluded: tuple[int, ...] = ()  # entity roles (1-based, role order) the answers must not be ("apart from X")
     during: bool = False  # the answers held while another entity's event held ("while X did")
@@ -73,6 +74,9 @@ class Query:
             return False
         # "Was X the first to ...?" is asked of X among the first: no other yes / no answers it, nor it another
         if self.ranked is not None and not program.operations & {"first", "last", "nth"}:
+            return False
+        # a ranking of entities answers no "which year ... the most", nor a ranking of years a "who ... the most"
+        if any(s.template in ("getMost", "getLeast") and s.args[1:] != ((self.period,) if self.period else ()) for s in program.steps):
             return False
         if any(s.template == "includes" and s.args[1:] != (f"E{self.ranked}",) for s in program.steps) or (
             self.ranked is not None and not any(s.template == "includes" for s in program.steps)

@@ -43,6 +43,11 @@ is one day of its own, before every other; an item with no time has no day). So:
   entities (items without an entity, pure times, are not counted).
 * most / least: entities ranked by the number of distinct days they have an item on; every item of
   every entity tying at the top (bottom) is kept. Only entities with at least one day take part.
+* most / least over periods ("which year did X visit Y the most"): the years (months) ranked by the
+  number of distinct days with an item in them; every item of every period tying at the top
+  (bottom) is kept, so the answer, formatted at that granularity, is the period(s). Only periods
+  with at least one day take part (a period with none is no answer of "least"), and an item with an
+  open start has no period.
 * nth(n): the items on the n-th distinct day from the start (from the end: the n-th latest), every
   item of that day kept, in KG order from the start and reversed from the end (as first / last).
   nth(1) is `first`; nth(1) from the end is `last` on day points (on intervals `last` goes by the
@@ -67,6 +72,7 @@ reading of these rules on generated interval KGs.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Container, Iterable
 from datetime import date
 
@@ -223,6 +229,16 @@ def _extreme_entities(items: list[Item], pick: Callable[[Iterable[int]], int]) -
         return []
     chosen = pick(counts.values())
     return dedupe(i for i in items if i.entity is not None and counts.get(i.entity) == chosen)
+
+
+def most_periods(items: Iterable[Item], granularity: Granularity, fewest: bool = False) -> list[Item]:
+    """The items in the periods (years or months) with the most (fewest) distinct days of an item, ties all kept."""
+    dated = [(i, span_of(i.start, granularity).start) for i in items if i.start is not None]
+    counts = Counter(period for period, _ in {(period, i.start) for i, period in dated})  # a period's distinct days
+    if not counts:
+        return []
+    chosen = (min if fewest else max)(counts.values())
+    return dedupe(i for i, period in dated if counts[period] == chosen)
 
 
 def exclude(items: Iterable[Item], entity: str) -> list[Item]:

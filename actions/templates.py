@@ -23,7 +23,7 @@ from actions.programs import AbstractStep, render_step
 from tkg_store.learned import countries, mirror_relations
 from tkg_store.memo import memoised
 from tkg_store.store import Fact, TKGStore
-from tkg_store.temporal import TimeSpan
+from tkg_store.temporal import Granularity, TimeSpan
 
 TimeArg = Union[TimeSpan, int, None]
 
@@ -387,32 +387,65 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+class _Ranking:
+    """`render` and `abstract` of a ranking: `getMost(#1)` ranks the entities of step 1, `getMost(#1, year)` its
+    years (months), a literal as a count's unit is (the same in both forms)."""
+
+    __slots__ = ()
+    source: int
+    period: str | None
+    template: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        if self.period not in (None, *PERIODS):
+            raise ValueError(f"ranked period {self.period!r}: expected one of {', '.join(PERIODS)}")
+
+    def render(self) -> str:
+        return render_step(self.template, (_step(self.source), *((self.period,) if self.period else ())))
+
+    def abstract(self, roles: Mapping[str, str]) -> str:
+        return self.render()
+
+    def _ranked(self, context: ActionContext, fewest: bool) -> list[Item]:
+        items = context.result(self.source)
+        if self.period is None:
+            return semantics.least(items) if fewest else semantics.most(items)
+        return semantics.most_periods(items, Granularity(self.period), fewest)
+
+
+PERIODS = ("year", "month")  # what a ranking of periods ranks: "which year / month ... the most"
+
+
 @dataclass(frozen=True, slots=True)
-class GetMost(_OfOneStep):
-    """The items of the entities of step `source` on the most distinct days (ties all kept)."""
+class GetMost(_Ranking):
+    """The items of the entities (or the periods) of step `source` on the most distinct days (ties all kept)."""
 
     source: int
+    period: str | None = None
     template: ClassVar[str] = "getMost"
 
     def describe(self, store: TKGStore) -> str:
-        return f"the one that appears most often, the most times, in the results of step {self.source}"
+        ranked = f"the {self.period}" if self.period else "the one"
+        return f"{ranked} that appears most often, the most times, in the results of step {self.source}"
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
-        return semantics.most(context.result(self.source))
+        return self._ranked(context, fewest=False)
 
 
 @dataclass(frozen=True, slots=True)
-class GetLeast(_OfOneStep):
-    """The items of the entities of step `source` on the fewest distinct days (ties all kept)."""
+class GetLeast(_Ranking):
+    """The items of the entities (or the periods) of step `source` on the fewest distinct days (ties all kept)."""
 
     source: int
+    period: str | None = None
     template: ClassVar[str] = "getLeast"
 
     def describe(self, store: TKGStore) -> str:
-        return f"the one that appears least often, the fewest times, in the results of step {self.source}"
+        ranked = f"the {self.period}" if self.period else "the one"
+        return f"{ranked} that appears least often, the fewest times, in the results of step {self.source}"
 
     def execute(self, store: TKGStore, context: ActionContext) -> list[Item]:
-        return semantics.least(context.result(self.source))
+        return self._ranked(context, fewest=True)
 
 
 COUNT_UNITS = {"days": semantics.count_days, "entities": semantics.count_entities}

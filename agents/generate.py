@@ -37,6 +37,7 @@ from agents.answers import ranked_answers
 from agents.planner import bind_program
 from agents.relation_wording import RelationWording, kg_verbs, relation_wording
 from agents.roles import entity_roles
+from agents.shapes import ranked_query
 from ari.base.config import PlannerConfig
 from memory.labels import hit
 from memory.learn import GoldQuestion, Solved
@@ -91,6 +92,11 @@ _FIXED = (
               ("When did {h} {r} {t} for the {n} time?",), "time", Granularity.DAY),
     Blueprint("window", "getTime(E1, R, E2) -> getBetween(#1, T1, T2) -> getFirst(#2) -> answer(#3)", "head",
               ("When did {h} first {r} {t} between {T1} and {T2}?",), "time", Granularity.MONTH),
+    # a ranking of periods: the years of the event ranked by their days (a family of its own: no other family's draws change)
+    Blueprint("most", "getTime(E1, R, E2) -> getMost(#1, year) -> answer(#2)", "head",
+              ("In which year did {h} {r} {t} the most?", "Which year did {h} {r} {t} most often?"), "time", family="periods"),
+    Blueprint("most", "getTime(E1, R, E2) -> getLeast(#1, year) -> answer(#2)", "head",
+              ("In which year did {h} {r} {t} the least?", "Which year did {h} {r} {t} least often?"), "time", family="periods"),
 )
 
 # MultiTQ's six shapes, as general English asks them. Who is asked (a fact's head, "who criticized
@@ -412,6 +418,8 @@ def _run(store: TKGStore, blueprint: Blueprint, program: Program, bindings: dict
         action = bound_step(step, bindings)
         if step.template in ("getFirst", "getLast") and len({i.start for i in context.result(action.source)}) < 2:  # type: ignore[union-attr]
             return None
+        if step.template in ("getMost", "getLeast") and step.args[1:] == ("year",) and len({i.start.year for i in context.result(action.source) if i.start}) < 2:  # type: ignore[union-attr]
+            return None  # a ranking of the years of an event in one year only
         items = action.execute(store, context)
         if not items:
             return None
@@ -484,7 +492,7 @@ def solve_generated(
 
 
 def _solved_trace(store: TKGStore, question: Generated, analysis: QuestionAnalysis, config: PlannerConfig) -> Trace | None:
-    if not analysis.query.admits(question.program):
+    if not ranked_query(analysis).admits(question.program):
         return None  # the analysis reads another shape: nothing learnt about this program from it
     plan = bind_program(store, analysis, question.program, config)
     if plan is None:

@@ -77,6 +77,7 @@ from agents.shapes import (
     excluding_variants,
     lookups_in_roles,
     of_asked_kind,
+    period_variants,
     placed_variants,
     reference_relations,
     referred_variants,
@@ -159,7 +160,7 @@ def plan(state: AgentState, ctx: AgentContext) -> Update:
     referred = check.referred_relations if check is not None else frozenset()
     placed = referred_variants(placed_variants(programs_for(state.analysed, *methodologies), state.analysed), referred)
     placed = bounded_variants(shared_doer_variants(placed, state.analysed), state.analysed)
-    offered = swapped_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed)
+    offered = swapped_variants(period_variants(valued_variants(counted_variants(placed, state.analysed), state.analysed), state.analysed), state.analysed)
     guides = admitted(typed_variants(excluding_variants(offered, state.analysed), state.analysed), state.analysed)
     missing = check.missing_reference() or unrecorded_reference(ctx.store, state.analysed, _lexicon(ctx)) if check is not None else None
     if check is not None and missing is not None:  # "before China did", and China never did: no program can be right

@@ -41,6 +41,7 @@ getFirst(#j): the earliest items of step j (all ties).
 getLast(#j): the latest items of step j (all ties).
 getNth(#j, n) / getNthLast(#j, n): the items of step j on its n-th distinct day from the start / from the end.
 getMost(#j) / getLeast(#j): the entities of step j on the most / fewest distinct days (all ties).
+getMost(#j, year|month) / getLeast(#j, year|month): the items of step j in the years (months) with the most / fewest distinct days (all ties): "which year ... the most".
 count(#j, days|entities): how many distinct days, or distinct entities, step j holds.
 exists(#j): Yes when step j holds anything, else No.
 ofType(#j, country): the items of step j whose entity is a country (not a sector of one).

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from actions.items import Item
 from actions.programs import Program, asked_operations, render_step
-from actions.templates import GetHeadEntity, GetNth, GetTailEntity, GetTime, reference_of
+from actions.templates import PERIODS, GetHeadEntity, GetNth, GetTailEntity, GetTime, reference_of
 from agents.analysis.ambiguity import CLOSE
 from agents.analysis.clause_roles import OBJECT, SUBJECT, voice_roles
 from agents.analysis.cues import referred_clause, repeats_act, same_word
@@ -744,9 +744,34 @@ def _six_asks_kind(analysis: QuestionAnalysis) -> bool:
 
 def asked_query(analysis: QuestionAnalysis) -> Query:
     """The query a program must carry out: the analysis's, and in MultiTQ's six one that asks for a kind
-    (`_six_asks_kind`) keeps it as the other shapes do, by the type operation a list question has."""
-    query = analysis.query
+    (`_six_asks_kind`) keeps it as the other shapes do, by the type operation a list question has. A most or least
+    asked of a time ranks the periods the question asks ("which year ... the most": the years, by their days)."""
+    query = ranked_query(analysis)
     return replace(query, is_list=True) if query.shape == "six" and query.entity_type and _six_asks_kind(analysis) else query
+
+
+def ranked_query(analysis: QuestionAnalysis) -> Query:
+    """The analysis's query, with the period a most / least of a time ranks: the year or month asked; a day is no
+    period to rank (each day of an event is one day), and neither is a time asked at no granularity ("when ... the
+    most"): then no program admits it. A month is ranked only within a time the question states ("which month of
+    2010"): with none, "which month" may ask a month of the calendar (May, of any year), which no period is."""
+    query, level = analysis.query, analysis.time_level
+    if not query.extreme or analysis.answer_type != "time":
+        return query
+    ranked = level is not None and level.value in PERIODS and (level.value == "year" or bool(analysis.times))
+    return replace(query, period=level.value if ranked and level is not None else "none")
+
+
+def period_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:
+    """`guides`, then each program answering the times of what it finds with the periods of those times ranked by
+    their days (`Program.ranked_periods`), for a most or least asked of a year or month: the ranking is one operation
+    on the times found, as a count is on a list (`valued_variants`), and a methodology need not have learnt it after
+    every lookup. `admitted` then keeps those that rank the asked period."""
+    query = asked_query(analysis)
+    if query.period not in PERIODS or query.extreme is None:
+        return list(guides)
+    extreme, period = query.extreme, query.period
+    return _with_variants(guides, lambda program: program.ranked_periods(extreme, period), f", its {period}s ranked by their days")
 
 
 def typed_variants(guides: Sequence[Guide], analysis: QuestionAnalysis) -> list[Guide]:

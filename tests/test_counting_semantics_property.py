@@ -21,6 +21,7 @@ import tempfile
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_actions_kg import build_store
@@ -129,6 +130,44 @@ def test_most_and_least_with_ties(xs: list[Item]) -> None:
     assert set(run(GetMost(1), xs)) == ref_extreme(xs, max)
     assert set(run(GetLeast(1), xs)) == ref_extreme(xs, min)
     assert run(GetMost(1), xs) == [i for i in dict.fromkeys(xs) if i in ref_extreme(xs, max)]  # input order
+
+
+@st.composite
+def spread_items(draw: st.DrawFn) -> Item:
+    """An item as `items` draws it, moved to a day anywhere in three years: periods of a year or a month to rank."""
+    item = draw(items())
+    shift = timedelta(days=draw(st.integers(0, 3 * 365)))
+    return Item(item.entity, item.start and item.start + shift, item.end and item.end + shift, item.granularity)
+
+
+def ref_periods(xs: list[Item], level: str, pick) -> set[Item]:  # noqa: ANN001
+    """The items in the years (months) with the most / fewest distinct start days, read off the rule: an item's
+    period is the year (month) of its start, and an item with an open start has none."""
+    def period(i: Item) -> tuple[int, ...]:
+        assert i.start is not None
+        return (i.start.year,) if level == "year" else (i.start.year, i.start.month)
+
+    dated = [i for i in xs if i.start is not None]
+    per: dict[tuple[int, ...], set[date]] = {}
+    for i in dated:
+        per.setdefault(period(i), set()).add(i.start)  # type: ignore[arg-type]
+    if not per:
+        return set()
+    chosen = pick(len(d) for d in per.values())
+    return {i for i in dated if len(per[period(i)]) == chosen}
+
+
+@EXAMPLES
+@given(st.lists(spread_items(), max_size=25), st.sampled_from(["year", "month"]))
+def test_most_and_least_periods_with_ties(xs: list[Item], level: str) -> None:
+    assert set(run(GetMost(1, level), xs)) == ref_periods(xs, level, max)
+    assert set(run(GetLeast(1, level), xs)) == ref_periods(xs, level, min)
+    assert run(GetMost(1, level), xs) == [i for i in dict.fromkeys(xs) if i in ref_periods(xs, level, max)]  # input order
+
+
+def test_a_ranked_period_is_a_year_or_a_month() -> None:
+    with pytest.raises(ValueError):
+        GetMost(1, "day")
 
 
 @EXAMPLES

@@ -452,3 +452,64 @@ def test_a_count_or_yes_no_after_the_first_of_another_event_by_the_same_doer(age
         assert agent.ask(question).abstained, question
     # another doer in each clause: never an event between the two places (Iran hosting Japan) counted
     assert agent.ask("After Barack Obama visited Iran, how many times did Jack Straw visit Japan?").answers in ([], ["2"])
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        ("Which month of 2008 did Jack Straw visit Iran the most?", {"2008-03"}),  # two days in March, one in January
+        ("In 2008, in what month did Jack Straw visit Iran most frequently?", {"2008-03"}),
+        ("In which year did Jack Straw visit Iran most often?", {"2008"}),
+        ("Which year did Jack Straw go to Japan the most?", {"2008", "2010"}),  # a day each: ties are all answered
+        ("Which month of 2008 did Jack Straw visit Iran the least?", {"2008-01"}),  # a month with no visit is no answer
+    ],
+)
+def test_which_year_or_month_the_most_ranks_the_periods_by_distinct_days(agent, question: str, answers: set[str]) -> None:  # noqa: ANN001
+    result = agent.ask(question)
+    assert set(result.answers) == answers and result.answer_type == "time", (result.answers, result.reason)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When did Jack Straw visit Iran the most?",  # a day is no period: each day of an event is one day
+        "On which day did Jack Straw visit Iran the most?",
+        "Which month did Jack Straw visit Iran the most?",  # no time stated: a month of the calendar (March, any year)?
+        "In which city did Jack Straw visit Iran the most in 2008?",  # a place the KG does not record
+    ],
+)
+def test_a_most_asked_of_no_year_or_month_is_refused(agent, question: str) -> None:  # noqa: ANN001
+    assert agent.ask(question).abstained
+
+
+def test_the_memory_learns_the_ranking_of_years_from_the_kgs_own_questions(agent) -> None:  # noqa: ANN001
+    # Jack Straw visited Japan in 2008 and in 2010: the KG asks itself which year he did so most (and least) often
+    held = {stat.program.render() for m in agent.memory.methodologies().values() for stat in m.programs}
+    assert {"getTime(E1, R, E2) -> getMost(#1, year) -> answer(#2)", "getTime(E1, R, E2) -> getLeast(#1, year) -> answer(#2)"} <= held
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        # Jack Straw visited Iran on 5 January, 10 and 11 March 2008, Japan on 1 June 2008
+        ("In 2008, how many times did Jack Straw visit Iran after 5 January?", ["2"]),  # the day read in the year stated
+        ("How many times did Jack Straw visit Iran in 2008 after 5 January 2008?", ["2"]),  # a period narrowed by a bound in it
+        ("Which countries did Jack Straw visit in 2008 after the 10 March summit?", ["Iran", "Japan"]),  # the day of the event it names
+        ("During March 2008, after 10 March 2008, did Jack Straw visit Iran?", ["Yes"]),
+        ("In March 2008, before 11 March 2008, how many times did Jack Straw visit Iran?", ["1"]),
+    ],
+)
+def test_a_period_and_a_bound_within_it_are_one_window(agent, question: str, answers: list[str]) -> None:  # noqa: ANN001
+    result = agent.ask(question)
+    assert sorted(result.answers) == answers, (result.answers, result.reason)
+
+
+def test_a_day_with_no_year_and_none_stated_is_still_refused(agent) -> None:  # noqa: ANN001
+    result = agent.ask("How many times did Jack Straw visit Iran before 10 March?")
+    assert result.abstained and "no year" in (result.reason or "")
+
+
+def test_an_open_bound_on_a_day_of_no_year_is_not_read_in_the_year_stated(agent) -> None:  # noqa: ANN001
+    # "since" runs to the KG's end: read in the year stated it would not be narrowed to that year, so it stays unread
+    result = agent.ask("In 2008, how many times did Jack Straw visit Iran since 10 March?")
+    assert result.abstained and "no year" in (result.reason or "")

@@ -78,8 +78,7 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
     for n, piece in enumerate(pieces):
         key, value = (f.group("key"), f.group("value").strip(" .")) if (f := PATTERNS["field"].match(piece)) else ("", piece.strip(" ."))
         role = _role(key, value) if key else ("subject", "event", "object")[n] if n < 3 else "other"
-        if key and (acts := _act_of(key)):
-            implied = implied or acts
+        implied = implied or (_act_of(key) if key else "")
         if value.lower() in _UNITS or role == "time" and (value.lower().split()[:1] and value.split()[0].lower() in _UNITS):
             hint = hint or value  # "Return: year", "Granularity: month": the time is asked
         elif role == "time" and not PATTERNS["asked_value"].match(value):
@@ -89,8 +88,7 @@ def _from_fields(pieces: list[str], hint: str | None) -> str | None:
         else:
             roles[role] = value
     for value in parties:  # a key that names no role: the party no other field names
-        slot = next((r for r in ("subject", "object") if r not in roles), None)
-        if slot:
+        if slot := next((r for r in ("subject", "object") if r not in roles), None):
             roles[slot] = value
         else:
             rest.append(value)

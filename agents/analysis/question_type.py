@@ -31,12 +31,7 @@ def classify(question: str, times: list[TimeMention], masked: str | None = None)
     question = masked if masked is not None else question
     answer_type = "time" if asked is not None else "entity"
     same = same_granularity(question)
-    cues = []
-    for word in temporal_cues(question):
-        if word == "same":
-            cues.append(f"same_{same}")
-        elif word != "between" or len(times) >= 2:
-            cues.append(word)
+    cues = [f"same_{same}" if word == "same" else word for word in temporal_cues(question) if word != "between" or len(times) >= 2]
     ordinal = "first" if "first" in cues else "last" if "last" in cues else None
     relative = "after" if "after" in cues else "before" if "before" in cues else None
     cue: str | None
@@ -81,10 +76,7 @@ def in_role_order(question: str, entities: list[EntityMention]) -> list[EntityMe
 
 def distinct_entities(entities: list[EntityMention]) -> list[EntityMention]:
     """The first mention of each linked entity: "Who received Thailand's visit from Thailand after Oman did?" has two."""
-    first: dict[str | None, EntityMention] = {}
-    for m in entities:
-        first.setdefault(m.best, m)
-    return list(first.values())
+    return [m for i, m in enumerate(entities) if all(e.best != m.best for e in entities[:i])]
 
 
 def mask(question: str, entities: list[EntityMention], times: list[TimeMention]) -> str:
@@ -93,16 +85,13 @@ def mask(question: str, entities: list[EntityMention], times: list[TimeMention])
     numbers: dict[str | None, int] = {}
     role = {id(m): numbers.setdefault(m.best, len(numbers) + 1) for m in entities}
     spans = sorted([(m.span, "E", role[id(m)]) for m in entities] + [(t.span, "T", 0) for t in times], key=lambda s: s[0])
-    times_seen = 0
-    pieces, cursor = [], 0
+    pieces, cursor, times_seen = [], 0, 0
     for (start, end), kind, number in spans:
         if start < cursor:
             continue
         if kind == "T":
-            times_seen += 1
-            number = times_seen
-        pieces.append(question[cursor:start])
-        pieces.append(f"{{{kind}{number}}}")
+            number = times_seen = times_seen + 1
+        pieces += [question[cursor:start], f"{{{kind}{number}}}"]
         cursor = end
     pieces.append(question[cursor:])
     return "".join(pieces)

@@ -202,6 +202,12 @@ def stated_window(text: str) -> str:
         if first and second and (first.re is PATTERNS["after"]) == (second.group("cue").lower() == "before"):
             earlier, later = (one, other) if first.re is PATTERNS["after"] else (other, one)
             return _window(text, first.start(), other.span[1], earlier.time.end + timedelta(1), later.time.start - timedelta(1))
+    if len(times) == 2:  # a period and a bound within it, either first ("in 2010 ... before 5 July 2010"): its days on that side
+        wide, day = sorted(times, key=lambda t: -t.time.granularity.rank)
+        side = next((m for c in ("after", "before") if (m := PATTERNS[c].search(text, 0, day.span[0]))), None)
+        if side and (phrase := PATTERNS["in_year"].search(text, 0, wide.span[0])) and wide.time.granularity.rank > day.time.granularity.rank and wide.time.start <= day.time.start <= day.time.end <= wide.time.end:
+            low, high = (day.time.end + timedelta(1), wide.time.end) if side.re is PATTERNS["after"] else (wide.time.start, day.time.start - timedelta(1))
+            return _window(text, side.start(), day.span[1], low, high, (phrase.start(), wide.span[1]))
     for one in times:
         bound = PATTERNS["relative_bound"].search(text, one.span[1]) or PATTERNS["same"].search(text, one.span[1])
         opening = next(((cue, m.start()) for cue in ("after", "before", "starts") if (m := PATTERNS[cue].search(text, 0, one.span[0]))), None)
@@ -231,6 +237,9 @@ def with_stated_year(text: str) -> str:
     "between July 2008 and December 2008". A stated part of a year holding the months goes too ("in the second half of
     2011 (July to December)"): the months are the narrower. With no year stated, or months outside it, left unread."""
     text = _dated(text)
+    if (day := PATTERNS["bare_day"].search(text)) and len(found := read_times(text).found) == 1 and found[0].time.granularity == Granularity.YEAR:
+        if (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])) and (said := next(iter(read_times(f"{day['date']} {found[0].time.start.year}").found), None)):
+            return text[: day.start()] + f"{day['cue']} {_written(said.time.start, Granularity.DAY)}" + text[day.end() :]
     found = read_times(text).found if PATTERNS["bare_months"].search(text) else []
     months = next((m for m in PATTERNS["bare_months"].finditer(text) if not any(m.start() < b and a < m.end() for a, b in (t.span for t in found))), None)
     if not months or len(found) != 1 or not (phrase := PATTERNS["in_year"].search(text, 0, found[0].span[0])):
@@ -244,16 +253,22 @@ def with_stated_year(text: str) -> str:
     if not stated.start <= low <= high <= stated.end:
         return text
     dated = f"in {_written(low, Granularity.MONTH)}" if low.month == high.month else f"between {_written(low, Granularity.MONTH)} and {_written(high, Granularity.MONTH)}"
-    for a, b, written in sorted([(months.start(), months.end(), dated), (phrase.start(), found[0].span[1], "")], reverse=True):
+    return _replaced(text, [(months.start(), months.end(), dated), (phrase.start(), found[0].span[1], "")])
+
+
+def _replaced(text: str, cuts: list[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end, written) of `cuts` put in, from the last, and no comma or space left before its first word."""
+    for a, b, written in sorted(cuts, reverse=True):
         text = text[:a] + written + text[b:]
     return re.sub(r"^[\s,]+", "", text)
 
 
-def _window(text: str, start: int, end: int, low: date, high: date) -> str:
+def _window(text: str, start: int, end: int, low: date, high: date, said: tuple[int, int] | None = None) -> str:
+    """`text` with `start:end` written as the window of days `low` to `high`, and `said` (the period it narrows) left out."""
     if high < low:
         return text  # no day between the bounds: left as written
     written = f"{'B' if text[start].isupper() else 'b'}etween {_written(low, Granularity.DAY)} and {_written(high, Granularity.DAY)}"
-    return stated_window(text[:start] + written + text[end:])
+    return stated_window(_replaced(text, [(start, end, written), *([(*said, "")] if said else [])]))
 
 
 def _bounded(text: str, found: list[TimeMention]) -> list[TimeMention]:
@@ -308,7 +323,7 @@ def unplaced_calendar_names(text: str, taken: list[tuple[int, int]], times: Iter
     return [name + (" with no year" if name.split()[0].capitalize() in calendar.month_name else "") for at, name in sorted(found) if not any(a <= at < b for a, b in taken)]
 
 
-def _to_span(match: re.Match[str]) -> TimeSpan | None:
+def _to_span(match: re.Match[str], day_first: bool = False) -> TimeSpan | None:
     parts = match.groupdict()
     if parts.get("decade"):  # read as its ten years
         return TimeSpan(date(int(parts["decade"]), 1, 1), date(int(parts["decade"]) + 9, 12, 31), Granularity.YEAR)
@@ -318,7 +333,7 @@ def _to_span(match: re.Match[str]) -> TimeSpan | None:
     day = number(parts.get("day") or parts.get("dayword") or "")
     if parts.get("first"):
         first, second = int(parts["first"]), int(parts["second"])
-        month, day = (second, first) if first > 12 else (first, second)  # 21/6/2005: day first; else month first
+        month, day = (second, first) if first > 12 or day_first else (first, second)  # 21/6/2005: day first; else month first
     elif parts.get("month"):
         month = MONTHS[parts["month"].lower()]
     elif parts.get("mnum"):
@@ -336,10 +351,7 @@ def _day_first(match: re.Match[str]) -> TimeSpan | None:
     parts = match.groupdict()
     if not parts.get("first") or int(parts["first"]) > 12 or int(parts["second"]) > 12 or parts["first"] == parts["second"]:
         return None
-    year = int(parts["year"]) if parts.get("year") else full_year(int(parts["yy"]))
-    with suppress(ValueError):  # read day first, no date ("31/2/2010")
-        return span_of(date(year, int(parts["second"]), int(parts["first"])), Granularity.DAY)
-    return None
+    return _to_span(match, day_first=True)
 
 
 def said_year(words: str) -> int:
