@@ -13,7 +13,6 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from actions.enumerate import neighbours
-from actions.programs import Program
 from actions.query import VALUE_ASKS, Query
 from actions.templates import Action, entities_of, relation_of
 from agents.analysis.ambiguity import CLOSE, unresolved_namesakes
@@ -239,19 +238,6 @@ def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGSto
     if not answers or not set(answers) <= named:
         return None
     return f"the only answer found, {answers[0]}, is named in the question itself: no other entity fits"
-
-
-# the operations that pick one event of several: its first, its last, its n-th, the most or least frequent party
-PICKING = frozenset({"first", "last", "nth", "most", "least"})
-
-
-def several_times(analysis: QuestionAnalysis, program: Program, answers: list[str]) -> str | None:
-    """Why a time asked once is not answered (None: it is): "In which year did X meet Y?" asks the time of one event; where
-    the KG records the act at several times and nothing the question says picks one (first, last, n-th), the one found
-    first is a guess among them. "In which years ..." asks them all (a list), and "when did X first ..." picks one."""
-    if analysis.asked_type != "time" or analysis.query.is_list or len(set(answers)) < 2 or program.operations & PICKING:
-        return None
-    return f"the KG records the act at several times ({', '.join(answers[:3])}{', ...' if len(answers) > 3 else ''}) and the question asks for one: say which (the first, the last, or when)"
 
 
 def sector_readings(mention: EntityMention) -> list[str]:

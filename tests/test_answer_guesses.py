@@ -1,7 +1,7 @@
-"""Answers that would be guesses are refused, with the facts found (`agents.judge.several_times`, `contested_sector`):
-a time asked once where the KG records the act at several times, and a time read through one of a country's sectors
-where the KG names the country only by its sectors and several of them did the act. A tiny KG of our own, through the
-real ingest; the end-to-end questions go through the offline agent with a memory learned from the KG alone."""
+"""A time read through one of a country's sectors, where the KG names the country only by its sectors and several of
+them did the act, is a guess: it is refused, with the facts found (`agents.judge.contested_sector`). A time asked of
+an act done several times is not refused: any of its times answers it. A tiny KG of our own, through the real
+ingest; the end-to-end questions go through the offline agent with a memory learned from the KG alone."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from actions.programs import Program
 from actions.query import Query
 from actions.templates import GetTailEntity, GetTime
 from agents.analysis.types import EntityMention, QuestionAnalysis
-from agents.judge import contested_sector, sector_readings, several_times
+from agents.judge import contested_sector, sector_readings
 from tests.bench_support import build_store, generated_agent_over, visit
 from tkg_store.store import TKGStore
 
@@ -33,25 +32,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TKGStore]:
         yield opened
 
 
-def _asked_time(masked: str, *mentions: EntityMention, is_list: bool = False) -> QuestionAnalysis:
-    return QuestionAnalysis(masked, masked, entities=list(mentions), answer_type="time", query=Query(is_list=is_list))
-
-
-@pytest.mark.parametrize(
-    ("program", "answers", "is_list", "refused"),
-    [
-        ("getTime(E1, R, E2) -> answer(#1)", ["2006", "2008", "2011"], False, True),  # "in which year did X visit Y?": which visit?
-        ("getTime(E1, R, E2) -> getFirst(#1) -> answer(#2)", ["2006"], False, False),  # "first" picks one
-        ("getTime(E1, R, E2) -> answer(#1)", ["2009"], False, False),  # one visit: its year
-        ("getTime(E1, R, E2) -> answer(#1)", ["2006", "2008", "2011"], True, False),  # "in which years": all of them
-    ],
-)
-def test_a_time_asked_once_of_an_act_done_several_times_is_refused(program: str, answers: list[str], is_list: bool, refused: bool) -> None:
-    analysis = _asked_time("In which year did {E1} visit {E2}?", is_list=is_list)
-    reason = several_times(analysis, Program.parse(program.split(" -> ")), answers)
-    assert (reason is not None) == refused
-    if refused:
-        assert reason is not None and "2006, 2008, 2011" in reason
+def _asked_time(masked: str, *mentions: EntityMention) -> QuestionAnalysis:
+    return QuestionAnalysis(masked, masked, entities=list(mentions), answer_type="time", query=Query())
 
 
 @pytest.mark.parametrize(
@@ -90,8 +72,7 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
-        ("In which year did Kazuo Sato visit Peru?", None),  # three visits: which one?
-        ("What year did Kazuo Sato go to Peru?", None),
+        ("In which year did Kazuo Sato visit Peru?", "2006"),  # three visits: each answers it, the first found is given
         ("When did Kazuo Sato first visit Peru?", "2006-03-01"),
         ("In which year did Lena Berg visit Peru?", "2009"),  # one visit
         ("In which year did Lena Berg pay a visit to Peru?", "2009"),
@@ -99,8 +80,8 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
         ("When did Chile visit Peru?", None),  # its army and its police did, at their own times
     ],
 )
-def test_the_agent_refuses_a_time_it_would_guess(agent, question: str, answer: str | None) -> None:  # noqa: ANN001 - Agent
+def test_the_agent_refuses_a_time_read_through_one_of_several_sectors(agent, question: str, answer: str | None) -> None:  # noqa: ANN001 - Agent
     result = agent.ask(question)
     assert result.answer == answer, (result.reason, result.answers)
     if answer is None:
-        assert ("several times" in (result.reason or "") or "only by its sectors" in (result.reason or "")) and result.evidence
+        assert "only by its sectors" in (result.reason or "") and result.evidence
