@@ -241,8 +241,8 @@ def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGSto
 
 
 def sector_readings(mention: EntityMention) -> list[str]:
-    """The sectors a name that says no sector is read as alike ("the Americans": Congress, Envoy, Cabinet of the United
-    States): [] where one reading leads, or where the text names the sector ("Japanese military officials")."""
+    """The sectors a name that says no sector is read as alike, where the KG holds no entity of it ("Chile": its military,
+    its police, its government): [] where one reading leads, or where the text names the sector ("Chilean soldiers")."""
     alike = alike_readings(mention)
     if len(alike) < 2 or len({qualifier_of(n) for n in alike}) != 1 or qualifier_of(alike[0]) is None:
         return []
@@ -252,7 +252,7 @@ def sector_readings(mention: EntityMention) -> list[str]:
 
 def contested_sector(store: TKGStore, analysis: QuestionAnalysis, actions: list[Action]) -> str | None:
     """Why a time read through one of a country's sectors is a guess (None: it is not): where the question names the
-    country only ("When did the Americans meet X?", "Al Qaeda") and the KG holds no entity of it, two or more of its
+    country only ("When did Chile visit Peru?") and the KG holds no entity of it, two or more of its
     sectors did the act read with the question's other parties, each at its own times, and the time asked is that of the
     one sector's acts the reading picked. (An entity asked is left to the reading: there the sector may only place a
     reference event, and refusing those was measured to lose as many right answers as wrong ones.)"""
