@@ -72,16 +72,16 @@ def agent(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
-        ("In which year did Kazuo Sato visit Peru?", "2006"),  # three visits: each answers it, the first found is given
-        ("When did Kazuo Sato first visit Peru?", "2006-03-01"),
-        ("In which year did Lena Berg visit Peru?", "2009"),  # one visit
-        ("In which year did Lena Berg pay a visit to Peru?", "2009"),
-        ("In which year did Lena Burg visit Peru?", "2009"),  # a name misspelt: the one reading the KG supports
+        ("In which year did Kazuo Sato visit Peru?", ("2006", "2008", "2011")),  # three visits: each of them answers it
+        ("When did Kazuo Sato first visit Peru?", ("2006-03-01",)),
+        ("In which year did Lena Berg visit Peru?", ("2009",)),  # one visit
+        ("In which year did Lena Berg pay a visit to Peru?", ("2009",)),
+        ("In which year did Lena Burg visit Peru?", ("2009",)),  # a name misspelt: the one reading the KG supports
         ("When did Chile visit Peru?", None),  # its army and its police did, at their own times
     ],
 )
-def test_the_agent_refuses_a_time_read_through_one_of_several_sectors(agent, question: str, answer: str | None) -> None:  # noqa: ANN001 - Agent
+def test_the_agent_refuses_a_time_read_through_one_of_several_sectors(agent, question: str, answer: tuple[str, ...] | None) -> None:  # noqa: ANN001 - Agent
     result = agent.ask(question)
-    assert result.answer == answer, (result.reason, result.answers)
+    assert (result.answer is None if answer is None else result.answer in answer), (result.reason, result.answers)
     if answer is None:
         assert "only by its sectors" in (result.reason or "") and result.evidence
