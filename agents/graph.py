@@ -52,7 +52,7 @@ from agents.deciders.base import Decision, Judgement
 from agents.evidence import supporting_facts
 from agents.faithfulness import AnswerCheck, check_answers, nearest_facts
 from agents.holdings import nearest_holdings
-from agents.judge import audit_answerability, missing_evidence, own_answers
+from agents.judge import audit_answerability, contested_sector, missing_evidence, own_answers
 from agents.methodology import match_methodologies, programs_for
 from agents.planner import (
     extended_lookup,
@@ -436,6 +436,9 @@ def audit(state: AgentState, ctx: AgentContext) -> Update:
     verdict = check_answers(ctx.store, state.analysed, answers, plausible, relation, _answer_check(state, ctx))
     if verdict.reason is not None:
         return {"abstained": True, "reason": verdict.reason, "answers": [], "evidence": verdict.evidence}
+    guess = contested_sector(ctx.store, state.analysed, state.actions)
+    if guess is not None:  # with the facts of every answer found, so the asker can say which
+        return {"abstained": True, "reason": guess, "answers": [], "evidence": supporting_facts(ctx.store, state.actions, state.results, verdict.answers, False)}
     return {"answers": verdict.answers, "evidence": _support(state, ctx, verdict.answers)}
 
 

@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from actions.enumerate import neighbours
 from actions.query import VALUE_ASKS, Query
+from actions.templates import Action, entities_of, relation_of
 from agents.analysis.ambiguity import CLOSE, unresolved_namesakes
 from agents.analysis.grammar_words import GRAMMAR_WORDS
 from agents.analysis.query import PATTERNS as QUERY_PATTERNS
@@ -27,7 +28,7 @@ from agents.analysis.types import EntityMention, QuestionAnalysis
 from agents.deciders.base import Judgement
 from agents.roles import ACTED_PER_MENTION
 from agents.shapes import naming_by_synonym, relations_naming, said_together_first, two_acts
-from tkg_store.learned import country_names
+from tkg_store.learned import country_names, qualifier_of
 from tkg_store.memo import memoised
 from tkg_store.store import TKGStore
 from tkg_store.temporal import OPEN_END, OPEN_START, TimeSpan, describe_range
@@ -59,10 +60,15 @@ def sectors_only(mention: EntityMention) -> list[str]:
     """The sectors a country's name is read as alike where the KG holds no entity of the country itself ("Russia":
     Military (Russia), Representatives (Russia), ...): [] when the mention names one entity, or says which sector
     ("the Russian military") or only the country's adjective ("Nigerian civilians", read by its noun)."""
-    best = mention.candidates[0][1] if mention.candidates else 0.0
-    alike = [n for n, score in mention.candidates if score >= best - CLOSE]
+    alike = alike_readings(mention)
     named = mention.text.strip().lower()
     return alike if len(alike) >= 2 and all(n.endswith(")") and n.rsplit("(", 1)[-1].rstrip(")").replace("_", " ").lower() == named for n in alike) else []
+
+
+def alike_readings(mention: EntityMention) -> list[str]:
+    """The entities that read the mention as well as its best does (within `CLOSE`): rival readings of one name."""
+    best = mention.candidates[0][1] if mention.candidates else 0.0
+    return [n for n, score in mention.candidates if score >= best - CLOSE]
 
 
 def kinship_asked(store: TKGStore, analysis: QuestionAnalysis) -> str | None:
@@ -232,3 +238,36 @@ def own_answers(answers: list[str], mentions: list[EntityMention], store: TKGSto
     if not answers or not set(answers) <= named:
         return None
     return f"the only answer found, {answers[0]}, is named in the question itself: no other entity fits"
+
+
+def sector_readings(mention: EntityMention) -> list[str]:
+    """The sectors a name that says no sector is read as alike, where the KG holds no entity of it ("Chile": its military,
+    its police, its government): [] where one reading leads, or where the text names the sector ("Chilean soldiers")."""
+    alike = alike_readings(mention)
+    if len(alike) < 2 or len({qualifier_of(n) for n in alike}) != 1 or qualifier_of(alike[0]) is None:
+        return []
+    said = content_words(mention.text)
+    return [] if any(said & content_words(n.rsplit("(", 1)[0]) for n in alike) else alike
+
+
+def contested_sector(store: TKGStore, analysis: QuestionAnalysis, actions: list[Action]) -> str | None:
+    """Why a time read through one of a country's sectors is a guess (None: it is not): where the question names the
+    country only ("When did Chile visit Peru?") and the KG holds no entity of it, two or more of its
+    sectors did the act read with the question's other parties, each at its own times, and the time asked is that of the
+    one sector's acts the reading picked. (An entity asked is left to the reading: there the sector may only place a
+    reference event, and refusing those was measured to lose as many right answers as wrong ones.)"""
+    relation = next((r for a in actions if (r := relation_of(a)) is not None), None)
+    if analysis.asked_type != "time" or relation is None:
+        return None
+    bound = {n for a in actions for n in entities_of(a)}
+    for mention in analysis.entities:
+        readings = sector_readings(mention)
+        if not bound & set(readings):
+            continue
+        others = bound - set(readings)
+        acting = [n for n in readings if (any(relation in store.relations_between(n, o) for o in others) if others
+                                          else store.facts(n, relation) or store.facts(None, relation, n))]
+        if len(acting) >= 2:
+            listed = ", ".join(store.display(n) for n in acting[:3])
+            return f"the KG names '{mention.text}' only by its sectors, and several did this ({listed}): say which"
+    return None
