@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.analysis.entities import EntityLinker, _shortens
-from tests.bench_support import linker_over
+from agents.analysis.aliases import shortens
+from agents.analysis.entities import EntityLinker
+from tests.bench_support import analyzer_over, linker_over
 
 FACTS = [
     ("Edwin Ho", "Make a visit", "Japan", "2010-03-01"),
@@ -44,12 +45,26 @@ def test_a_name_of_its_own_is_not_a_short_form(linker: EntityLinker) -> None:
     assert _best(linker, "When did the Japanese Education Ministry criticise Japan?")["Japan"] == "Japan"
 
 
-@pytest.mark.parametrize(("word", "full", "shortens"), [
+@pytest.mark.parametrize(("word", "full", "short"), [
     ("Merkel", "Angela Merkel", True),
     ("merkel", "Angela Merkel", False),  # lower case: a word, not a name
     ("OHCHR", "Office of the UN High Commissioner for Human Rights", True),  # "UN" left out
     ("HCHR", "Office of the UN High Commissioner for Human Rights", False),  # the first initial kept
     ("OCHH", "Office of the UN High Commissioner for Human Rights", False),  # initials out of order
 ])
-def test_what_shortens_a_name(word: str, full: str, shortens: bool) -> None:
-    assert _shortens(word, full) is shortens
+def test_what_shortens_a_name(word: str, full: str, short: bool) -> None:
+    assert shortens(word, full) is short
+
+
+@pytest.fixture(scope="module")
+def analyzer(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - QuestionAnalyzer over an open store
+    yield from analyzer_over(tmp_path_factory.mktemp("short_forms_analysis") / "kg.duckdb", FACTS)
+
+
+@pytest.mark.parametrize("question", [
+    "Edwin Ho went to Japan. Who was the last to visit Japan before Ho?",  # a statement set aside
+    "I've been reading about Edwin Ho. Who visited Japan before Ho did?",  # an aside about the asker
+    "Who visited Japan before Ho did? Edwin Ho, I mean.",
+])
+def test_a_name_given_in_full_in_a_sentence_set_aside_still_says_who_is_meant(analyzer, question: str) -> None:
+    assert "Edwin Ho" in {e.best for e in analyzer.analyze(question).entities}

@@ -34,6 +34,7 @@ from agents.analysis.aliases import (
     UN_BODY,
     fuller_name,
     is_title,
+    shortens,
 )
 from agents.analysis.cues import CUE_WORDS
 from agents.analysis.demonyms import CAPITALS, COUNTRIES
@@ -851,20 +852,10 @@ def _short_forms(question: str, tokens: list[Token], mentions: list[_Candidate])
     fuller = [c for c in mentions if c.kind in ("exact", "alias") and c.entities and c.end - c.start > 1]
     for short in (c for c in mentions if c.end - c.start == 1 and c.kind in ("alias", "fuzzy", "unlinked")):
         word = text(short)
-        named = {c.entities[0][0] for c in fuller if c is not short and _shortens(word, text(c))}
+        named = {c.entities[0][0] for c in fuller if c is not short and shortens(word, text(c))}
         if len(named) == 1:
             short.entities, short.kind = [(named.pop(), 1.0)], "alias"
             short.why = f"a short form of {short.entities[0][0]}, named in full in the question"
-
-
-def _shortens(word: str, full: str) -> bool:
-    """`word` is a word of `full` (capitalised: a name's), or initials of its capitalised words in order, the first
-    kept and some left out (three letters at least, written in capitals)."""
-    words = [w for w in re.findall(r"[\w']+", full) if w[:1].isupper()]
-    if word[:1].isupper() and word.lower() in (w.lower() for w in words) and len(word) > 1:
-        return True
-    initials = iter(w[0] for w in words)
-    return len(word) >= 3 and word.isupper() and word[0] == words[0][0] and all(letter in initials for letter in word)
 
 
 def _span_ends(tokens: list[Token], start: int, blocked: set[int], longest: int) -> Iterator[int]:
