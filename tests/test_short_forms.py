@@ -68,3 +68,8 @@ def analyzer(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - Questi
 ])
 def test_a_name_given_in_full_in_a_sentence_set_aside_still_says_who_is_meant(analyzer, question: str) -> None:
     assert "Edwin Ho" in {e.best for e in analyzer.analyze(question).entities}
+
+
+def test_a_name_inside_a_longer_phrase_set_aside_stays_itself(analyzer) -> None:
+    """A country named again inside a heading ("NOTE for the Japan file") is the country, not the heading."""
+    assert {e.best for e in analyzer.analyze("NOTE for the Japan file: find out who visited Japan in 2010").entities} == {"Japan"}
