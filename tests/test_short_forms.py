@@ -48,6 +48,8 @@ def test_a_name_of_its_own_is_not_a_short_form(linker: EntityLinker) -> None:
 @pytest.mark.parametrize(("word", "full", "short"), [
     ("Merkel", "Angela Merkel", True),
     ("merkel", "Angela Merkel", False),  # lower case: a word, not a name
+    ("Angela", "Angela Merkel", False),  # a given name alone is many people's
+    ("China", "South China Sea", False),  # no surname: a place's word
     ("OHCHR", "Office of the UN High Commissioner for Human Rights", True),  # "UN" left out
     ("HCHR", "Office of the UN High Commissioner for Human Rights", False),  # the first initial kept
     ("OCHH", "Office of the UN High Commissioner for Human Rights", False),  # initials out of order
