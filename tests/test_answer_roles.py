@@ -154,6 +154,8 @@ def test_an_entity_a_cue_points_at_does_not_anchor_the_answer(store):
         ("who visited {E1} the same year {E2} did", {1: OBJECT, 2: None}),
         ("How many times did {E1} get visited in {T1}?", {1: OBJECT}),  # a get-passive's subject is the one visited
         ("When did {E1} last get threatened?", {1: OBJECT}),  # an adverb before "get"
+        ("{E1} got criticised by someone in {T1}: who was it?", {1: None}),  # a get-passive as "was criticised" is
+        ("{E1} got together with {E2} in {T1}", {1: SUBJECT, 2: OBJECT}),  # "got" with no participle: no passive
         # a relative clause with "that" left out, an adverb of manner before its verb: the name is its subject
         ("Name everyone {E1} publicly criticized in {T1}.", {1: SUBJECT}),
         ("Which countries {E1} openly praised in {T1}?", {1: SUBJECT}),

@@ -170,6 +170,17 @@ def ampersand(display: str) -> str | None:
     return normalize_name(display.replace("&", " and ")) if "&" in display else None
 
 
+def shortens(word: str, full: str) -> bool:
+    """`word` is the last word of `full`, a person's name (capitalised words, no "of", "the", "for": "Ho" of "Edmund Ho",
+    not "China" of "South China Sea"), or initials of its capitalised words in order, the first kept and some left out
+    (three letters at least, written in capitals)."""
+    words = [w for w in re.findall(r"[\w']+", full) if w[:1].isupper()]
+    if word[:1].isupper() and len(word) > 1 and words and word.lower() == words[-1].lower() and not _CONNECTORS & set(full.lower().split()):
+        return True
+    initials = iter(w[0] for w in words)
+    return len(word) >= 3 and word.isupper() and bool(words) and word[0] == words[0][0] and all(letter in initials for letter in word)
+
+
 def acronym(display: str) -> str | None:
     """Initials of a name of two or more capitalised words, function words skipped ("eu", "unhcr")."""
     if "(" in display:

@@ -72,6 +72,10 @@ def _worded_member(store: TKGStore, masked: str, family: set[str]) -> str | None
     return light[0] if len(light) == 1 else None
 
 
+# "get" with a participle is a passive as "be" is ("{E1} got criticised", "did {E1} get visited"); a word may stand before
+_GET_PASSIVE = re.compile(r"\s+(?:[a-z]+\s+)?(?:get|got|gets|getting|gotten)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", re.IGNORECASE)
+
+
 def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
 
@@ -86,7 +90,7 @@ def _role_at(before: str, after: str) -> str | None:
     if PATTERNS["seen_doing"].search(before) and PATTERNS["progressive"].match(after):
         return SUBJECT  # "dates that show {E1} criticizing {E2}": the one seen does it, "a record of {E1} criticizing"
     if previous in GRAMMAR_WORDS["do_auxiliaries"]:  # "did {E1} (last) get visited": a get-passive's subject is the one it was done to
-        return OBJECT if re.match(r"\s+(?:[a-z]+\s+)?(?:get|got)\s+(?:\w+ly\s+)?[a-z]+(?:ed|en|wn|ne)\b", after, re.IGNORECASE) else SUBJECT
+        return OBJECT if _GET_PASSIVE.match(after) else SUBJECT
     if previous in GRAMMAR_WORDS["prepositions"]:
         return OBJECT
     if previous in GRAMMAR_WORDS["be_auxiliaries"] and PATTERNS["progressive"].match(after):
@@ -102,7 +106,7 @@ def _role_at(before: str, after: str) -> str | None:
         verb = _next_word(PATTERNS["adverb_run"].sub("", after, count=1))
         if verb in GRAMMAR_WORDS["be_auxiliaries"]:  # "{E1} was visited": passive; "{E1} was hosting": active
             return SUBJECT if PATTERNS["progressive"].match(PATTERNS["adverb_run"].sub("", after, count=1)) else None
-        return SUBJECT if _is_open_word(verb) else None
+        return SUBJECT if _is_open_word(verb) and not _GET_PASSIVE.match(after) else None  # "{E1} got visited": a passive too
     if previous == "":  # another placeholder or a possessive right before: a name read in two parts
         return None
     # after an open-class word (a verb, or a noun that a relative clause follows)

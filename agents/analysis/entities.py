@@ -30,6 +30,7 @@ from agents.analysis.aliases import (
     UN_BODY,
     fuller_name,
     is_title,
+    shortens,
 )
 from agents.analysis.cues import CUE_WORDS
 from agents.analysis.demonyms import CAPITALS, COUNTRIES
@@ -187,6 +188,7 @@ class EntityLinker:
                 if after.kind == "alias" and after.end - after.start == 1 and before.end == after.start and toks[after.start].text.islower():
                     after.confirm = True  # "china said ...": a lower-case word right after a name is its verb, unless the KG says otherwise
             self._one_party(toks, mentions)
+            _short_forms(questions[n], toks, mentions)
             mentions = self._confirmed([  # a span of `_NOT_ALONE` words names no party; a part is read in the mention it joined
                 c for c in mentions if c.kind != "part" and not all(t.key in _NOT_ALONE or not t.key or t.key == "'s" for t in toks[c.start : c.end])
             ])
@@ -803,6 +805,22 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
     why = candidate.why or {"exact": "exact name", "role": "sector role of a country", "qualifier": "country's most active sectors",
                             "fuzzy": "closest names"}.get(candidate.kind, "")
     return EntityMention(question[start:end], (start, end), candidate.entities[:limit], why)
+
+
+def _short_forms(question: str, tokens: list[Token], mentions: list[_Candidate]) -> None:
+    """(role: names people use) English gives a name in full once and then shortens it: a word of it or its initials,
+    some dropped ("Angela Merkel ... before Merkel", "the Office of the UN High Commissioner for Refugees ... the
+    OHCR"). A one-word mention that names nothing exactly and shortens exactly one fuller mention of the same question
+    names that party, not another the word also fits."""
+    def text(c: _Candidate) -> str:
+        return question[tokens[c.start].start : tokens[c.end - 1].end]
+    fuller = [c for c in mentions if c.kind in ("exact", "alias") and c.entities and c.end - c.start > 1]
+    for short in (c for c in mentions if c.end - c.start == 1 and c.kind in ("alias", "fuzzy", "unlinked")):
+        word = text(short)
+        named = {c.entities[0][0] for c in fuller if c is not short and shortens(word, text(c))}
+        if len(named) == 1:
+            short.entities, short.kind = [(named.pop(), 1.0)], "alias"
+            short.why = f"a short form of {short.entities[0][0]}, named in full in the question"
 
 
 def _span_ends(tokens: list[Token], start: int, blocked: set[int], longest: int) -> Iterator[int]:

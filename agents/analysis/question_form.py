@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from agents.analysis.aliases import TITLE_ABBREVIATIONS
+from agents.analysis.aliases import TITLE_ABBREVIATIONS, shortens
 from agents.analysis.words import patterns
 
 REQUEST_VERBS = ("name", "list", "tell", "give", "find", "show", "identify")  # a request for the answer: "List all ..."
@@ -52,6 +52,25 @@ def _is_aside(piece: str, question: str, naming: frozenset[str] | None) -> bool:
     return bool(PATTERNS["asker"].search(piece)) or all(m.group(0)[:4].lower() in asked for m in PATTERNS["capitalised"].finditer(piece))
 
 
+# a name of two or more capitalised words, joined by "of", "the", "for", "and" ("Office of the High Commissioner for Refugees")
+_NAME_RUN = re.compile(r"\b(?!The\b)[A-Z][\w'’-]*(?:\s+(?:(?:of|the|for|and)\s+)*[A-Z][\w'’-]*)+")
+
+
+def _in_full(question: str, aside: str, naming: frozenset[str] | None) -> str:
+    """The question with each name it writes short, a word or initials, written as the aside set aside gives it in full
+    ("Edmund Ho said ... Before Ho, who ...": "Before Edmund Ho, who ..."): the aside goes, who is meant stays. A run's
+    first words that no KG name holds are no part of the name ("Yesterday Angela Merkel ...")."""
+    runs = [run.split() for run in _NAME_RUN.findall(aside)]
+    runs = [run[next((k for k, w in enumerate(run) if naming is None or w.lower() in naming), 0) :] for run in runs]
+    caps = [m for m in PATTERNS["capitalised"].finditer(question)]
+    for m in reversed([m for m in caps if not any(o.end() == m.start() - 1 or o.start() == m.end() + 1 for o in caps)]):
+        word = m.group(0).rstrip(".")
+        full = {" ".join(run) for run in runs if len(run) > 1 and shortens(word, " ".join(run))}
+        if len(full) == 1:
+            question = question[: m.start()] + full.pop() + question[m.start() + len(word) :]
+    return question
+
+
 def without_asides(text: str, naming: frozenset[str] | None = None) -> str:
     """`text` without its asides: a sentence or clause that asks nothing ("I've been reading up on Iraq. Who first visited
     Iraq?") is set aside where the question stands alone (names a party, points at no time or event outside it) and the
@@ -63,8 +82,9 @@ def without_asides(text: str, naming: frozenset[str] | None = None) -> str:
     names = [m.start() for m in PATTERNS["capitalised"].finditer(question)]
     if not names or question == " ".join(pieces) or PATTERNS["pointer"].search(question) or any(m.start() < names[0] for m in PATTERNS["pronoun"].finditer(question)):
         return text
-    kept = " ".join(p for p in pieces if p in asks or not _is_aside(p, question, naming))
-    return kept[:1].upper() + kept[1:]
+    kept = [p for p in pieces if p in asks or not _is_aside(p, question, naming)]
+    text = _in_full(" ".join(kept), " ".join(p for p in pieces if p not in kept), naming)
+    return text[:1].upper() + text[1:]
 
 
 def without_hedges(text: str) -> str:
