@@ -808,7 +808,7 @@ def _mention(question: str, tokens: list[Token], candidate: _Candidate, limit: i
 
 
 def _short_forms(question: str, tokens: list[Token], mentions: list[_Candidate]) -> None:
-    """(role: names people use) English gives a name in full once and then shortens it: a word of it or its initials,
+    """(role: names people use) English gives a name in full once and then shortens it: a person's surname, or initials,
     some dropped ("Angela Merkel ... before Merkel", "the Office of the UN High Commissioner for Refugees ... the
     OHCR"). A one-word mention that names nothing exactly and shortens exactly one fuller mention of the same question
     names that party, not another the word also fits."""
