@@ -1,6 +1,7 @@
 """Check the writers' files against their sources and write the set (all) and its dev half."""
 import json
 from collections import Counter
+
 recs = []
 for w in ("w45", "w46"):
     src = {s["source_quid"]: s for s in json.load(open(f"{w}_sources.json"))}
@@ -14,7 +15,8 @@ for w in ("w45", "w46"):
             assert r[k] == s[k], (w, r["quid"], k)
         assert r["original"] == s["question"] and r["question"].strip() != s["question"].strip(), r["quid"]
         assert r["quid"] == f'{r["source_quid"]}-{r["style"]}' and r["writer"] == w, r["quid"]
-        assert (r["source_quid"], r["style"]) not in seen; seen.add((r["source_quid"], r["style"]))
+        assert (r["source_quid"], r["style"]) not in seen
+        seen.add((r["source_quid"], r["style"]))
     recs += out
     print(w, dict(styles))
 json.dump(recs, open("rw_w45_w46_all.json", "w"), indent=1, ensure_ascii=False)
