@@ -817,7 +817,7 @@ def _short_forms(question: str, tokens: list[Token], mentions: list[_Candidate])
     fuller = [c for c in mentions if c.kind in ("exact", "alias") and c.entities and c.end - c.start > 1]
     for short in (c for c in mentions if c.end - c.start == 1 and c.kind in ("alias", "fuzzy", "unlinked")):
         word = text(short)
-        named = {c.entities[0][0] for c in fuller if c is not short and shortens(word, text(c))}
+        named = {c.entities[0][0] for c in fuller if shortens(word, text(c))}  # a fuller mention is never the one-word one
         if len(named) == 1:
             short.entities, short.kind = [(named.pop(), 1.0)], "alias"
             short.why = f"a short form of {short.entities[0][0]}, named in full in the question"

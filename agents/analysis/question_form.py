@@ -62,7 +62,7 @@ def _in_full(question: str, aside: str, naming: frozenset[str] | None) -> str:
     first words that no KG name holds are no part of the name ("Yesterday Angela Merkel ...")."""
     runs = [run.split() for run in _NAME_RUN.findall(aside)]
     runs = [run[next((k for k, w in enumerate(run) if naming is None or w.lower() in naming), 0) :] for run in runs]
-    caps = [m for m in PATTERNS["capitalised"].finditer(question)]
+    caps = list(PATTERNS["capitalised"].finditer(question))
     for m in reversed([m for m in caps if not any(o.end() == m.start() - 1 or o.start() == m.end() + 1 for o in caps)]):
         word = m.group(0).rstrip(".")
         full = {" ".join(run) for run in runs if len(run) > 1 and shortens(word, " ".join(run))}
@@ -83,7 +83,8 @@ def without_asides(text: str, naming: frozenset[str] | None = None) -> str:
     if not names or question == " ".join(pieces) or PATTERNS["pointer"].search(question) or any(m.start() < names[0] for m in PATTERNS["pronoun"].finditer(question)):
         return text
     kept = [p for p in pieces if p in asks or not _is_aside(p, question, naming)]
-    text = _in_full(" ".join(kept), " ".join(p for p in pieces if p not in kept), naming)
+    aside = " ".join(p for p in pieces if p not in kept)
+    text = _in_full(" ".join(kept), aside, naming) if aside else " ".join(kept)
     return text[:1].upper() + text[1:]
 
 
