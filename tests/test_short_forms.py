@@ -9,10 +9,12 @@ from agents.analysis.entities import EntityLinker
 from tests.bench_support import analyzer_over, linker_over
 
 FACTS = [
-    ("Edwin Ho", "Make a visit", "Japan", "2010-03-01"),
-    ("Ho Chi-wai", "Make a visit", "Japan", "2010-04-01"),
-    ("Ho Lin", "Make a visit", "Japan", "2010-05-01"),
+    ("Zoe Park", "Make a visit", "Japan", "2010-03-01"),
+    ("Amy Park", "Make a visit", "Japan", "2010-04-01"),
+    ("Amy Park", "Make a visit", "Japan", "2010-04-02"),
+    ("Park Lin", "Make a visit", "Japan", "2010-05-01"),
     ("World Food Programme", "Make a visit", "Kenya", "2011-01-02"),
+    ("Office of the UN High Commissioner for Refugees", "Make a visit", "Kenya", "2011-02-03"),
     ("Education Ministry (Japan)", "Criticize or denounce", "Japan", "2012-01-02"),
 ]
 
@@ -27,9 +29,11 @@ def _best(linker: EntityLinker, question: str) -> dict[str, str | None]:
 
 
 @pytest.mark.parametrize(("question", "short", "party"), [
-    ("Edwin Ho went to Japan. Who visited Japan before Ho did?", "Ho", "Edwin Ho"),
-    ("Before Ho, who went to Japan? I mean Edwin Ho.", "Ho", "Edwin Ho"),
+    ("Zoe Park went to Japan. Who visited Japan before Park did?", "Park", "Zoe Park"),
+    ("Before Park, who went to Japan? I mean Zoe Park.", "Park", "Zoe Park"),
     ("The World Food Programme visited Kenya; when did the WFP go there?", "WFP", "World Food Programme"),
+    ("The Office of the UN High Commissioner for Refugees went to Kenya. When did the OHCR go?", "OHCR",
+     "Office of the UN High Commissioner for Refugees"),  # initials, one left out
     ("The World Food Programme visited Kenya; when did the WP go there?", "WP", None),  # two letters are no initials
 ])
 def test_a_short_form_names_the_party_given_in_full(linker: EntityLinker, question: str, short: str, party: str | None) -> None:
@@ -50,9 +54,9 @@ def test_a_name_of_its_own_is_not_a_short_form(linker: EntityLinker) -> None:
     ("merkel", "Angela Merkel", False),  # lower case: a word, not a name
     ("Angela", "Angela Merkel", False),  # a given name alone is many people's
     ("China", "South China Sea", False),  # no surname: a place's word
-    ("OHCHR", "Office of the UN High Commissioner for Human Rights", True),  # "UN" left out
-    ("HCHR", "Office of the UN High Commissioner for Human Rights", False),  # the first initial kept
-    ("OCHH", "Office of the UN High Commissioner for Human Rights", False),  # initials out of order
+    ("OHCR", "Office of the UN High Commissioner for Refugees", True),  # "UN" left out
+    ("HCR", "Office of the UN High Commissioner for Refugees", False),  # the first initial kept
+    ("OCH", "Office of the UN High Commissioner for Refugees", False),  # initials out of order
 ])
 def test_what_shortens_a_name(word: str, full: str, short: bool) -> None:
     assert shortens(word, full) is short
@@ -64,12 +68,12 @@ def analyzer(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - Questi
 
 
 @pytest.mark.parametrize("question", [
-    "Edwin Ho went to Japan. Who was the last to visit Japan before Ho?",  # a statement set aside
-    "I've been reading about Edwin Ho. Who visited Japan before Ho did?",  # an aside about the asker
-    "Who visited Japan before Ho did? Edwin Ho, I mean.",
+    "Zoe Park went to Japan. Who was the last to visit Japan before Park?",  # a statement set aside
+    "I've been reading about Zoe Park. Who visited Japan before Park did?",  # an aside about the asker
+    "Who visited Japan before Park did? Zoe Park, I mean.",
 ])
 def test_a_name_given_in_full_in_a_sentence_set_aside_still_says_who_is_meant(analyzer, question: str) -> None:
-    assert "Edwin Ho" in {e.best for e in analyzer.analyze(question).entities}
+    assert {e.best for e in analyzer.analyze(question).entities} == {"Zoe Park", "Japan"}  # no other Park
 
 
 def test_a_name_inside_a_longer_phrase_set_aside_stays_itself(analyzer) -> None:

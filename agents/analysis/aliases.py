@@ -171,7 +171,7 @@ def ampersand(display: str) -> str | None:
 
 
 def shortens(word: str, full: str) -> bool:
-    """`word` is the last word of `full`, a person's name (capitalised words, no "of", "the", "for": "Ho" of "Edmund Ho",
+    """`word` is the last word of `full`, a person's name (capitalised words, no "of", "the", "for": "Park" of "Lena Park",
     not "China" of "South China Sea"), or initials of its capitalised words in order, the first kept and some left out
     (three letters at least, written in capitals)."""
     words = [w for w in re.findall(r"[\w']+", full) if w[:1].isupper()]

@@ -58,7 +58,7 @@ _NAME_RUN = re.compile(r"\b(?!The\b)[A-Z][\w'’-]*(?:\s+(?:(?:of|the|for|and)\s
 
 def _in_full(question: str, aside: str, naming: frozenset[str] | None) -> str:
     """The question with each name it writes short, a word or initials, written as the aside set aside gives it in full
-    ("Edmund Ho said ... Before Ho, who ...": "Before Edmund Ho, who ..."): the aside goes, who is meant stays. A run's
+    ("Lena Park spoke ... Before Park, who ...": "Before Lena Park, who ..."): the aside goes, who is meant stays. A run's
     first words that no KG name holds are no part of the name ("Yesterday Angela Merkel ...")."""
     runs = [run.split() for run in _NAME_RUN.findall(aside)]
     runs = [run[next((k for k, w in enumerate(run) if naming is None or w.lower() in naming), 0) :] for run in runs]
